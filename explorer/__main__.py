@@ -1,0 +1,8 @@
+"""python -m explorer -> cli.main()."""
+
+import sys
+
+from explorer.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

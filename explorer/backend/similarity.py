@@ -1,0 +1,112 @@
+"""Position similarity of sinusoidal PE: dot product and cosine, by closed form.
+
+For each paired frequency, sin(pw)sin(qw) + cos(pw)cos(qw) = cos((p-q)w), so the paired part of
+S = PE @ PE.T depends only on the offset k = p - q:  f(k) = sum_i cos(k w_i)  (Toeplitz).
+An odd d_model's unpaired sine adds the rank-one term sin(pw)sin(qw) (interleaved/concat only).
+The matmul stays as the check (`similarity_matmul`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.backend.budget import check_budget
+from explorer.backend.encodings import box_factor, channel_counts, frequencies, sinusoidal_pe
+
+METRICS = ("dot", "cosine")
+
+
+def split_frequencies(d_model: int, base: float, layout: str) -> tuple[np.ndarray, float | None]:
+    """(paired w_i, unpaired w or None): which frequencies have both a sine and a cosine."""
+    w = frequencies(d_model, base, layout)
+    n_sin, n_pair = channel_counts(d_model, layout)
+    unpaired = float(w[n_pair]) if n_sin > n_pair else None
+    return w[:n_pair], unpaired
+
+
+def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.ndarray | None = None
+            ) -> np.ndarray:
+    """g[j] = sum_i weight_i cos((start + j step) w_i) for j < count; shape (count,).
+
+    Blocked angle addition, cos(A + B) = cos A cos B - sin A sin B, turns the count x len(w)
+    cosines into a (blocks x 2h) @ (2h x block) matmul: ~2 sqrt(count) h trig calls.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    if count <= 0:
+        return np.zeros(0)
+    if len(w) == 0:
+        return np.zeros(count)
+    a = np.ones_like(w) if weight is None else np.asarray(weight, dtype=np.float64)
+    block = max(1, int(np.sqrt(count)))
+    n_blocks = -(-count // block)
+    outer = (start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]   # (B, h)
+    inner = (np.arange(block) * step)[:, None] * w[None, :]                      # (J, h)
+    left = np.concatenate([np.cos(outer) * a, -np.sin(outer) * a], axis=1)       # (B, 2h)
+    right = np.concatenate([np.cos(inner), np.sin(inner)], axis=1).T             # (2h, J)
+    return (left @ right).reshape(-1)[:count]
+
+
+def offset_profile(max_offset: int, d_model: int, base: float = 10000.0,
+                   layout: str = "interleaved") -> np.ndarray:
+    """f(k) = sum over paired channels of cos(k w_i) for k = 0 .. max_offset; (max_offset+1,)."""
+    w, _ = split_frequencies(d_model, base, layout)
+    return cos_sum(0.0, 1.0, max_offset + 1, w)
+
+
+def offset_profile_blocks(start: float, step: float, count: int, d_model: int, base: float,
+                          layout: str) -> np.ndarray:
+    """Mean of f(k) over `count` blocks of `step` offsets from `start`; (count,)."""
+    w, _ = split_frequencies(d_model, base, layout)
+    return cos_sum(start + (step - 1) / 2, step, count, w, box_factor(w, step))
+
+
+def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: int, d_model: int,
+                      base: float, layout: str, metric: str = "dot") -> np.ndarray:
+    """Block means of S over a (rows x cols) grid of step x step blocks; (rows, cols) float64.
+
+    Exact for step 1. Mean of cos((p-q)w) over a block = cos((c_p - c_q) w) * box(w)^2, so the
+    Toeplitz part needs only rows + cols - 1 values of a weighted offset profile.
+    """
+    w, w_odd = split_frequencies(d_model, base, layout)
+    box = box_factor(w, step)
+    # offsets between block centres: (row0 - col0) + (r - c) step, r - c from -(cols-1) to rows-1
+    g = cos_sum(row0 - col0 - (cols - 1) * step, step, rows + cols - 1, w, box * box)
+    # s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards
+    s = np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()         # (rows, cols)
+    if w_odd is None:
+        if metric == "cosine":
+            s /= len(w) if len(w) else np.inf  # every row has squared norm h; d=0 pairs -> 0
+        return s
+    f = box_factor(np.array([w_odd]), step)[0]
+    u = np.sin((row0 + np.arange(rows) * step + (step - 1) / 2) * w_odd) * f       # (rows,)
+    v = np.sin((col0 + np.arange(cols) * step + (step - 1) / 2) * w_odd) * f       # (cols,)
+    s += u[:, None] * v[None, :]
+    if metric == "cosine":
+        s /= _safe_sqrt_outer(len(w) + u * u, len(w) + v * v)
+    return s
+
+
+def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sqrt(a_i b_j), with 1 where a row has zero norm (its cosine is then shown as 0)."""
+    prod = np.sqrt(np.outer(a, b))
+    return np.where(prod > 0, prod, np.inf)
+
+
+def similarity_matrix(max_len: int, d_model: int, base: float = 10000.0,
+                      layout: str = "interleaved", metric: str = "dot") -> np.ndarray:
+    """Full (max_len, max_len) float64 similarity by closed form."""
+    check_budget(max_len * max_len * 3, 8, f"a {max_len} x {max_len} similarity matrix")
+    return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric)
+
+
+def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,
+                      layout: str = "interleaved", metric: str = "dot",
+                      dtype: str = "float64") -> np.ndarray:
+    """The textbook path: PE @ PE.T (and row norms for cosine); the check for the closed form."""
+    check_budget(max_len * (max_len + d_model), 8, f"a {max_len} x {max_len} similarity matrix")
+    pe = sinusoidal_pe(max_len, d_model, base, layout, dtype)
+    s = pe @ pe.T
+    if metric == "cosine":
+        n = np.einsum("ij,ij->i", pe, pe)
+        s = s / _safe_sqrt_outer(n, n)
+    return s

@@ -1,0 +1,97 @@
+"""The frozen snapshot every view is computed from, and its validation. No Qt here."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from explorer.backend.encodings import DTYPES, LAYOUTS
+from explorer.backend.similarity import METRICS
+from explorer.errors import InputError, require
+
+D_MODEL_RANGE = (1, 8192)
+MAX_LEN_RANGE = (1, 10_000_000)
+BASE_RANGE = (1.0001, 1e9)
+DEVICES = ("auto", "cpu", "cuda", "mps")
+TEXT_LIMIT = 100_000  # characters
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Everything the maths needs; replaced, never mutated (use `params.with_(...)`)."""
+
+    d_model: int = 128
+    max_len: int = 256
+    base: float = 10000.0
+    layout: str = "interleaved"
+    dtype: str = "float32"
+    device: str = "auto"
+    metric: str = "cosine"
+    scale_embedding: bool = True     # multiply E[id] by sqrt(d_model), as the paper does
+    seed: int = 0                    # the untrained embedding table's seed
+    text: str = "Thanks for all the fish"
+    tokenizer: str = "char"
+    curve_pairs: tuple[int, ...] = (0, 4, 16, 32)   # frequency indices drawn as sin/cos curves
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    def with_(self, **changes) -> "Params":
+        """A new Params with `changes` applied and validated."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["curve_pairs"] = list(self.curve_pairs)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Params":
+        """Inverse of to_dict; unknown keys are refused by name."""
+        require(isinstance(data, dict), "parameters must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        extra = sorted(set(data) - known)
+        require(not extra, f"unknown parameter(s): {', '.join(extra)}")
+        data = dict(data)
+        if "curve_pairs" in data:
+            require(isinstance(data["curve_pairs"], list), "curve_pairs must be a list of numbers")
+            data["curve_pairs"] = tuple(data["curve_pairs"])
+        return cls(**data)
+
+
+def _whole(name: str, value, lo: int, hi: int) -> None:
+    require(isinstance(value, int) and not isinstance(value, bool),
+            f"{name} must be a whole number between {lo} and {hi:,}, not {value!r}")
+    require(lo <= value <= hi, f"{name} must be between {lo} and {hi:,}; got {value:,}")
+
+
+def _choice(name: str, value, allowed) -> None:
+    require(value in allowed, f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def validate(p: Params) -> None:
+    """Raise InputError naming the first bad value and its allowed range."""
+    _whole("d_model", p.d_model, *D_MODEL_RANGE)
+    _whole("max_len", p.max_len, *MAX_LEN_RANGE)
+    ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
+    require(ok and math.isfinite(p.base) and p.base > 1,
+            f"base must be a finite number greater than 1, not {p.base!r}")
+    require(p.base <= BASE_RANGE[1], f"base must be at most {BASE_RANGE[1]:g}; got {p.base:g}")
+    _choice("layout", p.layout, LAYOUTS)
+    _choice("dtype", p.dtype, DTYPES)
+    _choice("device", p.device, DEVICES)
+    _choice("metric", p.metric, METRICS)
+    require(isinstance(p.scale_embedding, bool), "scale_embedding must be true or false")
+    _whole("seed", p.seed, 0, 2**31 - 1)
+    require(isinstance(p.text, str), "text must be a string")
+    require(len(p.text) <= TEXT_LIMIT,
+            f"the text has {len(p.text):,} characters; at most {TEXT_LIMIT:,} are shown")
+    require(isinstance(p.tokenizer, str) and p.tokenizer, "tokenizer must be a name")
+    require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
+            "curve_pairs must list at most 16 frequency indices")
+    for i in p.curve_pairs:
+        _whole("a curve pair index", i, 0, D_MODEL_RANGE[1])
+
+
+__all__ = ["Params", "InputError", "validate"]
