@@ -95,3 +95,34 @@ def validate(p: Params) -> None:
 
 
 __all__ = ["Params", "InputError", "validate"]
+
+
+PAIR_MODES = ("spread", "fastest", "slowest")
+
+
+def pick_pairs(mode: str, d_model: int, count: int = 4) -> tuple[int, ...]:
+    """Frequency indices to draw: the fastest, the slowest, or evenly spread over all ceil(d/2)."""
+    n = (d_model + 1) // 2
+    count = max(1, min(count, n))
+    if mode == "fastest":
+        return tuple(range(count))
+    if mode == "slowest":
+        return tuple(range(n - count, n))
+    if count == 1:
+        return (0,)
+    return tuple(dict.fromkeys(round(i * (n - 1) / (count - 1)) for i in range(count)))
+
+
+def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:
+    """'0, 4, 16' -> (0, 4, 16); InputError naming the bad entry or the allowed range."""
+    n = (d_model + 1) // 2
+    out = []
+    for part in text.replace(";", ",").replace(" ", ",").split(","):
+        if not part:
+            continue
+        require(part.isdigit(), f"“{part}” is not a frequency index (a whole number 0 .. {n - 1})")
+        i = int(part)
+        require(i < n, f"frequency index {i} does not exist: d_model {d_model} has 0 .. {n - 1}")
+        out.append(i)
+    require(0 < len(out) <= 16, "give between 1 and 16 frequency indices, e.g. 0, 4, 16")
+    return tuple(dict.fromkeys(out))

@@ -109,7 +109,7 @@ def pe_block_mean(row0: float, step: float, rows: int, d_model: int, base: float
     """
     w = frequencies(d_model, base, layout)                             # (n_sin,)
     centres = row0 + (np.arange(rows) * step) + (step - 1) / 2        # (rows,)
-    angle = (centres[:, None] * w[None, :]).astype(dtype, copy=False)  # (rows, n_sin)
+    angle = centres.astype(dtype)[:, None] * w.astype(dtype)[None, :]  # (rows, n_sin)
     sin_cols, cos_cols = channel_layout(d_model, layout)
     n_cos = channel_counts(d_model, layout)[1]
     out = np.zeros((rows, d_model), dtype=dtype)

@@ -1,0 +1,88 @@
+"""Channel layouts side by side: the permutation interleaved -> concat, and their similarity matrices.
+
+A channel permutation P does not change dot products: (E P)(E P)^T = E P P^T E^T = E E^T, so
+interleaved and concat give the same position-similarity matrix. t2t is not a permutation of
+interleaved: its frequencies are spaced w_i = base^(-i/(h-1)) instead of base^(-2i/d), so its
+matrix differs (by more as d gets smaller).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.budget import check_budget
+from explorer.backend.encodings import LAYOUTS, check_args, pe_block_mean
+from explorer.backend.similarity import METRICS, similarity_blocks
+from explorer.errors import require
+
+SCREEN_ROWS = 512  # the most rows a layout heatmap gets; longer max_len is shown as block means
+CHECK_ROWS = 32    # table rows on which the permutation itself is checked (cost: 2 x 32 x d)
+
+
+def concat_order(d_model: int) -> np.ndarray:
+    """src[j] = the interleaved column that concat column j holds; shape (d_model,).
+
+    Concat = all sines (interleaved columns 0, 2, 4, ...), then all cosines (1, 3, 5, ...).
+    Odd d: (d+1)/2 sines and (d-1)/2 cosines, as in `encodings.channel_layout`.
+    """
+    check_args(d_model, 10000.0, "concat")
+    return np.concatenate([np.arange(0, d_model, 2), np.arange(1, d_model, 2)])
+
+
+def concat_permutation(d_model: int) -> np.ndarray:
+    """P (d x d, 0/1 float64) with PE_concat = PE_interleaved @ P; P[src[j], j] = 1."""
+    check_budget(d_model * d_model, 8, f"a {d_model} x {d_model} permutation matrix")
+    p = np.zeros((d_model, d_model))
+    p[concat_order(d_model), np.arange(d_model)] = 1.0
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutComparison:
+    """The three layouts' similarity matrices over the same (block-mean) positions and the checks."""
+
+    matrices: dict          # layout name -> (rows, rows) float64
+    step: int               # positions per row/column block (1 = exact, unaveraged)
+    rows: int               # rows shown; positions 0 .. rows*step - 1
+    diff_concat: float      # max |S_interleaved - S_concat| (0 up to rounding)
+    diff_t2t: float         # max |S_interleaved - S_t2t| (not 0: different frequencies)
+    permutation_error: float  # max |PE_interleaved @ P - PE_concat| on CHECK_ROWS sampled rows
+
+
+def screen_grid(max_len: int, max_rows: int = SCREEN_ROWS) -> tuple[int, int]:
+    """(step, rows): the smallest whole block size with rows = max_len // step <= max_rows."""
+    require(isinstance(max_len, (int, np.integer)) and max_len >= 1,
+            f"max_len must be a whole number >= 1, not {max_len!r}")
+    require(isinstance(max_rows, (int, np.integer)) and max_rows >= 1,
+            f"the number of rows shown must be a whole number >= 1, not {max_rows!r}")
+    step = -(-max_len // max_rows)
+    return step, max(1, max_len // step)
+
+
+def compare_layouts(max_len: int, d_model: int, base: float = 10000.0, metric: str = "dot",
+                    max_rows: int = SCREEN_ROWS) -> LayoutComparison:
+    """Similarity matrices of interleaved / concat / t2t for the same d_model and base.
+
+    max_len > max_rows is shown as means over step x step blocks (step = ceil(max_len / max_rows));
+    the trailing max_len % step positions are left out. diff_concat is computed from the two
+    matrices as drawn; permutation_error checks the tables themselves (independent of the closed form).
+    """
+    require(metric in METRICS, f"metric must be one of {', '.join(METRICS)}, not {metric!r}")
+    check_args(d_model, base, "interleaved")
+    step, rows = screen_grid(max_len, max_rows)
+    check_budget(rows * rows * 4 + rows * d_model * 3, 8, f"{rows} x {rows} layout comparison")
+    mats = {lay: similarity_blocks(0, 0, step, rows, rows, d_model, base, lay, metric)
+            for lay in LAYOUTS}                                                 # each (rows, rows)
+    # the table check on n_check block means of PE (a permutation commutes with the mean)
+    n_check = min(rows * step, CHECK_ROWS)
+    stride = max(1, (rows * step) // n_check)
+    inter = pe_block_mean(0, stride, n_check, d_model, base, "interleaved")     # (n_check, d)
+    concat = pe_block_mean(0, stride, n_check, d_model, base, "concat")         # (n_check, d)
+    perm_err = float(np.max(np.abs(inter[:, concat_order(d_model)] - concat)))
+    return LayoutComparison(
+        matrices=mats, step=step, rows=rows,
+        diff_concat=float(np.max(np.abs(mats["interleaved"] - mats["concat"]))),
+        diff_t2t=float(np.max(np.abs(mats["interleaved"] - mats["t2t"]))),
+        permutation_error=perm_err)

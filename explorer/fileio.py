@@ -1,0 +1,64 @@
+"""Atomic file writes: a temp file beside the target, fsync, rename. The old file survives a failure."""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from explorer.errors import InputError
+
+ARRAY_SUFFIXES = (".npy", ".csv")
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write data to path atomically; InputError with a readable reason when it cannot."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"cannot write {target}: the folder {folder} does not exist")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        tmp = None
+    except PermissionError:
+        raise InputError(f"cannot write {target}: permission denied (is the folder read-only?)")
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}")
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return target
+
+
+def array_bytes(array: np.ndarray, suffix: str) -> bytes:
+    """Serialize an array as .npy or .csv (2-D; a 3-D array is written as stacked 2-D blocks)."""
+    buf = io.BytesIO()
+    if suffix == ".npy":
+        np.save(buf, array, allow_pickle=False)
+    elif suffix == ".csv":
+        flat = array.reshape(-1, array.shape[-1]) if array.ndim > 2 else np.atleast_2d(array)
+        fmt = "%.9g" if array.dtype == np.float32 else "%.17g"
+        np.savetxt(buf, flat, delimiter=",", fmt=fmt)
+    else:
+        raise InputError(f"unknown file type {suffix!r}: use one of {', '.join(ARRAY_SUFFIXES)}")
+    return buf.getvalue()
+
+
+def save_array(path: str | os.PathLike, array: np.ndarray) -> Path:
+    """Write array to path (.npy or .csv by suffix), atomically."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in ARRAY_SUFFIXES:
+        raise InputError(f"output file must end in {' or '.join(ARRAY_SUFFIXES)}, not {str(path)!r}")
+    return atomic_write_bytes(path, array_bytes(array, suffix))

@@ -1,0 +1,110 @@
+"""The control panel: sliders, typed entries and choices. It writes Params changes, nothing else."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from explorer.params import BASE_RANGE, D_MODEL_RANGE, MAX_LEN_RANGE, Params
+from explorer.ui.slider_row import SliderRow
+
+COLORMAPS = ("CET-D1", "viridis", "cividis", "inferno")   # CET-D1: diverging, perceptually uniform
+SLIDER_MAX_LEN = 32768
+
+
+class ControlPanel(QWidget):
+    """Emits `changed(dict)` with the Params fields a user edited; `set_params` shows a Params."""
+
+    changed = Signal(dict)
+    colormap_changed = Signal(str)
+    reset_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        p = Params()
+        self.d_model = SliderRow(self.tr("d_model (embedding width)"), 1, D_MODEL_RANGE[1],
+                                 p.d_model, log=True)
+        self.max_len = SliderRow(self.tr("max_len (positions)"), 1, SLIDER_MAX_LEN, p.max_len,
+                                 log=True, type_range=MAX_LEN_RANGE)
+        self.base = SliderRow(self.tr("base (10000 in the paper)"), 2, 1e6, p.base, log=True,
+                              integer=False, type_range=BASE_RANGE, mark=10000)
+        self.layout_box = self._combo(("interleaved", "concat", "t2t"), (
+            self.tr("interleaved: sin, cos, sin, cos … (paper)"),
+            self.tr("concat: all sin, then all cos (TF tutorial)"),
+            self.tr("t2t: concat, tensor2tensor/fairseq frequencies")))
+        self.dtype_box = self._combo(("float32", "float64"), ("float32", "float64"))
+        self.device_box = self._combo(("auto", "cpu", "cuda", "mps"), (
+            self.tr("auto"), "CPU", "CUDA", "MPS"))
+        self.device_label = QLabel("")
+        self.device_label.setWordWrap(True)
+        self.metric_box = self._combo(("cosine", "dot"), (
+            self.tr("cosine similarity"), self.tr("dot product")))
+        self.cmap_box = self._combo(COLORMAPS, (
+            self.tr("diverging (CET-D1)"), "viridis", "cividis", "inferno"))
+        self.scale_box = QCheckBox(self.tr("multiply token embedding by √d_model"))
+        self.reset_button = QPushButton(self.tr("Reset to defaults"))
+
+        shape = QGroupBox(self.tr("Encoding"))
+        lay = QVBoxLayout(shape)
+        for row in (self.d_model, self.max_len, self.base):
+            lay.addWidget(row)
+        form = QFormLayout()
+        form.addRow(self.tr("Layout"), self.layout_box)
+        form.addRow(self.tr("Precision"), self.dtype_box)
+        form.addRow(self.tr("Similarity"), self.metric_box)
+        form.addRow(self.tr("Colour map"), self.cmap_box)
+        form.addRow(self.tr("Device"), self.device_box)
+        lay.addLayout(form)
+        lay.addWidget(self.device_label)
+        lay.addWidget(self.scale_box)
+        outer = QVBoxLayout(self)
+        outer.addWidget(shape)
+        outer.addStretch(1)
+        outer.addWidget(self.reset_button)
+
+        self.d_model.value_changed.connect(lambda v: self.changed.emit({"d_model": int(v)}))
+        self.max_len.value_changed.connect(lambda v: self.changed.emit({"max_len": int(v)}))
+        self.base.value_changed.connect(lambda v: self.changed.emit({"base": float(v)}))
+        for key, box in (("layout", self.layout_box), ("dtype", self.dtype_box),
+                         ("device", self.device_box), ("metric", self.metric_box)):
+            box.currentIndexChanged.connect(
+                lambda _i, k=key, b=box: self.changed.emit({k: b.currentData()}))
+        self.cmap_box.currentIndexChanged.connect(
+            lambda _i: self.colormap_changed.emit(self.cmap_box.currentData()))
+        self.scale_box.toggled.connect(lambda on: self.changed.emit({"scale_embedding": on}))
+        self.reset_button.clicked.connect(self.reset_requested)
+
+    @staticmethod
+    def _combo(keys, labels) -> QComboBox:
+        box = QComboBox()
+        for key, label in zip(keys, labels):
+            box.addItem(label, key)
+        return box
+
+    def set_params(self, p: Params) -> None:
+        """Model -> widgets, with signals blocked so nothing loops back."""
+        for row, v in ((self.d_model, p.d_model), (self.max_len, p.max_len), (self.base, p.base)):
+            row.set_value(v)
+        for box, key in ((self.layout_box, p.layout), (self.dtype_box, p.dtype),
+                         (self.device_box, p.device), (self.metric_box, p.metric)):
+            box.blockSignals(True)
+            box.setCurrentIndex(max(0, box.findData(key)))
+            box.blockSignals(False)
+        self.scale_box.blockSignals(True)
+        self.scale_box.setChecked(p.scale_embedding)
+        self.scale_box.blockSignals(False)
+
+    def set_colormap(self, name: str) -> None:
+        self.cmap_box.blockSignals(True)
+        self.cmap_box.setCurrentIndex(max(0, self.cmap_box.findData(name)))
+        self.cmap_box.blockSignals(False)
+
+    def set_device_text(self, text: str) -> None:
+        self.device_label.setText(text)
+
+    def show_error(self, field: str, text: str) -> None:
+        """Show a refusal under the row that caused it (or the device label)."""
+        row = {"d_model": self.d_model, "max_len": self.max_len, "base": self.base}.get(field)
+        if row is not None:
+            row.show_message(text)

@@ -1,0 +1,172 @@
+"""The main window: control panel + tabbed views + menus. Composes; computes nothing."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
+
+from explorer import compute
+from explorer.errors import InputError
+from explorer.params import Params, parse_pairs, pick_pairs
+from explorer.ui.controller import Controller
+from explorer.ui.controls import ControlPanel
+from explorer.ui.views.curves import CurvesView
+from explorer.ui.views.heatmap import HeatmapView
+from explorer.ui.views.similarity import SimilarityView
+
+SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None, parent=None):
+        super().__init__(parent)
+        self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
+        self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
+        self.views = {"heatmap": HeatmapView(), "curves": CurvesView(),
+                      "similarity": SimilarityView()}
+        self.tabs = QTabWidget()
+        self.tab_names = {"heatmap": self.tr("PE heatmap"), "curves": self.tr("Frequency curves"),
+                          "similarity": self.tr("Position similarity")}
+        for name, view in self.views.items():
+            self.tabs.addTab(view, self.tab_names[name])
+        self.setCentralWidget(self.tabs)
+        self.controls = ControlPanel()
+        scroll = QScrollArea()
+        scroll.setWidget(self.controls)
+        scroll.setWidgetResizable(True)
+        self.dock = QDockWidget(self.tr("Controls"))
+        self.dock.setObjectName("controlsDock")
+        self.dock.setWidget(scroll)
+        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                              | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+        self.controller = Controller(self.views, self._load_params())
+        self.colormap = str(self.settings.value("colormap", "CET-D1"))
+        self._window_timer = QTimer(self, singleShot=True, interval=30)
+        self._build_menus()
+        self._connect()
+        self.controls.set_params(self.controller.params)
+        self.controls.set_colormap(self.colormap)
+        self._on_colormap_changed(self.colormap)
+        self.tabs.setCurrentIndex(int(self.settings.value("tab", 0) or 0))
+        geometry = self.settings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        self._on_tab_changed()
+
+    # set-up -----------------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        view_menu.addAction(self.dock.toggleViewAction())
+        for i, name in enumerate(self.views):
+            act = QAction(self.tab_names[name], self)
+            act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            act.triggered.connect(lambda _=False, i=i: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(act)
+        self.reset_action = QAction(self.tr("&Reset settings"), self)
+        self.reset_action.triggered.connect(self.reset)
+        settings_menu = self.menuBar().addMenu(self.tr("&Settings"))
+        settings_menu.addAction(self.reset_action)
+        quit_action = QAction(self.tr("&Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        self.menuBar().addMenu(self.tr("&File")).addAction(quit_action)
+
+    def _connect(self) -> None:
+        c = self.controller
+        self.controls.changed.connect(self._on_controls_changed)
+        self.controls.colormap_changed.connect(self._on_colormap_changed)
+        self.controls.reset_requested.connect(self.reset)
+        c.params_changed.connect(self.controls.set_params)
+        c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self._window_timer.timeout.connect(lambda: c.refresh())
+        for view in self.views.values():
+            view.cursor_moved.connect(c.set_cursor)
+            view.window_changed.connect(self._window_timer.start)
+        self.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
+        self.views["similarity"].hovered.connect(self._on_similarity_hovered)
+        self.views["curves"].pairs_requested.connect(self._on_pairs_requested)
+        self.controls.set_device_text(self.tr("Device: chosen when a full-size export runs"))
+
+    # slots -------------------------------------------------------------------------------------
+    def _on_controls_changed(self, changes: dict) -> None:
+        if "d_model" in changes:   # keep the drawn pairs meaningful for the new width
+            changes["curve_pairs"] = tuple(i for i in self.controller.params.curve_pairs
+                                           if i < (changes["d_model"] + 1) // 2) or (0,)
+        if not self.controller.update(**changes):
+            field = next(iter(changes))
+            self.controls.set_params(self.controller.params)
+            self.controls.show_error(field, self.statusBar().currentMessage())
+
+    def _on_colormap_changed(self, name: str) -> None:
+        self.colormap = name
+        for view in self.views.values():
+            view.set_colormap(name)
+
+    def _on_tab_changed(self, *_):
+        name = list(self.views)[self.tabs.currentIndex()]
+        self.controller.set_visible([name])
+
+    def _on_pairs_requested(self, mode: str, text: str) -> None:
+        d = self.controller.params.d_model
+        try:
+            pairs = parse_pairs(text, d) if mode == "manual" else pick_pairs(mode, d)
+        except InputError as exc:
+            self.views["curves"].set_readout(str(exc))
+            return
+        self.views["curves"].set_readout(" ")
+        self.controller.update(curve_pairs=pairs)
+
+    def _on_heatmap_hovered(self, pos: int, ch: int) -> None:
+        value, w, wavelength = compute.pe_value(self.controller.params, pos, ch)
+        self.views["heatmap"].set_readout(
+            self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
+            .replace("%1", str(pos)).replace("%2", str(ch)).replace("%3", f"{value:+.6f}")
+            .replace("%4", f"{w:.4g}").replace("%5", f"{wavelength:.4g}"))
+        self.controller.set_cursor(pos)
+
+    def _on_similarity_hovered(self, p: int, q: int) -> None:
+        params = self.controller.params
+        value = compute.similarity_value(params, p, q)
+        self.views["similarity"].set_readout(
+            self.tr("p = %1, q = %2, offset k = %3: %4 = %5")
+            .replace("%1", str(p)).replace("%2", str(q)).replace("%3", str(q - p))
+            .replace("%4", params.metric).replace("%5", f"{value:+.6g}"))
+        self.controller.set_cursor(p)
+
+    # settings ----------------------------------------------------------------------------------
+    def _load_params(self) -> Params:
+        raw = self.settings.value("params")
+        if raw:
+            try:
+                return Params.from_dict(json.loads(str(raw)))
+            except (InputError, ValueError, TypeError):
+                self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
+                                                     "defaults restored"), 8000)
+        return Params()
+
+    def save_settings(self) -> None:
+        self.settings.setValue("params", json.dumps(self.controller.params.to_dict()))
+        self.settings.setValue("colormap", self.colormap)
+        self.settings.setValue("tab", self.tabs.currentIndex())
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.sync()
+
+    def reset(self) -> None:
+        """Forget saved settings and return to the defaults."""
+        self.settings.clear()
+        self.controller.set_params(Params())
+        self._on_colormap_changed("CET-D1")
+        self.controls.set_colormap("CET-D1")
+        self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)
+
+    def closeEvent(self, event) -> None:
+        self.save_settings()
+        self.controller.wait_idle(3000)
+        super().closeEvent(event)

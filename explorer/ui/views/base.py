@@ -1,0 +1,85 @@
+"""What every view shares: pyqtgraph set-up, a colour-barred image plot, the cursor signal."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w", foreground="k")
+
+CURSOR_PEN = pg.mkPen("#e67e22", width=2)
+
+
+class View(QWidget):
+    """A view: `set_result(result)` draws; `set_cursor(pos)` marks a position; emits what users do."""
+
+    cursor_moved = Signal(int)            # a position the user points at
+    window_changed = Signal()             # the visible region changed (zoom/pan/resize)
+    hovered = Signal(int, int)            # (position, channel) under the mouse, for a readout
+
+    title = "view"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = None
+        self.generation = -1
+        self.explain = QLabel("")
+        self.explain.setWordWrap(True)
+        self.explain.setObjectName("explainLine")
+        self.readout = QLabel(" ")
+        self.readout.setObjectName("readout")
+        self.readout.setWordWrap(True)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(4, 4, 4, 4)
+        self.box.addWidget(self.explain)
+
+    def set_result(self, result) -> None:  # pragma: no cover - each view overrides
+        raise NotImplementedError
+
+    def set_cursor(self, pos: int) -> None:
+        pass
+
+    def set_readout(self, text: str) -> None:
+        self.readout.setText(text)
+
+    def set_colormap(self, name: str) -> None:
+        pass
+
+    def set_line_scale(self, scale: float) -> None:
+        pass
+
+
+class ImagePlot:
+    """A PlotItem holding an ImageItem with a ColorBarItem; y grows downwards (matrix style)."""
+
+    def __init__(self, layout: pg.GraphicsLayoutWidget, row: int, col: int, x_label: str,
+                 y_label: str, cmap: str = "CET-D1"):
+        self.plot = layout.addPlot(row=row, col=col)
+        self.plot.invertY(True)
+        self.plot.setLabel("bottom", x_label)
+        self.plot.setLabel("left", y_label)
+        self.plot.setMenuEnabled(False)
+        self.image = pg.ImageItem()
+        self.plot.addItem(self.image)
+        self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap),
+                                   interactive=False, width=18)
+        self.bar.setImageItem(self.image)
+        layout.addItem(self.bar, row=row, col=col + 1)
+
+    def show(self, data, x0: float, y0: float, width: float, height: float,
+             levels: tuple[float, float]) -> None:
+        """Draw data (rows = y) over the rectangle (x0, y0, width, height) with fixed levels."""
+        self.image.setImage(data, autoLevels=False, levels=levels)
+        self.image.setRect(QRectF(x0, y0, width, height))
+        self.bar.setLevels(levels)
+
+    def set_colormap(self, name: str) -> None:
+        self.bar.setColorMap(pg.colormap.get(name))
+
+
+def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
+    """(-m, m) with m the largest |value|: keeps 0 at the centre of a diverging map."""
+    m = float(abs(data).max()) if data.size else 1.0
+    m = max(m, floor)
+    return (-m, m)

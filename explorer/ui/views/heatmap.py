@@ -1,0 +1,80 @@
+"""PE heatmap: positions (rows) x channels (columns), colour bar, hover readout, cursor row."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF
+
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View
+
+
+class HeatmapView(View):
+    title = "heatmap"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.explain.setText(self.tr(
+            "Each row is one position's encoding vector; each column one channel. Left channels "
+            "oscillate fast (short wavelength), right channels slowly: a multi-scale ruler."))
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.panel = ImagePlot(self.canvas, 0, 0, self.tr("channel (dimension index)"),
+                               self.tr("position"))
+        self.cursor_line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
+        self.cursor_line.hide()
+        self.panel.plot.addItem(self.cursor_line, ignoreBounds=True)
+        self.box.addWidget(self.canvas, 1)
+        self.box.addWidget(self.readout)
+        self._extent = None
+        self.panel.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.panel.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.panel.plot.getViewBox().sigRangeChangedManually.connect(
+            lambda *_: self.window_changed.emit())
+
+    def set_result(self, result) -> None:
+        p = result.params
+        new_extent = (p.max_len, p.d_model)
+        img = result.image
+        self.panel.show(img, result.ch0, result.pos0, img.shape[1] * result.ch_step,
+                        img.shape[0] * result.pos_step, (-1.0, 1.0))
+        if new_extent != self._extent:
+            self._extent = new_extent
+            self.panel.plot.setRange(xRange=(0, p.d_model), yRange=(0, p.max_len), padding=0)
+        self.result = result
+
+    def visible_region(self) -> tuple[int, int, int, int, int, int]:
+        """(pos0, pos1, ch0, ch1, rows_px, cols_px) of what the plot shows now."""
+        vb = self.panel.plot.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        rect = vb.sceneBoundingRect()
+        return (math.floor(y0), math.ceil(y1), math.floor(x0), math.ceil(x1),
+                max(1, int(rect.height())), max(1, int(rect.width())))
+
+    def set_cursor(self, pos: int) -> None:
+        self.cursor_line.setPos(pos + 0.5)
+        self.cursor_line.show()
+
+    def set_colormap(self, name: str) -> None:
+        self.panel.set_colormap(name)
+
+    def _data_point(self, scene_pos) -> tuple[int, int] | None:
+        vb = self.panel.plot.getViewBox()
+        if self.result is None or not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        pt: QPointF = vb.mapSceneToView(scene_pos)
+        p = self.result.params
+        pos, ch = int(math.floor(pt.y())), int(math.floor(pt.x()))
+        if 0 <= pos < p.max_len and 0 <= ch < p.d_model:
+            return pos, ch
+        return None
+
+    def _on_mouse_moved(self, scene_pos) -> None:
+        hit = self._data_point(scene_pos)
+        if hit:
+            self.hovered.emit(*hit)
+
+    def _on_mouse_clicked(self, event) -> None:
+        hit = self._data_point(event.scenePos())
+        if hit:
+            self.cursor_moved.emit(hit[0])

@@ -1,0 +1,95 @@
+"""Position similarity: the max_len x max_len matrix and the offset profile f(k) beside it."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, symmetric_levels
+
+
+class SimilarityView(View):
+    title = "similarity"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.explain.setText(self.tr(
+            "S[p, q] = PE(p)·PE(q). Every diagonal is constant: the similarity depends only on the "
+            "offset k = q − p, shown on the right as f(k) = Σᵢ cos(k·wᵢ)."))
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.panel = ImagePlot(self.canvas, 0, 0, self.tr("position q"), self.tr("position p"))
+        self.panel.plot.setAspectLocked(True)
+        self.profile = self.canvas.addPlot(row=0, col=2)
+        self.profile.setLabel("bottom", self.tr("offset k = q − p"))
+        self.profile.setLabel("left", "f(k)")
+        self.profile.setMenuEnabled(False)
+        self.profile_curve = self.profile.plot([], [], pen=pg.mkPen("#0072B2", width=2))
+        self.canvas.ci.layout.setColumnStretchFactor(0, 3)
+        self.canvas.ci.layout.setColumnStretchFactor(2, 2)
+        self.row_line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
+        self.col_line = pg.InfiniteLine(angle=90, pen=CURSOR_PEN, movable=False)
+        for line in (self.row_line, self.col_line):
+            line.hide()
+            self.panel.plot.addItem(line, ignoreBounds=True)
+        self.box.addWidget(self.canvas, 1)
+        self.box.addWidget(self.readout)
+        self._extent = None
+        self._width = 2.0
+        self.panel.plot.scene().sigMouseClicked.connect(self._on_clicked)
+        self.panel.plot.scene().sigMouseMoved.connect(self._on_moved)
+        self.panel.plot.getViewBox().sigRangeChangedManually.connect(
+            lambda *_: self.window_changed.emit())
+
+    def set_result(self, result) -> None:
+        p = result.params
+        img = result.image
+        levels = (-1.0, 1.0) if p.metric == "cosine" else symmetric_levels(img)
+        side = img.shape[0] * result.pos_step
+        self.panel.show(img, result.pos0, result.pos0, side, side, levels)
+        self.panel.plot.setTitle(self.tr("cosine similarity") if p.metric == "cosine"
+                                 else self.tr("dot product"))
+        self.profile_curve.setData(result.profile_k, result.profile_f)
+        if (p.max_len, p.metric) != self._extent:
+            self._extent = (p.max_len, p.metric)
+            self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
+            self.profile.enableAutoRange()
+        self.result = result
+
+    def visible_region(self) -> tuple[int, int, int, int, int, int]:
+        vb = self.panel.plot.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        rect = vb.sceneBoundingRect()
+        lo, hi = math.floor(min(x0, y0)), math.ceil(max(x1, y1))
+        return (max(0, lo), hi, 0, 0, max(1, int(rect.height())), max(1, int(rect.width())))
+
+    def set_cursor(self, pos: int) -> None:
+        self.row_line.setPos(pos + 0.5)
+        self.col_line.setPos(pos + 0.5)
+        self.row_line.show()
+        self.col_line.show()
+
+    def set_colormap(self, name: str) -> None:
+        self.panel.set_colormap(name)
+
+    def set_line_scale(self, scale: float) -> None:
+        self.profile_curve.setPen(pg.mkPen("#0072B2", width=2.0 * scale))
+
+    def _cell(self, scene_pos):
+        vb = self.panel.plot.getViewBox()
+        if self.result is None or not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        pt = vb.mapSceneToView(scene_pos)
+        p, q = int(math.floor(pt.y())), int(math.floor(pt.x()))
+        n = self.result.params.max_len
+        return (p, q) if 0 <= p < n and 0 <= q < n else None
+
+    def _on_clicked(self, event) -> None:
+        cell = self._cell(event.scenePos())
+        if cell:
+            self.cursor_moved.emit(cell[0])
+
+    def _on_moved(self, scene_pos) -> None:
+        cell = self._cell(scene_pos)
+        if cell:
+            self.hovered.emit(cell[0], cell[1])
