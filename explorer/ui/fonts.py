@@ -95,7 +95,7 @@ def apply_ui_font(app: QGuiApplication, point_size: float | None = None) -> QFon
     cjk = cjk_family()
     if cjk:  # fonts made by name elsewhere (QFont("DejaVu Sans")) fall back to it too
         for family in {base.family(), "Sans Serif", "Monospace", "monospace", "sans-serif"}:
-            if cjk not in QFont.substitutes(family):
+            if cjk.lower() not in [f.lower() for f in QFont.substitutes(family)]:
                 QFont.insertSubstitution(family, cjk)
     app.setFont(font)
     return font
@@ -117,15 +117,19 @@ def _render(font: QFont, ch: str, size: int = 64) -> np.ndarray:
     return data.reshape(size, stride)[:, :size].copy()  # (size, size)
 
 
-def chinese_renders(family: str | None = None, text: str = SAMPLE) -> tuple[bool, str]:
+def chinese_renders(family: str | QFont | None = None, text: str = SAMPLE) -> tuple[bool, str]:
     """Draw ``text`` offscreen and check each character got a real glyph (ink, distinct, not tofu).
 
-    With ``family`` the check is strict: only that family, no fallback to other fonts.
+    With a family name the check is strict: only that family, no fallback to other fonts.
     Without it, the application font (and Qt's fallback) is used: what the user sees.
+    A QFont is used as given.
     """
     if QGuiApplication.instance() is None:
         return False, "no QGuiApplication: cannot render text"
-    if family is None:
+    if isinstance(family, QFont):
+        font = QFont(family)
+        who = "the font " + "/".join(font.families() or [font.family()])
+    elif family is None:
         font = QFont(QGuiApplication.font())
         who = "the application font " + "/".join(font.families() or [font.family()])
     else:
