@@ -97,7 +97,7 @@ def _apply(x: np.ndarray, c: np.ndarray, s: np.ndarray, pairing: str) -> np.ndar
     return out
 
 
-def _phasors(step: int, count: int, theta: np.ndarray) -> np.ndarray:
+def phasors(step: int, count: int, theta: np.ndarray) -> np.ndarray:
     """e^{i p theta} for p = 0, step, ..., (count-1) step; (count, h) complex, blocked:
     e^{i(B + J) theta} = e^{i B theta} e^{i J theta} needs only ~2 sqrt(count) h exponentials."""
     block = max(1, int(np.sqrt(count)))
@@ -175,7 +175,7 @@ def rotated_qk(head_dim: int, max_len: int, base: float = 10000.0, pairing: str 
     positions = np.arange(0, max_len, step)                                  # (rows,)
     check_budget(len(positions) * head_dim * 4, 8, f"{len(positions)} rotated rows")
     q, k = query_key(head_dim, kind, seed)
-    z = _phasors(step, len(positions), rope_frequencies(head_dim, base))     # (rows, d/2)
+    z = phasors(step, len(positions), rope_frequencies(head_dim, base))     # (rows, d/2)
     c, s = z.real.astype(np.float32), z.imag.astype(np.float32)
     q, k = q.astype(np.float32), k.astype(np.float32)
     return positions, _apply(q, c, s, pairing), _apply(k, c, s, pairing)

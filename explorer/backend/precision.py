@@ -1,0 +1,152 @@
+"""Where do neighbouring positions stop being distinguishable in float32 / float16 / bfloat16?
+
+For each position p: neighbour[p] = ||PE~(p+1) - PE~(p)|| and rounding_error[p] = ||PE~(p) - PE64(p)||,
+PE~ the table as a low-precision pipeline holds it, PE64 the exact float64 table. Two pipelines:
+  compute  (default) what code does when it builds the table in that dtype: positions, frequencies,
+           the angle p * w and sin/cos are each rounded to the dtype (sin/cos evaluated in float32 on
+           the rounded angle, then rounded, as torch does for half types). Integers stop being
+           exact at 2^(mantissa bits + 1): bfloat16 256, float16 2048, float32 16,777,216; from there
+           neighbouring positions round to the same number and get the same PE (neighbour = 0).
+  store    the exact table rounded once (a float64 table saved in the dtype): never collides; the
+           error is the dtype's spacing near each value.
+bfloat16 is emulated in numpy (round-to-nearest-even on the float32 bit pattern; the tests check
+it bit for bit against torch), so this module never imports torch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.budget import check_budget
+from explorer.backend.encodings import channel_counts, channel_layout, check_args, frequencies
+from explorer.backend.rope import phasors
+from explorer.errors import require
+
+PRECISIONS = ("float32", "float16", "bfloat16")
+MODES = ("compute", "store")
+MANTISSA_BITS = {"float32": 23, "float16": 10, "bfloat16": 7}
+
+
+def to_bfloat16(x) -> np.ndarray:
+    """Values rounded to bfloat16 (nearest, ties to even), returned as float32; NaN stays NaN.
+
+    Input is first rounded to float32 (as torch does from float64). Overflow rounds to +-inf.
+    """
+    f = np.ascontiguousarray(x, dtype=np.float32)
+    u = f.view(np.uint32)
+    rounded = (u + (np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1)))) & np.uint32(0xFFFF0000)
+    out = rounded.view(np.float32)
+    return np.where(np.isnan(f), f, out)
+
+
+def round_to(x, dtype: str) -> np.ndarray:
+    """x as stored in `dtype`, returned as float32 (which holds all three exactly).
+
+    float32 / float16: one correct rounding (numpy); bfloat16: via float32, as torch does.
+    """
+    require(dtype in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dtype!r}")
+    if dtype == "bfloat16":
+        return to_bfloat16(x)
+    if dtype == "float16":
+        return np.asarray(x).astype(np.float16).astype(np.float32)
+    return np.asarray(x, dtype=np.float32)
+
+
+def collision_position(dtype: str) -> int:
+    """The first whole p with p + 1 rounding onto p in `dtype` (2^(mantissa bits + 1))."""
+    require(dtype in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dtype!r}")
+    return 2 ** (MANTISSA_BITS[dtype] + 1)
+
+
+def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfloat16",
+               mode: str = "compute", layout: str = "interleaved") -> np.ndarray:
+    """PE at `positions` as the dtype pipeline holds it (see module doc); (n, d_model) float32."""
+    check_args(d_model, base, layout)
+    require(mode in MODES, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    pos = np.asarray(positions, dtype=np.float64).reshape(-1)                # (n,)
+    check_budget(len(pos) * d_model * 4, 8, f"{len(pos)} rows of a {d_model}-wide PE table")
+    w = frequencies(d_model, base, layout)                                   # (n_sin,)
+    if mode == "store":
+        angle = pos[:, None] * w[None, :]                                    # (n, n_sin)
+        sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
+    else:  # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact
+        angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
+        sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
+    return _assemble(sin, cos, d_model, layout)
+
+
+def _assemble(sin: np.ndarray, cos: np.ndarray, d_model: int, layout: str) -> np.ndarray:
+    """Place sine / cosine columns (n, n_sin) in the layout's channel order; (n, d_model)."""
+    sin_cols, cos_cols = channel_layout(d_model, layout)
+    out = np.zeros((len(sin), d_model), dtype=sin.dtype)
+    out[:, sin_cols] = sin
+    out[:, cos_cols] = cos[:, : channel_counts(d_model, layout)[1]]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PrecisionCurve:
+    """One dtype's curves over positions; positions may be strided (every value there is exact)."""
+
+    dtype: str
+    mode: str
+    positions: np.ndarray        # (n,) int
+    neighbour: np.ndarray        # (n,) ||PE~(p+1) - PE~(p)||
+    exact_neighbour: np.ndarray  # (n,) ||PE64(p+1) - PE64(p)|| (constant for even d)
+    rounding_error: np.ndarray   # (n,) ||PE~(p) - PE64(p)||
+    train_max_len: int           # marker: positions >= this were never seen in training
+    beyond_train: np.ndarray     # (n,) bool
+    first_collision: int | None  # first shown p with neighbour == 0 (None: none shown)
+    collision_position: int      # where whole positions start to collide in this dtype (compute)
+
+
+def neighbour_distances(max_len: int, d_model: int, base: float = 10000.0, dtype: str = "bfloat16",
+                        mode: str = "compute", layout: str = "interleaved",
+                        train_max_len: int = 512, max_points: int | None = 256) -> PrecisionCurve:
+    """The curves for positions 0 .. max_len-1 (strided to <= max_points when given)."""
+    return all_precisions(max_len, d_model, base, mode, layout, train_max_len, max_points,
+                          dtypes=(dtype,))[dtype]
+
+
+def all_precisions(max_len: int, d_model: int, base: float = 10000.0, mode: str = "compute",
+                   layout: str = "interleaved", train_max_len: int = 512,
+                   max_points: int | None = 256, dtypes=PRECISIONS) -> dict:
+    """dtype name -> PrecisionCurve (float32, float16 and bfloat16 by default)."""
+    for name, value in (("max_len", max_len), ("train_max_len", train_max_len)):
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        require(ok and 1 <= value <= 100_000_000,
+                f"{name} must be a whole number between 1 and 100,000,000, not {value!r}")
+    ok = isinstance(max_points, (int, np.integer)) and not isinstance(max_points, bool)
+    require(max_points is None or (ok and max_points >= 1),
+            f"max_points must be a whole number >= 1 or None, not {max_points!r}")
+    require(mode in MODES, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    for dt in dtypes:
+        require(dt in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dt!r}")
+    check_args(d_model, base, layout)
+    stride = 1 if max_points is None else -(-max_len // max_points)
+    pos = np.arange(0, max_len, stride)                                      # (n,)
+    n = len(pos)
+    check_budget(n * d_model * 8, 8, f"{n} positions of a {d_model}-wide PE table")
+    w = frequencies(d_model, base, layout)                                   # (n_sin,)
+    z = phasors(stride, n, w)                                                # (n, n_sin) e^{ipw}
+    z = np.concatenate([z, z * np.exp(1j * w)[None, :]])                    # (2n, n_sin) p; p+1
+    exact = _assemble(z.imag, z.real, d_model, layout)                       # (2n, d)
+    exact_neighbour = np.linalg.norm(exact[n:] - exact[:n], axis=1)
+    out = {}
+    for dt in dtypes:
+        if mode == "store":
+            low = _assemble(round_to(z.imag, dt), round_to(z.real, dt), d_model, layout)
+        else:
+            low = pe_rounded(np.concatenate([pos, pos + 1]), d_model, base, dt, mode, layout)
+        neighbour = np.linalg.norm(low[n:] - low[:n], axis=1)
+        zero = np.flatnonzero(neighbour == 0)
+        out[dt] = PrecisionCurve(
+            dtype=dt, mode=mode, positions=pos, neighbour=neighbour,
+            exact_neighbour=exact_neighbour,
+            rounding_error=np.linalg.norm(low[:n] - exact[:n], axis=1),
+            train_max_len=int(train_max_len), beyond_train=pos >= train_max_len,
+            first_collision=int(pos[zero[0]]) if len(zero) else None,
+            collision_position=collision_position(dt))
+    return out
