@@ -7,6 +7,7 @@ PE~ the table as a low-precision pipeline holds it, PE64 the exact float64 table
            the rounded angle, then rounded, as torch does for half types). Integers stop being
            exact at 2^(mantissa bits + 1): bfloat16 256, float16 2048, float32 16,777,216; from there
            neighbouring positions round to the same number and get the same PE (neighbour = 0).
+           float16 positions above 65504 round to inf: their PE and curves are NaN (not drawn).
   store    the exact table rounded once (a float64 table saved in the dtype): never collides; the
            error is the dtype's spacing near each value.
 bfloat16 is emulated in numpy (round-to-nearest-even on the float32 bit pattern; the tests check
@@ -34,7 +35,8 @@ def to_bfloat16(x) -> np.ndarray:
 
     Input is first rounded to float32 (as torch does from float64). Overflow rounds to +-inf.
     """
-    f = np.ascontiguousarray(x, dtype=np.float32)
+    with np.errstate(over="ignore"):  # beyond float32's range is inf, as in torch
+        f = np.ascontiguousarray(x, dtype=np.float32)
     u = f.view(np.uint32)
     rounded = (u + (np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1)))) & np.uint32(0xFFFF0000)
     out = rounded.view(np.float32)
@@ -50,7 +52,8 @@ def round_to(x, dtype: str) -> np.ndarray:
     if dtype == "bfloat16":
         return to_bfloat16(x)
     if dtype == "float16":
-        return np.asarray(x).astype(np.float16).astype(np.float32)
+        with np.errstate(over="ignore"):  # beyond 65504 is inf: the honest float16 value
+            return np.asarray(x).astype(np.float16).astype(np.float32)
     return np.asarray(x, dtype=np.float32)
 
 
@@ -73,7 +76,8 @@ def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfl
         sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
     else:  # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact
         angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
-        sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
+        with np.errstate(invalid="ignore"):  # float16 positions > 65504 are inf: sin is NaN
+            sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
     return _assemble(sin, cos, d_model, layout)
 
 

@@ -1,0 +1,128 @@
+"""Precision: bfloat16 emulation checked bit for bit against torch; where neighbours collide."""
+
+import numpy as np
+import pytest
+
+from explorer.backend import precision as pr
+from explorer.errors import InputError
+
+
+def special_float32():
+    """Random values plus the awkward ones: ties, subnormals, extremes, inf, nan, -0."""
+    rng = np.random.default_rng(0)
+    bits = rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32)
+    rand = bits.view(np.float32)
+    ties = (np.arange(0, 2**16, dtype=np.uint32) << 16 | np.uint32(0x8000)).view(np.float32)
+    extra = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-40, 3.4028235e38,
+                      1.0 + 2**-8, 1.0 + 3 * 2**-9, 255.5, 256.0, 257.0, 65504.0], dtype=np.float32)
+    return np.concatenate([rand, ties, extra, rng.standard_normal(1000).astype(np.float32) * 1e3])
+
+
+def test_bfloat16_emulation_equals_torch_bit_for_bit():
+    import torch
+
+    x = special_float32()
+    ours = pr.to_bfloat16(x)
+    theirs = torch.from_numpy(x).to(torch.bfloat16).to(torch.float32).numpy()
+    nan = np.isnan(theirs)
+    assert np.array_equal(np.isnan(ours), nan)
+    assert np.array_equal(ours[~nan].view(np.uint32), theirs[~nan].view(np.uint32))
+
+
+def test_bfloat16_from_float64_like_torch():
+    import torch
+
+    x = np.random.default_rng(1).standard_normal(50_000) * 300
+    theirs = torch.from_numpy(x).to(torch.bfloat16).to(torch.float64).numpy()
+    np.testing.assert_array_equal(pr.round_to(x, "bfloat16").astype(np.float64), theirs)
+
+
+def test_round_to_float16_and_float32():
+    x = np.array([1.0 + 2**-12, 2049.0, 70000.0, 0.1])
+    np.testing.assert_array_equal(pr.round_to(x, "float16"), [1.0, 2048.0, np.inf, np.float16(0.1)])
+    assert pr.round_to(x, "float32")[3] == np.float32(0.1)
+    with pytest.raises(InputError, match="precision"):
+        pr.round_to(x, "int8")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_compute_pipeline_matches_torch(dtype):
+    import torch
+
+    d, n = 64, 3000
+    tdt = getattr(torch, dtype)
+    w = np.exp(np.arange(0, d, 2) * -(np.log(10000.0) / d))
+    angle = torch.arange(n, dtype=torch.float32).to(tdt)[:, None] * torch.from_numpy(w).to(tdt)[None, :]
+    oracle = np.empty((n, d), dtype=np.float32)
+    oracle[:, 0::2] = torch.sin(angle).float().numpy()
+    oracle[:, 1::2] = torch.cos(angle).float().numpy()
+    ours = pr.pe_rounded(np.arange(n), d, 10000.0, dtype, "compute")
+    same = np.mean(ours == oracle)
+    assert same > 0.999                                    # sin/cos in float32 may differ near ties
+    ulp = 2.0 ** -(pr.MANTISSA_BITS[dtype]) * 2            # one step at |value| <= 1 (worst case)
+    assert np.abs(ours - oracle).max() <= ulp
+
+
+def test_collisions_start_where_integers_stop_being_exact():
+    curves = pr.all_precisions(2600, 32, mode="compute", max_points=None)
+    assert curves["bfloat16"].first_collision == 256 == pr.collision_position("bfloat16")
+    assert curves["float16"].first_collision == 2048 == pr.collision_position("float16")
+    assert curves["float32"].first_collision is None
+    bf = curves["bfloat16"]
+    assert np.all(bf.neighbour[:256] > 0.5)
+    assert np.mean(bf.neighbour[256:] == 0) > 0.4          # about half the neighbours merge
+    assert bf.rounding_error[1000] > 1.0                   # the table is far from PE64 there
+    for c in pr.all_precisions(2600, 32, mode="store", max_points=None).values():
+        assert c.first_collision is None                   # rounding the exact table never merges
+
+
+def test_exact_neighbour_and_rounding_error_against_float64():
+    d, base = 24, 10000.0
+    c = pr.neighbour_distances(300, d, base, "float32", mode="store", max_points=None)
+    w = base ** (-np.arange(0, d, 2) / d)
+    np.testing.assert_allclose(c.exact_neighbour, np.sqrt(np.sum(2 - 2 * np.cos(w))), rtol=1e-12)
+    p = np.arange(300)[:, None]
+    exact = np.zeros((300, d))
+    exact[:, 0::2], exact[:, 1::2] = np.sin(p * w), np.cos(p * w)
+    want = np.linalg.norm(exact.astype(np.float32).astype(np.float64) - exact, axis=1)
+    np.testing.assert_allclose(c.rounding_error, want, rtol=1e-6, atol=1e-12)
+    assert np.all(c.rounding_error < np.sqrt(d) * 2.0 ** -24) and c.rounding_error[5] > 0
+
+
+def test_strided_train_marker_and_layouts():
+    c = pr.neighbour_distances(4096, 33, dtype="float16", train_max_len=512, max_points=128,
+                               layout="concat")
+    assert len(c.positions) == 128 and c.positions[1] == 32
+    np.testing.assert_array_equal(c.beyond_train, c.positions >= 512)
+    assert c.train_max_len == 512
+    full = pr.neighbour_distances(4096, 33, dtype="float16", max_points=None, layout="concat")
+    np.testing.assert_allclose(c.neighbour, full.neighbour[::32], rtol=1e-6)
+    np.testing.assert_allclose(c.rounding_error, full.rounding_error[::32], rtol=1e-6, atol=1e-9)
+
+
+def test_precision_errors():
+    with pytest.raises(InputError, match="mode"):
+        pr.neighbour_distances(10, 8, mode="fast")
+    with pytest.raises(InputError, match="train_max_len"):
+        pr.neighbour_distances(10, 8, train_max_len=0)
+    with pytest.raises(InputError, match="precision"):
+        pr.neighbour_distances(10, 8, dtype="float64")
+    with pytest.raises(InputError, match="max_points"):
+        pr.neighbour_distances(10, 8, max_points=0)
+    with pytest.raises(InputError, match="memory budget"):
+        pr.neighbour_distances(10_000_000, 8192, max_points=None)
+
+
+def test_fast_enough_at_window_size():
+    import time
+    pr.all_precisions(2048, 1024)
+    t0 = time.perf_counter()
+    pr.all_precisions(2048, 1024)
+    assert time.perf_counter() - t0 < 0.5  # ~15-20 ms here
+
+
+def test_float16_beyond_its_range_is_nan_without_warnings():
+    c = pr.neighbour_distances(70_000, 8, dtype="float16", max_points=None)
+    assert np.all(np.isnan(c.neighbour[65520:]))           # positions round to inf
+    assert np.all(np.isfinite(c.neighbour[:65000]))
+    assert np.isinf(pr.round_to(np.array([1e39]), "bfloat16")[0])
