@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.backend.alibi import slopes
+from explorer.backend.budget import check_budget
 from explorer.backend.encodings import check_args
 from explorer.backend.rope import rope_frequencies
 from explorer.backend.similarity import cos_sum, split_frequencies
@@ -71,6 +72,7 @@ def distance_chart(max_dist: int = 512, d_model: int = 128, base: float = 10000.
     stride = 1
     if max_points is not None:
         stride = -(-(max_dist + 1) // _whole("max_points", max_points, 2, 10_000_000))
+    check_budget(-(-(max_dist + 1) // stride) * 12, 8, f"curves over {max_dist + 1:,} distances")
     ks = np.arange(0, max_dist + 1, stride)                                   # (K,)
 
     w, _ = split_frequencies(d_model, base, "interleaved")   # PE(0)'s unpaired sine is 0

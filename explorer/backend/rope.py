@@ -18,7 +18,7 @@ import numpy as np
 
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor
-from explorer.backend.layouts import concat_order
+from explorer.backend.layouts import concat_order, concat_permutation
 from explorer.backend.similarity import cos_sum
 from explorer.errors import require
 
@@ -50,9 +50,8 @@ def pairing_order(head_dim: int) -> np.ndarray:
 
 def pairing_permutation(head_dim: int) -> np.ndarray:
     """P (d x d) with x_half = x_interleaved @ P and rotate_half(x P) = rotate_interleaved(x) P."""
-    p = np.zeros((head_dim, head_dim))
-    p[pairing_order(head_dim), np.arange(head_dim)] = 1.0
-    return p
+    check_rope(head_dim, 10000.0)
+    return concat_permutation(head_dim)
 
 
 def ntk_base(base: float, scale: float, head_dim: int) -> float:
@@ -142,6 +141,7 @@ def score_vs_distance(head_dim: int, base: float = 10000.0, max_dist: int = 512,
     q P, k P gives the same numbers). scale > 1 divides positions (position interpolation).
     """
     _check_len("max_dist", max_dist, 0)
+    check_budget((2 * max_dist + 1) * 3, 8, f"a score curve over {2 * max_dist + 1:,} distances")
     theta = rope_frequencies(head_dim, base) / _check_scale(scale)
     q, k = query_key(head_dim, kind, seed)
     delta = np.arange(-max_dist, max_dist + 1)
@@ -192,6 +192,7 @@ def variant_scores(head_dim: int, base: float = 10000.0, scale: float = 4.0, max
                    kind: str = "ones", seed: int = 0) -> dict:
     """name -> (delta, score) for delta = 0 .. max_dist, one curve per frequency variant."""
     _check_len("max_dist", max_dist, 0)
+    check_budget((max_dist + 1) * 8, 8, f"score curves over {max_dist + 1:,} distances")
     q, k = query_key(head_dim, kind, seed)
     delta = np.arange(max_dist + 1)
     return {name: (delta, _score_profile(theta, q, k, 0.0, 1.0, len(delta)))
