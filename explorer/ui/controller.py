@@ -42,13 +42,6 @@ class _Job(QRunnable):
             self.signals.failed.emit(self.generation, f"internal error: {type(exc).__name__}: {exc}")
 
 
-COMPUTERS = {
-    "heatmap": compute.heatmap,
-    "curves": compute.curves,
-    "similarity": compute.similarity,
-}
-
-
 class Controller(QObject):
     """Owns the current Params and the generation counter; feeds the visible views."""
 
@@ -63,7 +56,6 @@ class Controller(QObject):
         self.visible: set[str] = set()
         self.generation = 0
         self.cursor: int | None = None
-        self.computers = dict(COMPUTERS)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._signals = _Signals()
@@ -98,7 +90,8 @@ class Controller(QObject):
 
     def refresh(self, names=None) -> None:
         """Recompute the visible views (or `names`) for the current Params and view windows."""
-        names = [n for n in (names or self.visible) if n in self.computers]
+        names = [n for n in (names or self.visible)
+                 if getattr(self.views.get(n), "compute_fn", None) is not None]
         if not names:
             return
         self.generation += 1
@@ -106,7 +99,7 @@ class Controller(QObject):
         for name in names:
             view = self.views[name]
             window = self._window_of(view)
-            fn = self.computers[name]
+            fn = view.compute_fn
             tasks[name] = (lambda fn=fn, p=self.params, w=window: fn(p, w)) if window is not None \
                 else (lambda fn=fn, p=self.params: fn(p))
         self._submit(self.generation, tasks)

@@ -19,6 +19,9 @@ class View(QWidget):
     hovered = Signal(int, int)            # (position, channel) under the mouse, for a readout
 
     title = "view"
+    # compute_fn(params, window) -> result when the view has `visible_region()`, else
+    # compute_fn(params) -> result; run on the worker thread, cached by its arguments
+    compute_fn = None
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
+from explorer import compute
 from explorer.ui.views.base import CURSOR_PEN, View
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -15,12 +16,13 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 
 class CurvesView(View):
     title = "curves"
+    compute_fn = staticmethod(compute.curves)
     pairs_requested = Signal(str, str)   # (mode, text): mode in spread/fastest/slowest/manual
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.explain.setText(self.tr(
-            "Solid: sin(p·wᵢ) on channel 2i; dashed: cos(p·wᵢ) on channel 2i+1. Same frequency, a "
+            "Dark: sin(p·wᵢ) on channel 2i; light: cos(p·wᵢ) on channel 2i+1. Same frequency, a "
             "quarter period apart; higher pairs have longer wavelengths λᵢ = 2π/wᵢ."))
         self.mode = QComboBox()
         for key, label in (("spread", self.tr("evenly spread pairs")),
@@ -68,9 +70,10 @@ class CurvesView(View):
         ticks = []
         for item, line in zip(self._items, lines):
             lane = lanes.setdefault(line.pair, len(lanes))
-            colour = PALETTE[lane % len(PALETTE)]
-            style = Qt.PenStyle.SolidLine if line.kind == "sin" else Qt.PenStyle.DashLine
-            item.setPen(pg.mkPen(colour, width=self._width, style=style))
+            colour = pg.mkColor(PALETTE[lane % len(PALETTE)])
+            if line.kind == "cos":   # lighter shade: dashed pens on long paths are ~100x slower
+                colour = colour.lighter(160)
+            item.setPen(pg.mkPen(colour, width=self._width))
             item.setData(line.x, line.y - LANE * lane)
             item.show()
             if line.kind == "sin":

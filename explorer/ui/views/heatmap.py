@@ -7,11 +7,13 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF
 
+from explorer import compute
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View
 
 
 class HeatmapView(View):
     title = "heatmap"
+    compute_fn = staticmethod(compute.heatmap)
 
     def __init__(self, parent=None):
         super().__init__(parent)

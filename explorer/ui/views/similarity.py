@@ -6,11 +6,13 @@ import math
 
 import pyqtgraph as pg
 
+from explorer import compute
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, symmetric_levels
 
 
 class SimilarityView(View):
     title = "similarity"
+    compute_fn = staticmethod(compute.similarity)
 
     def __init__(self, parent=None):
         super().__init__(parent)

@@ -1,0 +1,29 @@
+"""Headless Qt for every test; an isolated QSettings store per test."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """A QSettings file in a temp dir, so tests never touch the user's settings."""
+    from PySide6.QtCore import QSettings
+
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    """The real main window, shown offscreen, with its first results drawn."""
+    from explorer.ui.main_window import MainWindow
+
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    win.controller.wait_idle()
+    yield win
+    win.controller.wait_idle()
