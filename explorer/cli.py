@@ -38,27 +38,113 @@ def build_parser() -> argparse.ArgumentParser:
     sim = kinds.add_parser("similarity", help="the (max_len, max_len) position similarity")
     sim.add_argument("--metric", default="dot", choices=["dot", "cosine"])
     _common_pe_args(sim)
+    rope = kinds.add_parser("rope", help="(N, N) RoPE scores q(m)·k(n), all-ones q and k")
+    rope.add_argument("--head-dim", type=int, required=True)
+    rope.add_argument("--max-len", type=int, required=True)
+    rope.add_argument("--base", type=float, default=10000.0)
+    rope.add_argument("--pairing", default="interleaved", choices=["interleaved", "half"])
+    rope.add_argument("-o", "--output", required=True)
+    alibi = kinds.add_parser("alibi", help="(H, N, N) ALiBi bias tensor")
+    alibi.add_argument("--heads", type=int, required=True)
+    alibi.add_argument("--max-len", type=int, required=True)
+    alibi.add_argument("-o", "--output", required=True)
+    rot = kinds.add_parser("offset-rotation", help="(D, D) matrix R(K): PE(p+K) = R(K) PE(p)")
+    rot.add_argument("--d-model", type=int, required=True)
+    rot.add_argument("--offset", type=int, required=True)
+    rot.add_argument("--base", type=float, default=10000.0)
+    rot.add_argument("-o", "--output", required=True)
+    learned = kinds.add_parser("learned-pe", help="MiniLM's learned (512, 384) position table")
+    learned.add_argument("-o", "--output", required=True)
+    inp = kinds.add_parser("input", help="X = E[ids] (x sqrt(d)) + PE for a sentence")
+    inp.add_argument("--text", required=True)
+    inp.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
+    inp.add_argument("--d-model", type=int, default=512)
+    inp.add_argument("--base", type=float, default=10000.0)
+    inp.add_argument("--seed", type=int, default=0)
+    inp.add_argument("--no-scale", action="store_true", help="do not multiply E by sqrt(d_model)")
+    inp.add_argument("-o", "--output", required=True)
+    tokens = sub.add_parser("tokens", help="tokenize TEXT and print tokens, ids, spans")
+    tokens.add_argument("text")
+    tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
+    tokens.add_argument("--json", action="store_true", help="print JSON (default: a table)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
     return parser
 
 
-def _run_export(args) -> int:
-    from explorer.fileio import save_array
+def _export_array(args):
+    """The array an `export KIND` asks for; InputError for bad values."""
     from explorer.params import Params
 
-    params = Params(d_model=args.d_model, max_len=args.max_len, base=args.base,
-                    layout=args.layout, dtype=args.dtype, device=args.device)
+    if args.kind in ("pe", "similarity"):
+        params = Params(d_model=args.d_model, max_len=args.max_len, base=args.base,
+                        layout=args.layout, dtype=args.dtype, device=args.device)
     if args.kind == "pe":
         from explorer.backend.torch_ops import full_pe
 
-        array, used = full_pe(params.max_len, params.d_model, params.base, params.layout,
-                              params.dtype, params.device)
-    else:
+        return full_pe(params.max_len, params.d_model, params.base, params.layout,
+                       params.dtype, params.device)[0]
+    if args.kind == "similarity":
         from explorer.backend.similarity import similarity_matrix
 
-        array = similarity_matrix(params.max_len, params.d_model, params.base, params.layout,
-                                  args.metric).astype(params.dtype)
+        return similarity_matrix(params.max_len, params.d_model, params.base, params.layout,
+                                 args.metric).astype(params.dtype)
+    if args.kind == "rope":
+        from explorer.backend.rope import score_matrix
+
+        return score_matrix(args.head_dim, args.max_len, args.base, args.pairing)
+    if args.kind == "alibi":
+        from explorer.backend.alibi import bias
+
+        return bias(args.heads, args.max_len)
+    if args.kind == "offset-rotation":
+        from explorer.backend.relative import rotation_matrix
+
+        return rotation_matrix(args.d_model, args.offset, args.base)
+    if args.kind == "learned-pe":
+        from explorer.backend.pretrained import minilm_available, minilm_tables
+
+        reason = minilm_available()
+        if reason:
+            raise InputError(reason)
+        return minilm_tables().position
+    return _input_array(args)
+
+
+def _input_array(args):
+    """X for `export input`: untrained seeded rows (x sqrt(d)) + sinusoidal PE."""
+    from explorer.backend.embeddings import input_rows, untrained_rows
+    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.backend.tokens import tokenize
+    from explorer.params import Params
+
+    params = Params(d_model=args.d_model, base=args.base, seed=args.seed)
+    tokenized = tokenize(args.text, args.tokenizer)
+    if len(tokenized) == 0:
+        raise InputError("the text has no tokens; give some text with --text")
+    rows = untrained_rows(tokenized.ids, params.d_model, params.seed)
+    pe = sinusoidal_pe(len(tokenized), params.d_model, params.base)
+    return input_rows(rows, pe, not args.no_scale)
+
+
+def _run_tokens(args) -> int:
+    import json
+
+    from explorer.backend.tokens import tokenize, tokens_to_json
+
+    data = tokens_to_json(tokenize(args.text, args.tokenizer))
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):
+        print(f"{i:>4}  {tid:>7}  {span[0]:>5}-{span[1]:<5} {tok}")
+    return 0
+
+
+def _run_export(args) -> int:
+    from explorer.fileio import save_array
+
+    array = _export_array(args)
     path = save_array(args.output, array)
     print(f"wrote {path} {array.shape} {array.dtype}")
     return 0
@@ -76,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "export":
             return _run_export(args)
+        if args.command == "tokens":
+            return _run_tokens(args)
         if args.command == "bench":
             from explorer.bench import main as bench_main
 

@@ -1,0 +1,94 @@
+"""Sinusoidal PE in every layout against a float64 direct evaluation of the formulas."""
+
+import math
+
+import numpy as np
+import pytest
+
+from explorer.backend.encodings import (channel_frequency, frequencies, pe_block_mean,
+                                        sinusoidal_pe)
+from explorer.errors import InputError
+
+
+def oracle(n, d, base, layout):
+    """Direct float64 evaluation, one element at a time (no shared code with the module)."""
+    out = np.zeros((n, d))
+    half = d // 2
+    for p in range(n):
+        for c in range(d):
+            if layout == "interleaved":
+                i = c // 2
+                w = base ** (-(2 * i) / d)
+                out[p, c] = math.sin(p * w) if c % 2 == 0 else math.cos(p * w)
+            elif layout == "concat":
+                n_sin = (d + 1) // 2
+                i = c if c < n_sin else c - n_sin
+                w = base ** (-(2 * i) / d)
+                out[p, c] = math.sin(p * w) if c < n_sin else math.cos(p * w)
+            else:  # t2t: timescales base^(i/(h-1)), zero pad for odd d
+                if c >= 2 * half:
+                    continue
+                i = c % half
+                w = 1.0 / base ** (i / max(half - 1, 1))
+                out[p, c] = math.sin(p * w) if c < half else math.cos(p * w)
+    return out
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 16, 33])
+@pytest.mark.parametrize("dtype,tol", [("float64", 1e-12), ("float32", 2e-5)])
+def test_pe_equals_formula(layout, d, dtype, tol):
+    got = sinusoidal_pe(40, d, 10000.0, layout, dtype)
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(got, oracle(40, d, 10000.0, layout), atol=tol)
+
+
+def test_odd_d_last_channel_is_sine_of_its_own_frequency():
+    pe = sinusoidal_pe(50, 5, 100.0, "interleaved", "float64")
+    w2 = 100.0 ** (-4 / 5)
+    np.testing.assert_allclose(pe[:, 4], np.sin(np.arange(50) * w2), atol=1e-14)
+
+
+def test_concat_is_a_column_permutation_of_interleaved():
+    a = sinusoidal_pe(30, 9, 500.0, "interleaved", "float64")
+    b = sinusoidal_pe(30, 9, 500.0, "concat", "float64")
+    order = list(range(0, 9, 2)) + list(range(1, 9, 2))
+    np.testing.assert_array_equal(a[:, order], b)
+
+
+def test_t2t_frequencies_differ_from_paper():
+    assert not np.allclose(frequencies(8, 1e4, "t2t"), frequencies(8, 1e4, "interleaved"))
+    np.testing.assert_allclose(frequencies(8, 1e4, "t2t")[[0, -1]], [1.0, 1e-4])
+
+
+def test_start_offset_and_float_base():
+    full = sinusoidal_pe(20, 6, 123.5, "interleaved", "float64")
+    tail = sinusoidal_pe(5, 6, 123.5, "interleaved", "float64", start=15)
+    np.testing.assert_allclose(full[15:], tail, atol=1e-13)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+def test_block_mean_closed_form_equals_brute_force(layout):
+    pe = oracle(96, 11, 50.0, layout)
+    for step in (1, 3, 8):
+        rows = 96 // step
+        want = pe[: rows * step].reshape(rows, step, 11).mean(axis=1)
+        got = pe_block_mean(0, step, rows, 11, 50.0, layout)
+        np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_channel_frequency_has_zero_for_t2t_padding():
+    w = channel_frequency(7, 1e4, "t2t")
+    assert w[6] == 0 and w[0] == 1.0
+
+
+@pytest.mark.parametrize("bad", [
+    dict(d_model=0), dict(d_model=-3), dict(d_model=2.5), dict(base=1.0), dict(base=0.5),
+    dict(base=float("nan")), dict(base=float("inf")), dict(layout="spiral"), dict(max_len=0),
+    dict(dtype="float16")])
+def test_bad_input_raises_one_readable_type(bad):
+    kwargs = dict(max_len=4, d_model=4, base=1e4, layout="interleaved", dtype="float32")
+    kwargs.update(bad)
+    with pytest.raises(InputError) as err:
+        sinusoidal_pe(**kwargs)
+    assert str(next(iter(bad.values())))[:3] in str(err.value) or next(iter(bad)) in str(err.value)

@@ -1,0 +1,65 @@
+"""Closed-form similarity equals the matmul; block means equal brute-force block averages."""
+
+import numpy as np
+import pytest
+
+from explorer.backend.encodings import sinusoidal_pe
+from explorer.backend.similarity import (cos_sum, offset_profile, offset_profile_blocks,
+                                         similarity_blocks, similarity_matmul, similarity_matrix)
+from explorer.errors import InputError
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+@pytest.mark.parametrize("d", [1, 2, 5, 64, 65])
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+def test_closed_form_equals_matmul(layout, d, metric):
+    np.testing.assert_allclose(similarity_matrix(70, d, 1e4, layout, metric),
+                               similarity_matmul(70, d, 1e4, layout, metric), atol=1e-9)
+
+
+def test_even_d_cosine_is_dot_over_half_d():
+    dot = similarity_matrix(40, 32, 1e4, "interleaved", "dot")
+    np.testing.assert_allclose(np.diag(dot), 16.0)
+    np.testing.assert_allclose(similarity_matrix(40, 32, 1e4, "interleaved", "cosine"), dot / 16)
+
+
+def test_toeplitz_for_even_d():
+    s = similarity_matrix(50, 16, 100.0)
+    f = offset_profile(49, 16, 100.0)
+    for p in range(0, 50, 7):
+        np.testing.assert_allclose(s[p, p:], f[: 50 - p], atol=1e-10)
+
+
+def test_cos_sum_matches_direct_sum():
+    w = np.linspace(0.001, 1, 37)
+    a = np.random.default_rng(0).random(37)
+    k = 5.5 + 3 * np.arange(1000)
+    np.testing.assert_allclose(cos_sum(5.5, 3, 1000, w, a), (np.cos(k[:, None] * w) * a).sum(1),
+                               atol=1e-9)
+
+
+@pytest.mark.parametrize("d", [8, 9])
+def test_block_means(d):
+    full = similarity_matmul(96, d, 30.0, "interleaved", "dot")
+    want = full.reshape(12, 8, 12, 8).mean(axis=(1, 3))
+    np.testing.assert_allclose(similarity_blocks(0, 0, 8, 12, 12, d, 30.0, "interleaved"), want,
+                               atol=1e-10)
+    f = offset_profile(95, 8, 30.0)
+    np.testing.assert_allclose(offset_profile_blocks(0, 8, 12, 8, 30.0, "interleaved"),
+                               f.reshape(12, 8).mean(1), atol=1e-10)
+
+
+def test_offset_window():
+    full = similarity_matmul(60, 12, 1e4)
+    np.testing.assert_allclose(similarity_blocks(10, 30, 1, 5, 7, 12, 1e4, "interleaved"),
+                               full[10:15, 30:37], atol=1e-10)
+
+
+def test_float32_matmul_agrees_with_closed_form():
+    pe = sinusoidal_pe(128, 64, 1e4, dtype="float32")
+    np.testing.assert_allclose(pe @ pe.T, similarity_matrix(128, 64), atol=2e-4)
+
+
+def test_full_matrix_beyond_budget_is_refused_with_size():
+    with pytest.raises(InputError, match="GiB"):
+        similarity_matrix(100_000, 8)

@@ -1,0 +1,91 @@
+"""CLI: files equal the formulas; bad input exits 2 with one line and leaves no file."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from explorer.backend.similarity import similarity_matmul
+from explorer.cli import main
+from tests.test_backend_encodings import oracle
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+def test_export_pe_npy_equals_formula(tmp_path, layout):
+    out = tmp_path / "pe.npy"
+    assert main(["export", "pe", "--max-len", "33", "--d-model", "7", "--layout", layout,
+                 "--dtype", "float64", "--device", "cpu", "-o", str(out)]) == 0
+    np.testing.assert_allclose(np.load(out), oracle(33, 7, 1e4, layout), atol=1e-12)
+
+
+def test_export_pe_csv_and_float_base(tmp_path):
+    out = tmp_path / "pe.csv"
+    assert main(["export", "pe", "--max-len", "9", "--d-model", "4", "--base", "2.5",
+                 "-o", str(out)]) == 0
+    got = np.loadtxt(out, delimiter=",")
+    np.testing.assert_allclose(got, oracle(9, 4, 2.5, "interleaved"), atol=1e-6)
+
+
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+def test_export_similarity(tmp_path, metric):
+    out = tmp_path / "s.npy"
+    assert main(["export", "similarity", "--metric", metric, "--max-len", "40", "--d-model", "9",
+                 "--dtype", "float64", "-o", str(out)]) == 0
+    np.testing.assert_allclose(np.load(out), similarity_matmul(40, 9, metric=metric), atol=1e-9)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["export", "pe", "--max-len", "10", "--d-model", "0", "-o", "X.npy"], "d_model"),
+    (["export", "pe", "--max-len", "-1", "--d-model", "4", "-o", "X.npy"], "max_len"),
+    (["export", "pe", "--max-len", "10", "--d-model", "4", "--base", "1", "-o", "X.npy"], "base"),
+    (["export", "pe", "--max-len", "10", "--d-model", "4", "--base", "nan", "-o", "X.npy"], "base"),
+    (["export", "pe", "--max-len", "10", "--d-model", "4", "-o", "X.txt"], ".npy"),
+    (["export", "pe", "--max-len", "9000000", "--d-model", "8192", "-o", "X.npy"], "GiB"),
+    (["export", "similarity", "--max-len", "100000", "--d-model", "4", "-o", "X.npy"], "GiB"),
+    (["export", "pe", "--max-len", "ten", "--d-model", "4", "-o", "X.npy"], "invalid int"),
+    (["export", "rope", "--head-dim", "7", "--max-len", "4", "-o", "X.npy"], "head_dim"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exit_2_one_line_no_file(tmp_path, monkeypatch, capsys, argv, needle):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_folder(tmp_path, capsys):
+    assert main(["export", "pe", "--max-len", "4", "--d-model", "4",
+                 "-o", str(tmp_path / "missing" / "x.npy")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_tokens_json(capsys):
+    assert main(["tokens", "Thanks for all the fish", "--tokenizer", "wordpiece", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ids"] == [101, 4283, 2005, 2035, 1996, 3869, 102]
+
+
+def test_export_rope_alibi_rotation(tmp_path):
+    assert main(["export", "alibi", "--heads", "8", "--max-len", "6", "-o", str(tmp_path / "a.npy")]) == 0
+    a = np.load(tmp_path / "a.npy")
+    assert a.shape == (8, 6, 6) and a[0, 0, 5] == pytest.approx(-5 / 2)
+    assert main(["export", "offset-rotation", "--d-model", "8", "--offset", "3",
+                 "-o", str(tmp_path / "r.npy")]) == 0
+    r = np.load(tmp_path / "r.npy")
+    pe = oracle(10, 8, 1e4, "interleaved")
+    np.testing.assert_allclose(r @ pe[2], pe[5], atol=1e-12)
+    assert main(["export", "rope", "--head-dim", "8", "--max-len", "5",
+                 "-o", str(tmp_path / "q.npy")]) == 0
+    q = np.load(tmp_path / "q.npy")
+    assert q.shape == (5, 5) and q[0, 0] == pytest.approx(8.0)
+
+
+def test_python_dash_m_entry_point(tmp_path):
+    out = tmp_path / "pe.npy"
+    proc = subprocess.run([sys.executable, "-m", "explorer", "export", "pe", "--max-len", "3",
+                           "--d-model", "2", "-o", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_allclose(np.load(out), oracle(3, 2, 1e4, "interleaved"), atol=1e-6)
