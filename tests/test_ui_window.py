@@ -1,0 +1,157 @@
+"""The window both ways: widgets -> Params -> pictures, and Params -> widgets without loops."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from explorer import compute
+from explorer.params import Params
+from explorer.ui.main_window import MainWindow
+
+
+def settle(window):
+    window.controller.wait_idle()
+
+
+def test_first_frame_shows_the_default_heatmap(window):
+    view = window.views["heatmap"]
+    assert view.result is not None
+    want = compute.heatmap(window.controller.params, compute.Window.full(window.controller.params))
+    assert view.result.image.shape[1] == window.controller.params.d_model
+    np.testing.assert_allclose(view.result.image[:5], want.image[:5], atol=1e-6)
+    assert view.panel.image.image is not None
+
+
+def test_d_model_slider_changes_params_and_picture(window, qtbot):
+    row = window.controls.d_model
+    row.slider.setValue(row.slider.value() - 100)
+    settle(window)
+    d = window.controller.params.d_model
+    assert d == int(row.value()) and d != 128
+    assert window.views["heatmap"].result.params.d_model == d
+    assert window.views["heatmap"].panel.image.image.shape == window.views["heatmap"].result.image.shape
+
+
+def test_typed_value_refused_with_message_not_clamped(window, qtbot):
+    row = window.controls.d_model
+    before = window.controller.params.d_model
+    row.entry.setText("9000")
+    row.entry.editingFinished.emit()
+    assert window.controller.params.d_model == before
+    assert row.message.isVisibleTo(window) and "9000" in row.message.text()
+    row.entry.setText("abc")
+    row.entry.editingFinished.emit()
+    assert "abc" in row.message.text()
+    row.entry.setText("7")
+    row.entry.editingFinished.emit()
+    settle(window)
+    assert window.controller.params.d_model == 7 and not row.message.isVisibleTo(window)
+
+
+def test_typed_max_len_beyond_slider_is_accepted(window):
+    row = window.controls.max_len
+    row.entry.setText("100000")
+    row.entry.editingFinished.emit()
+    settle(window)
+    assert window.controller.params.max_len == 100000
+    res = window.views["heatmap"].result
+    assert res.pos_step > 1 and res.image.shape[0] <= 2000
+
+
+def test_set_params_updates_widgets_without_loop(window, qtbot):
+    emitted = []
+    window.controls.changed.connect(emitted.append)
+    window.controller.set_params(Params(d_model=33, max_len=77, base=500.0, layout="t2t"))
+    settle(window)
+    assert window.controls.d_model.entry.text() == "33"
+    assert window.controls.max_len.entry.text() == "77"
+    assert window.controls.base.entry.text() == "500"
+    assert window.controls.layout_box.currentData() == "t2t"
+    assert emitted == []
+
+
+def test_base_below_range_refused(window):
+    row = window.controls.base
+    row.entry.setText("1")
+    row.entry.editingFinished.emit()
+    assert window.controller.params.base == 10000.0 and row.message.text()
+
+
+def test_hover_readout_names_value_frequency_wavelength(window):
+    view = window.views["heatmap"]
+    view.hovered.emit(10, 3)
+    value, w, lam = compute.pe_value(window.controller.params, 10, 3)
+    text = view.readout.text()
+    assert f"{value:+.6f}" in text and f"{lam:.4g}" in text and "channel 3" in text
+
+
+def test_linked_cursor_marks_every_view(window):
+    window.views["curves"].cursor_moved.emit(12)
+    assert window.views["heatmap"].cursor_line.value() == pytest.approx(12.5)
+    assert window.views["curves"].cursor_line.value() == pytest.approx(12)
+    assert window.views["similarity"].row_line.value() == pytest.approx(12.5)
+    assert window.views["similarity"].col_line.value() == pytest.approx(12.5)
+
+
+def test_curve_pair_picker(window):
+    window.tabs.setCurrentIndex(1)
+    settle(window)
+    view = window.views["curves"]
+    view.mode.setCurrentIndex(view.mode.findData("fastest"))
+    settle(window)
+    assert window.controller.params.curve_pairs == (0, 1, 2, 3)
+    assert [line.pair for line in view.result.lines][::2] == [0, 1, 2, 3]
+    view.entry.setText("2, 9999")
+    view.entry.editingFinished.emit()
+    assert "9999" in view.readout.text() and window.controller.params.curve_pairs == (0, 1, 2, 3)
+
+
+def test_similarity_metric_toggle(window):
+    window.tabs.setCurrentIndex(2)
+    settle(window)
+    view = window.views["similarity"]
+    assert view.result.params.metric == "cosine"
+    assert float(view.result.image.max()) == pytest.approx(1.0, abs=1e-6)
+    box = window.controls.metric_box
+    box.setCurrentIndex(box.findData("dot"))
+    settle(window)
+    assert view.result.params.metric == "dot"
+    assert float(view.result.image.max()) == pytest.approx(64.0, rel=1e-6)   # d/2 on the diagonal
+
+
+def test_zoom_recomputes_visible_region_in_detail(window):
+    window.controller.update(max_len=20000)
+    settle(window)
+    view = window.views["heatmap"]
+    assert view.result.pos_step > 1
+    view.panel.plot.setRange(yRange=(1000, 1100), xRange=(0, 128), padding=0)
+    view.window_changed.emit()
+    window._window_timer.timeout.emit()
+    settle(window)
+    assert view.result.pos_step == 1 and 990 <= view.result.pos0 <= 1001
+
+
+def test_settings_remembered_and_reset(qtbot, settings):
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    first.controller.update(d_model=48, base=777.0)
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    assert second.controller.params.d_model == 48 and second.controller.params.base == 777.0
+    second.reset()
+    assert second.controller.params == Params()
+    second.controller.wait_idle()
+
+
+def test_corrupt_saved_settings_fall_back_to_defaults(qtbot, settings):
+    settings.setValue("params", "{not json")
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    assert win.controller.params == Params()
+    win.controller.wait_idle()
+
+
+def test_keyboard_shortcut_switches_tab(window, qtbot):
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentIndex() == 2
