@@ -1,0 +1,263 @@
+"""Fuzz: Params over their whole domain and beyond, the compute functions, scene files.
+
+Every case ends in a result or an InputError with a message; never another exception.
+Profile: PE_FUZZ_PROFILE=ci (default, quick, derandomized) or long (>= 10,000 examples per target,
+run by `python tools/fuzz_long.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import fields
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer import compute
+from explorer.errors import InputError
+from explorer.params import BASE_RANGE, D_MODEL_RANGE, DEVICES, MAX_LEN_RANGE, Params
+from explorer.backend.encodings import DTYPES, LAYOUTS
+from explorer.backend.similarity import METRICS
+
+settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=10_000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(settings.get_profile(os.environ.get("PE_FUZZ_PROFILE", "ci")))
+
+# ---- values for any field: the domain, its edges, and things that are not numbers at all ----------
+ODD_FLOATS = st.sampled_from([0.0, -0.0, -1.0, 1.0, 1.0001, 1.00000001, 1e9, 1e9 + 1, 1e308,
+                              math.inf, -math.inf, math.nan, 5e-324, 2.5])
+ODD_INTS = st.sampled_from([0, -1, 1, 2, 8192, 8193, 10_000_000, 10_000_001, 2**31 - 1, 2**31,
+                            2**63, -(2**63), 10**400, -(10**400)])
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.text(max_size=12), st.sampled_from(["10000", "1e4", "nan", "", " 5 ",
+                                                                       "１２", "inf", "0x10"]),
+    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.binary(max_size=4), st.complex_numbers(allow_nan=True), st.just(object()),
+)
+ANY_NUMBER = st.one_of(st.integers(), st.floats(), ODD_FLOATS, ODD_INTS)
+ANY_VALUE = st.one_of(ANY_NUMBER, JUNK)
+FIELD_NAMES = [f.name for f in fields(Params)]
+
+
+def _field_value(name: str):
+    """Mostly-valid values for one field, with a fair share of invalid ones."""
+    good = {
+        "d_model": st.integers(*D_MODEL_RANGE), "max_len": st.integers(*MAX_LEN_RANGE),
+        "base": st.floats(*BASE_RANGE), "layout": st.sampled_from(LAYOUTS),
+        "dtype": st.sampled_from(DTYPES), "device": st.sampled_from(DEVICES),
+        "metric": st.sampled_from(METRICS), "scale_embedding": st.booleans(),
+        "seed": st.integers(0, 2**31 - 1), "text": st.text(max_size=50),
+        "tokenizer": st.sampled_from(["char", "cl100k", "wordpiece"]),
+        "curve_pairs": st.lists(st.integers(0, 4096), max_size=16).map(tuple),
+    }[name]
+    return st.one_of(good, good, ANY_VALUE)
+
+
+def _no_open_bug(kwargs) -> bool:
+    """Leave out the one open params.py bug (a huge int base; see the xfail tests at the end)."""
+    b = kwargs.get("base") if isinstance(kwargs, dict) else None
+    return not (isinstance(b, int) and not isinstance(b, bool) and abs(b) > 1e308)
+
+
+KWARGS = st.fixed_dictionaries({}, optional={n: _field_value(n) for n in FIELD_NAMES}).filter(_no_open_bug)
+
+
+def _message_ok(exc: InputError) -> None:
+    text = str(exc)
+    assert text and "\n" not in text and "Traceback" not in text, text
+
+
+@FUZZ
+@given(KWARGS)
+def test_params_constructor_result_or_input_error(kwargs):
+    try:
+        p = Params(**kwargs)
+    except InputError as exc:
+        _message_ok(exc)
+        return
+    assert 1 <= p.d_model <= 8192 and 1 <= p.max_len <= 10_000_000
+    assert math.isfinite(p.base) and 1 < p.base <= 1e9
+    assert Params.from_dict(json.loads(json.dumps(p.to_dict()))) == p   # a valid Params round-trips
+
+
+DICTS = st.one_of(
+    KWARGS.map(lambda d: {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}),
+    st.dictionaries(st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=8)),  # JSON keys are str
+                    ANY_VALUE, max_size=6).filter(_no_open_bug),
+    ANY_VALUE,
+)
+
+
+@FUZZ
+@given(DICTS)
+def test_params_from_dict_result_or_input_error(data):
+    try:
+        p = Params.from_dict(data)
+    except InputError as exc:
+        _message_ok(exc)
+        return
+    assert isinstance(p, Params)
+
+
+@FUZZ
+@given(st.sampled_from(FIELD_NAMES), ANY_VALUE)
+def test_with_keeps_old_params_on_refusal(name, value):
+    if not _no_open_bug({name: value}):
+        return
+    base = Params()
+    try:
+        new = base.with_(**{name: value})
+    except InputError as exc:
+        _message_ok(exc)
+        assert base == Params()            # frozen: the refused change touched nothing
+        return
+    assert getattr(new, name) == value or (isinstance(value, float) and math.isnan(value))
+
+
+# ---- compute: random valid Params x random (incl. degenerate) Windows ----------------------------
+VALID = st.builds(
+    Params,
+    d_model=st.one_of(st.integers(1, 64), st.integers(1, 8192), st.sampled_from([1, 2, 3, 8191, 8192])),
+    max_len=st.one_of(st.integers(1, 300), st.integers(1, 10_000_000), st.sampled_from([1, 2, 10_000_000])),
+    base=st.one_of(st.floats(1.0001, 1e9), st.sampled_from([1.0001, 2.0, 10000.0, 1e9])),
+    layout=st.sampled_from(LAYOUTS), dtype=st.sampled_from(DTYPES), metric=st.sampled_from(METRICS),
+    curve_pairs=st.lists(st.integers(0, 8192), max_size=16).map(tuple),
+)
+COORD = st.one_of(st.integers(-5, 400), st.integers(-(10**12), 10**12), st.sampled_from([0, 1, -1]))
+PIXELS = st.one_of(st.integers(-3, 900), st.sampled_from([0, 1, 2, 1080, 1600]))
+WINDOWS = st.builds(compute.Window, COORD, COORD, COORD, COORD, PIXELS, PIXELS)
+
+
+def _check_window(p: Params, w: compute.Window) -> compute.Window:
+    win = w.clipped(p)
+    assert 0 <= win.pos0 < win.pos1 <= p.max_len and 0 <= win.ch0 < win.ch1 <= p.d_model
+    return win
+
+
+@FUZZ
+@given(VALID, WINDOWS)
+def test_heatmap_finite_screen_sized(p, w):
+    win = _check_window(p, w)
+    r = compute.heatmap(p, w)
+    rows, cols = r.image.shape
+    assert rows == math.ceil((win.pos1 - win.pos0) / r.pos_step) <= max(1, win.rows_px)
+    assert cols == (win.ch1 - win.ch0) // r.ch_step and 1 <= cols <= max(1, win.cols_px)
+    assert np.isfinite(r.image).all() and np.abs(r.image).max() <= 1.0 + 1e-5
+
+
+@FUZZ
+@given(VALID, WINDOWS)
+def test_curves_finite_screen_sized(p, w):
+    win = _check_window(p, w)
+    r = compute.curves(p, w)
+    n_pairs = len({i for i in p.curve_pairs if i < len(compute.frequencies(p.d_model, p.base, p.layout))})
+    assert n_pairs <= len(r.lines) <= 2 * n_pairs
+    for line in r.lines:
+        assert line.x.shape == line.y.shape and line.x.ndim == 1
+        assert len(line.x) <= 2 * max(1, win.cols_px) + 2
+        assert np.isfinite(line.x).all() and np.isfinite(line.y).all() and np.abs(line.y).max() <= 1
+        assert win.pos0 <= line.x.min() and line.x.max() <= win.pos1 - 1
+        assert line.wavelength > 0
+
+
+@FUZZ
+@given(VALID, WINDOWS)
+def test_similarity_finite_screen_sized(p, w):
+    win = _check_window(p, w)
+    r = compute.similarity(p, w)
+    rows, cols = r.image.shape
+    assert rows == cols <= max(1, min(win.rows_px, win.cols_px))
+    assert r.profile_k.shape == r.profile_f.shape and len(r.profile_k) <= max(1, win.cols_px)
+    for a in (r.image, r.profile_k, r.profile_f):
+        assert np.isfinite(a).all()
+    limit = 1 + 1e-5 if p.metric == "cosine" else p.d_model / 2 + 1 + 1e-3
+    assert np.abs(r.image).max() <= limit
+
+
+# ---- scene files: random bytes, truncated/mutated JSON ------------------------------------------
+try:
+    from explorer import scenes
+except ImportError:  # another helper's module; fuzzed once it exists
+    scenes = None
+
+
+def _good_scene_text() -> str:
+    return json.dumps(scenes.make_scene(Params(), "heatmap", 3).to_dict()) if scenes else "{}"
+
+
+def _mutate(doc: dict, key, value) -> dict:
+    out = dict(doc)
+    if value is _DELETE:
+        out.pop(key, None)
+    else:
+        out[key] = value
+    return out
+
+
+_DELETE = object()
+HUGE_INT = "1" + "0" * 400
+
+
+def _with_number(key: str, literal: str) -> bytes:
+    """The good scene with the value of `key` replaced by a raw JSON literal."""
+    return re.sub(f'("{key}": )[^,}}]+', lambda m: m.group(1) + literal, _good_scene_text(), count=1).encode()
+
+SCENE_BYTES = st.one_of(
+    st.binary(max_size=300),
+    st.integers(0, 2000).map(lambda n: _good_scene_text()[:n].encode()),
+    st.text(max_size=200).map(lambda s: s.encode("utf-8", "surrogatepass")),
+    st.builds(lambda k, v: json.dumps(_mutate(json.loads(_good_scene_text()), k, v), default=str).encode(),
+              st.sampled_from(["version", "params", "view", "cursor", "title", "explain", "question", "x"]),
+              st.one_of(ANY_NUMBER.filter(lambda v: not (isinstance(v, int) and abs(v) > 10**300)),
+                        st.none(), st.booleans(), st.text(max_size=20), st.just(_DELETE),
+                        st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))),
+    st.builds(_with_number, st.sampled_from(["d_model", "max_len", "base", "seed", "cursor", "version"]),
+              st.sampled_from(["1e999", "NaN", "-Infinity", "9" * 5000, "1" + "0" * 400, "-0", "[]",
+                               "{}", '"x"', "true", "1.5", "null", "-1", "0"])
+              ).filter(lambda b: b != _with_number("base", HUGE_INT)),   # the open bug, tested below
+)
+
+
+@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
+@FUZZ
+@given(SCENE_BYTES)
+def test_load_scene_result_or_input_error(tmp_path_factory, data):
+    path = tmp_path_factory.getbasetemp() / "fuzz_scene.json"
+    path.write_bytes(data)
+    try:
+        scene = scenes.load_scene(path)
+    except InputError as exc:
+        _message_ok(exc)
+        return
+    assert isinstance(scene.params, Params)
+
+
+# ---- open bugs in params.py (reported to the lead; strict: remove the mark once fixed) ------------
+OPEN = "params.validate: math.isfinite(huge int) raises OverflowError; from_dict: non-str keys"
+
+
+@pytest.mark.xfail(strict=True, raises=(OverflowError, TypeError), reason=OPEN)
+@pytest.mark.parametrize("make", [
+    lambda: Params(base=10**400),
+    lambda: Params.from_dict(json.loads('{"base": 1' + "0" * 400 + "}")),   # reachable from a file
+    lambda: Params.from_dict({0: 1}),
+])
+def test_open_params_bugs(make):
+    with pytest.raises(InputError):
+        make()
+
+
+@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=OPEN)
+def test_open_scene_with_huge_int_base(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_bytes(_with_number("base", HUGE_INT))
+    with pytest.raises(InputError):
+        scenes.load_scene(path)
