@@ -155,3 +155,20 @@ def test_corrupt_saved_settings_fall_back_to_defaults(qtbot, settings):
 def test_keyboard_shortcut_switches_tab(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentIndex() == 2
+
+
+def test_presentation_mode_and_scale(window, qtbot):
+    p = window.presenter
+    size = window.views["heatmap"].readout.font().pointSizeF()
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert p.scale == 1.25 and window.views["heatmap"].readout.font().pointSizeF() > size
+    p.toggle_presentation()
+    assert window.isFullScreen() and not window.dock.isVisible() and p.scale >= 1.5
+    p.toggle_presentation()
+    assert not window.isFullScreen() and window.dock.isVisible()
+    for _ in range(10):
+        p.step_scale(+1)
+    assert p.scale == 3.0
+    p.toggle_contrast()
+    assert "black" in window.styleSheet()
+    p.set_scale(1.0)

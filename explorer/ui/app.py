@@ -12,27 +12,42 @@ def make_app(argv=None):
     app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
     app.setOrganizationName("pe-explorer")
     app.setApplicationName("pe-explorer")
-    try:
-        from explorer.ui.fonts import apply_ui_font, register_fonts
+    from explorer.ui.fonts import apply_ui_font, register_fonts
 
-        register_fonts()
-        apply_ui_font(app)
-    except ImportError:
-        pass
+    register_fonts()
+    apply_ui_font(app)
     return app
 
 
 def run_app(lang: str | None = None) -> int:
     """Open the main window and run the event loop; returns the exit code."""
     app = make_app()
-    try:
-        from explorer.ui.i18n import install_translator, choose_language
+    from explorer.ui.i18n import choose_language, install_translator, save_language
 
-        install_translator(app, lang or choose_language())
-    except ImportError:
-        pass
+    if lang:
+        save_language(lang)
+    install_translator(app, lang or choose_language())
     from explorer.ui.main_window import MainWindow
 
-    window = MainWindow()
-    window.show()
+    holder = {}
+
+    def open_window():
+        window = MainWindow()
+        window.language_requested.connect(switch_language)
+        window.show()
+        holder["window"] = window
+
+    def switch_language(new_lang: str):
+        """Save the choice, install its translator, rebuild the window with the same settings."""
+        from explorer.ui.i18n import install_translator, save_language
+
+        old = holder["window"]
+        old.save_settings()
+        save_language(new_lang)
+        install_translator(app, new_lang)
+        open_window()
+        old.close()
+        old.deleteLater()
+
+    open_window()
     return app.exec()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
 
@@ -13,6 +13,7 @@ from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
+from explorer.ui.presentation import Presenter
 from explorer.ui.views.curves import CurvesView
 from explorer.ui.views.heatmap import HeatmapView
 from explorer.ui.views.similarity import SimilarityView
@@ -21,6 +22,8 @@ SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 
 
 class MainWindow(QMainWindow):
+    language_requested = Signal(str)
+
     def __init__(self, settings: QSettings | None = None, parent=None):
         super().__init__(parent)
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
@@ -47,6 +50,7 @@ class MainWindow(QMainWindow):
         self.colormap = str(self.settings.value("colormap", "CET-D1"))
         self._window_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()
+        self.presenter = Presenter(self)
         self._connect()
         self.controls.set_params(self.controller.params)
         self.controls.set_colormap(self.colormap)
@@ -72,6 +76,13 @@ class MainWindow(QMainWindow):
         self.reset_action.triggered.connect(self.reset)
         settings_menu = self.menuBar().addMenu(self.tr("&Settings"))
         settings_menu.addAction(self.reset_action)
+        language_menu = settings_menu.addMenu(self.tr("&Language"))
+        from explorer.ui import i18n
+
+        for lang in i18n.available_languages():
+            act = QAction(i18n.language_name(lang), self)
+            act.triggered.connect(lambda _=False, lang=lang: self.language_requested.emit(lang))
+            language_menu.addAction(act)
         quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)

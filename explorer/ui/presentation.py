@@ -1,0 +1,91 @@
+"""Presentation mode for a projector: full screen, collapsible controls, 1x-3x font and line scale,
+high contrast, a large readout. Installs its actions on the main window."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import QApplication
+
+SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+
+
+class Presenter:
+    """Owns the presentation state of one main window."""
+
+    def __init__(self, window):
+        self.window = window
+        self.scale = 1.0
+        self.high_contrast = False
+        self.base_point_size = QApplication.font().pointSizeF() or 10.0
+        menu = window.menuBar().addMenu(window.tr("&Presentation"))
+        self.full_action = self._action(window.tr("Presentation mode (full screen)"), "F11",
+                                        self.toggle_presentation, checkable=True)
+        self.bigger_action = self._action(window.tr("Larger text and lines"), "Ctrl+=",
+                                          lambda: self.step_scale(+1))
+        self.smaller_action = self._action(window.tr("Smaller text and lines"), "Ctrl+-",
+                                           lambda: self.step_scale(-1))
+        self.contrast_action = self._action(window.tr("High contrast"), "Ctrl+H",
+                                            self.toggle_contrast, checkable=True)
+        for act in (self.full_action, self.bigger_action, self.smaller_action,
+                    self.contrast_action):
+            menu.addAction(act)
+        window.addAction(self._action("", "Ctrl++", lambda: self.step_scale(+1)))
+
+    def _action(self, text: str, keys: str, slot, checkable: bool = False) -> QAction:
+        act = QAction(text, self.window)
+        act.setShortcut(QKeySequence(keys))
+        act.setCheckable(checkable)
+        act.triggered.connect(lambda *_: slot())
+        self.window.addAction(act)
+        return act
+
+    def toggle_presentation(self) -> None:
+        """F11: full screen without the control panel, and back."""
+        w = self.window
+        if w.isFullScreen():
+            w.showNormal()
+            w.dock.show()
+            self.full_action.setChecked(False)
+        else:
+            w.showFullScreen()
+            w.dock.hide()
+            self.full_action.setChecked(True)
+            if self.scale < 1.5:
+                self.set_scale(1.5)
+
+    def step_scale(self, direction: int) -> None:
+        i = min(range(len(SCALES)), key=lambda j: abs(SCALES[j] - self.scale))
+        self.set_scale(SCALES[max(0, min(len(SCALES) - 1, i + direction))])
+
+    def set_scale(self, scale: float) -> None:
+        """Scale the UI font, plot fonts and line widths by `scale` (1 to 3)."""
+        self.scale = max(1.0, min(3.0, scale))
+        size = self.base_point_size * self.scale
+        font = QFont(QApplication.font())
+        font.setPointSizeF(size)
+        QApplication.setFont(font)
+        self.window.setFont(font)
+        for view in self.window.views.values():
+            view.setFont(font)
+            view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
+            big = QFont(font)
+            big.setPointSizeF(size * 1.3)
+            big.setBold(True)
+            view.readout.setFont(big)
+            for gv in view.findChildren(pg.GraphicsView):
+                for item in gv.scene().items():
+                    if isinstance(item, pg.AxisItem):
+                        item.setStyle(tickFont=font)
+                        item.label.setFont(font)
+        self.window.statusBar().showMessage(
+            self.window.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
+
+    def toggle_contrast(self) -> None:
+        """High contrast: pure black on white, bold text, thicker lines."""
+        self.high_contrast = not self.high_contrast
+        self.contrast_action.setChecked(self.high_contrast)
+        sheet = ("QWidget { color: black; background: white; font-weight: bold; }"
+                 if self.high_contrast else "")
+        self.window.setStyleSheet(sheet)
+        self.set_scale(self.scale)
