@@ -49,11 +49,11 @@ class SimilarityView(View):
         levels = (-1.0, 1.0) if p.metric == "cosine" else symmetric_levels(img)
         side = img.shape[0] * result.pos_step
         self.panel.show(img, result.pos0, result.pos0, side, side, levels)
-        self.panel.plot.setTitle(self.tr("cosine similarity") if p.metric == "cosine"
-                                 else self.tr("dot product"))
         self.profile_curve.setData(result.profile_k, result.profile_f)
-        if (p.max_len, p.metric) != self._extent:
+        if (p.max_len, p.metric) != self._extent:   # titles and ranges only when they change
             self._extent = (p.max_len, p.metric)
+            self.panel.plot.setTitle(self.tr("cosine similarity") if p.metric == "cosine"
+                                     else self.tr("dot product"))
             self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
             self.profile.enableAutoRange()
         self.result = result
