@@ -51,7 +51,7 @@ class Params:
         """Inverse of to_dict; unknown keys are refused by name."""
         require(isinstance(data, dict), "parameters must be a JSON object")
         known = {f.name for f in fields(cls)}
-        extra = sorted(set(data) - known)
+        extra = sorted(str(k)[:40] for k in data if k not in known)
         require(not extra, f"unknown parameter(s): {', '.join(extra)}")
         data = dict(data)
         if "curve_pairs" in data:
@@ -75,9 +75,10 @@ def validate(p: Params) -> None:
     _whole("d_model", p.d_model, *D_MODEL_RANGE)
     _whole("max_len", p.max_len, *MAX_LEN_RANGE)
     ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
-    require(ok and math.isfinite(p.base) and p.base > 1,
-            f"base must be a finite number greater than 1, not {p.base!r}")
-    require(p.base <= BASE_RANGE[1], f"base must be at most {BASE_RANGE[1]:g}; got {p.base:g}")
+    require(ok and p.base > 1 and (isinstance(p.base, int) or math.isfinite(p.base)),
+            f"base must be a finite number greater than 1, not {str(p.base)[:40]}")
+    require(p.base <= BASE_RANGE[1],
+            f"base must be at most {BASE_RANGE[1]:g}; got {str(p.base)[:40]}")
     _choice("layout", p.layout, LAYOUTS)
     _choice("dtype", p.dtype, DTYPES)
     _choice("device", p.device, DEVICES)
