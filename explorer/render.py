@@ -1,0 +1,263 @@
+"""`pe-explorer render`: draw any view (or a whole deck) headless to PNG/SVG, for slides.
+
+    pe-explorer render --view NAME [--d-model D --max-len N --base B --layout L --metric M ...
+                       | --scene FILE] -o FILE.png|svg [--dpi N] [--lang en|zh_CN] [--size WxH]
+    pe-explorer render --deck FILE -o DIR [--format png|svg] [--dpi N] [--lang ..] [--size WxH]
+
+The real main window is built (with throw-away settings), never shown on screen; --size is the
+view's size in screen pixels and --dpi scales it (96 = 1:1). Bad input: exit code 2 and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from explorer.errors import InputError, require
+
+PROG = "pe-explorer render"
+SIZE_RANGE = (200, 8000)
+DEFAULT_SIZE = "1280x800"
+DEFAULT_DPI = 144.0
+WAIT_MS = 120_000
+PARAM_FLAGS = {"d_model": int, "max_len": int, "base": float, "layout": str, "metric": str,
+               "dtype": str, "text": str, "tokenizer": str, "seed": int}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise InputError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Render a view or a deck of scenes to image files, "
+                                       "without opening a window.")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--scene", metavar="FILE", help="a scene .json (params, view, cursor)")
+    src.add_argument("--deck", metavar="FILE",
+                     help="a deck .json (or 'builtin' for the lesson deck); -o is a folder")
+    p.add_argument("--view", metavar="NAME", help="heatmap, curves, similarity, ...")
+    for name, kind in PARAM_FLAGS.items():
+        p.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None)
+    p.add_argument("--cursor", type=int, default=None, help="position to mark")
+    p.add_argument("-o", "--output", required=True, help="FILE.png / FILE.svg, or a folder (--deck)")
+    p.add_argument("--format", default="png", help="image type for --deck: png or svg")
+    p.add_argument("--dpi", type=float, default=DEFAULT_DPI, help="96 = screen size (PNG only)")
+    p.add_argument("--lang", default="en", help="en or zh_CN")
+    p.add_argument("--size", default=DEFAULT_SIZE, help="view size WxH in screen pixels")
+    return p
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{1,6})\s*[xX×]\s*(\d{1,6})\s*", text or "")
+    require(m is not None, f"--size must look like 1280x800, not {text!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    lo, hi = SIZE_RANGE
+    require(lo <= w <= hi and lo <= h <= hi,
+            f"--size must be between {lo} and {hi} pixels a side; got {w}x{h}")
+    return w, h
+
+
+def plan(args) -> list:
+    """[(Scene, Path)] for every image to write; raises InputError before anything is drawn."""
+    from explorer.params import Params
+    from explorer.paths import resource
+    from explorer.scenes import BUILTIN_DECK, load_deck, load_scene, make_scene
+    from explorer.ui.export import IMAGE_SUFFIXES, check_dpi
+
+    check_dpi(args.dpi)
+    require(args.lang in ("en", "zh_CN"), f"--lang must be en or zh_CN, not {args.lang!r}")
+    overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
+    out = Path(args.output)
+    if args.deck:
+        require(args.format in ("png", "svg"), f"--format must be png or svg, not {args.format!r}")
+        path = resource(*BUILTIN_DECK) if args.deck == "builtin" else Path(args.deck)
+        scenes = load_deck(path)
+        require(not out.exists() or out.is_dir(), f"-o must be a folder for --deck; {out} is a file")
+        folder = out.parent if str(out.parent) else Path(".")
+        require(folder.is_dir(), f"cannot create {out}: the folder {folder} does not exist")
+    else:
+        base = load_scene(args.scene) if args.scene else None
+        require(base is not None or args.view, "give --view NAME (or --scene FILE, or --deck FILE)")
+        suffix = out.suffix.lower()
+        require(suffix in IMAGE_SUFFIXES, f"the output must end in .png or .svg, not {str(out)!r}")
+        folder = out.parent if str(out.parent) else Path(".")
+        require(folder.is_dir(), f"cannot write {out}: the folder {folder} does not exist")
+        require(os.access(folder, os.W_OK), f"cannot write {out}: the folder {folder} is read-only")
+        require(not out.is_dir(), f"cannot write {out}: it is a folder")
+        scenes = [base] if base else [None]
+    jobs = []
+    for i, scene in enumerate(scenes):
+        params = scene.params if scene else Params()
+        if overrides:
+            try:
+                params = params.with_(**overrides)
+            except TypeError as exc:
+                raise InputError(str(exc)) from None
+        view = args.view or scene.view
+        cursor = args.cursor
+        if cursor is None and scene and scene.cursor is not None and scene.cursor < params.max_len:
+            cursor = scene.cursor      # a scene's cursor is dropped when --max-len cuts it off
+        scene = make_scene(params, view, cursor)
+        target = out / f"{i + 1:02d}_{view}.{args.format}" if args.deck else out
+        jobs.append((scene, target))
+    return jobs
+
+
+def _quiet_qt():
+    """Swallow Qt's log lines (the offscreen platform is chatty); returns the old handler."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    return qInstallMessageHandler(lambda *_: None)
+
+
+def _fit(window, view, width: int, height: int) -> None:
+    """Resize the window so that `view` is exactly width x height screen pixels."""
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(3):
+        dw, dh = width - view.width(), height - view.height()
+        if dw == 0 and dh == 0:
+            return
+        window.resize(window.width() + dw, window.height() + dh)
+        QApplication.processEvents()
+
+
+def _show(window, scene, size, errors: list) -> object:
+    """Put the scene on the window and wait for its results; returns the view widget."""
+    from PySide6.QtWidgets import QApplication
+
+    names = list(window.views)
+    require(scene.view in names, f"unknown view {scene.view!r}; available: {', '.join(names)}")
+    view = window.views[scene.view]
+    window.tabs.setCurrentIndex(names.index(scene.view))
+    _fit(window, view, *size)
+    c = window.controller
+    errors.clear()
+    c.set_params(scene.params)
+    c.set_visible([scene.view])
+    for _ in range(2):   # the second pass computes at the final on-screen extent
+        require(c.wait_idle(WAIT_MS), f"the {scene.view} view took longer than "
+                                      f"{WAIT_MS // 1000} s to compute")
+        QApplication.processEvents()
+        c.refresh([scene.view])
+    require(c.wait_idle(WAIT_MS), f"the {scene.view} view took too long to compute")
+    result = getattr(view, "result", None)
+    if errors and (result is None or getattr(result, "params", scene.params) != scene.params):
+        raise InputError(errors[-1])
+    require(getattr(view, "compute_fn", None) is None or result is not None,
+            f"the {scene.view} view drew nothing")
+    if scene.cursor is not None:
+        c.set_cursor(scene.cursor)
+    QApplication.processEvents()
+    return view
+
+
+def _new_window(settings):
+    """A fresh main window, laid out but never on screen, showing only its views."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.main_window import MainWindow
+
+    window = MainWindow(settings=settings)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    for bar in (window.dock, window.menuBar(), window.statusBar(), window.tabs.tabBar()):
+        bar.hide()
+    window.show()
+    QApplication.processEvents()
+    return window
+
+
+def _close(window) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    window.close()
+    window.controller.wait_idle(3000)
+    window.deleteLater()
+    QApplication.processEvents()
+
+
+def render_jobs(jobs: list, size: tuple[int, int], dpi: float, lang: str) -> list[Path]:
+    """Draw each (scene, path) in a fresh window (no cursor or zoom carried over); the paths."""
+    from PySide6.QtCore import QSettings, qInstallMessageHandler
+
+    from explorer.ui.app import make_app
+    from explorer.ui.export import export_view_image
+    from explorer.ui.i18n import current_language, install_translator
+
+    app = make_app([PROG])
+    previous = current_language()
+    old_handler = _quiet_qt()
+    written = []
+    try:
+        require(install_translator(app, lang), f"the {lang} translation could not be loaded")
+        with tempfile.TemporaryDirectory(prefix="pe-render-") as tmp:
+            settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+            window = _new_window(settings)
+            try:
+                names = list(window.views)
+            finally:
+                _close(window)
+            missing = sorted({s.view for s, _ in jobs} - set(names))
+            require(not missing, f"unknown view {', '.join(map(repr, missing))}; available: "
+                                 f"{', '.join(names)}")
+            for scene, path in jobs:
+                settings.clear()
+                window = _new_window(settings)
+                try:
+                    errors: list[str] = []
+                    window.controller.message.connect(errors.append)
+                    view = _show(window, scene, size, errors)
+                    written.append(export_view_image(view, path, dpi))
+                finally:
+                    _close(window)
+    finally:
+        install_translator(app, previous)
+        qInstallMessageHandler(old_handler)
+    return written
+
+
+def _headless() -> None:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def render_main(argv: list[str] | None = None) -> int:
+    """Entry point of `pe-explorer render ...`; returns the exit code (0 ok, 2 bad input)."""
+    try:
+        args = build_parser().parse_args(argv)
+        size = parse_size(args.size)
+        jobs = plan(args)
+        if args.deck:
+            Path(args.output).mkdir(exist_ok=True)
+        _headless()
+        for path in render_jobs(jobs, size, args.dpi, args.lang):
+            print(f"wrote {path}")
+        return 0
+    except SystemExit as exc:          # --help
+        return int(exc.code or 0)
+    except InputError as exc:
+        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{PROG}: error: not enough memory; choose a smaller size, dpi or max_len",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug, not bad input: still one line, no traceback
+        print(f"{PROG}: internal error: {type(exc).__name__}: {' '.join(str(exc).split())}",
+              file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(render_main())

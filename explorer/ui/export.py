@@ -1,0 +1,178 @@
+"""Export what a view shows: PNG at a chosen DPI, SVG, its data (.csv/.npy), the clipboard.
+
+Every file is built in memory and written atomically (temp file + rename), so a failure never
+leaves a partial file and an older file of the same name survives. A view can define
+``export_arrays() -> (array, header)`` to choose its own data; otherwise the result's ``image``
+(heatmap, similarity) or its ``lines`` (curves) are written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+
+from explorer.errors import InputError, require
+from explorer.fileio import array_bytes, atomic_write_bytes
+
+SCREEN_DPI = 96                    # logical DPI: dpi / 96 is the scale applied to the widget
+DPI_RANGE = (24, 1200)
+MAX_SIDE_PX = 16384                # QImage and most viewers cope up to here
+MAX_PIXELS = 200_000_000           # 800 MB of ARGB32
+IMAGE_SUFFIXES = (".png", ".svg")
+DATA_SUFFIXES = (".csv", ".npy")
+
+
+def _suffix(path, allowed: tuple[str, ...], what: str) -> str:
+    suffix = Path(path).suffix.lower()
+    require(suffix in allowed, f"the {what} file must end in {' or '.join(allowed)}, "
+                               f"not {os.fspath(path)!r}")
+    return suffix
+
+
+def check_dpi(dpi) -> float:
+    require(isinstance(dpi, (int, float)) and not isinstance(dpi, bool)
+            and DPI_RANGE[0] <= dpi <= DPI_RANGE[1],
+            f"dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}; got {dpi!r}")
+    return float(dpi)
+
+
+def view_image(view, dpi: float = SCREEN_DPI) -> QImage:
+    """The view drawn at dpi / 96 times its on-screen size, white background, DPI metadata set."""
+    scale = check_dpi(dpi) / SCREEN_DPI
+    size: QSize = view.size()
+    w, h = round(size.width() * scale), round(size.height() * scale)
+    require(0 < w <= MAX_SIDE_PX and 0 < h <= MAX_SIDE_PX and w * h <= MAX_PIXELS,
+            f"a {w} x {h} pixel image is too large (at most {MAX_SIDE_PX} pixels a side and "
+            f"{MAX_PIXELS // 1_000_000} million in all); lower the dpi or the size")
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    if image.isNull():
+        raise InputError(f"not enough memory for a {w} x {h} pixel image; lower the dpi")
+    image.setDevicePixelRatio(scale)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        view.render(painter, QPoint())
+    finally:
+        painter.end()
+    dpm = round(float(dpi) / 0.0254)
+    image.setDotsPerMeterX(dpm)
+    image.setDotsPerMeterY(dpm)
+    return image
+
+
+def png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = image.save(buf, "PNG")
+    buf.close()
+    require(ok, "Qt could not encode the PNG image")
+    return bytes(data.data())
+
+
+def svg_bytes(view, title: str = "PE Explorer") -> bytes:
+    """The view painted into an SVG document (plots as vectors, images embedded)."""
+    from PySide6.QtSvg import QSvgGenerator
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    size = view.size()
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(size)
+    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+    gen.setResolution(SCREEN_DPI)
+    gen.setTitle(title)
+    gen.setDescription("Exported by PE Explorer")
+    painter = QPainter(gen)
+    try:
+        painter.fillRect(QRect(0, 0, size.width(), size.height()), QColor("white"))
+        view.render(painter, QPoint())
+    finally:
+        painter.end()
+    buf.close()
+    out = bytes(data.data())
+    require(out.strip().endswith(b"</svg>"), "Qt could not write the SVG document")
+    return out
+
+
+def export_view_png(view, path, dpi: float = SCREEN_DPI) -> Path:
+    """Write the view as a PNG at `dpi` (96 = on-screen size); returns the path."""
+    _suffix(path, (".png",), "image")
+    return atomic_write_bytes(path, png_bytes(view_image(view, dpi)))
+
+
+def export_view_svg(view, path) -> Path:
+    """Write the view as an SVG document; returns the path."""
+    _suffix(path, (".svg",), "image")
+    return atomic_write_bytes(path, svg_bytes(view, getattr(view, "title", "PE Explorer")))
+
+
+def export_view_image(view, path, dpi: float = SCREEN_DPI) -> Path:
+    """PNG or SVG by the file's suffix."""
+    if _suffix(path, IMAGE_SUFFIXES, "image") == ".svg":
+        return export_view_svg(view, path)
+    return export_view_png(view, path, dpi)
+
+
+def _curve_table(result) -> tuple[np.ndarray, str]:
+    lines = result.lines
+    require(len(lines) > 0, "the curves view shows no curves to export")
+    m = max(len(line.x) for line in lines)
+    table = np.full((m, 1 + len(lines)), np.nan)                     # (m, 1 + lines)
+    longest = max(lines, key=lambda line: len(line.x))
+    table[:, 0] = longest.x
+    for j, line in enumerate(lines):
+        table[:len(line.y), j + 1] = line.y
+    names = ", ".join(f"{line.kind} pair {line.pair} (wavelength {line.wavelength:.6g})"
+                      for line in lines)
+    note = ("; each position appears twice: the min and max over "
+            f"{result.pos_step} positions" if result.pos_step > 1 else "")
+    return table, f"position, {names}{note}"
+
+
+def view_arrays(view) -> tuple[np.ndarray, str]:
+    """(the array the view draws, a one-line description of its rows and columns)."""
+    if hasattr(view, "export_arrays"):
+        out = view.export_arrays()
+        return out if isinstance(out, tuple) else (np.asarray(out), "")
+    result = getattr(view, "result", None)
+    require(result is not None, "the view has no result yet; wait until it is drawn")
+    if hasattr(result, "lines"):
+        return _curve_table(result)
+    image = getattr(result, "image", None)
+    require(isinstance(image, np.ndarray), f"the {getattr(view, 'title', 'view')} view has no "
+                                           f"array data to export")
+    step = getattr(result, "pos_step", 1)
+    rows = f"rows: positions from {getattr(result, 'pos0', 0)} in steps of {step}"
+    if step > 1:
+        rows += " (each row is the mean over its block)"
+    if hasattr(result, "ch_step"):
+        cols = f"columns: channels from {result.ch0} in steps of {result.ch_step}"
+    else:
+        cols = "columns: positions, like the rows"
+    return image, f"{rows}; {cols}"
+
+
+def export_view_data(view, path) -> Path:
+    """Write the view's current result array as .npy or .csv (with a # header line)."""
+    suffix = _suffix(path, DATA_SUFFIXES, "data")
+    array, header = view_arrays(view)
+    data = array_bytes(array, suffix)
+    if suffix == ".csv" and header:
+        data = ("# " + header.replace("\n", " ") + "\n").encode("utf-8") + data
+    return atomic_write_bytes(path, data)
+
+
+def copy_view_image(view, dpi: float = SCREEN_DPI) -> QImage:
+    """Put the view's picture on the clipboard; returns the image."""
+    image = view_image(view, dpi)
+    QGuiApplication.clipboard().setImage(image)
+    return image
