@@ -1,0 +1,254 @@
+"""`pe-explorer --self-test`: open the window offscreen and check what a bare machine can break.
+
+One line per check ("ok  ...", "FAIL ...", "--  ..." for information), then a verdict; returns 0
+when every check passed, 1 otherwise (the failed checks are named on the last line). Works from
+a source checkout and from the frozen PyInstaller program, where `resources/build_info.json`
+(written by packaging/build.py) also says what this build must contain (torch, MiniLM).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+SENTENCE = "Attention is all you need. 位置编码 gives every token its place."
+MIN_COLOURS = 16          # a drawn view has many distinct colours; a blank one a handful of greys
+MIN_CHROMATIC = 4         # colour maps and curve pens: distinct colours that are not grey
+MIN_CHANGED = 0.05        # share of a view's pixels that must differ from the same view left empty
+
+
+class _Report:
+    """Collects check results and prints them as they come."""
+
+    def __init__(self, out):
+        self.out = out
+        self.failed: list[str] = []
+        self.passed = 0
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.out(f"{'ok  ' if ok else 'FAIL'} {name}" + (f": {detail}" if detail else ""))
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(name)
+        return ok
+
+    def info(self, name: str, detail: str) -> None:
+        self.out(f"--   {name}: {detail}")
+
+    def guard(self, name: str, fn) -> None:
+        """Run fn(self); an exception fails the check `name` with its type and message."""
+        try:
+            fn(self)
+        except Exception as exc:  # the self-test reports, it never crashes
+            self.check(name, False, f"{type(exc).__name__}: {exc}")
+
+
+def build_info() -> dict:
+    """What packaging/build.py recorded about this frozen build ({} from a source checkout)."""
+    from explorer.paths import resource
+
+    path = resource("build_info.json")
+    if not getattr(sys, "frozen", False) or not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def image_colours(image) -> tuple[int, int]:
+    """(distinct colours, distinct non-grey colours) of a QImage."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    img = image.convertToFormat(QImage.Format.Format_RGB32)
+    h, w, stride = img.height(), img.width(), img.bytesPerLine()
+    if h == 0 or w == 0:
+        return 0, 0
+    raw = np.frombuffer(img.constBits(), dtype=np.uint8, count=stride * h)
+    px = raw.reshape(h, stride)[:, : 4 * w].reshape(h, w, 4)[..., :3].astype(np.int32)  # (h, w, 3) BGR
+    packed = np.unique((px[..., 0] << 16) | (px[..., 1] << 8) | px[..., 2])               # (k,)
+    rgb = np.stack([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], axis=1)     # (k, 3)
+    chroma = rgb.max(axis=1) - rgb.min(axis=1)                                             # (k,)
+    return int(packed.size), int((chroma > 24).sum())
+
+
+def changed_fraction(a, b) -> float:
+    """Fraction of pixels that differ between two QImages (1.0 when their sizes differ)."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    if a.size() != b.size():
+        return 1.0
+    arrays = []
+    for img in (a, b):
+        img = img.convertToFormat(QImage.Format.Format_RGB32)
+        raw = np.frombuffer(img.constBits(), dtype=np.uint8, count=img.bytesPerLine() * img.height())
+        arrays.append(raw.reshape(img.height(), -1)[:, : 4 * img.width()].reshape(img.height(), img.width(), 4))
+    return float((arrays[0][..., :3] != arrays[1][..., :3]).any(axis=2).mean())
+
+
+def _blank_grab(view, colormap: str):
+    """The same kind of view, same size and colour map, with nothing computed: what 'blank' looks like."""
+    blank = type(view)()
+    try:
+        blank.set_colormap(colormap)
+        blank.resize(view.size())
+        blank.show()
+        return blank.grab().toImage()
+    finally:
+        blank.close()
+        blank.deleteLater()
+
+
+def _check_environment(r: _Report) -> None:
+    import numpy
+    import PySide6
+
+    from explorer import __version__
+
+    frozen = "frozen (PyInstaller)" if getattr(sys, "frozen", False) else "from source"
+    r.info("program", f"pe-explorer {__version__}, {frozen}, Python {platform.python_version()}, "
+                      f"PySide6 {PySide6.__version__}, numpy {numpy.__version__}, "
+                      f"Qt platform {os.environ.get('QT_QPA_PLATFORM', '?')}")
+    info = build_info()
+    if info:
+        r.info("build", ", ".join(f"{k} {v}" for k, v in sorted(info.items())))
+
+
+def _check_device(r: _Report) -> None:
+    from explorer.backend.device import choose_device, torch_installed
+
+    has_torch = torch_installed()
+    choice = choose_device("auto")
+    r.info("torch", "available" if has_torch else "not available (the numpy backend serves every view)")
+    expected = build_info().get("torch")
+    if expected is None:
+        r.check("device", bool(choice.name), f"{choice.name} ({choice.reason})")
+    else:
+        r.check("device", has_torch == expected,
+                f"{choice.name} ({choice.reason}); this build should "
+                f"{'include' if expected else 'exclude'} torch")
+
+
+def _check_fonts(r: _Report) -> None:
+    from explorer.ui.fonts import chinese_renders, cjk_family, font_files, font_problem, register_fonts
+
+    files = font_files()
+    r.check("font files", bool(files), ", ".join(p.name for p in files) or "none found")
+    families = register_fonts()
+    r.check("fonts registered", bool(families), ", ".join(families) or (font_problem() or "none"))
+    cjk = cjk_family()
+    r.check("CJK font", cjk is not None, cjk or "no bundled family covers 位置编码")
+    ok, why = chinese_renders()
+    r.check("Chinese glyphs render", ok, why)
+    ok, why = chinese_renders(text="PEtoken")
+    r.check("Latin glyphs render", ok, why)
+
+
+def _check_translations(r: _Report) -> None:
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+
+    from explorer.ui.i18n import qm_path
+
+    ours = QTranslator()
+    loaded = ours.load(str(qm_path("zh_CN")))
+    word = ours.translate("MainWindow", "PE heatmap") if loaded else ""
+    r.check("Chinese translation", loaded and bool(word) and word != "PE heatmap",
+            f"{qm_path('zh_CN').name}: 'PE heatmap' -> {word!r}")
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    qtbase = QTranslator()
+    r.check("Qt's own Chinese strings", qtbase.load("qtbase_zh_CN", qt_dir), f"qtbase_zh_CN.qm in {qt_dir}")
+
+
+def _check_tokenizers(r: _Report) -> None:
+    from explorer.backend.tokens import available_tokenizers, tokenize
+
+    must = {"cl100k", "char"}                 # ship with every build (tiktoken + bundled rank file)
+    if build_info().get("minilm") in ("all", "tokenizer"):
+        must.add("wordpiece")
+    for name, reason in available_tokenizers().items():
+        if reason is not None:
+            if name in must:
+                r.check(f"tokenizer {name}", False, reason)
+            else:
+                r.info(f"tokenizer {name}", f"unavailable: {reason}")
+            continue
+        try:
+            toks = tokenize(SENTENCE, name)
+            spans = all(0 <= t.start <= t.end <= len(SENTENCE) for t in toks.tokens)
+            r.check(f"tokenizer {name}", len(toks) > 0 and spans,
+                    f"{len(toks)} tokens, ids {toks.ids[:6].tolist()}...")
+        except Exception as exc:
+            r.check(f"tokenizer {name}", False, f"{type(exc).__name__}: {exc}")
+
+
+def _check_window(r: _Report, tmp: Path) -> None:
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtGui import QImage
+
+    from explorer.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings)
+    messages: list[str] = []
+    win.controller.message.connect(messages.append)
+    try:
+        win.resize(1280, 800)
+        win.show()
+        for index, (name, view) in enumerate(win.views.items()):
+            win.tabs.setCurrentIndex(index)
+            QCoreApplication.processEvents()
+            idle = win.controller.wait_idle(20000)
+            QCoreApplication.processEvents()
+            image = view.grab().toImage()
+            colours, chromatic = image_colours(image)
+            changed = changed_fraction(image, _blank_grab(view, win.colormap))
+            drawn = view.result is not None or getattr(view, "compute_fn", None) is None
+            r.check(f"view {name}", idle and drawn and colours >= MIN_COLOURS and chromatic >= MIN_CHROMATIC
+                    and changed >= MIN_CHANGED,
+                    f"{colours} colours, {chromatic} not grey, {changed:.0%} of pixels differ from the empty view"
+                    + ("" if drawn else ", no result arrived") + ("" if idle else ", compute timed out"))
+        errors = [m for m in messages if m]
+        r.check("no compute errors", not errors, "; ".join(errors[:3]) or "none reported")
+        path = tmp / "window.png"
+        saved = win.grab().save(str(path), "PNG")
+        back = QImage(str(path))
+        r.check("export PNG", saved and not back.isNull() and back.width() > 100,
+                f"{path.name} {back.width()}x{back.height()}, {path.stat().st_size if saved else 0} bytes")
+    finally:
+        win.controller.wait_idle(5000)
+        win.close()
+        win.deleteLater()
+        QCoreApplication.processEvents()
+
+
+def run_self_test(out=print) -> int:
+    """Run every check, print one line each through `out`; 0 when all passed, else 1."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    r = _Report(out)
+    r.guard("environment", _check_environment)
+    r.guard("device", _check_device)
+    r.guard("tokenizers", _check_tokenizers)
+    try:
+        from explorer.ui.app import make_app
+
+        make_app()
+    except Exception as exc:
+        r.check("Qt application", False, f"{type(exc).__name__}: {exc}")
+    else:
+        r.guard("fonts", _check_fonts)
+        r.guard("translations", _check_translations)
+        with tempfile.TemporaryDirectory(prefix="pe-explorer-selftest-") as tmp:
+            r.guard("window", lambda rep: _check_window(rep, Path(tmp)))
+    if r.failed:
+        out(f"self-test FAILED: {', '.join(r.failed)} ({r.passed} passed)")
+        return 1
+    out(f"self-test passed: {r.passed} checks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_self_test())
