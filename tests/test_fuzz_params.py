@@ -15,7 +15,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from explorer import compute
@@ -60,16 +60,11 @@ def _field_value(name: str):
     return st.one_of(good, good, ANY_VALUE)
 
 
-def _no_open_bug(kwargs) -> bool:
-    """Leave out the one open params.py bug (a huge int base; see the xfail tests at the end)."""
-    b = kwargs.get("base") if isinstance(kwargs, dict) else None
-    return not (isinstance(b, int) and not isinstance(b, bool) and abs(b) > 1e308)
-
-
-KWARGS = st.fixed_dictionaries({}, optional={n: _field_value(n) for n in FIELD_NAMES}).filter(_no_open_bug)
+KWARGS = st.fixed_dictionaries({}, optional={n: _field_value(n) for n in FIELD_NAMES})
 
 
 def _message_ok(exc: InputError) -> None:
+    event("InputError")
     text = str(exc)
     assert text and "\n" not in text and "Traceback" not in text, text
 
@@ -90,7 +85,7 @@ def test_params_constructor_result_or_input_error(kwargs):
 DICTS = st.one_of(
     KWARGS.map(lambda d: {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}),
     st.dictionaries(st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=8)),  # JSON keys are str
-                    ANY_VALUE, max_size=6).filter(_no_open_bug),
+                    ANY_VALUE, max_size=6),
     ANY_VALUE,
 )
 
@@ -109,8 +104,6 @@ def test_params_from_dict_result_or_input_error(data):
 @FUZZ
 @given(st.sampled_from(FIELD_NAMES), ANY_VALUE)
 def test_with_keeps_old_params_on_refusal(name, value):
-    if not _no_open_bug({name: value}):
-        return
     base = Params()
     try:
         new = base.with_(**{name: value})
@@ -221,7 +214,7 @@ SCENE_BYTES = st.one_of(
     st.builds(_with_number, st.sampled_from(["d_model", "max_len", "base", "seed", "cursor", "version"]),
               st.sampled_from(["1e999", "NaN", "-Infinity", "9" * 5000, "1" + "0" * 400, "-0", "[]",
                                "{}", '"x"', "true", "1.5", "null", "-1", "0"])
-              ).filter(lambda b: b != _with_number("base", HUGE_INT)),   # the open bug, tested below
+              ),
 )
 
 
@@ -239,24 +232,19 @@ def test_load_scene_result_or_input_error(tmp_path_factory, data):
     assert isinstance(scene.params, Params)
 
 
-# ---- open bugs in params.py (reported to the lead; strict: remove the mark once fixed) ------------
-OPEN = "params.validate: math.isfinite(huge int) raises OverflowError; from_dict: non-str keys"
-
-
-@pytest.mark.xfail(strict=True, raises=(OverflowError, TypeError), reason=OPEN)
+# ---- found by this fuzzing, fixed in params.py (8246716): keep them fixed --------------------------
 @pytest.mark.parametrize("make", [
     lambda: Params(base=10**400),
     lambda: Params.from_dict(json.loads('{"base": 1' + "0" * 400 + "}")),   # reachable from a file
     lambda: Params.from_dict({0: 1}),
 ])
-def test_open_params_bugs(make):
+def test_found_params_bugs_stay_fixed(make):
     with pytest.raises(InputError):
         make()
 
 
 @pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason=OPEN)
-def test_open_scene_with_huge_int_base(tmp_path):
+def test_scene_with_huge_int_base_is_refused(tmp_path):
     path = tmp_path / "s.json"
     path.write_bytes(_with_number("base", HUGE_INT))
     with pytest.raises(InputError):
