@@ -1,0 +1,66 @@
+"""ALiBi: per-head slopes and the bias -m_h·|i - j| each head adds to its attention scores."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from explorer import compute_extra
+from explorer.backend.alibi import MAX_HEADS
+from explorer.ui.views.extra_base import PALETTE, ExtraView, TITLE_SIZE
+
+
+class AlibiView(ExtraView):
+    title = "alibi"
+    extra_fn = staticmethod(compute_extra.alibi_view)
+
+    def __init__(self, parent=None):
+        super().__init__(compute_extra.AlibiState(), parent)
+        self.explain.setText(self.tr(
+            "ALiBi adds no position vectors: head h subtracts m_h × distance from its attention "
+            "scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far."))
+        self.heads_box = self.spin(self.tr("heads"), 1, min(MAX_HEADS, 64), self.state.heads, "heads")
+        self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
+        self.controls.addStretch(1)
+        self.slope_plot = self.plot(0, 0, self.tr("head h"), self.tr("slope m_h"),
+                                    self.tr("slopes"), colspan=2 * compute_extra.ALIBI_SHOWN)
+        self.slope_plot.setLogMode(y=True)
+        self.slope_plot.getAxis("left").enableAutoSIPrefix(False)
+        self.slope_curve = self.slope_plot.plot([], [], pen=self.pen(PALETTE[0]), symbol="o",
+                                                symbolBrush=PALETTE[0], symbolSize=7)
+        self.panels = [self.image(1, 2 * i, self.tr("key j"), self.tr("query i"), cmap="CET-L1")
+                       for i in range(compute_extra.ALIBI_SHOWN)]
+        for panel in self.panels[1:]:   # one "query i" label is enough; the others crowd the bars
+            panel.plot.getAxis("left").showLabel(False)
+        self.canvas.ci.layout.setRowStretchFactor(0, 2)
+        self.canvas.ci.layout.setRowStretchFactor(1, 3)
+
+    def draw(self, r) -> None:
+        self.slope_curve.setData(list(range(len(r.slopes))), r.slopes)
+        self.slope_curve.setPen(self.pen(PALETTE[0]))
+        n = r.params.max_len
+        step = int(r.positions[1] - r.positions[0]) if len(r.positions) > 1 else 1
+        span = len(r.positions) * step
+        for i, panel in enumerate(self.panels):
+            if i >= len(r.shown):
+                panel.plot.hide()
+                panel.bar.hide()
+                continue
+            panel.plot.show()
+            panel.bar.show()
+            h = r.shown[i]
+            lo = -float(r.slopes[h]) * (n - 1)
+            panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
+            panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
+            panel.plot.setTitle(size=TITLE_SIZE, title=self.tr("head %1: m = %2").replace("%1", str(h))
+                                .replace("%2", _fraction(r.slopes[h])))
+        shown = ", ".join(_fraction(m) for m in r.slopes[:16])
+        more = " …" if len(r.slopes) > 16 else ""
+        self.set_readout(self.tr("%1 heads, slopes: %2").replace("%1", str(len(r.slopes)))
+                         .replace("%2", shown + more))
+
+
+def _fraction(m: float) -> str:
+    """1/256 for exact powers of two, else 4 significant digits (a display format, not maths)."""
+    f = Fraction(float(m)).limit_denominator(1 << 20)
+    return f"{f.numerator}/{f.denominator}" if f.numerator == 1 and float(f) == m else f"{m:.4g}"
+

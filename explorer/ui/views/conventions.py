@@ -1,0 +1,58 @@
+"""Layout conventions: interleaved / concat / t2t side by side, the permutation, the similarity check."""
+
+from __future__ import annotations
+
+from explorer import compute_extra
+from explorer.ui.views.base import symmetric_levels
+from explorer.ui.views.extra_base import ExtraView
+
+
+class ConventionsView(ExtraView):
+    title = "conventions"
+    extra_fn = staticmethod(compute_extra.conventions)
+
+    def __init__(self, parent=None):
+        super().__init__(compute_extra.ConventionsState(), parent)
+        self.explain.setText(self.tr(
+            "Three published channel orders of the same sinusoids. Concat is interleaved with its "
+            "channels permuted (matrix P), so every dot product is unchanged; t2t spaces its "
+            "frequencies differently, so its similarities differ."))
+        self.check_line = self.readout
+        ch, pos = self.tr("channel"), self.tr("position")
+        self.pe = {
+            "interleaved": self.image(0, 0, ch, pos, self.tr("interleaved (paper)"), bar=False),
+            "concat": self.image(0, 2, ch, pos, self.tr("concat (TF tutorial)"), bar=False),
+            "t2t": self.image(0, 4, ch, pos, self.tr("t2t / fairseq")),
+        }
+        self.perm = self.image(1, 0, self.tr("concat channel"), self.tr("interleaved channel"),
+                               self.tr("P: interleaved → concat"), "CET-L1", bar=False, reverse=True)
+        self.sim = self.image(1, 2, self.tr("position q"), self.tr("position p"),
+                              self.tr("S interleaved = S concat"))
+        self.diff = self.image(1, 4, self.tr("position q"), self.tr("position p"),
+                               self.tr("S t2t − S interleaved"))
+        self.canvas.ci.layout.setRowStretchFactor(0, 1)
+        self.canvas.ci.layout.setRowStretchFactor(1, 1)
+
+    def draw(self, r) -> None:
+        p = r.params
+        for lay, panel in self.pe.items():
+            img = r.pe[lay]
+            panel.show(img, 0, 0, img.shape[1] * r.ch_step, img.shape[0] * r.pos_step, (-1.0, 1.0))
+            panel.plot.setRange(xRange=(0, img.shape[1] * r.ch_step),
+                                yRange=(0, img.shape[0] * r.pos_step), padding=0)
+        side = r.permutation.shape[0] * r.perm_step
+        self.perm.show(r.permutation, 0, 0, side, side, (0.0, 1.0))
+        self.perm.plot.setRange(xRange=(0, side), yRange=(0, side), padding=0)
+        comp = r.comparison
+        span = comp.rows * comp.step
+        s = comp.matrices["interleaved"]
+        self.sim.show(s, 0, 0, span, span, symmetric_levels(s))
+        self.diff.show(r.diff_t2t, 0, 0, span, span, symmetric_levels(r.diff_t2t))
+        for panel in (self.sim, self.diff):
+            panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
+        metric = self.tr("cosine") if p.metric == "cosine" else self.tr("dot product")
+        self.set_readout(
+            self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "
+                    "keeps dot products; table check %3); vs t2t: max |diff| = %4")
+            .replace("%1", metric).replace("%2", f"{comp.diff_concat:.3g}")
+            .replace("%3", f"{comp.permutation_error:.3g}").replace("%4", f"{comp.diff_t2t:.3g}"))

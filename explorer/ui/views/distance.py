@@ -1,0 +1,58 @@
+"""One chart: how each position scheme changes the attention score with the distance k."""
+
+from __future__ import annotations
+
+from explorer import compute_extra
+from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+
+STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
+         "learned": PALETTE[3], "none": GREY}
+
+
+class DistanceView(ExtraView):
+    title = "distance"
+    extra_fn = staticmethod(compute_extra.distance_view)
+
+    def __init__(self, parent=None):
+        super().__init__(compute_extra.DistanceState(), parent)
+        self.explain.setText(self.tr(
+            "Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal "
+            "PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned "
+            "(MiniLM, mean cosine of rows p and p + k) and no positions at all (flat)."))
+        s = self.state
+        self.head_box = self.spin(self.tr("RoPE head_dim"), 2, 256, s.head_dim, "head_dim")
+        self.head_box.setSingleStep(2)
+        self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e7, s.rope_base, "rope_base", 0, 1000.0)
+        self.heads_box = self.spin(self.tr("ALiBi heads"), 1, 64, s.heads, "heads")
+        self.alibi_box = self.spin(self.tr("ALiBi head"), 0, s.heads - 1, s.alibi_head, "alibi_head")
+        self.check(self.tr("learned (MiniLM)"), s.learned, "learned")
+        self.controls.addStretch(1)
+        self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0)"))
+        self.legend(self.chart, (-10, 10))
+        names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
+                 "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position")}
+        self.items = {key: self.chart.plot([], [], name=label) for key, label in names.items()}
+
+    def set_state(self, **changes) -> None:
+        if "head_dim" in changes and changes["head_dim"] % 2:
+            changes["head_dim"] += 1
+            self.quiet_set(self.head_box, changes["head_dim"])
+        if "heads" in changes:   # the chosen head must exist
+            self.alibi_box.blockSignals(True)
+            self.alibi_box.setMaximum(changes["heads"] - 1)
+            self.alibi_box.blockSignals(False)
+            changes["alibi_head"] = self.alibi_box.value()
+        super().set_state(**changes)
+
+    def draw(self, r) -> None:
+        for key, item in self.items.items():
+            curve = r.curves.get(key)
+            item.setVisible(curve is not None)
+            if curve is not None:
+                item.setData(*curve)
+                item.setPen(self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
+        self.chart.enableAutoRange()
+        self.set_readout(r.learned_note or self.tr(
+            "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
+            "MiniLM's 512 positions").replace("%1", str(r.params.max_len))
+            .replace("%2", str(r.params.d_model)).replace("%3", f"{r.params.base:g}"))

@@ -1,0 +1,186 @@
+"""What the "beyond the paper" views share: own controls, a frozen state, synchronous redraws.
+
+A view's result depends on the shared Params (fed by the controller through `compute_fn(params)`,
+on the worker thread) and on the view's own frozen `state` (its small controls). `compute_fn` is the
+module-level cached function with the current state bound, so results depend only on arguments.
+When the view's own controls move, it recomputes at once on the GUI thread (each compute here takes
+a few ms at default sizes); a worker result computed for an older state is recomputed, not shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
+                               QSpinBox, QWidget)
+
+from explorer.errors import InputError
+from explorer.ui.views.base import ImagePlot, View
+
+# Okabe-Ito: distinguishable with the common colour-vision deficiencies
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+GREY = "#9a9a9a"
+TITLE_SIZE = "9pt"
+
+
+class ExtraView(View):
+    """Subclasses set `extra_fn` (staticmethod fn(params, state=...)), `state`, and `draw(result)`."""
+
+    extra_fn = None
+
+    def __init__(self, state, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.params = None
+        self.images: list[ImagePlot] = []
+        self.line_scale = 1.0
+        self.controls = QHBoxLayout()
+        self.controls.setContentsMargins(0, 0, 0, 0)
+        self.box.addLayout(self.controls)
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.box.addWidget(self.canvas, 1)
+        self.box.addWidget(self.readout)
+        self._bind()
+
+    # state ------------------------------------------------------------------------------------
+    def _bind(self) -> None:
+        self.compute_fn = partial(type(self).extra_fn, state=self.state)
+
+    def set_state(self, **changes) -> None:
+        """Apply the view's own control values and redraw now (when Params are known)."""
+        new = replace(self.state, **changes)
+        if new == self.state:
+            return
+        self.state = new
+        self._bind()
+        if self.params is not None:
+            self._recompute(self.params)
+
+    def _recompute(self, params) -> None:
+        try:
+            result = self.compute_fn(params)
+        except InputError as exc:
+            self.set_readout(str(exc))
+            return
+        self._show(result)
+
+    def set_result(self, result) -> None:
+        """A worker result: shown if it was computed for the current state, else recomputed."""
+        self.params = result.params
+        if self.sync_controls(result.params) or result.state != self.state:
+            self._recompute(result.params)
+        else:
+            self._show(result)
+
+    def _show(self, result) -> None:
+        self.params = result.params
+        self.result = result
+        self.draw(result)
+
+    def sync_controls(self, params) -> bool:
+        """Fit the own controls to new Params; True when that changed the state."""
+        return False
+
+    def draw(self, result) -> None:  # pragma: no cover - each view overrides
+        raise NotImplementedError
+
+    # shared widgets ---------------------------------------------------------------------------
+    def image(self, row: int, col: int, x_label: str, y_label: str, title: str = "",
+              cmap: str | None = None, bar: bool = True, reverse: bool = False) -> ImagePlot:
+        """An image panel at (row, col) with its colour bar at col + 1 (bar=False: no bar drawn).
+
+        cmap None: the user's diverging map (follows set_colormap); else a fixed map such as
+        "CET-L1" (black to white; reverse=True: white to black).
+        """
+        panel = ImagePlot(self.canvas, row, col, x_label, y_label, cmap or "CET-D1")
+        panel.plot.setTitle(title, size=TITLE_SIZE)
+        panel.bar.setFixedWidth(40)
+        if cmap is None:
+            self.images.append(panel)
+        elif reverse:
+            fixed = pg.colormap.get(cmap)   # a shared cached object: build a reversed copy
+            panel.bar.setColorMap(pg.ColorMap(pos=fixed.pos, color=fixed.getColors()[::-1]))
+        if not bar:
+            self.canvas.ci.removeItem(panel.bar)
+            panel.bar.hide()
+        return panel
+
+    def plot(self, row: int, col: int, x_label: str, y_label: str, title: str = "",
+             colspan: int = 1) -> pg.PlotItem:
+        item = self.canvas.addPlot(row=row, col=col, colspan=colspan)
+        item.setLabel("bottom", x_label)
+        item.setLabel("left", y_label)
+        item.setTitle(title, size=TITLE_SIZE)
+        item.setMenuEnabled(False)
+        item.showGrid(x=True, y=True, alpha=0.25)
+        return item
+
+    @staticmethod
+    def legend(item: pg.PlotItem, offset=(-10, 10), columns: int = 1):
+        """A legend on a translucent white box, so curves behind it stay readable."""
+        return item.addLegend(offset=offset, colCount=columns, brush=pg.mkBrush(255, 255, 255, 210),
+                              pen=pg.mkPen("#c8c8c8"))
+
+    def pen(self, colour: str, width: float = 2.0):
+        return pg.mkPen(colour, width=width * self.line_scale)
+
+    def spin(self, label: str, lo: int, hi: int, value: int, key: str) -> QSpinBox:
+        box = QSpinBox()
+        box.setRange(lo, hi)
+        box.setValue(value)
+        box.setKeyboardTracking(False)
+        box.valueChanged.connect(lambda v: self.set_state(**{key: int(v)}))
+        self._add(label, box)
+        return box
+
+    def dspin(self, label: str, lo: float, hi: float, value: float, key: str,
+              decimals: int = 2, step: float = 1.0) -> QDoubleSpinBox:
+        box = QDoubleSpinBox()
+        box.setRange(lo, hi)
+        box.setDecimals(decimals)
+        box.setSingleStep(step)
+        box.setValue(value)
+        box.setKeyboardTracking(False)
+        box.valueChanged.connect(lambda v: self.set_state(**{key: float(v)}))
+        self._add(label, box)
+        return box
+
+    def combo(self, label: str, items, value, key: str) -> QComboBox:
+        box = QComboBox()
+        for text, data in items:
+            box.addItem(text, data)
+        box.setCurrentIndex(max(0, box.findData(value)))
+        box.currentIndexChanged.connect(lambda _: self.set_state(**{key: box.currentData()}))
+        self._add(label, box)
+        return box
+
+    def check(self, label: str, value: bool, key: str) -> QCheckBox:
+        box = QCheckBox(label)
+        box.setChecked(value)
+        box.toggled.connect(lambda v: self.set_state(**{key: bool(v)}))
+        self.controls.addWidget(box)
+        return box
+
+    def _add(self, label: str, widget: QWidget) -> None:
+        if label:
+            self.controls.addWidget(QLabel(label))
+        self.controls.addWidget(widget)
+
+    @staticmethod
+    def quiet_set(widget, value) -> None:
+        """Set a control's value without emitting (used when Params move its range)."""
+        widget.blockSignals(True)
+        widget.setValue(value)
+        widget.blockSignals(False)
+
+    # View API -----------------------------------------------------------------------------------
+    def set_colormap(self, name: str) -> None:
+        for panel in self.images:
+            panel.set_colormap(name)
+
+    def set_line_scale(self, scale: float) -> None:
+        self.line_scale = scale
+        if self.result is not None:
+            self.draw(self.result)

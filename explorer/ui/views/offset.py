@@ -1,0 +1,82 @@
+"""Relative offset: R(k), PE(p+k) beside R(k)·PE(p), and PE(p)·PE(p+k) against k for several p."""
+
+from __future__ import annotations
+
+from explorer import compute_extra
+from explorer.ui.views.extra_base import PALETTE, ExtraView, TITLE_SIZE
+
+
+class OffsetView(ExtraView):
+    title = "offset"
+    extra_fn = staticmethod(compute_extra.offset)
+
+    def __init__(self, parent=None):
+        super().__init__(compute_extra.OffsetState(), parent)
+        self.explain.setText(self.tr(
+            "PE(p + k) = R(k)·PE(p): shifting by k is one fixed rotation (a 2×2 block per frequency, "
+            "interleaved order) that does not depend on p, so PE(p)·PE(p + k) depends only on k."))
+        self.k_box = self.spin(self.tr("offset k"), -255, 255, self.state.offset, "offset")
+        self.p_box = self.spin(self.tr("position p"), 0, 255, self.state.position, "position")
+        self.controls.addStretch(1)
+        self.rot = self.image(0, 0, self.tr("channel"), self.tr("channel"), self.tr("R(k)"))
+        self.vec = self.plot(0, 2, self.tr("channel"), self.tr("value"),
+                             self.tr("PE(p + k) and R(k)·PE(p), float32"))
+        self.legend(self.vec, (10, 2), 2)
+        self.shifted = self.vec.plot([], [], pen=None, symbol="o", symbolSize=9, symbolPen=None,
+                                     symbolBrush=PALETTE[0], name="PE(p + k)")
+        self.rotated = self.vec.plot([], [], pen=None, symbol="+", symbolSize=9,
+                                     symbolPen=PALETTE[1], name="R(k)·PE(p)")
+        self.vec.setYRange(-1.15, 1.7, padding=0)
+        self.dots = self.plot(1, 0, self.tr("offset k"), "PE(p)·PE(p + k)",
+                              self.tr("one curve per p: they coincide"), colspan=3)
+        self.legend(self.dots, (-10, 10))
+        self.dot_items = []
+
+    def sync_controls(self, params) -> bool:
+        n = params.max_len
+        self.k_box.blockSignals(True)
+        self.p_box.blockSignals(True)
+        self.k_box.setRange(-(n - 1), n - 1)
+        self.p_box.setRange(0, n - 1)
+        self.k_box.blockSignals(False)
+        self.p_box.blockSignals(False)
+        k, p = self.k_box.value(), self.p_box.value()
+        if (k, p) == (self.state.offset, self.state.position):
+            return False
+        self.state = type(self.state)(offset=k, position=p)
+        self._bind()
+        return True
+
+    def draw(self, r) -> None:
+        c = r.rotation.shape[0]
+        self.rot.show(r.rotation, 0, 0, c, c, (-1.0, 1.0))
+        self.rot.plot.setRange(xRange=(0, c), yRange=(0, c), padding=0)
+        d = r.params.d_model
+        self.rot.plot.setTitle(size=TITLE_SIZE, title=self.tr("R(k), k = %1").replace("%1", str(r.state.offset))
+                               if c == d else
+                               self.tr("R(k), k = %1: channels 0 … %2 of %3")
+                               .replace("%1", str(r.state.offset)).replace("%2", str(c - 1))
+                               .replace("%3", str(d)))
+        self.shifted.setData(r.shifted)
+        self.rotated.setData(r.rotated)
+        self.vec.setXRange(-0.5, d - 0.5, padding=0.01)
+        self.vec.setTitle(size=TITLE_SIZE, title=self.tr("p = %1, k = %2: max error %3 (float32)")
+                          .replace("%1", str(r.state.position)).replace("%2", str(r.state.offset))
+                          .replace("%3", f"{r.max_error:.3g}"))
+        while len(self.dot_items) < len(r.ps):
+            self.dot_items.append(self.dots.plot([], []))
+        legend = self.dots.legend
+        legend.clear()
+        for i, (item, p) in enumerate(zip(self.dot_items, r.ps)):
+            # widest first so the later (narrower) curves stay visible on top of it
+            width = 2.0 + 2.0 * (len(r.ps) - 1 - i)
+            item.setPen(self.pen(PALETTE[i % len(PALETTE)], width))
+            item.setData(r.ks, r.dots[i])
+            item.show()
+            legend.addItem(item, f"p = {p}")
+        for item in self.dot_items[len(r.ps):]:
+            item.hide()
+        self.set_readout(
+            self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
+                    "curves for different p: %2")
+            .replace("%1", f"{r.max_error:.3g}").replace("%2", f"{r.spread:.3g}"))

@@ -1,0 +1,61 @@
+"""Precision: where neighbouring positions stop being distinguishable in float32/float16/bfloat16."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+from explorer import compute_extra
+from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+
+COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
+
+
+class PrecisionView(ExtraView):
+    title = "precision"
+    extra_fn = staticmethod(compute_extra.precision_view)
+
+    def __init__(self, parent=None):
+        super().__init__(compute_extra.PrecisionState(), parent)
+        self.explain.setText(self.tr(
+            "‖PE(p+1) − PE(p)‖ after building the table in each precision. Where it drops to 0 "
+            "two neighbouring positions get the same encoding (bfloat16 from p = 256, float16 "
+            "from 2048). Positions beyond the training length are greyed."))
+        s = self.state
+        self.train_box = self.spin(self.tr("train max_len"), 1, 10_000_000, s.train_max_len,
+                                   "train_max_len")
+        self.span_box = self.combo(self.tr("positions shown"),
+                                   ((self.tr("max_len"), 0), ("4,096", 4096), ("65,536", 65536),
+                                    ("1,048,576", 1 << 20)), s.span, "span")
+        self.mode_box = self.combo(self.tr("table"),
+                                   ((self.tr("computed in the dtype"), "compute"),
+                                    (self.tr("float64 table stored in the dtype"), "store")),
+                                   s.mode, "mode")
+        self.controls.addStretch(1)
+        self.chart = self.plot(0, 0, self.tr("position p"), "‖PE(p+1) − PE(p)‖")
+        self.legend(self.chart, (-10, 10))
+        self.region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(160, 160, 160, 90),
+                                          pen=pg.mkPen(GREY))
+        self.chart.addItem(self.region, ignoreBounds=True)
+        self.exact = self.chart.plot([], [], name=self.tr("exact (float64)"))
+        self.items = {dt: self.chart.plot([], [], name=dt) for dt in COLOURS}
+
+    def draw(self, r) -> None:
+        first = next(iter(r.curves.values()))
+        self.exact.setData(first.positions, first.exact_neighbour)
+        self.exact.setPen(self.pen("#bbbbbb", 6))
+        for dt, item in self.items.items():
+            c = r.curves[dt]
+            item.setData(c.positions, c.neighbour)
+            item.setPen(self.pen(COLOURS[dt], 2.0 if dt != "float32" else 3.0))
+        lo = min(r.state.train_max_len, r.span)
+        self.region.setRegion((lo, max(lo, r.span)))
+        self.region.setVisible(r.state.train_max_len < r.span)
+        self.chart.setXRange(0, r.span, padding=0.01)
+        self.chart.enableAutoRange(axis="y")
+        parts = []
+        for dt, c in r.curves.items():
+            where = str(c.first_collision) if c.first_collision is not None else \
+                self.tr("none shown (from %1)").replace("%1", f"{c.collision_position:,}")
+            parts.append(f"{dt}: {where}")
+        self.set_readout(self.tr("first position whose neighbour rounds to the same encoding: ")
+                         + "; ".join(parts))
