@@ -75,6 +75,12 @@ def _texts(data, key: str, where: str) -> tuple[tuple[str, str], ...]:
     return tuple((lang, data[lang]) for lang in LANGS)
 
 
+def _short(message: str) -> str:
+    """Cut huge numbers (and the whole message) so the message stays one readable line."""
+    message = re.sub(r"[\d,]{30,}", lambda m: m.group()[:14] + "…", message)
+    return message if len(message) <= 300 else message[:299] + "…"
+
+
 def _version(data: dict, where: str) -> None:
     require("version" in data, f"{where}: the key “version” is missing")
     v = data["version"]
@@ -94,10 +100,8 @@ def scene_from_dict(data, where: str = "scene") -> Scene:
     require(not extra, f"{where}: unknown key(s): {', '.join(extra)}"[:300])
     try:
         params = Params.from_dict(data["params"])
-    except TypeError as exc:   # a wrong type that slipped past validation (e.g. text: [1])
-        raise InputError(f"{where}: “params”: {exc}") from None
-    except InputError as exc:
-        raise InputError(f"{where}: “params”: {exc}") from None
+    except (TypeError, InputError) as exc:   # TypeError: a wrong type past validation
+        raise InputError(f"{where}: “params”: {_short(str(exc))}") from None
     view = data["view"]
     require(isinstance(view, str) and VIEW_NAME.match(view) is not None,
             f"{where}: “view” must be a view name such as {', '.join(CORE_VIEWS)}, "

@@ -1,0 +1,163 @@
+"""`pe-explorer render`: headless PNG/SVG of any view or deck; bad input -> exit 2, one line, no file."""
+
+import json
+import struct
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from explorer.params import Params
+from explorer.render import render_main
+from explorer.scenes import make_scene, save_deck, save_scene
+
+SMALL = ["--size", "400x300", "--dpi", "96"]
+
+
+def png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def png_pixels(path):
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    ptr = image.constBits()
+    return np.frombuffer(ptr, np.uint8, image.sizeInBytes()).reshape(image.height(), -1).copy()
+
+
+def test_render_a_view_with_params(qapp, tmp_path, capsys):
+    out = tmp_path / "h.png"
+    rc = render_main(["--view", "heatmap", "--d-model", "64", "--max-len", "100", "--base", "500",
+                      "--layout", "concat", "-o", str(out), "--size", "500x320", "--dpi", "192"])
+    assert rc == 0, capsys.readouterr().err
+    assert png_size(out) == (1000, 640)
+    assert str(out) in capsys.readouterr().out
+    pixels = png_pixels(out)
+    assert len(np.unique(pixels.reshape(-1, 4)[::97], axis=0)) > 30    # a drawn heatmap
+
+
+def test_render_svg_and_both_languages_differ(qapp, tmp_path, capsys):
+    from explorer.ui.i18n import current_language
+
+    svg = tmp_path / "s.svg"
+    assert render_main(["--view", "similarity", "--metric", "dot", "-o", str(svg)] + SMALL) == 0
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    en, zh = tmp_path / "en.png", tmp_path / "zh.png"
+    assert render_main(["--view", "curves", "-o", str(en), "--lang", "en"] + SMALL) == 0
+    assert render_main(["--view", "curves", "-o", str(zh), "--lang", "zh_CN"] + SMALL) == 0
+    assert png_size(en) == png_size(zh) == (400, 300)
+    assert not np.array_equal(png_pixels(en), png_pixels(zh))        # the labels changed
+    assert current_language() == "en"                                 # translator restored
+
+
+def test_render_a_scene_file_and_override_a_parameter(qapp, tmp_path, capsys):
+    scene = make_scene(Params(d_model=32, max_len=64, metric="dot"), "similarity", 5)
+    path = save_scene(tmp_path / "s.json", scene)
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    assert render_main(["--scene", str(path), "-o", str(a)] + SMALL) == 0
+    assert render_main(["--scene", str(path), "--d-model", "8", "-o", str(b)] + SMALL) == 0
+    assert png_size(a) == (400, 300)
+    assert not np.array_equal(png_pixels(a), png_pixels(b))
+
+
+def test_render_a_deck_into_a_folder(qapp, tmp_path, capsys):
+    deck = [make_scene(Params(d_model=16, max_len=40), "heatmap", 3),
+            make_scene(Params(d_model=16, max_len=40, curve_pairs=(0, 2)), "curves")]
+    path = save_deck(tmp_path / "d.json", deck)
+    out = tmp_path / "slides"
+    assert render_main(["--deck", str(path), "-o", str(out)] + SMALL) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["01_heatmap.png", "02_curves.png"]
+    assert all(png_size(p) == (400, 300) for p in out.iterdir())
+    svg_out = tmp_path / "svg"
+    assert render_main(["--deck", str(path), "-o", str(svg_out), "--format", "svg"] + SMALL) == 0
+    assert sorted(p.suffix for p in svg_out.iterdir()) == [".svg", ".svg"]
+
+
+def test_render_the_builtin_deck_in_chinese(qapp, tmp_path, capsys):
+    from explorer.scenes import builtin_deck
+
+    out = tmp_path / "lesson"
+    assert render_main(["--deck", "builtin", "-o", str(out), "--lang", "zh_CN",
+                        "--size", "320x240", "--dpi", "48"]) == 0, capsys.readouterr().err
+    files = sorted(out.iterdir())
+    assert len(files) == len(builtin_deck())
+    assert all(png_size(p) == (160, 120) for p in files)
+
+
+def _bad_scene(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"version": 1, "params": {"d_model": "big"}}))
+    return str(path)
+
+
+BAD = [   # (argv builder, words in the one error line)
+    (lambda t: ["--view", "spiral", "-o", f"{t}/x.png"], "unknown view"),
+    (lambda t: ["--view", "heatmap", "--d-model", "0", "-o", f"{t}/x.png"], "d_model"),
+    (lambda t: ["--view", "heatmap", "--d-model", "abc", "-o", f"{t}/x.png"], "--d-model"),
+    (lambda t: ["--view", "heatmap", "--layout", "spiral", "-o", f"{t}/x.png"], "layout"),
+    (lambda t: ["--view", "heatmap", "--metric", "l2", "-o", f"{t}/x.png"], "metric"),
+    (lambda t: ["--view", "heatmap", "--cursor", "999", "-o", f"{t}/x.png"], "cursor"),
+    (lambda t: ["--scene", f"{t}/none.json", "-o", f"{t}/x.png"], "does not exist"),
+    (lambda t: ["--scene", _bad_scene(t), "-o", f"{t}/x.png"], "missing key"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.jpg"], ".png or .svg"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/nodir/x.png"], "does not exist"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--size", "big"], "--size"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--size", "10x10"], "--size"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--dpi", "5000"], "dpi"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--lang", "fr"], "--lang"),
+    (lambda t: ["-o", f"{t}/x.png"], "--view"),
+    (lambda t: ["--view", "heatmap"], "-o"),
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--bogus"], "--bogus"),
+    (lambda t: ["--deck", f"{t}/none.json", "-o", f"{t}/out"], "does not exist"),
+    (lambda t: ["--deck", "builtin", "-o", f"{t}/out", "--format", "gif"], "--format"),
+    (lambda t: ["--deck", "builtin", "--scene", "x.json", "-o", f"{t}/out"], "not allowed"),
+]
+
+
+@pytest.mark.parametrize("argv,words", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_bad_input_exits_2_with_one_line_and_no_file(qapp, tmp_path, capsys, argv, words):
+    rc = render_main(argv(tmp_path))
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert rc == 2, captured
+    assert len(lines) == 1 and lines[0].startswith("pe-explorer render: error:"), captured.err
+    assert words in lines[0]
+    assert "Traceback" not in captured.err + captured.out
+    assert not any(p.suffix in (".png", ".svg") for p in tmp_path.rglob("*"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_unwritable_output_folder_exits_2(qapp, tmp_path, capsys, monkeypatch):
+    import explorer.render as render
+
+    real = render.os.access
+    monkeypatch.setattr(render.os, "access", lambda p, mode: False if mode == render.os.W_OK
+                        else real(p, mode))
+    rc = render_main(["--view", "heatmap", "-o", str(tmp_path / "x.png")])
+    assert rc == 2 and "read-only" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_failed_write_exits_2_and_keeps_the_old_image(qapp, tmp_path, capsys, monkeypatch):
+    from explorer import fileio
+
+    out = tmp_path / "x.png"
+    out.write_bytes(b"old slide")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fileio.os, "replace", broken_replace)
+    rc = render_main(["--view", "curves", "-o", str(out)] + SMALL)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "No space left" in err[0]
+    assert out.read_bytes() == b"old slide"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.png"]
+
+
+def test_help_exits_0(qapp, capsys):
+    assert render_main(["--help"]) == 0
+    assert "--deck" in capsys.readouterr().out
