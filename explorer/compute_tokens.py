@@ -173,6 +173,14 @@ class LearnedResult:
     sim_learned: np.ndarray | None    # (512, 512) cosine
     error: str = ""                   # why the learned table is missing
 
+    @property
+    def learned_level(self) -> float:
+        """A colour limit for the learned table: the 99.5th percentile of |value| (a few channels are
+        outliers ~30x larger than the rest, which would wash the picture out)."""
+        if self.learned is None:
+            return 1.0
+        return max(float(np.percentile(np.abs(self.learned), 99.5)), 1e-12)
+
 
 def cosine_matrix(rows: np.ndarray) -> np.ndarray:
     """Cosine similarity of every pair of rows, float64; (n, n). Zero rows give 0."""

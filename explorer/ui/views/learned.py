@@ -1,0 +1,125 @@
+"""Learned vs sinusoidal positions: MiniLM's trained 512 x 384 table beside sinusoidal PE at d = 384.
+
+Top: the two tables as heatmaps (positions x channels). Bottom: their cosine position-similarity
+matrices. The sinusoidal one depends only on the offset (constant diagonals); the learned one need not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel
+
+from explorer import compute_tokens
+from explorer.backend.pretrained import INSTALL_HINT
+from explorer.ui.i18n import Retranslatable
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View
+
+
+class LearnedView(Retranslatable, View):
+    title = "learned"
+    compute_fn = staticmethod(compute_tokens.learned)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
+        self.note.setWordWrap(True)
+        self.box.addWidget(self.note)
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.tables = (ImagePlot(self.canvas, 0, 0, "", ""), ImagePlot(self.canvas, 0, 2, "", ""))
+        self.sims = (ImagePlot(self.canvas, 1, 0, "", ""), ImagePlot(self.canvas, 1, 2, "", ""))
+        for panel in self.sims:
+            panel.plot.setAspectLocked(True)
+        for panel in self.tables + self.sims:
+            panel.plot.hideButtons()
+        self.lines = []
+        for panel in self.tables + self.sims:
+            line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
+            line.hide()
+            panel.plot.addItem(line, ignoreBounds=True)
+            self.lines.append(line)
+        self.box.addWidget(self.canvas, 1)
+        self.box.addWidget(self.readout)
+        self.canvas.scene().sigMouseMoved.connect(self._on_moved)
+        self.retranslate_ui()
+
+    def retranslate_ui(self) -> None:
+        self.explain.setText(self.tr(
+            "Left: MiniLM's learned position embeddings (512 × 384, trained). Right: sinusoidal PE at "
+            "d = 384 (computed). Below: cosine similarity of every pair of positions. Sinusoidal "
+            "similarity depends only on the offset (constant diagonals); the learned table stops at 512."))
+        for panel in self.tables:
+            panel.plot.setLabel("bottom", self.tr("channel"))
+            panel.plot.setLabel("left", self.tr("position"))
+        for panel in self.sims:
+            panel.plot.setLabel("bottom", self.tr("position q"))
+            panel.plot.setLabel("left", self.tr("position p"))
+        if self.result is not None:
+            self.set_result(self.result)
+
+    def set_result(self, result) -> None:
+        self.result = result
+        n, d = result.sinusoidal.shape
+        p = result.params
+        self.tables[1].plot.setTitle(self.tr("sinusoidal PE, d = %1, base %2, %3")
+                                     .replace("%1", str(d)).replace("%2", f"{p.base:g}")
+                                     .replace("%3", p.layout))
+        self.sims[1].plot.setTitle(self.tr("cosine similarity, sinusoidal"))
+        self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
+        self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))
+        if result.learned is None:
+            self.note.setText(self.tr("MiniLM's learned positions are not installed, so only the "
+                                         "sinusoidal side is shown. Install them with: %1")
+                                 .replace("%1", INSTALL_HINT))
+            self.note.setText(f'<b style="color:#a33">{self.note.text()}</b>')
+            for panel in (self.tables[0], self.sims[0]):
+                panel.image.clear()
+                panel.plot.setTitle(self.tr("learned positions: not installed"))
+        else:
+            m = result.learned_level
+            self.tables[0].plot.setTitle(self.tr("learned positions (all-MiniLM-L6-v2)"))
+            self.note.setText(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
+                                         "a few channels reach %2 and would wash the picture out.")
+                                 .replace("%1", f"{m:.3g}")
+                                 .replace("%2", f"{float(abs(result.learned).max()):.3g}"))
+            self.sims[0].plot.setTitle(self.tr("cosine similarity, learned"))
+            self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
+            self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
+        for panel in self.tables:
+            panel.plot.setRange(xRange=(0, d), yRange=(0, n), padding=0)
+        for panel in self.sims:
+            panel.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0)
+
+    def set_cursor(self, pos: int) -> None:
+        if self.result is None or not 0 <= pos < self.result.sinusoidal.shape[0]:
+            return
+        for line in self.lines:
+            line.setPos(pos + 0.5)
+            line.show()
+
+    def set_colormap(self, name: str) -> None:
+        for panel in self.tables + self.sims:
+            panel.set_colormap(name)
+
+    def _on_moved(self, scene_pos) -> None:
+        r = self.result
+        if r is None:
+            return
+        n = r.sinusoidal.shape[0]
+        for k, panel in enumerate(self.sims):
+            vb = panel.plot.getViewBox()
+            if vb.sceneBoundingRect().contains(scene_pos):
+                pt = vb.mapSceneToView(scene_pos)
+                i, j = int(math.floor(pt.y())), int(math.floor(pt.x()))
+                if 0 <= i < n and 0 <= j < n:
+                    self._show_pair(i, j)
+                return
+
+    def _show_pair(self, i: int, j: int) -> None:
+        r = self.result
+        learned = (f"{r.sim_learned[i, j]:+.3f}" if r.sim_learned is not None else "—")
+        self.readout.setText(self.tr("p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5")
+                             .replace("%1", str(i)).replace("%2", str(j)).replace("%3", str(j - i))
+                             .replace("%4", learned).replace("%5", f"{r.sim_sinusoidal[i, j]:+.3f}"))
+        self.hovered.emit(i, j)
