@@ -102,6 +102,8 @@ class OffsetResult:
     shifted: np.ndarray       # (d,) PE(p + k), float32
     rotated: np.ndarray       # (d,) R(k) PE(p), float32
     max_error: float          # max |PE(p+k) - R(k) PE(p)| in float32
+    position: int             # p used: state.position clamped to 0 .. max_len-1
+    k: int                    # k used: state.offset clamped to -(max_len-1) .. max_len-1
     ps: tuple                 # positions p of the dot-product curves
     ks: np.ndarray            # (K,) offsets k
     dots: np.ndarray          # (len(ps), K) PE(p) . PE(p + k)
@@ -123,20 +125,22 @@ def rotation_corner(d_model: int, offset: int, base: float, size: int = ROTATION
 
 @lru_cache(maxsize=4)
 def offset(params: Params, state: OffsetState = OffsetState()) -> OffsetResult:
-    """R(k), PE(p+k) beside R(k) PE(p) (float32), and PE(p).PE(p+k) against k for several p."""
+    """R(k), PE(p+k) beside R(k) PE(p) (float32), and PE(p).PE(p+k) against k for several p.
+
+    p and k are clamped into the table (a worker may compute before the view's controls follow).
+    """
     d, n = params.d_model, params.max_len
-    require(0 <= state.position < n, f"the position p must be in 0 .. {n - 1}, not {state.position}")
-    require(-n < state.offset < n, f"the offset k must be in {-(n - 1)} .. {n - 1}, not {state.offset}")
-    shifted, rotated, err = relative.shifted_vs_rotated(state.position, state.offset, d,
-                                                        params.base, "float32")
-    ps = tuple(sorted({0, state.position, n // 4, n // 2}))
+    pos = min(max(0, int(state.position)), n - 1)          # the view's controls may lag max_len
+    k = min(max(-(n - 1), int(state.offset)), n - 1)
+    shifted, rotated, err = relative.shifted_vs_rotated(pos, k, d, params.base, "float32")
+    ps = tuple(sorted({0, pos, n // 4, n // 2}))
     step, count = _grid(n)
     ks = np.arange(count) * step                                              # (K,)
     dots = relative.dot_vs_offset(ps, ks, d, params.base)                     # (P, K)
     spread = float(np.max(dots.max(axis=0) - dots.min(axis=0))) if len(ps) > 1 else 0.0
-    rot = rotation_corner(d, state.offset, params.base)
+    rot = rotation_corner(d, k, params.base)
     _frozen(rot, shifted, rotated, ks, dots)
-    return OffsetResult(rot, shifted, rotated, err, ps, ks, dots, spread, params, state)
+    return OffsetResult(rot, shifted, rotated, err, pos, k, ps, ks, dots, spread, params, state)
 
 
 # 3. frequencies -------------------------------------------------------------------------------
