@@ -114,7 +114,7 @@ class ExtraView(View):
         item.setLabel("left", y_label)
         item.setTitle(title, size=TITLE_SIZE)
         item.setMenuEnabled(False)
-        item.showGrid(x=True, y=True, alpha=0.25)
+        # no grid: pyqtgraph's grid (minor lines included) tripled the render time of a frame
         return item
 
     @staticmethod

@@ -31,6 +31,7 @@ class OffsetView(ExtraView):
                               self.tr("one curve per p: they coincide"), colspan=3)
         self.legend(self.dots, (-10, 10))
         self.dot_items = []
+        self._legend_key = None
 
     def sync_controls(self, params) -> bool:
         n = params.max_len
@@ -65,15 +66,16 @@ class OffsetView(ExtraView):
                           .replace("%3", f"{r.max_error:.3g}"))
         while len(self.dot_items) < len(r.ps):
             self.dot_items.append(self.dots.plot([], []))
-        legend = self.dots.legend
-        legend.clear()
+        relabel = (r.ps, self.line_scale) != self._legend_key
+        if relabel:
+            self._legend_key = (r.ps, self.line_scale)
+            self.dots.legend.clear()
         for i, (item, p) in enumerate(zip(self.dot_items, r.ps)):
-            # widest first so the later (narrower) curves stay visible on top of it
-            width = 2.0 + 2.0 * (len(r.ps) - 1 - i)
-            item.setPen(self.pen(PALETTE[i % len(PALETTE)], width))
+            if relabel:   # widest first, so the later (narrower) curves stay visible on top
+                item.setPen(self.pen(PALETTE[i % len(PALETTE)], 2.0 + 2.0 * (len(r.ps) - 1 - i)))
+                self.dots.legend.addItem(item, f"p = {p}")
             item.setData(r.ks, r.dots[i])
             item.show()
-            legend.addItem(item, f"p = {p}")
         for item in self.dot_items[len(r.ps):]:
             item.hide()
         self.set_readout(
