@@ -19,7 +19,12 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import pretrained
-from explorer.backend.embeddings import input_rows, one_hot_window, scale_gauge, untrained_rows
+from explorer.backend.embeddings import (
+    input_rows,
+    one_hot_window,
+    scale_gauge,
+    untrained_rows,
+)
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.backend.tokens import Token, tokenize

@@ -111,7 +111,7 @@ class LearnedView(Retranslatable, View):
             vb = panel.plot.getViewBox()
             if vb.sceneBoundingRect().contains(scene_pos):
                 pt = vb.mapSceneToView(scene_pos)
-                i, j = int(math.floor(pt.y())), int(math.floor(pt.x()))
+                i, j = math.floor(pt.y()), math.floor(pt.x())
                 if 0 <= i < n and 0 <= j < n:
                     self._show_pair(i, j)
                 return

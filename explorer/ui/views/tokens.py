@@ -13,8 +13,19 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetrics
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer import compute_tokens
 from explorer.backend.pretrained import minilm_available
@@ -420,7 +431,7 @@ class LabelAxis(pg.AxisItem):
         fm = QFontMetrics(self.style.get("tickFont") or self.font())
         return max(fm.horizontalAdvance(t) for t in self.labels) + 14
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph API)
+    def tickValues(self, minVal, maxVal, size):
         if not self.labels:
             return super().tickValues(minVal, maxVal, size)
         minVal, maxVal = sorted((minVal, maxVal))                                 # inverted y comes reversed
@@ -431,12 +442,12 @@ class LabelAxis(pg.AxisItem):
         first = lo + (-lo) % step
         return [(float(step), [j + self.centre for j in range(first, hi + 1, step)])]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
+    def tickStrings(self, values, scale, spacing):
         if not self.labels:
             return super().tickStrings(values, scale, spacing)
         out = []
         for v in values:
-            j = int(round(v - self.centre))
+            j = round(v - self.centre)
             out.append(self.labels[j] if 0 <= j < len(self.labels) else "")
         return out
 

