@@ -155,3 +155,23 @@ def test_a_view_without_a_result_has_no_data(qtbot):
     qtbot.addWidget(view)
     with pytest.raises(InputError, match="no result"):
         view_arrays(view)
+
+
+def test_extra_views_export_their_arrays(qtbot, tmp_path):
+    from explorer.params import Params
+    from explorer.ui.views.frequencies import FrequenciesView
+    from explorer.ui.views.offset import OffsetView
+
+    params = Params(d_model=32, max_len=64, base=100.0)
+    freq, off = FrequenciesView(), OffsetView()
+    for view in (freq, off):
+        qtbot.addWidget(view)
+        view.set_result(view.compute_fn(params))
+    table = np.load(export_view_data(freq, tmp_path / "f.npy"))
+    r = freq.result
+    np.testing.assert_array_equal(table, np.stack([r.index, r.w, r.wavelength], axis=1))
+    np.testing.assert_allclose(table[:, 1], 100.0 ** (-2 * np.arange(16) / 32))   # float64 oracle
+    export_view_data(freq, tmp_path / "f.csv")
+    assert (tmp_path / "f.csv").read_text().startswith("# index, w, wavelength")
+    rot = np.load(export_view_data(off, tmp_path / "o.npy"))
+    np.testing.assert_array_equal(rot, off.result.rotation)

@@ -8,6 +8,7 @@ leaves a partial file and an older file of the same name survives. A view can de
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -138,6 +139,19 @@ def _curve_table(result) -> tuple[np.ndarray, str]:
     return table, f"position, {names}{note}"
 
 
+def _first_arrays(result, title: str) -> tuple[np.ndarray, str]:
+    """Fallback: the result's first array field; 1-D fields of its length become columns."""
+    found = [(f.name, getattr(result, f.name)) for f in dataclasses.fields(result)
+             if isinstance(getattr(result, f.name), np.ndarray)] \
+        if dataclasses.is_dataclass(result) else []
+    require(bool(found), f"the {title} view has no array data to export")
+    name, first = found[0]
+    if first.ndim != 1:
+        return first, name
+    cols = [(n, a) for n, a in found if a.ndim == 1 and len(a) == len(first)]
+    return np.stack([a for _, a in cols], axis=1), ", ".join(n for n, _ in cols)  # (m, cols)
+
+
 def view_arrays(view) -> tuple[np.ndarray, str]:
     """(the array the view draws, a one-line description of its rows and columns)."""
     if hasattr(view, "export_arrays"):
@@ -148,8 +162,8 @@ def view_arrays(view) -> tuple[np.ndarray, str]:
     if hasattr(result, "lines"):
         return _curve_table(result)
     image = getattr(result, "image", None)
-    require(isinstance(image, np.ndarray), f"the {getattr(view, 'title', 'view')} view has no "
-                                           f"array data to export")
+    if not isinstance(image, np.ndarray):
+        return _first_arrays(result, getattr(view, "title", "view"))
     step = getattr(result, "pos_step", 1)
     rows = f"rows: positions from {getattr(result, 'pos0', 0)} in steps of {step}"
     if step > 1:
