@@ -51,14 +51,23 @@ def test_self_test_passes_in_process(qapp, monkeypatch, tmp_path):
 def test_self_test_names_what_failed(qapp, monkeypatch):
     import explorer.backend.tokens as tokens
     from explorer.selftest import run_self_test
+    from explorer.ui.views.heatmap import HeatmapView
 
     real = tokens.available_tokenizers
     monkeypatch.setattr(tokens, "available_tokenizers",
                         lambda: {**real(), "cl100k": "the rank file is missing (test)"})
+
+    def keep_but_draw_nothing(self, result):
+        self.result = result
+
+    monkeypatch.setattr(HeatmapView, "set_result", keep_but_draw_nothing)  # a view that stays blank
     lines: list[str] = []
     assert run_self_test(out=lines.append) == 1
     assert "FAIL tokenizer cl100k: the rank file is missing (test)" in lines
-    assert lines[-1].startswith("self-test FAILED: tokenizer cl100k")
+    blank = [line for line in lines if line.startswith("FAIL view heatmap")]
+    assert blank and "0% of pixels differ from the empty view" in blank[0], lines
+    assert not any(line.startswith("FAIL view") for line in lines if line not in blank)
+    assert lines[-1].startswith("self-test FAILED: tokenizer cl100k, view heatmap")
 
 
 def test_blank_picture_is_told_apart_from_a_drawn_one(qapp):
