@@ -128,13 +128,13 @@ def sandbox(tmp_path_factory):
         yield folder
 
 
-def _strict_stream() -> io.TextIOWrapper:
-    """A UTF-8 stream that fails on unencodable text, as a real terminal's stdout does."""
-    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict", write_through=True)
+def _utf8_stream(errors: str) -> io.TextIOWrapper:
+    """UTF-8 like a terminal: stdout fails on lone surrogates (strict), stderr backslash-escapes them."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors, write_through=True)
 
 
 def run_cli(argv: list[str]) -> tuple[int, str]:
-    out, err = _strict_stream(), _strict_stream()
+    out, err = _utf8_stream("strict"), _utf8_stream("backslashreplace")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc = cli.main(argv)
