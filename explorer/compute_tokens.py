@@ -167,6 +167,11 @@ def tokens_minilm(params: Params) -> TokensResult:
 COMPUTE = {"untrained": tokens, "minilm": tokens_minilm}
 
 
+def for_params(params: Params) -> TokensResult:
+    """The token pipeline for params.embedding_source."""
+    return COMPUTE[params.embedding_source](params)
+
+
 @dataclass(frozen=True)
 class LearnedResult:
     """MiniLM's learned positions beside sinusoidal PE at d = 384 (params.base, params.layout)."""

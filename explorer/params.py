@@ -14,6 +14,8 @@ MAX_LEN_RANGE = (1, 10_000_000)
 BASE_RANGE = (1.0001, 1e9)
 DEVICES = ("auto", "cpu", "cuda", "mps")
 TEXT_LIMIT = 100_000  # characters
+TOKENIZER_NAMES = ("cl100k", "wordpiece", "char")
+EMBEDDING_SOURCES = ("untrained", "minilm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +32,8 @@ class Params:
     scale_embedding: bool = True     # multiply E[id] by sqrt(d_model), as the paper does
     seed: int = 0                    # the untrained embedding table's seed
     text: str = "Thanks for all the fish"
-    tokenizer: str = "char"
+    tokenizer: str = "cl100k"
+    embedding_source: str = "untrained"   # "untrained" seeded table, or trained "minilm" (d = 384)
     curve_pairs: tuple[int, ...] = (0, 4, 16, 32)   # frequency indices drawn as sin/cos curves
 
     def __post_init__(self) -> None:
@@ -88,7 +91,8 @@ def validate(p: Params) -> None:
     require(isinstance(p.text, str), "text must be a string")
     require(len(p.text) <= TEXT_LIMIT,
             f"the text has {len(p.text):,} characters; at most {TEXT_LIMIT:,} are shown")
-    require(isinstance(p.tokenizer, str) and p.tokenizer, "tokenizer must be a name")
+    _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
+    _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
             "curve_pairs must list at most 16 frequency indices")
     for i in p.curve_pairs:

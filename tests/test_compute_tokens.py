@@ -121,10 +121,19 @@ def test_chinese_and_emoji_cl100k():
     assert [t.id for t in c.tokens] == [0x1F41F]
 
 
-def test_empty_text_and_bad_tokenizer_do_not_raise():
+def test_empty_text_and_bad_tokenizer_do_not_raise(monkeypatch):
     r = ct.tokens(Params(text="", tokenizer="char"))
     assert r.n_shown == 0 and r.x.shape == (0, 128) and r.error == ""
-    bad = ct.tokens(Params(text=FISH, tokenizer="bogus"))
+    with pytest.raises(InputError, match="bogus"):       # refused where it is typed
+        Params(text=FISH, tokenizer="bogus")
+
+    def unavailable(text, name):
+        raise InputError("wordpiece is not installed: bogus")
+
+    monkeypatch.setattr(ct, "tokenize", unavailable)
+    ct.tokens.cache_clear()
+    bad = ct.tokens(Params(text=FISH + "?", tokenizer="wordpiece"))
+    ct.tokens.cache_clear()
     assert "bogus" in bad.error and bad.n_shown == 0 and bad.message == bad.error
 
 

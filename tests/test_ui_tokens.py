@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from explorer.errors import InputError
+
 from explorer import compute_tokens as ct
 from explorer.backend import pretrained
 from explorer.params import TEXT_LIMIT, Params
@@ -129,8 +131,14 @@ def test_chinese_and_emoji_do_not_crash(view):
     view.grab()
 
 
-def test_error_result_is_shown_in_the_view(view):
-    view.set_result(ct.tokens(Params(text=FISH, tokenizer="bogus")))
+def test_error_result_is_shown_in_the_view(view, monkeypatch):
+    def unavailable(text, name):
+        raise InputError("the wordpiece tokenizer is not installed (bogus)")
+
+    monkeypatch.setattr(ct, "tokenize", unavailable)
+    ct.tokens.cache_clear()
+    view.set_result(ct.tokens(Params(text=FISH + "!", tokenizer="wordpiece")))
+    ct.tokens.cache_clear()
     assert view.notice.isVisible() and "bogus" in view.notice.text()
     assert view.chips.count() == 0
 
@@ -149,7 +157,7 @@ def test_source_combo_switches_to_minilm(view, qtbot):
     with qtbot.waitSignal(view.source_changed) as blocker:
         view.source_box.setCurrentIndex(view.source_box.findData("minilm"))
     assert blocker.args == ["minilm"]
-    assert view.compute_fn is ct.tokens_minilm
+    view.set_result(ct.for_params(view.result.params.with_(embedding_source="minilm")))
     assert view.result.source == "minilm" and view.sum.images[2].image.shape == (7, 384)
     assert chip_ids(view) == [101, 4283, 2005, 2035, 1996, 3869, 102]
     assert "WordPiece" in view.notice.text()

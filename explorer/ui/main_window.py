@@ -15,8 +15,11 @@ from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.presentation import Presenter
 from explorer.ui.views.curves import CurvesView
+from explorer.ui.views.extra import EXTRA_VIEWS, tab_title
 from explorer.ui.views.heatmap import HeatmapView
+from explorer.ui.views.learned import LearnedView
 from explorer.ui.views.similarity import SimilarityView
+from explorer.ui.views.tokens import TokensView
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 
@@ -29,10 +32,15 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = {"heatmap": HeatmapView(), "curves": CurvesView(),
-                      "similarity": SimilarityView()}
+                      "similarity": SimilarityView(), "tokens": TokensView(),
+                      "learned": LearnedView()}
         self.tabs = QTabWidget()
         self.tab_names = {"heatmap": self.tr("PE heatmap"), "curves": self.tr("Frequency curves"),
-                          "similarity": self.tr("Position similarity")}
+                          "similarity": self.tr("Position similarity"),
+                          "tokens": self.tr("Tokens"), "learned": self.tr("Learned positions")}
+        for name, (cls, _title) in EXTRA_VIEWS.items():
+            self.views[name] = cls()
+            self.tab_names[name] = tab_title(name)
         for name, view in self.views.items():
             self.tabs.addTab(view, self.tab_names[name])
         self.setCentralWidget(self.tabs)
@@ -69,7 +77,8 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):
             act = QAction(self.tab_names[name], self)
-            act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            if i < 9:
+                act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
             act.triggered.connect(lambda _=False, i=i: self.tabs.setCurrentIndex(i))
             view_menu.addAction(act)
         self.reset_action = QAction(self.tr("&Reset settings"), self)
@@ -103,6 +112,11 @@ class MainWindow(QMainWindow):
         self.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
         self.views["similarity"].hovered.connect(self._on_similarity_hovered)
         self.views["curves"].pairs_requested.connect(self._on_pairs_requested)
+        tv = self.views["tokens"]
+        tv.text_changed.connect(lambda text: c.update(text=text))
+        tv.tokenizer_changed.connect(lambda name: c.update(tokenizer=name))
+        tv.scale_changed.connect(lambda on: c.update(scale_embedding=on))
+        tv.source_changed.connect(lambda source: c.update(embedding_source=source))
         self.controls.set_device_text(self.tr("Device: chosen when a full-size export runs"))
 
     # slots -------------------------------------------------------------------------------------

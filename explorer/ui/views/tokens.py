@@ -43,7 +43,7 @@ CHIP_PLAIN = QColor("#dcebf7")
 
 class TokensView(Retranslatable, View):
     title = "tokens"
-    compute_fn = staticmethod(compute_tokens.tokens)
+    compute_fn = staticmethod(compute_tokens.for_params)
     text_changed = Signal(str)           # debounced text for Params.text
     tokenizer_changed = Signal(str)      # cl100k / wordpiece / char for Params.tokenizer
     scale_changed = Signal(bool)         # for Params.scale_embedding
@@ -149,12 +149,10 @@ class TokensView(Retranslatable, View):
         self.text_changed.emit(text)
 
     def _on_source_changed(self, _index: int) -> None:
+        """The source is a Params field: emit it; the controller recomputes and redraws."""
         self.source = self.source_box.currentData()
-        self.compute_fn = compute_tokens.COMPUTE[self.source]
         self.tokenizer_box.setEnabled(self.source == "untrained")
         self.source_changed.emit(self.source)
-        if self.result is not None:   # a few ms for a sentence: redraw now, not on the next Params change
-            self.set_result(self.compute_fn(self.result.params))
 
     def _show_notice(self, text: str) -> None:
         self.notice.setText(text)
@@ -206,7 +204,10 @@ class TokensView(Retranslatable, View):
             self.text_box.blockSignals(True)
             self.text_box.setPlainText(p.text)
             self.text_box.blockSignals(False)
-        for box, value in ((self.tokenizer_box, p.tokenizer), (self.scale_box, p.scale_embedding)):
+        self.source = p.embedding_source
+        self.tokenizer_box.setEnabled(self.source == "untrained")
+        for box, value in ((self.tokenizer_box, p.tokenizer), (self.scale_box, p.scale_embedding),
+                           (self.source_box, p.embedding_source)):
             box.blockSignals(True)
             if isinstance(box, QComboBox):
                 box.setCurrentIndex(max(0, box.findData(value)))
