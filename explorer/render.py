@@ -115,29 +115,39 @@ def _quiet_qt():
     return qInstallMessageHandler(lambda *_: None)
 
 
-def _fit(window, view, width: int, height: int) -> None:
-    """Resize the window so that `view` is exactly width x height screen pixels."""
+def _fresh_view(window, name: str, width: int, height: int):
+    """A new instance of the window's view `name` (no zoom, cursor or own controls carried over
+    from an earlier scene), fed by the window's controller, never on screen, width x height."""
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    for _ in range(3):
-        dw, dh = width - view.width(), height - view.height()
-        if dw == 0 and dh == 0:
-            return
-        window.resize(window.width() + dw, window.height() + dh)
-        QApplication.processEvents()
+    old = window.views[name]
+    view = type(old)()
+    window.views[name] = view            # the controller reads this same dict
+    old.setParent(None)
+    old.deleteLater()
+    view.set_colormap(window.colormap)
+    view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    view.resize(width, height)
+    view.show()
+    QApplication.processEvents()
+    if (view.width(), view.height()) != (width, height):
+        least = view.minimumSizeHint()
+        raise InputError(f"the {name} view needs at least {least.width()}x{least.height()} "
+                         f"screen pixels; choose a larger --size (and a lower --dpi to keep "
+                         f"the file small)")
+    return view
 
 
 def _show(window, scene, size, errors: list) -> object:
-    """Put the scene on the window and wait for its results; returns the view widget."""
+    """Draw the scene on a fresh view fed by the window's controller; returns the view."""
     from PySide6.QtWidgets import QApplication
 
-    names = list(window.views)
-    require(scene.view in names, f"unknown view {scene.view!r}; available: {', '.join(names)}")
-    view = window.views[scene.view]
-    window.tabs.setCurrentIndex(names.index(scene.view))
-    _fit(window, view, *size)
     c = window.controller
+    c.wait_idle(WAIT_MS)
     errors.clear()
+    c.cursor = None
+    view = _fresh_view(window, scene.view, *size)
     c.set_params(scene.params)
     c.set_visible([scene.view])
     for _ in range(2):   # the second pass computes at the final on-screen extent
@@ -157,34 +167,10 @@ def _show(window, scene, size, errors: list) -> object:
     return view
 
 
-def _new_window(settings):
-    """A fresh main window, laid out but never on screen, showing only its views."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
-
-    from explorer.ui.main_window import MainWindow
-
-    window = MainWindow(settings=settings)
-    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-    for bar in (window.dock, window.menuBar(), window.statusBar(), window.tabs.tabBar()):
-        bar.hide()
-    window.show()
-    QApplication.processEvents()
-    return window
-
-
-def _close(window) -> None:
-    from PySide6.QtWidgets import QApplication
-
-    window.close()
-    window.controller.wait_idle(3000)
-    window.deleteLater()
-    QApplication.processEvents()
-
-
 def render_jobs(jobs: list, size: tuple[int, int], dpi: float, lang: str) -> list[Path]:
-    """Draw each (scene, path) in a fresh window (no cursor or zoom carried over); the paths."""
+    """Draw each (scene, path) on a fresh view of one hidden main window; the written paths."""
     from PySide6.QtCore import QSettings, qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication
 
     from explorer.ui.app import make_app
     from explorer.ui.export import export_view_image
@@ -194,31 +180,34 @@ def render_jobs(jobs: list, size: tuple[int, int], dpi: float, lang: str) -> lis
     previous = current_language()
     old_handler = _quiet_qt()
     written = []
+    window = None
     try:
         require(install_translator(app, lang), f"the {lang} translation could not be loaded")
         with tempfile.TemporaryDirectory(prefix="pe-render-") as tmp:
+            from explorer.ui.main_window import MainWindow
+
             settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-            window = _new_window(settings)
-            try:
-                names = list(window.views)
-            finally:
-                _close(window)
-            missing = sorted({s.view for s, _ in jobs} - set(names))
+            window = MainWindow(settings=settings)      # never shown
+            missing = sorted({s.view for s, _ in jobs} - set(window.views))
             require(not missing, f"unknown view {', '.join(map(repr, missing))}; available: "
-                                 f"{', '.join(names)}")
+                                 f"{', '.join(window.views)}")
+            errors: list[str] = []
+            window.controller.message.connect(errors.append)
             for scene, path in jobs:
-                settings.clear()
-                window = _new_window(settings)
-                try:
-                    errors: list[str] = []
-                    window.controller.message.connect(errors.append)
-                    view = _show(window, scene, size, errors)
-                    written.append(export_view_image(view, path, dpi))
-                finally:
-                    _close(window)
+                view = _show(window, scene, size, errors)
+                written.append(export_view_image(view, path, dpi))
+                view.hide()
     finally:
+        if window is not None:
+            window.controller.wait_idle(3000)
+            for view in window.views.values():
+                if view.parent() is None:
+                    view.deleteLater()
+            window.deleteLater()
+            QApplication.processEvents()
         install_translator(app, previous)
-        qInstallMessageHandler(old_handler)
+        if old_handler is not None:      # else keep Qt quiet until the program ends
+            qInstallMessageHandler(old_handler)
     return written
 
 

@@ -28,23 +28,40 @@ def png_pixels(path):
     return np.frombuffer(ptr, np.uint8, image.sizeInBytes()).reshape(image.height(), -1).copy()
 
 
-def test_render_a_view_with_params(qapp, tmp_path, capsys):
+@pytest.fixture
+def drawn(monkeypatch):
+    """Records (view name, the Params its result was computed for, cursor shown) per image."""
+    import explorer.ui.export as export
+
+    seen, real = [], export.export_view_image
+
+    def spy(view, path, dpi=96):
+        cursor = getattr(view, "cursor_line", None)
+        seen.append((view.title, view.result.params,
+                     cursor.value() if cursor is not None and cursor.isVisible() else None))
+        return real(view, path, dpi)
+
+    monkeypatch.setattr(export, "export_view_image", spy)
+    return seen
+
+
+def test_render_a_view_with_params(qapp, tmp_path, capsys, drawn):
     out = tmp_path / "h.png"
     rc = render_main(["--view", "heatmap", "--d-model", "64", "--max-len", "100", "--base", "500",
-                      "--layout", "concat", "-o", str(out), "--size", "500x320", "--dpi", "192"])
+                      "--layout", "concat", "--cursor", "7", "-o", str(out),
+                      "--size", "500x320", "--dpi", "192"])
     assert rc == 0, capsys.readouterr().err
     assert png_size(out) == (1000, 640)
     assert str(out) in capsys.readouterr().out
+    assert drawn == [("heatmap", Params(d_model=64, max_len=100, base=500.0, layout="concat"),
+                      7.5)]
     pixels = png_pixels(out)
     assert len(np.unique(pixels.reshape(-1, 4)[::97], axis=0)) > 30    # a drawn heatmap
 
 
-def test_render_svg_and_both_languages_differ(qapp, tmp_path, capsys):
+def test_both_languages_render_and_differ(qapp, tmp_path, capsys):
     from explorer.ui.i18n import current_language
 
-    svg = tmp_path / "s.svg"
-    assert render_main(["--view", "similarity", "--metric", "dot", "-o", str(svg)] + SMALL) == 0
-    assert ET.parse(svg).getroot().tag.endswith("svg")
     en, zh = tmp_path / "en.png", tmp_path / "zh.png"
     assert render_main(["--view", "curves", "-o", str(en), "--lang", "en"] + SMALL) == 0
     assert render_main(["--view", "curves", "-o", str(zh), "--lang", "zh_CN"] + SMALL) == 0
@@ -53,27 +70,27 @@ def test_render_svg_and_both_languages_differ(qapp, tmp_path, capsys):
     assert current_language() == "en"                                 # translator restored
 
 
-def test_render_a_scene_file_and_override_a_parameter(qapp, tmp_path, capsys):
+def test_render_a_scene_file_with_an_override(qapp, tmp_path, capsys, drawn):
     scene = make_scene(Params(d_model=32, max_len=64, metric="dot"), "similarity", 5)
     path = save_scene(tmp_path / "s.json", scene)
-    a, b = tmp_path / "a.png", tmp_path / "b.png"
-    assert render_main(["--scene", str(path), "-o", str(a)] + SMALL) == 0
-    assert render_main(["--scene", str(path), "--d-model", "8", "-o", str(b)] + SMALL) == 0
-    assert png_size(a) == (400, 300)
-    assert not np.array_equal(png_pixels(a), png_pixels(b))
+    out = tmp_path / "a.png"
+    assert render_main(["--scene", str(path), "--d-model", "8", "-o", str(out)] + SMALL) == 0
+    assert png_size(out) == (400, 300)
+    assert drawn == [("similarity", Params(d_model=8, max_len=64, metric="dot"), None)]
 
 
-def test_render_a_deck_into_a_folder(qapp, tmp_path, capsys):
+def test_render_a_deck_into_a_folder_without_carrying_state(qapp, tmp_path, capsys, drawn):
     deck = [make_scene(Params(d_model=16, max_len=40), "heatmap", 3),
-            make_scene(Params(d_model=16, max_len=40, curve_pairs=(0, 2)), "curves")]
+            make_scene(Params(d_model=16, max_len=40, curve_pairs=(0, 2)), "curves"),
+            make_scene(Params(d_model=16, max_len=30), "heatmap")]
     path = save_deck(tmp_path / "d.json", deck)
     out = tmp_path / "slides"
-    assert render_main(["--deck", str(path), "-o", str(out)] + SMALL) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["01_heatmap.png", "02_curves.png"]
-    assert all(png_size(p) == (400, 300) for p in out.iterdir())
-    svg_out = tmp_path / "svg"
-    assert render_main(["--deck", str(path), "-o", str(svg_out), "--format", "svg"] + SMALL) == 0
-    assert sorted(p.suffix for p in svg_out.iterdir()) == [".svg", ".svg"]
+    assert render_main(["--deck", str(path), "-o", str(out), "--format", "svg"] + SMALL) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["01_heatmap.svg", "02_curves.svg",
+                                                     "03_heatmap.svg"]
+    assert all(ET.parse(p).getroot().tag.endswith("svg") for p in out.iterdir())
+    assert drawn == [("heatmap", deck[0].params, 3.5), ("curves", deck[1].params, None),
+                     ("heatmap", deck[2].params, None)]      # scene 1's cursor is not kept
 
 
 def window_view_names(settings):
@@ -100,10 +117,10 @@ def test_render_the_builtin_deck_in_chinese(qapp, tmp_path, capsys, settings):
     deck = save_deck(tmp_path / "deck.json", scenes)
     out = tmp_path / "lesson"
     assert render_main(["--deck", str(deck), "-o", str(out), "--lang", "zh_CN",
-                        "--size", "320x240", "--dpi", "48"]) == 0, capsys.readouterr().err
+                        "--size", "800x600", "--dpi", "24"]) == 0, capsys.readouterr().err
     files = sorted(out.iterdir())
     assert [f.name.split("_", 1)[1] for f in files] == [f"{s.view}.png" for s in scenes]
-    assert all(png_size(p) == (160, 120) for p in files)
+    assert all(png_size(p) == (200, 150) for p in files)
 
 
 def test_every_builtin_deck_view_is_in_the_window(qapp, settings):
