@@ -78,6 +78,9 @@ class ControlPanel(QWidget):
     @staticmethod
     def _combo(keys, labels) -> QComboBox:
         box = QComboBox()
+        # long item texts must not widen the panel: show ~14 characters, full text in the list
+        box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(14)
         for key, label in zip(keys, labels):
             box.addItem(label, key)
         return box

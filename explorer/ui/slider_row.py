@@ -34,7 +34,7 @@ class SliderRow(QWidget):
             self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
             self.slider.setTickInterval(max(1, self._to_tick(mark)))
         self.entry = QLineEdit()
-        self.entry.setMaximumWidth(110)
+        self.entry.setMaximumWidth(90)
         self.entry.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.message = QLabel("")
         self.message.setObjectName("inputMessage")
