@@ -37,15 +37,15 @@ def show(window, name):
     return view
 
 
-@pytest.mark.parametrize("dpi", [96, 192, 300])
-def test_png_has_the_size_and_dpi_asked_for(window, tmp_path, dpi):
+def test_png_has_the_size_and_dpi_asked_for(window, tmp_path):
     view = show(window, "heatmap")
-    path = export_view_png(view, tmp_path / "h.png", dpi=dpi)
-    chunks = png_chunks(path.read_bytes())
-    w, h = struct.unpack(">II", chunks["IHDR"][:8])
-    assert (w, h) == (round(view.width() * dpi / 96), round(view.height() * dpi / 96))
-    x, y, unit = struct.unpack(">IIB", chunks["pHYs"])
-    assert unit == 1 and abs(x * 0.0254 - dpi) < 0.5 and x == y
+    for dpi in (96, 192, 300):
+        path = export_view_png(view, tmp_path / f"h{dpi}.png", dpi=dpi)
+        chunks = png_chunks(path.read_bytes())
+        w, h = struct.unpack(">II", chunks["IHDR"][:8])
+        assert (w, h) == (round(view.width() * dpi / 96), round(view.height() * dpi / 96))
+        x, y, unit = struct.unpack(">IIB", chunks["pHYs"])
+        assert unit == 1 and abs(x * 0.0254 - dpi) < 0.5 and x == y
 
 
 def test_png_shows_the_picture_not_a_blank(window, tmp_path, qtbot):
@@ -66,17 +66,21 @@ def test_svg_is_xml_with_the_plot_inside(window, tmp_path):
     tags = {el.tag.split("}")[-1] for el in root.iter()}
     assert "path" in tags or "polyline" in tags
     assert path.read_bytes().count(b"<path") + path.read_bytes().count(b"<polyline") > 5
+    texts = [el for el in root.iter() if el.tag.endswith("text") and (el.text or "").strip()]
+    assert texts and all(float(el.get("textLength")) > 0 for el in texts)   # widths pinned
+    label = next(el for el in texts if (el.text or "").startswith("position p"))
+    assert 40 < float(label.get("textLength")) < 120          # "position p" at ~12 px
 
 
-@pytest.mark.parametrize("name", ["heatmap", "similarity"])
-def test_npy_and_csv_equal_the_image_the_view_draws(window, tmp_path, name):
-    view = show(window, name)
-    npy = np.load(export_view_data(view, tmp_path / "a.npy"), allow_pickle=False)
-    np.testing.assert_array_equal(npy, view.result.image)
-    assert npy.dtype == view.result.image.dtype
-    csv = np.loadtxt(export_view_data(view, tmp_path / "a.csv"), delimiter=",", ndmin=2)
-    np.testing.assert_array_equal(csv.astype(np.float32), view.result.image)
-    assert (tmp_path / "a.csv").read_text().startswith("# rows: positions")
+def test_npy_and_csv_equal_the_image_the_view_draws(window, tmp_path):
+    for name in ("heatmap", "similarity"):
+        view = show(window, name)
+        npy = np.load(export_view_data(view, tmp_path / "a.npy"), allow_pickle=False)
+        np.testing.assert_array_equal(npy, view.result.image)
+        assert npy.dtype == view.result.image.dtype
+        csv = np.loadtxt(export_view_data(view, tmp_path / "a.csv"), delimiter=",", ndmin=2)
+        np.testing.assert_array_equal(csv.astype(np.float32), view.result.image)
+        assert (tmp_path / "a.csv").read_text().startswith("# rows: positions")
 
 
 def test_curves_table_has_x_then_each_line(window, tmp_path):

@@ -9,7 +9,9 @@ leaves a partial file and an older file of the same name survives. A view can de
 from __future__ import annotations
 
 import dataclasses
+import html
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +103,32 @@ def svg_bytes(view, title: str = "PE Explorer") -> bytes:
     buf.close()
     out = bytes(data.data())
     require(out.strip().endswith(b"</svg>"), "Qt could not write the SVG document")
-    return out
+    return _pin_text_widths(out)
+
+
+_TEXT = re.compile(rb'<text ([^>]*)>([^<]*)</text>')
+
+
+def _pin_text_widths(svg: bytes) -> bytes:
+    """Give every <text> the width Qt laid it out with (textLength), so a viewer lacking our
+    fonts (the bundled CJK subset) squeezes its substitute instead of overlapping the next run."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    def fix(m: re.Match) -> bytes:
+        attrs, body = m.group(1).decode("utf-8"), m.group(2).decode("utf-8")
+        text = html.unescape(body)
+        if not text.strip() or "textLength" in attrs:
+            return m.group(0)
+        found = dict(re.findall(r'([\w-]+)="([^"]*)"', attrs))
+        font = QFont()
+        font.setFamilies(found.get("font-family", "").split(","))
+        font.setPixelSize(max(1, round(float(found.get("font-size", "12")))))
+        font.setWeight(QFont.Weight(int(found.get("font-weight", "400"))))
+        width = QFontMetricsF(font).horizontalAdvance(text)
+        pinned = f'{attrs} textLength="{width:.2f}" lengthAdjust="spacingAndGlyphs"'
+        return f"<text {pinned}>{body}</text>".encode("utf-8")
+
+    return _TEXT.sub(fix, svg)
 
 
 def export_view_png(view, path, dpi: float = SCREEN_DPI) -> Path:
