@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     tokens.add_argument("text")
     tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
     tokens.add_argument("--json", action="store_true", help="print JSON (default: a table)")
+    sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
     return parser
@@ -158,6 +159,11 @@ def _run_gui(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["render"]:
+        from explorer.render import render_main
+
+        return render_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
         if args.command == "export":

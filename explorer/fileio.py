@@ -14,6 +14,12 @@ from explorer.errors import InputError
 ARRAY_SUFFIXES = (".npy", ".csv")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write data to path atomically; InputError with a readable reason when it cannot."""
     target = Path(path)
@@ -27,6 +33,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; a saved file gets normal modes
         os.replace(tmp, target)
         tmp = None
     except PermissionError:

@@ -13,6 +13,8 @@ from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
+from explorer.ui.file_actions import FileActions
+from explorer.ui.lecture import Lecture
 from explorer.ui.presentation import Presenter
 from explorer.ui.views.curves import CurvesView
 from explorer.ui.views.extra import EXTRA_VIEWS, tab_title
@@ -62,6 +64,7 @@ class MainWindow(QMainWindow):
         self._window_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()
         self.presenter = Presenter(self)
+        self.lecture = Lecture(self)
         self._connect()
         self.controls.set_params(self.controller.params)
         self.controls.set_colormap(self.colormap)
@@ -76,6 +79,12 @@ class MainWindow(QMainWindow):
 
     # set-up -----------------------------------------------------------------------------------
     def _build_menus(self) -> None:
+        quit_action = QAction(self.tr("&Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        file_menu.addAction(quit_action)
+        self.file_actions = FileActions(self, file_menu)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):
@@ -95,10 +104,6 @@ class MainWindow(QMainWindow):
             act = QAction(i18n.language_name(lang), self)
             act.triggered.connect(lambda _=False, lang=lang: self.language_requested.emit(lang))
             language_menu.addAction(act)
-        quit_action = QAction(self.tr("&Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        self.menuBar().addMenu(self.tr("&File")).addAction(quit_action)
 
     def _connect(self) -> None:
         c = self.controller

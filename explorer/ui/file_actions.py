@@ -1,0 +1,126 @@
+"""File menu: scenes and decks (open/save), view exports (PNG/SVG, CSV/NPY, clipboard)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+from explorer import scenes
+from explorer.errors import InputError
+
+
+def apply_scene(window, scene) -> None:
+    """Show a scene: its params, its view, its cursor. The scene was validated when loaded."""
+    window.controller.set_params(scene.params)
+    names = list(window.views)
+    if scene.view in names:
+        window.tabs.setCurrentIndex(names.index(scene.view))
+    if scene.cursor is not None:
+        window.controller.set_cursor(scene.cursor)
+
+
+def current_scene(window):
+    """The window's state as a Scene."""
+    name = list(window.views)[window.tabs.currentIndex()]
+    return scenes.make_scene(window.controller.params, name, window.controller.cursor)
+
+
+class FileActions:
+    """Builds the File menu's scene and export actions on `window`."""
+
+    def __init__(self, window, menu):
+        self.window = window
+        self.last_dir = ""
+        tr = window.tr
+        items = [
+            (tr("&Open scene or deck…"), "Ctrl+O", self.open_scene),
+            (tr("&Save scene…"), "Ctrl+S", self.save_scene),
+            (None, None, None),
+            (tr("Export view as &image (PNG/SVG)…"), "Ctrl+E", self.export_image),
+            (tr("Export view &data (CSV/NPY)…"), "Ctrl+Shift+E", self.export_data),
+            (tr("&Copy view image"), "Ctrl+Shift+C", self.copy_image),
+            (None, None, None),
+        ]
+        first = menu.actions()[0] if menu.actions() else None
+        for text, keys, slot in items:
+            if text is None:
+                menu.insertSeparator(first)
+                continue
+            act = QAction(text, window)
+            act.setShortcut(QKeySequence(keys))
+            act.triggered.connect(lambda _=False, slot=slot: self._guard(slot))
+            menu.insertAction(first, act)
+
+    def _guard(self, slot) -> None:
+        """Run an action; a refusal becomes a message box, never a traceback."""
+        try:
+            slot()
+        except InputError as exc:
+            QMessageBox.warning(self.window, self.window.tr("PE Explorer"), str(exc))
+
+    def _view(self):
+        return self.window.tabs.currentWidget()
+
+    def _ask_save(self, title: str, filters: str, suggested: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self.window, title, self.last_dir + suggested,
+                                              filters)
+        if path:
+            self.last_dir = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        return path
+
+    def open_scene(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, self.window.tr("Open scene or deck"),
+                                              self.last_dir, self.window.tr("Scenes (*.json)"))
+        if not path:
+            return
+        deck = scenes.load_deck(path)          # a single scene loads as a one-scene deck
+        lecture = getattr(self.window, "lecture", None)
+        if len(deck) > 1 and hasattr(lecture, "set_deck"):
+            lecture.set_deck(deck)
+        else:
+            apply_scene(self.window, deck[0])
+        self.window.statusBar().showMessage(self.window.tr("Opened %1").replace("%1", path), 5000)
+
+    def save_scene(self) -> None:
+        path = self._ask_save(self.window.tr("Save scene"), self.window.tr("Scenes (*.json)"),
+                              "scene.json")
+        if path:
+            if not path.lower().endswith(".json"):
+                path += ".json"
+            scenes.save_scene(path, current_scene(self.window))
+            self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path), 5000)
+
+    def export_image(self) -> None:
+        from explorer.ui.export import export_view_image
+
+        path = self._ask_save(self.window.tr("Export view as image"),
+                              self.window.tr("PNG image (*.png);;SVG drawing (*.svg)"),
+                              f"{self._view().title}.png")
+        if not path:
+            return
+        dpi = 144
+        if path.lower().endswith(".png"):
+            dpi, ok = QInputDialog.getInt(self.window, self.window.tr("Resolution"),
+                                          self.window.tr("Dots per inch (96 = screen size)"),
+                                          192, 48, 600, 24)
+            if not ok:
+                return
+        export_view_image(self._view(), path, dpi)
+        self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path), 5000)
+
+    def export_data(self) -> None:
+        from explorer.ui.export import export_view_data
+
+        path = self._ask_save(self.window.tr("Export view data"),
+                              self.window.tr("CSV table (*.csv);;NumPy array (*.npy)"),
+                              f"{self._view().title}.csv")
+        if path:
+            export_view_data(self._view(), path)
+            self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path),
+                                                5000)
+
+    def copy_image(self) -> None:
+        from explorer.ui.export import copy_view_image
+
+        copy_view_image(self._view(), 144)
+        self.window.statusBar().showMessage(self.window.tr("View image copied"), 3000)

@@ -1,0 +1,46 @@
+"""File menu: scene round trip through the dialogs; a bad file changes nothing and says why."""
+
+import numpy as np
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+
+def test_save_and_open_scene_round_trip(window, tmp_path, monkeypatch):
+    path = str(tmp_path / "s.json")
+    window.controller.update(d_model=40, base=321.0)
+    window.tabs.setCurrentIndex(2)
+    window.controller.set_cursor(7)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (path, ""))
+    window.file_actions.save_scene()
+    window.controller.update(d_model=12, base=10000.0)
+    window.tabs.setCurrentIndex(0)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (path, ""))
+    window.file_actions.open_scene()
+    window.controller.wait_idle()
+    p = window.controller.params
+    assert (p.d_model, p.base) == (40, 321.0)
+    assert window.tabs.currentIndex() == 2 and window.controller.cursor == 7
+
+
+def test_bad_scene_file_changes_nothing(window, tmp_path, monkeypatch):
+    path = tmp_path / "bad.json"
+    path.write_text('{"version": 1, "params": {"d_model": -5}, "view": "heatmap", "cursor": null, '
+                    '"title": {"en": "t", "zh_CN": "t"}, "explain": {"en": "e", "zh_CN": "e"}}')
+    before = window.controller.params
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.file_actions._guard(window.file_actions.open_scene)
+    assert window.controller.params == before
+    assert shown and "d_model" in shown[0]
+
+
+def test_export_image_and_data(window, tmp_path, monkeypatch):
+    png, csv = str(tmp_path / "v.png"), str(tmp_path / "v.npy")
+    monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: (96, True))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (png, ""))
+    window.file_actions.export_image()
+    with open(png, "rb") as fh:
+        assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (csv, ""))
+    window.file_actions.export_data()
+    np.testing.assert_allclose(np.load(csv), window.views["heatmap"].result.image)
