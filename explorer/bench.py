@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 SIZES = ((512, 512), (2048, 1024), (32768, 1024), (8192, 4096))   # (max_len, d_model)
-VIEWS = ("heatmap", "curves", "similarity")
+CORE_VIEWS = ("heatmap", "curves", "similarity")   # the ones with a textbook path to compare
 
 
 def _timed(fn, repeat: int) -> tuple[float, float]:
@@ -53,7 +53,7 @@ def backend_rows(repeat: int = 5) -> list[dict]:
     return rows
 
 
-def frame_rows(steps: int = 60) -> tuple[list[dict], list[dict]]:
+def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[dict], list[dict]]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
 
@@ -67,7 +67,7 @@ def frame_rows(steps: int = 60) -> tuple[list[dict], list[dict]]:
     window.resize(1400, 900)
     window.show()
     frames, textbook = [], []
-    for name in VIEWS:
+    for name in views or list(window.views):
         window.tabs.setCurrentIndex(list(window.views).index(name))
         view = window.views[name]
         for n, d in SIZES:
@@ -85,7 +85,8 @@ def frame_rows(steps: int = 60) -> tuple[list[dict], list[dict]]:
             p50, p95 = _timed(step, steps)
             frames.append({"view": name, "max_len": n, "d_model": d, "p50_ms": round(p50, 2),
                            "p95_ms": round(p95, 2)})
-            textbook.append(_textbook(app, name, n, d, max(3, steps // 20)))
+            if name in CORE_VIEWS:
+                textbook.append(_textbook(app, name, n, d, max(3, steps // 20)))
     window.close()
     return frames, textbook
 
@@ -136,10 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--steps", type=int, default=60, help="slider steps per view and size")
     ap.add_argument("--backend-only", action="store_true", help="skip the window frames")
+    ap.add_argument("--views", help="comma-separated view names (default: every tab)")
     args = ap.parse_args(argv)
     out = {"backend": backend_rows()}
     if not args.backend_only:
-        out["frames"], out["textbook"] = frame_rows(max(1, args.steps))
+        views = args.views.split(",") if args.views else None
+        out["frames"], out["textbook"] = frame_rows(max(1, args.steps), views)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
@@ -149,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\nTextbook path (full matrices, matmul, full-resolution image)\n"
               + _table(out["textbook"], "view"))
         print("\nSpeed-up (textbook p50 / frame p50)")
-        for f, t in zip(out["frames"], out["textbook"]):
+        core = [f for f in out["frames"] if f["view"] in CORE_VIEWS]
+        for f, t in zip(core, out["textbook"]):
             print(f"  {f['view']:<11} {f['max_len']:>6} x {f['d_model']:<5} "
                   f"{t['p50_ms'] / max(f['p50_ms'], 1e-3):7.1f}x")
     return 0
