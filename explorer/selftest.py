@@ -231,16 +231,28 @@ def _check_window(r: _Report, tmp: Path) -> None:
                     + ("" if drawn else ", no result arrived") + ("" if idle else ", compute timed out"))
         errors = [m for m in messages if m]
         r.check("no compute errors", not errors, "; ".join(errors[:3]) or "none reported")
-        path = tmp / "window.png"
-        saved = win.grab().save(str(path), "PNG")
-        back = QImage(str(path))
-        r.check("export PNG", saved and not back.isNull() and back.width() > 100,
-                f"{path.name} {back.width()}x{back.height()}, {path.stat().st_size if saved else 0} bytes")
+        _check_export(r, win.views[next(iter(win.views))], tmp)
     finally:
         win.controller.wait_idle(5000)
         win.close()
         win.deleteLater()
         QCoreApplication.processEvents()
+
+
+def _check_export(r: _Report, view, tmp: Path) -> None:
+    """The File menu's export: a PNG at 2x screen DPI (read back, not blank) and an SVG."""
+    from PySide6.QtGui import QImage
+
+    from explorer.ui.export import export_view_png, export_view_svg
+
+    path = export_view_png(view, tmp / "view.png", dpi=192)
+    back = QImage(str(path))
+    colours, _ = image_colours(back)
+    r.check("export PNG", not back.isNull() and back.width() >= 2 * view.width() - 2 and colours >= MIN_COLOURS,
+            f"{path.name} {back.width()}x{back.height()} at 192 dpi, {path.stat().st_size} bytes, {colours} colours")
+    svg = export_view_svg(view, tmp / "view.svg")
+    text = svg.read_text(encoding="utf-8")
+    r.check("export SVG", "<svg" in text and len(text) > 1000, f"{svg.name} {len(text)} characters")
 
 
 def run_self_test(out=print) -> int:
