@@ -44,7 +44,7 @@ class _Report:
         """Run fn(self); an exception fails the check `name` with its type and message."""
         try:
             fn(self)
-        except Exception as exc:  # the self-test reports, it never crashes
+        except Exception as exc:  # noqa: BLE001 - the self-test reports, it never crashes
             self.check(name, False, f"{type(exc).__name__}: {exc}")
 
 
@@ -153,7 +153,13 @@ def _check_minilm(r: _Report) -> None:
 
 
 def _check_fonts(r: _Report) -> None:
-    from explorer.ui.fonts import chinese_renders, cjk_family, font_files, font_problem, register_fonts
+    from explorer.ui.fonts import (
+        chinese_renders,
+        cjk_family,
+        font_files,
+        font_problem,
+        register_fonts,
+    )
 
     files = font_files()
     r.check("font files", bool(files), ", ".join(p.name for p in files) or "none found")
@@ -200,13 +206,12 @@ def _check_tokenizers(r: _Report) -> None:
             spans = all(0 <= t.start <= t.end <= len(SENTENCE) for t in toks.tokens)
             r.check(f"tokenizer {name}", len(toks) > 0 and spans,
                     f"{len(toks)} tokens, ids {toks.ids[:6].tolist()}...")
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - report any failure as a FAIL line
             r.check(f"tokenizer {name}", False, f"{type(exc).__name__}: {exc}")
 
 
 def _check_window(r: _Report, tmp: Path) -> None:
     from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtGui import QImage
 
     from explorer.ui.main_window import MainWindow
 
@@ -267,7 +272,7 @@ def run_self_test(out=print) -> int:
         from explorer.ui.app import make_app
 
         make_app()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - report any failure as a FAIL line
         r.check("Qt application", False, f"{type(exc).__name__}: {exc}")
     else:
         r.guard("fonts", _check_fonts)

@@ -60,7 +60,7 @@ class BuildError(Exception):
 def version() -> str:
     """explorer.__version__, read from the source without importing the package."""
     text = (ROOT / "explorer" / "__init__.py").read_text(encoding="utf-8")
-    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', text, re.M)
+    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', text, re.MULTILINE)
     if not match:
         raise BuildError("explorer/__init__.py has no __version__ = '...' line")
     return match.group(1)
@@ -149,7 +149,7 @@ def build(profile: str, dist: Path, work: Path, archive: bool = True) -> dict:
     cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
            "--distpath", str(distdir), "--workpath", str(workdir), str(HERE / "pe_explorer.spec"),
            "--", "--profile", profile]
-    if subprocess.run(cmd, cwd=ROOT).returncode != 0:
+    if subprocess.run(cmd, cwd=ROOT, check=False).returncode != 0:
         raise BuildError(f"PyInstaller failed for profile {profile}: {' '.join(cmd)}")
     folder = distdir / APP_NAME
     exe = folder / (APP_NAME + (".exe" if sys.platform == "win32" else ""))
