@@ -193,6 +193,13 @@ except ImportError:  # another helper's module; fuzzed once it exists
     scenes = None
 
 
+def _as_text(data: bytes) -> str:
+    """The file's text plus its JSON escapes (\\n, \\r, \\f, \\uXXXX) resolved: what a message may echo."""
+    text = data.decode("utf-8", "replace")
+    simple = text.replace("\\n", "\n").replace("\\r", "\r").replace("\\f", "\f")
+    return text + re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), simple)
+
+
 def _good_scene_text() -> str:
     return json.dumps(scenes.make_scene(Params(), "heatmap", 3).to_dict()) if scenes else "{}"
 
@@ -240,7 +247,7 @@ def test_load_scene_result_or_input_error(tmp_path_factory, data):
         try:
             got = load(path)
         except InputError as exc:
-            _message_ok(exc, echoed=data.decode("utf-8", "replace").encode().decode("unicode_escape", "replace"))
+            _message_ok(exc, echoed=_as_text(data))
             continue
         event(f"{load.__name__} ok")
         for scene in got if isinstance(got, list) else [got]:
