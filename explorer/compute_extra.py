@@ -16,7 +16,6 @@ import numpy as np
 from explorer.backend import alibi, distance, layouts, precision, relative, rope
 from explorer.backend.encodings import LAYOUTS, frequencies, pe_block_mean
 from explorer.compute import block_step, box_columns
-from explorer.errors import require
 from explorer.params import Params
 
 IMAGE_PX = 256     # the most rows / columns of any image here (downsampled beyond)

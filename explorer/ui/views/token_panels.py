@@ -1,0 +1,250 @@
+"""Panels of the tokens view: a row of matrices with operators between them, a text axis, the gauge."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from explorer.ui.i18n import Retranslatable
+from explorer.ui.views.base import CURSOR_PEN
+
+
+def _key(title: str, entries) -> str:
+    """Plot title with coloured squares naming the bars."""
+    parts = [f'<span style="color:{c}">■</span>&nbsp;{t}' for c, t in entries]
+    return f"{title}: " + " &nbsp; ".join(parts)
+
+
+def _swatch(colour: QColor, text: str) -> str:
+    return f'<span style="background:{colour.name()}">&nbsp;&nbsp;&nbsp;</span>&nbsp;{text}'
+
+
+class MatrixRow(pg.GraphicsLayoutWidget):
+    """Three heatmaps in a row with operator signs between them ("×", "=") and one shared colour bar."""
+
+    hovered = Signal(int, int, int)      # (panel, row, column)
+
+    def __init__(self, ops: tuple[str, str], position_rows=(True, True, True), binary_first=False,
+                 cmap: str = "CET-D1"):
+        super().__init__()
+        self.plots, self.images, self.lines = [], [], []
+        self.position_rows = position_rows
+        self.binary_first = binary_first
+        for i in range(3):
+            plot = self.addPlot(row=0, col=2 * i, axisItems={"left": LabelAxis("left"),
+                                                             "bottom": LabelAxis("bottom")})
+            plot.invertY(True)
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            image = pg.ImageItem()
+            plot.addItem(image)
+            line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
+            line.hide()
+            plot.addItem(line, ignoreBounds=True)
+            self.plots.append(plot)
+            self.images.append(image)
+            self.lines.append(line)
+            if i < 2:
+                sign = pg.LabelItem(ops[i], size="22pt")
+                self.addItem(sign, row=0, col=2 * i + 1)
+                self.ci.layout.setColumnStretchFactor(2 * i + 1, 0)
+            self.ci.layout.setColumnStretchFactor(2 * i, 4)
+        if binary_first:
+            self.images[0].setColorMap(pg.ColorMap([0.0, 1.0], [(255, 255, 255), (20, 20, 20)]))
+        coloured = self.images[1:] if binary_first else self.images
+        self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap), interactive=False,
+                                   width=16)
+        self.bar.setImageItem(coloured)
+        self.addItem(self.bar, row=0, col=6)
+        self.scene().sigMouseMoved.connect(self._on_moved)
+
+    def set_titles(self, titles) -> None:
+        for plot, title in zip(self.plots, titles):
+            plot.setTitle(title, size="10pt")
+
+    def show(self, i: int, data: np.ndarray, levels, x_ticks=None, y_ticks=None, binary=False) -> None:
+        """Draw data (rows x cols) in panel i; tick labels for rows/columns when few enough."""
+        rows, cols = data.shape if data.size else (0, 0)
+        image, plot = self.images[i], self.plots[i]
+        image.setImage(data if data.size else np.zeros((1, 1), np.float32), autoLevels=False, levels=levels)
+        image.setRect(0, 0, max(cols, 1), max(rows, 1))
+        if not (binary and self.binary_first) and data.size:
+            self.bar.setLevels(levels)
+        _ticks(plot.getAxis("left"), y_ticks, rows)
+        _ticks(plot.getAxis("bottom"), x_ticks, cols)
+        plot.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)), padding=0)
+
+    def align_axes(self) -> None:
+        """Give every left axis the widest one's width, so the three panels line up."""
+        axes = [plot.getAxis("left") for plot in self.plots]
+        width = max(a.label_width() for a in axes)
+        for a in axes:
+            a.setWidth(width)
+
+    def clear(self) -> None:
+        for image, plot in zip(self.images, self.plots):
+            image.clear()
+            plot.setTitle("")
+
+    def mark_row(self, pos: int) -> None:
+        for line, is_pos in zip(self.lines, self.position_rows):
+            if is_pos:
+                line.setPos(pos + 0.5)
+                line.show()
+
+    def set_colormap(self, name: str) -> None:
+        self.bar.setColorMap(pg.colormap.get(name))
+
+    def _on_moved(self, scene_pos) -> None:
+        for i, plot in enumerate(self.plots):
+            vb = plot.getViewBox()
+            if vb.sceneBoundingRect().contains(scene_pos) and self.images[i].image is not None:
+                pt = vb.mapSceneToView(scene_pos)
+                self.hovered.emit(i, int(np.floor(pt.y())), int(np.floor(pt.x())))
+                return
+
+
+def _ticks(axis, labels, count: int, centre: float = 0.5) -> None:
+    """Name rows/columns with labels (as many as fit), or plain numbers when labels is None."""
+    axis.set_labels(labels[:count] if labels is not None and count else None, centre)
+
+
+class LabelAxis(pg.AxisItem):
+    """An axis that names rows/columns (token texts, vocabulary ids), thinned to what fits in its pixels."""
+
+    def __init__(self, orientation: str):
+        super().__init__(orientation)
+        self.labels: list[str] | None = None
+        self.centre = 0.5
+        self._px = 12.0
+
+    def set_labels(self, labels, centre: float = 0.5) -> None:
+        self.labels = list(labels) if labels else None
+        self.centre = centre
+        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        if self.labels and self.orientation in ("left", "right"):
+            self._px = fm.height() + 1.0
+        elif self.labels:
+            self._px = max(fm.horizontalAdvance(t) for t in self.labels) + 6.0
+        self.picture = None
+        self.update()
+
+    def label_width(self) -> int:
+        """Pixels the labels need (plain numbers: a default)."""
+        if not self.labels:
+            return 40
+        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        return max(fm.horizontalAdvance(t) for t in self.labels) + 14
+
+    def tickValues(self, minVal, maxVal, size):
+        if not self.labels:
+            return super().tickValues(minVal, maxVal, size)
+        minVal, maxVal = sorted((minVal, maxVal))                                 # inverted y comes reversed
+        per_row = size / max(maxVal - minVal, 1e-9)                              # pixels per row
+        step = max(1, math.ceil(self._px / max(per_row, 1e-9)))
+        lo = max(0, math.ceil(minVal - self.centre))
+        hi = min(len(self.labels) - 1, math.floor(maxVal - self.centre))
+        first = lo + (-lo) % step
+        return [(float(step), [j + self.centre for j in range(first, hi + 1, step)])]
+
+    def tickStrings(self, values, scale, spacing):
+        if not self.labels:
+            return super().tickStrings(values, scale, spacing)
+        out = []
+        for v in values:
+            j = round(v - self.centre)
+            out.append(self.labels[j] if 0 <= j < len(self.labels) else "")
+        return out
+
+
+class GaugePanel(Retranslatable, QWidget):
+    """Per token: |E|, |E|·√d, |PE| as grouped bars, and the angle PE turns X away from E."""
+
+    COLOURS = ("#0072B2", "#D55E00", "#009E73")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setStyleSheet("font-weight: bold;")
+        self.why = QLabel("")
+        self.why.setWordWrap(True)
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.norms = self.canvas.addPlot(row=0, col=0, axisItems={"bottom": LabelAxis("bottom")})
+        self.angles = self.canvas.addPlot(row=0, col=1, axisItems={"bottom": LabelAxis("bottom")})
+        self.canvas.ci.layout.setColumnStretchFactor(0, 1)
+        self.canvas.ci.layout.setColumnStretchFactor(1, 1)
+        for plot in (self.norms, self.angles):
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.showGrid(y=True, alpha=0.3)
+        box.addWidget(self.summary)
+        box.addWidget(self.canvas, 1)
+        box.addWidget(self.why)
+        self.result = None
+        self.labels: list[str] = []
+        self.retranslate_ui()
+
+    def retranslate_ui(self) -> None:
+        self.norms.setLabel("left", self.tr("length"))
+        self.angles.setLabel("left", self.tr("degrees"))
+        self.why.setText(self.tr(
+            "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
+            "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
+            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling."))
+        if self.result is not None:
+            self.show(self.result, self.labels)
+
+    def clear(self) -> None:
+        for plot in (self.norms, self.angles):
+            plot.clear()
+        self.summary.setText("")
+
+    def show(self, r, labels) -> None:
+        """Draw the gauge of a TokensResult; labels name the tokens on the x axis."""
+        self.result, self.labels = r, labels
+        self.clear()
+        n = r.n_shown
+        x = np.arange(n, dtype=np.float64)
+        trained = r.source == "minilm"
+        names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
+        for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
+            self.norms.addItem(pg.BarGraphItem(x=x + (k - 1) * 0.27, height=values, width=0.25,
+                                               brush=self.COLOURS[k], pen=None))
+        self.norms.setTitle(_key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
+        active_scaled = r.scale != 1.0
+        key = []
+        for k, (values, name, on) in enumerate((
+                (r.angle_scaled, self.tr("with ×√d"), active_scaled),
+                (r.angle_unscaled, self.tr("without ×√d"), not active_scaled))):
+            colour = QColor(self.COLOURS[2 * k])
+            colour.setAlpha(255 if on else 80)
+            self.angles.addItem(pg.BarGraphItem(x=x + (k - 0.5) * 0.4, height=np.nan_to_num(values),
+                                                width=0.38, brush=colour, pen=None))
+            key.append((self.COLOURS[2 * k], name + (" ✔" if on else "")))
+        self.angles.setTitle(_key(self.tr("angle (X, E)"), key), size="10pt")
+        for plot in (self.norms, self.angles):
+            _ticks(plot.getAxis("bottom"), labels, n, centre=0.0)
+            plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
+        self.norms.enableAutoRange(axis="y")
+        self.angles.setYRange(0, 90 if n else 1, padding=0.02)
+        if n == 0:
+            return
+        med = {k: float(np.nanmedian(v)) for k, v in (("e", r.token_norm), ("s", r.scaled_norm),
+                                                     ("p", r.pe_norm), ("a", r.angle_scaled),
+                                                     ("u", r.angle_unscaled))}
+        text = self.tr("d_model = %1, medians: |E| = %2, |E|·√d = %3, |PE| = %4. PE turns X away from E "
+                       "by %5° with ×√d, by %6° without.")
+        for key, value in (("%1", str(r.d_model)), ("%2", f"{med['e']:.3g}"), ("%3", f"{med['s']:.3g}"),
+                           ("%4", f"{med['p']:.3g}"), ("%5", f"{med['a']:.1f}"), ("%6", f"{med['u']:.1f}")):
+            text = text.replace(key, value)
+        if trained:
+            text += " " + self.tr("MiniLM does not multiply by √d; a LayerNorm follows the sum.")
+        self.summary.setText(text)
