@@ -1,0 +1,360 @@
+"""The formula behind each view with the current numbers (HTML, English or Chinese), and the PyTorch
+code that computes what the view shows (`code_for`; its last array is `result`). No Qt here.
+
+Formulas use HTML <sub>/<sup> (Qt rich text shows them); `lang` is "en" or "zh_CN".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from explorer import compute, compute_extra, compute_tokens
+from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
+from explorer.params import Params
+
+WORDS = {  # key -> (English, Chinese)
+    "layout": ("layout", "通道排列"), "at": ("At", "在"), "channel": ("channel", "通道"),
+    "pos": ("position", "位置"), "odd": ("odd d: the last sine channel has no cosine partner",
+                                         "d 为奇数：最后一个正弦通道没有配对的余弦"),
+    "pad": ("odd d: the last channel is zero padding", "d 为奇数：最后一个通道补零"),
+    "pair": ("pair", "频率对"), "wavelength": ("wavelength", "波长"),
+    "depends": ("depends only on the offset k = q − p", "只取决于偏移 k = q − p"),
+    "tokens": ("tokens", "词元"), "scale_on": ("E[id] is multiplied by √d", "E[id] 乘以 √d"),
+    "scale_off": ("no √d scaling", "不乘 √d"), "shortest": ("shortest", "最短"),
+    "longest": ("longest", "最长"), "beyond": ("pairs longer than max_len", "波长超过 max_len 的频率对"),
+    "rot": ("one 2×2 rotation per frequency, independent of p", "每个频率一个 2×2 旋转，与 p 无关"),
+    "heads": ("heads", "头数"),
+    "rope": ("each channel pair is rotated by its position; the score depends only on m − n",
+             "每对通道按位置旋转；得分只取决于 m − n"),
+    "alibi": ("no position vectors: a fixed penalty per distance (other head counts: the authors' rule)",
+              "没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）"), "learned": ("P is a trained table (MiniLM: 512 × 384)",
+                                           "P 是训练得到的表（MiniLM：512 × 384）"),
+    "other": ("This view compares variants built on the sinusoidal PE below.",
+              "此视图比较基于下面正弦位置编码的几种变体。"),
+    "minilm": ("trained MiniLM: word + learned position + token type", "训练好的 MiniLM：词向量 + 学到的位置 + 句段类型"),
+}
+
+
+def _w(key: str, lang: str) -> str:
+    en, zh = WORDS[key]
+    return zh if lang == "zh_CN" else en
+
+
+def num(x: float, digits: int = 6) -> str:
+    """A number as a person writes it: 10000, 0.5623, −0.6127 (true minus sign)."""
+    if isinstance(x, (int, np.integer)) or (float(x).is_integer() and abs(x) < 1e15):
+        text = str(int(x))
+    else:
+        text = f"{float(x):.{digits}g}"
+    return text.replace("-", "−")
+
+
+def _omega(params: Params, sub: str = "i") -> str:
+    """ω_i as a formula for the layout."""
+    b = num(params.base)
+    if params.layout == "t2t":
+        h = max(params.d_model // 2 - 1, 1)
+        return f"ω<sub>{sub}</sub> = {b}<sup>−{sub}/{h}</sup>"
+    return f"ω<sub>{sub}</sub> = 1 / {b}<sup>2{sub}/{params.d_model}</sup>"
+
+
+def _pe_lines(params: Params) -> list[str]:
+    d = params.d_model
+    n_sin, n_cos = channel_counts(d, params.layout)
+    if params.layout == "interleaved":
+        lines = ["PE(pos, 2i) = sin(pos · ω<sub>i</sub>)", "PE(pos, 2i+1) = cos(pos · ω<sub>i</sub>)"]
+    else:
+        lines = ["PE(pos, i) = sin(pos · ω<sub>i</sub>)",
+                 f"PE(pos, {n_sin} + i) = cos(pos · ω<sub>i</sub>)"]
+    lines.append(_omega(params) + f", i = 0 … {max(n_sin - 1, 0)}")
+    return lines
+
+
+def _channel_note(params: Params, lang: str) -> str:
+    d, lay = params.d_model, params.layout
+    if d % 2 == 0:
+        return ""
+    return _w("pad" if lay == "t2t" else "odd", lang)
+
+
+def _pair_index(params: Params, channel: int) -> int:
+    n_sin = channel_counts(params.d_model, params.layout)[0]
+    if params.layout == "interleaved":
+        return channel // 2
+    return channel if channel < n_sin else channel - n_sin
+
+
+def _settings(params: Params, lang: str) -> str:
+    return (f"d = {params.d_model}, base = {num(params.base)}, max_len = {params.max_len}, "
+            f"{_w('layout', lang)}: {params.layout}")
+
+
+def _heatmap(params: Params, cursor: int, channel: int, lang: str) -> list[str]:
+    out = _pe_lines(params) + [_settings(params, lang)]
+    channel = min(max(channel, 0), params.d_model - 1)
+    value, w, lam = compute.pe_value(params, cursor, channel)
+    i = _pair_index(params, channel)
+    if w == 0:
+        out.append(f"{_w('at', lang)} pos = {cursor}, {_w('channel', lang)} {channel}: PE = 0")
+        return out
+    fn = "cos" if channel_is_cos(params.d_model, params.layout)[channel] else "sin"
+    out.append(f"{_w('at', lang)} pos = {cursor}, {_w('channel', lang)} {channel} (i = {i}): "
+               f"ω<sub>{i}</sub> = {num(w, 4)}, PE({cursor}, {channel}) = {fn}({cursor} × {num(w, 4)}) "
+               f"= {fn}({num(cursor * w, 5)}) = <b>{num(value, 4)}</b>; "
+               f"{_w('wavelength', lang)} 2π/ω<sub>{i}</sub> = {num(lam, 4)}")
+    return out
+
+
+def _curves(params: Params, cursor: int, lang: str) -> list[str]:
+    out = _pe_lines(params)[:2] + [_omega(params) + ", λ<sub>i</sub> = 2π / ω<sub>i</sub>",
+                                   _settings(params, lang)]
+    ws = frequencies(params.d_model, params.base, params.layout)             # (n_sin,)
+    for i in params.curve_pairs[:6]:
+        if i < len(ws):
+            a = cursor * ws[i]
+            out.append(f"i = {i}: ω<sub>{i}</sub> = {num(ws[i], 4)}, λ<sub>{i}</sub> = "
+                       f"{num(2 * math.pi / ws[i], 5)}; pos = {cursor}: sin = {num(math.sin(a), 4)}, "
+                       f"cos = {num(math.cos(a), 4)}")
+    return out
+
+
+def _similarity(params: Params, cursor: int, lang: str) -> list[str]:
+    h = channel_counts(params.d_model, params.layout)[1]
+    cos = params.metric == "cosine"
+    out = ["S(p, q) = PE(p) · PE(q) = Σ<sub>i</sub> sin(pω<sub>i</sub>)sin(qω<sub>i</sub>) + "
+           "cos(pω<sub>i</sub>)cos(qω<sub>i</sub>) = Σ<sub>i=0</sub><sup>" + str(max(h - 1, 0))
+           + "</sup> cos((p − q)ω<sub>i</sub>)  — " + _w("depends", lang)]
+    if cos:
+        out.append(f"cosine: S(p, q) / (|PE(p)| |PE(q)|),  |PE(p)|<sup>2</sup> = {h}")
+    out += [_omega(params), _settings(params, lang) + f", metric: {params.metric}"]
+    if params.d_model % 2 and params.layout != "t2t":
+        out.append(_channel_note(params, lang) + ": + sin(pω)sin(qω)")
+    for q in dict.fromkeys((cursor, min(cursor + 1, params.max_len - 1),
+                            min(cursor + 10, params.max_len - 1))):
+        out.append(f"S({cursor}, {q}) = <b>{num(compute.similarity_value(params, cursor, q), 5)}</b>")
+    return out
+
+
+def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
+    r = compute_tokens.for_params(params)
+    if r.source == "minilm":
+        out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
+    else:
+        sq = math.sqrt(params.d_model)
+        scale = ("·√d" if params.scale_embedding else "")
+        out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>]{scale} + PE(pos)",
+               f"d = {params.d_model}, √d = {num(sq, 5)} — "
+               + _w("scale_on" if params.scale_embedding else "scale_off", lang)]
+    out.append(f"{_w('tokens', lang)} ({r.tokenizer}): " + ", ".join(
+        f"{t.text!r}→{t.id}" for t in r.tokens[:8]) + (" …" if r.n_shown > 8 else ""))
+    if r.n_shown:
+        p = min(cursor, r.n_shown - 1)
+        out.append(f"pos = {p}: |E[{r.tokens[p].id}]|·{num(r.scale, 4)} = {num(r.token_norm[p] * r.scale, 4)}, "
+                   f"|PE({p})| = {num(r.pe_norm[p], 4)}")
+    return out
+
+
+def _extra(view: str, params: Params, cursor: int, lang: str, state) -> list[str]:
+    if view == "frequencies":
+        r = compute_extra.frequency_table(params)
+        return [_omega(params), "λ<sub>i</sub> = 2π / ω<sub>i</sub>", _settings(params, lang),
+                f"{_w('shortest', lang)} λ = {num(r.shortest, 5)}, {_w('longest', lang)} λ = "
+                f"{num(r.longest, 5)}; {_w('beyond', lang)}: {r.beyond}"]
+    if view == "offset":
+        k = getattr(state, "offset", 16)
+        p = getattr(state, "position", cursor)
+        return ["PE(p + k) = R(k) · PE(p)",
+                "R(k) = diag<sub>i</sub>( [[cos kω<sub>i</sub>, sin kω<sub>i</sub>], "
+                "[−sin kω<sub>i</sub>, cos kω<sub>i</sub>]] ) — " + _w("rot", lang),
+                "PE(p) · PE(p + k) = Σ<sub>i</sub> cos(kω<sub>i</sub>)",
+                _omega(params), _settings(params, lang) + f", p = {p}, k = {k}"]
+    if view == "rope":
+        hd, b = getattr(state, "head_dim", 64), getattr(state, "base", 10000.0)
+        return ["q′<sub>m</sub> = R(mθ) q, k′<sub>n</sub> = R(nθ) k",
+                "q′<sub>m</sub> · k′<sub>n</sub> = Re Σ<sub>i</sub> q<sub>i</sub> conj(k<sub>i</sub>) "
+                "e<sup>i(m−n)θ<sub>i</sub></sup>", _w("rope", lang),
+                f"θ<sub>i</sub> = {num(b)}<sup>−2i/{hd}</sup>, head_dim = {hd}, max_len = {params.max_len}"]
+    if view == "alibi":
+        heads = getattr(state, "heads", 8)
+        return ["score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> − m<sub>h</sub> |i − j|",
+                f"m<sub>h</sub> = 2<sup>−8h/{heads}</sup>, h = 1 … {heads} ({_w('heads', lang)} = {heads})",
+                _w("alibi", lang)]
+    if view == "learned":
+        return ["X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos]", _w("learned", lang),
+                "PE(pos, 2i) = sin(pos · ω<sub>i</sub>), " + _omega(params)]
+    return [_w("other", lang)] + _pe_lines(params) + [_settings(params, lang)]
+
+
+def formula_html(view: str, params: Params, cursor: int | None = None, lang: str = "en",
+                 channel: int = 8, state=None) -> str:
+    """The formula of `view` with the current numbers, as Qt rich text."""
+    cursor = min(max(cursor or 0, 0), params.max_len - 1)
+    if view == "heatmap":
+        lines = _heatmap(params, cursor, channel, lang)
+    elif view == "curves":
+        lines = _curves(params, cursor, lang)
+    elif view == "similarity":
+        lines = _similarity(params, cursor, lang)
+    elif view == "tokens":
+        lines = _tokens(params, cursor, lang)
+    else:
+        lines = _extra(view, params, cursor, lang, state)
+    note = _channel_note(params, lang)
+    if note and view in ("heatmap", "curves"):
+        lines.append(note)
+    body = "".join(f"<p style='margin:2px 0'>{line}</p>" for line in lines)
+    return f"<div>{body}</div>"
+
+
+
+# PyTorch code ----------------------------------------------------------------------------------
+def _pe_code(d: int, base: float, layout: str, dtype: str, rows: str = "max_len") -> list[str]:
+    """Lines that build `pe` (rows, d) exactly as explorer.backend.encodings does."""
+    t = f"torch.{dtype}"
+    head = [f"position = torch.arange({rows}, dtype={t}).unsqueeze(1)          # ({rows}, 1)"]
+    if layout == "t2t":
+        half = d // 2
+        lines = head + [
+            f"half = d_model // 2                                             # {half} timescales",
+            f"inv_timescales = torch.exp(torch.arange(half, dtype={t}) * -(math.log(base) / max(half - 1, 1)))",
+            "angle = position * inv_timescales                                # (rows, half)",
+            "pe = torch.cat([torch.sin(angle), torch.cos(angle)], dim=1)      # [sin | cos]"]
+        if d % 2:
+            lines.append("pe = torch.nn.functional.pad(pe, (0, 1))                       # odd d: zero column")
+        return lines
+    lines = head + [
+        f"div_term = torch.exp(torch.arange(0, d_model, 2, dtype={t}) * (-math.log(base) / d_model))"
+        f"  # ({(d + 1) // 2},) ω_i",
+        "angle = position * div_term                                      # (rows, ceil(d/2))"]
+    if layout == "concat":
+        return lines + ["pe = torch.cat([torch.sin(angle), torch.cos(angle[:, : d_model // 2])], dim=1)"
+                        "  # all sines, then all cosines"]
+    return lines + [f"pe = torch.zeros({rows}, d_model, dtype={t})",
+                    "pe[:, 0::2] = torch.sin(angle)                                   # even channels",
+                    "pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])                # odd channels"
+                    + ("  (odd d: the last sine has no cosine)" if d % 2 else "")]
+
+
+def _header(title: str, params: Params, extra: str = "") -> list[str]:
+    return [f"# {title}: d_model = {params.d_model}, max_len = {params.max_len}, base = {num(params.base)}, "
+            f"layout = {params.layout}{extra}", "import math", "", "import torch", "",
+            f"d_model, max_len, base = {params.d_model}, {params.max_len}, {float(params.base)!r}"]
+
+
+def _freq_code(params: Params) -> list[str]:
+    if params.layout == "t2t":
+        return ["half = d_model // 2",
+                "w = torch.exp(torch.arange(half, dtype=torch.float64) * -(math.log(base) / max(half - 1, 1)))"]
+    return ["w = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float64) * (-math.log(base) / d_model))"]
+
+
+def _tokens_code(params: Params) -> list[str]:
+    r = compute_tokens.for_params(params)
+    ids = [t.id for t in r.tokens]
+    words = ", ".join(repr(t.text) for t in r.tokens[:12]) + (", …" if r.n_shown > 12 else "")
+    out = [f"# Tokens: X = E[ids]{' * sqrt(d_model)' if r.scale != 1.0 else ''} + PE, "
+           f"tokenizer {r.tokenizer}, {r.n_shown} tokens", "import math", "", "import numpy as np",
+           "import torch", "", f"# {words}"[:200], "ids = torch.tensor(["]
+    out += ["    " + ", ".join(str(i) for i in ids[j:j + 12]) + "," for j in range(0, len(ids), 12)]
+    out += ["], dtype=torch.long)", "n = len(ids)"]
+    if r.source == "minilm":
+        return out + [
+            "from explorer.backend import pretrained     # all-MiniLM-L6-v2's trained tables",
+            "t = pretrained.minilm_tables()",
+            "word, pos_table = torch.from_numpy(t.word), torch.from_numpy(t.position)",
+            "x = word[ids] + pos_table[:n] + torch.from_numpy(t.token_type[0])   # BERT input before LayerNorm",
+            "result = x.numpy()                                               # (n, 384)"]
+    out += [f"d_model, base, seed = {params.d_model}, {float(params.base)!r}, {params.seed}",
+            "# E = nn.Embedding(vocab, d_model), untrained: N(0, 1) rows. PE Explorer draws each used row",
+            "# from its own seeded stream (same distribution); a trained model uses its own table here.",
+            "rows = [np.random.default_rng([seed, t]).standard_normal(d_model, dtype=np.float32)",
+            "        for t in ids.tolist()]",
+            "E_ids = torch.from_numpy(np.array(rows, dtype=np.float32).reshape(n, d_model))  # (n, d)"]
+    out += _pe_code(params.d_model, params.base, params.layout, "float32", rows="n")
+    scale = " * math.sqrt(d_model)" if r.scale != 1.0 else ""
+    return out + [f"x = E_ids{scale} + pe                      # the first layer's input X",
+                  "result = x.numpy()                                               # (n, d_model)"]
+
+
+def code_for(view: str, params: Params, state=None) -> str:
+    """PyTorch code computing what `view` shows for `params` (and the view's own `state`)."""
+    p = params
+    if view == "tokens":
+        return _tidy(_tokens_code(p))
+    if view == "similarity":
+        out = _header("Position similarity", p, f", metric = {p.metric}")
+        out += _pe_code(p.d_model, p.base, p.layout, "float64")
+        out += ["s = pe @ pe.T                                                    # (max_len, max_len)"]
+        if p.metric == "cosine":
+            out += ["norm = pe.norm(dim=1)                                            # |PE(p)|",
+                    "denom = norm[:, None] * norm[None, :]",
+                    "s = torch.where(denom > 0, s / denom, torch.zeros_like(s))      # cosine"]
+        out += ["result = s.numpy()"]
+    elif view == "curves":
+        pairs = ", ".join(str(i) for i in dict.fromkeys(p.curve_pairs))
+        n_cos = channel_counts(p.d_model, p.layout)[1]
+        out = _header("Frequency curves", p) + _freq_code(p) + [
+            "x = torch.arange(max_len, dtype=torch.float64)", "lines = []",
+            f"for i in ({pairs},):", "    if i >= len(w):", "        continue",
+            "    lines.append(torch.sin(x * w[i]))                            # channel with sin",
+            f"    if i < {n_cos}:", "        lines.append(torch.cos(x * w[i]))                        # its cosine partner",
+            "result = (torch.stack(lines) if lines else torch.zeros(0, max_len)).numpy()  # (lines, max_len)"]
+    elif view == "frequencies":
+        out = _header("Frequencies", p) + _freq_code(p) + [
+            "wavelength = 2 * math.pi / w                                     # positions per period",
+            "result = torch.stack([w, wavelength]).numpy()                    # (2, pairs)"]
+    elif view == "offset":
+        k, pos = getattr(state, "offset", 16), getattr(state, "position", 10)
+        out = _header("Relative offset", p.with_(layout="interleaved"), f", p = {pos}, k = {k}") + [
+            f"p, k = {pos}, {k}"] + _freq_code(p.with_(layout="interleaved")) + [
+            "def pe_at(t):                                                    # PE(t), interleaved",
+            "    v = torch.zeros(d_model, dtype=torch.float64)",
+            "    v[0::2] = torch.sin(t * w)", "    v[1::2] = torch.cos(t * w[: d_model // 2])", "    return v",
+            "R = torch.zeros(d_model, d_model, dtype=torch.float64)           # R(k): 2x2 blocks",
+            "for i in range(d_model // 2):",
+            "    c, s = math.cos(k * w[i]), math.sin(k * w[i])",
+            "    R[2 * i:2 * i + 2, 2 * i:2 * i + 2] = torch.tensor([[c, s], [-s, c]])",
+            "if d_model % 2:", "    R[-1, -1] = float('nan')                  # the unpaired sine has no rotation",
+            "result = torch.stack([pe_at(p + k), R @ pe_at(p)]).numpy()       # PE(p+k) and R(k)PE(p)"]
+    elif view == "rope":
+        hd, b = getattr(state, "head_dim", 64), float(getattr(state, "base", 10000.0))
+        out = [f"# RoPE: head_dim = {hd}, base = {num(b)}, max_len = {p.max_len}; all-ones q and k",
+               "import torch", "", f"head_dim, base, max_len = {hd}, {b!r}, {p.max_len}",
+               "theta = base ** (-torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)",
+               "def rotate(x, m):                                                 # pairs (2i, 2i+1)",
+               "    a = m * theta", "    out = torch.empty_like(x)",
+               "    out[0::2] = x[0::2] * torch.cos(a) - x[1::2] * torch.sin(a)",
+               "    out[1::2] = x[0::2] * torch.sin(a) + x[1::2] * torch.cos(a)", "    return out",
+               "q = k = torch.ones(head_dim, dtype=torch.float64)",
+               "delta = torch.arange(-(max_len - 1), max_len, dtype=torch.float64)  # m - n",
+               "result = torch.stack([rotate(q, m) @ rotate(k, 0.0) for m in delta]).numpy()"]
+    elif view == "alibi":
+        heads = getattr(state, "heads", 8)
+        out = [f"# ALiBi: {heads} heads, max_len = {p.max_len}", "import torch", "",
+               f"heads, max_len = {heads}, {p.max_len}",
+               "n = 2 ** int(torch.log2(torch.tensor(float(heads))).floor())    # largest power of 2 <= heads",
+               "slopes = [2 ** (-8 * (h + 1) / n) for h in range(n)]",
+               "slopes += [2 ** (-8 * (h + 1) / (2 * n)) for h in range(0, 2 * n, 2)][: heads - n]",
+               "m = torch.tensor(slopes, dtype=torch.float64)                  # (heads,)",
+               "i = torch.arange(max_len)",
+               "bias = -m[:, None, None] * (i[:, None] - i[None, :]).abs()     # (heads, L, L)",
+               "result = bias.numpy()"]
+    else:
+        out = _header("PE table", p) + _pe_code(p.d_model, p.base, p.layout, p.dtype) + [
+            "result = pe.numpy()                                              # (max_len, d_model)"]
+    return _tidy(out)
+
+
+def _tidy(lines: list[str]) -> str:
+    """One text, trailing comments two spaces after the code (narrow panels stay readable)."""
+    return "\n".join(re.sub(r"(\S) {2,}# ", r"\1  # ", line) for line in lines) + "\n"
+
+
+def run_code(code: str) -> np.ndarray:
+    """Execute generated code in a fresh namespace and return its `result` array."""
+    namespace: dict = {"__name__": "pe_explorer_generated"}
+    exec(compile(code, "<generated>", "exec"), namespace)  # noqa: S102 - our own generated text
+    return np.asarray(namespace["result"])
