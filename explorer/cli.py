@@ -145,8 +145,9 @@ def _run_tokens(args) -> int:
 
 
 def _run_export(args) -> int:
-    from explorer.fileio import save_array
+    from explorer.fileio import check_array_path, save_array
 
+    check_array_path(args.output)          # before any work: a bad suffix costs nothing
     array = _export_array(args)
     path = save_array(args.output, array)
     print(f"wrote {path} {array.shape} {array.dtype}")
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             return bench_main(["--json"] if args.json else [])
         return _run_gui(args)
     except InputError as exc:
-        print(f"pe-explorer: error: {exc}", file=sys.stderr)
+        print("pe-explorer: error: " + " ".join(str(exc).splitlines()), file=sys.stderr)
         return 2
     except MemoryError:
         print("pe-explorer: error: not enough memory for this request; choose smaller sizes",

@@ -63,9 +63,14 @@ def array_bytes(array: np.ndarray, suffix: str) -> bytes:
     return buf.getvalue()
 
 
-def save_array(path: str | os.PathLike, array: np.ndarray) -> Path:
-    """Write array to path (.npy or .csv by suffix), atomically."""
+def check_array_path(path: str | os.PathLike) -> str:
+    """The suffix (.npy/.csv) of an array file path; InputError for any other."""
     suffix = Path(path).suffix.lower()
     if suffix not in ARRAY_SUFFIXES:
         raise InputError(f"output file must end in {' or '.join(ARRAY_SUFFIXES)}, not {str(path)!r}")
-    return atomic_write_bytes(path, array_bytes(array, suffix))
+    return suffix
+
+
+def save_array(path: str | os.PathLike, array: np.ndarray) -> Path:
+    """Write array to path (.npy or .csv by suffix), atomically."""
+    return atomic_write_bytes(path, array_bytes(array, check_array_path(path)))

@@ -54,7 +54,7 @@ class Params:
         """Inverse of to_dict; unknown keys are refused by name."""
         require(isinstance(data, dict), "parameters must be a JSON object")
         known = {f.name for f in fields(cls)}
-        extra = sorted(str(k)[:40] for k in data if k not in known)
+        extra = sorted(_shown(k) for k in data if k not in known)
         require(not extra, f"unknown parameter(s): {', '.join(extra)}")
         data = dict(data)
         if "curve_pairs" in data:
@@ -63,14 +63,20 @@ class Params:
         return cls(**data)
 
 
+def _shown(value) -> str:
+    """A user's value as it may appear in a one-line message: repr, at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _whole(name: str, value, lo: int, hi: int) -> None:
     require(isinstance(value, int) and not isinstance(value, bool),
-            f"{name} must be a whole number between {lo} and {hi:,}, not {value!r}")
+            f"{name} must be a whole number between {lo} and {hi:,}, not {_shown(value)}")
     require(lo <= value <= hi, f"{name} must be between {lo} and {hi:,}; got {value:,}")
 
 
 def _choice(name: str, value, allowed) -> None:
-    require(value in allowed, f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+    require(value in allowed, f"{name} must be one of {', '.join(allowed)}; got {_shown(value)}")
 
 
 def validate(p: Params) -> None:
@@ -79,9 +85,9 @@ def validate(p: Params) -> None:
     _whole("max_len", p.max_len, *MAX_LEN_RANGE)
     ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
     require(ok and p.base > 1 and (isinstance(p.base, int) or math.isfinite(p.base)),
-            f"base must be a finite number greater than 1, not {str(p.base)[:40]}")
+            f"base must be a finite number greater than 1, not {_shown(p.base)}")
     require(p.base <= BASE_RANGE[1],
-            f"base must be at most {BASE_RANGE[1]:g}; got {str(p.base)[:40]}")
+            f"base must be at most {BASE_RANGE[1]:g}; got {_shown(p.base)}")
     _choice("layout", p.layout, LAYOUTS)
     _choice("dtype", p.dtype, DTYPES)
     _choice("device", p.device, DEVICES)

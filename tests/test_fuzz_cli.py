@@ -156,19 +156,14 @@ def test_cli_exits_0_or_2_with_one_line(sandbox, argv):
     assert "Traceback" not in err
     if rc == 2:
         assert re.match(r"pe-explorer( [a-z-]+)?: error: ", err) and err.endswith("\n"), err
-        if any(LINE_BREAKS & set(a) for a in argv) and LINE_BREAKS & set(err[:-1]):
-            event("open: a line break of an argument echoed into the message")
-            return
         assert not LINE_BREAKS & set(err[:-1]), repr(err)
 
 
 LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
-@pytest.mark.xfail(strict=True, reason="open in cli.py: argparse echoes an argument's line break; "
-                                       "fix: print ' '.join(str(exc).splitlines()) in main()")
 @pytest.mark.parametrize("argv", [["tokens", "a", "b\nc"], ["tokens", "alibi", "\r", "--base"]])
-def test_open_cli_message_one_line(sandbox, argv):
+def test_cli_message_one_line_even_with_line_breaks(sandbox, argv):
     rc, err = run_cli(argv)
     assert rc == 2 and not LINE_BREAKS & set(err[:-1]), repr(err)
 

@@ -20,7 +20,10 @@ class DeviceChoice:
 
 def torch_installed() -> bool:
     """True when torch can be imported (without importing it)."""
-    return importlib.util.find_spec("torch") is not None
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):   # a broken import hook or a half-removed install
+        return False
 
 
 @lru_cache(maxsize=8)
