@@ -63,7 +63,7 @@ def _omega(params: Params, sub: str = "i") -> str:
 
 def _pe_lines(params: Params) -> list[str]:
     d = params.d_model
-    n_sin, n_cos = channel_counts(d, params.layout)
+    n_sin = channel_counts(d, params.layout)[0]
     if params.layout == "interleaved":
         lines = ["PE(pos, 2i) = sin(pos · ω<sub>i</sub>)", "PE(pos, 2i+1) = cos(pos · ω<sub>i</sub>)"]
     else:
@@ -161,8 +161,8 @@ def _extra(view: str, params: Params, cursor: int, lang: str, state) -> list[str
     if view == "frequencies":
         r = compute_extra.frequency_table(params)
         return [_omega(params), "λ<sub>i</sub> = 2π / ω<sub>i</sub>", _settings(params, lang),
-                f"{_w('shortest', lang)} λ = {num(r.shortest, 5)}, {_w('longest', lang)} λ = "
-                f"{num(r.longest, 5)}; {_w('beyond', lang)}: {r.beyond}"]
+                (f"{_w('shortest', lang)} λ = {num(r.shortest, 5)}, {_w('longest', lang)} λ = "
+                 f"{num(r.longest, 5)}; {_w('beyond', lang)}: {r.beyond}")]
     if view == "offset":
         k = getattr(state, "offset", 16)
         p = getattr(state, "position", cursor)
@@ -174,8 +174,8 @@ def _extra(view: str, params: Params, cursor: int, lang: str, state) -> list[str
     if view == "rope":
         hd, b = getattr(state, "head_dim", 64), getattr(state, "base", 10000.0)
         return ["q′<sub>m</sub> = R(mθ) q, k′<sub>n</sub> = R(nθ) k",
-                "q′<sub>m</sub> · k′<sub>n</sub> = Re Σ<sub>i</sub> q<sub>i</sub> conj(k<sub>i</sub>) "
-                "e<sup>i(m−n)θ<sub>i</sub></sup>", _w("rope", lang),
+                ("q′<sub>m</sub> · k′<sub>n</sub> = Re Σ<sub>i</sub> q<sub>i</sub> conj(k<sub>i</sub>) "
+                 "e<sup>i(m−n)θ<sub>i</sub></sup>"), _w("rope", lang),
                 f"θ<sub>i</sub> = {num(b)}<sup>−2i/{hd}</sup>, head_dim = {hd}, max_len = {params.max_len}"]
     if view == "alibi":
         heads = getattr(state, "heads", 8)
@@ -226,12 +226,12 @@ def _pe_code(d: int, base: float, layout: str, dtype: str, rows: str = "max_len"
             lines.append("pe = torch.nn.functional.pad(pe, (0, 1))                       # odd d: zero column")
         return lines
     lines = head + [
-        f"div_term = torch.exp(torch.arange(0, d_model, 2, dtype={t}) * (-math.log(base) / d_model))"
-        f"  # ({(d + 1) // 2},) ω_i",
+        (f"div_term = torch.exp(torch.arange(0, d_model, 2, dtype={t}) * (-math.log(base) / d_model))"
+         f"  # ({(d + 1) // 2},) ω_i"),
         "angle = position * div_term                                      # (rows, ceil(d/2))"]
     if layout == "concat":
-        return lines + ["pe = torch.cat([torch.sin(angle), torch.cos(angle[:, : d_model // 2])], dim=1)"
-                        "  # all sines, then all cosines"]
+        return lines + [("pe = torch.cat([torch.sin(angle), torch.cos(angle[:, : d_model // 2])], dim=1)"
+                         "  # all sines, then all cosines")]
     return lines + [f"pe = torch.zeros({rows}, d_model, dtype={t})",
                     "pe[:, 0::2] = torch.sin(angle)                                   # even channels",
                     "pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])                # odd channels"
@@ -239,8 +239,8 @@ def _pe_code(d: int, base: float, layout: str, dtype: str, rows: str = "max_len"
 
 
 def _header(title: str, params: Params, extra: str = "") -> list[str]:
-    return [f"# {title}: d_model = {params.d_model}, max_len = {params.max_len}, base = {num(params.base)}, "
-            f"layout = {params.layout}{extra}", "import math", "", "import torch", "",
+    return [(f"# {title}: d_model = {params.d_model}, max_len = {params.max_len}, "
+             f"base = {num(params.base)}, layout = {params.layout}{extra}"), "import math", "", "import torch", "",
             f"d_model, max_len, base = {params.d_model}, {params.max_len}, {float(params.base)!r}"]
 
 
@@ -255,8 +255,8 @@ def _tokens_code(params: Params) -> list[str]:
     r = compute_tokens.for_params(params)
     ids = [t.id for t in r.tokens]
     words = ", ".join(repr(t.text) for t in r.tokens[:12]) + (", …" if r.n_shown > 12 else "")
-    out = [f"# Tokens: X = E[ids]{' * sqrt(d_model)' if r.scale != 1.0 else ''} + PE, "
-           f"tokenizer {r.tokenizer}, {r.n_shown} tokens", "import math", "", "import numpy as np",
+    out = [(f"# Tokens: X = E[ids]{' * sqrt(d_model)' if r.scale != 1.0 else ''} + PE, "
+            f"tokenizer {r.tokenizer}, {r.n_shown} tokens"), "import math", "", "import numpy as np",
            "import torch", "", f"# {words}"[:200], "ids = torch.tensor(["]
     out += ["    " + ", ".join(str(i) for i in ids[j:j + 12]) + "," for j in range(0, len(ids), 12)]
     out += ["], dtype=torch.long)", "n = len(ids)"]

@@ -111,7 +111,7 @@ def test_alibi_code_slopes(heads):
 def test_heatmap_formula_substitutes_the_numbers():
     p = Params(d_model=128, base=10000.0)
     html = formulas.formula_html("heatmap", p, cursor=10, channel=8)
-    value, w, lam = compute.pe_value(p, 10, 8)
+    value, w, _ = compute.pe_value(p, 10, 8)
     assert "d = 128" in html and "base = 10000" in html and "2i/128" in html
     assert formulas.num(value, 4) in html and formulas.num(w, 4) in html
     assert "<sub>" in html and "<sup>" in html

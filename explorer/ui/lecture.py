@@ -1,7 +1,189 @@
-"""Lecture features installed on the main window (deck stepping, formula/code panels, animation,
-predict-then-reveal). Placeholder until they land."""
+"""Lecture features installed on the main window: the Lesson menu and deck stepping (clicker keys),
+the caption bar, predict-then-reveal question cards, parameter animation, the formula/code dock."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+from explorer import scenes
+from explorer.ui.animation import AnimationBar, Animator
+from explorer.ui.deck_player import CaptionBar
+from explorer.ui.file_actions import apply_scene
+from explorer.ui.formula_panel import FormulaPanel
+from explorer.ui.reveal import QuestionCard
+
+NEXT_KEYS = (Qt.Key.Key_PageDown, Qt.Key.Key_Space, Qt.Key.Key_Right)
+PREV_KEYS = (Qt.Key.Key_PageUp, Qt.Key.Key_Left)
+REVEAL_KEYS = (Qt.Key.Key_R, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+CLICKER_KEYS = (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp)
+# widgets that use arrows / Space / letters themselves: only the clicker keys step past them
+TYPING = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QAbstractSlider, QComboBox)
 
 
-class Lecture:
+class Lecture(QObject):
+    """Owns the deck, its caption, the question card, the animator and the formula dock."""
+
     def __init__(self, window):
+        super().__init__(window)
         self.window = window
+        self.deck: list = []
+        self.index = 0
+        self.caption = CaptionBar()
+        self.caption.step_requested.connect(self.step)
+        self.caption_dock = self._dock("lessonDock", self.caption, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.caption_dock.hide()
+        self.card = QuestionCard(window.tabs)
+        self.card.revealed.connect(lambda: self.hide_action.setChecked(False))
+        self.animator = Animator(window)
+        self.animation_bar = AnimationBar(self.animator)
+        window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.animation_bar)
+        self.animation_bar.hide()
+        self.formula_dock = FormulaPanel(window)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.formula_dock)
+        self.formula_dock.hide()
+        self._build_menu()
+        window.tabs.currentChanged.connect(self._on_tab_changed)
+        QApplication.instance().installEventFilter(self)
+        window.destroyed.connect(self._uninstall)
+
+    def _uninstall(self, *_) -> None:
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+
+    def _dock(self, name: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(self.window)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        self.window.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot, keys: str | None = None, checkable: bool = False,
+                shown_keys: str = "") -> QAction:
+        act = QAction(text + (f"\t{shown_keys}" if shown_keys else ""), self.window)
+        act.setCheckable(checkable)
+        if keys:
+            act.setShortcut(QKeySequence(keys))
+        act.triggered.connect(lambda checked=False: slot(checked) if checkable else slot())
+        self.window.addAction(act)
+        self.menu.addAction(act)
+        return act
+
+    def _build_menu(self) -> None:
+        w = self.window
+        self.menu = w.menuBar().addMenu(QCoreApplication.translate("Lecture", "&Lesson"))
+        self.start_action = self._action(QCoreApplication.translate("Lecture", "Start built-in lesson"), self.start_builtin)
+        self.next_action = self._action(QCoreApplication.translate("Lecture", "Next scene"), lambda: self.step(+1),
+                                        shown_keys="PgDown, Space, →")
+        self.prev_action = self._action(QCoreApplication.translate("Lecture", "Previous scene"), lambda: self.step(-1),
+                                        shown_keys="PgUp, ←")
+        self.caption_action = self.caption_dock.toggleViewAction()
+        self.caption_action.setText(QCoreApplication.translate("Lecture", "Show caption bar"))
+        self.menu.addAction(self.caption_action)
+        self.menu.addSeparator()
+        self.hide_action = self._action(QCoreApplication.translate("Lecture", "Hide plot behind a question card"), self.set_hidden,
+                                        checkable=True, shown_keys="R / Enter: reveal")
+        self.menu.addSeparator()
+        self.play_action = self._action(QCoreApplication.translate("Lecture", "Play / pause animation"), self.toggle_animation,
+                                        keys="Ctrl+P")
+        self.anim_bar_action = self.animation_bar.toggleViewAction()
+        self.anim_bar_action.setText(QCoreApplication.translate("Lecture", "Show animation controls"))
+        self.menu.addAction(self.anim_bar_action)
+        self.formula_action = self.formula_dock.toggleViewAction()
+        self.formula_action.setText(QCoreApplication.translate("Lecture", "Formula and code panel"))
+        self.formula_action.setShortcut(QKeySequence("Ctrl+F"))
+        w.addAction(self.formula_action)
+        self.menu.addAction(self.formula_action)
+        self.formula_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Formula and code"))
+        self.caption_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Lesson"))
+
+    # deck ---------------------------------------------------------------------------------------
+    def set_deck(self, deck, index: int = 0) -> None:
+        """Load an ordered list of scenes and show scene `index`."""
+        if not deck:
+            return
+        self.deck = list(deck)
+        self.caption_dock.show()
+        self.go(index)
+
+    def start_builtin(self) -> None:
+        self.set_deck(scenes.builtin_deck())
+
+    def go(self, index: int) -> None:
+        """Show scene `index` (clamped to the deck): params, view, cursor, caption, question."""
+        if not self.deck:
+            return
+        self.index = max(0, min(len(self.deck) - 1, index))
+        scene = self.deck[self.index]
+        self.animator.pause()
+        apply_scene(self.window, scene)
+        self.caption.show_scene(scene, self.index, len(self.deck))
+        if scene.question is not None:
+            self.card.cover(scene)
+            self.hide_action.setChecked(True)
+        else:
+            self.card.reveal()
+
+    def step(self, direction: int) -> None:
+        if self.deck:
+            self.go(self.index + direction)
+
+    @property
+    def scene(self):
+        return self.deck[self.index] if self.deck else None
+
+    # question card ------------------------------------------------------------------------------
+    def set_hidden(self, hidden: bool) -> None:
+        """Menu toggle: cover the current view (with the scene's question if it has one)."""
+        if hidden:
+            scene = self.scene if self.scene is not None and self.scene.question is not None else None
+            self.card.cover(scene)
+        else:
+            self.card.reveal()
+        self.hide_action.setChecked(self.card.covering)
+
+    def _on_tab_changed(self, *_) -> None:
+        if self.card.covering:
+            self.card.raise_()
+
+    # animation ----------------------------------------------------------------------------------
+    def toggle_animation(self) -> None:
+        self.animation_bar.show()
+        self.animator.toggle()
+
+    # keys ---------------------------------------------------------------------------------------
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget):
+            return False
+        if obj.window() is not self.window or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        key = event.key()
+        focus = QApplication.focusWidget() or obj
+        typing = isinstance(focus, TYPING)
+        if self.card.covering and key in REVEAL_KEYS and not typing:
+            self.card.reveal()
+            return True
+        if not self.deck or event.isAutoRepeat():
+            return False
+        if key not in NEXT_KEYS + PREV_KEYS:
+            return False
+        if key not in CLICKER_KEYS and (typing or (key == Qt.Key.Key_Space
+                                                   and isinstance(focus, QAbstractButton))):
+            return False
+        self.step(+1 if key in NEXT_KEYS else -1)
+        return True

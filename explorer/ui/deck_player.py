@@ -1,0 +1,88 @@
+"""The caption bar of a lesson: the scene's title and explanation in the UI language, "scene 3 / 12",
+previous / next buttons. Shows; does not step (Lecture owns the deck)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from explorer.ui.i18n import current_language
+
+
+class CaptionBar(QWidget):
+    """Title, explanation and position of the current scene."""
+
+    step_requested = Signal(int)      # -1 previous, +1 next
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("captionBar")
+        self.scene = None
+        self.index, self.count = 0, 0
+        self.title = QLabel()
+        self.title.setObjectName("captionTitle")
+        self.title.setWordWrap(True)
+        self.text = QLabel()
+        self.text.setObjectName("captionText")
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.position = QLabel()
+        self.position.setObjectName("captionPosition")
+        self.prev_button = QPushButton("◀")
+        self.next_button = QPushButton("▶")
+        for button, step in ((self.prev_button, -1), (self.next_button, +1)):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # Space must step, not click a button
+            button.clicked.connect(lambda _=False, s=step: self.step_requested.emit(s))
+        words = QVBoxLayout()
+        words.setContentsMargins(0, 0, 0, 0)
+        words.setSpacing(2)
+        words.addWidget(self.title)
+        words.addWidget(self.text)
+        side = QVBoxLayout()
+        side.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.position, 0, Qt.AlignmentFlag.AlignCenter)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.prev_button)
+        buttons.addWidget(self.next_button)
+        side.addLayout(buttons)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addLayout(words, 1)
+        row.addLayout(side)
+        self._title_font()
+        self.retranslate_ui()
+
+    def show_scene(self, scene, index: int, count: int) -> None:
+        """Show scene `index` (0-based) of `count`."""
+        self.scene, self.index, self.count = scene, index, count
+        self.retranslate_ui()
+
+    def retranslate_ui(self) -> None:
+        self.prev_button.setToolTip(self.tr("Previous scene (PageUp)"))
+        self.next_button.setToolTip(self.tr("Next scene (PageDown, Space)"))
+        if self.scene is None:
+            self.title.setText(self.tr("No lesson loaded"))
+            self.text.setText(self.tr("Lesson ▸ Start built-in lesson, or File ▸ Open scene or deck."))
+            self.position.setText("")
+            return
+        lang = current_language()
+        self.title.setText(self.scene.text("title", lang))
+        self.text.setText(self.scene.text("explain", lang))
+        self.position.setText(self.tr("scene %1 / %2").replace("%1", str(self.index + 1))
+                              .replace("%2", str(self.count)))
+        self.prev_button.setEnabled(self.index > 0)
+        self.next_button.setEnabled(self.index < self.count - 1)
+
+    def _title_font(self) -> None:
+        """The title a quarter larger than the bar's font, bold (follows presentation scale)."""
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        elif event.type() == QEvent.Type.FontChange:
+            self._title_font()
+        super().changeEvent(event)

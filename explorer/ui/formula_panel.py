@@ -1,0 +1,125 @@
+"""A dock with the current view's formula (numbers substituted) and the PyTorch code that computes it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer import formulas
+from explorer.errors import InputError
+from explorer.ui.fonts import with_cjk_fallback
+from explorer.ui.i18n import current_language
+
+
+class FormulaPanel(QDockWidget):
+    """Shows formulas.formula_html / formulas.code_for for the window's current view."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.setObjectName("formulaDock")
+        self.channel = 8                      # the heatmap channel last pointed at
+        self.formula = QTextBrowser()
+        self.formula.setObjectName("formulaText")
+        self.formula.setOpenLinks(False)
+        self.code = QPlainTextEdit()
+        self.code.setObjectName("codeText")
+        self.code.setReadOnly(True)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy_code)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        code_page = QWidget()
+        box = QVBoxLayout(code_page)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.code, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.note, 1)
+        row.addWidget(self.copy_button)
+        box.addLayout(row)
+        self.pages = QTabWidget()
+        self.pages.addTab(self.formula, "")
+        self.pages.addTab(code_page, "")
+        self.setWidget(self.pages)
+        self._timer = QTimer(self, singleShot=True, interval=60)
+        self._timer.timeout.connect(self.refresh)
+        self.visibilityChanged.connect(lambda shown: shown and self.schedule())
+        c = window.controller
+        c.params_changed.connect(self.schedule)
+        c.results_shown.connect(self.schedule)
+        window.tabs.currentChanged.connect(self.schedule)
+        for view in window.views.values():
+            view.cursor_moved.connect(self.schedule)
+        window.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
+        self._fonts()
+        self.retranslate_ui()
+
+    def _fonts(self) -> None:
+        """Monospace code and a larger formula, both following the window's (presentation) size."""
+        size = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 10.0
+        mono = QFont()
+        mono.setFamilies(["DejaVu Sans Mono", "Menlo", "Consolas", "Courier New", "monospace"])
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        mono.setFixedPitch(True)
+        mono.setPointSizeF(size)
+        self.code.setFont(with_cjk_fallback(mono))
+        big = QFont(self.font())
+        big.setPointSizeF(size * 1.3)
+        self.formula.setFont(with_cjk_fallback(big))
+
+    def _on_heatmap_hovered(self, _pos: int, channel: int) -> None:
+        self.channel = channel
+        self.schedule()
+
+    def schedule(self, *_) -> None:
+        if self.isVisible():
+            self._timer.start()
+
+    def current_view(self) -> str:
+        return list(self.window.views)[self.window.tabs.currentIndex()]
+
+    def refresh(self) -> None:
+        """Recompute both texts for the current view, params, cursor and language."""
+        name = self.current_view()
+        c = self.window.controller
+        state = getattr(self.window.views[name], "state", None)
+        try:
+            html = formulas.formula_html(name, c.params, c.cursor, current_language(),
+                                         self.channel, state)
+            code = formulas.code_for(name, c.params, state)
+        except InputError as exc:
+            html, code = f"<p>{exc}</p>", f"# {exc}\n"
+        self.formula.setHtml(html)
+        if code != self.code.toPlainText():
+            self.code.setPlainText(code)
+
+    def copy_code(self) -> None:
+        QGuiApplication.clipboard().setText(self.code.toPlainText())
+        self.window.statusBar().showMessage(self.tr("Code copied to the clipboard"), 3000)
+
+    def retranslate_ui(self) -> None:
+        self.setWindowTitle(self.tr("Formula and code"))
+        self.pages.setTabText(0, self.tr("Formula"))
+        self.pages.setTabText(1, self.tr("PyTorch code"))
+        self.copy_button.setText(self.tr("Copy code"))
+        self.note.setText(self.tr("Runs as is; `result` holds what the view shows."))
+        self.schedule()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        elif event.type() == QEvent.Type.FontChange:
+            self._fonts()
+        super().changeEvent(event)
