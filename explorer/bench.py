@@ -2,7 +2,7 @@
 
 Backend: PE and similarity at screen size (closed forms) and full size (the textbook path).
 Frames: the real window offscreen; for each view and size, >= 60 base-slider steps, each timed from
-the slider change to rendered pixels (the view's grab()). The textbook path (full PE, matmul
+the slider change to rendered pixels (the view's grab(): one render of the view). The textbook path (full PE, matmul
 similarity, full-resolution setImage, grab) is timed beside it.
 """
 
@@ -66,6 +66,11 @@ def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[di
     window = MainWindow(settings=settings)
     window.resize(1400, 900)
     window.show()
+    app.processEvents()
+    # Shown once for its layout, then hidden: a visible offscreen window repaints itself inside
+    # processEvents as well, so each step would render twice. Hidden, the grab() is the one render
+    # of the frame, as on a screen where the result is painted once.
+    window.hide()
     frames, textbook = [], []
     for name in views or list(window.views):
         window.tabs.setCurrentIndex(list(window.views).index(name))

@@ -165,7 +165,7 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
     step = block_step(n, min(win.rows_px, win.cols_px))
     rows = math.ceil(n / step)
     img = similarity_blocks(win.pos0, win.pos0, step, rows, rows, params.d_model, params.base,
-                            params.layout, params.metric)
+                            params.layout, params.metric, np.float32)
     k_step = block_step(params.max_len, win.cols_px)
     k_count = math.ceil(params.max_len / k_step)
     f = offset_profile_blocks(0, k_step, k_count, params.d_model, params.base, params.layout)

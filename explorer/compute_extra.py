@@ -318,10 +318,13 @@ class PrecisionResult:
     state: PrecisionState
 
 
+PRECISION_POINTS = 1024  # positions sampled: fewer would miss the first collision (bfloat16: 256)
+
+
 @lru_cache(maxsize=4)
 def precision_view(params: Params, state: PrecisionState = PrecisionState()) -> PrecisionResult:
     """Neighbour distances ||PE~(p+1) - PE~(p)|| in float32 / float16 / bfloat16."""
     span = state.span or params.max_len
     curves = precision.all_precisions(span, params.d_model, params.base, state.mode,
-                                      params.layout, state.train_max_len, 1024)
+                                      params.layout, state.train_max_len, PRECISION_POINTS)
     return PrecisionResult(curves, span, params, state)

@@ -142,3 +142,13 @@ def test_distance_chart_stride_and_errors():
         distance_chart(10, learned=np.ones(5))
     with pytest.raises(InputError, match="learned_metric"):
         distance_chart(10, learned=np.ones((5, 2)), learned_metric="l1")
+
+
+@pytest.mark.parametrize("d", [1, 2, 7, 64])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_apply_rotation_equals_the_matrix(d, dtype):
+    from explorer.backend.relative import apply_rotation
+    x = np.random.default_rng(d).standard_normal(d)
+    want = rotation_matrix(d, 13, 500.0, dtype) @ x.astype(dtype)
+    np.testing.assert_allclose(apply_rotation(x, 13, d, 500.0, dtype), want,
+                               rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-6)

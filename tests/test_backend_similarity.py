@@ -63,3 +63,9 @@ def test_float32_matmul_agrees_with_closed_form():
 def test_full_matrix_beyond_budget_is_refused_with_size():
     with pytest.raises(InputError, match="GiB"):
         similarity_matrix(100_000, 8)
+
+
+def test_float32_screen_path_is_close_to_float64():
+    a = similarity_blocks(0, 0, 7, 300, 300, 1024, 1e4, "interleaved", "cosine", np.float32)
+    b = similarity_blocks(0, 0, 7, 300, 300, 1024, 1e4, "interleaved", "cosine")
+    assert np.abs(a - b).max() < 1e-3

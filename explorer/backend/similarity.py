@@ -24,8 +24,8 @@ def split_frequencies(d_model: int, base: float, layout: str) -> tuple[np.ndarra
     return w[:n_pair], unpaired
 
 
-def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.ndarray | None = None
-            ) -> np.ndarray:
+def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.ndarray | None = None,
+            dtype=np.float64) -> np.ndarray:
     """g[j] = sum_i weight_i cos((start + j step) w_i) for j < count; shape (count,).
 
     Blocked angle addition, cos(A + B) = cos A cos B - sin A sin B, turns the count x len(w)
@@ -39,11 +39,12 @@ def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.nda
     a = np.ones_like(w) if weight is None else np.asarray(weight, dtype=np.float64)
     block = max(1, int(np.sqrt(count)))
     n_blocks = -(-count // block)
-    outer = (start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]   # (B, h)
-    inner = (np.arange(block) * step)[:, None] * w[None, :]                      # (J, h)
+    outer = ((start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]).astype(dtype)
+    inner = ((np.arange(block) * step)[:, None] * w[None, :]).astype(dtype)     # (J, h)
+    a = a.astype(dtype)
     left = np.concatenate([np.cos(outer) * a, -np.sin(outer) * a], axis=1)       # (B, 2h)
     right = np.concatenate([np.cos(inner), np.sin(inner)], axis=1).T             # (2h, J)
-    return (left @ right).reshape(-1)[:count]
+    return (left @ right).reshape(-1)[:count].astype(np.float64)
 
 
 def offset_profile(max_offset: int, d_model: int, base: float = 10000.0,
@@ -61,16 +62,17 @@ def offset_profile_blocks(start: float, step: float, count: int, d_model: int, b
 
 
 def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: int, d_model: int,
-                      base: float, layout: str, metric: str = "dot") -> np.ndarray:
+                      base: float, layout: str, metric: str = "dot", dtype=np.float64) -> np.ndarray:
     """Block means of S over a (rows x cols) grid of step x step blocks; (rows, cols) float64.
 
     Exact for step 1. Mean of cos((p-q)w) over a block = cos((c_p - c_q) w) * box(w)^2, so the
-    Toeplitz part needs only rows + cols - 1 values of a weighted offset profile.
+    Toeplitz part needs only rows + cols - 1 values of a weighted offset profile. dtype=float32 is
+    the screen path (trig and matmul in float32; ~1e-4 relative, invisible in a colour map).
     """
     w, w_odd = split_frequencies(d_model, base, layout)
     box = box_factor(w, step)
     # offsets between block centres: (row0 - col0) + (r - c) step, r - c from -(cols-1) to rows-1
-    g = cos_sum(row0 - col0 - (cols - 1) * step, step, rows + cols - 1, w, box * box)
+    g = cos_sum(row0 - col0 - (cols - 1) * step, step, rows + cols - 1, w, box * box, dtype)
     # s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards
     s = np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()         # (rows, cols)
     if w_odd is None:

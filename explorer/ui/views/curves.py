@@ -73,7 +73,10 @@ class CurvesView(View):
             colour = pg.mkColor(PALETTE[lane % len(PALETTE)])
             if line.kind == "cos":   # lighter shade: dashed pens on long paths are ~100x slower
                 colour = colour.lighter(160)
-            item.setPen(pg.mkPen(colour, width=self._width))
+            # an envelope (pos_step > 1) zig-zags every pixel: thin pens keep it fast (wide pens
+            # cost 3-4x per frame there) and it reads as a filled band anyway
+            width = self._width if result.pos_step == 1 else max(1.0, self._width / 2)
+            item.setPen(pg.mkPen(colour, width=width))
             item.setData(line.x, line.y - LANE * lane)
             item.show()
             if line.kind == "sin":

@@ -124,7 +124,9 @@ class ExtraView(View):
                               pen=pg.mkPen("#c8c8c8"))
 
     def pen(self, colour: str, width: float = 2.0):
-        return pg.mkPen(colour, width=width * self.line_scale)
+        """Half the nominal width at scale 1 (min 1 px): wide pens cost 3-100x in Qt's raster
+        engine on dense curves; presentation scale thickens them again."""
+        return pg.mkPen(colour, width=max(1.0, 0.5 * width) * self.line_scale)
 
     def spin(self, label: str, lo: int, hi: int, value: int, key: str) -> QSpinBox:
         box = QSpinBox()
