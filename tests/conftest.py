@@ -27,3 +27,13 @@ def window(qtbot, settings):
     win.controller.wait_idle()
     yield win
     win.controller.wait_idle()
+    close_and_delete(win)
+
+
+def close_and_delete(win):
+    """Close a window and really delete it now, so no timer or filter of it outlives the test."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    win.close()
+    win.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

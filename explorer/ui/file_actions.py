@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
@@ -25,20 +26,20 @@ def current_scene(window):
     return scenes.make_scene(window.controller.params, name, window.controller.cursor)
 
 
-class FileActions:
+class FileActions(QObject):
     """Builds the File menu's scene and export actions on `window`."""
 
     def __init__(self, window, menu):
+        super().__init__(window)
         self.window = window
         self.last_dir = ""
-        tr = window.tr
         items = [
-            (tr("&Open scene or deck…"), "Ctrl+O", self.open_scene),
-            (tr("&Save scene…"), "Ctrl+S", self.save_scene),
+            (self.tr("&Open scene or deck…"), "Ctrl+O", self.open_scene),
+            (self.tr("&Save scene…"), "Ctrl+S", self.save_scene),
             (None, None, None),
-            (tr("Export view as &image (PNG/SVG)…"), "Ctrl+E", self.export_image),
-            (tr("Export view &data (CSV/NPY)…"), "Ctrl+Shift+E", self.export_data),
-            (tr("&Copy view image"), "Ctrl+Shift+C", self.copy_image),
+            (self.tr("Export view as &image (PNG/SVG)…"), "Ctrl+E", self.export_image),
+            (self.tr("Export view &data (CSV/NPY)…"), "Ctrl+Shift+E", self.export_data),
+            (self.tr("&Copy view image"), "Ctrl+Shift+C", self.copy_image),
             (None, None, None),
         ]
         first = menu.actions()[0] if menu.actions() else None
@@ -56,7 +57,7 @@ class FileActions:
         try:
             slot()
         except InputError as exc:
-            QMessageBox.warning(self.window, self.window.tr("PE Explorer"), str(exc))
+            QMessageBox.warning(self.window, self.tr("PE Explorer"), str(exc))
 
     def _view(self):
         return self.window.tabs.currentWidget()
@@ -69,8 +70,8 @@ class FileActions:
         return path
 
     def open_scene(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, self.window.tr("Open scene or deck"),
-                                              self.last_dir, self.window.tr("Scenes (*.json)"))
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open scene or deck"),
+                                              self.last_dir, self.tr("Scenes (*.json)"))
         if not path:
             return
         deck = scenes.load_deck(path)          # a single scene loads as a one-scene deck
@@ -79,48 +80,48 @@ class FileActions:
             lecture.set_deck(deck)
         else:
             apply_scene(self.window, deck[0])
-        self.window.statusBar().showMessage(self.window.tr("Opened %1").replace("%1", path), 5000)
+        self.window.statusBar().showMessage(self.tr("Opened %1").replace("%1", path), 5000)
 
     def save_scene(self) -> None:
-        path = self._ask_save(self.window.tr("Save scene"), self.window.tr("Scenes (*.json)"),
+        path = self._ask_save(self.tr("Save scene"), self.tr("Scenes (*.json)"),
                               "scene.json")
         if path:
             if not path.lower().endswith(".json"):
                 path += ".json"
             scenes.save_scene(path, current_scene(self.window))
-            self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path), 5000)
+            self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
 
     def export_image(self) -> None:
         from explorer.ui.export import export_view_image
 
-        path = self._ask_save(self.window.tr("Export view as image"),
-                              self.window.tr("PNG image (*.png);;SVG drawing (*.svg)"),
+        path = self._ask_save(self.tr("Export view as image"),
+                              self.tr("PNG image (*.png);;SVG drawing (*.svg)"),
                               f"{self._view().title}.png")
         if not path:
             return
         dpi = 144
         if path.lower().endswith(".png"):
-            dpi, ok = QInputDialog.getInt(self.window, self.window.tr("Resolution"),
-                                          self.window.tr("Dots per inch (96 = screen size)"),
+            dpi, ok = QInputDialog.getInt(self.window, self.tr("Resolution"),
+                                          self.tr("Dots per inch (96 = screen size)"),
                                           192, 48, 600, 24)
             if not ok:
                 return
         export_view_image(self._view(), path, dpi)
-        self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path), 5000)
+        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
 
     def export_data(self) -> None:
         from explorer.ui.export import export_view_data
 
-        path = self._ask_save(self.window.tr("Export view data"),
-                              self.window.tr("CSV table (*.csv);;NumPy array (*.npy)"),
+        path = self._ask_save(self.tr("Export view data"),
+                              self.tr("CSV table (*.csv);;NumPy array (*.npy)"),
                               f"{self._view().title}.csv")
         if path:
             export_view_data(self._view(), path)
-            self.window.statusBar().showMessage(self.window.tr("Saved %1").replace("%1", path),
+            self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path),
                                                 5000)
 
     def copy_image(self) -> None:
         from explorer.ui.export import copy_view_image
 
         copy_view_image(self._view(), 144)
-        self.window.statusBar().showMessage(self.window.tr("View image copied"), 3000)
+        self.window.statusBar().showMessage(self.tr("View image copied"), 3000)

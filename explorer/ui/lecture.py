@@ -64,6 +64,11 @@ class Lecture(QObject):
         if app is not None:
             app.removeEventFilter(self)
 
+    def shutdown(self) -> None:
+        """The window is closing: pause any sweep and stop listening to the application's keys."""
+        self.animator.pause()
+        self._uninstall()
+
     def _dock(self, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(self.window)
         dock.setObjectName(name)

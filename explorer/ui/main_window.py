@@ -201,5 +201,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.save_settings()
+        self.lecture.shutdown()          # stop the sweep, drop the application-wide key filter
         self.controller.wait_idle(3000)
         super().closeEvent(event)

@@ -4,28 +4,30 @@ high contrast, a large readout. Installs its actions on the main window."""
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
 
 
-class Presenter:
+class Presenter(QObject):
     """Owns the presentation state of one main window."""
 
     def __init__(self, window):
+        super().__init__(window)
         self.window = window
         self.scale = 1.0
         self.high_contrast = False
         self.base_point_size = QApplication.font().pointSizeF() or 10.0
-        menu = window.menuBar().addMenu(window.tr("&Presentation"))
-        self.full_action = self._action(window.tr("Presentation mode (full screen)"), "F11",
+        menu = window.menuBar().addMenu(self.tr("&Presentation"))
+        self.full_action = self._action(self.tr("Presentation mode (full screen)"), "F11",
                                         self.toggle_presentation, checkable=True)
-        self.bigger_action = self._action(window.tr("Larger text and lines"), "Ctrl+=",
+        self.bigger_action = self._action(self.tr("Larger text and lines"), "Ctrl+=",
                                           lambda: self.step_scale(+1))
-        self.smaller_action = self._action(window.tr("Smaller text and lines"), "Ctrl+-",
+        self.smaller_action = self._action(self.tr("Smaller text and lines"), "Ctrl+-",
                                            lambda: self.step_scale(-1))
-        self.contrast_action = self._action(window.tr("High contrast"), "Ctrl+H",
+        self.contrast_action = self._action(self.tr("High contrast"), "Ctrl+H",
                                             self.toggle_contrast, checkable=True)
         for act in (self.full_action, self.bigger_action, self.smaller_action,
                     self.contrast_action):
@@ -79,7 +81,7 @@ class Presenter:
                         item.setStyle(tickFont=font)
                         item.label.setFont(font)
         self.window.statusBar().showMessage(
-            self.window.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
+            self.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
 
     def toggle_contrast(self) -> None:
         """High contrast: pure black on white, bold text, thicker lines."""

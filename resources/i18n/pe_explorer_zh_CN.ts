@@ -2,6 +2,115 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>AlibiView</name>
+        <message>
+            <source>ALiBi adds no position vectors: head h subtracts m_h × distance from its attention scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far.</source>
+            <translation>ALiBi 不加位置向量：第 h 个头从注意力得分中减去 m_h × 距离。斜率按几何级数下降（8 个头：1/2 … 1/256），所以有些头能看得很远。</translation>
+        </message>
+        <message>
+            <source>heads</source>
+            <translation>头数</translation>
+        </message>
+        <message>
+            <source>causal (mask future keys)</source>
+            <translation>因果（屏蔽未来的键）</translation>
+        </message>
+        <message>
+            <source>head h</source>
+            <translation>头 h</translation>
+        </message>
+        <message>
+            <source>slope m_h</source>
+            <translation>斜率 m_h</translation>
+        </message>
+        <message>
+            <source>slopes</source>
+            <translation>斜率</translation>
+        </message>
+        <message>
+            <source>key j</source>
+            <translation>键 j</translation>
+        </message>
+        <message>
+            <source>query i</source>
+            <translation>查询 i</translation>
+        </message>
+        <message>
+            <source>head %1: m = %2</source>
+            <translation>头 %1：m = %2</translation>
+        </message>
+        <message>
+            <source>%1 heads, slopes: %2</source>
+            <translation>%1 个头，斜率：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>AnimationBar</name>
+        <message>
+            <source>Animation</source>
+            <translation>动画</translation>
+        </message>
+        <message>
+            <source>Animate:</source>
+            <translation>动画参数：</translation>
+        </message>
+        <message>
+            <source>position cursor</source>
+            <translation>位置光标</translation>
+        </message>
+        <message>
+            <source>base</source>
+            <translation>基数</translation>
+        </message>
+        <message>
+            <source>d_model</source>
+            <translation>d_model</translation>
+        </message>
+        <message>
+            <source>offset k (Relative offset view)</source>
+            <translation>偏移 k（相对偏移视图）</translation>
+        </message>
+        <message>
+            <source> steps/s</source>
+            <translation> 步/秒</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Play</source>
+            <translation>播放</translation>
+        </message>
+        <message>
+            <source>Play or pause the sweep (Ctrl+P)</source>
+            <translation>播放或暂停扫描（Ctrl+P）</translation>
+        </message>
+    </context>
+    <context>
+        <name>CaptionBar</name>
+        <message>
+            <source>Previous scene (PageUp)</source>
+            <translation>上一个场景（PageUp）</translation>
+        </message>
+        <message>
+            <source>Next scene (PageDown, Space)</source>
+            <translation>下一个场景（PageDown、空格）</translation>
+        </message>
+        <message>
+            <source>No lesson loaded</source>
+            <translation>尚未载入课程</translation>
+        </message>
+        <message>
+            <source>Lesson ▸ Start built-in lesson, or File ▸ Open scene or deck.</source>
+            <translation>课程 ▸ 开始内置课程，或 文件 ▸ 打开场景或场景集。</translation>
+        </message>
+        <message>
+            <source>scene %1 / %2</source>
+            <translation>场景 %1 / %2</translation>
+        </message>
+    </context>
+    <context>
         <name>ControlPanel</name>
         <message>
             <source>d_model (embedding width)</source>
@@ -77,10 +186,77 @@
         </message>
     </context>
     <context>
+        <name>ConventionsView</name>
+        <message>
+            <source>Three published channel orders of the same sinusoids. Concat is interleaved with its channels permuted (matrix P), so every dot product is unchanged; t2t spaces its frequencies differently, so its similarities differ.</source>
+            <translation>同一组正弦信号的三种已发表的通道顺序。拼接式只是把交错式的通道重新排列（矩阵 P），所以所有点积都不变；t2t 的频率间隔不同，所以它的相似度也不同。</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>interleaved (paper)</source>
+            <translation>交错式（论文）</translation>
+        </message>
+        <message>
+            <source>concat (TF tutorial)</source>
+            <translation>拼接式（TF 教程）</translation>
+        </message>
+        <message>
+            <source>t2t / fairseq</source>
+            <translation>t2t / fairseq</translation>
+        </message>
+        <message>
+            <source>concat channel</source>
+            <translation>拼接式通道</translation>
+        </message>
+        <message>
+            <source>interleaved channel</source>
+            <translation>交错式通道</translation>
+        </message>
+        <message>
+            <source>P: interleaved → concat</source>
+            <translation>P：交错式 → 拼接式</translation>
+        </message>
+        <message>
+            <source>position q</source>
+            <translation>位置 q</translation>
+        </message>
+        <message>
+            <source>position p</source>
+            <translation>位置 p</translation>
+        </message>
+        <message>
+            <source>S interleaved = S concat</source>
+            <translation>S 交错式 = S 拼接式</translation>
+        </message>
+        <message>
+            <source>S t2t − S interleaved</source>
+            <translation>S t2t − S 交错式</translation>
+        </message>
+        <message>
+            <source>cosine</source>
+            <translation>余弦</translation>
+        </message>
+        <message>
+            <source>dot product</source>
+            <translation>点积</translation>
+        </message>
+        <message>
+            <source>interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation keeps dot products; table check %3); vs t2t: max |diff| = %4</source>
+            <translation>交错式与拼接式的相似度（%1）：max |差| = %2（通道置换不改变点积；编码表核对 %3）；与 t2t 相比：max |差| = %4</translation>
+        </message>
+    </context>
+    <context>
         <name>CurvesView</name>
         <message>
-            <source>Solid: sin(p·wᵢ) on channel 2i; dashed: cos(p·wᵢ) on channel 2i+1. Same frequency, a quarter period apart; higher pairs have longer wavelengths λᵢ = 2π/wᵢ.</source>
-            <translation>实线：通道 2i 上的 sin(p·wᵢ)；虚线：通道 2i+1 上的 cos(p·wᵢ)。两者频率相同，相差四分之一周期；序号越大的频率对波长越长，λᵢ = 2π/wᵢ。</translation>
+            <source>Dark: sin(p·wᵢ) on channel 2i; light: cos(p·wᵢ) on channel 2i+1. Same frequency, a quarter period apart; higher pairs have longer wavelengths λᵢ = 2π/wᵢ.</source>
+            <translation>深色：通道 2i 上的 sin(p·wᵢ)；浅色：通道 2i+1 上的 cos(p·wᵢ)。两者频率相同、相差四分之一周期；序号越大的通道对波长 λᵢ = 2π/wᵢ 越长。</translation>
         </message>
         <message>
             <source>evenly spread pairs</source>
@@ -113,6 +289,260 @@
         <message>
             <source>frequency pair i (each lane spans −1 … 1)</source>
             <translation>频率对 i（每条泳道范围 −1 … 1）</translation>
+        </message>
+    </context>
+    <context>
+        <name>DistanceView</name>
+        <message>
+            <source>Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned (MiniLM, mean cosine of rows p and p + k) and no positions at all (flat).</source>
+            <translation>得分因子随距离 k 的变化，每种方案在 k = 0 处缩放为 1：正弦 PE(0)·PE(k)，全 1 的 q、k 下的 RoPE，ALiBi 的 softmax 因子 exp(−m·k)，可学习位置（MiniLM，第 p 行与第 p + k 行的平均余弦）以及完全没有位置信息（水平线）。</translation>
+        </message>
+        <message>
+            <source>RoPE head_dim</source>
+            <translation>RoPE head_dim</translation>
+        </message>
+        <message>
+            <source>RoPE base</source>
+            <translation>RoPE 基数</translation>
+        </message>
+        <message>
+            <source>ALiBi heads</source>
+            <translation>ALiBi 头数</translation>
+        </message>
+        <message>
+            <source>ALiBi head</source>
+            <translation>ALiBi 头</translation>
+        </message>
+        <message>
+            <source>learned (MiniLM)</source>
+            <translation>可学习（MiniLM）</translation>
+        </message>
+        <message>
+            <source>distance k</source>
+            <translation>距离 k</translation>
+        </message>
+        <message>
+            <source>score factor (1 at k = 0)</source>
+            <translation>得分因子（k = 0 时为 1）</translation>
+        </message>
+        <message>
+            <source>sinusoidal</source>
+            <translation>正弦</translation>
+        </message>
+        <message>
+            <source>no position</source>
+            <translation>无位置信息</translation>
+        </message>
+        <message>
+            <source>max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at MiniLM's 512 positions</source>
+            <translation>max_len %1、d_model %2、基数 %3 来自公共控件；可学习曲线止于 MiniLM 的 512 个位置</translation>
+        </message>
+    </context>
+    <context>
+        <name>ExtraViews</name>
+        <message>
+            <source>Layout conventions</source>
+            <translation>布局约定</translation>
+        </message>
+        <message>
+            <source>Relative offset</source>
+            <translation>相对偏移</translation>
+        </message>
+        <message>
+            <source>Frequencies</source>
+            <translation>频率</translation>
+        </message>
+        <message>
+            <source>RoPE</source>
+            <translation>RoPE</translation>
+        </message>
+        <message>
+            <source>ALiBi</source>
+            <translation>ALiBi</translation>
+        </message>
+        <message>
+            <source>Distance chart</source>
+            <translation>距离图</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>精度</translation>
+        </message>
+    </context>
+    <context>
+        <name>FileActions</name>
+        <message>
+            <source>&amp;Open scene or deck…</source>
+            <translation>打开场景或课件(&amp;O)…</translation>
+        </message>
+        <message>
+            <source>&amp;Save scene…</source>
+            <translation>保存场景(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Export view as &amp;image (PNG/SVG)…</source>
+            <translation>将视图导出为图片(&amp;I)（PNG/SVG）…</translation>
+        </message>
+        <message>
+            <source>Export view &amp;data (CSV/NPY)…</source>
+            <translation>导出视图数据(&amp;D)（CSV/NPY）…</translation>
+        </message>
+        <message>
+            <source>&amp;Copy view image</source>
+            <translation>复制视图图片(&amp;C)</translation>
+        </message>
+        <message>
+            <source>PE Explorer</source>
+            <translation>位置编码探索器</translation>
+        </message>
+        <message>
+            <source>Open scene or deck</source>
+            <translation>打开场景或课件</translation>
+        </message>
+        <message>
+            <source>Scenes (*.json)</source>
+            <translation>场景文件 (*.json)</translation>
+        </message>
+        <message>
+            <source>Opened %1</source>
+            <translation>已打开 %1</translation>
+        </message>
+        <message>
+            <source>Save scene</source>
+            <translation>保存场景</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>已保存 %1</translation>
+        </message>
+        <message>
+            <source>Export view as image</source>
+            <translation>将视图导出为图片</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+            <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>分辨率</translation>
+        </message>
+        <message>
+            <source>Dots per inch (96 = screen size)</source>
+            <translation>每英寸点数（96 = 屏幕大小）</translation>
+        </message>
+        <message>
+            <source>Export view data</source>
+            <translation>导出视图数据</translation>
+        </message>
+        <message>
+            <source>CSV table (*.csv);;NumPy array (*.npy)</source>
+            <translation>CSV 表格 (*.csv);;NumPy 数组 (*.npy)</translation>
+        </message>
+        <message>
+            <source>View image copied</source>
+            <translation>视图图片已复制</translation>
+        </message>
+    </context>
+    <context>
+        <name>FormulaPanel</name>
+        <message>
+            <source>Code copied to the clipboard</source>
+            <translation>代码已复制到剪贴板</translation>
+        </message>
+        <message>
+            <source>Formula and code</source>
+            <translation>公式与代码</translation>
+        </message>
+        <message>
+            <source>Formula</source>
+            <translation>公式</translation>
+        </message>
+        <message>
+            <source>PyTorch code</source>
+            <translation>PyTorch 代码</translation>
+        </message>
+        <message>
+            <source>Copy code</source>
+            <translation>复制代码</translation>
+        </message>
+        <message>
+            <source>Runs as is; `result` holds what the view shows.</source>
+            <translation>可直接运行；`result` 即视图显示的数据。</translation>
+        </message>
+    </context>
+    <context>
+        <name>FrequenciesView</name>
+        <message>
+            <source>wᵢ = base^(−2i/d) falls geometrically, so on a log axis it is a straight line; its wavelength 2π/wᵢ runs from 2π to about 2π·base. Pairs above the max_len line never complete one period inside the table.</source>
+            <translation>wᵢ = base^(−2i/d) 按几何级数下降，所以在对数坐标上是一条直线；波长 2π/wᵢ 从 2π 增长到约 2π·base。高于 max_len 线的通道对在编码表内连一个周期都走不完。</translation>
+        </message>
+        <message>
+            <source>frequency pair i</source>
+            <translation>频率对 i</translation>
+        </message>
+        <message>
+            <source>value (log scale)</source>
+            <translation>数值（对数坐标）</translation>
+        </message>
+        <message>
+            <source>wᵢ (radians per position)</source>
+            <translation>wᵢ（每个位置的弧度）</translation>
+        </message>
+        <message>
+            <source>wavelength 2π/wᵢ (positions)</source>
+            <translation>波长 2π/wᵢ（位置数）</translation>
+        </message>
+        <message>
+            <source>max_len = %1</source>
+            <translation>max_len = %1</translation>
+        </message>
+        <message>
+            <source>%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions (pair %4); %5 pairs have wavelengths longer than max_len = %6</source>
+            <translation>%1 个频率对；最短波长 %2 个位置（第 0 对），最长 %3 个位置（第 %4 对）；有 %5 对的波长超过 max_len = %6</translation>
+        </message>
+    </context>
+    <context>
+        <name>GaugePanel</name>
+        <message>
+            <source>length</source>
+            <translation>长度</translation>
+        </message>
+        <message>
+            <source>degrees</source>
+            <translation>度</translation>
+        </message>
+        <message>
+            <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
+            <translation>正弦位置编码每一行的长度是 √(d/2)。nn.Embedding 初始化为 N(0, 1)，|E| 本来就约为 √d，再乘 √d 后 PE 只是微小的扰动；若权重较小（每个元素约 1/√d，例如 Xavier 初始化），乘 √d 正好把 |E| 放大到与 PE 相当。已训练的 MiniLM 行 |E| ≈ 1，且不做缩放。</translation>
+        </message>
+        <message>
+            <source>|position + type|</source>
+            <translation>|位置 + 类型|</translation>
+        </message>
+        <message>
+            <source>lengths</source>
+            <translation>长度</translation>
+        </message>
+        <message>
+            <source>with ×√d</source>
+            <translation>乘 √d</translation>
+        </message>
+        <message>
+            <source>without ×√d</source>
+            <translation>不乘 √d</translation>
+        </message>
+        <message>
+            <source>angle (X, E)</source>
+            <translation>夹角 (X, E)</translation>
+        </message>
+        <message>
+            <source>d_model = %1, medians: |E| = %2, |E|·√d = %3, |PE| = %4. PE turns X away from E by %5° with ×√d, by %6° without.</source>
+            <translation>d_model = %1，中位数：|E| = %2，|E|·√d = %3，|PE| = %4。乘 √d 时 PE 使 X 偏离 E %5°，不乘时偏离 %6°。</translation>
+        </message>
+        <message>
+            <source>MiniLM does not multiply by √d; a LayerNorm follows the sum.</source>
+            <translation>MiniLM 不乘 √d；相加之后接一个 LayerNorm。</translation>
         </message>
     </context>
     <context>
@@ -278,14 +708,116 @@
         </message>
     </context>
     <context>
-        <name>MainWindow</name>
+        <name>LearnedView</name>
         <message>
-            <source>PE Explorer: token embeddings + positional encodings</source>
-            <translation>PE Explorer：词元嵌入 + 位置编码</translation>
+            <source>Left: MiniLM's learned position embeddings (512 × 384, trained). Right: sinusoidal PE at d = 384 (computed). Below: cosine similarity of every pair of positions. Sinusoidal similarity depends only on the offset (constant diagonals); the learned table stops at 512.</source>
+            <translation>左：MiniLM 可学习的位置嵌入（512 × 384，训练得到）。右：d = 384 的正弦位置编码（公式计算）。下：每对位置之间的余弦相似度。正弦编码的相似度只取决于偏移量（每条对角线取值相同）；可学习的位置表止于 512。</translation>
         </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>position q</source>
+            <translation>位置 q</translation>
+        </message>
+        <message>
+            <source>position p</source>
+            <translation>位置 p</translation>
+        </message>
+        <message>
+            <source>sinusoidal PE, d = %1, base %2, %3</source>
+            <translation>正弦位置编码，d = %1，基数 %2，%3</translation>
+        </message>
+        <message>
+            <source>cosine similarity, sinusoidal</source>
+            <translation>余弦相似度，正弦编码</translation>
+        </message>
+        <message>
+            <source>MiniLM's learned positions are not installed, so only the sinusoidal side is shown. Install them with: %1</source>
+            <translation>未安装 MiniLM 的可学习位置嵌入，因此只显示正弦编码一侧。安装命令：%1</translation>
+        </message>
+        <message>
+            <source>learned positions: not installed</source>
+            <translation>可学习的位置嵌入：未安装</translation>
+        </message>
+        <message>
+            <source>learned positions (all-MiniLM-L6-v2)</source>
+            <translation>可学习的位置嵌入（all-MiniLM-L6-v2）</translation>
+        </message>
+        <message>
+            <source>Learned table colours span ±%1, the 99.5th percentile of |value|: a few channels reach %2 and would wash the picture out.</source>
+            <translation>可学习位置表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数：少数通道的值高达 %2，若按最大值着色，整张图会褪成一片。</translation>
+        </message>
+        <message>
+            <source>cosine similarity, learned</source>
+            <translation>余弦相似度，可学习位置嵌入</translation>
+        </message>
+        <message>
+            <source>p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5</source>
+            <translation>p = %1，q = %2（偏移量 %3）：余弦相似度 可学习 %4，正弦 %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>Lecture</name>
+        <message>
+            <source>&amp;Lesson</source>
+            <translation>课程(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Start built-in lesson</source>
+            <translation>开始内置课程</translation>
+        </message>
+        <message>
+            <source>Next scene</source>
+            <translation>下一个场景</translation>
+        </message>
+        <message>
+            <source>Previous scene</source>
+            <translation>上一个场景</translation>
+        </message>
+        <message>
+            <source>Show caption bar</source>
+            <translation>显示字幕栏</translation>
+        </message>
+        <message>
+            <source>Hide plot behind a question card</source>
+            <translation>用问题卡片遮住图</translation>
+        </message>
+        <message>
+            <source>Play / pause animation</source>
+            <translation>播放 / 暂停动画</translation>
+        </message>
+        <message>
+            <source>Show animation controls</source>
+            <translation>显示动画控件</translation>
+        </message>
+        <message>
+            <source>Formula and code panel</source>
+            <translation>公式与代码面板</translation>
+        </message>
+        <message>
+            <source>Formula and code</source>
+            <translation>公式与代码</translation>
+        </message>
+        <message>
+            <source>Lesson</source>
+            <translation>课程</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
         <message>
             <source>PE heatmap</source>
             <translation>位置编码热力图</translation>
+        </message>
+        <message>
+            <source>PE Explorer: token embeddings + positional encodings</source>
+            <translation>PE Explorer：词元嵌入 + 位置编码</translation>
         </message>
         <message>
             <source>Frequency curves</source>
@@ -296,8 +828,24 @@
             <translation>位置相似度</translation>
         </message>
         <message>
+            <source>Tokens</source>
+            <translation>词元</translation>
+        </message>
+        <message>
+            <source>Learned positions</source>
+            <translation>可学习的位置嵌入</translation>
+        </message>
+        <message>
             <source>Controls</source>
             <translation>控制面板</translation>
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation>退出(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>&amp;File</source>
+            <translation>文件(&amp;F)</translation>
         </message>
         <message>
             <source>&amp;View</source>
@@ -312,12 +860,8 @@
             <translation>设置(&amp;S)</translation>
         </message>
         <message>
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
+            <source>&amp;Language</source>
+            <translation>语言(&amp;L)</translation>
         </message>
         <message>
             <source>Device: chosen when a full-size export runs</source>
@@ -338,6 +882,241 @@
         <message>
             <source>Settings reset to defaults</source>
             <translation>设置已恢复为默认值</translation>
+        </message>
+    </context>
+    <context>
+        <name>OffsetView</name>
+        <message>
+            <source>PE(p + k) = R(k)·PE(p): shifting by k is one fixed rotation (a 2×2 block per frequency, interleaved order) that does not depend on p, so PE(p)·PE(p + k) depends only on k.</source>
+            <translation>PE(p + k) = R(k)·PE(p)：平移 k 就是一个固定的旋转（每个频率一个 2×2 块，交错顺序），与 p 无关，所以 PE(p)·PE(p + k) 只取决于 k。</translation>
+        </message>
+        <message>
+            <source>offset k</source>
+            <translation>偏移 k</translation>
+        </message>
+        <message>
+            <source>position p</source>
+            <translation>位置 p</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>R(k)</source>
+            <translation>R(k)</translation>
+        </message>
+        <message>
+            <source>value</source>
+            <translation>数值</translation>
+        </message>
+        <message>
+            <source>PE(p + k) and R(k)·PE(p), float32</source>
+            <translation>PE(p + k) 与 R(k)·PE(p)，float32</translation>
+        </message>
+        <message>
+            <source>one curve per p: they coincide</source>
+            <translation>每个 p 一条曲线：它们重合</translation>
+        </message>
+        <message>
+            <source>R(k), k = %1</source>
+            <translation>R(k)，k = %1</translation>
+        </message>
+        <message>
+            <source>R(k), k = %1: channels 0 … %2 of %3</source>
+            <translation>R(k)，k = %1：%3 个通道中的第 0 … %2 个</translation>
+        </message>
+        <message>
+            <source>p = %1, k = %2: max error %3 (float32)</source>
+            <translation>p = %1，k = %2：最大误差 %3（float32）</translation>
+        </message>
+        <message>
+            <source>max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the curves for different p: %2</source>
+            <translation>float32 下 max |PE(p + k) − R(k)·PE(p)| = %1；不同 p 的曲线之间的最大差距：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>PrecisionView</name>
+        <message>
+            <source>‖PE(p+1) − PE(p)‖ after building the table in each precision. Where it drops to 0 two neighbouring positions get the same encoding (bfloat16 from p = 256, float16 from 2048). Positions beyond the training length are greyed.</source>
+            <translation>在各精度下构建编码表后的 ‖PE(p+1) − PE(p)‖。降到 0 的地方，相邻两个位置得到相同的编码（bfloat16 从 p = 256 起，float16 从 2048 起）。超出训练长度的位置显示为灰色。</translation>
+        </message>
+        <message>
+            <source>train max_len</source>
+            <translation>训练 max_len</translation>
+        </message>
+        <message>
+            <source>positions shown</source>
+            <translation>显示的位置数</translation>
+        </message>
+        <message>
+            <source>max_len</source>
+            <translation>max_len</translation>
+        </message>
+        <message>
+            <source>table</source>
+            <translation>编码表</translation>
+        </message>
+        <message>
+            <source>computed in the dtype</source>
+            <translation>用该精度计算</translation>
+        </message>
+        <message>
+            <source>float64 table stored in the dtype</source>
+            <translation>float64 编码表以该精度存储</translation>
+        </message>
+        <message>
+            <source>position p</source>
+            <translation>位置 p</translation>
+        </message>
+        <message>
+            <source>exact (float64)</source>
+            <translation>精确值（float64）</translation>
+        </message>
+        <message>
+            <source>none shown (from %1)</source>
+            <translation>图中没有（从 %1 起）</translation>
+        </message>
+        <message>
+            <source>first position whose neighbour rounds to the same encoding: </source>
+            <translation>相邻位置舍入成相同编码的第一个位置：</translation>
+        </message>
+    </context>
+    <context>
+        <name>Presenter</name>
+        <message>
+            <source>&amp;Presentation</source>
+            <translation>演示(&amp;P)</translation>
+        </message>
+        <message>
+            <source>Presentation mode (full screen)</source>
+            <translation>演示模式（全屏）</translation>
+        </message>
+        <message>
+            <source>Larger text and lines</source>
+            <translation>放大文字和线条</translation>
+        </message>
+        <message>
+            <source>Smaller text and lines</source>
+            <translation>缩小文字和线条</translation>
+        </message>
+        <message>
+            <source>High contrast</source>
+            <translation>高对比度</translation>
+        </message>
+        <message>
+            <source>Scale %1×</source>
+            <translation>缩放 %1×</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuestionCard</name>
+        <message>
+            <source>Predict first</source>
+            <translation>先预测</translation>
+        </message>
+        <message>
+            <source>What will this plot show? Say it out loud, then reveal.</source>
+            <translation>这张图会显示什么？先说出你的预测，再揭晓。</translation>
+        </message>
+        <message>
+            <source>Press R or Enter, or click, to reveal</source>
+            <translation>按 R 或回车键，或单击，揭晓答案</translation>
+        </message>
+    </context>
+    <context>
+        <name>RopeView</name>
+        <message>
+            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P.</source>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
+        </message>
+        <message>
+            <source>head_dim</source>
+            <translation>head_dim</translation>
+        </message>
+        <message>
+            <source>RoPE base</source>
+            <translation>RoPE 基数</translation>
+        </message>
+        <message>
+            <source>pairing</source>
+            <translation>配对方式</translation>
+        </message>
+        <message>
+            <source>interleaved (RoFormer)</source>
+            <translation>交错式（RoFormer）</translation>
+        </message>
+        <message>
+            <source>rotate-half (LLaMA-style)</source>
+            <translation>rotate-half（LLaMA 风格）</translation>
+        </message>
+        <message>
+            <source>extension factor s</source>
+            <translation>扩展倍数 s</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>rotated q (random vector)</source>
+            <translation>旋转后的 q（随机向量）</translation>
+        </message>
+        <message>
+            <source>rotated k (random vector)</source>
+            <translation>旋转后的 k（随机向量）</translation>
+        </message>
+        <message>
+            <source>rotate-half channel</source>
+            <translation>rotate-half 通道</translation>
+        </message>
+        <message>
+            <source>interleaved channel</source>
+            <translation>交错式通道</translation>
+        </message>
+        <message>
+            <source>P: x_half = x_interleaved · P</source>
+            <translation>P：x_half = x_interleaved · P</translation>
+        </message>
+        <message>
+            <source>score against distance</source>
+            <translation>得分随距离的变化</translation>
+        </message>
+        <message>
+            <source>all-ones q, k</source>
+            <translation>全 1 的 q、k</translation>
+        </message>
+        <message>
+            <source>random q, k</source>
+            <translation>随机的 q、k</translation>
+        </message>
+        <message>
+            <source>score (all-ones)</source>
+            <translation>得分（全 1 向量）</translation>
+        </message>
+        <message>
+            <source>context extension by s</source>
+            <translation>上下文扩展 s 倍</translation>
+        </message>
+        <message>
+            <source>original θ</source>
+            <translation>原始 θ</translation>
+        </message>
+        <message>
+            <source>position interpolation θ/s</source>
+            <translation>位置插值 θ/s</translation>
+        </message>
+        <message>
+            <source>NTK-aware base</source>
+            <translation>NTK 感知基数</translation>
+        </message>
+        <message>
+            <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>
+            <translation>head_dim %1，基数 %2，配对方式 %3；s = %4：位置插值把 θ 除以 s，NTK 感知改用基数 %5（最快的一对不变，最慢的一对为 θ/s）</translation>
         </message>
     </context>
     <context>
@@ -380,6 +1159,157 @@
         <message>
             <source>%1 is outside the allowed range %2 – %3; kept %4</source>
             <translation>%1 超出允许范围 %2 – %3；保留 %4</translation>
+        </message>
+    </context>
+    <context>
+        <name>TokensView</name>
+        <message>
+            <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
+            <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
+        </message>
+        <message>
+            <source>Type a sentence: English, 中文, mixed, emoji …</source>
+            <translation>输入一句话：English、中文、中英混合、表情符号……</translation>
+        </message>
+        <message>
+            <source>Tokenizer</source>
+            <translation>分词器</translation>
+        </message>
+        <message>
+            <source>Embedding table</source>
+            <translation>嵌入矩阵</translation>
+        </message>
+        <message>
+            <source>× √d_model</source>
+            <translation>× √d_model</translation>
+        </message>
+        <message>
+            <source>cl100k_base BPE (GPT-4)</source>
+            <translation>cl100k_base BPE（GPT-4）</translation>
+        </message>
+        <message>
+            <source>WordPiece (BERT, MiniLM)</source>
+            <translation>WordPiece（BERT、MiniLM）</translation>
+        </message>
+        <message>
+            <source>characters</source>
+            <translation>逐字符</translation>
+        </message>
+        <message>
+            <source>trained all-MiniLM-L6-v2 (d = 384)</source>
+            <translation>已训练的 all-MiniLM-L6-v2（d = 384）</translation>
+        </message>
+        <message>
+            <source>Lookup: one-hot × E</source>
+            <translation>查表：独热 × E</translation>
+        </message>
+        <message>
+            <source>X = E·√d + PE</source>
+            <translation>X = E·√d + PE</translation>
+        </message>
+        <message>
+            <source>Scale gauge: why √d_model</source>
+            <translation>量级对比：为什么乘 √d_model</translation>
+        </message>
+        <message>
+            <source>Chip: token, ID · position.</source>
+            <translation>标签：词元，ID · 位置。</translation>
+        </message>
+        <message>
+            <source>special token</source>
+            <translation>特殊词元</translation>
+        </message>
+        <message>
+            <source>partial UTF-8 bytes (hex)</source>
+            <translation>不完整的 UTF-8 字节（十六进制）</translation>
+        </message>
+        <message>
+            <source>unknown ([UNK])</source>
+            <translation>未知（[UNK]）</translation>
+        </message>
+        <message>
+            <source>␣ = space</source>
+            <translation>␣ = 空格</translation>
+        </message>
+        <message>
+            <source>The text has %1 characters; at most %2 can be tokenized. Shorten it to see its tokens.</source>
+            <translation>文本有 %1 个字符，最多只能切分 %2 个。请缩短文本以查看词元。</translation>
+        </message>
+        <message>
+            <source>one-hot (%1 × %2 used ids)</source>
+            <translation>独热矩阵（%1 × %2 个用到的 ID）</translation>
+        </message>
+        <message>
+            <source>E rows of those ids (%1 × %2)</source>
+            <translation>这些 ID 在 E 中的行（%1 × %2）</translation>
+        </message>
+        <message>
+            <source>E[ids]: the sentence's rows</source>
+            <translation>E[ids]：这句话对应的行</translation>
+        </message>
+        <message>
+            <source>word embedding E[ids]</source>
+            <translation>词嵌入 E[ids]</translation>
+        </message>
+        <message>
+            <source>E[ids] × √%1 = %2</source>
+            <translation>E[ids] × √%1 = %2</translation>
+        </message>
+        <message>
+            <source>E[ids] (not scaled)</source>
+            <translation>E[ids]（未缩放）</translation>
+        </message>
+        <message>
+            <source>learned position + token type</source>
+            <translation>可学习位置嵌入 + 片段类型嵌入</translation>
+        </message>
+        <message>
+            <source>sinusoidal PE[0 … %1], all within ±1</source>
+            <translation>正弦位置编码 PE[0 … %1]，数值都在 ±1 以内</translation>
+        </message>
+        <message>
+            <source>X (LayerNorm follows)</source>
+            <translation>X（其后接 LayerNorm）</translation>
+        </message>
+        <message>
+            <source>X, the input</source>
+            <translation>X，即输入</translation>
+        </message>
+        <message>
+            <source>untrained, seed %1 (d = %2)</source>
+            <translation>未训练，种子 %1（d = %2）</translation>
+        </message>
+        <message>
+            <source>Nothing to show: %1</source>
+            <translation>无法显示：%1</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text). Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。当前只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但 MiniLM 只学到了 %2 个位置。可学习的位置表不重新训练就无法扩展，所以序列只能在此截止。当前只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens; this view shows the first %2.</source>
+            <translation>文本有 %1 个词元；本视图只显示前 %2 个。</translation>
+        </message>
+        <message>
+            <source>MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece.</source>
+            <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
+        </message>
+        <message>
+            <source>position %1, ID %2, characters %3–%4</source>
+            <translation>位置 %1，ID %2，字符 %3–%4</translation>
+        </message>
+        <message>
+            <source>incomplete UTF-8 bytes of “%1”</source>
+            <translation>“%1”的不完整 UTF-8 字节</translation>
+        </message>
+        <message>
+            <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>
+            <translation>位置 %1“%2”，通道 %3：E·缩放 = %4  +  PE = %5  =  X = %6</translation>
         </message>
     </context>
 </TS>
