@@ -51,8 +51,8 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
-        scroll.setMaximumWidth(340)
+        self.controls_scroll = scroll
+        self.set_panel_scale(1.0)
         self.dock = QDockWidget(self.tr("Controls"))
         self.dock.setObjectName("controlsDock")
         self.dock.setWidget(scroll)
@@ -76,6 +76,12 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         self._on_tab_changed()
+
+    def set_panel_scale(self, scale: float) -> None:
+        """Keep the control panel as wide as its (scaled) contents need, and no wider."""
+        self.controls.adjustSize()
+        self.controls_scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
+        self.controls_scroll.setMaximumWidth(int(340 * scale))
 
     # set-up -----------------------------------------------------------------------------------
     def _build_menus(self) -> None:

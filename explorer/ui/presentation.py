@@ -68,6 +68,7 @@ class Presenter(QObject):
         font.setPointSizeF(size)
         QApplication.setFont(font)
         self.window.setFont(font)
+        self.window.set_panel_scale(self.scale)
         for view in self.window.views.values():
             view.setFont(font)
             view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
@@ -80,6 +81,10 @@ class Presenter(QObject):
                     if isinstance(item, pg.AxisItem):
                         item.setStyle(tickFont=font)
                         item.label.setFont(font)
+                        if item.orientation in ("left", "right"):
+                            item.setWidth(None)      # room for the larger tick labels
+                    elif isinstance(item, pg.LabelItem) and item.text:
+                        item.setText(item.text, size=f"{size:.0f}pt")   # plot titles
         self.window.statusBar().showMessage(
             self.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
 
