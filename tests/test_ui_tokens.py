@@ -99,10 +99,24 @@ def test_sum_panels_show_rows_pe_and_x(view):
     a, b, c = (img.image for img in view.sum.images)
     np.testing.assert_allclose(a + b, c, atol=1e-5)
     np.testing.assert_array_equal(b, r.pe_rows)
+    view.pages.setCurrentWidget(view.lookup)          # hidden pages are drawn when shown
     np.testing.assert_array_equal(view.lookup.images[0].image, r.one_hot)
 
 
+def test_hidden_pages_wait_until_shown(view):
+    first = ct.tokens(Params(text=FISH, tokenizer="char", d_model=16))
+    view.pages.setCurrentWidget(view.lookup)
+    view.set_result(first)
+    view.pages.setCurrentWidget(view.sum)
+    second = ct.tokens(Params(text="abc", tokenizer="char", d_model=8))
+    view.set_result(second)
+    assert view.lookup.images[0].image.shape == first.one_hot.shape   # not redrawn while hidden
+    view.pages.setCurrentWidget(view.lookup)
+    np.testing.assert_array_equal(view.lookup.images[0].image, second.one_hot)
+
+
 def test_gauge_bars_follow_d_model(view):
+    view.pages.setCurrentWidget(view.gauge)
     for d in (64, 256):
         r = ct.tokens(Params(text=FISH, tokenizer="wordpiece", d_model=d))
         view.set_result(r)

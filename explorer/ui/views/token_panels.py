@@ -64,6 +64,11 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         self.scene().sigMouseMoved.connect(self._on_moved)
 
     def set_titles(self, titles) -> None:
+        """Set the three titles (only when they change: a title re-lays out its plot)."""
+        titles = tuple(titles)
+        if titles == getattr(self, "_titles", None):
+            return
+        self._titles = titles
         for plot, title in zip(self.plots, titles):
             plot.setTitle(title, size="10pt")
 

@@ -93,6 +93,8 @@ class TokensView(Retranslatable, View):
         for w in (self.lookup, self.sum, self.gauge):
             self.pages.addTab(w, "")
         self.pages.setCurrentIndex(1)
+        self._drawn: set[int] = set()        # sub-pages drawn for the current result
+        self.pages.currentChanged.connect(self._draw_page)
         self.box.addWidget(self.pages, 1)
         self.box.addWidget(self.readout)
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
@@ -167,8 +169,27 @@ class TokensView(Retranslatable, View):
                 panel.clear()
             self.gauge.clear()
             return
+        self._drawn = set()
+        self._draw_page(self.pages.currentIndex())
+
+    def _draw_page(self, index: int) -> None:
+        """Draw one sub-page (lookup, sum or gauge) for the current result; hidden pages wait
+        until shown, so a slider step redraws only what is on screen."""
+        result = self.result
+        if result is None or result.error or index in self._drawn:
+            return
+        self._drawn.add(index)
         n, d = result.token_rows.shape
         labels = [_chip_text(t) for t in result.tokens]
+        page = self.pages.widget(index)
+        if page is self.lookup:
+            self._draw_lookup(result, labels, n, d)
+        elif page is self.sum:
+            self._draw_sum(result, labels, n, d)
+        else:
+            self.gauge.show(result, labels)
+
+    def _draw_lookup(self, result, labels, n, d) -> None:
         ids = [str(int(c)) for c in result.columns]
         self.lookup.set_titles((self.tr("one-hot (%1 × %2 used ids)").replace("%1", str(n))
                                 .replace("%2", str(len(ids))),
@@ -179,6 +200,9 @@ class TokensView(Retranslatable, View):
         self.lookup.show(0, result.one_hot, (0.0, 1.0), x_ticks=ids, y_ticks=labels, binary=True)
         self.lookup.show(1, result.table_rows, e_levels, y_ticks=ids)
         self.lookup.show(2, result.token_rows, e_levels, y_ticks=labels)
+        self.lookup.align_axes()
+
+    def _draw_sum(self, result, labels, n, d) -> None:
         scaled = result.scaled_rows                                            # (n, d)
         levels = symmetric_levels(np.concatenate([scaled.ravel(), result.pe_rows.ravel(), result.x.ravel()]))
         trained = result.source == "minilm"
@@ -193,8 +217,6 @@ class TokensView(Retranslatable, View):
         for i, data in enumerate((scaled, result.pe_rows, result.x)):
             self.sum.show(i, data, levels, y_ticks=positions if i == 1 else labels)
         self.sum.align_axes()
-        self.lookup.align_axes()
-        self.gauge.show(result, labels)
 
     def _sync_inputs(self, p) -> None:
         if not self._timer.isActive() and self.text_box.toPlainText() != p.text:
