@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from explorer import compute_extra
 from explorer.backend.alibi import MAX_HEADS
-from explorer.ui.views.extra_base import PALETTE, ExtraView, TITLE_SIZE
+from explorer.ui.views.base import set_title
+from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
 
 class AlibiView(ExtraView):
@@ -51,7 +52,7 @@ class AlibiView(ExtraView):
             lo = -float(r.slopes[h]) * (n - 1)
             panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
             panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
-            panel.plot.setTitle(size=TITLE_SIZE, title=self.tr("head %1: m = %2").replace("%1", str(h))
+            set_title(panel.plot, size=TITLE_SIZE, text=self.tr("head %1: m = %2").replace("%1", str(h))
                                 .replace("%2", _fraction(r.slopes[h])))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""

@@ -81,6 +81,13 @@ class ImagePlot:
         self.bar.setColorMap(pg.colormap.get(name))
 
 
+def set_title(plot, text: str, **style) -> None:
+    """plot.setTitle only when the text changes: each call re-lays out the plot (~1 ms)."""
+    if getattr(plot, "_shown_title", None) != text:
+        plot._shown_title = text
+        plot.setTitle(text, **style)
+
+
 def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
     """(-m, m) with m the largest |value|: keeps 0 at the centre of a diverging map."""
     m = float(abs(data).max()) if data.size else 1.0

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel
 from explorer import compute_tokens
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, set_title
 
 
 class LearnedView(Retranslatable, View):
@@ -23,6 +23,8 @@ class LearnedView(Retranslatable, View):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._shown_learned = None     # the learned table drawn (it does not change with Params)
+        self._extent = None
         self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
         self.note.setWordWrap(True)
         self.box.addWidget(self.note)
@@ -62,10 +64,10 @@ class LearnedView(Retranslatable, View):
         self.result = result
         n, d = result.sinusoidal.shape
         p = result.params
-        self.tables[1].plot.setTitle(self.tr("sinusoidal PE, d = %1, base %2, %3")
+        set_title(self.tables[1].plot, self.tr("sinusoidal PE, d = %1, base %2, %3")
                                      .replace("%1", str(d)).replace("%2", f"{p.base:g}")
                                      .replace("%3", p.layout))
-        self.sims[1].plot.setTitle(self.tr("cosine similarity, sinusoidal"))
+        set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
         self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))
         if result.learned is None:
@@ -75,21 +77,25 @@ class LearnedView(Retranslatable, View):
             self.note.setText(f'<b style="color:#a33">{self.note.text()}</b>')
             for panel in (self.tables[0], self.sims[0]):
                 panel.image.clear()
-                panel.plot.setTitle(self.tr("learned positions: not installed"))
+                set_title(panel.plot, self.tr("learned positions: not installed"))
         else:
             m = result.learned_level
-            self.tables[0].plot.setTitle(self.tr("learned positions (all-MiniLM-L6-v2)"))
+            set_title(self.tables[0].plot, self.tr("learned positions (all-MiniLM-L6-v2)"))
             self.note.setText(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
                                          "a few channels reach %2 and would wash the picture out.")
                                  .replace("%1", f"{m:.3g}")
                                  .replace("%2", f"{float(abs(result.learned).max()):.3g}"))
-            self.sims[0].plot.setTitle(self.tr("cosine similarity, learned"))
-            self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
-            self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
-        for panel in self.tables:
-            panel.plot.setRange(xRange=(0, d), yRange=(0, n), padding=0)
-        for panel in self.sims:
-            panel.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0)
+            set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
+            if result.learned is not self._shown_learned:   # the trained table never changes
+                self._shown_learned = result.learned
+                self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
+                self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
+        if (n, d) != self._extent:
+            self._extent = (n, d)
+            for panel in self.tables:
+                panel.plot.setRange(xRange=(0, d), yRange=(0, n), padding=0)
+            for panel in self.sims:
+                panel.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0)
 
     def set_cursor(self, pos: int) -> None:
         if self.result is None or not 0 <= pos < self.result.sinusoidal.shape[0]:

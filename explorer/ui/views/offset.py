@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from explorer import compute_extra
-from explorer.ui.views.extra_base import PALETTE, ExtraView, TITLE_SIZE
+from explorer.ui.views.base import set_title
+from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
 
 class OffsetView(ExtraView):
@@ -53,7 +54,7 @@ class OffsetView(ExtraView):
         self.rot.show(r.rotation, 0, 0, c, c, (-1.0, 1.0))
         self.rot.plot.setRange(xRange=(0, c), yRange=(0, c), padding=0)
         d = r.params.d_model
-        self.rot.plot.setTitle(size=TITLE_SIZE, title=self.tr("R(k), k = %1").replace("%1", str(r.k))
+        set_title(self.rot.plot, size=TITLE_SIZE, text=self.tr("R(k), k = %1").replace("%1", str(r.k))
                                if c == d else
                                self.tr("R(k), k = %1: channels 0 … %2 of %3")
                                .replace("%1", str(r.k)).replace("%2", str(c - 1))
@@ -61,7 +62,7 @@ class OffsetView(ExtraView):
         self.shifted.setData(r.shifted)
         self.rotated.setData(r.rotated)
         self.vec.setXRange(-0.5, d - 0.5, padding=0.01)
-        self.vec.setTitle(size=TITLE_SIZE, title=self.tr("p = %1, k = %2: max error %3 (float32)")
+        set_title(self.vec, size=TITLE_SIZE, text=self.tr("p = %1, k = %2: max error %3 (float32)")
                           .replace("%1", str(r.position)).replace("%2", str(r.k))
                           .replace("%3", f"{r.max_error:.3g}"))
         while len(self.dot_items) < len(r.ps):
