@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +21,11 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write data to path atomically; InputError with a readable reason when it cannot."""
+@contextmanager
+def atomic_writer(path: str | os.PathLike):
+    """`with atomic_writer(p) as fh:` write to a temp file beside p; on leaving the block it is
+    fsynced and renamed over p. Any exception (a cancel too) removes the temp file and leaves the
+    old p intact; OS errors become an InputError with a readable reason."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -30,7 +34,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; a saved file gets normal modes
@@ -46,7 +50,13 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
                 os.unlink(tmp)
             except OSError:
                 pass
-    return target
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write data to path atomically; InputError with a readable reason when it cannot."""
+    with atomic_writer(path) as fh:
+        fh.write(data)
+    return Path(path)
 
 
 def array_bytes(array: np.ndarray, suffix: str) -> bytes:

@@ -44,3 +44,22 @@ def test_export_image_and_data(window, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (csv, ""))
     window.file_actions.export_data()
     np.testing.assert_allclose(np.load(csv), window.views["heatmap"].result.image)
+
+
+def test_full_size_export_with_progress_and_cancel(window, tmp_path, monkeypatch):
+    from explorer.backend import full_export
+    from explorer.backend.encodings import sinusoidal_pe
+
+    monkeypatch.setattr(full_export, "BLOCK_ELEMENTS", 512)
+    path = str(tmp_path / "pe.npy")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (path, ""))
+    window.controller.update(max_len=300, d_model=16)
+    window.file_actions.export_full("pe")
+    np.testing.assert_allclose(np.load(path), sinusoidal_pe(300, 16), atol=1e-7)
+    from PySide6.QtWidgets import QProgressDialog
+    monkeypatch.setattr(QProgressDialog, "wasCanceled", lambda self: True)
+    other = str(tmp_path / "other.npy")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (other, ""))
+    window.file_actions.export_full("similarity")
+    assert not (tmp_path / "other.npy").exists()
+    assert "cancelled" in window.statusBar().currentMessage()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QInputDialog,
+    QMessageBox,
+    QProgressDialog,
+)
 
 from explorer import scenes
 from explorer.errors import InputError
@@ -40,6 +46,9 @@ class FileActions(QObject):
             (self.tr("Export view as &image (PNG/SVG)…"), "Ctrl+E", self.export_image),
             (self.tr("Export view &data (CSV/NPY)…"), "Ctrl+Shift+E", self.export_data),
             (self.tr("&Copy view image"), "Ctrl+Shift+C", self.copy_image),
+            (self.tr("Export full-size &PE table (CSV/NPY)…"), "", lambda: self.export_full("pe")),
+            (self.tr("Export full-size si&milarity matrix (CSV/NPY)…"), "",
+             lambda: self.export_full("similarity")),
             (None, None, None),
         ]
         first = menu.actions()[0] if menu.actions() else None
@@ -48,7 +57,8 @@ class FileActions(QObject):
                 menu.insertSeparator(first)
                 continue
             act = QAction(text, window)
-            act.setShortcut(QKeySequence(keys))
+            if keys:
+                act.setShortcut(QKeySequence(keys))
             act.triggered.connect(lambda _=False, slot=slot: self._guard(slot))
             menu.insertAction(first, act)
 
@@ -119,6 +129,37 @@ class FileActions(QObject):
             export_view_data(self._view(), path)
             self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path),
                                                 5000)
+
+    def export_full(self, kind: str) -> None:
+        """The whole max_len-row table, written in blocks with a cancellable progress dialog."""
+        from explorer.backend.full_export import Cancelled, export_full, full_shape
+
+        params = self.window.controller.params
+        rows, cols = full_shape(kind, params)
+        path = self._ask_save(self.tr("Export full-size table"),
+                              self.tr("NumPy array (*.npy);;CSV table (*.csv)"),
+                              f"{kind}_{rows}x{cols}.npy")
+        if not path:
+            return
+        dialog = QProgressDialog(self.tr("Writing %1 × %2 values…").replace("%1", f"{rows:,}")
+                                 .replace("%2", f"{cols:,}"), self.tr("Cancel"), 0, 1000,
+                                 self.window)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(300)
+
+        def progress(fraction: float) -> None:
+            dialog.setValue(int(fraction * 1000))
+            QApplication.processEvents()
+
+        try:
+            export_full(kind, params, path, progress, dialog.wasCanceled)
+        except Cancelled:
+            self.window.statusBar().showMessage(self.tr("Export cancelled; nothing was written"),
+                                                5000)
+            return
+        finally:
+            dialog.close()
+        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
 
     def copy_image(self) -> None:
         from explorer.ui.export import copy_view_image

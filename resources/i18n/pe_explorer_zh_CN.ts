@@ -392,6 +392,14 @@
             <translation>复制视图图片(&amp;C)</translation>
         </message>
         <message>
+            <source>Export full-size &amp;PE table (CSV/NPY)…</source>
+            <translation>导出完整位置编码表(&amp;P)（CSV/NPY）…</translation>
+        </message>
+        <message>
+            <source>Export full-size si&amp;milarity matrix (CSV/NPY)…</source>
+            <translation>导出完整相似度矩阵(&amp;M)（CSV/NPY）…</translation>
+        </message>
+        <message>
             <source>PE Explorer</source>
             <translation>位置编码探索器</translation>
         </message>
@@ -438,6 +446,26 @@
         <message>
             <source>CSV table (*.csv);;NumPy array (*.npy)</source>
             <translation>CSV 表格 (*.csv);;NumPy 数组 (*.npy)</translation>
+        </message>
+        <message>
+            <source>Export full-size table</source>
+            <translation>导出完整表格</translation>
+        </message>
+        <message>
+            <source>NumPy array (*.npy);;CSV table (*.csv)</source>
+            <translation>NumPy 数组 (*.npy);;CSV 表格 (*.csv)</translation>
+        </message>
+        <message>
+            <source>Writing %1 × %2 values…</source>
+            <translation>正在写入 %1 × %2 个数值…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Export cancelled; nothing was written</source>
+            <translation>导出已取消，未写入任何文件</translation>
         </message>
         <message>
             <source>View image copied</source>
