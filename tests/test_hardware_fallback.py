@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from explorer.backend import device as dev
 from explorer.backend import torch_ops
 from explorer.backend.device import DeviceChoice, choose_device
 

@@ -1,7 +1,6 @@
 """The beyond-the-paper views: built directly, fed results, driven through their own controls."""
 
 import numpy as np
-import pytest
 from PySide6.QtCore import Qt
 
 from explorer import compute_extra as ce
