@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRA_QT_FREE = ("compute_extra", "compute_tokens", "scenes", "fileio", "paths")   # headless too
+EXTRA_QT_FREE = ("compute_extra", "compute_tokens", "scenes", "fileio", "paths", "formulas")  # headless
 FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "superqt", "explorer.ui")
 
 
