@@ -9,11 +9,16 @@ similarity, full-resolution setImage, grab) is timed beside it.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import time
 
-import numpy as np
+from explorer.cli import single_threaded_blas
+
+single_threaded_blas()     # as the app runs (before numpy loads): see cli.single_threaded_blas
+
+import numpy as np  # noqa: E402
 
 SIZES = ((512, 512), (2048, 1024), (32768, 1024), (8192, 4096))   # (max_len, d_model)
 CORE_VIEWS = ("heatmap", "curves", "similarity")   # the ones with a textbook path to compare
@@ -81,6 +86,7 @@ def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[di
             app.processEvents()
             slider = window.controls.base.slider
             start = slider.value()
+            gc.collect()                  # start each series without garbage from the last
 
             def step(i):
                 slider.setValue(start - 1 - (i % 40) if i % 80 < 40 else start - 40 + (i % 40))
@@ -94,6 +100,18 @@ def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[di
                 textbook.append(_textbook(app, name, n, d, max(3, steps // 20)))
     window.close()
     return frames, textbook
+
+
+def _dispose(widget) -> None:
+    """Delete a widget now and collect its arrays, so a later measurement does not pay for them."""
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
 
 
 def _textbook(app, name: str, n: int, d: int, repeat: int) -> dict:
@@ -124,7 +142,7 @@ def _textbook(app, name: str, n: int, d: int, repeat: int) -> dict:
             widget.removeItem(curve)
 
     p50, p95 = _timed(run, repeat)
-    widget.close()
+    _dispose(widget)
     return {"view": name, "max_len": n, "d_model": d, "p50_ms": round(p50, 1),
             "p95_ms": round(p95, 1)}
 
