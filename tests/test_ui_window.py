@@ -172,3 +172,13 @@ def test_presentation_mode_and_scale(window, qtbot):
     p.toggle_contrast()
     assert "black" in window.styleSheet()
     p.set_scale(1.0)
+
+
+def test_device_label_says_what_is_in_use(window, qtbot):
+    from explorer.backend.device import choose_device
+
+    window.device_probe.probe("cpu")
+    want = choose_device("cpu")
+    qtbot.waitUntil(lambda: "In use" in window.controls.device_label.text(), timeout=10000)
+    text = window.controls.device_label.text()
+    assert ("CPU" in text) and want.reason.lower()[:10] in text.lower()

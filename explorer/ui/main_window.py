@@ -13,6 +13,7 @@ from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
+from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
 from explorer.ui.presentation import Presenter
@@ -131,9 +132,19 @@ class MainWindow(QMainWindow):
         tv.tokenizer_changed.connect(lambda name: c.update(tokenizer=name))
         tv.scale_changed.connect(lambda on: c.update(scale_embedding=on))
         tv.source_changed.connect(lambda source: c.update(embedding_source=source))
-        self.controls.set_device_text(self.tr("Device: chosen when a full-size export runs"))
+        self.controls.set_device_text(self.tr("Device: checking…"))
+        self.device_probe = DeviceProbe(self)
+        self.device_probe.shown.connect(self.controls.set_device_text)
+        c.params_changed.connect(self._on_params_for_device)
+        # torch loads lazily: probe after the first frame is on screen
+        QTimer.singleShot(800, lambda: self.device_probe.probe(c.params.device))
 
     # slots -------------------------------------------------------------------------------------
+    def _on_params_for_device(self, params: Params) -> None:
+        if params.device != getattr(self, "_probed_device", None):
+            self._probed_device = params.device
+            self.device_probe.probe(params.device)
+
     def _on_controls_changed(self, changes: dict) -> None:
         if "d_model" in changes:   # keep the drawn pairs meaningful for the new width
             changes["curve_pairs"] = tuple(i for i in self.controller.params.curve_pairs

@@ -292,6 +292,13 @@
         </message>
     </context>
     <context>
+        <name>DeviceProbe</name>
+        <message>
+            <source>In use: %1. %2</source>
+            <translation>正在使用：%1。%2</translation>
+        </message>
+    </context>
+    <context>
         <name>DistanceView</name>
         <message>
             <source>Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned (MiniLM, mean cosine of rows p and p + k) and no positions at all (flat).</source>
@@ -892,8 +899,8 @@
             <translation>语言(&amp;L)</translation>
         </message>
         <message>
-            <source>Device: chosen when a full-size export runs</source>
-            <translation>设备：在进行全尺寸导出时选择</translation>
+            <source>Device: checking…</source>
+            <translation>设备：检测中…</translation>
         </message>
         <message>
             <source>position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions</source>

@@ -1,0 +1,45 @@
+"""Find out, off the GUI thread, which device full-size work really uses (importing torch takes
+1-2 s, so it happens after the first frame), and say it in the control panel."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from explorer.backend.device import choose_device
+
+
+class _Signals(QObject):
+    found = Signal(str, str, str)     # (requested, device name, reason)
+
+
+class _Probe(QRunnable):
+    def __init__(self, requested: str, signals: _Signals):
+        super().__init__()
+        self.requested, self.signals = requested, signals
+
+    def run(self) -> None:
+        choice = choose_device(self.requested)
+        self.signals.found.emit(self.requested, choice.name, choice.reason)
+
+
+class DeviceProbe(QObject):
+    """probe(requested) -> later `shown(text)` with the device in use and why."""
+
+    shown = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._signals = _Signals()
+        self._signals.found.connect(self._on_found)
+        self._latest = None
+
+    def probe(self, requested: str) -> None:
+        self._latest = requested
+        QThreadPool.globalInstance().start(_Probe(requested, self._signals))
+
+    def _on_found(self, requested: str, name: str, reason: str) -> None:
+        if requested != self._latest:
+            return                       # a newer choice is being probed
+        label = {"numpy": "numpy (CPU)", "cpu": "CPU", "cuda": "CUDA GPU", "mps": "Apple GPU"}
+        self.shown.emit(self.tr("In use: %1. %2").replace("%1", label.get(name, name))
+                        .replace("%2", reason[:1].upper() + reason[1:] + "."))
