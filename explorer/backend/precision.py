@@ -74,11 +74,24 @@ def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfl
     if mode == "store":
         angle = pos[:, None] * w[None, :]                                    # (n, n_sin)
         sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
-    else:  # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact
-        angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
-        with np.errstate(invalid="ignore"):  # float16 positions > 65504 are inf: sin is NaN
-            sin, cos = round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
+    else:
+        sin, cos = _rounded_sin_cos(pos, w, dtype)
     return _assemble(sin, cos, d_model, layout)
+
+
+def _rounded_sin_cos(pos: np.ndarray, w: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """The compute pipeline: position, w, p*w and sin/cos each rounded to dtype; (n, n_sin) each."""
+    # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact
+    angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
+    with np.errstate(invalid="ignore"):  # float16 positions > 65504 are inf: sin is NaN
+        return round_to(np.sin(angle), dtype), round_to(np.cos(angle), dtype)
+
+
+def _norm(d_sin: np.ndarray, d_cos: np.ndarray, n_cos: int) -> np.ndarray:
+    """Row norms of a PE difference given its sine part (n, n_sin) and cosine part (n, >= n_cos)."""
+    d_cos = d_cos[:, :n_cos]
+    return np.sqrt(np.einsum("ij,ij->i", d_sin, d_sin, dtype=np.float64)
+                   + np.einsum("ij,ij->i", d_cos, d_cos, dtype=np.float64))
 
 
 def _assemble(sin: np.ndarray, cos: np.ndarray, d_model: int, layout: str) -> np.ndarray:
@@ -134,22 +147,30 @@ def all_precisions(max_len: int, d_model: int, base: float = 10000.0, mode: str 
     n = len(pos)
     check_budget(n * d_model * 8, 8, f"{n} positions of a {d_model}-wide PE table")
     w = frequencies(d_model, base, layout)                                   # (n_sin,)
+    n_cos = channel_counts(d_model, layout)[1]
+    # Norms ignore channel order, so no layout assembly: sines (n, n_sin), cosines (n, :n_cos).
     z = phasors(stride, n, w)                                                # (n, n_sin) e^{ipw}
-    z = np.concatenate([z, z * np.exp(1j * w)[None, :]])                    # (2n, n_sin) p; p+1
-    exact = _assemble(z.imag, z.real, d_model, layout)                       # (2n, d)
-    exact_neighbour = np.linalg.norm(exact[n:] - exact[:n], axis=1)
+    exact_sin, exact_cos = z.imag, z.real
+    # |PE64(p+1) - PE64(p)|^2: a pair gives |e^{iw} - 1|^2 = 2 - 2 cos w for every p; an unpaired
+    # sine gives (2 cos((p + 1/2) w) sin(w / 2))^2
+    paired = float(np.sum(2 - 2 * np.cos(w[:n_cos])))
+    odd = (2 * np.cos((pos + 0.5) * w[n_cos:, None]) * np.sin(w[n_cos:, None] / 2)) ** 2  # (u, n)
+    exact_neighbour = np.sqrt(paired + odd.sum(axis=0))
     out = {}
     for dt in dtypes:
         if mode == "store":
-            low = _assemble(round_to(z.imag, dt), round_to(z.real, dt), d_model, layout)
+            sin_a, cos_a = round_to(exact_sin, dt), round_to(exact_cos, dt)
+            sin_b = round_to(np.sin((pos[:, None] + 1) * w[None, :]), dt)
+            cos_b = round_to(np.cos((pos[:, None] + 1) * w[None, :]), dt)
         else:
-            low = pe_rounded(np.concatenate([pos, pos + 1]), d_model, base, dt, mode, layout)
-        neighbour = np.linalg.norm(low[n:] - low[:n], axis=1)
+            sin_a, cos_a = _rounded_sin_cos(pos, w, dt)
+            sin_b, cos_b = _rounded_sin_cos(pos + 1, w, dt)
+        neighbour = _norm(sin_b - sin_a, cos_b - cos_a, n_cos)
         zero = np.flatnonzero(neighbour == 0)
         out[dt] = PrecisionCurve(
             dtype=dt, mode=mode, positions=pos, neighbour=neighbour,
             exact_neighbour=exact_neighbour,
-            rounding_error=np.linalg.norm(low[:n] - exact[:n], axis=1),
+            rounding_error=_norm(sin_a - exact_sin, cos_a - exact_cos, n_cos),
             train_max_len=int(train_max_len), beyond_train=pos >= train_max_len,
             first_collision=int(pos[zero[0]]) if len(zero) else None,
             collision_position=collision_position(dt))
