@@ -966,6 +966,10 @@
             <translation>p = %1，k = %2：最大误差 %3（float32）</translation>
         </message>
         <message>
+            <source>p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)</source>
+            <translation>p = %1，k = %2：最大误差 %3（float32，全部通道；只画出前 %4 个）</translation>
+        </message>
+        <message>
             <source>max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the curves for different p: %2</source>
             <translation>float32 下 max |PE(p + k) − R(k)·PE(p)| = %1；不同 p 的曲线之间的最大差距：%2</translation>
         </message>

@@ -6,6 +6,8 @@ from explorer import compute_extra
 from explorer.ui.views.base import set_title
 from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
+VECTOR_CHANNELS = 256   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot
+
 
 class OffsetView(ExtraView):
     title = "offset"
@@ -59,12 +61,15 @@ class OffsetView(ExtraView):
                                self.tr("R(k), k = %1: channels 0 … %2 of %3")
                                .replace("%1", str(r.k)).replace("%2", str(c - 1))
                                .replace("%3", str(d)))
-        self.shifted.setData(r.shifted)
-        self.rotated.setData(r.rotated)
-        self.vec.setXRange(-0.5, d - 0.5, padding=0.01)
-        set_title(self.vec, size=TITLE_SIZE, text=self.tr("p = %1, k = %2: max error %3 (float32)")
-                          .replace("%1", str(r.position)).replace("%2", str(r.k))
-                          .replace("%3", f"{r.max_error:.3g}"))
+        shown = min(d, VECTOR_CHANNELS)     # thousands of symbols are unreadable and slow to draw
+        self.shifted.setData(r.shifted[:shown])
+        self.rotated.setData(r.rotated[:shown])
+        self.vec.setXRange(-0.5, shown - 0.5, padding=0.01)
+        title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
+            self.tr("p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)")
+        set_title(self.vec, size=TITLE_SIZE, text=title
+                  .replace("%1", str(r.position)).replace("%2", str(r.k))
+                  .replace("%3", f"{r.max_error:.3g}").replace("%4", str(shown)))
         while len(self.dot_items) < len(r.ps):
             self.dot_items.append(self.dots.plot([], []))
         relabel = (r.ps, self.line_scale) != self._legend_key
