@@ -182,3 +182,10 @@ def test_device_label_says_what_is_in_use(window, qtbot):
     qtbot.waitUntil(lambda: "In use" in window.controls.device_label.text(), timeout=10000)
     text = window.controls.device_label.text()
     assert ("CPU" in text) and want.reason.lower()[:10] in text.lower()
+
+
+def test_hover_on_a_stale_picture_is_ignored(window):
+    window.controller.update(max_len=50, d_model=8)
+    window.views["heatmap"].hovered.emit(200, 30)       # outside the new table: no readout, no error
+    window.views["similarity"].hovered.emit(200, 3)
+    assert "position 200" not in window.views["heatmap"].readout.text()

@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self.device_probe.shown.connect(self.controls.set_device_text)
         c.params_changed.connect(self._on_params_for_device)
         # torch loads lazily: probe after the first frame is on screen
-        QTimer.singleShot(800, lambda: self.device_probe.probe(c.params.device))
+        QTimer.singleShot(800, self, lambda: self.device_probe.probe(c.params.device))
 
     # slots -------------------------------------------------------------------------------------
     def _on_params_for_device(self, params: Params) -> None:
@@ -174,7 +174,10 @@ class MainWindow(QMainWindow):
         self.controller.update(curve_pairs=pairs)
 
     def _on_heatmap_hovered(self, pos: int, ch: int) -> None:
-        value, w, wavelength = compute.pe_value(self.controller.params, pos, ch)
+        try:   # the picture under the mouse may be one step behind a shrinking max_len / d_model
+            value, w, wavelength = compute.pe_value(self.controller.params, pos, ch)
+        except InputError:
+            return
         self.views["heatmap"].set_readout(
             self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
             .replace("%1", str(pos)).replace("%2", str(ch)).replace("%3", f"{value:+.6f}")
@@ -183,7 +186,10 @@ class MainWindow(QMainWindow):
 
     def _on_similarity_hovered(self, p: int, q: int) -> None:
         params = self.controller.params
-        value = compute.similarity_value(params, p, q)
+        try:
+            value = compute.similarity_value(params, p, q)
+        except InputError:
+            return
         self.views["similarity"].set_readout(
             self.tr("p = %1, q = %2, offset k = %3: %4 = %5")
             .replace("%1", str(p)).replace("%2", str(q)).replace("%3", str(q - p))
