@@ -78,7 +78,7 @@ def conventions(params: Params, state: ConventionsState = ConventionsState()) ->
     for lay in LAYOUTS:
         img = pe_block_mean(0, step, rows, d, params.base, lay, np.float32)  # (rows, d)
         pe[lay] = np.ascontiguousarray(box_columns(img, ch_step) if ch_step > 1 else img)
-    comp = layouts.compare_layouts(n, d, params.base, params.metric, state.rows)
+    comp = layouts.compare_layouts(n, d, params.base, params.metric, state.rows, np.float32)
     perm, perm_step = permutation_image(d)
     m = comp.matrices
     diff_t2t = (m["t2t"] - m["interleaved"]).astype(np.float32)
