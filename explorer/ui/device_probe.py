@@ -42,4 +42,19 @@ class DeviceProbe(QObject):
             return                       # a newer choice is being probed
         label = {"numpy": "numpy (CPU)", "cpu": "CPU", "cuda": "CUDA GPU", "mps": "Apple GPU"}
         self.shown.emit(self.tr("In use: %1. %2").replace("%1", label.get(name, name))
-                        .replace("%2", reason[:1].upper() + reason[1:] + "."))
+                        .replace("%2", self._why(requested, name, reason)))
+
+    def _why(self, requested: str, name: str, reason: str) -> str:
+        """The backend's reason in the UI language; a failure's technical detail stays as it is."""
+        if name == "numpy":
+            return self.tr("torch is not installed, so numpy computes everything on the CPU.")
+        if name == requested:
+            return self.tr("Chosen in the Device box.")
+        if name != "cpu":
+            return self.tr("Found automatically.")
+        if "failed" in reason:
+            return self.tr("The GPU failed, so the CPU is used: %1").replace("%1", reason)
+        if requested == "auto":
+            return self.tr("No CUDA or Apple GPU was found.")
+        return self.tr("%1 is not available here, so the CPU is used.").replace("%1",
+                                                                               requested.upper())

@@ -83,6 +83,10 @@ class FormulaPanel(QDockWidget):
         self.channel = channel
         self.schedule()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.schedule()            # texts are only kept current while visible: fill them now
+
     def schedule(self, *_) -> None:
         if self.isVisible():
             self._timer.start()

@@ -297,6 +297,30 @@
             <source>In use: %1. %2</source>
             <translation>正在使用：%1。%2</translation>
         </message>
+        <message>
+            <source>torch is not installed, so numpy computes everything on the CPU.</source>
+            <translation>未安装 torch，所有计算都由 numpy 在 CPU 上完成。</translation>
+        </message>
+        <message>
+            <source>Chosen in the Device box.</source>
+            <translation>在“设备”框中选定。</translation>
+        </message>
+        <message>
+            <source>Found automatically.</source>
+            <translation>自动检测到。</translation>
+        </message>
+        <message>
+            <source>The GPU failed, so the CPU is used: %1</source>
+            <translation>GPU 出错，改用 CPU：%1</translation>
+        </message>
+        <message>
+            <source>No CUDA or Apple GPU was found.</source>
+            <translation>未找到 CUDA 或 Apple GPU。</translation>
+        </message>
+        <message>
+            <source>%1 is not available here, so the CPU is used.</source>
+            <translation>此机器上没有 %1，改用 CPU。</translation>
+        </message>
     </context>
     <context>
         <name>DistanceView</name>
