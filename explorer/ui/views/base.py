@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
@@ -79,6 +81,17 @@ class ImagePlot:
 
     def set_colormap(self, name: str) -> None:
         self.bar.setColorMap(pg.colormap.get(name))
+
+
+def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
+    """(row, column) of the integer cell under a scene position in `plot` (y = rows, x = columns),
+    or None outside the plot or outside [0, rows) x [0, cols)."""
+    vb = plot.getViewBox()
+    if not vb.sceneBoundingRect().contains(scene_pos):
+        return None
+    pt = vb.mapSceneToView(scene_pos)
+    row, col = math.floor(pt.y()), math.floor(pt.x())
+    return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
 
 def set_title(plot, text: str, **style) -> None:

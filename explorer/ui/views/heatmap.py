@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF
 
 from explorer import compute
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
 
 
 class HeatmapView(View):
@@ -61,15 +60,11 @@ class HeatmapView(View):
         self.panel.set_colormap(name)
 
     def _data_point(self, scene_pos) -> tuple[int, int] | None:
-        vb = self.panel.plot.getViewBox()
-        if self.result is None or not vb.sceneBoundingRect().contains(scene_pos):
+        """(position, channel) under the mouse, or None."""
+        if self.result is None:
             return None
-        pt: QPointF = vb.mapSceneToView(scene_pos)
         p = self.result.params
-        pos, ch = int(math.floor(pt.y())), int(math.floor(pt.x()))
-        if 0 <= pos < p.max_len and 0 <= ch < p.d_model:
-            return pos, ch
-        return None
+        return cell_under(self.panel.plot, scene_pos, p.max_len, p.d_model)
 
     def _on_mouse_moved(self, scene_pos) -> None:
         hit = self._data_point(scene_pos)

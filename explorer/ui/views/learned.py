@@ -6,15 +6,13 @@ matrices. The sinusoidal one depends only on the offset (constant diagonals); th
 
 from __future__ import annotations
 
-import math
-
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel
 
 from explorer import compute_tokens
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, set_title
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
 
 
 class LearnedView(Retranslatable, View):
@@ -113,13 +111,10 @@ class LearnedView(Retranslatable, View):
         if r is None:
             return
         n = r.sinusoidal.shape[0]
-        for k, panel in enumerate(self.sims):
-            vb = panel.plot.getViewBox()
-            if vb.sceneBoundingRect().contains(scene_pos):
-                pt = vb.mapSceneToView(scene_pos)
-                i, j = math.floor(pt.y()), math.floor(pt.x())
-                if 0 <= i < n and 0 <= j < n:
-                    self._show_pair(i, j)
+        for panel in self.sims:
+            cell = cell_under(panel.plot, scene_pos, n, n)
+            if cell:
+                self._show_pair(*cell)
                 return
 
     def _show_pair(self, i: int, j: int) -> None:

@@ -7,7 +7,13 @@ import math
 import pyqtgraph as pg
 
 from explorer import compute
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, symmetric_levels
+from explorer.ui.views.base import (
+    CURSOR_PEN,
+    ImagePlot,
+    View,
+    cell_under,
+    symmetric_levels,
+)
 
 
 class SimilarityView(View):
@@ -77,14 +83,12 @@ class SimilarityView(View):
     def set_line_scale(self, scale: float) -> None:
         self.profile_curve.setPen(pg.mkPen("#0072B2", width=2.0 * scale))
 
-    def _cell(self, scene_pos):
-        vb = self.panel.plot.getViewBox()
-        if self.result is None or not vb.sceneBoundingRect().contains(scene_pos):
+    def _cell(self, scene_pos) -> tuple[int, int] | None:
+        """(p, q) under the mouse, or None."""
+        if self.result is None:
             return None
-        pt = vb.mapSceneToView(scene_pos)
-        p, q = int(math.floor(pt.y())), int(math.floor(pt.x()))
         n = self.result.params.max_len
-        return (p, q) if 0 <= p < n and 0 <= q < n else None
+        return cell_under(self.panel.plot, scene_pos, n, n)
 
     def _on_clicked(self, event) -> None:
         cell = self._cell(event.scenePos())

@@ -7,7 +7,6 @@ The view owns three inputs the lead writes into Params (`text_changed`, `tokeniz
 
 from __future__ import annotations
 
-
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
