@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend.encodings import (channel_frequency, channel_is_cos, frequencies,
+from explorer.backend.encodings import (channel_counts, channel_frequency, frequencies,
                                         pe_block_mean, sinusoidal_pe)
 from explorer.backend.similarity import offset_profile_blocks, similarity_blocks
 from explorer.errors import require
@@ -134,7 +134,7 @@ def curves(params: Params, window: Window) -> CurvesResult:
     """sin/cos of the chosen frequency pairs over positions; per-pixel min/max envelope when dense."""
     win = window.clipped(params)
     w = frequencies(params.d_model, params.base, params.layout)
-    n_cos = int(channel_is_cos(params.d_model, params.layout).sum())
+    n_cos = channel_counts(params.d_model, params.layout)[1]
     n = win.pos1 - win.pos0
     step = block_step(n, win.cols_px)
     lines = []
@@ -170,7 +170,7 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
     k_count = math.ceil(params.max_len / k_step)
     f = offset_profile_blocks(0, k_step, k_count, params.d_model, params.base, params.layout)
     if params.metric == "cosine":
-        f = f / max(1, channel_is_cos(params.d_model, params.layout).sum())
+        f = f / max(1, channel_counts(params.d_model, params.layout)[1])   # h paired channels
     k = np.arange(k_count) * k_step + (k_step - 1) / 2
     return SimilarityResult(img.astype(np.float32), win.pos0, step, k, f, params)
 

@@ -89,7 +89,7 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
 
 
 def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """sqrt(a_i b_j), with 1 where a row has zero norm (its cosine is then shown as 0)."""
+    """sqrt(a_i b_j), with inf where a row has zero norm (so its cosine is shown as 0)."""
     prod = np.sqrt(np.outer(a, b))
     return np.where(prod > 0, prod, np.inf)
 

@@ -117,7 +117,7 @@ class Controller(QObject):
     def _submit(self, generation: int, tasks: dict) -> None:
         if self._busy:
             if self._pending is not None:
-                generation_old, old = self._pending
+                old = self._pending[1]          # its views still need drawing: merge
                 tasks = {**old, **tasks}
             self._pending = (generation, tasks)
             return
