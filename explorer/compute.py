@@ -104,13 +104,12 @@ def heatmap(params: Params, window: Window) -> HeatmapResult:
     win = window.clipped(params)
     step = block_step(win.pos1 - win.pos0, win.rows_px)
     rows = math.ceil((win.pos1 - win.pos0) / step)
-    exact64 = step == 1 and params.dtype == "float64"
-    if step == 1:
+    if step == 1:   # every position on screen: the table itself, in the chosen dtype
         img = sinusoidal_pe(rows, params.d_model, params.base, params.layout, params.dtype,
                             start=win.pos0)
-    else:
+    else:           # block means for the display: float32 is ample
         img = pe_block_mean(win.pos0, step, rows, params.d_model, params.base, params.layout,
-                            np.float64 if exact64 else np.float32)
+                            np.float32)
     img = img[:, win.ch0:win.ch1]                                        # (rows, channels)
     ch_step = block_step(win.ch1 - win.ch0, win.cols_px)
     if ch_step > 1:
