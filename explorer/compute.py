@@ -12,8 +12,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend.encodings import (channel_counts, channel_frequency, frequencies,
-                                        pe_block_mean, sinusoidal_pe)
+from explorer.backend.encodings import (box_columns, channel_counts, channel_frequency,
+                                        frequencies, pe_block_mean, sinusoidal_pe)
 from explorer.backend.similarity import offset_profile_blocks, similarity_blocks
 from explorer.errors import require
 from explorer.params import Params
@@ -47,19 +47,6 @@ class Window:
 def block_step(count: int, pixels: int) -> int:
     """Positions per drawn row so that count positions fit in `pixels` rows."""
     return max(1, math.ceil(count / max(1, pixels)))
-
-
-def box_columns(img: np.ndarray, step: int) -> np.ndarray:
-    """Mean of each run of `step` columns (a trailing partial run is dropped); (rows, cols // step).
-
-    Strided adds: ~10x faster than reshape(...).mean(axis=2) over a short last axis.
-    """
-    n = img.shape[1] // step
-    out = img[:, 0:n * step:step].copy()
-    for j in range(1, step):
-        out += img[:, j:n * step:step]
-    out *= 1.0 / step
-    return out
 
 
 @dataclass(frozen=True)

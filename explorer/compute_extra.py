@@ -14,8 +14,8 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import alibi, distance, layouts, precision, relative, rope
-from explorer.backend.encodings import LAYOUTS, frequencies, pe_block_mean
-from explorer.compute import block_step, box_columns
+from explorer.backend.encodings import frequencies
+from explorer.compute import block_step
 from explorer.params import Params
 
 IMAGE_PX = 256     # the most rows / columns of any image here (downsampled beyond)
@@ -74,10 +74,8 @@ def conventions(params: Params, state: ConventionsState = ConventionsState()) ->
     step = block_step(n, state.rows)
     rows = max(1, n // step)
     ch_step = block_step(d, IMAGE_PX)
-    pe = {}
-    for lay in LAYOUTS:
-        img = pe_block_mean(0, step, rows, d, params.base, lay, np.float32)  # (rows, d)
-        pe[lay] = np.ascontiguousarray(box_columns(img, ch_step) if ch_step > 1 else img)
+    pe = {lay: np.ascontiguousarray(img)                                     # (rows, d // ch_step)
+          for lay, img in layouts.layout_images(step, rows, d, params.base, ch_step).items()}
     comp = layouts.compare_layouts(n, d, params.base, params.metric, state.rows, np.float32)
     perm, perm_step = permutation_image(d)
     m = comp.matrices
@@ -318,7 +316,7 @@ class PrecisionResult:
     state: PrecisionState
 
 
-PRECISION_POINTS = 1024  # positions sampled: fewer would miss the first collision (bfloat16: 256)
+PRECISION_POINTS = 256   # grid positions sampled; the collision edges are added exactly
 
 
 @lru_cache(maxsize=4)
@@ -326,5 +324,6 @@ def precision_view(params: Params, state: PrecisionState = PrecisionState()) -> 
     """Neighbour distances ||PE~(p+1) - PE~(p)|| in float32 / float16 / bfloat16."""
     span = state.span or params.max_len
     curves = precision.all_precisions(span, params.d_model, params.base, state.mode,
-                                      params.layout, state.train_max_len, PRECISION_POINTS)
+                                      params.layout, state.train_max_len, PRECISION_POINTS,
+                                      errors=False)
     return PrecisionResult(curves, span, params, state)

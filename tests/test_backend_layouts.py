@@ -96,3 +96,20 @@ def test_fast_enough_at_window_size():
     t0 = time.perf_counter()
     compare_layouts(2048, 1024)
     assert time.perf_counter() - t0 < 0.5  # ~12 ms here; generous for a loaded CI box
+
+
+@pytest.mark.parametrize("d, ch_step", [(512, 2), (1024, 4), (4096, 16), (64, 1), (100, 4),
+                                        (101, 2), (600, 3), (24, 8), (48, 8)])
+def test_layout_images_are_block_means_of_each_table(d, ch_step):
+    """Shared-pair path (even d, ch_step | d/2, even ch_step) and fallback both equal the float64
+    table, block-averaged over 4 positions x ch_step channels."""
+    from explorer.backend.layouts import layout_images
+
+    step, rows, base = 4, 20, 700.0
+    imgs = layout_images(step, rows, d, base, ch_step)
+    for lay, img in imgs.items():
+        pe = sinusoidal_pe(step * rows, d, base, lay, "float64")             # (80, d)
+        cols = d // ch_step
+        want = pe[:, :cols * ch_step].reshape(rows, step, cols, ch_step).mean(axis=(1, 3))
+        assert img.dtype == np.float32 and img.shape == (rows, cols)
+        np.testing.assert_allclose(img, want, atol=2e-5, err_msg=lay)

@@ -66,4 +66,9 @@ def run_app(lang: str | None = None) -> int:
         old.deleteLater()
 
     open_window()
-    return app.exec()
+    code = app.exec()
+    # a device probe may still be importing torch: let it finish before the interpreter goes
+    from PySide6.QtCore import QThreadPool
+
+    QThreadPool.globalInstance().waitForDone(10_000)
+    return code

@@ -19,7 +19,10 @@ class _Probe(QRunnable):
 
     def run(self) -> None:
         choice = choose_device(self.requested)
-        self.signals.found.emit(self.requested, choice.name, choice.reason)
+        try:
+            self.signals.found.emit(self.requested, choice.name, choice.reason)
+        except RuntimeError:     # the window closed while torch was loading: nobody to tell
+            pass
 
 
 class DeviceProbe(QObject):

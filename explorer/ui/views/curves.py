@@ -7,7 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
 from explorer import compute
-from explorer.ui.views.base import CURSOR_PEN, View
+from explorer.ui.views.base import CURSOR_PEN, View, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 LANE = 2.5   # vertical distance between pair lanes (values span -1 .. 1)
@@ -39,6 +39,7 @@ class CurvesView(View):
         self.box.addLayout(row)
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
+        cache_axes(self.plot.getPlotItem())
         self.plot.setLabel("bottom", self.tr("position p"))
         self.plot.setLabel("left", self.tr("frequency pair i (each lane spans −1 … 1)"))
         self.cursor_line = pg.InfiniteLine(angle=90, pen=CURSOR_PEN, movable=False)

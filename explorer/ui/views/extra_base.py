@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout
                                QSpinBox, QWidget)
 
 from explorer.errors import InputError
-from explorer.ui.views.base import ImagePlot, View
+from explorer.ui.views.base import ImagePlot, View, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
@@ -114,6 +114,7 @@ class ExtraView(View):
         item.setLabel("left", y_label)
         item.setTitle(title, size=TITLE_SIZE)
         item.setMenuEnabled(False)
+        cache_axes(item)
         # no grid: pyqtgraph's grid (minor lines included) tripled the render time of a frame
         return item
 

@@ -11,6 +11,7 @@ from explorer.ui.views.base import (
     CURSOR_PEN,
     ImagePlot,
     View,
+    cache_axes,
     cell_under,
     symmetric_levels,
 )
@@ -29,6 +30,7 @@ class SimilarityView(View):
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("position q"), self.tr("position p"))
         self.panel.plot.setAspectLocked(True)
         self.profile = self.canvas.addPlot(row=0, col=2)
+        cache_axes(self.profile)
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
         self.profile.setLabel("left", "f(k)")
         self.profile.setMenuEnabled(False)

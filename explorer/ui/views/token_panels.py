@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN
+from explorer.ui.views.base import CURSOR_PEN, cache_axes
 
 
 def _key(title: str, entries) -> str:
@@ -61,6 +61,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
                                    width=16)
         self.bar.setImageItem(coloured)
         self.addItem(self.bar, row=0, col=6)
+        cache_axes(*self.plots, self.bar)
         self.scene().sigMouseMoved.connect(self._on_moved)
 
     def set_titles(self, titles) -> None:
