@@ -1,8 +1,9 @@
 """python -m explorer.bench [--json] [--steps N] [--backend-only]: a benchmark, not a test.
 
 Backend: PE and similarity at screen size (closed forms) and full size (the textbook path).
-Frames: the real window offscreen; for each view and size, >= 60 base-slider steps, each timed from
-the slider change to rendered pixels (the view's grab(): one render of the view). The textbook path (full PE, matmul
+Frames: the real window offscreen, after start-up has settled (the device probe's torch import);
+for each view and size, >= 60 base-slider steps, each timed from the slider change to rendered
+pixels (the view's grab(): one render of the view). The textbook path (full PE, matmul
 similarity, full-resolution setImage, grab) is timed beside it.
 """
 
@@ -72,6 +73,7 @@ def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[di
     window.resize(1400, 900)
     window.show()
     app.processEvents()
+    _settle(app)
     # Shown once for its layout, then hidden: a visible offscreen window repaints itself inside
     # processEvents as well, so each step would render twice. Hidden, the grab() is the one render
     # of the frame, as on a screen where the result is painted once.
@@ -100,6 +102,19 @@ def frame_rows(steps: int = 60, views: list[str] | None = None) -> tuple[list[di
                 textbook.append(_textbook(app, name, n, d, max(3, steps // 20)))
     window.close()
     return frames, textbook
+
+
+def _settle(app) -> None:
+    """Let start-up finish before timing: 0.8 s after the first frame the device probe imports
+    torch on a pool thread (1-2 s), and while it holds the GIL every frame is slower."""
+    from PySide6.QtCore import QThreadPool
+
+    t = time.perf_counter()
+    while time.perf_counter() - t < 1.0:
+        app.processEvents()
+        time.sleep(0.01)
+    QThreadPool.globalInstance().waitForDone(30_000)
+    app.processEvents()
 
 
 def _dispose(widget) -> None:

@@ -316,7 +316,13 @@ class PrecisionResult:
     state: PrecisionState
 
 
-PRECISION_POINTS = 256   # grid positions sampled; the collision edges are added exactly
+PRECISION_POINTS = 256   # grid positions sampled (fewer for wide d); collision edges added exactly
+PRECISION_WORK = 1 << 19  # positions x channels per frame: keeps d = 4096 within the frame budget
+
+
+def precision_points(d_model: int) -> int:
+    """256 grid positions, or fewer (>= 128) when d_model is wide: the cost is positions x d."""
+    return max(128, min(PRECISION_POINTS, PRECISION_WORK // d_model))
 
 
 @lru_cache(maxsize=4)
@@ -324,6 +330,6 @@ def precision_view(params: Params, state: PrecisionState = PrecisionState()) -> 
     """Neighbour distances ||PE~(p+1) - PE~(p)|| in float32 / float16 / bfloat16."""
     span = state.span or params.max_len
     curves = precision.all_precisions(span, params.d_model, params.base, state.mode,
-                                      params.layout, state.train_max_len, PRECISION_POINTS,
-                                      errors=False)
+                                      params.layout, state.train_max_len,
+                                      precision_points(params.d_model), errors=False)
     return PrecisionResult(curves, span, params, state)

@@ -162,6 +162,16 @@ def test_precision_collisions():
     assert short.span == 100 and short.curves["float16"].positions[-1] == 99
 
 
+@pytest.mark.parametrize("d, grid", [(512, 256), (2048, 256), (4096, 128), (8192, 128)])
+def test_precision_samples_fewer_positions_when_wide_but_keeps_the_collisions(d, grid):
+    r = ce.precision_view(Params(d_model=d, max_len=10_000), ce.PrecisionState(span=10_000))
+    pos = r.curves["bfloat16"].positions
+    stride = -(-10_000 // grid)
+    assert set(pos) == set(range(0, 10_000, stride)) | {255, 256, 2047, 2048}
+    assert r.curves["bfloat16"].first_collision == 256
+    assert r.curves["float16"].first_collision == 2048
+
+
 def test_results_are_cached_and_read_only():
     p = Params()
     assert ce.rope_view(p, ce.RopeState()) is ce.rope_view(p, ce.RopeState())

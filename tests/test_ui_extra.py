@@ -151,3 +151,20 @@ def test_redraw_after_control_change_is_quick(qtbot):
         view.base_box.setValue(2000.0 + 100 * i)
         times.append(time.perf_counter() - t)
     assert sorted(times)[4] < 0.0167 * 2
+
+
+def test_offset_markers_sit_on_the_first_curve_and_stay_in_range(qtbot):
+    view = make(qtbot, "offset", Params(max_len=1000, d_model=64))
+    r = view.result
+    line_x, line_y = view.dot_items[0].getData()
+    np.testing.assert_array_equal(line_y, r.dots[0])
+    (y0, y1) = view.dots.getViewBox().viewRange()[1]
+    for item, dots in zip(view.dot_items[1:], r.dots[1:]):
+        x, y = item.getData()
+        assert 10 <= len(x) <= 48 and item.isVisible()
+        np.testing.assert_allclose(y, np.interp(x, line_x, line_y), atol=1e-9)  # on the line
+        assert y0 <= y.min() and y.max() <= y1
+    odd = make(qtbot, "offset", Params(max_len=1000, d_model=7))     # unpaired sine: p matters
+    x, y = odd.dot_items[1].getData()
+    lx, ly = odd.dot_items[0].getData()
+    assert np.max(np.abs(y - np.interp(x, lx, ly))) > 1e-3

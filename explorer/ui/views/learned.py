@@ -77,17 +77,19 @@ class LearnedView(Retranslatable, View):
                 panel.image.clear()
                 set_title(panel.plot, self.tr("learned positions: not installed"))
         else:
-            m = result.learned_level
+            if result.learned is not self._shown_learned:   # the trained table never changes
+                self._shown_learned = result.learned
+                # its colour limit (a percentile: ~1.5 ms) is worked out once, not every frame
+                self._learned_levels = (result.learned_level, float(abs(result.learned).max()))
+                m = self._learned_levels[0]
+                self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
+                self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
+            m, top = self._learned_levels
             set_title(self.tables[0].plot, self.tr("learned positions (all-MiniLM-L6-v2)"))
             self.note.setText(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
                                          "a few channels reach %2 and would wash the picture out.")
-                                 .replace("%1", f"{m:.3g}")
-                                 .replace("%2", f"{float(abs(result.learned).max()):.3g}"))
+                                 .replace("%1", f"{m:.3g}").replace("%2", f"{top:.3g}"))
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
-            if result.learned is not self._shown_learned:   # the trained table never changes
-                self._shown_learned = result.learned
-                self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
-                self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
         if (n, d) != self._extent:
             self._extent = (n, d)
             for panel in self.tables:
