@@ -62,6 +62,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         self.bar.setImageItem(coloured)
         self.addItem(self.bar, row=0, col=6)
         cache_axes(*self.plots, self.bar)
+        self._bar_levels = None
         self.scene().sigMouseMoved.connect(self._on_moved)
 
     def set_titles(self, titles) -> None:
@@ -79,7 +80,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         image, plot = self.images[i], self.plots[i]
         image.setImage(data if data.size else np.zeros((1, 1), np.float32), autoLevels=False, levels=levels)
         image.setRect(0, 0, max(cols, 1), max(rows, 1))
-        if not (binary and self.binary_first) and data.size:
+        if not (binary and self.binary_first) and data.size and levels != self._bar_levels:
+            self._bar_levels = levels      # each setLevels redraws the bar's axis
             self.bar.setLevels(levels)
         _ticks(plot.getAxis("left"), y_ticks, rows)
         _ticks(plot.getAxis("bottom"), x_ticks, cols)
@@ -130,9 +132,14 @@ class LabelAxis(pg.AxisItem):
         self._px = 12.0
 
     def set_labels(self, labels, centre: float = 0.5) -> None:
-        self.labels = list(labels) if labels else None
+        font = self.style.get("tickFont") or self.font()
+        key = (list(labels) if labels else None, centre, font.toString())
+        if key == getattr(self, "_labels_key", None):
+            return                 # unchanged: keep the cached picture (a redraw costs ~1 ms)
+        self._labels_key = key
+        self.labels = key[0]
         self.centre = centre
-        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        fm = QFontMetrics(font)
         if self.labels and self.orientation in ("left", "right"):
             self._px = fm.height() + 1.0
         elif self.labels:
