@@ -95,11 +95,9 @@ def cache_axes(*items) -> None:
     axis, 10-24 axes per multi-panel view); pyqtgraph's own update() on a range change refreshes
     the pixmap.
     """
-    for item in items:
-        axes = [item.axis] if isinstance(item, pg.ColorBarItem) else \
-            [item.getAxis(name) for name in ("left", "bottom", "right", "top")]
-        for axis in axes:
-            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    for item in items:       # a ColorBarItem is a PlotItem: its scale plus three frame axes
+        for name in ("left", "bottom", "right", "top"):
+            item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
 def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:

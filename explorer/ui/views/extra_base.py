@@ -40,6 +40,7 @@ class ExtraView(View):
         self.controls.setContentsMargins(0, 0, 0, 0)
         self.box.addLayout(self.controls)
         self.canvas = pg.GraphicsLayoutWidget()
+        self._row_gap(1.0)
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._bind()
@@ -96,7 +97,6 @@ class ExtraView(View):
         """
         panel = ImagePlot(self.canvas, row, col, x_label, y_label, cmap or "CET-D1")
         panel.plot.setTitle(title, size=TITLE_SIZE)
-        panel.bar.setFixedWidth(40)
         if cmap is None:
             self.images.append(panel)
         elif reverse:
@@ -183,7 +183,12 @@ class ExtraView(View):
         for panel in self.images:
             panel.set_colormap(name)
 
+    def _row_gap(self, scale: float) -> None:
+        """Room between panel rows for a colour bar's end labels (drawn centred on its ends)."""
+        self.canvas.ci.layout.setVerticalSpacing(10 * scale)
+
     def set_line_scale(self, scale: float) -> None:
         self.line_scale = scale
+        self._row_gap(scale)
         if self.result is not None:
             self.draw(self.result)
