@@ -974,8 +974,8 @@
             <translation>PE(p + k) 与 R(k)·PE(p)，float32</translation>
         </message>
         <message>
-            <source>one curve per p: they coincide</source>
-            <translation>每个 p 一条曲线：它们重合</translation>
+            <source>the first p as a line, the others as markers: they land on it</source>
+            <translation>第一个 p 画成线，其余 p 画成标记：标记都落在线上</translation>
         </message>
         <message>
             <source>R(k), k = %1</source>
@@ -1039,6 +1039,10 @@
         <message>
             <source>none shown (from %1)</source>
             <translation>图中没有（从 %1 起）</translation>
+        </message>
+        <message>
+            <source>(%1 of %2 positions drawn, each collision point among them)</source>
+            <translation>（画出 %2 个位置中的 %1 个，每个碰撞点都在其中）</translation>
         </message>
         <message>
             <source>first position whose neighbour rounds to the same encoding: </source>

@@ -57,5 +57,9 @@ class PrecisionView(ExtraView):
             where = str(c.first_collision) if c.first_collision is not None else \
                 self.tr("none shown (from %1)").replace("%1", f"{c.collision_position:,}")
             parts.append(f"{dt}: {where}")
+        drawn = len(first.positions)
+        sampled = "" if drawn >= r.span else " " + self.tr(
+            "(%1 of %2 positions drawn, each collision point among them)") \
+            .replace("%1", f"{drawn:,}").replace("%2", f"{r.span:,}")
         self.set_readout(self.tr("first position whose neighbour rounds to the same encoding: ")
-                         + "; ".join(parts))
+                         + "; ".join(parts) + sampled)
