@@ -8,7 +8,7 @@ from explorer import compute_extra
 from explorer.ui.views.base import nice_ceil, set_title
 from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
-VECTOR_CHANNELS = 256   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot
+VECTOR_CHANNELS = 128   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot (readable, cheap)
 MARKERS = 48            # markers per further p on the first p's curve (they land on it)
 SYMBOLS = ("o", "s", "t", "d")
 
