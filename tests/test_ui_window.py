@@ -169,6 +169,10 @@ def test_presentation_mode_and_scale(window, qtbot):
     for _ in range(10):
         p.step_scale(+1)
     assert p.scale == 3.0
+    # the dock title follows the scale (Qt would paint it in the theme's small title font)
+    from PySide6.QtWidgets import QApplication
+    assert window.dock.font().pointSizeF() == window.font().pointSizeF() > size * 2
+    assert window.dock.font() != QApplication.font("QDockWidget")
     p.toggle_contrast()
     assert "black" in window.styleSheet()
     p.set_scale(1.0)

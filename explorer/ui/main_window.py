@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
 
 from explorer import compute
@@ -80,6 +80,12 @@ class MainWindow(QMainWindow):
 
     def set_panel_scale(self, scale: float) -> None:
         """Keep the control panel as wide as its (scaled) contents need, and no wider."""
+        if hasattr(self, "dock"):
+            # Qt paints a dock's title in the theme's small title font unless the dock's own font
+            # differs from the application font; a style-strategy flag makes it differ, same look
+            title = QFont(self.font())
+            title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
+            self.dock.setFont(title)
         self.controls.adjustSize()
         self.controls_scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
         self.controls_scroll.setMaximumWidth(int(340 * scale))
