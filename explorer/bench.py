@@ -23,8 +23,8 @@ single_threaded_blas()     # as the app runs (before numpy loads): see cli.singl
 import numpy as np  # noqa: E402
 
 SIZES = ((512, 512), (2048, 1024), (32768, 1024), (8192, 4096))   # (max_len, d_model)
-CORE_VIEWS = ("heatmap", "curves", "similarity")
-WARM_UP = 3   # untimed steps before each series (tab switch / new size: pixmaps, glyphs, caches)   # the ones with a textbook path to compare
+CORE_VIEWS = ("heatmap", "curves", "similarity")   # the ones with a textbook path to compare
+WARM_UP = 3   # untimed steps before each series (tab switch / new size: pixmaps, glyphs, caches)
 
 
 def _timed(fn, repeat: int) -> tuple[float, float]:

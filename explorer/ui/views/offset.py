@@ -85,7 +85,8 @@ class OffsetView(ExtraView):
     def _draw_dots(self, r) -> None:
         """p = ps[0] as a thin line; every further p as MARKERS markers, each set shifted so they
         interleave. Where the curves coincide the markers sit on the line; where they do not (odd
-        d's unpaired channel) they visibly leave it. One line: wide overlapping pens cost ~5 ms."""
+        d's unpaired channel) they leave it, visibly for small d. One line: wide overlapping pens
+        cost ~5 ms a frame."""
         while len(self.dot_items) < len(r.ps):
             i = len(self.dot_items)
             self.dot_items.append(self.dots.plot([], []) if i == 0 else self.dots.plot(
