@@ -331,5 +331,6 @@ def precision_view(params: Params, state: PrecisionState = PrecisionState()) -> 
     span = state.span or params.max_len
     curves = precision.all_precisions(span, params.d_model, params.base, state.mode,
                                       params.layout, state.train_max_len,
-                                      precision_points(params.d_model), errors=False)
+                                      precision_points(params.d_model), errors=False,
+                                      jitter=True)
     return PrecisionResult(curves, span, params, state)

@@ -164,10 +164,20 @@ def neighbour_distances(max_len: int, d_model: int, base: float = 10000.0, dtype
                           dtypes=(dtype,))[dtype]
 
 
-def sample_positions(max_len: int, max_points: int | None, dtypes=PRECISIONS) -> np.ndarray:
+def sample_positions(max_len: int, max_points: int | None, dtypes=PRECISIONS,
+                     jitter: bool = False) -> np.ndarray:
     """0 .. max_len-1 strided to <= max_points (None: all), plus c - 1 and c for each dtype's
-    collision position c < max_len, so the first collision is found at its exact place; (n,) int."""
-    grid = np.arange(0, max_len, _stride(max_len, max_points))
+    collision position c < max_len, so the first collision is found at its exact place; (n,) int.
+
+    jitter=True moves each grid point to a fixed pseudo-random place inside its stride: beyond a
+    collision point only some neighbours collide (which ones depends on p mod a power of 2), and a
+    plain grid of even strides would land on colliding ones only, drawing 0 everywhere.
+    """
+    stride = _stride(max_len, max_points)
+    grid = np.arange(0, max_len, stride)
+    if jitter and stride > 1:
+        grid = np.minimum(grid + np.random.default_rng(0).integers(0, stride, len(grid)),
+                          max_len - 1)
     edges = [q for dt in dtypes for q in (collision_position(dt) - 1, collision_position(dt))
              if q < max_len]
     return np.union1d(grid, np.array(edges, dtype=grid.dtype))
@@ -190,11 +200,12 @@ def exact_phasors(pos: np.ndarray, stride: int, w: np.ndarray) -> np.ndarray:
 
 def all_precisions(max_len: int, d_model: int, base: float = 10000.0, mode: str = "compute",
                    layout: str = "interleaved", train_max_len: int = 512,
-                   max_points: int | None = 256, dtypes=PRECISIONS, errors: bool = True) -> dict:
+                   max_points: int | None = 256, dtypes=PRECISIONS, errors: bool = True,
+                   jitter: bool = False) -> dict:
     """dtype name -> PrecisionCurve (float32, float16 and bfloat16 by default).
 
     errors=False skips rounding_error (and, in compute mode, the float64 table): what a chart of
-    neighbour distances needs, ~1/3 less work."""
+    neighbour distances needs, ~1/3 less work. jitter: see sample_positions."""
     for name, value in (("max_len", max_len), ("train_max_len", train_max_len)):
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
         require(ok and 1 <= value <= 100_000_000,
@@ -206,7 +217,7 @@ def all_precisions(max_len: int, d_model: int, base: float = 10000.0, mode: str 
     for dt in dtypes:
         require(dt in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dt!r}")
     check_args(d_model, base, layout)
-    pos = sample_positions(max_len, max_points, dtypes)                      # (n,)
+    pos = sample_positions(max_len, max_points, dtypes, jitter)              # (n,)
     n = len(pos)
     check_budget(n * d_model * 8, 8, f"{n} positions of a {d_model}-wide PE table")
     w = frequencies(d_model, base, layout)                                   # (n_sin,)
