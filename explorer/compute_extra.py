@@ -317,7 +317,7 @@ class PrecisionResult:
 
 
 PRECISION_POINTS = 256   # grid positions sampled (fewer for wide d); collision edges added exactly
-PRECISION_WORK = 1 << 19  # positions x channels per frame: keeps d = 4096 within the frame budget
+PRECISION_WORK = 1 << 17  # positions x channels per frame: keeps wide d within the frame budget
 
 
 def precision_points(d_model: int) -> int:
