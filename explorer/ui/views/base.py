@@ -73,16 +73,13 @@ class ImagePlot:
         self.bar.setImageItem(self.image)
         layout.addItem(self.bar, row=row, col=col + 1)
         cache_axes(self.plot, self.bar)
-        self._levels = None
 
     def show(self, data, x0: float, y0: float, width: float, height: float,
              levels: tuple[float, float]) -> None:
         """Draw data (rows = y) over the rectangle (x0, y0, width, height) with fixed levels."""
         self.image.setImage(data, autoLevels=False, levels=levels)
         self.image.setRect(QRectF(x0, y0, width, height))
-        if levels != self._levels:     # each setLevels redraws the bar's axis (~1.5 ms)
-            self._levels = levels
-            self.bar.setLevels(levels)
+        set_bar_levels(self.bar, levels)
 
     def set_colormap(self, name: str) -> None:
         self.bar.setColorMap(pg.colormap.get(name))
@@ -109,6 +106,14 @@ def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
     pt = vb.mapSceneToView(scene_pos)
     row, col = math.floor(pt.y()), math.floor(pt.x())
     return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+
+def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
+    """bar.setLevels only when the levels change: each call redraws the bar's axis (~1.5 ms)."""
+    levels = tuple(levels)
+    if getattr(bar, "_shown_levels", None) != levels:
+        bar._shown_levels = levels
+        bar.setLevels(levels)
 
 
 def set_title(plot, text: str, **style) -> None:

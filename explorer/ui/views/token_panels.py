@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, cache_axes
+from explorer.ui.views.base import CURSOR_PEN, cache_axes, set_bar_levels
 
 
 def _key(title: str, entries) -> str:
@@ -62,7 +62,6 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         self.bar.setImageItem(coloured)
         self.addItem(self.bar, row=0, col=6)
         cache_axes(*self.plots, self.bar)
-        self._bar_levels = None
         self.scene().sigMouseMoved.connect(self._on_moved)
 
     def set_titles(self, titles) -> None:
@@ -80,9 +79,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         image, plot = self.images[i], self.plots[i]
         image.setImage(data if data.size else np.zeros((1, 1), np.float32), autoLevels=False, levels=levels)
         image.setRect(0, 0, max(cols, 1), max(rows, 1))
-        if not (binary and self.binary_first) and data.size and levels != self._bar_levels:
-            self._bar_levels = levels      # each setLevels redraws the bar's axis
-            self.bar.setLevels(levels)
+        if not (binary and self.binary_first) and data.size:
+            set_bar_levels(self.bar, levels)
         _ticks(plot.getAxis("left"), y_ticks, rows)
         _ticks(plot.getAxis("bottom"), x_ticks, cols)
         plot.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)), padding=0)
