@@ -37,13 +37,7 @@ def to_bfloat16(x) -> np.ndarray:
     Input is first rounded to float32 (as torch does from float64). Overflow rounds to +-inf.
     """
     f = _float32(x)
-    u = f.view(np.uint32)
-    r = u >> np.uint32(16)                 # in-place passes over one new array: the screen path
-    r &= np.uint32(1)                      # calls this on (rows, d/2) blocks many times a frame
-    r += np.uint32(0x7FFF)
-    r += u
-    r &= np.uint32(0xFFFF0000)
-    return _keep_nan(r.view(np.float32), f)
+    return _keep_nan(_round_mantissa(f, 16), f)      # bfloat16 keeps 7 of float32's 23 bits
 
 
 def to_float16(x) -> np.ndarray:
@@ -51,13 +45,7 @@ def to_float16(x) -> np.ndarray:
     for bit what numpy's astype(float16) gives (subnormals, +-inf beyond 65504, NaN), ~3x faster;
     float64 input goes via float32, as torch does."""
     f = _float32(x)
-    u = f.view(np.uint32)
-    r = u >> np.uint32(13)                 # float16 keeps 10 of float32's 23 mantissa bits
-    r &= np.uint32(1)
-    r += np.uint32(0xFFF)
-    r += u
-    r &= np.uint32(0xFFFFE000)
-    out = r.view(np.float32)
+    out = _round_mantissa(f, 13)                     # float16 keeps 10 of float32's 23 bits
     small = np.abs(f) < np.float32(2.0 ** -14)          # float16 subnormals: multiples of 2^-24
     if small.any():
         out[small] = np.rint(f[small] * np.float32(2.0 ** 24)) * np.float32(2.0 ** -24)
@@ -65,6 +53,19 @@ def to_float16(x) -> np.ndarray:
     if big.any():
         out[big] = np.copysign(np.float32(np.inf), f[big])
     return _keep_nan(out, f)
+
+
+def _round_mantissa(f: np.ndarray, drop: int) -> np.ndarray:
+    """float32 f with its lowest `drop` mantissa bits rounded off (nearest, ties to even), as a new
+    float32 array; NaN payloads may become inf (callers restore NaN). In-place passes over one new
+    array: the screen path calls this on (rows, d/2) blocks many times a frame."""
+    u = f.view(np.uint32)
+    r = u >> np.uint32(drop)
+    r &= np.uint32(1)                              # the lowest kept bit: ties go to even
+    r += np.uint32((1 << (drop - 1)) - 1)
+    r += u
+    r &= np.uint32(0xFFFFFFFF ^ ((1 << drop) - 1))
+    return r.view(np.float32)
 
 
 def _float32(x) -> np.ndarray:
