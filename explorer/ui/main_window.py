@@ -53,12 +53,12 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.controls_scroll = scroll
-        self.set_panel_scale(1.0)
         self.dock = QDockWidget(self.tr("Controls"))
         self.dock.setObjectName("controlsDock")
         self.dock.setWidget(scroll)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                               | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.set_panel_scale(1.0)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.controller = Controller(self.views, self._load_params())
         self.colormap = str(self.settings.value("colormap", "CET-D1"))
@@ -80,12 +80,11 @@ class MainWindow(QMainWindow):
 
     def set_panel_scale(self, scale: float) -> None:
         """Keep the control panel as wide as its (scaled) contents need, and no wider."""
-        if hasattr(self, "dock"):
-            # Qt paints a dock's title in the theme's small title font unless the dock's own font
-            # differs from the application font; a style-strategy flag makes it differ, same look
-            title = QFont(self.font())
-            title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
-            self.dock.setFont(title)
+        # Qt paints a dock's title in the theme's small title font unless the dock's own font
+        # differs from the application font; a style-strategy flag makes it differ, same look
+        title = QFont(self.font())
+        title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
+        self.dock.setFont(title)
         self.controls.adjustSize()
         self.controls_scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
         self.controls_scroll.setMaximumWidth(int(340 * scale))
