@@ -2,7 +2,7 @@
 
 import sys
 
-from explorer.cli import main
+from explorer.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

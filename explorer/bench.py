@@ -16,7 +16,7 @@ import json
 import os
 import time
 
-from explorer.cli import single_threaded_blas
+from explorer.blas import single_threaded_blas
 
 single_threaded_blas()     # as the app runs (before numpy loads): see cli.single_threaded_blas
 
@@ -37,7 +37,8 @@ def _timed(fn, repeat: int) -> tuple[float, float]:
 
 
 def backend_rows(repeat: int = 5) -> list[dict]:
-    from explorer import compute
+    from explorer.compute import heatmap, similarity
+    from explorer.compute.screen import Window
     from explorer.backend.encodings import sinusoidal_pe
     from explorer.backend.similarity import similarity_matmul
     from explorer.params import Params
@@ -45,10 +46,10 @@ def backend_rows(repeat: int = 5) -> list[dict]:
     rows = []
     for n, d in SIZES:
         p = Params(max_len=n, d_model=d)
-        win = compute.Window.full(p, 800, 1000)
+        win = Window.full(p, 800, 1000)
         cases = {
-            "pe screen": lambda i: compute.heatmap.__wrapped__(p.with_(base=1e4 + i), win),
-            "similarity screen": lambda i: compute.similarity.__wrapped__(p.with_(base=1e4 + i), win),
+            "pe screen": lambda i: heatmap.heatmap.__wrapped__(p.with_(base=1e4 + i), win),
+            "similarity screen": lambda i: similarity.similarity.__wrapped__(p.with_(base=1e4 + i), win),
             "pe full float32": lambda i: sinusoidal_pe(n, d, 1e4 + i),
         }
         if n <= 8192:

@@ -43,6 +43,18 @@ class Params:
         """A new Params with `changes` applied and validated."""
         return replace(self, **changes)
 
+    def project(self, names) -> "Params":
+        """These fields of self, every other field at its default: a narrow cache key for a view
+        that reads only `names` (a keystroke in the sentence box then leaves the heatmap's key alone)."""
+        kept = {n: getattr(self, n) for n in names}
+        return self if all(getattr(_DEFAULT, f.name) == getattr(self, f.name) or f.name in kept
+                           for f in fields(self)) else replace(_DEFAULT, **kept)
+
+    def changed(self) -> dict:
+        """Only the fields that differ from the defaults, JSON-able (a scene names just those)."""
+        full, default = self.to_dict(), _DEFAULT.to_dict()
+        return {k: v for k, v in full.items() if v != default[k]}
+
     def to_dict(self) -> dict:
         """Plain JSON-able dict."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -104,6 +116,8 @@ def validate(p: Params) -> None:
     for i in p.curve_pairs:
         _whole("a curve pair index", i, 0, D_MODEL_RANGE[1])
 
+
+_DEFAULT = Params()
 
 __all__ = ["Params", "InputError", "validate"]
 

@@ -1,9 +1,12 @@
 """Scenes and decks: versioned JSON snapshots of what a lecturer shows. No Qt here.
 
-A scene is {"version": 1, "params": Params.to_dict(), "view": name, "cursor": int | null,
-"title": {"en", "zh_CN"}, "explain": {"en", "zh_CN"}, "question": optional {"en", "zh_CN"}}.
-A deck is {"version": 1, "scenes": [scene, ...]}. Files are JSON only (never pickled), at most
-1 MB; anything else is refused with an InputError naming the key.
+Version 2 (written now) holds the whole State: {"version": 2, "params": {...}, "view": name,
+"views": {name: {setting: value}}, "cursor": int | null, "title": {"en", "zh_CN"},
+"explain": {"en", "zh_CN"}, "question": {"en", "zh_CN"}}; every key but "version" may be left out, and
+params / views name only what differs from the defaults, so a hand-written scene can be three lines.
+Version 1 files ({"version": 1, "params", "view", "cursor", "title", "explain"[, "question"]}, all
+required) still open. A deck is {"version": 1 | 2, "scenes": [scene, ...]}. Files are JSON only (never
+pickled), at most 1 MB; anything else is refused with an InputError naming the key.
 """
 
 from __future__ import annotations
@@ -12,36 +15,49 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.errors import InputError, require
 from explorer.fileio import atomic_write_bytes
 from explorer.params import Params
 from explorer.paths import resource
+from explorer.state import State
 
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
 MAX_FILE_BYTES = 1_000_000
 MAX_TEXT = 4000                 # characters in one title / explanation / question
 MAX_SCENES = 500
 LANGS = ("en", "zh_CN")
 CORE_VIEWS = ("heatmap", "curves", "similarity")
-VIEW_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-SCENE_KEYS = {"version", "params", "view", "cursor", "title", "explain", "question"}
-REQUIRED_KEYS = SCENE_KEYS - {"question"}
+SCENE_KEYS = {"version", "params", "view", "views", "cursor", "title", "explain", "question"}
+V1_KEYS = SCENE_KEYS - {"views"}
+V1_REQUIRED = V1_KEYS - {"question"}
 BUILTIN_DECK = ("scenes", "lesson_en_zh.json")
+_BLANK = tuple((lang, "") for lang in LANGS)
 
 
 @dataclass(frozen=True)
 class Scene:
-    """Everything needed to show one step of a lesson."""
+    """Everything needed to show one step of a lesson: the whole State and its texts."""
 
-    params: Params
-    view: str
-    cursor: int | None
-    title: tuple[tuple[str, str], ...]        # ((lang, text), ...) for LANGS
-    explain: tuple[tuple[str, str], ...]
+    state: State = field(default_factory=State)
+    title: tuple[tuple[str, str], ...] = _BLANK       # ((lang, text), ...) for LANGS
+    explain: tuple[tuple[str, str], ...] = _BLANK
     question: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def params(self) -> Params:
+        return self.state.params
+
+    @property
+    def view(self) -> str:
+        return self.state.view
+
+    @property
+    def cursor(self) -> int | None:
+        return self.state.cursor
 
     def text(self, field: str, lang: str) -> str:
         """title / explain / question in `lang` (English when that language is missing)."""
@@ -52,8 +68,8 @@ class Scene:
         return table.get(lang) or table.get("en", "")
 
     def to_dict(self) -> dict:
-        out = {"version": VERSION, "params": self.params.to_dict(), "view": self.view,
-               "cursor": self.cursor, "title": dict(self.title), "explain": dict(self.explain)}
+        out = {"version": VERSION, **self.state.to_dict(), "title": dict(self.title),
+               "explain": dict(self.explain)}
         if self.question is not None:
             out["question"] = dict(self.question)
         return out
@@ -81,41 +97,36 @@ def _short(message: str) -> str:
     return message if len(message) <= 300 else message[:299] + "…"
 
 
-def _version(data: dict, where: str) -> None:
+def _version(data: dict, where: str) -> int:
     require("version" in data, f"{where}: the key “version” is missing")
     v = data["version"]
     require(isinstance(v, int) and not isinstance(v, bool),
             f"{where}: “version” must be a whole number, not {v!r}"[:300])
-    require(v == VERSION, f"{where}: version {v} is not supported; this program reads "
-                          f"version {VERSION}"[:300])
+    require(v in VERSIONS, f"{where}: version {v} is not supported; this program reads "
+                           f"versions {' and '.join(map(str, VERSIONS))}"[:300])
+    return v
 
 
 def scene_from_dict(data, where: str = "scene") -> Scene:
-    """Validate a parsed scene; InputError naming the bad key (and `where` it is)."""
+    """Validate a parsed scene (version 1 or 2); InputError naming the bad key (and `where` it is)."""
     require(isinstance(data, dict), f"{where} must be a JSON object, not {type(data).__name__}")
-    _version(data, where)
-    missing = sorted(REQUIRED_KEYS - set(data))
-    require(not missing, f"{where}: missing key(s): {', '.join(missing)}")
-    extra = sorted(set(data) - SCENE_KEYS)
+    version = _version(data, where)
+    if version == 1:
+        missing = sorted(V1_REQUIRED - set(data))
+        require(not missing, f"{where}: missing key(s): {', '.join(missing)}")
+    extra = sorted(set(data) - (V1_KEYS if version == 1 else SCENE_KEYS))
     require(not extra, f"{where}: unknown key(s): {', '.join(extra)}"[:300])
+    for key in ("params", "views"):
+        require(data.get(key) is None or isinstance(data[key], dict),
+                f"{where}: “{key}” must be an object")
     try:
-        params = Params.from_dict(data["params"])
-    except (TypeError, InputError) as exc:   # TypeError: a wrong type past validation
-        raise InputError(f"{where}: “params”: {_short(str(exc))}") from None
-    view = data["view"]
-    require(isinstance(view, str) and VIEW_NAME.match(view) is not None,
-            f"{where}: “view” must be a view name such as {', '.join(CORE_VIEWS)}, "
-            f"not {view!r}"[:300])
-    cursor = data["cursor"]
-    if cursor is not None:
-        require(isinstance(cursor, int) and not isinstance(cursor, bool),
-                f"{where}: “cursor” must be a whole number or null, not {cursor!r}"[:300])
-        require(0 <= cursor < params.max_len,
-                f"{where}: “cursor” must be a position in 0 .. {params.max_len - 1}; "
-                f"got {cursor}"[:300])
+        state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor") if k in data},
+                                where)
+    except InputError as exc:
+        raise InputError(_short(str(exc))) from None
     question = data.get("question")
-    return Scene(params, view, cursor, _texts(data["title"], "title", where),
-                 _texts(data["explain"], "explain", where),
+    return Scene(state, _texts(data.get("title", dict(_BLANK)), "title", where),
+                 _texts(data.get("explain", dict(_BLANK)), "explain", where),
                  None if question is None else _texts(question, "question", where))
 
 
@@ -192,7 +203,7 @@ def load_deck(path: str | os.PathLike) -> list[Scene]:
     """Read and validate a deck file (a bare scene file is a one-scene deck)."""
     data = read_json(path, "deck file")
     where = f"deck file {Path(path).name}"
-    if isinstance(data, dict) and "scenes" not in data and "params" in data:
+    if isinstance(data, dict) and "scenes" not in data:
         return [scene_from_dict(data, where)]
     return deck_from_dict(data, where)
 
@@ -220,11 +231,17 @@ def save_deck(path: str | os.PathLike, scenes: list[Scene]) -> Path:
                               .encode("utf-8"))
 
 
-def make_scene(params: Params, view: str, cursor: int | None = None, title: dict | None = None,
-               explain: dict | None = None, question: dict | None = None) -> Scene:
-    """A validated Scene from Python values (missing texts become empty strings)."""
+def make_scene(params: Params | State, view: str | None = None, cursor: int | None = None,
+               title: dict | None = None, explain: dict | None = None,
+               question: dict | None = None) -> Scene:
+    """A validated Scene from Python values: a whole State, or Params + view + cursor (missing texts
+    become empty strings)."""
     blank = {lang: "" for lang in LANGS}
-    data = {"version": VERSION, "params": params.to_dict(), "view": view, "cursor": cursor,
+    if isinstance(params, State):
+        state = params.to_dict()
+    else:
+        state = {"params": params.to_dict(), "view": view, "cursor": cursor}
+    data = {"version": VERSION, **state,
             "title": {**blank, **(title or {})}, "explain": {**blank, **(explain or {})}}
     if question is not None:
         data["question"] = {**blank, **question}

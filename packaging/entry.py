@@ -13,6 +13,6 @@ if __name__ == "__main__":
         from explorer.selftest import run_self_test
 
         sys.exit(run_self_test())
-    from explorer.cli import main
+    from explorer.commands.cli import main
 
     sys.exit(main())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.backend.similarity import similarity_matmul
-from explorer.cli import main
+from explorer.commands.cli import main
 from tests.test_backend_encodings import oracle
 
 

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from explorer import compute_tokens as ct
+from tests import compute_ns as ct
 from explorer.backend import pretrained
 from explorer.errors import InputError
 from explorer.params import Params
@@ -130,7 +130,9 @@ def test_empty_text_and_bad_tokenizer_do_not_raise(monkeypatch):
     def unavailable(text, name):
         raise InputError("wordpiece is not installed: bogus")
 
-    monkeypatch.setattr(ct, "tokenize", unavailable)
+    from explorer.compute import tokens as tokens_module
+
+    monkeypatch.setattr(tokens_module, "tokenize", unavailable)
     ct.tokens.cache_clear()
     bad = ct.tokens(Params(text=FISH + "?", tokenizer="wordpiece"))
     ct.tokens.cache_clear()

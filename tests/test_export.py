@@ -167,10 +167,12 @@ def test_extra_views_export_their_arrays(qtbot, tmp_path):
     from explorer.ui.views.offset import OffsetView
 
     params = Params(d_model=32, max_len=64, base=100.0)
+    from explorer import catalogue
+
     freq, off = FrequenciesView(), OffsetView()
-    for view in (freq, off):
+    for name, view in (("frequencies", freq), ("offset", off)):
         qtbot.addWidget(view)
-        view.set_result(view.compute_fn(params))
+        view.set_result(catalogue.entry(name).run(params))
     table = np.load(export_view_data(freq, tmp_path / "f.npy"))
     r = freq.result
     np.testing.assert_array_equal(table, np.stack([r.index, r.w, r.wavelength], axis=1))

@@ -6,7 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from explorer import compute, compute_extra, compute_tokens, formulas
+from explorer.compute import formulas
+from tests import compute_ns as compute
+from tests import compute_ns as compute_extra
+from tests import compute_ns as compute_tokens
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.params import Params

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from explorer import compute
+from tests import compute_ns as compute
 from explorer.errors import InputError
 from explorer.params import BASE_RANGE, D_MODEL_RANGE, DEVICES, MAX_LEN_RANGE, Params
 from explorer.backend.encodings import DTYPES, LAYOUTS
@@ -198,7 +198,11 @@ def _as_text(data: bytes) -> str:
 
 
 def _good_scene_text() -> str:
-    return json.dumps(scenes.make_scene(Params(), "heatmap", 3).to_dict()) if scenes else "{}"
+    """A good scene naming every parameter (version 2 would leave the defaults out), so that each
+    parameter can be mutated."""
+    if not scenes:
+        return "{}"
+    return json.dumps(scenes.make_scene(Params(), "heatmap", 3).to_dict() | {"params": Params().to_dict()})
 
 
 def _mutate(doc: dict, key, value) -> dict:

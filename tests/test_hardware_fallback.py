@@ -113,9 +113,9 @@ TORCH_MISSING = textwrap.dedent("""
     import numpy as np
     from explorer.backend.device import choose_device
     from explorer.backend.torch_ops import full_pe
-    from explorer import compute
+    from tests import compute_ns as compute
     from explorer.params import Params
-    from explorer.cli import main
+    from explorer.commands.cli import main
     choice = choose_device("auto")
     pe, used = full_pe(30, 8, dtype="float64", device="cuda")
     p = Params(d_model=64, max_len=5000)

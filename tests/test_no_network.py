@@ -40,7 +40,7 @@ SCRIPT = textwrap.dedent("""
     from explorer.backend import tokens
     out["tokenizers"] = {n: len(tokens.tokenize("Thanks for all the fish 谢谢 🐟", n)) for n in tokens.TOKENIZERS}
 
-    from explorer.cli import main
+    from explorer.commands.cli import main
     out["export_pe"] = main(["export", "pe", "--max-len", "16", "--d-model", "8", "-o", tmp + "/pe.npy"])
     for name in ("cl100k", "wordpiece"):
         argv = ["export", "input", "--text", "位置编码 positional", "--tokenizer", name, "--d-model", "16",
@@ -58,7 +58,7 @@ SCRIPT = textwrap.dedent("""
     win.close()
 
     try:
-        from explorer.selftest import run_self_test
+        from explorer.commands.selftest import run_self_test
     except ImportError:
         out["selftest"] = None
     else:

@@ -37,7 +37,7 @@ def test_plan_declares_resources_and_profiles_differ(pe_build, tmp_path):
         assert ("build_info.json", "resources") in dests
         assert any(name.endswith(".otf") and dst == "resources/fonts" for name, dst in dests)
         assert all(Path(src).is_file() for src, _ in plan["datas"])
-        assert "explorer.selftest" in plan["hiddenimports"]
+        assert "explorer.commands.selftest" in plan["hiddenimports"]
         used = {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "PySide6.QtOpenGL",
                 "PySide6.QtOpenGLWidgets", "PySide6.QtTest"}
         assert not used & set(plan["excludes"])

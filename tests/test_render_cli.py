@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.params import Params
-from explorer.render import render_main
+from explorer.commands.render import render_main
 from explorer.scenes import make_scene, save_deck, save_scene
 
 SMALL = ["--size", "400x300", "--dpi", "96"]
@@ -177,7 +177,7 @@ def test_bad_input_exits_2_with_one_line_and_no_file(qapp, tmp_path, capsys, arg
 
 
 def test_unwritable_output_folder_exits_2(qapp, tmp_path, capsys, monkeypatch):
-    import explorer.render as render
+    import explorer.commands.render as render
 
     real = render.os.access
     monkeypatch.setattr(render.os, "access", lambda p, mode: False if mode == render.os.W_OK

@@ -43,7 +43,7 @@ def test_round_trip_keeps_every_field(tmp_path):
     assert back == scene
     assert back.params.curve_pairs == (1, 3) and back.question is not None
     assert back.text("title", "zh_CN") == "标题" and back.text("question", "en") == "Q?"
-    assert json.loads(raw)["version"] == 1
+    assert json.loads(raw)["version"] == 2
 
 
 def test_scene_without_question_and_null_cursor(tmp_path):
@@ -51,7 +51,9 @@ def test_scene_without_question_and_null_cursor(tmp_path):
     scene = load_scene(write(tmp_path, data))
     assert scene.cursor is None and scene.question is None
     assert scene.text("question", "en") == ""
-    assert scene.to_dict() == data
+    out = scene.to_dict()              # written as version 2: only what differs from the defaults
+    assert out["version"] == 2 and out["params"] == {"d_model": 64, "max_len": 50}
+    assert out["cursor"] is None and "question" not in out and scene_from_dict(out) == scene
 
 
 def test_deck_round_trip_and_bare_scene_as_deck(tmp_path):
@@ -79,7 +81,7 @@ BAD = [   # (file content, words the message must contain)
     ('{"version": 1, "params": {"base": NaN}}', "NaN"),
     ('{"version": 1, "version": 1}', "'version'"),
     ({k: v for k, v in good().items() if k != "version"}, "version"),
-    (good() | {"version": 2}, "version 2"),
+    (good() | {"version": 3}, "version 3"),
     (good() | {"version": "1"}, "version"),
     (good() | {"version": True}, "version"),
     ({k: v for k, v in good().items() if k != "title"}, "title"),
@@ -183,13 +185,10 @@ def test_save_scene_refuses_other_suffixes_and_missing_folders(tmp_path):
 
 
 def _known_views() -> set:
-    names = set(CORE_VIEWS) | {"tokens", "learned"}
-    try:
-        from explorer.ui.views.extra import EXTRA_VIEWS
-        names |= set(EXTRA_VIEWS)
-    except ImportError:
-        pass
-    return names
+    from explorer import catalogue
+
+    assert set(CORE_VIEWS) <= set(catalogue.NAMES)
+    return set(catalogue.NAMES)
 
 
 def test_builtin_deck_follows_the_lesson_in_both_languages():

@@ -36,7 +36,7 @@ def _run(code: str, timeout: int = 120) -> subprocess.CompletedProcess:
 
 
 def test_self_test_passes_in_process(qapp, monkeypatch, tmp_path):
-    from explorer.selftest import run_self_test
+    from explorer.commands.selftest import run_self_test
 
     lines: list[str] = []
     assert run_self_test(out=lines.append) == 0, "\n".join(lines)
@@ -50,7 +50,7 @@ def test_self_test_passes_in_process(qapp, monkeypatch, tmp_path):
 
 def test_self_test_names_what_failed(qapp, monkeypatch):
     from explorer.backend import tokens
-    from explorer.selftest import run_self_test
+    from explorer.commands.selftest import run_self_test
     from explorer.ui.views.heatmap import HeatmapView
 
     real = tokens.available_tokenizers
@@ -73,7 +73,7 @@ def test_self_test_names_what_failed(qapp, monkeypatch):
 def test_blank_picture_is_told_apart_from_a_drawn_one(qapp):
     from PySide6.QtGui import QColor, QImage
 
-    from explorer.selftest import changed_fraction, image_colours
+    from explorer.commands.selftest import changed_fraction, image_colours
 
     blank = QImage(64, 32, QImage.Format.Format_RGB32)
     blank.fill(QColor(255, 255, 255))
@@ -115,7 +115,7 @@ def test_self_test_passes_without_torch():
             pass
         else:
             raise SystemExit("torch was not hidden")
-        from explorer.selftest import run_self_test
+        from explorer.commands.selftest import run_self_test
         code = run_self_test()
         assert "torch" not in sys.modules
         sys.exit(code)

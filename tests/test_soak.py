@@ -18,7 +18,7 @@ import pytest
 
 from explorer.backend.torch_ops import full_pe
 from explorer.backend.similarity import similarity_matrix
-from explorer.cli import main as cli_main
+from explorer.commands.cli import main as cli_main
 from explorer.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
-from explorer import compute, compute_tokens, formulas, scenes
+from explorer import scenes
+from explorer.compute import formulas
+from tests import compute_ns as compute
+from tests import compute_ns as compute_tokens
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.params import Params
@@ -159,7 +162,8 @@ def test_formula_panel_shows_current_numbers(qtbot, window):
     lec.formula_action.trigger()
     assert lec.formula_dock.isVisible()
     window.controller.set_cursor(10)
-    lec.formula_dock.refresh()
+    lec.formula_dock.refresh()          # the texts are made on the worker thread
+    assert window.controller.wait_idle()
     text = lec.formula_dock.formula.toPlainText()
     p = window.controller.params
     assert f"d = {p.d_model}" in text and "base = 10000" in text
@@ -178,7 +182,8 @@ def show_view(qtbot, window, name, **changes):
                     and window.views[name].result.params == window.controller.params, timeout=5000)
     dock = window.lecture.formula_dock
     dock.show()
-    dock.refresh()
+    dock.refresh()                      # the texts are made on the worker thread
+    assert window.controller.wait_idle()
     return formulas.run_code(dock.code.toPlainText()), window.views[name].result
 
 

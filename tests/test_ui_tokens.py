@@ -7,7 +7,7 @@ import pytest
 
 from explorer.errors import InputError
 
-from explorer import compute_tokens as ct
+from tests import compute_ns as ct
 from explorer.backend import pretrained
 from explorer.params import TEXT_LIMIT, Params
 from explorer.ui.views.learned import LearnedView
@@ -149,7 +149,9 @@ def test_error_result_is_shown_in_the_view(view, monkeypatch):
     def unavailable(text, name):
         raise InputError("the wordpiece tokenizer is not installed (bogus)")
 
-    monkeypatch.setattr(ct, "tokenize", unavailable)
+    from explorer.compute import tokens as tokens_module
+
+    monkeypatch.setattr(tokens_module, "tokenize", unavailable)
     ct.tokens.cache_clear()
     view.set_result(ct.tokens(Params(text=FISH + "!", tokenizer="wordpiece")))
     ct.tokens.cache_clear()

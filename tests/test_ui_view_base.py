@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtWidgets import QGraphicsItem
 
 from explorer.ui.views.base import nice_ceil, symmetric_levels
-from explorer.ui.views.extra import EXTRA_VIEWS
+from explorer.ui.views.registry import VIEW_CLASSES
 
 
 @pytest.mark.parametrize("m, want", [(1.0, 1.0), (1.01, 1.2), (0.0031, 0.004), (512.0, 600.0),
@@ -24,7 +24,7 @@ def test_symmetric_levels_round_up_and_stay_put_while_values_drift():
 
 
 def test_views_cache_axes_and_skip_unchanged_colour_bars(qtbot, monkeypatch):
-    view = EXTRA_VIEWS["conventions"][0]()
+    view = VIEW_CLASSES["conventions"]()
     qtbot.addWidget(view)
     for panel in [*view.pe.values(), view.sim]:
         for axis in (panel.plot.getAxis("left"), panel.plot.getAxis("bottom"), panel.bar.axis):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from explorer import compute
+from tests import compute_ns as compute
 from explorer.params import Params
 from explorer.ui.main_window import MainWindow
 

@@ -1,25 +1,56 @@
-"""Params changes -> compute on a worker thread -> views.set_result(); stale results dropped.
+"""The one State -> compute on a worker thread -> views.set_result(); stale results dropped.
 
-One job runs at a time; while it runs, only the newest request waits (older ones are replaced),
-so a fast slider drag never queues work. A result is shown only if it is newer than what the
-view already shows (generation counter), so late results never overwrite fresh ones.
+Every control writes to the controller (`update` for shared Params, `update_view` for a view's own
+settings, `set_state` for a whole scene); it replaces its frozen State, emits `state_changed(old, new)`
+so the widgets follow (with their signals blocked), and asks the worker for the visible views whose
+inputs changed. The worker runs `catalogue.entry(name).run(params, view_state, window)`.
+
+One job runs at a time; while it runs, only the newest request waits (older ones are replaced), so a
+fast slider drag never queues work. A result is shown only if it is newer than what the view already
+shows (generation counter), so late results never overwrite fresh ones.
 """
 
 from __future__ import annotations
 
 import traceback
+from dataclasses import replace
 from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from explorer import compute
+from explorer import catalogue
+from explorer.compute.screen import Window
 from explorer.errors import InputError
 from explorer.params import Params
+from explorer.state import State
 
 
 class _Signals(QObject):
     done = Signal(int, object)       # (generation, {view name: result})
     failed = Signal(int, str)
+
+
+class _Aside(QRunnable):
+    """A small task beside the views' jobs (the formula panel's texts); only the newest is shown."""
+
+    def __init__(self, generation: int, fn: Callable[[], object], signals: "_AsideSignals"):
+        super().__init__()
+        self.generation, self.fn, self.signals = generation, fn, signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            self.signals.done.emit(self.generation, self.fn())
+        except Exception:  # keep the window alive
+            traceback.print_exc()
+            self.signals.done.emit(self.generation, _FAILED)
+
+
+_FAILED = object()
+
+
+class _AsideSignals(QObject):
+    done = Signal(int, object)
 
 
 class _Job(QRunnable):
@@ -43,19 +74,19 @@ class _Job(QRunnable):
 
 
 class Controller(QObject):
-    """Owns the current Params and the generation counter; feeds the visible views."""
+    """Owns the current State and the generation counter; feeds the visible views."""
 
-    params_changed = Signal(object)  # Params
-    message = Signal(str)            # a refusal or error, for the status bar
-    results_shown = Signal(int)      # generation just drawn
+    state_changed = Signal(object, object)   # (old State, new State)
+    params_changed = Signal(object)          # Params (when the shared part changed)
+    message = Signal(str)                    # a refusal or error, for the status bar
+    results_shown = Signal(int)              # generation just drawn
 
-    def __init__(self, views: dict, params: Params | None = None, parent=None):
+    def __init__(self, views: dict, state: State | Params | None = None, parent=None):
         super().__init__(parent)
         self.views = views
-        self.params = params or Params()
+        self.state = state if isinstance(state, State) else State(params=state or Params())
         self.visible: set[str] = set()
         self.generation = 0
-        self.cursor: int | None = None
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._signals = _Signals()
@@ -63,55 +94,96 @@ class Controller(QObject):
         self._signals.failed.connect(self._on_failed)
         self._busy = False
         self._pending: tuple[int, dict] | None = None
+        self._aside = _AsideSignals()
+        self._aside.done.connect(self._on_aside_done)
+        self._aside_generation = 0
+        self._aside_callback: Callable | None = None
+        self._aside_busy = False
+
+    @property
+    def params(self) -> Params:
+        return self.state.params
+
+    @property
+    def cursor(self) -> int | None:
+        return self.state.cursor
 
     # inputs --------------------------------------------------------------------------------
     def update(self, **changes) -> bool:
-        """Apply changes to Params; False (and a message) when they are refused."""
+        """Apply changes to the shared Params; False (and a message) when they are refused."""
         try:
-            new = self.params.with_(**changes)
+            new = self.state.with_params(**changes)
         except (InputError, TypeError) as exc:
             self.message.emit(str(exc))
             return False
-        if new == self.params:
-            return True
-        self.params = new
-        self.params_changed.emit(new)
-        self.refresh()
+        self._replace(new)
         return True
 
+    def update_view(self, name: str, **changes) -> bool:
+        """Apply changes to one view's own settings; False (and a message) when refused."""
+        try:
+            new = self.state.with_view_state(name, **changes)
+        except (InputError, TypeError) as exc:
+            self.message.emit(str(exc))
+            return False
+        self._replace(new)
+        return True
+
+    def set_state(self, state: State) -> None:
+        """Show a whole State (a scene, the saved settings, a reset)."""
+        self._replace(state)
+
     def set_params(self, params: Params) -> None:
-        self.params = params
-        self.params_changed.emit(params)
-        self.refresh()
+        self._replace(replace(self.state, params=params,
+                              cursor=self.cursor if self.cursor is None or self.cursor < params.max_len
+                              else None))
+
+    def set_view(self, name: str) -> None:
+        """The open tab (part of the State: scenes restore it)."""
+        if name != self.state.view:
+            self._replace(replace(self.state, view=name), recompute=False)
+
+    def _replace(self, new: State, recompute: bool = True) -> None:
+        old = self.state
+        if new == old:
+            return
+        self.state = new
+        self.state_changed.emit(old, new)
+        if new.params != old.params:
+            self.params_changed.emit(new.params)
+        if new.cursor != old.cursor and new.cursor is not None:
+            for view in self.views.values():
+                view.set_cursor(new.cursor)
+        if recompute:
+            changed = new.views.changed_views(old.views)
+            self.refresh(None if new.params != old.params else
+                         [n for n in self.visible if n in changed])
 
     def set_visible(self, names) -> None:
         self.visible = set(names)
         self.refresh()
 
     def refresh(self, names=None) -> None:
-        """Recompute the visible views (or `names`) for the current Params and view windows."""
-        names = [n for n in (names or self.visible)
-                 if getattr(self.views.get(n), "compute_fn", None) is not None]
+        """Recompute the visible views (or `names`) for the current State and view windows."""
+        names = [n for n in (self.visible if names is None else names)
+                 if n in self.views and n in catalogue.VIEWS]
         if not names:
             return
         self.generation += 1
         tasks = {}
         for name in names:
-            view = self.views[name]
-            window = self._window_of(view)
-            fn = view.compute_fn
-            tasks[name] = (lambda fn=fn, p=self.params, w=window: fn(p, w)) if window is not None \
-                else (lambda fn=fn, p=self.params: fn(p))
+            entry = catalogue.VIEWS[name]
+            window = self._window_of(self.views[name]) if entry.call == "window" else None
+            tasks[name] = (lambda e=entry, p=self.params, s=self.state.views[name], w=window:
+                           e.run(p, s, w))
         self._submit(self.generation, tasks)
 
-    def _window_of(self, view):
-        if not hasattr(view, "visible_region"):
-            return None
+    def _window_of(self, view) -> Window:
         pos0, pos1, ch0, ch1, rows, cols = view.visible_region()
         if view.result is None or view.result.params.max_len != self.params.max_len \
                 or view.result.params.d_model != self.params.d_model:
-            return compute.Window.full(self.params, rows, cols)
-        return compute.Window(pos0, pos1, ch0, ch1, rows, cols)
+            return Window.full(self.params, rows, cols)
+        return Window(pos0, pos1, ch0, ch1, rows, cols)
 
     # worker plumbing ------------------------------------------------------------------------
     def _submit(self, generation: int, tasks: dict) -> None:
@@ -146,21 +218,40 @@ class Controller(QObject):
         self.message.emit(text)
         self._next()
 
+    def run_aside(self, fn: Callable[[], object], callback: Callable[[object], None]) -> None:
+        """Run fn on the worker thread and hand its value to callback on the GUI thread; a newer
+        request makes an older one's value be dropped."""
+        self._aside_generation += 1
+        self._aside_callback = callback
+        self._aside_busy = True
+        self._pool.start(_Aside(self._aside_generation, fn, self._aside))
+
+    def _on_aside_done(self, generation: int, value) -> None:
+        if generation == self._aside_generation:
+            self._aside_busy = False
+            if self._aside_callback is not None and value is not _FAILED:
+                self._aside_callback(value)
+
     def wait_idle(self, timeout_ms: int = 10000) -> bool:
         """Block until no job runs or waits (tests, bench, export); True when idle."""
         from PySide6.QtCore import QCoreApplication, QElapsedTimer
 
         timer = QElapsedTimer()
         timer.start()
-        while (self._busy or self._pending) and timer.elapsed() < timeout_ms:
+        def busy() -> bool:
+            return self._busy or self._pending is not None or self._aside_busy
+
+        while busy() and timer.elapsed() < timeout_ms:
             self._pool.waitForDone(5)
             QCoreApplication.processEvents()
-        return not (self._busy or self._pending)
+        return not busy()
 
     # cursor ----------------------------------------------------------------------------------
     def set_cursor(self, pos: int) -> None:
         if not 0 <= pos < self.params.max_len:
             return
-        self.cursor = pos
-        for view in self.views.values():
-            view.set_cursor(pos)
+        if pos == self.cursor:
+            for view in self.views.values():
+                view.set_cursor(pos)
+            return
+        self._replace(replace(self.state, cursor=pos), recompute=False)

@@ -34,14 +34,14 @@ class DeviceProbe(QObject):
         super().__init__(parent)
         self._signals = _Signals()
         self._signals.found.connect(self._on_found)
-        self._latest = None
+        self.latest = None
 
     def probe(self, requested: str) -> None:
-        self._latest = requested
+        self.latest = requested
         QThreadPool.globalInstance().start(_Probe(requested, self._signals))
 
     def _on_found(self, requested: str, name: str, reason: str) -> None:
-        if requested != self._latest:
+        if requested != self.latest:
             return                       # a newer choice is being probed
         label = {"numpy": "numpy (CPU)", "cpu": "CPU", "cuda": "CUDA GPU", "mps": "Apple GPU"}
         self.shown.emit(self.tr("In use: %1. %2").replace("%1", label.get(name, name))

@@ -26,7 +26,7 @@ DPI_RANGE = (24, 1200)
 MAX_SIDE_PX = 16384                # QImage and most viewers cope up to here
 MAX_PIXELS = 200_000_000           # 800 MB of ARGB32
 IMAGE_SUFFIXES = (".png", ".svg")
-DATA_SUFFIXES = (".csv", ".npy")
+DATA_SUFFIXES = (".csv", ".npy", ".npz")   # .npz: every array the view draws, named
 
 
 def _suffix(path, allowed: tuple[str, ...], what: str) -> str:
@@ -203,8 +203,15 @@ def view_arrays(view) -> tuple[np.ndarray, str]:
 
 
 def export_view_data(view, path) -> Path:
-    """Write the view's current result array as .npy or .csv (with a # header line)."""
+    """Write the view's current result array as .npy or .csv (with a # header line), or every array
+    of its result as .npz (the same file `pe-explorer export view` writes headless)."""
     suffix = _suffix(path, DATA_SUFFIXES, "data")
+    if suffix == ".npz":
+        from explorer.compute.arrays import npz_bytes, result_arrays
+
+        result = getattr(view, "result", None)
+        require(result is not None, "the view has no result yet; wait until it is drawn")
+        return atomic_write_bytes(path, npz_bytes(result_arrays(result)))
     array, header = view_arrays(view)
     data = array_bytes(array, suffix)
     if suffix == ".csv" and header:

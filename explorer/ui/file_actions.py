@@ -17,19 +17,14 @@ from explorer.errors import InputError
 
 
 def apply_scene(window, scene) -> None:
-    """Show a scene: its params, its view, its cursor. The scene was validated when loaded."""
-    window.controller.set_params(scene.params)
-    names = list(window.views)
-    if scene.view in names:
-        window.tabs.setCurrentIndex(names.index(scene.view))
-    if scene.cursor is not None:
-        window.controller.set_cursor(scene.cursor)
+    """Show a scene: its whole State (params, every view's settings, the view, the cursor). The scene
+    was validated when loaded."""
+    window.controller.set_state(scene.state)
 
 
 def current_scene(window):
-    """The window's state as a Scene."""
-    name = list(window.views)[window.tabs.currentIndex()]
-    return scenes.make_scene(window.controller.params, name, window.controller.cursor)
+    """The window's State as a Scene."""
+    return scenes.make_scene(window.controller.state)
 
 
 class FileActions(QObject):
@@ -123,7 +118,8 @@ class FileActions(QObject):
         from explorer.ui.export import export_view_data
 
         path = self._ask_save(self.tr("Export view data"),
-                              self.tr("CSV table (*.csv);;NumPy array (*.npy)"),
+                              self.tr("CSV table (*.csv);;NumPy array (*.npy);;"
+                                      "All arrays of the view (*.npz)"),
                               f"{self._view().title}.csv")
         if path:
             export_view_data(self._view(), path)

@@ -16,10 +16,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer import formulas
+from explorer.compute import formulas
 from explorer.errors import InputError
 from explorer.ui.fonts import with_cjk_fallback
 from explorer.ui.i18n import current_language
+
+
+def texts_for(name: str, state, lang: str, channel: int) -> tuple[str, str]:
+    """(formula HTML, PyTorch code) of view `name` in `state` (runs on the worker thread)."""
+    view_state = state.views[name]
+    try:
+        return (formulas.formula_html(name, state.params, state.cursor, lang, channel, view_state),
+                formulas.code_for(name, state.params, view_state))
+    except InputError as exc:
+        return f"<p>{exc}</p>", f"# {exc}\n"
 
 
 class FormulaPanel(QDockWidget):
@@ -95,16 +105,14 @@ class FormulaPanel(QDockWidget):
         return list(self.window.views)[self.window.tabs.currentIndex()]
 
     def refresh(self) -> None:
-        """Recompute both texts for the current view, params, cursor and language."""
+        """Ask the worker for both texts for the current view, State, cursor and language."""
         name = self.current_view()
         c = self.window.controller
-        state = getattr(self.window.views[name], "state", None)
-        try:
-            html = formulas.formula_html(name, c.params, c.cursor, current_language(),
-                                         self.channel, state)
-            code = formulas.code_for(name, c.params, state)
-        except InputError as exc:
-            html, code = f"<p>{exc}</p>", f"# {exc}\n"
+        state, lang, channel = c.state, current_language(), self.channel
+        c.run_aside(lambda: texts_for(name, state, lang, channel), self._show_texts)
+
+    def _show_texts(self, texts) -> None:
+        html, code = texts
         self.formula.setHtml(html)
         if code != self.code.toPlainText():
             self.code.setPlainText(code)

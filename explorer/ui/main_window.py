@@ -8,21 +8,16 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
 
-from explorer import compute
 from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
+from explorer.state import State
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
 from explorer.ui.presentation import Presenter
-from explorer.ui.views.curves import CurvesView
-from explorer.ui.views.extra import EXTRA_VIEWS, tab_title
-from explorer.ui.views.heatmap import HeatmapView
-from explorer.ui.views.learned import LearnedView
-from explorer.ui.views.similarity import SimilarityView
-from explorer.ui.views.tokens import TokensView
+from explorer.ui.views.registry import make_views, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 
@@ -34,16 +29,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
-        self.views = {"heatmap": HeatmapView(), "curves": CurvesView(),
-                      "similarity": SimilarityView(), "tokens": TokensView(),
-                      "learned": LearnedView()}
+        self.views = make_views()
         self.tabs = QTabWidget()
-        self.tab_names = {"heatmap": self.tr("PE heatmap"), "curves": self.tr("Frequency curves"),
-                          "similarity": self.tr("Position similarity"),
-                          "tokens": self.tr("Tokens"), "learned": self.tr("Learned positions")}
-        for name, (cls, _title) in EXTRA_VIEWS.items():
-            self.views[name] = cls()
-            self.tab_names[name] = tab_title(name)
+        self.tab_names = {name: tab_title(name) for name in self.views}
         for name, view in self.views.items():
             self.tabs.addTab(view, self.tab_names[name])
         self.setCentralWidget(self.tabs)
@@ -60,7 +48,7 @@ class MainWindow(QMainWindow):
                               | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.set_panel_scale(1.0)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-        self.controller = Controller(self.views, self._load_params())
+        self.controller = Controller(self.views, self._load_state())
         self.colormap = str(self.settings.value("colormap", "CET-D1"))
         self._window_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()
@@ -68,9 +56,10 @@ class MainWindow(QMainWindow):
         self.lecture = Lecture(self)
         self._connect()
         self.controls.set_params(self.controller.params)
+        self._on_state_changed(None, self.controller.state)
         self.controls.set_colormap(self.colormap)
         self._on_colormap_changed(self.colormap)
-        self.tabs.setCurrentIndex(int(self.settings.value("tab", 0) or 0))
+        self.tabs.setCurrentIndex(list(self.views).index(self.controller.state.view))
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -123,12 +112,15 @@ class MainWindow(QMainWindow):
         self.controls.colormap_changed.connect(self._on_colormap_changed)
         self.controls.reset_requested.connect(self.reset)
         c.params_changed.connect(self.controls.set_params)
+        c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._window_timer.timeout.connect(lambda: c.refresh())
-        for view in self.views.values():
+        for name, view in self.views.items():
             view.cursor_moved.connect(c.set_cursor)
             view.window_changed.connect(self._window_timer.start)
+            if hasattr(view, "state_edited"):
+                view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
         self.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
         self.views["similarity"].hovered.connect(self._on_similarity_hovered)
         self.views["curves"].pairs_requested.connect(self._on_pairs_requested)
@@ -142,9 +134,14 @@ class MainWindow(QMainWindow):
         self.device_probe.shown.connect(self.controls.set_device_text)
         c.params_changed.connect(self._on_params_for_device)
         # torch loads lazily: probe after the first frame is on screen
-        QTimer.singleShot(800, self, lambda: self.device_probe.probe(c.params.device))
+        QTimer.singleShot(800, self, self._first_device_probe)
 
     # slots -------------------------------------------------------------------------------------
+    def _first_device_probe(self) -> None:
+        """The deferred start-up probe, unless a device was already probed since (it would be older)."""
+        if self.device_probe.latest is None:
+            self.device_probe.probe(self.controller.params.device)
+
     def _on_params_for_device(self, params: Params) -> None:
         if params.device != getattr(self, "_probed_device", None):
             self._probed_device = params.device
@@ -166,7 +163,20 @@ class MainWindow(QMainWindow):
 
     def _on_tab_changed(self, *_):
         name = list(self.views)[self.tabs.currentIndex()]
+        self.controller.set_view(name)
         self.controller.set_visible([name])
+
+    def _on_state_changed(self, old, new) -> None:
+        """Each view's own controls show its part of the new State (signals blocked)."""
+        for name in self.views:
+            if old is None or old.views[name] != new.views[name] or old.params != new.params:
+                show = getattr(self.views[name], "show_state", None)
+                if show is not None:
+                    show(new.views[name], new.params)
+        if old is not None and new.view != old.view:
+            index = list(self.views).index(new.view)
+            if self.tabs.currentIndex() != index:
+                self.tabs.setCurrentIndex(index)
 
     def _on_pairs_requested(self, mode: str, text: str) -> None:
         d = self.controller.params.d_model
@@ -178,51 +188,66 @@ class MainWindow(QMainWindow):
         self.views["curves"].set_readout(" ")
         self.controller.update(curve_pairs=pairs)
 
+    def _stale(self, result) -> bool:
+        """True when the picture under the mouse is of another table size than the current params."""
+        now = self.controller.params
+        return (result.params.max_len, result.params.d_model) != (now.max_len, now.d_model)
+
     def _on_heatmap_hovered(self, pos: int, ch: int) -> None:
-        try:   # the picture under the mouse may be one step behind a shrinking max_len / d_model
-            value, w, wavelength = compute.pe_value(self.controller.params, pos, ch)
-        except InputError:
+        view = self.views["heatmap"]
+        r = view.result
+        cell = None if r is None or self._stale(r) else r.cell(pos, ch)
+        if cell is None:   # the picture under the mouse may be one step behind the params
             return
-        self.views["heatmap"].set_readout(
-            self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
-            .replace("%1", str(pos)).replace("%2", str(ch)).replace("%3", f"{value:+.6f}")
-            .replace("%4", f"{w:.4g}").replace("%5", f"{wavelength:.4g}"))
+        value, exact = cell
+        w, wavelength = float(r.channel_w[ch]), float(r.wavelength[ch])
+        text = (self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
+                if exact else
+                self.tr("position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   "
+                        "wavelength 2π/w = %5 positions"))
+        view.set_readout(text.replace("%1", str(pos)).replace("%2", str(ch))
+                         .replace("%3", f"{value:+.6f}").replace("%4", f"{w:.4g}")
+                         .replace("%5", f"{wavelength:.4g}"))
         self.controller.set_cursor(pos)
 
     def _on_similarity_hovered(self, p: int, q: int) -> None:
-        params = self.controller.params
-        try:
-            value = compute.similarity_value(params, p, q)
-        except InputError:
+        view = self.views["similarity"]
+        r = view.result
+        cell = None if r is None or self._stale(r) else r.cell(p, q)
+        if cell is None:
             return
-        self.views["similarity"].set_readout(
-            self.tr("p = %1, q = %2, offset k = %3: %4 = %5")
-            .replace("%1", str(p)).replace("%2", str(q)).replace("%3", str(q - p))
-            .replace("%4", params.metric).replace("%5", f"{value:+.6g}"))
+        value, exact = cell
+        text = (self.tr("p = %1, q = %2, offset k = %3: %4 = %5") if exact else
+                self.tr("p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)"))
+        view.set_readout(text.replace("%1", str(p)).replace("%2", str(q)).replace("%3", str(q - p))
+                         .replace("%4", r.params.metric).replace("%5", f"{value:+.6g}"))
         self.controller.set_cursor(p)
 
     # settings ----------------------------------------------------------------------------------
-    def _load_params(self) -> Params:
-        raw = self.settings.value("params")
+    def _load_state(self) -> State:
+        """The State saved by the last run (a version-2 scene dict), or the defaults."""
+        raw = self.settings.value("state") or self.settings.value("params")
         if raw:
             try:
-                return Params.from_dict(json.loads(str(raw)))
+                data = json.loads(str(raw))
+                return State.from_dict(data if "params" in data or "views" in data
+                                       else {"params": data}, "saved settings")
             except (InputError, ValueError, TypeError):
                 self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
                                                      "defaults restored"), 8000)
-        return Params()
+        return State()
 
     def save_settings(self) -> None:
-        self.settings.setValue("params", json.dumps(self.controller.params.to_dict()))
+        self.settings.remove("params")
+        self.settings.setValue("state", json.dumps(self.controller.state.to_dict()))
         self.settings.setValue("colormap", self.colormap)
-        self.settings.setValue("tab", self.tabs.currentIndex())
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
 
     def reset(self) -> None:
         """Forget saved settings and return to the defaults."""
         self.settings.clear()
-        self.controller.set_params(Params())
+        self.controller.set_state(State(view=self.controller.state.view))
         self._on_colormap_changed("CET-D1")
         self.controls.set_colormap("CET-D1")
         self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)

@@ -111,6 +111,57 @@
         </message>
     </context>
     <context>
+        <name>Catalogue</name>
+        <message>
+            <source>PE heatmap</source>
+            <translation>位置编码热力图</translation>
+        </message>
+        <message>
+            <source>Frequency curves</source>
+            <translation>频率曲线</translation>
+        </message>
+        <message>
+            <source>Position similarity</source>
+            <translation>位置相似度</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>词元</translation>
+        </message>
+        <message>
+            <source>Learned positions</source>
+            <translation>可学习的位置嵌入</translation>
+        </message>
+        <message>
+            <source>Layout conventions</source>
+            <translation>布局约定</translation>
+        </message>
+        <message>
+            <source>Relative offset</source>
+            <translation>相对偏移</translation>
+        </message>
+        <message>
+            <source>Frequencies</source>
+            <translation>频率</translation>
+        </message>
+        <message>
+            <source>RoPE</source>
+            <translation>RoPE</translation>
+        </message>
+        <message>
+            <source>ALiBi</source>
+            <translation>ALiBi</translation>
+        </message>
+        <message>
+            <source>Distance chart</source>
+            <translation>距离图</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>精度</translation>
+        </message>
+    </context>
+    <context>
         <name>ControlPanel</name>
         <message>
             <source>d_model (embedding width)</source>
@@ -370,37 +421,6 @@
         </message>
     </context>
     <context>
-        <name>ExtraViews</name>
-        <message>
-            <source>Layout conventions</source>
-            <translation>布局约定</translation>
-        </message>
-        <message>
-            <source>Relative offset</source>
-            <translation>相对偏移</translation>
-        </message>
-        <message>
-            <source>Frequencies</source>
-            <translation>频率</translation>
-        </message>
-        <message>
-            <source>RoPE</source>
-            <translation>RoPE</translation>
-        </message>
-        <message>
-            <source>ALiBi</source>
-            <translation>ALiBi</translation>
-        </message>
-        <message>
-            <source>Distance chart</source>
-            <translation>距离图</translation>
-        </message>
-        <message>
-            <source>Precision</source>
-            <translation>精度</translation>
-        </message>
-    </context>
-    <context>
         <name>FileActions</name>
         <message>
             <source>&amp;Open scene or deck…</source>
@@ -475,8 +495,8 @@
             <translation>导出视图数据</translation>
         </message>
         <message>
-            <source>CSV table (*.csv);;NumPy array (*.npy)</source>
-            <translation>CSV 表格 (*.csv);;NumPy 数组 (*.npy)</translation>
+            <source>CSV table (*.csv);;NumPy array (*.npy);;All arrays of the view (*.npz)</source>
+            <translation>CSV 表格 (*.csv);;NumPy 数组 (*.npy);;该视图的全部数组 (*.npz)</translation>
         </message>
         <message>
             <source>Export full-size table</source>
@@ -871,28 +891,8 @@
     <context>
         <name>MainWindow</name>
         <message>
-            <source>PE heatmap</source>
-            <translation>位置编码热力图</translation>
-        </message>
-        <message>
             <source>PE Explorer: token embeddings + positional encodings</source>
             <translation>PE Explorer：词元嵌入 + 位置编码</translation>
-        </message>
-        <message>
-            <source>Frequency curves</source>
-            <translation>频率曲线</translation>
-        </message>
-        <message>
-            <source>Position similarity</source>
-            <translation>位置相似度</translation>
-        </message>
-        <message>
-            <source>Tokens</source>
-            <translation>词元</translation>
-        </message>
-        <message>
-            <source>Learned positions</source>
-            <translation>可学习的位置嵌入</translation>
         </message>
         <message>
             <source>Controls</source>
@@ -931,8 +931,16 @@
             <translation>位置 %1，通道 %2：PE = %3   w = %4   波长 2π/w = %5 个位置</translation>
         </message>
         <message>
+            <source>position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   wavelength 2π/w = %5 positions</source>
+            <translation>位置 %1，通道 %2：PE ≈ %3（所画方块的平均值）   w = %4   波长 2π/w = %5 个位置</translation>
+        </message>
+        <message>
             <source>p = %1, q = %2, offset k = %3: %4 = %5</source>
             <translation>p = %1，q = %2，偏移量 k = %3：%4 = %5</translation>
+        </message>
+        <message>
+            <source>p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)</source>
+            <translation>p = %1，q = %2，偏移 k = %3：%4 ≈ %5（所画方块的平均值）</translation>
         </message>
         <message>
             <source>Saved settings were unreadable; defaults restored</source>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from explorer import compute_extra
+from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.base import set_title
 from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
@@ -12,10 +12,9 @@ from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
 class AlibiView(ExtraView):
     title = "alibi"
-    extra_fn = staticmethod(compute_extra.alibi_view)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.AlibiState(), parent)
+        super().__init__(data.AlibiState(), parent)
         self.explain.setText(self.tr(
             "ALiBi adds no position vectors: head h subtracts m_h × distance from its attention "
             "scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far."))
@@ -23,13 +22,13 @@ class AlibiView(ExtraView):
         self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
         self.controls.addStretch(1)
         self.slope_plot = self.plot(0, 0, self.tr("head h"), self.tr("slope m_h"),
-                                    self.tr("slopes"), colspan=2 * compute_extra.ALIBI_SHOWN)
+                                    self.tr("slopes"), colspan=2 * data.ALIBI_SHOWN)
         self.slope_plot.setLogMode(y=True)
         self.slope_plot.getAxis("left").enableAutoSIPrefix(False)
         self.slope_curve = self.slope_plot.plot([], [], pen=self.pen(PALETTE[0]), symbol="o",
                                                 symbolBrush=PALETTE[0], symbolSize=7)
         self.panels = [self.image(1, 2 * i, self.tr("key j"), self.tr("query i"), cmap="CET-L1")
-                       for i in range(compute_extra.ALIBI_SHOWN)]
+                       for i in range(data.ALIBI_SHOWN)]
         for panel in self.panels[1:]:   # one "query i" label is enough; the others crowd the bars
             panel.plot.getAxis("left").showLabel(False)
         self.canvas.ci.layout.setRowStretchFactor(0, 2)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from explorer import compute_extra
+from explorer.compute import conventions as data
 from explorer.ui.views.base import symmetric_levels
 from explorer.ui.views.extra_base import ExtraView
 
 
 class ConventionsView(ExtraView):
     title = "conventions"
-    extra_fn = staticmethod(compute_extra.conventions)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.ConventionsState(), parent)
+        super().__init__(data.ConventionsState(), parent)
         self.explain.setText(self.tr(
             "Three published channel orders of the same sinusoids. Concat is interleaved with its "
             "channels permuted (matrix P), so every dot product is unchanged; t2t spaces its "

@@ -6,7 +6,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
-from explorer import compute
 from explorer.ui.views.base import CURSOR_PEN, View, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -16,7 +15,6 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 
 class CurvesView(View):
     title = "curves"
-    compute_fn = staticmethod(compute.curves)
     pairs_requested = Signal(str, str)   # (mode, text): mode in spread/fastest/slowest/manual
 
     def __init__(self, parent=None):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from explorer import compute_extra
+from explorer.compute import distance as data
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
@@ -11,10 +11,9 @@ STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
 
 class DistanceView(ExtraView):
     title = "distance"
-    extra_fn = staticmethod(compute_extra.distance_view)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.DistanceState(), parent)
+        super().__init__(data.DistanceState(), parent)
         self.explain.setText(self.tr(
             "Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal "
             "PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned "
@@ -43,6 +42,12 @@ class DistanceView(ExtraView):
             self.alibi_box.blockSignals(False)
             changes["alibi_head"] = self.alibi_box.value()
         super().set_state(**changes)
+
+    def show_state(self, state, params=None) -> None:
+        self.alibi_box.blockSignals(True)
+        self.alibi_box.setMaximum(state.heads - 1)
+        self.alibi_box.blockSignals(False)
+        super().show_state(state, params)
 
     def draw(self, r) -> None:
         for key, item in self.items.items():

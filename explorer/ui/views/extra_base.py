@@ -1,22 +1,18 @@
-"""What the "beyond the paper" views share: own controls, a frozen state, synchronous redraws.
+"""What the multi-panel views share: own controls that write the view's part of the State, drawing.
 
-A view's result depends on the shared Params (fed by the controller through `compute_fn(params)`,
-on the worker thread) and on the view's own frozen `state` (its small controls). `compute_fn` is the
-module-level cached function with the current state bound, so results depend only on arguments.
-When the view's own controls move, it recomputes at once on the GUI thread (each compute here takes
-a few ms at default sizes); a worker result computed for an older state is recomputed, not shown.
+A view's result depends on the shared Params and on the view's own frozen state (a ViewState in
+`State.views[name]`); both are computed on the worker (`catalogue.entry(name).run`). The view's controls
+only emit `state_edited({field: value})`; the controller replaces the State and calls `show_state`
+(controls follow, signals blocked) and later `set_result` (draw). The view computes nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import partial
-
 import pyqtgraph as pg
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
                                QSpinBox, QWidget)
 
-from explorer.errors import InputError
 from explorer.ui.views.base import ImagePlot, View, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -26,14 +22,15 @@ TITLE_SIZE = "9pt"
 
 
 class ExtraView(View):
-    """Subclasses set `extra_fn` (staticmethod fn(params, state=...)), `state`, and `draw(result)`."""
+    """Subclasses pass their default state, build controls with spin/dspin/combo/check, and draw(result)."""
 
-    extra_fn = None
+    state_edited = Signal(object)   # {field: value} the user set in this view's own controls
 
     def __init__(self, state, parent: QWidget | None = None):
         super().__init__(parent)
-        self.state = state
+        self.state = state          # the view's part of the controller's State, as last shown
         self.params = None
+        self._fields: dict[str, QWidget] = {}     # state field -> its control
         self.images: list[ImagePlot] = []
         self.line_scale = 1.0
         self.controls = QHBoxLayout()
@@ -43,46 +40,39 @@ class ExtraView(View):
         self._row_gap(1.0)
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
-        self._bind()
 
     # state ------------------------------------------------------------------------------------
-    def _bind(self) -> None:
-        self.compute_fn = partial(type(self).extra_fn, state=self.state)
-
     def set_state(self, **changes) -> None:
-        """Apply the view's own control values and redraw now (when Params are known)."""
-        new = replace(self.state, **changes)
-        if new == self.state:
-            return
-        self.state = new
-        self._bind()
-        if self.params is not None:
-            self._recompute(self.params)
+        """The user changed own controls: ask the controller (it validates, recomputes, redraws)."""
+        self.state_edited.emit(changes)
 
-    def _recompute(self, params) -> None:
-        try:
-            result = self.compute_fn(params)
-        except InputError as exc:
-            self.set_readout(str(exc))
-            return
-        self._show(result)
+    def show_state(self, state, params=None) -> None:
+        """Make the own controls show `state` (signals blocked: nothing is written back)."""
+        self.state = state
+        if params is not None:
+            self.show_params(params)
+        for key, box in self._fields.items():
+            value = getattr(state, key)
+            box.blockSignals(True)
+            if isinstance(box, QComboBox):
+                box.setCurrentIndex(max(0, box.findData(value)))
+            elif isinstance(box, QCheckBox):
+                box.setChecked(bool(value))
+            else:
+                box.setValue(value)
+            box.blockSignals(False)
+
+    def show_params(self, params) -> None:
+        """Fit the own controls' ranges to new shared Params (no state is changed here)."""
 
     def set_result(self, result) -> None:
-        """A worker result: shown if it was computed for the current state, else recomputed."""
-        self.params = result.params
-        if self.sync_controls(result.params) or result.state != self.state:
-            self._recompute(result.params)
-        else:
-            self._show(result)
+        """A worker result for the current State: draw it."""
+        self._show(result)
 
     def _show(self, result) -> None:
         self.params = result.params
         self.result = result
         self.draw(result)
-
-    def sync_controls(self, params) -> bool:
-        """Fit the own controls to new Params; True when that changed the state."""
-        return False
 
     def draw(self, result) -> None:  # pragma: no cover - each view overrides
         raise NotImplementedError
@@ -135,6 +125,7 @@ class ExtraView(View):
         box.setValue(value)
         box.setKeyboardTracking(False)
         box.valueChanged.connect(lambda v: self.set_state(**{key: int(v)}))
+        self._fields[key] = box
         self._add(label, box)
         return box
 
@@ -147,6 +138,7 @@ class ExtraView(View):
         box.setValue(value)
         box.setKeyboardTracking(False)
         box.valueChanged.connect(lambda v: self.set_state(**{key: float(v)}))
+        self._fields[key] = box
         self._add(label, box)
         return box
 
@@ -156,6 +148,7 @@ class ExtraView(View):
             box.addItem(text, data)
         box.setCurrentIndex(max(0, box.findData(value)))
         box.currentIndexChanged.connect(lambda _: self.set_state(**{key: box.currentData()}))
+        self._fields[key] = box
         self._add(label, box)
         return box
 
@@ -163,6 +156,7 @@ class ExtraView(View):
         box = QCheckBox(label)
         box.setChecked(value)
         box.toggled.connect(lambda v: self.set_state(**{key: bool(v)}))
+        self._fields[key] = box
         self.controls.addWidget(box)
         return box
 

@@ -6,13 +6,11 @@ import math
 
 import pyqtgraph as pg
 
-from explorer import compute_extra
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 
 class FrequenciesView(ExtraView):
     title = "frequencies"
-    extra_fn = staticmethod(compute_extra.frequency_table)
 
     def __init__(self, parent=None):
         super().__init__(None, parent)
@@ -28,12 +26,6 @@ class FrequenciesView(ExtraView):
         self.len_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5), movable=False,
                                         label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
         self.chart.addItem(self.len_line, ignoreBounds=True)
-
-    def _bind(self) -> None:
-        self.compute_fn = type(self).extra_fn
-
-    def set_result(self, result) -> None:
-        self._show(result)
 
     def draw(self, r) -> None:
         self.w_curve.setData(r.index, r.w)

@@ -6,13 +6,11 @@ import math
 
 import pyqtgraph as pg
 
-from explorer import compute
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
 
 
 class HeatmapView(View):
     title = "heatmap"
-    compute_fn = staticmethod(compute.heatmap)
 
     def __init__(self, parent=None):
         super().__init__(parent)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel
 
-from explorer import compute_tokens
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
@@ -17,7 +16,6 @@ from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_
 
 class LearnedView(Retranslatable, View):
     title = "learned"
-    compute_fn = staticmethod(compute_tokens.learned)
 
     def __init__(self, parent=None):
         super().__init__(parent)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer import compute_extra
+from explorer.compute import offset as data
 from explorer.ui.views.base import nice_ceil, set_title
 from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
 
@@ -15,10 +15,9 @@ SYMBOLS = ("o", "s", "t", "d")
 
 class OffsetView(ExtraView):
     title = "offset"
-    extra_fn = staticmethod(compute_extra.offset)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.OffsetState(), parent)
+        super().__init__(data.OffsetState(), parent)
         self.explain.setText(self.tr(
             "PE(p + k) = R(k)·PE(p): shifting by k is one fixed rotation (a 2×2 block per frequency, "
             "interleaved order) that does not depend on p, so PE(p)·PE(p + k) depends only on k."))
@@ -42,20 +41,12 @@ class OffsetView(ExtraView):
         self.dot_items = []
         self._legend_key = None
 
-    def sync_controls(self, params) -> bool:
+    def show_params(self, params) -> None:
         n = params.max_len
-        self.k_box.blockSignals(True)
-        self.p_box.blockSignals(True)
-        self.k_box.setRange(-(n - 1), n - 1)
-        self.p_box.setRange(0, n - 1)
-        self.k_box.blockSignals(False)
-        self.p_box.blockSignals(False)
-        k, p = self.k_box.value(), self.p_box.value()
-        if (k, p) == (self.state.offset, self.state.position):
-            return False
-        self.state = type(self.state)(offset=k, position=p)
-        self._bind()
-        return True
+        for box, lo in ((self.k_box, -(n - 1)), (self.p_box, 0)):
+            box.blockSignals(True)
+            box.setRange(lo, n - 1)
+            box.blockSignals(False)
 
     def draw(self, r) -> None:
         c = r.rotation.shape[0]

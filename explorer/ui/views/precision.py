@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
-from explorer import compute_extra
+from explorer.compute import precision as data
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
@@ -12,10 +12,9 @@ COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
 
 class PrecisionView(ExtraView):
     title = "precision"
-    extra_fn = staticmethod(compute_extra.precision_view)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.PrecisionState(), parent)
+        super().__init__(data.PrecisionState(), parent)
         self.explain.setText(self.tr(
             "‖PE(p+1) − PE(p)‖ after building the table in each precision. Where it drops to 0 "
             "two neighbouring positions get the same encoding (bfloat16 from p = 256, float16 "

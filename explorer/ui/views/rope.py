@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
-from explorer import compute_extra
+from explorer.compute import rope as data
 from explorer.ui.views.base import symmetric_levels
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 
 class RopeView(ExtraView):
     title = "rope"
-    extra_fn = staticmethod(compute_extra.rope_view)
 
     def __init__(self, parent=None):
-        super().__init__(compute_extra.RopeState(), parent)
+        super().__init__(data.RopeState(), parent)
         self.explain.setText(self.tr(
             "RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on "
             "m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): "

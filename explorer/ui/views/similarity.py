@@ -6,7 +6,6 @@ import math
 
 import pyqtgraph as pg
 
-from explorer import compute
 from explorer.ui.views.base import (
     CURSOR_PEN,
     ImagePlot,
@@ -19,7 +18,6 @@ from explorer.ui.views.base import (
 
 class SimilarityView(View):
     title = "similarity"
-    compute_fn = staticmethod(compute.similarity)
 
     def __init__(self, parent=None):
         super().__init__(parent)

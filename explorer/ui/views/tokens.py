@@ -1,8 +1,8 @@
 """Tokenized sentence: text -> token chips -> one-hot x E -> E[ids] (x sqrt(d)) + PE = X, and the scale gauge.
 
-The view owns three inputs the lead writes into Params (`text_changed`, `tokenizer_changed`,
-`scale_changed`) and one it keeps itself: the embedding source, which picks `self.compute_fn`
-(compute_tokens.tokens or compute_tokens.tokens_minilm). Draws only; all numbers come from the result.
+Its inputs write the shared Params (`text_changed`, `tokenizer_changed`, `scale_changed`,
+`source_changed`) and its own state (`state_edited`: the open sub-tab). Draws only; all numbers come
+from the result.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from explorer import compute_tokens
 from explorer.backend.pretrained import minilm_available
 from explorer.backend.tokens import TOKENIZERS, available_tokenizers
+from explorer.compute.tokens import PAGES
 from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import View, symmetric_levels
@@ -39,11 +39,11 @@ CHIP_PLAIN = QColor("#dcebf7")
 
 class TokensView(Retranslatable, View):
     title = "tokens"
-    compute_fn = staticmethod(compute_tokens.for_params)
     text_changed = Signal(str)           # debounced text for Params.text
     tokenizer_changed = Signal(str)      # cl100k / wordpiece / char for Params.tokenizer
     scale_changed = Signal(bool)         # for Params.scale_embedding
-    source_changed = Signal(str)         # untrained / minilm (view-local; the view recomputes itself)
+    source_changed = Signal(str)         # for Params.embedding_source (untrained / minilm)
+    state_edited = Signal(object)        # {"page": ...}: the open sub-tab, the view's own state
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -93,7 +93,7 @@ class TokensView(Retranslatable, View):
             self.pages.addTab(w, "")
         self.pages.setCurrentIndex(1)
         self._drawn: set[int] = set()        # sub-pages drawn for the current result
-        self.pages.currentChanged.connect(self._draw_page)
+        self.pages.currentChanged.connect(self._on_page_changed)
         self.box.addWidget(self.pages, 1)
         self.box.addWidget(self.readout)
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
@@ -170,6 +170,19 @@ class TokensView(Retranslatable, View):
             return
         self._drawn = set()
         self._draw_page(self.pages.currentIndex())
+
+    def _on_page_changed(self, index: int) -> None:
+        self._draw_page(index)
+        self.state_edited.emit({"page": PAGES[index]})
+
+    def show_state(self, state, params=None) -> None:
+        """Open the sub-tab the State names (signals blocked: nothing is written back)."""
+        index = PAGES.index(state.page)
+        if self.pages.currentIndex() != index:
+            self.pages.blockSignals(True)
+            self.pages.setCurrentIndex(index)
+            self.pages.blockSignals(False)
+            self._draw_page(index)
 
     def _draw_page(self, index: int) -> None:
         """Draw one sub-page (lookup, sum or gauge) for the current result; hidden pages wait

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from explorer import __version__
+from explorer.blas import single_threaded_blas
 from explorer.errors import InputError
 
 
@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     tokens.add_argument("text")
     tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
     tokens.add_argument("--json", action="store_true", help="print JSON (default: a table)")
+    from explorer.commands import views as views_command
+
+    views_command.add_parsers(sub, kinds, _Parser)
     sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
@@ -161,30 +164,30 @@ def _run_gui(args) -> int:
     return run_app(lang=args.lang)
 
 
-def single_threaded_blas() -> None:
-    """One BLAS thread unless the user chose otherwise. The app's matrix products are screen-sized;
-    OpenBLAS's extra threads spin-wait after each one and steal the GUI thread's core (measured: the
-    p95 frame at 8192 x 4096 similarity fell from 29 to 16 ms). Must run before numpy is imported."""
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
     single_threaded_blas()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["render"]:
-        from explorer.render import render_main
+        from explorer.commands.render import render_main
 
         return render_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
         if args.self_test:
-            from explorer.selftest import run_self_test
+            from explorer.commands.selftest import run_self_test
 
             return run_self_test()
+        if args.command == "export" and args.kind == "view":
+            from explorer.commands.views import run_export_view
+
+            return run_export_view(args)
         if args.command == "export":
             return _run_export(args)
+        if args.command == "views":
+            from explorer.commands.views import run_views
+
+            return run_views(args)
         if args.command == "tokens":
             return _run_tokens(args)
         if args.command == "bench":

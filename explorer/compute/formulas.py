@@ -11,7 +11,8 @@ import re
 
 import numpy as np
 
-from explorer import compute, compute_extra, compute_tokens
+from explorer.compute import frequencies as frequency_data
+from explorer.compute import heatmap, similarity, tokens
 from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
 from explorer.params import Params
 
@@ -95,7 +96,7 @@ def _settings(params: Params, lang: str) -> str:
 def _heatmap(params: Params, cursor: int, channel: int, lang: str) -> list[str]:
     out = _pe_lines(params) + [_settings(params, lang)]
     channel = min(max(channel, 0), params.d_model - 1)
-    value, w, lam = compute.pe_value(params, cursor, channel)
+    value, w, lam = heatmap.pe_value(params, cursor, channel)
     i = _pair_index(params, channel)
     if w == 0:
         out.append(f"{_w('at', lang)} pos = {cursor}, {_w('channel', lang)} {channel}: PE = 0")
@@ -134,12 +135,12 @@ def _similarity(params: Params, cursor: int, lang: str) -> list[str]:
         out.append(_channel_note(params, lang) + ": + sin(pω)sin(qω)")
     for q in dict.fromkeys((cursor, min(cursor + 1, params.max_len - 1),
                             min(cursor + 10, params.max_len - 1))):
-        out.append(f"S({cursor}, {q}) = <b>{num(compute.similarity_value(params, cursor, q), 5)}</b>")
+        out.append(f"S({cursor}, {q}) = <b>{num(similarity.similarity_value(params, cursor, q), 5)}</b>")
     return out
 
 
 def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
-    r = compute_tokens.for_params(params)
+    r = tokens.for_params(params)
     if r.source == "minilm":
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     else:
@@ -159,7 +160,7 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
 
 def _extra(view: str, params: Params, cursor: int, lang: str, state) -> list[str]:
     if view == "frequencies":
-        r = compute_extra.frequency_table(params)
+        r = frequency_data.frequency_table(params)
         return [_omega(params), "λ<sub>i</sub> = 2π / ω<sub>i</sub>", _settings(params, lang),
                 (f"{_w('shortest', lang)} λ = {num(r.shortest, 5)}, {_w('longest', lang)} λ = "
                  f"{num(r.longest, 5)}; {_w('beyond', lang)}: {r.beyond}")]
@@ -252,7 +253,7 @@ def _freq_code(params: Params) -> list[str]:
 
 
 def _tokens_code(params: Params) -> list[str]:
-    r = compute_tokens.for_params(params)
+    r = tokens.for_params(params)
     ids = [t.id for t in r.tokens]
     words = ", ".join(repr(t.text) for t in r.tokens[:12]) + (", …" if r.n_shown > 12 else "")
     out = [(f"# Tokens: X = E[ids]{' * sqrt(d_model)' if r.scale != 1.0 else ''} + PE, "

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from explorer.errors import InputError, require
@@ -64,9 +65,10 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def plan(args) -> list:
     """[(Scene, Path)] for every image to write; raises InputError before anything is drawn."""
-    from explorer.params import Params
+    from explorer import catalogue
     from explorer.paths import resource
     from explorer.scenes import BUILTIN_DECK, load_deck, load_scene, make_scene
+    from explorer.state import State
     from explorer.ui.export import IMAGE_SUFFIXES, check_dpi
 
     check_dpi(args.dpi)
@@ -92,18 +94,18 @@ def plan(args) -> list:
         scenes = [base] if base else [None]
     jobs = []
     for i, scene in enumerate(scenes):
-        params = scene.params if scene else Params()
+        state = scene.state if scene else State()
         if overrides:
             try:
-                params = params.with_(**overrides)
+                state = state.with_params(**overrides)   # a cursor past a shorter table is dropped
             except TypeError as exc:
                 raise InputError(str(exc)) from None
-        view = args.view or scene.view
-        cursor = args.cursor
-        if cursor is None and scene and scene.cursor is not None and scene.cursor < params.max_len:
-            cursor = scene.cursor      # a scene's cursor is dropped when --max-len cuts it off
-        scene = make_scene(params, view, cursor)
-        target = out / f"{i + 1:02d}_{view}.{args.format}" if args.deck else out
+        if args.view:
+            state = replace(state, view=catalogue.entry(args.view).name)
+        if args.cursor is not None:
+            state = replace(state, cursor=args.cursor)
+        scene = make_scene(state)
+        target = out / f"{i + 1:02d}_{state.view}.{args.format}" if args.deck else out
         jobs.append((scene, target))
     return jobs
 
@@ -123,6 +125,7 @@ def _fresh_view(window, name: str, width: int, height: int):
 
     old = window.views[name]
     view = type(old)()
+    view.name = name
     window.views[name] = view            # the controller reads this same dict
     old.setParent(None)
     old.deleteLater()
@@ -146,9 +149,10 @@ def _show(window, scene, size, errors: list) -> object:
     c = window.controller
     c.wait_idle(WAIT_MS)
     errors.clear()
-    c.cursor = None
     view = _fresh_view(window, scene.view, *size)
-    c.set_params(scene.params)
+    c.set_state(replace(scene.state, cursor=None))
+    if hasattr(view, "show_state"):      # its own controls show the scene's settings
+        view.show_state(scene.state.views[scene.view], scene.params)
     c.set_visible([scene.view])
     for _ in range(2):   # the second pass computes at the final on-screen extent
         require(c.wait_idle(WAIT_MS), f"the {scene.view} view took longer than "
@@ -159,8 +163,7 @@ def _show(window, scene, size, errors: list) -> object:
     result = getattr(view, "result", None)
     if errors and (result is None or getattr(result, "params", scene.params) != scene.params):
         raise InputError(errors[-1])
-    require(getattr(view, "compute_fn", None) is None or result is not None,
-            f"the {scene.view} view drew nothing")
+    require(result is not None, f"the {scene.view} view drew nothing")
     if scene.cursor is not None:
         c.set_cursor(scene.cursor)
     QApplication.processEvents()

@@ -7,8 +7,7 @@ Two cached entry points, one per embedding source (Params has no field for it):
 and `learned(params)`: MiniLM's learned positions beside sinusoidal PE at d = 384, with cosine similarities.
 
 A sequence longer than the position table is never cut silently: the result says how many tokens there
-are, where the table stops, and that the seeds' choice is to extend the table or stop the sequence.
-"""
+are, where the table stops, and that the seeds' choice is to extend the table or stop the sequence."""
 
 from __future__ import annotations
 
@@ -19,23 +18,29 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import pretrained
-from explorer.backend.embeddings import (
-    input_rows,
-    one_hot_window,
-    scale_gauge,
-    untrained_rows,
-)
+from explorer.backend.embeddings import input_rows, one_hot_window, scale_gauge, untrained_rows
 from explorer.backend.encodings import sinusoidal_pe
-from explorer.backend.similarity import similarity_matrix
 from explorer.backend.tokens import Token, tokenize
 from explorer.errors import InputError
 from explorer.params import Params
+from explorer.viewstate import ViewState
+
 
 SHOW_LIMIT = 512          # tokens drawn at most (chips, heatmaps): more is unreadable on a screen
 ONE_HOT_NEIGHBOURS = 24   # up to this many distinct ids, the one-hot picture adds one unused id either side
 MINILM_D = 384
 MINILM_LEN = 512
 SOURCES = ("untrained", "minilm")
+PAGES = ("lookup", "sum", "gauge")   # the sub-tabs: one-hot x E, X = E sqrt(d) + PE, the scale gauge
+
+
+@dataclass(frozen=True)
+class TokensState(ViewState):
+    """The tokens view's own setting: which sub-tab is open."""
+
+    CHOICES = {"page": PAGES}
+
+    page: str = "sum"
 
 
 def _empty(rows: int = 0, cols: int = 0) -> np.ndarray:
@@ -170,51 +175,3 @@ COMPUTE = {"untrained": tokens, "minilm": tokens_minilm}
 def for_params(params: Params) -> TokensResult:
     """The token pipeline for params.embedding_source."""
     return COMPUTE[params.embedding_source](params)
-
-
-@dataclass(frozen=True)
-class LearnedResult:
-    """MiniLM's learned positions beside sinusoidal PE at d = 384 (params.base, params.layout)."""
-
-    params: Params
-    sinusoidal: np.ndarray            # (512, 384)
-    sim_sinusoidal: np.ndarray        # (512, 512) cosine, closed form
-    learned: np.ndarray | None        # (512, 384) or None when MiniLM is missing
-    sim_learned: np.ndarray | None    # (512, 512) cosine
-    error: str = ""                   # why the learned table is missing
-
-    @property
-    def learned_level(self) -> float:
-        """A colour limit for the learned table: the 99.5th percentile of |value| (a few channels are
-        outliers ~30x larger than the rest, which would wash the picture out)."""
-        if self.learned is None:
-            return 1.0
-        return max(float(np.percentile(np.abs(self.learned), 99.5)), 1e-12)
-
-
-def cosine_matrix(rows: np.ndarray) -> np.ndarray:
-    """Cosine similarity of every pair of rows, float64; (n, n). Zero rows give 0."""
-    a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
-    norm = np.linalg.norm(a, axis=1)                                           # (n,)
-    unit = a / np.where(norm > 0, norm, 1.0)[:, None]
-    return unit @ unit.T
-
-
-@lru_cache(maxsize=4)
-def _learned(base: float, layout: str) -> LearnedResult:
-    sin = sinusoidal_pe(MINILM_LEN, MINILM_D, base, layout, "float32")                # (512, 384)
-    sim_sin = similarity_matrix(MINILM_LEN, MINILM_D, base, layout, "cosine").astype(np.float32)
-    learned_rows, sim_learned, error = None, None, ""
-    try:
-        learned_rows = pretrained.minilm_tables().position                             # (512, 384)
-        sim_learned = cosine_matrix(learned_rows).astype(np.float32)                  # (512, 512)
-    except InputError as exc:
-        error = str(exc)
-    return LearnedResult(Params(), sin, sim_sin, learned_rows, sim_learned, error)
-
-
-@lru_cache(maxsize=4)
-def learned(params: Params) -> LearnedResult:
-    """Learned vs sinusoidal positions; depends only on params.base and params.layout."""
-    r = _learned(float(params.base), params.layout)
-    return LearnedResult(params, r.sinusoidal, r.sim_sinusoidal, r.learned, r.sim_learned, r.error)

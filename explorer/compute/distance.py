@@ -1,0 +1,72 @@
+"""The distance chart's data: every scheme's score factor against distance. No Qt here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from explorer.backend import distance
+from explorer.compute.screen import CURVE_PX, frozen
+from explorer.errors import require
+from explorer.params import Params
+from explorer.viewstate import ViewState
+
+
+@dataclass(frozen=True)
+class DistanceState(ViewState):
+    RANGES = {"head_dim": (2, 512), "rope_base": (1.0001, 1e9), "heads": (1, 64),
+              "alibi_head": (0, 63)}
+
+    head_dim: int = 64
+    rope_base: float = 10000.0
+    heads: int = 8
+    alibi_head: int = 0
+    learned: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.alibi_head < self.heads,
+                f"alibi_head must be a head 0 .. {self.heads - 1} of the {self.heads} heads; got {self.alibi_head}")
+
+
+@dataclass(frozen=True)
+class DistanceResult:
+    curves: dict              # name -> (k, y), normalised to 1 at k = 0 (see backend.distance)
+    learned_note: str         # "" or why the learned curve is missing
+    params: Params
+    state: DistanceState
+
+
+@lru_cache(maxsize=1)
+def learned_curve() -> tuple[np.ndarray, np.ndarray] | str:
+    """MiniLM's mean cos-sim of positions p and p + k, k = 0 .. 511; or why it is unavailable."""
+    from explorer.backend import pretrained
+
+    reason = pretrained.minilm_available()
+    if reason is not None:
+        return reason
+    table = pretrained.minilm_tables().position                               # (512, 384)
+    k = np.arange(table.shape[0])
+    y = distance.learned_vs_distance(table, k, "cosine")
+    frozen(k, y)
+    return k, y
+
+
+@lru_cache(maxsize=4)
+def distance_view(params: Params, state: DistanceState = DistanceState()) -> DistanceResult:
+    """All schemes' score factor against distance k = 0 .. max_len - 1 on shared axes."""
+    curves = distance.distance_chart(params.max_len - 1, params.d_model, params.base,
+                                     state.head_dim, state.rope_base, state.heads,
+                                     state.alibi_head, None, max_points=CURVE_PX)
+    note = ""
+    if state.learned:
+        got = learned_curve()
+        if isinstance(got, str):
+            note = got
+        else:
+            k, y = got
+            keep = k < params.max_len
+            curves = {**curves, "learned": (k[keep], y[keep])}
+    return DistanceResult(curves, note, params, state)

@@ -1,0 +1,56 @@
+"""Shared screen-size helpers of the compute layer: the visible window, block steps, frozen arrays. No Qt."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.params import Params
+
+IMAGE_PX = 256     # the most rows / columns of any image of the multi-panel views (downsampled beyond)
+CURVE_PX = 2048    # the most points of any curve there
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The part of a view on screen: positions [pos0, pos1), channels [ch0, ch1), and its pixels."""
+
+    pos0: int
+    pos1: int
+    ch0: int = 0
+    ch1: int = 0          # 0 = all channels
+    rows_px: int = 800
+    cols_px: int = 1000
+
+    @staticmethod
+    def full(params: Params, rows_px: int = 800, cols_px: int = 1000) -> "Window":
+        return Window(0, params.max_len, 0, params.d_model, rows_px, cols_px)
+
+    def clipped(self, params: Params) -> "Window":
+        """This window kept inside [0, max_len) x [0, d_model), at least one position wide."""
+        pos0 = min(max(0, int(self.pos0)), params.max_len - 1)
+        pos1 = min(max(pos0 + 1, int(self.pos1)), params.max_len)
+        ch1 = self.ch1 if self.ch1 > 0 else params.d_model
+        ch0 = min(max(0, int(self.ch0)), params.d_model - 1)
+        ch1 = min(max(ch0 + 1, int(ch1)), params.d_model)
+        return Window(pos0, pos1, ch0, ch1, max(1, int(self.rows_px)), max(1, int(self.cols_px)))
+
+
+def block_step(count: int, pixels: int) -> int:
+    """Positions per drawn row so that count positions fit in `pixels` rows."""
+    return max(1, math.ceil(count / max(1, pixels)))
+
+
+
+def frozen(*arrays: np.ndarray) -> None:
+    """Mark result arrays read-only (results are shared between views and cached)."""
+    for a in arrays:
+        a.setflags(write=False)
+
+
+def grid(n: int, px: int = CURVE_PX) -> tuple[int, int]:
+    """(stride, count) sampling 0 .. n-1 with at most px points."""
+    step = block_step(max(1, n), px)
+    return step, -(-max(1, n) // step)

@@ -1,0 +1,105 @@
+"""One frozen snapshot of everything shown: shared Params, every view's own state, the open view, the
+cursor. Replaced, never mutated; the controller diffs old against new. No Qt here.
+
+    state.params.max_len            the shared sliders
+    state.views["rope"].head_dim    a view's own settings (a ViewState)
+    state.view, state.cursor        the open tab, the marked position
+
+`to_dict()` names only what differs from the defaults (a scene can be three lines); `from_dict`
+fills missing keys with the defaults and refuses unknown ones by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from explorer import catalogue
+from explorer.errors import InputError, require
+from explorer.params import Params
+from explorer.viewstate import ViewState, shown
+
+
+@dataclass(frozen=True, slots=True)
+class ViewStates:
+    """A frozen, hashable mapping view name -> its ViewState, one entry per catalogue view."""
+
+    items: tuple[tuple[str, ViewState], ...] = field(
+        default_factory=lambda: tuple(catalogue.default_states().items()))
+
+    def __getitem__(self, name: str) -> ViewState:
+        for key, value in self.items:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def __iter__(self):
+        return (key for key, _ in self.items)
+
+    def replace(self, name: str, state: ViewState) -> "ViewStates":
+        require(isinstance(state, catalogue.entry(name).state_type),
+                f"the {name} view keeps a {catalogue.entry(name).state_type.__name__}")
+        return ViewStates(tuple((k, state if k == name else v) for k, v in self.items))
+
+    def changed_views(self, other: "ViewStates") -> set[str]:
+        """Names whose state differs between self and other."""
+        return {k for (k, a), (_, b) in zip(self.items, other.items) if a != b}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything shown; hashable, so it can key caches and be compared cheaply."""
+
+    params: Params = field(default_factory=Params)
+    views: ViewStates = field(default_factory=ViewStates)
+    view: str = "heatmap"
+    cursor: int | None = None
+
+    def __post_init__(self) -> None:
+        catalogue.entry(self.view)
+        if self.cursor is not None:
+            ok = isinstance(self.cursor, int) and not isinstance(self.cursor, bool)
+            require(ok and 0 <= self.cursor < self.params.max_len,
+                    f"“cursor” must be a position in 0 .. {self.params.max_len - 1}, not {shown(self.cursor)}")
+
+    def with_params(self, **changes) -> "State":
+        """Shared parameters changed (validated); a cursor past a shrunk table is dropped."""
+        params = self.params.with_(**changes)
+        cursor = self.cursor if self.cursor is None or self.cursor < params.max_len else None
+        views = ViewStates(tuple((k, v.fit(params)) for k, v in self.views.items))
+        return replace(self, params=params, cursor=cursor, views=views)
+
+    def with_view_state(self, name: str, **changes) -> "State":
+        """One view's own settings changed (validated, unknown names refused)."""
+        return replace(self, views=self.views.replace(name, self.views[name].with_(**changes)))
+
+    def to_dict(self) -> dict:
+        """{"params": changed params, "view", "views": {name: changed fields}, "cursor"}."""
+        views = {name: self.views[name].to_dict(only_changed=True) for name in self.views}
+        return {"params": self.params.changed(), "view": self.view,
+                "views": {k: v for k, v in views.items() if v}, "cursor": self.cursor}
+
+    @classmethod
+    def from_dict(cls, data, where: str = "state") -> "State":
+        """Validate {"params"?, "view"?, "views"?, "cursor"?}; InputError naming the bad key."""
+        require(isinstance(data, dict), f"{where} must be a JSON object")
+        try:
+            params = Params.from_dict(data.get("params") or {})
+        except (TypeError, InputError) as exc:
+            raise InputError(f"{where}: “params”: {exc}") from None
+        views = ViewStates()
+        raw = data.get("views") or {}
+        require(isinstance(raw, dict), f"{where}: “views” must be an object: view name -> settings")
+        for name, settings in raw.items():
+            require(name in catalogue.VIEWS, f"{where}: “views” names an unknown view {shown(name)}; "
+                                             f"the views are {', '.join(catalogue.NAMES)}")
+            try:
+                views = views.replace(name, catalogue.entry(name).state_type.from_dict(settings))
+            except InputError as exc:
+                raise InputError(f"{where}: “views.{name}”: {exc}") from None
+        view = data.get("view", "heatmap")
+        require(isinstance(view, str) and view in catalogue.VIEWS,
+                f"{where}: “view” must be one of {', '.join(catalogue.NAMES)}, not {shown(view)}")
+        try:
+            return cls(params, views, view, data.get("cursor"))
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None

@@ -1,0 +1,132 @@
+"""The window on one State: every view's settings round-trip through scenes and settings, the headless
+export draws what the window showed, the catalogue and the UI registry agree, views only draw."""
+
+import numpy as np
+
+from explorer import catalogue
+from explorer.commands.views import ROWS_PX, COLS_PX
+from explorer.compute.arrays import result_arrays
+from explorer.compute.screen import Window
+from explorer.params import Params
+from explorer.scenes import builtin_deck, load_scene, save_scene
+from explorer.ui.file_actions import apply_scene, current_scene
+from explorer.ui.views.registry import VIEW_CLASSES
+from tests.conftest import close_and_delete
+
+NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
+    "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
+    "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
+    "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
+}
+
+
+def test_catalogue_and_ui_registry_list_the_same_views(window):
+    assert tuple(VIEW_CLASSES) == catalogue.NAMES == tuple(window.views)
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == \
+        [window.tab_names[n] for n in catalogue.NAMES]
+    for name, entry in catalogue.VIEWS.items():
+        has_settings = bool(entry.state_type.field_specs())
+        assert has_settings == (name in NON_DEFAULT), name
+
+
+def _show(window, name):
+    window.tabs.setCurrentIndex(list(window.views).index(name))
+    assert window.controller.wait_idle()
+
+
+def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, settings):
+    from explorer.ui.main_window import MainWindow
+
+    c = window.controller
+    c.update(max_len=200, d_model=48)
+    for name, changes in NON_DEFAULT.items():
+        assert c.update_view(name, **changes)
+    _show(window, "rope")
+    assert window.views["rope"].pair_box.currentData() == "half"      # controls follow the State
+    assert window.views["rope"].head_box.value() == 32
+    path = save_scene(tmp_path / "all.json", current_scene(window))
+    scene = load_scene(path)
+    assert scene.state == c.state and scene.view == "rope"
+    other = MainWindow(settings=settings)
+    other.resize(1200, 800)
+    other.show()
+    try:
+        apply_scene(other, scene)
+        assert other.controller.wait_idle()
+        assert other.controller.state == c.state
+        assert list(other.views)[other.tabs.currentIndex()] == "rope"
+        assert other.views["offset"].k_box.value() == 7 and other.views["alibi"].heads_box.value() == 4
+        assert other.views["tokens"].pages.currentIndex() == 2
+        for name in catalogue.NAMES:
+            _show(other, name)
+            drawn = other.views[name].result
+            assert drawn is not None and drawn.params == c.params, name
+            if hasattr(drawn, "state"):
+                assert drawn.state == c.state.views[name], name
+    finally:
+        close_and_delete(other)
+
+
+def test_headless_export_equals_what_the_window_shows(window):
+    c = window.controller
+    for name, changes in NON_DEFAULT.items():
+        c.update_view(name, **changes)
+    for name in catalogue.NAMES:
+        _show(window, name)
+        shown = result_arrays(window.views[name].result)
+        entry = catalogue.entry(name)
+        window_px = Window.full(c.params, ROWS_PX, COLS_PX) if entry.call == "window" else None
+        headless = result_arrays(entry.run(c.params, c.state.views[name], window_px))
+        assert set(shown) == set(headless), name
+        for key in shown:   # default sizes fit the screen: every position and channel is drawn
+            np.testing.assert_array_equal(shown[key], headless[key], err_msg=f"{name}.{key}")
+
+
+def test_settings_remember_the_whole_state(window, qtbot, settings):
+    from explorer.ui.main_window import MainWindow
+
+    window.controller.update(base=500.0)
+    window.controller.update_view("rope", scale=8.0)
+    window.controller.update_view("tokens", page="lookup")
+    _show(window, "alibi")
+    window.save_settings()
+    again = MainWindow(settings=settings)
+    try:
+        assert again.controller.state == window.controller.state
+        assert list(again.views)[again.tabs.currentIndex()] == "alibi"
+        assert again.views["rope"].scale_box.value() == 8.0
+    finally:
+        close_and_delete(again)
+
+
+def test_builtin_scene_two_opens_the_lookup_sub_tab(window):
+    tokens = window.views["tokens"]
+    tokens.pages.setCurrentIndex(1)            # whatever was open last ...
+    assert window.controller.state.views["tokens"].page == "sum"
+    apply_scene(window, builtin_deck()[1])     # ... the scene names the sub-tab
+    assert window.controller.wait_idle()
+    assert tokens.pages.currentIndex() == 0 and list(window.views)[window.tabs.currentIndex()] == "tokens"
+
+
+def test_sub_tab_click_writes_the_state(window):
+    _show(window, "tokens")
+    window.views["tokens"].pages.setCurrentIndex(2)
+    assert window.controller.state.views["tokens"].page == "gauge"
+
+
+def test_hover_readout_reads_the_shown_result_not_the_maths(window, monkeypatch):
+    from explorer.compute import heatmap, similarity
+
+    def forbidden(*_):
+        raise AssertionError("maths on the GUI thread")
+
+    monkeypatch.setattr(heatmap, "pe_value", forbidden)
+    monkeypatch.setattr(similarity, "similarity_value", forbidden)
+    p = Params()
+    window.views["heatmap"].hovered.emit(10, 3)
+    text = window.views["heatmap"].readout.text()
+    want = np.cos(10 * 10000.0 ** (-2 / p.d_model))   # channel 3 = cos of pair 1: cos(10 w_1)
+    assert f"{want:+.6f}" in text and "position 10, channel 3" in text
+    _show(window, "similarity")
+    window.views["similarity"].hovered.emit(4, 9)
+    assert "offset k = 5" in window.views["similarity"].readout.text()
