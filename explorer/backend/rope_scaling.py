@@ -218,6 +218,11 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
         require(dim >= 4, f"rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got {dim}")
         scaled = base * dynamic_scale(scaling, seq_len, max_position_embeddings) ** (dim / (dim - 2))
         return RopeFrequencies(default_inv_freq(dim, scaled), 1.0)
+    if kind == "longrope":
+        for name in ("short_factor", "long_factor"):
+            got = len(getattr(scaling, name))
+            require(got == dim // 2, f"{name} must have {dim // 2} numbers (one per rotated pair: head_dim "
+                    f"{head_dim} x partial_rotary_factor {scaling.partial_rotary_factor} / 2), not {got}")
     factor = resolved_factor(scaling, max_position_embeddings)
     if kind == "yarn":
         ramp, _, _ = yarn_ramp(scaling, dim, base)
@@ -226,10 +231,6 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
     if kind == "llama3":
         smooth = llama3_smooth(scaling, plain)
         return RopeFrequencies((1 - smooth) * plain / scaling.factor + smooth * plain, 1.0)
-    for name in ("short_factor", "long_factor"):
-        got = len(getattr(scaling, name))
-        require(got == dim // 2, f"{name} must have {dim // 2} numbers (one per rotated pair: head_dim "
-                f"{head_dim} x partial_rotary_factor {scaling.partial_rotary_factor} / 2), not {got}")
     long = seq_len is not None and seq_len > scaling.original_max_position_embeddings
     ext = np.asarray(scaling.long_factor if long else scaling.short_factor, dtype=np.float64)
     return RopeFrequencies(1.0 / (ext * float(base) ** (np.arange(0, dim, 2) / dim)),
