@@ -369,3 +369,31 @@ def test_pair_profile_llama3_bands_and_yarn_ramp():
     assert set(pair_profile(96, 1e4, LONG, 5000, 131072).regime) == {"rescaled"}
     with pytest.raises(ValueError):
         prof.inv_freq_after[0] = 1.0                    # read-only arrays
+
+
+@pytest.mark.parametrize("scaling", [RopeScaling("yarn", factor=4.0, original_max_position_embeddings=64,
+                                                 partial_rotary_factor=0.5), CASES[13][2]])
+def test_scaled_score_equals_explicitly_rotated_vectors(scaling):
+    from explorer.backend.rope_profile import score_vs_distance_scaled
+    from explorer.backend.rope import query_key
+
+    head_dim, base = 32, 500.0
+    delta, before, after = score_vs_distance_scaled(head_dim, base, scaling, max_dist=40, kind="random", seed=3)
+    q, k = query_key(head_dim, "random", 3)
+    freqs = inv_frequencies(head_dim, base, scaling)
+    dim = 2 * len(freqs.inv_freq)
+
+    def rotated(x, pos, theta, gain):
+        out = x.copy()
+        c, s = np.cos(pos * theta) * gain, np.sin(pos * theta) * gain
+        out[0:dim:2] = x[0:dim:2] * c - x[1:dim:2] * s
+        out[1:dim:2] = x[0:dim:2] * s + x[1:dim:2] * c
+        return out
+
+    plain = base ** (-np.arange(0, dim, 2) / dim)
+    for j, d in enumerate(delta):
+        m, n = 50 + d, 50
+        assert before[j] == pytest.approx(rotated(q, m, plain, 1.0) @ rotated(k, n, plain, 1.0), abs=1e-9)
+        want = rotated(q, m, freqs.inv_freq, freqs.attention_factor) @ rotated(k, n, freqs.inv_freq,
+                                                                             freqs.attention_factor)
+        assert after[j] == pytest.approx(want, abs=1e-9)

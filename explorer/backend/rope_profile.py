@@ -121,3 +121,28 @@ def pair_profile(head_dim: int, base: float, scaling: RopeScaling | None = None,
         original_context=None if original is None else int(original),
         extended_context=None if extended is None else int(extended),
         band_wavelengths=band, ramp_pairs=ramp, seq_len=seq_len)
+
+
+def score_vs_distance_scaled(head_dim: int, base: float, scaling: RopeScaling | None = None,
+                             max_dist: int = 512, seq_len: int | None = None,
+                             max_position_embeddings: int | None = None, kind: str = "ones", seed: int = 0
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(delta, before, after): q(m) . k(n) against delta = m - n = -max_dist .. max_dist, each
+    (2 max_dist + 1,), with the plain and the scaled frequencies. The rotated channels (the first
+    rotary_dim, interleaved order) are multiplied by the attention factor in q and in k (as transformers
+    scales cos and sin); the unrotated rest adds its constant dot product."""
+    from explorer.backend.budget import check_budget
+    from explorer.backend.rope import _check_len, _score_profile, query_key
+
+    scaling = scaling or RopeScaling()
+    after = inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
+    dim = rotary_dim(head_dim, scaling.partial_rotary_factor)
+    _check_len("max_dist", max_dist, 0)
+    count = 2 * max_dist + 1
+    check_budget(count * 6, 8, f"a score curve over {count:,} distances")
+    q, k = query_key(head_dim, kind, seed)
+    rest = float(q[dim:] @ k[dim:])
+    curve = [_score_profile(theta, q[:dim], k[:dim], -max_dist, 1.0, count)
+             for theta in (default_inv_freq(dim, base), after.inv_freq)]
+    return (np.arange(-max_dist, max_dist + 1), curve[0] + rest,
+            after.attention_factor ** 2 * curve[1] + rest)
