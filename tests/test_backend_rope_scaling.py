@@ -21,14 +21,17 @@ from hypothesis import strategies as st
 from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_profile import REGIMES, pair_profile
 from explorer.backend.rope_scaling import (
-    ROPE_TYPES, RopeScaling, inv_frequencies, rope_frequencies,
+    ROPE_TYPES,
+    RopeScaling,
+    inv_frequencies,
+    rope_frequencies,
 )
 from explorer.errors import InputError
 
 transformers = pytest.importorskip("transformers")
-from transformers import GPTNeoXConfig, LlamaConfig  # noqa: E402
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS  # noqa: E402
-from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding  # noqa: E402
+from transformers import GPTNeoXConfig, LlamaConfig
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
 
 settings.register_profile("ci", max_examples=80, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -374,8 +377,8 @@ def test_pair_profile_llama3_bands_and_yarn_ramp():
 @pytest.mark.parametrize("scaling", [RopeScaling("yarn", factor=4.0, original_max_position_embeddings=64,
                                                  partial_rotary_factor=0.5), CASES[13][2]])
 def test_scaled_score_equals_explicitly_rotated_vectors(scaling):
-    from explorer.backend.rope_profile import score_vs_distance_scaled
     from explorer.backend.rope import query_key
+    from explorer.backend.rope_profile import score_vs_distance_scaled
 
     head_dim, base = 32, 500.0
     delta, before, after = score_vs_distance_scaled(head_dim, base, scaling, max_dist=40, kind="random", seed=3)

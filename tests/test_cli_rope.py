@@ -58,22 +58,22 @@ def test_export_preset(tmp_path, name, seq_len, capsys):
 
 def test_export_from_flags_every_type(tmp_path):
     runs = [
-        (["--rope-type", "linear", "--factor", "4"], dict(rope_type="linear", factor=4.0), {}),
+        (["--rope-type", "linear", "--factor", "4"], {"rope_type": "linear", "factor": 4.0}, {}),
         (["--rope-type", "dynamic", "--factor", "2", "--original-max-len", "2048", "--seq-len", "5000"],
-         dict(rope_type="dynamic", factor=2.0, original_max_position_embeddings=2048), {"seq_len": 5000}),
+         {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048}, {"seq_len": 5000}),
         (["--rope-type", "yarn", "--factor", "8", "--original-max-len", "4096", "--beta-fast", "16",
           "--beta-slow", "2", "--mscale", "0.7", "--mscale-all-dim", "1", "--no-truncate"],
-         dict(rope_type="yarn", factor=8.0, original_max_position_embeddings=4096, beta_fast=16.0,
-              beta_slow=2.0, mscale=0.7, mscale_all_dim=1.0, truncate=False), {}),
+         {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "beta_fast": 16.0,
+              "beta_slow": 2.0, "mscale": 0.7, "mscale_all_dim": 1.0, "truncate": False}, {}),
         (["--rope-type", "llama3", "--factor", "8", "--low-freq-factor", "1", "--high-freq-factor", "4",
           "--original-max-len", "8192"],
-         dict(rope_type="llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
-              original_max_position_embeddings=8192), {}),
+         {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 8192}, {}),
         (["--rope-type", "longrope", "--short-factor", "1,1.5", "2", "3", "--long-factor", "4", "5,6,7",
           "--original-max-len", "100", "--max-position-embeddings", "400", "--seq-len", "101"],
-         dict(rope_type="longrope", short_factor=(1.0, 1.5, 2.0, 3.0), long_factor=(4.0, 5.0, 6.0, 7.0),
-              original_max_position_embeddings=100), {"seq_len": 101, "max_position_embeddings": 400}),
-        (["--partial-rotary-factor", "0.5"], dict(partial_rotary_factor=0.5), {}),
+         {"rope_type": "longrope", "short_factor": (1.0, 1.5, 2.0, 3.0), "long_factor": (4.0, 5.0, 6.0, 7.0),
+              "original_max_position_embeddings": 100}, {"seq_len": 101, "max_position_embeddings": 400}),
+        (["--partial-rotary-factor", "0.5"], {"partial_rotary_factor": 0.5}, {}),
     ]
     for i, (flags, params, extra) in enumerate(runs):
         head_dim = 8 if params.get("rope_type") == "longrope" else 64

@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 
 from explorer.backend.presets import (
-    POSITION_FAMILIES, get_preset, load_presets, presets_from_json,
+    POSITION_FAMILIES,
+    get_preset,
+    load_presets,
+    presets_from_json,
 )
 from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_scaling import inv_frequencies
@@ -18,9 +21,9 @@ from explorer.errors import InputError
 from explorer.paths import resource
 
 transformers = pytest.importorskip("transformers")
-from transformers import LlamaConfig, Phi3Config  # noqa: E402
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS  # noqa: E402
-from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding  # noqa: E402
+from transformers import LlamaConfig, Phi3Config
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
 
 REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b",
             "llama-3.1-8b", "llama-3.2-1b", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
@@ -58,9 +61,9 @@ def transformers_frequencies(p, seq_len=None):
     """The preset as a 5.x config (a Phi3Config for Phi's top-level original length), through transformers."""
     params = dict(p.rope_scaling.to_dict(), rope_theta=p.rope_theta,
                   partial_rotary_factor=p.rotary_fraction)
-    common = dict(hidden_size=p.head_dim * p.n_heads, num_attention_heads=p.n_heads,
-                  num_key_value_heads=p.n_kv_heads, head_dim=p.head_dim,
-                  max_position_embeddings=p.max_position_embeddings)
+    common = {"hidden_size": p.head_dim * p.n_heads, "num_attention_heads": p.n_heads,
+                  "num_key_value_heads": p.n_kv_heads, "head_dim": p.head_dim,
+                  "max_position_embeddings": p.max_position_embeddings}
     if params["rope_type"] == "longrope":
         original = params.pop("original_max_position_embeddings")
         config = Phi3Config(original_max_position_embeddings=original, rope_parameters=params, **common)

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from explorer.backend.rope_scaling import (
-    RopeFrequencies, RopeScaling, inv_frequencies, rotary_dim,
+    RopeFrequencies,
+    RopeScaling,
+    inv_frequencies,
+    rotary_dim,
 )
 from explorer.errors import InputError, require
 

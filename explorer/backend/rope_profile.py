@@ -17,8 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.rope_scaling import (
-    RopeScaling, default_inv_freq, dynamic_scale, inv_frequencies, llama3_smooth, resolved_factor,
-    rotary_dim, yarn_ramp,
+    RopeScaling,
+    default_inv_freq,
+    dynamic_scale,
+    inv_frequencies,
+    llama3_smooth,
+    resolved_factor,
+    rotary_dim,
+    yarn_ramp,
 )
 
 REGIMES = ("extrapolated", "between", "interpolated", "rescaled")

@@ -22,8 +22,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer.backend.rope_types import (  # noqa: F401  (re-exported for rope_profile)
-    default_inv_freq, llama3_smooth, longrope_attention_factor, yarn_attention_factor, yarn_ramp,
+from explorer.backend.rope_types import (
+    default_inv_freq,
+    llama3_smooth,
+    longrope_attention_factor,
+    yarn_attention_factor,
+    yarn_ramp,
 )
 from explorer.errors import require
 
@@ -247,8 +251,18 @@ def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, 
     return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
 
 
-__all__ = ["ROPE_TYPES", "RopeScaling", "RopeFrequencies", "inv_frequencies", "rope_frequencies",
-           "rotary_dim", "resolved_factor", "dynamic_scale", "scaling_from_config", "pair_profile"]
+__all__ = [
+    "ROPE_TYPES",
+    "RopeFrequencies",
+    "RopeScaling",
+    "dynamic_scale",
+    "inv_frequencies",
+    "pair_profile",
+    "resolved_factor",
+    "rope_frequencies",
+    "rotary_dim",
+    "scaling_from_config",
+]
 
 
 def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:

@@ -6,8 +6,12 @@ Each takes a validated RopeScaling (explorer.backend.rope_scaling) and the rotat
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from explorer.backend.rope_scaling import RopeScaling
 
 
 def default_inv_freq(dim: int, base: float) -> np.ndarray:
