@@ -400,3 +400,26 @@ def test_scaled_score_equals_explicitly_rotated_vectors(scaling):
         want = rotated(q, m, freqs.inv_freq, freqs.attention_factor) @ rotated(k, n, freqs.inv_freq,
                                                                              freqs.attention_factor)
         assert after[j] == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize("head_dim, fraction", [(64, 1.0), (64, 0.25), (256, 0.25), (96, 0.5)])
+def test_channel_pairs_follow_transformers_rotations(head_dim, fraction):
+    import torch
+    from transformers.models.gptj.modeling_gptj import rotate_every_two
+    from transformers.models.llama.modeling_llama import rotate_half
+
+    from explorer.backend.rope_profile import channel_pairs
+
+    dim = int(head_dim * fraction)
+    for pairing, rotate in (("half", rotate_half), ("interleaved", rotate_every_two)):
+        pairs = channel_pairs(head_dim, fraction, pairing)
+        assert pairs.shape == (head_dim,) and np.all(pairs[dim:] == -1)
+        for c in range(dim):                        # rotate() maps a channel onto its pair partner
+            x = torch.zeros(1, 1, 1, dim, dtype=torch.float64)
+            x[..., c] = 1.0
+            partner = int(torch.nonzero(rotate(x).reshape(-1))[0])
+            assert partner != c and pairs[partner] == pairs[c]
+        assert sorted(np.bincount(pairs[:dim])) == [2] * (dim // 2)
+        # the frequency index: Llama's cat(freqs, freqs), GPT-J's repeat_interleave(freqs, 2)
+        first = pairs[:dim // 2] if pairing == "half" else pairs[0:dim:2]
+        assert np.array_equal(first, np.arange(dim // 2))

@@ -152,3 +152,21 @@ def score_vs_distance_scaled(head_dim: int, base: float, scaling: RopeScaling | 
              for theta in (default_inv_freq(dim, base), after.inv_freq)]
     return (np.arange(-max_dist, max_dist + 1), curve[0] + rest,
             after.attention_factor ** 2 * curve[1] + rest)
+
+
+PAIRINGS = ("interleaved", "half")
+
+
+def channel_pairs(head_dim: int, partial_rotary_factor: float = 1.0, pairing: str = "half") -> np.ndarray:
+    """For each channel of a head, the pair index i it rotates in (frequency w_i), or -1 if it is not
+    rotated; (head_dim,) int. The first dim = int(head_dim * p) channels rotate:
+      half         transformers' rotate_half (GPT-NeoX, Llama): pair i = channels (i, i + dim/2)
+      interleaved  GPT-J / RoFormer rotate_every_two, DeepSeek: pair i = channels (2i, 2i + 1)"""
+    from explorer.errors import require
+
+    require(pairing in PAIRINGS, f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+    dim = rotary_dim(head_dim, partial_rotary_factor)
+    out = np.full(head_dim, -1, dtype=np.int64)
+    half = dim // 2
+    out[:dim] = np.arange(dim) // 2 if pairing == "interleaved" else np.arange(dim) % half
+    return out
