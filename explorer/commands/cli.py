@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
+    from explorer.commands import rope as rope_commands
+
+    rope_commands.add_parsers(sub, kinds)
     return parser
 
 
@@ -182,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
             from explorer.commands.views import run_export_view
 
             return run_export_view(args)
+        from explorer.commands import rope as rope_commands
+
+        if rope_commands.is_rope_export(args):
+            return rope_commands.run_export(args)
+        if args.command == "presets":
+            return rope_commands.run_presets(args)
         if args.command == "export":
             return _run_export(args)
         if args.command == "views":

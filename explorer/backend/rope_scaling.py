@@ -1,0 +1,280 @@
+"""RoPE as shipped models use it: the inverse frequencies and attention factor of every rope type.
+
+The numbers are those of Hugging Face transformers' `modeling_rope_utils.ROPE_INIT_FUNCTIONS` (5.x),
+computed here in float64 with numpy (transformers works in float32). dim = int(head_dim * p) channels
+rotate (p = partial_rotary_factor); pair i < dim/2 has w_i = base^(-2i/dim), divided as the type says:
+  default   w_i
+  linear    w_i / factor                                    (position interpolation)
+  dynamic   base' = base * (factor*L/L0 - (factor-1))^(dim/(dim-2)), L = max(seq_len, L0)
+  yarn      blend of w_i and w_i / factor along a ramp in i set by beta_fast/beta_slow rotations in L0
+  llama3    w_i where wavelength < L0/high_freq_factor, w_i / factor where > L0/low_freq_factor, between
+            a smooth blend
+  longrope  w_i / short_factor[i], or / long_factor[i] when seq_len > L0
+The attention factor multiplies cos and sin (yarn: 0.1 ln(factor) + 1 or the mscale ratio; longrope:
+sqrt(1 + ln(factor)/ln(L0)); others 1). L0 = original_max_position_embeddings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+import numpy as np
+
+from explorer.backend.rope_types import (
+    default_inv_freq,
+    llama3_smooth,
+    longrope_attention_factor,
+    yarn_attention_factor,
+    yarn_ramp,
+)
+from explorer.errors import require
+
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0     # transformers' defaults ("or 32", "or 1")
+_FIELDS_OF = {                                  # the parameters each type reads (besides the fraction)
+    "default": (),
+    "linear": ("factor", "original_max_position_embeddings"),
+    "dynamic": ("factor", "original_max_position_embeddings"),
+    "yarn": ("factor", "original_max_position_embeddings", "beta_fast", "beta_slow", "mscale",
+             "mscale_all_dim", "attention_factor", "truncate"),
+    "longrope": ("short_factor", "long_factor", "original_max_position_embeddings", "factor",
+                 "attention_factor"),
+    "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+}
+_REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
+             "yarn": ("original_max_position_embeddings",),
+             "longrope": ("short_factor", "long_factor", "original_max_position_embeddings"),
+             "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")}
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_number(value) -> bool:
+    return (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _positive(name: str, value) -> None:
+    require(_is_number(value) and value > 0, f"{name} must be a finite number > 0, not {_shown(value)}")
+
+
+def _factor_list(name: str, value) -> tuple[float, ...]:
+    ok = isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0
+    require(ok and all(_is_number(v) and v > 0 for v in value),
+            f"{name} must be a list of finite numbers > 0 (one per rotated pair), not {_shown(value)}")
+    return tuple(float(v) for v in value)
+
+
+@dataclass(frozen=True)
+class RopeScaling:
+    """One rope type and its parameters (None: not set, or transformers' default); validated, hashable."""
+
+    rope_type: str = "default"
+    factor: float | None = None
+    original_max_position_embeddings: int | None = None   # L0, the pre-training context
+    low_freq_factor: float | None = None                  # llama3
+    high_freq_factor: float | None = None                 # llama3
+    beta_fast: float | None = None                        # yarn (default 32)
+    beta_slow: float | None = None                        # yarn (default 1)
+    mscale: float | None = None                           # yarn
+    mscale_all_dim: float | None = None                   # yarn
+    attention_factor: float | None = None                 # yarn, longrope: overrides the formula
+    truncate: bool | None = None                          # yarn (default True)
+    short_factor: tuple[float, ...] | None = None         # longrope, (dim/2,)
+    long_factor: tuple[float, ...] | None = None          # longrope, (dim/2,)
+    partial_rotary_factor: float = 1.0                    # fraction of head_dim that rotates
+
+    def __post_init__(self) -> None:
+        kind = self.rope_type
+        require(kind in ROPE_TYPES, f"rope_type must be one of {', '.join(ROPE_TYPES)}; got {_shown(kind)}")
+        p = self.partial_rotary_factor
+        require(_is_number(p) and 0 < p <= 1,
+                f"partial_rotary_factor must be a number in (0, 1], not {_shown(p)}")
+        used = _FIELDS_OF[kind]
+        for f in fields(self):
+            if f.name in ("rope_type", "partial_rotary_factor") or getattr(self, f.name) is None:
+                continue
+            require(f.name in used, f"{f.name} is not a parameter of rope type {kind} (it takes: "
+                    f"{', '.join(used) or 'only partial_rotary_factor'})")
+        for name in _REQUIRED.get(kind, ()):
+            require(getattr(self, name) is not None,
+                    f"rope type {kind} needs {name} (it takes: {', '.join(used)})")
+        for name in ("factor", "low_freq_factor", "high_freq_factor", "attention_factor"):
+            if getattr(self, name) is not None:
+                _positive(name, getattr(self, name))
+        for name in ("mscale", "mscale_all_dim"):
+            value = getattr(self, name)
+            require(value is None or _is_number(value), f"{name} must be a finite number, not {_shown(value)}")
+        length = self.original_max_position_embeddings
+        require(length is None or (isinstance(length, (int, np.integer)) and not isinstance(length, bool)
+                                   and length >= 1),
+                f"original_max_position_embeddings must be a whole number >= 1, not {_shown(length)}")
+        if kind == "llama3":
+            require(self.low_freq_factor < self.high_freq_factor,
+                    f"low_freq_factor must be less than high_freq_factor; got {self.low_freq_factor} "
+                    f">= {self.high_freq_factor}")
+        if kind == "yarn":
+            self._check_yarn()
+        for name in ("short_factor", "long_factor"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, _factor_list(name, getattr(self, name)))
+
+    def _check_yarn(self) -> None:
+        fast, slow = self.yarn_betas
+        _positive("beta_fast", fast)
+        _positive("beta_slow", slow)
+        require(fast > slow, f"beta_fast must be greater than beta_slow; got {fast} <= {slow}")
+        require(self.truncate is None or isinstance(self.truncate, bool),
+                f"truncate must be true or false, not {_shown(self.truncate)}")
+
+    @property
+    def yarn_betas(self) -> tuple[float, float]:
+        """(beta_fast, beta_slow) with transformers' defaults 32 and 1 (its `or`: 0 counts as unset)."""
+        return (self.beta_fast or YARN_BETA_FAST), (self.beta_slow or YARN_BETA_SLOW)
+
+    def to_dict(self) -> dict:
+        """The 5.x `rope_parameters` form without rope_theta: the set fields, lists for tuples."""
+        out = {"rope_type": self.rope_type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "rope_type" and value is not None:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        if out.get("partial_rotary_factor") == 1.0:
+            del out["partial_rotary_factor"]
+        return out
+
+
+class RopeFrequencies(NamedTuple):
+    inv_freq: np.ndarray       # (dim/2,) float64
+    attention_factor: float
+
+
+def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
+    """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
+    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
+    require(ok and head_dim >= 2, f"head_dim must be a whole number >= 2, not {_shown(head_dim)}")
+    dim = int(head_dim * partial_rotary_factor)
+    require(dim >= 2 and dim % 2 == 0,
+            f"head_dim x partial_rotary_factor = {head_dim} x {partial_rotary_factor} gives {dim} rotated "
+            "channels; it must be an even whole number >= 2 (RoPE rotates channel pairs)")
+    return dim
+
+
+def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:
+    length = scaling.original_max_position_embeddings or max_position_embeddings
+    require(length is not None, f"rope type {scaling.rope_type} needs {what}: give "
+            "original_max_position_embeddings (or max_position_embeddings)")
+    require(isinstance(length, (int, np.integer)) and length >= 1,
+            f"max_position_embeddings must be a whole number >= 1, not {_shown(length)}")
+    return int(length)
+
+
+def resolved_factor(scaling: RopeScaling, max_position_embeddings: int | None = None) -> float:
+    """The factor; for yarn/longrope without one, max_position_embeddings / L0 (as transformers)."""
+    if scaling.factor is not None:
+        return float(scaling.factor)
+    if scaling.rope_type in ("yarn", "longrope"):
+        require(max_position_embeddings is not None,
+                f"rope type {scaling.rope_type} without factor needs max_position_embeddings (factor = "
+                "max_position_embeddings / original_max_position_embeddings)")
+        return max_position_embeddings / scaling.original_max_position_embeddings
+    return 1.0
+
+
+def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embeddings: int | None) -> float:
+    """Dynamic NTK's s = factor * L / L0 - (factor - 1) with L = max(seq_len, L0); 1 while L <= L0."""
+    trained = _context(scaling, max_position_embeddings, "the trained context length")
+    length = trained if seq_len is None else max(seq_len, trained)
+    return scaling.factor * length / trained - (scaling.factor - 1)
+
+
+def _check_inputs(head_dim, base, scaling, seq_len) -> int:
+    require(_is_number(base) and base > 1, f"base (rope_theta) must be a finite number > 1, not {_shown(base)}")
+    require(scaling is None or isinstance(scaling, RopeScaling),
+            f"scaling must be a RopeScaling or None, not {_shown(scaling)}")
+    require(seq_len is None or (isinstance(seq_len, (int, np.integer)) and not isinstance(seq_len, bool)
+                                and seq_len >= 1),
+            f"seq_len must be a whole number >= 1, not {_shown(seq_len)}")
+    return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
+
+
+def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = None,
+                    seq_len: int | None = None, max_position_embeddings: int | None = None) -> RopeFrequencies:
+    """Inverse frequencies (dim/2,) and attention factor, as transformers computes them.
+
+    seq_len: the current length (dynamic; longrope picks long_factor when seq_len > L0).
+    max_position_embeddings: the config's; dynamic's L0 when the scaling has none, and yarn/longrope's
+    factor = max_position_embeddings / L0 when the scaling has no factor."""
+    dim = _check_inputs(head_dim, base, scaling, seq_len)
+    scaling = scaling or RopeScaling()
+    kind = scaling.rope_type
+    plain = default_inv_freq(dim, base)                       # (dim/2,)
+    if kind == "default":
+        return RopeFrequencies(plain, 1.0)
+    if kind == "linear":
+        return RopeFrequencies(plain / scaling.factor, 1.0)
+    if kind == "dynamic":
+        require(dim >= 4, f"rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got {dim}")
+        scaled = base * dynamic_scale(scaling, seq_len, max_position_embeddings) ** (dim / (dim - 2))
+        return RopeFrequencies(default_inv_freq(dim, scaled), 1.0)
+    if kind == "longrope":
+        for name in ("short_factor", "long_factor"):
+            got = len(getattr(scaling, name))
+            require(got == dim // 2, f"{name} must have {dim // 2} numbers (one per rotated pair: head_dim "
+                    f"{head_dim} x partial_rotary_factor {scaling.partial_rotary_factor} / 2), not {got}")
+    factor = resolved_factor(scaling, max_position_embeddings)
+    if kind == "yarn":
+        ramp, _, _ = yarn_ramp(scaling, dim, base)
+        inv = (plain / factor) * ramp + plain * (1 - ramp)
+        return RopeFrequencies(inv, yarn_attention_factor(scaling, factor))
+    if kind == "llama3":
+        smooth = llama3_smooth(scaling, plain)
+        return RopeFrequencies((1 - smooth) * plain / scaling.factor + smooth * plain, 1.0)
+    long = seq_len is not None and seq_len > scaling.original_max_position_embeddings
+    ext = np.asarray(scaling.long_factor if long else scaling.short_factor, dtype=np.float64)
+    return RopeFrequencies(1.0 / (ext * float(base) ** (np.arange(0, dim, 2) / dim)),
+                           longrope_attention_factor(scaling, factor))
+
+
+def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, seq_len: int | None = None,
+                     max_position_embeddings: int | None = None, **params) -> RopeFrequencies:
+    """The friendly form: rope_frequencies(128, 5e5, "llama3", factor=8, low_freq_factor=1, ...)."""
+    known = {f.name for f in fields(RopeScaling)} - {"rope_type"}
+    extra = sorted(k for k in params if k not in known)
+    require(not extra, f"unknown RoPE parameter(s): {', '.join(extra)}; known: {', '.join(sorted(known))}")
+    scaling = RopeScaling(rope_type=rope_type, **params)
+    return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
+
+
+__all__ = [
+    "ROPE_TYPES",
+    "RopeFrequencies",
+    "RopeScaling",
+    "dynamic_scale",
+    "inv_frequencies",
+    "pair_profile",
+    "resolved_factor",
+    "rope_frequencies",
+    "rotary_dim",
+    "scaling_from_config",
+]
+
+
+def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
+    """(base, scaling) from a model config dict, 4.x style (rope_theta + rope_scaling) or 5.x style."""
+    from explorer.backend.rope_config import scaling_from_config as convert
+
+    return convert(config)
+
+
+def pair_profile(head_dim: int, base: float, scaling: RopeScaling | None = None, seq_len: int | None = None,
+                 max_position_embeddings: int | None = None):
+    """Per pair before/after scaling, with regimes; see explorer.backend.rope_profile.PairProfile."""
+    from explorer.backend.rope_profile import pair_profile as profile
+
+    return profile(head_dim, base, scaling, seq_len, max_position_embeddings)

@@ -1,0 +1,425 @@
+"""RoPE scaling against transformers' own ROPE_INIT_FUNCTIONS (5.x), for every rope type.
+
+transformers computes in float32, we in float64. Listed configs: equal to 1e-6 relative to the float32
+functions as shipped. Drawn configs (extreme bases, narrow llama3 bands, ...): equal to 1e-9 relative to
+the same functions run in float64 (torch.float / torch.float32 pointed at float64 during the call; not
+longrope, whose exponent is always float32: its closed form is checked to 1e-13 instead), and
+to the shipped float32 functions within float32 rounding (2e-5; measured worst 2.5e-6 over 1,500 draws).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.backend.rope_config import scaling_from_config
+from explorer.backend.rope_profile import REGIMES, pair_profile
+from explorer.backend.rope_scaling import (
+    ROPE_TYPES,
+    RopeScaling,
+    inv_frequencies,
+    rope_frequencies,
+)
+from explorer.errors import InputError
+
+transformers = pytest.importorskip("transformers")
+from transformers import GPTNeoXConfig, LlamaConfig
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+
+settings.register_profile("ci", max_examples=80, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=10_000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(settings.get_profile(os.environ.get("PE_FUZZ_PROFILE", "ci")))
+RTOL = 1e-6
+
+
+@contextlib.contextmanager
+def float64_torch():
+    """transformers' rope functions name torch.float / torch.float32; point both at float64 meanwhile."""
+    import torch
+
+    saved = torch.float, torch.float32
+    torch.float = torch.float32 = torch.float64
+    try:
+        yield
+    finally:
+        torch.float, torch.float32 = saved
+
+
+def reference(head_dim, base, scaling: RopeScaling, max_len=None, seq_len=None, exact=False):
+    """transformers' (inv_freq, attention_factor) from a 5.x-style LlamaConfig built here; exact=True
+    runs the same functions in float64."""
+    params = {"rope_type": scaling.rope_type, "rope_theta": float(base),
+              "partial_rotary_factor": scaling.partial_rotary_factor}
+    for name in ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "mscale",
+                 "mscale_all_dim", "attention_factor", "truncate"):
+        if getattr(scaling, name) is not None:
+            params[name] = getattr(scaling, name)
+    for name in ("short_factor", "long_factor"):
+        if getattr(scaling, name) is not None:
+            params[name] = list(getattr(scaling, name))
+    if scaling.rope_type == "yarn":
+        params["factor"] = scaling.factor       # a required key in 5.x, None meaning "from the lengths"
+    original = scaling.original_max_position_embeddings
+    if scaling.rope_type == "dynamic":
+        max_len = original or max_len           # dynamic scales against max_position_embeddings
+    elif original is not None and scaling.rope_type != "linear":
+        params["original_max_position_embeddings"] = original
+    config = LlamaConfig(hidden_size=head_dim * 2, num_attention_heads=2, head_dim=head_dim,
+                         max_position_embeddings=max_len or 4096, rope_parameters=params)
+    with float64_torch() if exact else contextlib.nullcontext():
+        if scaling.rope_type == "default":
+            inv, att = GPTNeoXRotaryEmbedding.compute_default_rope_parameters(config)
+        else:
+            inv, att = ROPE_INIT_FUNCTIONS[scaling.rope_type](config, "cpu", seq_len=seq_len)
+    assert inv.dtype == (torch_float64() if exact else torch_float32())
+    return inv.double().numpy(), float(att)
+
+
+def torch_float64():
+    import torch
+
+    return torch.float64
+
+
+def torch_float32():
+    import torch
+
+    return torch.float32
+
+
+def assert_same(head_dim, base, scaling, max_len=None, seq_len=None, exact=False, rtol=RTOL):
+    ours = inv_frequencies(head_dim, base, scaling, seq_len, max_len)
+    ref_inv, ref_att = reference(head_dim, base, scaling, max_len, seq_len, exact)
+    assert ours.inv_freq.dtype == np.float64
+    assert ours.inv_freq.shape == ref_inv.shape == (int(head_dim * scaling.partial_rotary_factor) // 2,)
+    np.testing.assert_allclose(ours.inv_freq, ref_inv, rtol=rtol, atol=0)
+    assert ours.attention_factor == pytest.approx(ref_att, rel=1e-12)
+    return ours
+
+
+CASES = [
+    (128, 10000.0, RopeScaling(), None, None),
+    (64, 1e6, RopeScaling(partial_rotary_factor=0.25), None, None),
+    (128, 10000.0, RopeScaling("linear", factor=4.0), None, None),
+    (80, 5e5, RopeScaling("linear", factor=0.5, partial_rotary_factor=0.5), None, None),
+    (128, 10000.0, RopeScaling("dynamic", factor=2.0), 4096, 4096),
+    (128, 10000.0, RopeScaling("dynamic", factor=2.0), 4096, 10000),
+    (64, 1e4, RopeScaling("dynamic", factor=8.0, partial_rotary_factor=0.25), 2048, 30000),
+    (128, 10000.0, RopeScaling("dynamic", factor=3.0, original_max_position_embeddings=1024), None, 5000),
+    (128, 1e6, RopeScaling("yarn", factor=4.0, original_max_position_embeddings=32768), 131072, None),
+    (64, 1e4, RopeScaling("yarn", factor=40.0, original_max_position_embeddings=4096, beta_fast=32,
+                          beta_slow=1, mscale=1.0, mscale_all_dim=1.0), 163840, None),
+    (64, 1e4, RopeScaling("yarn", factor=40.0, original_max_position_embeddings=4096, mscale=0.707,
+                          mscale_all_dim=1.0), 163840, None),
+    (128, 5e4, RopeScaling("yarn", factor=16.0, original_max_position_embeddings=2048, truncate=False,
+                           beta_fast=8.0, beta_slow=0.5), None, None),
+    (96, 1e4, RopeScaling("yarn", factor=2.0, original_max_position_embeddings=4096, attention_factor=0.8,
+                          partial_rotary_factor=0.5), None, None),
+    (128, 5e5, RopeScaling("llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                           original_max_position_embeddings=8192), 131072, None),
+    (64, 5e5, RopeScaling("llama3", factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                          original_max_position_embeddings=8192), 131072, None),
+    (128, 1e4, RopeScaling("llama3", factor=2.5, low_freq_factor=0.5, high_freq_factor=8.0,
+                           original_max_position_embeddings=512, partial_rotary_factor=0.5), None, None),
+]
+LONG = RopeScaling("longrope", short_factor=[1.0 + 0.01 * i for i in range(48)],
+                   long_factor=[1.0 + i for i in range(48)], original_max_position_embeddings=4096)
+
+
+@pytest.mark.parametrize("head_dim, base, scaling, max_len, seq_len", CASES)
+def test_matches_transformers(head_dim, base, scaling, max_len, seq_len):
+    assert_same(head_dim, base, scaling, max_len, seq_len)
+
+
+@pytest.mark.parametrize("seq_len", [None, 100, 4096, 4097, 100_000])
+def test_longrope_short_and_long_factor_and_its_attention_factor(seq_len):
+    ours = assert_same(96, 10000.0, LONG, 131072, seq_len)
+    assert ours.attention_factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+    plain = 10000.0 ** -(np.arange(0, 96, 2) / 96)
+    factors = LONG.long_factor if seq_len is not None and seq_len > 4096 else LONG.short_factor
+    np.testing.assert_allclose(ours.inv_freq, plain / np.array(factors), rtol=1e-13)
+
+
+def test_default_is_the_closed_form_and_friendly_form_agrees():
+    ours = rope_frequencies(64, 10000.0)
+    np.testing.assert_allclose(ours.inv_freq, 10000.0 ** (-np.arange(32) * 2 / 64), rtol=1e-14)
+    assert ours.attention_factor == 1.0
+    llama3 = rope_frequencies(128, 5e5, "llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                              original_max_position_embeddings=8192)
+    assert np.array_equal(llama3.inv_freq, inv_frequencies(128, 5e5, CASES[13][2]).inv_freq)
+
+
+def test_yarn_factor_from_max_position_embeddings_like_transformers():
+    scaling = RopeScaling("yarn", original_max_position_embeddings=4096)
+    ours = assert_same(64, 1e4, scaling, max_len=163840)
+    assert ours.attention_factor == pytest.approx(0.1 * math.log(40) + 1)
+
+
+EVEN_DIMS = st.sampled_from([(hd, p) for hd in (8, 16, 32, 48, 64, 80, 96, 128, 256)
+                             for p in (1.0, 0.5, 0.25) if int(hd * p) % 2 == 0 and int(hd * p) >= 4])
+BASES = st.floats(1.5, 1e6)
+LENGTHS = st.integers(16, 200_000)
+FACTORS = st.floats(1.0, 64.0)
+
+
+@st.composite
+def drawn_config(draw):
+    (head_dim, fraction), base, kind = draw(EVEN_DIMS), draw(BASES), draw(st.sampled_from(ROPE_TYPES))
+    original, seq_len = draw(LENGTHS), draw(st.none() | LENGTHS)
+    dim = int(head_dim * fraction)
+    p = {"partial_rotary_factor": fraction}
+    if kind in ("linear", "dynamic", "yarn", "llama3"):
+        p["factor"] = draw(FACTORS)
+    if kind in ("dynamic", "yarn", "llama3", "longrope"):
+        p["original_max_position_embeddings"] = original
+    if kind == "yarn":
+        slow = draw(st.floats(0.25, 4.0))
+        p.update(beta_slow=slow, beta_fast=slow + draw(st.floats(0.5, 64.0)), truncate=draw(st.booleans()))
+        if draw(st.booleans()):
+            p.update(mscale=draw(st.floats(0.1, 2.0)), mscale_all_dim=draw(st.floats(0.1, 2.0)))
+        if draw(st.booleans()):
+            p["attention_factor"] = draw(st.floats(0.1, 3.0))
+    if kind == "llama3":
+        low = draw(st.floats(0.25, 4.0))
+        p.update(low_freq_factor=low, high_freq_factor=low + draw(st.floats(0.25, 8.0)))
+    if kind == "longrope":
+        factors = st.lists(st.floats(1.0, 80.0), min_size=dim // 2, max_size=dim // 2)
+        p.update(short_factor=draw(factors), long_factor=draw(factors))
+        if draw(st.booleans()):
+            p["factor"] = draw(FACTORS)
+    max_len = original * 4 if kind in ("longrope", "yarn") else None
+    return head_dim, base, RopeScaling(kind, **p), max_len, seq_len
+
+
+@FUZZ
+@given(drawn_config())
+def test_drawn_configs_match_transformers(case):
+    head_dim, base, scaling, max_len, seq_len = case
+    # longrope's exponent is made with .float() (always float32), so its float64 run is float32 too;
+    # test_longrope_short_and_long_factor_and_its_attention_factor checks its closed form to 1e-13
+    exact_rtol = 2e-5 if scaling.rope_type == "longrope" else 1e-9
+    assert_same(head_dim, base, scaling, max_len, seq_len, exact=True, rtol=exact_rtol)
+    assert_same(head_dim, base, scaling, max_len, seq_len, rtol=2e-5)
+
+
+@pytest.mark.parametrize("head_dim, base, scaling, max_len, seq_len", CASES)
+def test_listed_configs_match_transformers_in_float64_to_1e_12(head_dim, base, scaling, max_len, seq_len):
+    assert_same(head_dim, base, scaling, max_len, seq_len, exact=True, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"rope_type": "ntk"}, "rope_type must be one of default, linear, dynamic, yarn, longrope, llama3"),
+    ({"rope_type": "linear"}, "rope type linear needs factor"),
+    ({"rope_type": "dynamic"}, "rope type dynamic needs factor"),
+    ({"rope_type": "yarn", "factor": 2.0}, "rope type yarn needs original_max_position_embeddings"),
+    ({"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8},
+     "rope type llama3 needs low_freq_factor"),
+    ({"rope_type": "longrope", "long_factor": [1.0], "original_max_position_embeddings": 8},
+     "rope type longrope needs short_factor"),
+    ({"rope_type": "linear", "factor": 0.0}, "factor must be a finite number > 0"),
+    ({"rope_type": "linear", "factor": -2.0}, "factor must be a finite number > 0"),
+    ({"rope_type": "linear", "factor": float("nan")}, "factor must be a finite number > 0"),
+    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0,
+      "original_max_position_embeddings": 8192}, "low_freq_factor must be less than high_freq_factor"),
+    ({"partial_rotary_factor": 0.0}, r"partial_rotary_factor must be a number in \(0, 1\]"),
+    ({"partial_rotary_factor": 1.5}, r"partial_rotary_factor must be a number in \(0, 1\]"),
+    ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8, "beta_fast": 1.0,
+      "beta_slow": 2.0}, "beta_fast must be greater than beta_slow"),
+    ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 0},
+     "original_max_position_embeddings must be a whole number >= 1"),
+    ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8, "low_freq_factor": 1.0},
+     "low_freq_factor is not a parameter of rope type yarn"),
+    ({"rope_type": "longrope", "short_factor": [1.0, -1.0], "long_factor": [1.0, 1.0],
+      "original_max_position_embeddings": 8}, "short_factor must be a list of finite numbers > 0"),
+])
+def test_bad_scaling_one_line_naming_the_field(kwargs, needle):
+    with pytest.raises(InputError, match=needle) as info:
+        RopeScaling(**kwargs)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: inv_frequencies(96, 1e4, LONG.__class__("longrope", short_factor=[1.0] * 47,
+                                                     long_factor=[1.0] * 48,
+                                                     original_max_position_embeddings=8)),
+     "short_factor must have 48 numbers"),
+    (lambda: inv_frequencies(64, 1e4, RopeScaling(partial_rotary_factor=0.3)), "it must be an even whole number"),
+    (lambda: inv_frequencies(7, 1e4), "it must be an even whole number"),
+    (lambda: inv_frequencies(64, 1.0), "base .rope_theta. must be a finite number > 1"),
+    (lambda: inv_frequencies(64, 1e4, seq_len=0), "seq_len must be a whole number >= 1"),
+    (lambda: inv_frequencies(64, 1e4, RopeScaling("dynamic", factor=2.0)), "rope type dynamic needs"),
+    (lambda: inv_frequencies(64, 1e4, RopeScaling("yarn", original_max_position_embeddings=8)),
+     "without factor needs max_position_embeddings"),
+    (lambda: rope_frequencies(64, 1e4, "linear", factr=2.0), "unknown RoPE parameter.s.: factr"),
+])
+def test_bad_calls_one_line(call, needle):
+    with pytest.raises(InputError, match=needle) as info:
+        call()
+    assert "\n" not in str(info.value)
+
+
+def test_scaling_is_hashable_and_lists_become_tuples():
+    a = RopeScaling("longrope", short_factor=[1, 2], long_factor=(3, 4), original_max_position_embeddings=8)
+    assert a.short_factor == (1.0, 2.0) and hash(a) == hash(RopeScaling(
+        "longrope", short_factor=(1.0, 2.0), long_factor=[3.0, 4.0], original_max_position_embeddings=8))
+
+
+CONFIGS_4X = [
+    {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
+     "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                      "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768, "rope_theta": 1e6,
+     "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}},
+    {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+     "rope_scaling": {"type": "dynamic", "factor": 2.0}},
+    {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 1e4,
+     "rope_scaling": {"type": "linear", "factor": 4.0}},
+    {"hidden_size": 2560, "num_attention_heads": 32, "max_position_embeddings": 2048,
+     "partial_rotary_factor": 0.5, "rope_theta": 10000.0},
+    {"hidden_size": 1024, "num_attention_heads": 16, "head_dim": 64, "max_position_embeddings": 40960,
+     "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 2.0,
+                         "original_max_position_embeddings": 20480, "partial_rotary_factor": 0.5}},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS_4X)
+def test_scaling_from_config_reads_what_transformers_reads(config):
+    base, scaling = scaling_from_config(config)
+    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    ours = inv_frequencies(head_dim, base, scaling, 9000, config["max_position_embeddings"])
+    hf = LlamaConfig(**config)
+    kind = hf.rope_parameters["rope_type"]
+    if kind == "default":
+        inv, att = GPTNeoXRotaryEmbedding.compute_default_rope_parameters(hf)
+    else:
+        inv, att = ROPE_INIT_FUNCTIONS[kind](hf, "cpu", seq_len=9000)
+    np.testing.assert_allclose(ours.inv_freq, inv.double().numpy(), rtol=RTOL)
+    assert ours.attention_factor == pytest.approx(float(att))
+
+
+def test_scaling_from_config_neox_rotary_pct_gptj_rotary_dim_and_phi3_top_level_original():
+    neox = {"hidden_size": 768, "num_attention_heads": 12, "rotary_pct": 0.25, "rotary_emb_base": 10000,
+            "max_position_embeddings": 2048}
+    base, scaling = scaling_from_config(neox)
+    ours = inv_frequencies(64, base, scaling)
+    inv, _ = GPTNeoXRotaryEmbedding.compute_default_rope_parameters(GPTNeoXConfig(**neox))
+    np.testing.assert_allclose(ours.inv_freq, inv.double().numpy(), rtol=RTOL)
+    _, gptj = scaling_from_config({"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048})
+    assert gptj.partial_rotary_factor == 0.25
+    phi = {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+           "original_max_position_embeddings": 4096,
+           "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 48, "long_factor": [2.0] * 48,
+                            "original_max_position_embeddings": 999}}
+    _, scaling = scaling_from_config(phi)
+    assert scaling.original_max_position_embeddings == 4096 and scaling.factor == 32.0
+
+
+@pytest.mark.parametrize("config, needle", [
+    ({"rope_scaling": {"type": "su"}}, "rope_type must be one of"),
+    ([1, 2], "a model config must be a JSON object"),
+    ({"rope_scaling": {"type": "dynamic", "factor": 2.0}}, "rope type dynamic needs max_position_embeddings"),
+])
+def test_scaling_from_config_bad(config, needle):
+    with pytest.raises(InputError, match=needle):
+        scaling_from_config(config)
+
+
+@pytest.mark.parametrize("head_dim, base, scaling, max_len, seq_len", CASES)
+def test_pair_profile_is_consistent_with_the_frequencies(head_dim, base, scaling, max_len, seq_len):
+    prof = pair_profile(head_dim, base, scaling, seq_len, max_len)
+    freqs = inv_frequencies(head_dim, base, scaling, seq_len, max_len)
+    assert np.array_equal(prof.inv_freq_after, freqs.inv_freq)
+    dim = prof.rotary_dim
+    np.testing.assert_allclose(prof.inv_freq_before, base ** (-np.arange(0, dim, 2) / dim), rtol=1e-13)
+    np.testing.assert_allclose(prof.wavelength_after * prof.inv_freq_after, 2 * np.pi, rtol=1e-13)
+    np.testing.assert_allclose(prof.divisor, prof.inv_freq_before / prof.inv_freq_after, rtol=1e-13)
+    assert set(prof.regime) <= set(REGIMES) and len(prof.regime) == dim // 2
+    assert prof.attention_factor == freqs.attention_factor
+    w, b = prof.interpolation, prof.inv_freq_before
+    if scaling.rope_type in ("yarn", "llama3"):          # a linear blend of w and w / factor
+        np.testing.assert_allclose(prof.inv_freq_after, b * (1 - w) + b / prof.factor * w, rtol=1e-12)
+    if scaling.rope_type == "dynamic":                   # w / s^t
+        np.testing.assert_allclose(prof.inv_freq_after, b / prof.factor ** w, rtol=1e-9)
+    for label, weight in zip(prof.regime, w):
+        assert {"extrapolated": weight <= 1e-9, "interpolated": weight >= 1 - 1e-9,
+                "between": 1e-9 < weight < 1 - 1e-9}[label] or prof.factor == 1.0
+
+
+def test_pair_profile_llama3_bands_and_yarn_ramp():
+    prof = pair_profile(128, 5e5, CASES[13][2], max_position_embeddings=131072)
+    wavelength = 2 * np.pi / (5e5 ** (-np.arange(0, 128, 2) / 128))
+    expect = np.where(wavelength < 8192 / 4, "extrapolated", np.where(wavelength > 8192, "interpolated", "between"))
+    assert prof.regime == tuple(expect)
+    assert prof.band_wavelengths == (2048.0, 8192.0) and prof.extended_context == 131072
+    yarn = pair_profile(128, 1e6, CASES[8][2], max_position_embeddings=131072)
+    low, high = yarn.ramp_pairs
+    idx = np.arange(64)
+    assert all(r == "extrapolated" for r in np.array(yarn.regime)[idx <= low])
+    assert all(r == "interpolated" for r in np.array(yarn.regime)[idx >= high])
+    assert yarn.counts()["between"] == int(np.sum((idx > low) & (idx < high)))
+    linear = pair_profile(64, 1e4, RopeScaling("linear", factor=4.0), max_position_embeddings=2048)
+    assert set(linear.regime) == {"interpolated"} and linear.extended_context == 8192
+    assert set(pair_profile(64, 1e4).regime) == {"extrapolated"}
+    assert set(pair_profile(96, 1e4, LONG, 5000, 131072).regime) == {"rescaled"}
+    with pytest.raises(ValueError):
+        prof.inv_freq_after[0] = 1.0                    # read-only arrays
+
+
+@pytest.mark.parametrize("scaling", [RopeScaling("yarn", factor=4.0, original_max_position_embeddings=64,
+                                                 partial_rotary_factor=0.5), CASES[13][2]])
+def test_scaled_score_equals_explicitly_rotated_vectors(scaling):
+    from explorer.backend.rope import query_key
+    from explorer.backend.rope_profile import score_vs_distance_scaled
+
+    head_dim, base = 32, 500.0
+    delta, before, after = score_vs_distance_scaled(head_dim, base, scaling, max_dist=40, kind="random", seed=3)
+    q, k = query_key(head_dim, "random", 3)
+    freqs = inv_frequencies(head_dim, base, scaling)
+    dim = 2 * len(freqs.inv_freq)
+
+    def rotated(x, pos, theta, gain):
+        out = x.copy()
+        c, s = np.cos(pos * theta) * gain, np.sin(pos * theta) * gain
+        out[0:dim:2] = x[0:dim:2] * c - x[1:dim:2] * s
+        out[1:dim:2] = x[0:dim:2] * s + x[1:dim:2] * c
+        return out
+
+    plain = base ** (-np.arange(0, dim, 2) / dim)
+    for j, d in enumerate(delta):
+        m, n = 50 + d, 50
+        assert before[j] == pytest.approx(rotated(q, m, plain, 1.0) @ rotated(k, n, plain, 1.0), abs=1e-9)
+        want = rotated(q, m, freqs.inv_freq, freqs.attention_factor) @ rotated(k, n, freqs.inv_freq,
+                                                                             freqs.attention_factor)
+        assert after[j] == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize("head_dim, fraction", [(64, 1.0), (64, 0.25), (256, 0.25), (96, 0.5)])
+def test_channel_pairs_follow_transformers_rotations(head_dim, fraction):
+    import torch
+    from transformers.models.gptj.modeling_gptj import rotate_every_two
+    from transformers.models.llama.modeling_llama import rotate_half
+
+    from explorer.backend.rope_profile import channel_pairs
+
+    dim = int(head_dim * fraction)
+    for pairing, rotate in (("half", rotate_half), ("interleaved", rotate_every_two)):
+        pairs = channel_pairs(head_dim, fraction, pairing)
+        assert pairs.shape == (head_dim,) and np.all(pairs[dim:] == -1)
+        for c in range(dim):                        # rotate() maps a channel onto its pair partner
+            x = torch.zeros(1, 1, 1, dim, dtype=torch.float64)
+            x[..., c] = 1.0
+            partner = int(torch.nonzero(rotate(x).reshape(-1))[0])
+            assert partner != c and pairs[partner] == pairs[c]
+        assert sorted(np.bincount(pairs[:dim])) == [2] * (dim // 2)
+        # the frequency index: Llama's cat(freqs, freqs), GPT-J's repeat_interleave(freqs, 2)
+        first = pairs[:dim // 2] if pairing == "half" else pairs[0:dim:2]
+        assert np.array_equal(first, np.arange(dim // 2))

@@ -1,0 +1,175 @@
+"""Model presets: the file validates, every RoPE preset computes what transformers computes from an
+equivalent config, the config.json forms convert to the same settings, and bad files are refused."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from explorer.backend.presets import (
+    POSITION_FAMILIES,
+    get_preset,
+    load_presets,
+    presets_from_json,
+)
+from explorer.backend.rope_config import scaling_from_config
+from explorer.backend.rope_scaling import inv_frequencies
+from explorer.errors import InputError
+from explorer.paths import resource
+
+transformers = pytest.importorskip("transformers")
+from transformers import LlamaConfig, Phi3Config
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+
+REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b",
+            "llama-3.1-8b", "llama-3.2-1b", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
+            "deepseek-v3", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b", "pythia-160m", "bloom-560m", "mpt-7b",
+            "smollm2-135m")
+ROPE = [name for name, p in load_presets().items() if p.position == "rope"]
+
+
+def test_every_required_model_is_there_with_sources():
+    presets = load_presets()
+    assert set(REQUIRED) <= set(presets)
+    for p in presets.values():
+        assert p.position in POSITION_FAMILIES
+        assert p.sources and all(s.repo and s.path for s in p.sources)
+        assert (p.pairing is None) == (p.position != "rope")
+
+
+def test_families_pairings_and_embedding_scales_of_named_models():
+    presets = load_presets()
+    assert {n: presets[n].position for n in ("gpt2", "bert-base-uncased", "bloom-560m", "mpt-7b")} == {
+        "gpt2": "learned", "bert-base-uncased": "learned", "bloom-560m": "alibi", "mpt-7b": "alibi"}
+    assert presets["gpt-j-6b"].pairing == "interleaved" and presets["deepseek-v3"].pairing == "interleaved"
+    assert presets["llama-3.1-8b"].pairing == "half" and presets["pythia-160m"].pairing == "half"
+    assert presets["gemma-2b"].embedding_scale == pytest.approx(math.sqrt(presets["gemma-2b"].d_model))
+    assert all(p.embedding_scale == 1.0 for n, p in presets.items() if n != "gemma-2b")
+    assert presets["pythia-160m"].rotary_dim == 16 and presets["gpt-j-6b"].rotary_dim == 64
+    assert presets["deepseek-v3"].head_dim == 64          # MLA: qk_rope_head_dim
+    for name, p in presets.items():
+        if name != "deepseek-v3":
+            assert p.head_dim * p.n_heads == p.d_model, name
+        assert p.n_heads % p.n_kv_heads == 0, name
+
+
+def transformers_frequencies(p, seq_len=None):
+    """The preset as a 5.x config (a Phi3Config for Phi's top-level original length), through transformers."""
+    params = dict(p.rope_scaling.to_dict(), rope_theta=p.rope_theta,
+                  partial_rotary_factor=p.rotary_fraction)
+    common = {"hidden_size": p.head_dim * p.n_heads, "num_attention_heads": p.n_heads,
+                  "num_key_value_heads": p.n_kv_heads, "head_dim": p.head_dim,
+                  "max_position_embeddings": p.max_position_embeddings}
+    if params["rope_type"] == "longrope":
+        original = params.pop("original_max_position_embeddings")
+        config = Phi3Config(original_max_position_embeddings=original, rope_parameters=params, **common)
+    else:
+        config = LlamaConfig(rope_parameters=params, **common)
+    if params["rope_type"] == "default":
+        inv, att = GPTNeoXRotaryEmbedding.compute_default_rope_parameters(config)
+    else:
+        inv, att = ROPE_INIT_FUNCTIONS[params["rope_type"]](config, "cpu", seq_len=seq_len)
+    return inv.double().numpy(), float(att)
+
+
+@pytest.mark.parametrize("name", ROPE)
+def test_rope_presets_match_transformers(name):
+    p = get_preset(name)
+    for seq_len in (None, 2 * p.context_length):
+        ours = p.frequencies(seq_len)
+        inv, att = transformers_frequencies(p, seq_len)
+        assert ours.inv_freq.shape == (p.rotary_dim // 2,)
+        np.testing.assert_allclose(ours.inv_freq, inv, rtol=1e-6)
+        assert ours.attention_factor == pytest.approx(att, rel=1e-12)
+
+
+def test_named_attention_factors():
+    assert get_preset("qwen2.5-7b-yarn").frequencies().attention_factor == pytest.approx(0.1 * math.log(4) + 1)
+    assert get_preset("deepseek-v3").frequencies().attention_factor == 1.0     # mscale == mscale_all_dim
+    assert get_preset("phi-3.5-mini").frequencies().attention_factor == pytest.approx(
+        math.sqrt(1 + math.log(32) / math.log(4096)))
+
+
+# Literal config.json forms as published (4.x keys), read by scaling_from_config
+CONFIG_FORMS = {
+    "llama-3.1-8b": {"max_position_embeddings": 131072, "rope_theta": 500000.0,
+                     "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                      "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    "qwen2.5-7b-yarn": {"max_position_embeddings": 32768, "rope_theta": 1000000.0,
+                        "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}},
+    "deepseek-v3": {"max_position_embeddings": 163840, "rope_theta": 10000, "qk_rope_head_dim": 64,
+                    "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+                                     "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096,
+                                     "type": "yarn"}},
+    "pythia-160m": {"hidden_size": 768, "num_attention_heads": 12, "rotary_pct": 0.25,
+                    "max_position_embeddings": 2048},
+    "gpt-j-6b": {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048},
+    "llama-2-7b": {"max_position_embeddings": 4096, "rope_scaling": None},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIG_FORMS))
+def test_config_forms_give_the_preset_settings(name):
+    p = get_preset(name)
+    base, scaling = scaling_from_config(CONFIG_FORMS[name])
+    assert base == p.rope_theta
+    assert scaling == p.rope_scaling
+    np.testing.assert_array_equal(p.frequencies().inv_freq, inv_frequencies(
+        p.head_dim, base, scaling, None, p.max_position_embeddings).inv_freq)
+
+
+def test_phi35_config_form_with_top_level_original():
+    p = get_preset("phi-3.5-mini")
+    config = {"max_position_embeddings": 131072, "original_max_position_embeddings": 4096,
+              "rope_theta": 10000.0, "rope_scaling": {"type": "longrope",
+                                                      "short_factor": list(p.rope_scaling.short_factor),
+                                                      "long_factor": list(p.rope_scaling.long_factor)}}
+    _, scaling = scaling_from_config(config)
+    assert scaling.original_max_position_embeddings == 4096 and scaling.factor == 32.0
+    assert scaling.short_factor == p.rope_scaling.short_factor
+
+
+def test_unknown_preset_lists_the_known_ones():
+    with pytest.raises(InputError) as info:
+        get_preset("llama-9")
+    message = str(info.value)
+    assert "\n" not in message and "unknown preset 'llama-9'" in message
+    assert all(name in message for name in REQUIRED)
+
+
+def _file_with(name="x", **changes):
+    data = json.loads(resource("presets", "models.json").read_text(encoding="utf-8"))
+    entry = dict(data["presets"]["llama-3.1-8b"], **changes)
+    return json.dumps({"presets": {name: entry}})
+
+
+@pytest.mark.parametrize("changes, needle", [
+    ({"position": "rotary"}, "x.position must be one of learned, sinusoidal, rope, alibi, none"),
+    ({"d_model": 0}, "x.d_model must be a whole number >= 1"),
+    ({"pairing": "zigzag"}, "x.pairing must be one of interleaved, half"),
+    ({"rope_theta": None}, "x.rope_theta must be set exactly when position is rope"),
+    ({"rope_scaling": {"rope_type": "llama3", "factor": 8.0}}, "rope type llama3 needs low_freq_factor"),
+    ({"rope_scaling": {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8,
+                       "bogus": 1}}, "x.rope_scaling:"),
+    ({"rotary_fraction": 2.0}, "partial_rotary_factor must be a number in"),
+    ({"sources": []}, "x.sources must be a list"),
+])
+def test_bad_preset_files_refused_with_one_line(changes, needle):
+    with pytest.raises(InputError, match=needle) as info:
+        presets_from_json(_file_with(**changes))
+    assert "\n" not in str(info.value)
+
+
+def test_missing_keys_and_bad_json():
+    data = json.loads(_file_with())
+    del data["presets"]["x"]["head_dim"]
+    with pytest.raises(InputError, match="x lacks head_dim"):
+        presets_from_json(json.dumps(data))
+    with pytest.raises(InputError, match="not valid JSON"):
+        presets_from_json("{")
+    with pytest.raises(InputError, match="'presets' object"):
+        presets_from_json("[]")
