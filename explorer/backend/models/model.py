@@ -1,0 +1,124 @@
+"""Model: one opened checkpoint behind one protocol, whatever its format (HF folder or GGUF file).
+
+Built from (config_dict, TensorReader, tokenizers.Tokenizer, name, path): the config and the table
+shapes are checked when it is built, so a model that opens is one whose input X can be computed.
+Nothing is read until asked for: rows(ids) reads only those rows.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from explorer.backend.models import families
+from explorer.backend.models.attention import LayerQK, layer_qk
+from explorer.backend.models.config import ModelConfig, model_config
+from explorer.backend.models.tensors import TensorReader
+from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
+from explorer.errors import InputError, require
+
+
+class Model:
+    """An opened model: config, its own tokenizer, and reads of its tables and layer-0 q/k."""
+
+    def __init__(self, config_dict: dict, tensors: TensorReader, tokenizer, name: str, path):
+        try:
+            self.config: ModelConfig = model_config(config_dict, name)
+            families.check_tables(self.config, tensors)
+        except BaseException:
+            tensors.close()
+            raise
+        self.tensors = tensors
+        self.tokenizer = tokenizer
+        self.name = name
+        self.path = Path(path) if path is not None else None
+        self._lock = threading.Lock()      # one reader, many threads: positioned reads, but keep it simple
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+
+    @property
+    def vocab_rows(self) -> int:
+        """Rows of the token table (may exceed the tokenizer's vocabulary: Qwen pads its table)."""
+        return self.tensors.shape(families.need(self.tensors, families.embed_name(self.config)))[0]
+
+    def tokenize(self, text: str) -> TokenizedText:
+        """The model's own tokenizer.json: tokens with ids and character spans; special tokens marked."""
+        require(isinstance(text, str), f"text must be a string, not {type(text).__name__}")
+        require(len(text) <= MAX_CHARS, f"text has {len(text):,} characters; at most {MAX_CHARS:,} "
+                                        "can be tokenized")
+        enc = self.tokenizer.encode(_clean(text))
+        n, tokens = len(text), []
+        for tid, piece, (s, e), sp in zip(enc.ids, enc.tokens, enc.offsets, enc.special_tokens_mask):
+            if sp and s == e:
+                s = e = 0 if not tokens else n
+            tokens.append(Token(int(tid), int(min(s, n)), int(min(e, n)), _visible(piece), special=bool(sp)))
+        return TokenizedText(tuple(tokens), self.name, self.tokenizer.get_vocab_size(with_added_tokens=True))
+
+    def _ids(self, ids) -> np.ndarray:
+        ids = np.asarray(ids).reshape(-1)
+        require(ids.size == 0 or np.issubdtype(ids.dtype, np.integer), "token ids must be integers")
+        ids = ids.astype(np.int64)
+        rows = self.vocab_rows
+        require(ids.size == 0 or (ids.min() >= 0 and ids.max() < rows),
+                f"token ids must lie in 0..{rows - 1} (the rows of {self.name}'s token table)")
+        return ids
+
+    def rows(self, ids) -> np.ndarray:
+        """E[ids] as stored in the checkpoint (OPT: before project_in); (n, d) float32."""
+        with self._lock:
+            return families.token_rows(self.config, self.tensors, self._ids(ids))
+
+    def positions(self, n: int | None = None) -> np.ndarray | None:
+        """The learned position rows 0..n-1 ((n, d); all when n is None), or None for a RoPE model."""
+        with self._lock:
+            return families.position_rows(self.config, self.tensors, n)
+
+    def input_x(self, ids) -> np.ndarray:
+        """X exactly as the model's first layer receives it; (n, d_model) float32."""
+        with self._lock:
+            return families.input_x(self.config, self.tensors, self._ids(ids))
+
+    def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
+        """q, k (per head, rotated with the model's RoPE or with inv_freq) and logits.
+
+        Give token ids (1-D) for layer 0; a later layer needs its real input, a hidden state (n, d),
+        since PE Explorer does not run the layers before it."""
+        arr = np.asarray(ids_or_x)
+        if arr.ndim <= 1:
+            require(layer == 0, f"layer {layer} reads the output of the layers before it, which PE Explorer "
+                                "does not compute; only layer 0 can be computed from the text")
+            arr = self.input_x(arr)
+        with self._lock:
+            return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
+
+    def norms(self, ids) -> dict[str, np.ndarray | None]:
+        """Row norms for the scale gauge: token (|E[id]|, scaled as the model scales it), position, input."""
+        ids = self._ids(ids)
+        e = self.rows(ids)
+        x = self.input_x(ids)
+        pos = self.positions(len(ids))
+        return {"token_norm": np.linalg.norm(e, axis=1),                                 # (n,)
+                "scaled_norm": np.linalg.norm(e, axis=1) * np.float32(self.config.embed_scale),
+                "pe_norm": None if pos is None else np.linalg.norm(pos, axis=1),
+                "input_norm": np.linalg.norm(x, axis=1)}
+
+    def close(self) -> None:
+        self.tensors.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, path) -> Model:
+    """Model(...), with any non-InputError from a damaged source turned into one line."""
+    try:
+        return Model(config_dict, tensors, tokenizer, name, path)
+    except InputError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{name}: cannot open the model: {exc}") from None
