@@ -7,6 +7,7 @@ import os
 import sys
 
 from explorer import __version__
+from explorer.commands import models as model_commands
 from explorer.errors import InputError
 
 
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     tokens.add_argument("text")
     tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
     tokens.add_argument("--json", action="store_true", help="print JSON (default: a table)")
+    model_commands.add_parsers(kinds, inp=inp, learned=learned, tokens=tokens)
     sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
@@ -183,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
             from explorer.selftest import run_self_test
 
             return run_self_test()
+        if model_commands.handles(args):
+            return model_commands.run(args)
         if args.command == "export":
             return _run_export(args)
         if args.command == "tokens":
