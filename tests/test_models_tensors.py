@@ -128,14 +128,15 @@ def test_a_7b_sized_checkpoint_opens_reading_headers_and_rows_only(tmp_path):
     size = sparse_7b(tmp_path / "llama7b")
     assert size > 13e9
     script = textwrap.dedent(f"""
-        import json, resource, sys
+        import json, sys
         import numpy as np
         from explorer.backend.models.hf_folder import open_model
 
         def io():
             return dict(l.split(": ") for l in open("/proc/self/io").read().splitlines())
-        def rss():
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        def rss():  # peak RSS of this process (VmHWM; ru_maxrss would carry the parent's peak over exec)
+            line = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0]
+            return int(line.split()[1]) * 1024
         r0, io0 = rss(), int(io()["rchar"])
         m = open_model({str(tmp_path / "llama7b")!r})
         io1 = int(io()["rchar"])
@@ -149,7 +150,6 @@ def test_a_7b_sized_checkpoint_opens_reading_headers_and_rows_only(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]), OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    print(got)
     assert got["x"] == [6, 4096] and got["q"] == [32, 6, 128]
     assert got["open_read"] < 2_000_000                       # header (~0.05 MB) + config + tokenizer + imports
     # rows (6 x 8 KB) + the layer-0 norm, q_proj and k_proj (2 x 32 MB): far from 13.5 GB
