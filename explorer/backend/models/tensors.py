@@ -79,11 +79,13 @@ def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, 
     out, spans = {}, []
     for name, info in header.items():
         if name == "__metadata__":
+            if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
+                raise _fail(path, "__metadata__ must map names to strings")
             continue
         if not isinstance(info, dict) or set(info) - {"dtype", "shape", "data_offsets"}:
             raise _fail(path, f"tensor {name!r} has a malformed entry")
         dtype, shape, offs = info.get("dtype"), info.get("shape"), info.get("data_offsets")
-        if dtype not in DTYPE_SIZES:
+        if not isinstance(dtype, str) or dtype not in DTYPE_SIZES:
             raise _fail(path, f"tensor {name!r} has unknown dtype {dtype!r}")
         if (not isinstance(shape, list) or len(shape) > 8
                 or not all(type(s) is int and 0 <= s < 1 << 40 for s in shape)):
