@@ -15,15 +15,15 @@ WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "far", "away", "po
 TEXT = "the cat sat on the mat a dog ran far away position rope"
 VOCAB = 64                          # table rows; the tokenizer has fewer (padded tables are fine)
 
-SMALL = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=48,
-             max_position_embeddings=40, vocab_size=VOCAB)
+SMALL = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 48,
+         "max_position_embeddings": 40, "vocab_size": VOCAB}
 FAMILIES = {
-    "gpt2": dict(n_embd=32, n_layer=2, n_head=4, n_positions=40, vocab_size=VOCAB),
+    "gpt2": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB},
     "bert": dict(SMALL),
-    "opt": dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, ffn_dim=48,
-                max_position_embeddings=40, vocab_size=VOCAB, word_embed_proj_dim=16),
-    "opt_post_ln": dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, ffn_dim=48,
-                        max_position_embeddings=40, vocab_size=VOCAB, do_layer_norm_before=False),
+    "opt": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "ffn_dim": 48,
+            "max_position_embeddings": 40, "vocab_size": VOCAB, "word_embed_proj_dim": 16},
+    "opt_post_ln": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "ffn_dim": 48,
+                    "max_position_embeddings": 40, "vocab_size": VOCAB, "do_layer_norm_before": False},
     "llama": dict(SMALL, num_key_value_heads=2, rope_theta=500.0, attention_bias=True),
     "mistral": dict(SMALL, num_key_value_heads=1, rope_theta=1000.0),
     "qwen2": dict(SMALL, num_key_value_heads=2, rope_theta=10000.0),
@@ -128,7 +128,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         for h in hooks:
             h.remove()
         if restore:
-            setattr(restore[0], "apply_rotary_pos_emb", restore[1])
+            restore[0].apply_rotary_pos_emb = restore[1]
     return got
 
 

@@ -70,7 +70,7 @@ def test_export_input_learned_pe_and_qk(folders, capsys, tmp_path):
 def test_bad_requests_exit_2_with_one_line(folders, capsys, tmp_path, argv, match):
     root, _ = folders
     (tmp_path / "model.pt").write_bytes(b"\x80")
-    code, out, err = run(capsys, *[a.format(root=root, tmp=tmp_path) for a in argv])
+    code, _out, err = run(capsys, *[a.format(root=root, tmp=tmp_path) for a in argv])
     assert code == 2 and err.startswith("pe-explorer: error: ") and match in err
     assert err.count("\n") == 1
     assert not (tmp_path / "f.npz").exists() and not (tmp_path / "x.npy").exists()

@@ -39,8 +39,8 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
 
 
 def test_4x_rope_scaling_with_type_or_rope_type_becomes_5x_parameters():
-    base = dict(model_type="llama", hidden_size=64, num_hidden_layers=1, num_attention_heads=4,
-                vocab_size=10, rope_theta=5e5)
+    base = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+            "vocab_size": 10, "rope_theta": 5e5}
     for key in ("type", "rope_type"):
         four = model_config({**base, "rope_scaling": {key: "linear", "factor": 4.0}})
         assert four.rope_parameters == {"rope_type": "linear", "factor": 4.0, "rope_theta": 5e5}
@@ -60,7 +60,8 @@ def test_4x_rope_scaling_with_type_or_rope_type_becomes_5x_parameters():
 
 
 def test_partial_rotary_factor_top_level_or_in_rope_parameters():
-    base = dict(model_type="llama", hidden_size=64, num_hidden_layers=1, num_attention_heads=2, vocab_size=10)
+    base = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
+            "vocab_size": 10}
     assert model_config({**base, "partial_rotary_factor": 0.5}).rope_dim == 16
     assert model_config({**base, "rope_parameters": {"rope_theta": 1e4, "partial_rotary_factor": 0.25}}
                         ).rope_dim == 8

@@ -41,7 +41,7 @@ def _heads(flat, heads):
 
 
 def test_input_x_equals_what_layer_0_receives(built):
-    family, model, ids, ref, _ = built
+    _family, model, ids, ref, _ = built
     assert len(ids) == len(mh.TEXT.split())
     close(model.input_x(ids), ref["x"])
 
@@ -64,7 +64,7 @@ def test_layer0_q_k_per_head_equal_the_projections(built):
 
 
 def test_rope_rotation_equals_transformers(built):
-    family, model, ids, ref, _ = built
+    _family, model, ids, ref, _ = built
     qk = model.layer0_qk(ids)
     if model.config.position != "rope":
         assert "q_rot" not in ref and np.array_equal(qk.q_rot, qk.q)
@@ -79,7 +79,7 @@ def test_rope_rotation_equals_transformers(built):
 
 
 def test_learned_positions_are_the_model_table(built):
-    family, model, ids, _, torch_model = built
+    family, model, _ids, _, torch_model = built
     if model.config.position != "learned":
         return
     base = torch_model.base_model
@@ -91,7 +91,7 @@ def test_learned_positions_are_the_model_table(built):
 
 
 def test_rows_are_the_stored_rows_and_norms_match(built):
-    family, model, ids, _, torch_model = built
+    _family, model, ids, _, torch_model = built
     emb = torch_model.get_input_embeddings().weight.detach().numpy()
     np.testing.assert_array_equal(model.rows(ids), emb[ids])
     norms = model.norms(ids)
@@ -100,7 +100,7 @@ def test_rows_are_the_stored_rows_and_norms_match(built):
 
 
 def test_custom_inv_freq_changes_only_the_rotation(built):
-    family, model, ids, _, _ = built
+    _family, model, ids, _, _ = built
     if model.config.position != "rope":
         return
     plain = model.layer0_qk(ids)
@@ -125,9 +125,9 @@ def test_prefixed_and_unprefixed_names_give_the_same_model(tmp_path):
     from safetensors import safe_open
 
     with safe_open(str(tmp_path / "bert_b" / "model.safetensors"), "np") as f:
-        assert any(k.startswith("bert.") for k in f.keys())               # it really was prefixed
+        assert any(k.startswith("bert.") for k in f.keys())  # noqa: SIM118 - it really was prefixed
     with safe_open(str(tmp_path / "gpt2_a" / "model.safetensors"), "np") as f:
-        assert any(k.startswith("transformer.") for k in f.keys())
+        assert any(k.startswith("transformer.") for k in f.keys())  # noqa: SIM118
 
 
 def test_gemma_scale_is_rounded_to_the_model_dtype():
@@ -135,8 +135,8 @@ def test_gemma_scale_is_rounded_to_the_model_dtype():
 
     from explorer.backend.models.config import model_config
 
-    base = dict(model_type="gemma", hidden_size=2050, num_hidden_layers=1, num_attention_heads=2,
-                vocab_size=8, head_dim=4)
+    base = {"model_type": "gemma", "hidden_size": 2050, "num_hidden_layers": 1, "num_attention_heads": 2,
+            "vocab_size": 8, "head_dim": 4}
     for dtype, tdtype in (("bfloat16", torch.bfloat16), ("float16", torch.float16), ("float32", torch.float32)):
         want = torch.tensor(2050 ** 0.5).to(tdtype).item()
         assert model_config({**base, "dtype": dtype}).embed_scale == want

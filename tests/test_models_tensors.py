@@ -95,9 +95,10 @@ def test_a_file_truncated_after_opening_gives_an_input_error(tmp_path):
     r.close()
 
 
-LLAMA_7B = dict(model_type="llama", hidden_size=4096, intermediate_size=11008, num_hidden_layers=32,
-                num_attention_heads=32, num_key_value_heads=32, vocab_size=32000,
-                max_position_embeddings=4096, rms_norm_eps=1e-5, rope_theta=10000.0, torch_dtype="float16")
+LLAMA_7B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 32, "vocab_size": 32000,
+            "max_position_embeddings": 4096, "rms_norm_eps": 1e-5, "rope_theta": 10000.0,
+            "torch_dtype": "float16"}
 
 
 def sparse_7b(folder: Path) -> int:

@@ -14,7 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.models.config import ModelConfig
-from explorer.backend.models.families import first, input_norm_names, layer_norm, need, qk_names, rms_norm
+from explorer.backend.models.families import (
+    first,
+    input_norm_names,
+    layer_norm,
+    need,
+    qk_names,
+    rms_norm,
+)
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 

@@ -122,9 +122,9 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     dtype = dtype if dtype in DTYPES else "float32"
     if family == "gpt2":
         d, layers, heads = _int(cfg, "n_embd"), _int(cfg, "n_layer"), _int(cfg, "n_head")
-        common = dict(d_model=d, n_layers=layers, n_heads=heads, n_kv_heads=heads,
-                      max_positions=_int(cfg, "n_positions"), norm_eps=cfg.get("layer_norm_epsilon", 1e-5),
-                      qk_bias=True, pre_norm=True, word_embed_proj_dim=d)
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
+                  "max_positions": _int(cfg, "n_positions"), "norm_eps": cfg.get("layer_norm_epsilon", 1e-5),
+                  "qk_bias": True, "pre_norm": True, "word_embed_proj_dim": d}
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
@@ -133,12 +133,12 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
             require(kind == "absolute", f"config.json: BERT position_embedding_type {kind!r} is not supported "
                                         "(only 'absolute')")
         proj = _int(cfg, "word_embed_proj_dim", default=d) if family == "opt" else d
-        common = dict(d_model=d, n_layers=layers, n_heads=heads, n_kv_heads=heads,
-                      max_positions=_int(cfg, "max_position_embeddings"),
-                      norm_eps=cfg.get("layer_norm_eps", 1e-12) if family == "bert" else 1e-5,
-                      qk_bias=family == "bert" or bool(cfg.get("enable_bias", True)),
-                      pre_norm=family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
-                      word_embed_proj_dim=proj)
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
+                  "max_positions": _int(cfg, "max_position_embeddings"),
+                  "norm_eps": cfg.get("layer_norm_eps", 1e-12) if family == "bert" else 1e-5,
+                  "qk_bias": family == "bert" or bool(cfg.get("enable_bias", True)),
+                  "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
+                  "word_embed_proj_dim": proj}
     else:
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
@@ -146,15 +146,15 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
         require(heads % kv == 0, f"config.json: num_attention_heads {heads} is not a multiple of "
                                  f"num_key_value_heads {kv}")
         bias = family == "qwen2" or bool(cfg.get("attention_bias", False))
-        common = dict(d_model=d, n_layers=layers, n_heads=heads, n_kv_heads=kv,
-                      max_positions=_int(cfg, "max_position_embeddings", default=2048),
-                      norm_eps=cfg.get("rms_norm_eps", 1e-6), qk_bias=bias, pre_norm=True,
-                      word_embed_proj_dim=d)
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
+                  "max_positions": _int(cfg, "max_position_embeddings", default=2048),
+                  "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
+                  "word_embed_proj_dim": d}
     head_dim = cfg.get("head_dim") if family in ROPE_FAMILIES else None
     if head_dim is None:
         require(d % heads == 0, f"config.json: the hidden size {d} is not a multiple of the {heads} heads")
         head_dim = d // heads
-    require(type(head_dim) is int and head_dim > 0, f"config.json: head_dim must be a positive integer")
+    require(type(head_dim) is int and head_dim > 0, "config.json: head_dim must be a positive integer")
     rope, base, partial = (), None, 1.0
     if family in ROPE_FAMILIES:
         params = rope_parameters(cfg)

@@ -53,7 +53,7 @@ def load_tokenizer(path: Path):
         raise
     except FileNotFoundError:
         raise InputError(f"{path} vanished while it was read") from None
-    except Exception as exc:  # tokenizers raises its own Exception subclass for bad files
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
         raise InputError(f"{path} is not a valid tokenizer.json: {str(exc).splitlines()[0][:120]}") from None
 
 
@@ -124,10 +124,8 @@ def open_model(spec) -> Model:
     if suffix == ".gguf":
         require(path.is_file(), f"{path} does not exist")
         return open_gguf_file(path)
-    if path.is_file() and path.name in ("config.json", "model.safetensors", "tokenizer.json") or \
-            path.name.endswith(".safetensors"):
-        if path.is_file():
-            return open_hf_folder(path.parent)
+    if path.is_file() and (path.name in ("config.json", "tokenizer.json") or suffix == ".safetensors"):
+        return open_hf_folder(path.parent)      # a file of a model folder: open the folder
     require(path.exists(), f"{path} does not exist; give a model folder, a .gguf file or one of "
                            f"{', '.join(SHIPPED)}")
     raise InputError(f"{path} is not a model: give a Hugging Face folder (config.json, tokenizer.json, "
