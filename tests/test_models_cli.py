@@ -9,6 +9,7 @@ import pytest
 
 from explorer.backend import pretrained
 from explorer.cli import main
+from explorer.errors import InputError
 from tests import models_helpers as mh
 
 pytest.importorskip("transformers")
@@ -86,3 +87,27 @@ def test_minilm_by_name_equals_the_existing_tables(capsys, tmp_path):
     assert ids == [101, 7592, 2088, 102]
     ref = pretrained.bert_input(pretrained.minilm_tables(), ids, layer_norm=True)
     np.testing.assert_allclose(np.load(tmp_path / "x.npy"), ref, atol=1e-6)
+
+
+def test_byte_level_pieces_of_a_chinese_character_are_partial_and_share_its_span(tmp_path):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from explorer.backend.models.hf_folder import open_model
+
+    mh.build("qwen2", tmp_path / "q")
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(["the cat sat on the mat"], trainers.BpeTrainer(
+        vocab_size=300, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
+    tok.save(str(tmp_path / "q" / "tokenizer.json"))
+    with open_model(tmp_path / "q") as m:
+        t = m.tokenize("the 位 cat")
+        assert t.ids.max() >= mh.VOCAB                    # this tokenizer is larger than the table ...
+        with pytest.raises(InputError, match=f"0..{mh.VOCAB - 1}"):
+            m.input_x(t.ids)                              # ... so its ids are refused, by name
+    text = [x.text for x in t.tokens]
+    assert text[0] == "the" and text[-1] == " cat"
+    wei = [x for x in t.tokens if x.partial]
+    assert [x.text for x in wei] == ["<e4>", "<bd>", "<8d>"]               # "位" is e4 bd 8d in UTF-8
+    assert {(x.start, x.end) for x in wei} == {(4, 5)}

@@ -7,6 +7,7 @@ Nothing is read until asked for: rows(ids) reads only those rows.
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -18,6 +19,33 @@ from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
 from explorer.errors import InputError, require
+
+
+def _byte_of_char() -> dict[str, int]:
+    """GPT-2's byte-level alphabet inverted: the printable stand-in character -> the byte it stands for."""
+    bs = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {chr(c): b for b, c in zip(bs, cs)}
+
+
+BYTE_OF_CHAR = _byte_of_char()
+BYTE_FALLBACK = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+
+
+def display_piece(piece: str, decoded: str) -> tuple[str, bool]:
+    """(display text, partial) of one token: its decoded text, or its hex bytes when it is only part of
+    a UTF-8 character (byte-level BPE pieces like 'ä' for 0xE4; SentencePiece byte fallback '<0xE4>')."""
+    if "\ufffd" in decoded and "\ufffd" not in piece:
+        if BYTE_FALLBACK.fullmatch(piece):
+            return "<" + piece[3:5].lower() + ">", True
+        if piece and all(c in BYTE_OF_CHAR for c in piece):
+            return "<" + " ".join(f"{BYTE_OF_CHAR[c]:02x}" for c in piece) + ">", True
+    return _visible(decoded if decoded else piece), False
 
 
 class Model:
@@ -53,7 +81,10 @@ class Model:
         for tid, piece, (s, e), sp in zip(enc.ids, enc.tokens, enc.offsets, enc.special_tokens_mask):
             if sp and s == e:
                 s = e = 0 if not tokens else n
-            tokens.append(Token(int(tid), int(min(s, n)), int(min(e, n)), _visible(piece), special=bool(sp)))
+            shown, partial = (_visible(piece), False) if sp else \
+                display_piece(piece, self.tokenizer.decode([tid], skip_special_tokens=False))
+            tokens.append(Token(int(tid), int(min(s, n)), int(min(e, n)), shown, partial=partial,
+                                special=bool(sp)))
         return TokenizedText(tuple(tokens), self.name, self.tokenizer.get_vocab_size(with_added_tokens=True))
 
     def _ids(self, ids) -> np.ndarray:
