@@ -11,6 +11,7 @@ import os
 import struct
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +38,12 @@ ENTRY = st.fixed_dictionaries(
      "shape": st.one_of(st.lists(INTS, max_size=4), VALUES),
      "data_offsets": st.one_of(st.lists(INTS, min_size=2, max_size=2), VALUES)},
     optional={"extra": VALUES})
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """One file path, rewritten by every example (a fresh folder each would dominate the run)."""
+    return tmp_path_factory.mktemp("fuzz") / "m.safetensors"
 
 
 def _file(path, header_bytes: bytes, data: bytes, declared: int | None = None) -> None:
@@ -75,8 +82,8 @@ def _check(path) -> None:
 @FUZZ
 @given(entries=st.dictionaries(st.sampled_from(["a", "b", "c", "d", "__metadata__"]), ENTRY, max_size=4),
        cut=st.integers(0, 100))
-def test_random_headers_never_crash(tmp_path_factory, entries, cut):
-    path = tmp_path_factory.mktemp("fz") / "m.safetensors"
+def test_random_headers_never_crash(scratch, entries, cut):
+    path = scratch
     header = {k: (v if k != "__metadata__" else {"format": "pt"}) for k, v in entries.items()}
     _file(path, json.dumps(header).encode(), GOOD_DATA[:cut])
     _check(path)
@@ -86,14 +93,14 @@ def test_random_headers_never_crash(tmp_path_factory, entries, cut):
 @given(flips=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=6),
        truncate=st.one_of(st.none(), st.integers(0, 600)),
        declared=st.one_of(st.none(), st.integers(0, 2 ** 64 - 1), st.integers(0, 700)))
-def test_mutated_valid_files_never_crash(tmp_path_factory, flips, truncate, declared):
+def test_mutated_valid_files_never_crash(scratch, flips, truncate, declared):
     blob = bytearray(struct.pack("<Q", 0) + json.dumps(GOOD).encode() + GOOD_DATA)
     struct.pack_into("<Q", blob, 0, len(blob) - 8 - len(GOOD_DATA) if declared is None else declared)
     for pos, byte in flips:
         blob[pos % len(blob)] = byte
     if truncate is not None:
         blob = blob[:truncate]
-    path = tmp_path_factory.mktemp("fz") / "m.safetensors"
+    path = scratch
     path.write_bytes(bytes(blob))
     _check(path)
 
@@ -108,8 +115,6 @@ def test_the_unmutated_file_reads_exactly(tmp_path):
 
 
 def test_parse_header_limits():
-    import pytest
-
     with pytest.raises(InputError, match="beyond the file"):
         parse_header("x", struct.pack("<Q", 2 ** 63), 100)
     with pytest.raises(InputError, match="not JSON"):
