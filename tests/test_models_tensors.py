@@ -45,6 +45,8 @@ def test_every_float_dtype_reads_as_the_library_gives_it(tmp_path):
         assert r.shape(short) == tuple(ref[full].shape)
     np.testing.assert_array_equal(r.rows("a", [6, 0, 6, 2]), ref["model.a"][[6, 0, 6, 2]])
     assert r.rows("a", []).shape == (0, 5)
+    np.testing.assert_array_equal(r.rows("a", [2, 3, 4]), ref["model.a"][2:5])       # one read for a run
+    np.testing.assert_array_equal(r.rows("b", [0, 1, 2]), ref["b"])
     with pytest.raises(InputError, match="dtype I64"):
         r.read("position_ids")
     with pytest.raises(InputError, match="0..6"):

@@ -190,6 +190,9 @@ class SafetensorsReader:
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < n_rows),
                 f"token ids must lie in 0..{n_rows - 1} (the rows of {name!r})")
         row_bytes = cols * DTYPE_SIZES[e.dtype]
+        if ids.size > 1 and (np.diff(ids) == 1).all():                        # a run (a position table)
+            buf = self._pread(e, row_bytes * ids.size, e.start + int(ids[0]) * row_bytes)
+            return _to_float32(buf, e.dtype, (ids.size, cols))
         out = np.empty((ids.size, cols), dtype=np.float32)                    # (n, cols)
         for j, i in enumerate(ids.tolist()):
             out[j] = _to_float32(self._pread(e, row_bytes, e.start + i * row_bytes), e.dtype, (cols,))
