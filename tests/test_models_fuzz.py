@@ -12,7 +12,7 @@ import struct
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from explorer.backend.models.tensors import DTYPE_SIZES, SafetensorsReader, parse_header
@@ -57,7 +57,9 @@ def _check(path) -> None:
         reader = SafetensorsReader([path])
     except InputError as exc:
         assert "\n" not in str(exc)
+        event("refused")
         return
+    event("opened")
     try:
         from safetensors import safe_open
 
