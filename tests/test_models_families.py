@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
 from tests import models_helpers as mh
 
 pytest.importorskip("transformers")
@@ -142,3 +143,42 @@ def test_gemma_scale_is_rounded_to_the_model_dtype():
         assert model_config({**base, "dtype": dtype}).embed_scale == want
     assert model_config({**base, "torch_dtype": "bfloat16"}).embed_scale == \
         torch.tensor(2050 ** 0.5).to(torch.bfloat16).item()
+
+
+SCALED = {
+    "linear": {"rope_type": "linear", "factor": 4.0},
+    "llama3": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "original_max_position_embeddings": 8},
+    "yarn": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 10},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SCALED))
+def test_scaled_rope_is_the_models_own(kind, tmp_path):
+    """A model with rope scaling is rotated with it by default (explorer.backend.rope_scaling)."""
+    import importlib.util
+
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(1)
+    params = {**SCALED[kind], "rope_theta": 500.0}
+    config = LlamaConfig(**{**mh.SMALL, "num_key_value_heads": 2, "rope_parameters": params})
+    config._attn_implementation = "eager"
+    torch_model = LlamaForCausalLM(config).eval()
+    with torch.no_grad():
+        for p in torch_model.parameters():
+            p.normal_(0.0, 0.5)
+    torch_model.save_pretrained(tmp_path)
+    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        assert model.config.rope_parameters == config.rope_parameters
+        if importlib.util.find_spec("explorer.backend.rope_scaling") is None:
+            with pytest.raises(InputError, match="needs explorer.backend.rope_scaling"):
+                model.layer0_qk(ids)
+            return
+        ref = mh.capture(torch_model, "llama", ids)
+        qk = model.layer0_qk(ids)
+        close(qk.q_rot, ref["q_rot"])
+        close(qk.k_rot, ref["k_rot"][qk.kv_head])

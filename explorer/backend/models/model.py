@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.backend.models import families
-from explorer.backend.models.attention import LayerQK, layer_qk
+from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
@@ -111,8 +111,31 @@ class Model:
         with self._lock:
             return families.input_x(self.config, self.tensors, self._ids(ids))
 
+    def rope_inv_freq(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+        """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings.
+
+        'default' RoPE is computed here; a scaled one (linear, dynamic, yarn, llama3, longrope) by
+        explorer.backend.rope_scaling, as transformers computes it."""
+        cfg = self.config
+        require(cfg.position == "rope", f"{self.name} ({cfg.model_type}) has learned positions, not RoPE")
+        params = cfg.rope_parameters
+        kind = params["rope_type"]
+        if kind == "default":
+            return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
+        try:
+            from explorer.backend.rope_scaling import rope_frequencies
+        except ImportError:
+            raise InputError(f"{self.name} uses RoPE scaling {kind!r}, which needs "
+                             "explorer.backend.rope_scaling; it is missing from this build") from None
+        extra = {k: v for k, v in params.items() if k not in ("rope_type", "rope_theta")}
+        if cfg.partial_rotary_factor != 1.0:
+            extra.setdefault("partial_rotary_factor", cfg.partial_rotary_factor)
+        freqs = rope_frequencies(cfg.head_dim, cfg.rope_base, kind, seq_len=seq_len,
+                                 max_position_embeddings=cfg.max_positions, **extra)
+        return np.asarray(freqs.inv_freq, dtype=np.float32), float(freqs.attention_factor)
+
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
-        """q, k (per head, rotated with the model's RoPE or with inv_freq) and logits.
+        """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.
 
         Give token ids (1-D) for layer 0; a later layer needs its real input, a hidden state (n, d),
         since PE Explorer does not run the layers before it."""
@@ -121,6 +144,8 @@ class Model:
             require(layer == 0, f"layer {layer} reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text")
             arr = self.input_x(arr)
+        if inv_freq is None and self.config.position == "rope":
+            inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
         with self._lock:
             return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
 
