@@ -103,8 +103,9 @@ LLAMA_7B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 110
             "torch_dtype": "float16"}
 
 
-def sparse_7b(folder: Path) -> int:
-    """A Llama-7B-shaped model.safetensors (F16, about 13.5 GB) that is all holes; its data size."""
+def sparse_7b(folder: Path, shards: int = 1) -> int:
+    """A Llama-7B-shaped checkpoint (F16, about 13.5 GB) that is all holes, in 1 file or `shards` files
+    with an index; its data size."""
     d, f, v = 4096, 11008, 32000
     shapes = {"model.embed_tokens.weight": (v, d), "lm_head.weight": (v, d), "model.norm.weight": (d,)}
     for i in range(32):
@@ -113,22 +114,31 @@ def sparse_7b(folder: Path) -> int:
                        **{p + f"self_attn.{x}_proj.weight": (d, d) for x in "qkvo"},
                        p + "mlp.gate_proj.weight": (f, d), p + "mlp.up_proj.weight": (f, d),
                        p + "mlp.down_proj.weight": (d, f)})
-    header, off = {}, 0
-    for name, shape in shapes.items():
-        n = int(np.prod(shape)) * 2
-        header[name] = {"dtype": "F16", "shape": list(shape), "data_offsets": [off, off + n]}
-        off += n
     folder.mkdir()
-    raw_file(folder / "model.safetensors", header, data_len=off)
+    names, total, weight_map = list(shapes), 0, {}
+    for k in range(shards):
+        file = "model.safetensors" if shards == 1 else f"model-{k + 1:05d}-of-{shards:05d}.safetensors"
+        header, off = {}, 0
+        for name in names[k::shards]:
+            n = int(np.prod(shapes[name])) * 2
+            header[name] = {"dtype": "F16", "shape": list(shapes[name]), "data_offsets": [off, off + n]}
+            weight_map[name] = file
+            off += n
+        raw_file(folder / file, header, data_len=off)
+        total += off
+    if shards > 1:
+        (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
     (folder / "config.json").write_text(json.dumps(LLAMA_7B))
     from tests.models_helpers import write_tokenizer
 
     write_tokenizer(folder / "tokenizer.json")
-    return off
+    return total
 
 
-def test_a_7b_sized_checkpoint_opens_reading_headers_and_rows_only(tmp_path):
-    size = sparse_7b(tmp_path / "llama7b")
+@pytest.mark.parametrize("shards", [1, 3])
+def test_a_7b_sized_checkpoint_opens_reading_headers_and_rows_only(tmp_path, shards):
+    size = sparse_7b(tmp_path / "llama7b", shards)
+    assert len(list((tmp_path / "llama7b").glob("*.safetensors"))) == shards
     assert size > 13e9
     script = textwrap.dedent(f"""
         import json, sys
