@@ -7,6 +7,7 @@ import sys
 
 from explorer import __version__
 from explorer.blas import single_threaded_blas
+from explorer.commands import models as model_commands
 from explorer.errors import InputError
 
 
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     from explorer.commands import views as views_command
 
     views_command.add_parsers(sub, kinds, _Parser)
+    model_commands.add_parsers(kinds, inp=inp, learned=learned, tokens=tokens)
     sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
@@ -191,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
             return rope_commands.run_export(args)
         if args.command == "presets":
             return rope_commands.run_presets(args)
+        if model_commands.handles(args):
+            return model_commands.run(args)
         if args.command == "export":
             return _run_export(args)
         if args.command == "views":

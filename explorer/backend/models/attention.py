@@ -1,0 +1,119 @@
+"""A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
+
+Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT, RMSNorm for
+Llama / Mistral / Qwen, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with their
+biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d)), Qwen3's per-head q_norm / k_norm, kv
+heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
+with channel i + rot/2) on the first rope_dim channels of each head. Shapes: heads first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.models.config import ModelConfig
+from explorer.backend.models.families import (
+    first,
+    input_norm_names,
+    layer_norm,
+    need,
+    qk_names,
+    rms_norm,
+)
+from explorer.backend.models.tensors import TensorReader
+from explorer.errors import require
+
+
+@dataclass(frozen=True)
+class LayerQK:
+    """q and k of one layer for a sentence, per head (kv heads already mapped onto q heads)."""
+
+    q: np.ndarray            # (H, n, hd) before rotation (after biases and q_norm)
+    k: np.ndarray            # (H, n, hd)
+    q_rot: np.ndarray        # (H, n, hd) after RoPE (= q for learned-position models)
+    k_rot: np.ndarray        # (H, n, hd)
+    logits: np.ndarray       # (H, n, n) q_rot(m) . k_rot(n) / sqrt(hd)
+    logits_plain: np.ndarray  # (H, n, n) q(m) . k(n) / sqrt(hd), without rotation
+    kv_head: np.ndarray      # (H,) the kv head each q head reads
+
+
+def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
+    """base^(-2i/rope_dim), i = 0 .. rope_dim/2 - 1, computed as transformers' default RoPE does."""
+    i = np.arange(0, rope_dim, 2, dtype=np.int64).astype(np.float32)
+    return (1.0 / (base ** (i / rope_dim))).astype(np.float32)                  # (rope_dim/2,)
+
+
+def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """RoPE, rotate-half pairing, positions 0..n-1, on the first 2*len(inv_freq) channels; (H, n, hd)."""
+    half = inv_freq.shape[0]
+    rot = 2 * half
+    require(0 < rot <= x.shape[-1], f"inv_freq has {half} frequencies; a head of {x.shape[-1]} channels "
+                                    f"takes at most {x.shape[-1] // 2}")
+    pos = np.arange(x.shape[-2], dtype=np.float32)                            # (n,)
+    freqs = pos[:, None] * inv_freq.astype(np.float32)[None, :]               # (n, half)
+    emb = np.concatenate([freqs, freqs], axis=-1)                             # (n, rot)
+    cos, sin = np.cos(emb) * np.float32(scale), np.sin(emb) * np.float32(scale)
+    xr, rest = x[..., :rot], x[..., rot:]
+    turned = np.concatenate([-xr[..., half:], xr[..., :half]], axis=-1)       # rotate_half
+    return np.concatenate([xr * cos + turned * sin, rest], axis=-1).astype(np.float32, copy=False)
+
+
+def _heads(y: np.ndarray, heads: int, hd: int) -> np.ndarray:
+    return np.ascontiguousarray(y.reshape(y.shape[0], heads, hd).transpose(1, 0, 2))   # (h, n, hd)
+
+
+def _bias(reader: TensorReader, name: str) -> np.ndarray | float:
+    return reader.read(name) if first(reader, name) else np.float32(0.0)
+
+
+def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int):
+    """(q (H, n, hd), k (KV, n, hd)) of `layer` from its input x (n, d), before RoPE."""
+    require(0 <= layer < cfg.n_layers, f"layer must be in 0..{cfg.n_layers - 1}, not {layer}")
+    x = np.asarray(x, dtype=np.float32)
+    require(x.ndim == 2 and x.shape[1] == cfg.d_model,
+            f"the layer input must have shape (n, {cfg.d_model}), not {x.shape}")
+    w_name, b_name = input_norm_names(cfg, layer)
+    if w_name is not None:
+        w = reader.read(need(reader, w_name))
+        if cfg.family in ("gpt2", "opt"):
+            x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
+        else:
+            x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.family == "gemma")
+    names, hd = qk_names(cfg, layer), cfg.head_dim
+    if cfg.family == "gpt2":
+        qkv = x @ reader.read(need(reader, names["qkv"])) + _bias(reader, names["qkv_bias"])  # (n, 3d)
+        q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
+    else:
+        q = x @ reader.read(need(reader, names["q"])).T + _bias(reader, names["q_bias"])      # (n, H*hd)
+        k = x @ reader.read(need(reader, names["k"])).T + _bias(reader, names["k_bias"])      # (n, KV*hd)
+    require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
+            f"layer {layer}'s q/k projections give {q.shape[1]} / {k.shape[1]} channels; config.json "
+            f"says {cfg.n_heads} x {hd} and {cfg.n_kv_heads} x {hd}")
+    q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
+    if cfg.qk_norm:
+        q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps)
+        k = rms_norm(k, reader.read(need(reader, names["k_norm"])), cfg.norm_eps)
+    return q.astype(np.float32, copy=False), k.astype(np.float32, copy=False)
+
+
+def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int = 0,
+             inv_freq: np.ndarray | None = None, attention_scaling: float = 1.0) -> LayerQK:
+    """q, k (rotated and not) and the per-head logits of `layer` for input x (n, d)."""
+    q, kv = project_qk(cfg, reader, x, layer)
+    group = cfg.n_heads // cfg.n_kv_heads
+    kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
+    k = kv[kv_head]                                                           # (H, n, hd)
+    if cfg.position == "rope":
+        if inv_freq is None:
+            inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
+        inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
+        q_rot, k_rot = rotate(q, inv_freq, attention_scaling), rotate(k, inv_freq, attention_scaling)
+    else:
+        q_rot, k_rot = q, k
+    scale = np.float32(1.0 / np.sqrt(cfg.head_dim))
+    logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
+    plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
+    return LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
+                   logits_plain=plain.astype(np.float32), kv_head=kv_head)

@@ -1,0 +1,174 @@
+"""ModelConfig: the few fields of a Hugging Face config.json that the input layer and layer 0 need.
+
+Reads configs as transformers 4.x writes them (`rope_theta`, `rope_scaling` with `type` or `rope_type`)
+and as 5.x does (`rope_parameters`); the RoPE settings are kept 5.x-style ({"rope_type", "rope_theta",
+...scaling keys}) as sorted items so that the config is hashable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.errors import InputError, require
+
+FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
+            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma"}
+SUPPORTED = tuple(FAMILIES)
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma")
+DTYPES = ("float32", "float16", "bfloat16", "float64")
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
+
+    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma
+    model_type: str
+    name: str
+    d_model: int
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    head_dim: int
+    vocab_size: int
+    max_positions: int              # learned table rows usable (OPT: without its offset 2); RoPE: trained length
+    position: str                   # "learned" | "rope"
+    rope_base: float | None
+    rope: tuple[tuple[str, object], ...]   # 5.x-style rope_parameters as sorted items; () for learned
+    partial_rotary_factor: float
+    norm_eps: float
+    embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; OPT/others 1.0
+    position_offset: int            # OPT 2, else 0
+    dtype: str                      # the checkpoint's declared dtype (torch_dtype / dtype)
+    qk_bias: bool                   # q/k projections carry biases
+    qk_norm: bool                   # Qwen3's per-head q_norm / k_norm
+    pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
+    word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
+
+    @property
+    def rope_parameters(self) -> dict:
+        return dict(self.rope)
+
+    @property
+    def rope_dim(self) -> int:
+        """Channels of each head that RoPE rotates (even)."""
+        return int(self.head_dim * self.partial_rotary_factor) // 2 * 2
+
+
+def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
+    for k in (key, *fallbacks):
+        v = cfg.get(k)
+        if v is not None:
+            break
+    else:
+        v = default
+    require(type(v) is int and v > 0, f"config.json: {key} must be a positive integer, not {v!r}")
+    return v
+
+
+def _float(v, key: str) -> float:
+    require(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
+            f"config.json: {key} must be a positive number, not {v!r}")
+    return float(v)
+
+
+def _hashable(v):
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    require(not isinstance(v, dict), "config.json: nested rope_parameters (per layer type) are not supported")
+    return v
+
+
+def rope_parameters(cfg: dict) -> dict:
+    """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}."""
+    params = cfg.get("rope_parameters")
+    if params is None:
+        scaling = cfg.get("rope_scaling") or {}
+        require(isinstance(scaling, dict), f"config.json: rope_scaling must be an object, not {scaling!r}")
+        params = dict(scaling)
+        params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
+    require(isinstance(params, dict), f"config.json: rope_parameters must be an object, not {params!r}")
+    params = dict(params)
+    kind = params.pop("type", None)
+    params["rope_type"] = params.get("rope_type") or kind or "default"
+    params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
+    params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
+    return params
+
+
+def _round_to_dtype(x: float, dtype: str) -> float:
+    if dtype == "bfloat16":
+        bits = np.array([x], dtype=np.float32).view(np.uint32)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000               # round to nearest even
+        return float(bits.view(np.float32)[0])
+    if dtype == "float16":
+        return float(np.float16(x))
+    if dtype == "float64":
+        return x
+    return float(np.float32(x))
+
+
+def model_config(cfg: dict, name: str = "") -> ModelConfig:
+    """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field."""
+    require(isinstance(cfg, dict), "config.json must hold a JSON object")
+    model_type = cfg.get("model_type")
+    if model_type not in FAMILIES:
+        raise InputError(f"model_type {model_type!r} is not supported; supported: {', '.join(SUPPORTED)}")
+    family = FAMILIES[model_type]
+    dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
+    dtype = dtype if dtype in DTYPES else "float32"
+    if family == "gpt2":
+        d, layers, heads = _int(cfg, "n_embd"), _int(cfg, "n_layer"), _int(cfg, "n_head")
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
+                  "max_positions": _int(cfg, "n_positions"), "norm_eps": cfg.get("layer_norm_epsilon", 1e-5),
+                  "qk_bias": True, "pre_norm": True, "word_embed_proj_dim": d}
+    elif family in ("bert", "opt"):
+        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
+                            _int(cfg, "num_attention_heads"))
+        if family == "bert":
+            kind = cfg.get("position_embedding_type", "absolute")
+            require(kind == "absolute", f"config.json: BERT position_embedding_type {kind!r} is not supported "
+                                        "(only 'absolute')")
+        proj = _int(cfg, "word_embed_proj_dim", default=d) if family == "opt" else d
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
+                  "max_positions": _int(cfg, "max_position_embeddings"),
+                  "norm_eps": cfg.get("layer_norm_eps", 1e-12) if family == "bert" else 1e-5,
+                  "qk_bias": family == "bert" or bool(cfg.get("enable_bias", True)),
+                  "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
+                  "word_embed_proj_dim": proj}
+    else:
+        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
+                            _int(cfg, "num_attention_heads"))
+        kv = _int(cfg, "num_key_value_heads", default=heads)
+        require(heads % kv == 0, f"config.json: num_attention_heads {heads} is not a multiple of "
+                                 f"num_key_value_heads {kv}")
+        bias = family == "qwen2" or bool(cfg.get("attention_bias", False))
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
+                  "max_positions": _int(cfg, "max_position_embeddings", default=2048),
+                  "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
+                  "word_embed_proj_dim": d}
+    head_dim = cfg.get("head_dim") if family in ROPE_FAMILIES else None
+    if head_dim is None:
+        require(d % heads == 0, f"config.json: the hidden size {d} is not a multiple of the {heads} heads")
+        head_dim = d // heads
+    require(type(head_dim) is int and head_dim > 0, "config.json: head_dim must be a positive integer")
+    rope, base, partial = (), None, 1.0
+    if family in ROPE_FAMILIES:
+        params = rope_parameters(cfg)
+        base = params["rope_theta"]
+        partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
+        partial = _float(partial, "partial_rotary_factor")
+        require(partial <= 1.0, f"config.json: partial_rotary_factor must be in (0, 1], not {partial}")
+        rope = tuple(sorted((k, _hashable(v)) for k, v in params.items()))
+    scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0
+    if family == "opt" and cfg.get("scale_embedding"):
+        scale = math.sqrt(d)
+    return ModelConfig(
+        family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
+        head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
+        position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope=rope,
+        partial_rotary_factor=partial, embed_scale=scale, position_offset=2 if family == "opt" else 0,
+        dtype=dtype, qk_norm=family == "qwen3", **{**common, "norm_eps": _float(common["norm_eps"], "eps")})

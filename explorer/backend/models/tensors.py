@@ -1,0 +1,223 @@
+"""The seam between checkpoint formats and the model: a TensorReader, and the safetensors one.
+
+Names are Hugging Face tensor names with the `model.` / `transformer.` / `bert.` prefix that the
+*ForCausalLM / *ForMaskedLM classes add stripped ("embed_tokens.weight", "wte.weight", ...).
+
+SafetensorsReader checks each file's header itself (length inside the file, JSON, known dtypes, shapes
+that match their byte ranges, ranges that tile the data area without gaps or overlaps, as the
+safetensors library demands) and then reads with positioned reads (os.pread) only the bytes asked for:
+one row per token id, or a whole tensor for the small ones. It does not memory-map, so a file truncated
+or replaced while open gives an InputError instead of a SIGBUS, and opening costs only the headers.
+(safetensors' own `safe_open(...).get_slice` cannot take a list of row ids, nor give bfloat16 to numpy.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from explorer.errors import InputError, require
+
+PREFIXES = ("model.", "transformer.", "bert.")
+MAX_HEADER = 100_000_000            # the safetensors library's own limit on the JSON header
+MAX_WHOLE_READ = 1 << 30            # read(): a whole tensor of at most 1 GiB
+DTYPE_SIZES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "F8_E8M0": 1, "I16": 2, "U16": 2,
+               "F16": 2, "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8, "C64": 8}
+READABLE = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "BF16": "<u2"}
+
+
+class TensorReader(Protocol):
+    """What a model needs from a checkpoint: names, shapes, and float32 reads of a few tensors or rows."""
+
+    def names(self) -> list[str]: ...
+    def shape(self, name: str) -> tuple[int, ...]: ...
+    def read(self, name: str) -> np.ndarray: ...                       # float32, whole (small tensors only)
+    def rows(self, name: str, ids) -> np.ndarray: ...                  # float32 (len(ids), cols)
+    def close(self) -> None: ...
+
+
+def strip_prefix(name: str) -> str:
+    """'model.layers.0.x' -> 'layers.0.x'; names without a known prefix unchanged."""
+    for prefix in PREFIXES:
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+@dataclass(frozen=True)
+class _Entry:
+    file: int                       # index into the reader's open files
+    dtype: str
+    shape: tuple[int, ...]
+    start: int                      # absolute byte offset in the file
+    nbytes: int
+
+
+def _fail(path, why: str) -> InputError:
+    return InputError(f"{path} is not a valid safetensors file: {why}")
+
+
+def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, tuple[int, ...], int, int]]:
+    """Validate a safetensors header; name -> (dtype, shape, absolute start, nbytes). InputError if bad."""
+    require(file_size >= 8, str(_fail(path, f"{file_size} bytes is shorter than the 8-byte header length")))
+    (n,) = struct.unpack("<Q", raw_head[:8])
+    if n > MAX_HEADER or n + 8 > file_size:
+        raise _fail(path, f"header length {n} runs beyond the file ({file_size} bytes); truncated?")
+    try:
+        header = json.loads(raw_head[8:8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise _fail(path, "the header is not JSON") from None
+    if not isinstance(header, dict):
+        raise _fail(path, "the header is not a JSON object")
+    data_start, data_len = 8 + n, file_size - 8 - n
+    out, spans = {}, []
+    for name, info in header.items():
+        if name == "__metadata__":
+            if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
+                raise _fail(path, "__metadata__ must map names to strings")
+            continue
+        if not isinstance(info, dict) or set(info) - {"dtype", "shape", "data_offsets"}:
+            raise _fail(path, f"tensor {name!r} has a malformed entry")
+        dtype, shape, offs = info.get("dtype"), info.get("shape"), info.get("data_offsets")
+        if not isinstance(dtype, str) or dtype not in DTYPE_SIZES:
+            raise _fail(path, f"tensor {name!r} has unknown dtype {dtype!r}")
+        if (not isinstance(shape, list) or len(shape) > 8
+                or not all(type(s) is int and 0 <= s < 1 << 40 for s in shape)):
+            raise _fail(path, f"tensor {name!r} has a bad shape {shape!r}")
+        if (not isinstance(offs, list) or len(offs) != 2
+                or not all(type(o) is int and 0 <= o for o in offs) or offs[0] > offs[1]):
+            raise _fail(path, f"tensor {name!r} has bad data_offsets {offs!r}")
+        if offs[1] > data_len:
+            raise _fail(path, f"tensor {name!r} ends at byte {offs[1]} beyond the data ({data_len} bytes); "
+                              "truncated?")
+        nbytes = int(np.prod(shape, dtype=object)) * DTYPE_SIZES[dtype]
+        if nbytes != offs[1] - offs[0]:
+            raise _fail(path, f"tensor {name!r}: shape {shape} in {dtype} needs {nbytes} bytes, "
+                              f"its offsets span {offs[1] - offs[0]}")
+        spans.append((offs[0], offs[1], name))
+        out[name] = (dtype, tuple(shape), data_start + offs[0], nbytes)
+    end = 0
+    for s, e, name in sorted(spans):
+        if s != end:
+            raise _fail(path, f"tensor {name!r} " + ("overlaps the one before it" if s < end
+                                                      else f"leaves a gap at byte {end}"))
+        end = e
+    if end != data_len:
+        raise _fail(path, f"the tensors cover {end} of the {data_len} data bytes")
+    return out
+
+
+def _to_float32(buf: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    arr = np.frombuffer(buf, dtype=READABLE[dtype]).reshape(shape)
+    if dtype == "BF16":
+        return (arr.astype(np.uint32) << 16).view(np.float32)
+    return arr.astype(np.float32)
+
+
+class SafetensorsReader:
+    """One `model.safetensors`, or the shards listed in `model.safetensors.index.json`; headers only on open."""
+
+    def __init__(self, files: list[Path]):
+        self._fds: list[int] = []
+        self._paths = [Path(p) for p in files]
+        self._entries: dict[str, _Entry] = {}
+        try:
+            for i, path in enumerate(self._paths):
+                self._open_one(i, path)
+        except BaseException:
+            self.close()
+            raise
+        require(bool(self._entries), f"{', '.join(map(str, self._paths))} holds no tensors")
+
+    def _open_one(self, i: int, path: Path) -> None:
+        require(path.is_file(), f"checkpoint file {path} is missing")
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError as exc:
+            raise InputError(f"cannot open {path}: {exc.strerror or exc}") from None
+        self._fds.append(fd)
+        size = os.fstat(fd).st_size
+        head = os.pread(fd, 8, 0)
+        n = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+        if len(head) == 8 and n <= MAX_HEADER and n + 8 <= size:
+            head += os.pread(fd, n, 8)
+        for name, (dtype, shape, start, nbytes) in parse_header(path, head, size).items():
+            short = strip_prefix(name)
+            require(short not in self._entries, f"{path}: tensor {short!r} appears twice in the checkpoint")
+            self._entries[short] = _Entry(i, dtype, shape, start, nbytes)
+
+    def _entry(self, name: str, ndim: int | None = None) -> _Entry:
+        require(name in self._entries, f"the checkpoint has no tensor {name!r}")
+        e = self._entries[name]
+        require(e.dtype in READABLE, f"tensor {name!r} has dtype {e.dtype}; only "
+                                     f"{', '.join(READABLE)} tensors can be read")
+        require(ndim is None or len(e.shape) == ndim,
+                f"tensor {name!r} has shape {e.shape}, expected {ndim} dimensions")
+        return e
+
+    def _pread(self, e: _Entry, nbytes: int, offset: int) -> bytes:
+        require(bool(self._fds), "the checkpoint is closed")
+        path = self._paths[e.file]
+        try:
+            buf = os.pread(self._fds[e.file], nbytes, offset)
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        require(len(buf) == nbytes, f"{path} became shorter while it was read (changed on disk?)")
+        return buf
+
+    def names(self) -> list[str]:
+        return sorted(self._entries)
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        require(name in self._entries, f"the checkpoint has no tensor {name!r}")
+        return self._entries[name].shape
+
+    def read(self, name: str) -> np.ndarray:
+        e = self._entry(name)
+        require(e.nbytes <= MAX_WHOLE_READ, f"tensor {name!r} ({e.nbytes:,} bytes) is too big to read whole")
+        return _to_float32(self._pread(e, e.nbytes, e.start), e.dtype, e.shape)
+
+    def rows(self, name: str, ids) -> np.ndarray:
+        e = self._entry(name, ndim=2)
+        ids = np.asarray(ids, dtype=np.int64).reshape(-1)                     # (n,)
+        n_rows, cols = e.shape
+        require(ids.size == 0 or (ids.min() >= 0 and ids.max() < n_rows),
+                f"token ids must lie in 0..{n_rows - 1} (the rows of {name!r})")
+        row_bytes = cols * DTYPE_SIZES[e.dtype]
+        if ids.size > 1 and (np.diff(ids) == 1).all():                        # a run (a position table)
+            buf = self._pread(e, row_bytes * ids.size, e.start + int(ids[0]) * row_bytes)
+            return _to_float32(buf, e.dtype, (ids.size, cols))
+        out = np.empty((ids.size, cols), dtype=np.float32)                    # (n, cols)
+        for j, i in enumerate(ids.tolist()):
+            out[j] = _to_float32(self._pread(e, row_bytes, e.start + i * row_bytes), e.dtype, (cols,))
+        return out
+
+    def close(self) -> None:
+        fds, self._fds = self._fds, []
+        for fd in fds:
+            os.close(fd)
+
+
+def open_safetensors_folder(folder: Path) -> SafetensorsReader:
+    """The reader for a folder's model.safetensors or its index.json shards; InputError if neither."""
+    index = folder / "model.safetensors.index.json"
+    if index.is_file():
+        try:
+            weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+            shards = sorted(set(weight_map.values()))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise InputError(f"{index} is not a valid index (it needs a 'weight_map' of tensor -> file)") \
+                from None
+        for shard in shards:
+            require(isinstance(shard, str) and shard == Path(shard).name and shard.endswith(".safetensors"),
+                    f"{index} names a shard {shard!r} that is not a .safetensors file in the folder")
+        return SafetensorsReader([folder / s for s in shards])
+    single = folder / "model.safetensors"
+    require(single.is_file(), f"{folder} has no model.safetensors (nor model.safetensors.index.json)")
+    return SafetensorsReader([single])

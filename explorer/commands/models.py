@@ -1,0 +1,109 @@
+"""`--model` on tokens / export input / export learned-pe, and `export qk`: real checkpoints on the CLI.
+
+    pe-explorer tokens TEXT --model PATH|smollm2|minilm --json
+    pe-explorer export input --model PATH|smollm2|minilm --text T -o X.npy     X as the first layer gets it
+    pe-explorer export learned-pe --model PATH -o P.npy                       the learned position table
+    pe-explorer export qk --model PATH|smollm2 --text T [--layer 0] -o F.npz  q, k (rotated), logits
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+
+MODEL_HELP = "a Hugging Face folder, a .gguf file, or smollm2 / minilm (uses the model's own tokenizer)"
+
+
+def add_parsers(kinds, inp: argparse.ArgumentParser, learned: argparse.ArgumentParser,
+                tokens: argparse.ArgumentParser) -> None:
+    """Add --model to the existing parsers and the `export qk` kind."""
+    for p in (inp, learned, tokens):
+        p.add_argument("--model", help=MODEL_HELP + "; overrides --tokenizer and the untrained table")
+    qk = kinds.add_parser("qk", help="a model's layer-0 q, k (after RoPE) and logits per head, as .npz")
+    qk.add_argument("--model", required=True, help=MODEL_HELP)
+    qk.add_argument("--text", required=True)
+    qk.add_argument("--layer", type=int, default=0, help="only 0 (later layers need the full forward pass)")
+    qk.add_argument("-o", "--output", required=True, help="FILE.npz")
+
+
+def handles(args) -> bool:
+    """True when this module runs the command: `export qk`, or --model on tokens / input / learned-pe."""
+    return getattr(args, "kind", None) == "qk" or bool(getattr(args, "model", None))
+
+
+def _tokens_of(model, text: str):
+    from explorer.errors import require
+
+    tokenized = model.tokenize(text)
+    require(len(tokenized) > 0, "the text has no tokens; give some text with --text")
+    return tokenized
+
+
+def _save_npz(path: str, arrays: dict):
+    from pathlib import Path
+
+    import numpy as np
+
+    from explorer.fileio import atomic_write_bytes
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return atomic_write_bytes(Path(path), buf.getvalue())
+
+
+def _check_output(args) -> None:
+    from pathlib import Path
+
+    from explorer.errors import require
+    from explorer.fileio import check_array_path
+
+    if args.kind == "qk":
+        require(Path(args.output).suffix.lower() == ".npz",
+                f"output file must end in .npz, not {args.output!r}")
+    else:
+        check_array_path(args.output)
+
+
+def _export(args, model) -> int:
+    from explorer.errors import require
+    from explorer.fileio import save_array
+
+    cfg = model.config
+    if args.kind == "learned-pe":
+        require(cfg.position == "learned",
+                f"{model.name} ({cfg.model_type}) has no learned position table: its positions enter "
+                "inside attention through RoPE; try export qk")
+        array = model.positions()
+    elif args.kind == "input":
+        array = model.input_x(_tokens_of(model, args.text).ids)
+    else:
+        qk = model.layer0_qk(_tokens_of(model, args.text).ids, layer=args.layer)
+        path = _save_npz(args.output, {"q": qk.q_rot, "k": qk.k_rot, "logits": qk.logits,
+                                       "q_plain": qk.q, "k_plain": qk.k, "logits_plain": qk.logits_plain,
+                                       "kv_head": qk.kv_head})
+        print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
+        return 0
+    path = save_array(args.output, array)
+    print(f"wrote {path} {array.shape} {array.dtype}")
+    return 0
+
+
+def run(args) -> int:
+    """Run a --model command; InputError (one line, exit 2 in cli.main) for every bad input."""
+    import json
+
+    from explorer.backend.models.hf_folder import open_model
+    from explorer.backend.tokens import tokens_to_json
+
+    if args.command == "export":
+        _check_output(args)                # before opening anything: a bad suffix costs nothing
+    with open_model(args.model) as model:
+        if args.command == "export":
+            return _export(args, model)
+        data = tokens_to_json(model.tokenize(args.text))
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):
+        print(f"{i:>4}  {tid:>7}  {span[0]:>5}-{span[1]:<5} {tok}")
+    return 0

@@ -1,0 +1,148 @@
+"""Tiny random checkpoints of every family, written with transformers' own classes, and hooks on them.
+
+Every parameter (norm weights and biases too) is drawn at random, so a missed bias or norm shows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "far", "away", "position", "rope", "sin",
+         "cos", "token", "table", "row", "head", "query", "key"]
+TEXT = "the cat sat on the mat a dog ran far away position rope"
+VOCAB = 64                          # table rows; the tokenizer has fewer (padded tables are fine)
+
+SMALL = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 48,
+         "max_position_embeddings": 40, "vocab_size": VOCAB}
+FAMILIES = {
+    "gpt2": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB},
+    "bert": dict(SMALL),
+    "opt": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "ffn_dim": 48,
+            "max_position_embeddings": 40, "vocab_size": VOCAB, "word_embed_proj_dim": 16},
+    "opt_post_ln": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "ffn_dim": 48,
+                    "max_position_embeddings": 40, "vocab_size": VOCAB, "do_layer_norm_before": False},
+    "llama": dict(SMALL, num_key_value_heads=2, rope_theta=500.0, attention_bias=True),
+    "mistral": dict(SMALL, num_key_value_heads=1, rope_theta=1000.0),
+    "qwen2": dict(SMALL, num_key_value_heads=2, rope_theta=10000.0),
+    "qwen3": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=1e6),
+    "gemma": dict(SMALL, num_key_value_heads=1, head_dim=16, rope_theta=10000.0),
+}
+
+
+def classes(family: str):
+    import transformers as tf
+
+    name = {"gpt2": ("GPT2Config", "GPT2LMHeadModel"), "bert": ("BertConfig", "BertModel"),
+            "opt": ("OPTConfig", "OPTForCausalLM"), "opt_post_ln": ("OPTConfig", "OPTForCausalLM"),
+            "llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
+            "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
+            "gemma": ("GemmaConfig", "GemmaForCausalLM")}[family]
+    return getattr(tf, name[0]), getattr(tf, name[1])
+
+
+def write_tokenizer(path: Path) -> None:
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = {"[UNK]": 0, **{w: i + 1 for i, w in enumerate(WORDS)}}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.save(str(path))
+
+
+def build(family: str, folder: Path, seed: int = 0, model_class=None):
+    """Write a random tiny `family` checkpoint (safetensors) + tokenizer.json into folder; the torch model."""
+    import torch
+
+    config_class, default_class = classes(family)
+    torch.manual_seed(seed)
+    config = config_class(**FAMILIES[family])
+    config._attn_implementation = "eager"
+    model = (model_class or default_class)(config).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 0.5)
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    write_tokenizer(folder / "tokenizer.json")
+    return model
+
+
+def first_layer(model, family: str):
+    base = getattr(model, "base_model", model)
+    if family == "gpt2":
+        return base.h[0]
+    if family == "bert":
+        return base.encoder.layer[0]
+    if family.startswith("opt"):
+        return base.decoder.layers[0]
+    return base.layers[0]
+
+
+def capture(model, family: str, ids) -> dict[str, np.ndarray]:
+    """Run the torch model on ids; X into layer 0, its q/k projections (per head), RoPE'd q/k if any."""
+    import importlib
+
+    import torch
+
+    got: dict[str, np.ndarray] = {}
+    layer = first_layer(model, family)
+
+    def keep_input(module, args, kwargs):
+        got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0].numpy().copy())
+
+    hooks = [layer.register_forward_pre_hook(keep_input, with_kwargs=True)]
+
+    def keep(key):
+        def hook(module, args, out):
+            got.setdefault(key, out[0].detach().numpy().copy())
+        return hook
+
+    if family == "gpt2":
+        hooks.append(layer.attn.c_attn.register_forward_hook(keep("qkv")))
+    elif family == "bert":
+        hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
+                  layer.attention.self.key.register_forward_hook(keep("k"))]
+    else:
+        att = layer.self_attn
+        q_mod, k_mod = (att.q_norm, att.k_norm) if family == "qwen3" else (att.q_proj, att.k_proj)
+        hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
+    restore = None
+    if not family.startswith(("gpt2", "bert", "opt")):
+        module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
+        original = module.apply_rotary_pos_emb
+
+        def spy(q, k, cos, sin, *rest, **kw):
+            q2, k2 = original(q, k, cos, sin, *rest, **kw)
+            got.setdefault("q_rot", q2[0].detach().numpy().copy())             # (H, n, hd)
+            got.setdefault("k_rot", k2[0].detach().numpy().copy())             # (KV, n, hd)
+            return q2, k2
+
+        module.apply_rotary_pos_emb, restore = spy, (module, original)
+    try:
+        with torch.no_grad():
+            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
+    finally:
+        for h in hooks:
+            h.remove()
+        if restore:
+            restore[0].apply_rotary_pos_emb = restore[1]
+    return got
+
+
+def to_4x_config(folder: Path) -> dict:
+    """Rewrite folder's config.json as transformers 4.x wrote it (rope_theta, rope_scaling, torch_dtype)."""
+    path = folder / "config.json"
+    cfg = json.loads(path.read_text())
+    params = cfg.pop("rope_parameters", None)
+    if params:
+        params = dict(params)
+        cfg["rope_theta"] = params.pop("rope_theta")
+        kind = params.pop("rope_type", "default")
+        cfg["rope_scaling"] = None if kind == "default" else {"type": kind, **params}
+    if "dtype" in cfg:
+        cfg["torch_dtype"] = cfg.pop("dtype")
+    path.write_text(json.dumps(cfg))
+    return cfg

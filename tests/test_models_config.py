@@ -1,0 +1,100 @@
+"""ModelConfig from configs as transformers 4.x and 5.x write them, checked against transformers' classes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.backend.models.config import SUPPORTED, model_config, rope_parameters
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+
+
+@pytest.mark.parametrize("family", sorted(mh.FAMILIES))
+def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
+    config_class, _ = mh.classes(family)
+    hf = config_class(**mh.FAMILIES[family])
+    five = model_config(hf.to_dict(), "m")
+    four_dict = dict(hf.to_dict())
+    params = four_dict.pop("rope_parameters", None)
+    if params:
+        four_dict["rope_theta"] = params["rope_theta"]
+        four_dict["rope_scaling"] = None
+    assert model_config(four_dict, "m") == five
+    assert hash(five) == hash(model_config(four_dict, "m"))
+    assert five.n_layers == hf.num_hidden_layers and five.vocab_size == hf.vocab_size
+    assert five.n_heads == hf.num_attention_heads
+    assert five.head_dim == (getattr(hf, "head_dim", None) or hf.hidden_size // hf.num_attention_heads)
+    if five.position == "rope":
+        assert five.rope_base == hf.rope_parameters["rope_theta"]
+        assert five.rope_parameters == hf.rope_parameters
+        assert five.n_kv_heads == hf.num_key_value_heads
+    else:
+        assert five.rope == () and five.rope_base is None
+    assert five.position_offset == (2 if family.startswith("opt") else 0)
+
+
+def test_4x_rope_scaling_with_type_or_rope_type_becomes_5x_parameters():
+    base = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+            "vocab_size": 10, "rope_theta": 5e5}
+    for key in ("type", "rope_type"):
+        four = model_config({**base, "rope_scaling": {key: "linear", "factor": 4.0}})
+        assert four.rope_parameters == {"rope_type": "linear", "factor": 4.0, "rope_theta": 5e5}
+    llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 8192}
+    four = model_config({**base, "rope_scaling": llama3})
+    five = model_config({**{k: v for k, v in base.items() if k != "rope_theta"},
+                         "rope_parameters": {**llama3, "rope_theta": 5e5}})
+    assert four == five
+    hf = tf.LlamaConfig(**{**base, "rope_parameters": {**llama3, "rope_theta": 5e5}})
+    assert five.rope_parameters == hf.rope_parameters
+    yarn = model_config({**base, "rope_scaling": {"type": "longrope", "short_factor": [1.0, 2.0],
+                                                  "long_factor": [3.0, 4.0], "factor": 2.0}})
+    assert dict(yarn.rope)["short_factor"] == (1.0, 2.0)          # lists kept hashable
+    hash(yarn)
+    assert rope_parameters({"model_type": "llama"}) == {"rope_type": "default", "rope_theta": 10000.0}
+
+
+def test_partial_rotary_factor_top_level_or_in_rope_parameters():
+    base = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
+            "vocab_size": 10}
+    assert model_config({**base, "partial_rotary_factor": 0.5}).rope_dim == 16
+    assert model_config({**base, "rope_parameters": {"rope_theta": 1e4, "partial_rotary_factor": 0.25}}
+                        ).rope_dim == 8
+    with pytest.raises(InputError, match="partial_rotary_factor"):
+        model_config({**base, "partial_rotary_factor": 1.5})
+
+
+@pytest.mark.parametrize("cfg, match", [
+    ({"model_type": "t5"}, "'t5' is not supported; supported: " + ", ".join(SUPPORTED)),
+    ({}, "None is not supported"),
+    ({"model_type": "llama", "hidden_size": "64"}, "hidden_size must be a positive integer"),
+    ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 3,
+      "vocab_size": 5}, "not a multiple of the 3 heads"),
+    ({"model_type": "mistral", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "num_key_value_heads": 3, "vocab_size": 5}, "not a multiple of num_key_value_heads 3"),
+    ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "vocab_size": 5, "rope_theta": -1}, "rope_theta must be a positive number"),
+    ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "vocab_size": 5, "max_position_embeddings": 8, "position_embedding_type": "relative_key"},
+     "position_embedding_type 'relative_key'"),
+])
+def test_bad_configs_are_refused_by_name(cfg, match):
+    with pytest.raises(InputError, match=match):
+        model_config(cfg)
+
+
+def test_a_4x_folder_opens_like_the_5x_one(tmp_path):
+    mh.build("qwen2", tmp_path / "five")
+    mh.build("qwen2", tmp_path / "four")
+    old = mh.to_4x_config(tmp_path / "four")
+    assert "rope_theta" in old and "rope_parameters" not in old
+    assert "rope_parameters" in json.loads((tmp_path / "five" / "config.json").read_text())
+    with open_model(tmp_path / "five") as a, open_model(tmp_path / "four") as b:
+        assert a.config == b.config.__class__(**{**b.config.__dict__, "name": a.config.name})
+        ids = a.tokenize(mh.TEXT).ids
+        assert (a.layer0_qk(ids).logits == b.layer0_qk(ids).logits).all()

@@ -1,0 +1,203 @@
+"""Bad model files: each refused with one InputError line, nothing left open, the next open works."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from explorer.backend.models import hf_folder
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+pytest.importorskip("transformers")
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("good") / "llama"
+    mh.build("llama", folder)
+    return folder
+
+
+def copy(good: Path, dest: Path) -> Path:
+    dest.mkdir()
+    for f in good.iterdir():
+        (dest / f.name).write_bytes(f.read_bytes())
+    return dest
+
+
+def refused(spec, match: str) -> str:
+    fds = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(InputError, match=match) as info:
+        open_model(spec)
+    message = str(info.value)
+    assert "\n" not in message
+    assert len(os.listdir("/proc/self/fd")) == fds          # no file left open by the failed load
+    return message
+
+
+def test_pickle_checkpoints_are_refused_without_being_read(tmp_path, monkeypatch):
+    import io
+
+    opened = []
+
+    def spying(real):
+        def spy(path, *a, **kw):
+            opened.append(str(path))
+            return real(path, *a, **kw)
+        return spy
+
+    for name in ("pytorch_model.bin", "model.pt", "last.ckpt", "weights.pth"):
+        (tmp_path / name).write_bytes(b"\x80\x04 not really a pickle")
+    (tmp_path / "probe.txt").write_text("probe")
+    folder = tmp_path / "torch_folder"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "llama"}))
+    (folder / "pytorch_model.bin").write_bytes(b"\x80\x04")
+    for target, real in (("builtins.open", open), ("io.open", io.open), ("os.open", os.open)):
+        monkeypatch.setattr(target, spying(real))
+    for name in ("pytorch_model.bin", "model.pt", "last.ckpt", "weights.pth"):
+        assert "never unpickles" in refused(str(tmp_path / name), "pickle checkpoint")
+    assert "never unpickles" in refused(folder, "pytorch_model.bin is a pickle")
+    (tmp_path / "probe.txt").read_bytes()                        # the spy does see pathlib's reads
+    monkeypatch.undo()
+    assert not any(p.endswith((".bin", ".pt", ".ckpt", ".pth")) for p in opened)
+    assert opened[-1].endswith("probe.txt")
+
+
+def test_a_gguf_file_without_the_gguf_reader_says_so(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("explorer.backend.models.gguf_file") is not None:
+        pytest.skip("the GGUF reader is installed; its own tests cover .gguf files")
+    (tmp_path / "m.gguf").write_bytes(b"GGUF")
+    refused(str(tmp_path / "m.gguf"), "GGUF reader is unavailable")
+    refused(str(tmp_path / "absent.gguf"), "does not exist")
+
+
+def test_missing_config_tokenizer_or_weights(good, tmp_path):
+    for missing, match in (("config.json", "has no config.json"), ("tokenizer.json", "has no tokenizer.json"),
+                           ("model.safetensors", "has no model.safetensors")):
+        folder = copy(good, tmp_path / missing)
+        (folder / missing).unlink()
+        refused(folder, match)
+    refused(str(tmp_path / "nothing-here"), "does not exist")
+    (tmp_path / "notes.txt").write_text("hi")
+    refused(str(tmp_path / "notes.txt"), "is not a model")
+    refused("", "must be a folder")
+
+
+def test_unsupported_model_type_names_the_supported_ones(good, tmp_path):
+    folder = copy(good, tmp_path / "t5")
+    (folder / "config.json").write_text(json.dumps({"model_type": "t5", "d_model": 8}))
+    msg = refused(folder, "model_type 't5' is not supported")
+    assert "gpt2, bert, opt, llama, mistral, qwen2, qwen3, gemma" in msg
+    (folder / "config.json").write_text("{not json")
+    refused(folder, "is not a valid config.json")
+    (folder / "config.json").write_text("[1, 2]")
+    refused(folder, "JSON object")
+    cfg = json.loads((good / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**cfg, "num_attention_heads": 0}))
+    refused(folder, "num_attention_heads must be a positive integer")
+    (folder / "config.json").write_text(json.dumps({**cfg, "hidden_size": 48}))
+    refused(folder, "token table has shape")
+
+
+def _header(path: Path) -> tuple[dict, bytes]:
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    return json.loads(raw[8:8 + n]), raw[8 + n:]
+
+
+def _write(path: Path, header: dict, data: bytes) -> None:
+    blob = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(blob)) + blob + data)
+
+
+def test_corrupt_safetensors(good, tmp_path):
+    header, data = _header(good / "model.safetensors")
+    names = sorted((k for k in header if k != "__metadata__"), key=lambda k: header[k]["data_offsets"][0])
+    a, b = names[0], names[1]
+    cases = {
+        "truncated": lambda h, d: (h, d[:-10], "beyond the data|cover"),
+        "header_len": None,
+        "overlap": lambda h, d: ({**h, b: {**h[b], "data_offsets": [h[b]["data_offsets"][0] - 4,
+                                                                     h[b]["data_offsets"][1] - 4]}},
+                                 d, "overlaps|gap"),
+        "out_of_range": lambda h, d: ({**h, a: {**h[a], "data_offsets": [0, len(d) + 4]}}, d, "beyond the data"),
+        "dtype": lambda h, d: ({**h, a: {**h[a], "dtype": "F33"}}, d, "unknown dtype 'F33'"),
+        "shape": lambda h, d: ({**h, a: {**h[a], "shape": [3, -1]}}, d, "bad shape"),
+        "size": lambda h, d: ({**h, a: {**h[a], "shape": h[a]["shape"][:1] + [1]}}, d, "needs"),
+        "not_json": None,
+    }
+    for case, make in cases.items():
+        folder = copy(good, tmp_path / case)
+        st = folder / "model.safetensors"
+        if case == "header_len":
+            raw = st.read_bytes()
+            st.write_bytes(struct.pack("<Q", len(raw) * 2) + raw[8:])
+            match = "header length .* beyond the file"
+        elif case == "not_json":
+            raw = st.read_bytes()
+            st.write_bytes(raw[:8] + b"\xff" * 16 + raw[24:])
+            match = "not JSON"
+        else:
+            h, d, match = make(dict(header), data)
+            _write(st, h, d)
+        refused(folder, match)
+    folder = copy(good, tmp_path / "tiny")
+    (folder / "model.safetensors").write_bytes(b"\x01\x02")
+    refused(folder, "shorter than the 8-byte")
+    folder = copy(good, tmp_path / "wrong_dtype_table")
+    h = {**header, names[0]: header[names[0]]}
+    emb = "model.embed_tokens.weight"
+    h[emb] = {**h[emb], "dtype": "I32"}
+    _write(folder / "model.safetensors", h, data)
+    with open_model(folder) as m:                                 # opens: the header is valid ...
+        with pytest.raises(InputError, match="dtype I32"):        # ... but the table cannot be read
+            m.input_x([1, 2])
+
+
+def test_token_ids_beyond_the_table_and_padded_tables(good):
+    with open_model(good) as m:
+        assert m.tokenizer.get_vocab_size() < m.vocab_rows == mh.VOCAB      # padded table: fine
+        m.input_x([mh.VOCAB - 1])                                            # past the vocabulary, in the table
+        for bad in ([mh.VOCAB], [-1], [0, 10 ** 12]):
+            with pytest.raises(InputError, match=f"0..{mh.VOCAB - 1}"):
+                m.input_x(bad)
+        with pytest.raises(InputError, match="integers"):
+            m.rows([0.5])
+        with pytest.raises(InputError, match="only layer 0"):
+            m.layer0_qk([1, 2], layer=1)
+        assert m.layer0_qk(m.input_x([1, 2]), layer=1).q.shape[1] == 2       # a hidden state: any layer
+        with pytest.raises(InputError, match="layer must be in 0..1"):
+            m.layer0_qk(m.input_x([1, 2]), layer=2)
+
+
+def test_a_file_that_vanishes_while_loading(good, tmp_path, monkeypatch):
+    folder = copy(good, tmp_path / "vanish")
+    real = hf_folder.load_tokenizer
+
+    def load_then_delete(path):
+        tok = real(path)
+        (folder / "model.safetensors").unlink()
+        return tok
+
+    monkeypatch.setattr(hf_folder, "load_tokenizer", load_then_delete)
+    refused(folder, "model.safetensors")
+    monkeypatch.undo()
+    folder = copy(good, tmp_path / "vanish_late")
+    with open_model(folder) as m:
+        (folder / "model.safetensors").unlink()                   # deleted while open: the fd still reads
+        assert m.input_x([1, 2]).shape == (2, 32)
+
+
+def test_the_next_good_open_works_after_every_failure(good):
+    with open_model(good) as m:
+        assert np.isfinite(m.input_x(m.tokenize(mh.TEXT).ids)).all()
