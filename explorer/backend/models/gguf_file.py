@@ -172,7 +172,7 @@ class GGUFTensorReader:
         import gguf
 
         qtype = gguf.GGMLQuantizationType(info.ggml_type)
-        blocks = np.frombuffer(raw, dtype=np.uint8).reshape(n_rows, -1)        # (n_rows, row_bytes)
+        blocks = np.frombuffer(raw, dtype=np.uint8).reshape(n_rows, len(raw) // n_rows)   # (n_rows, row_bytes)
         with np.errstate(all="ignore"):
             out = gguf.quants.dequantize(blocks, qtype)                       # (n_rows, cols)
         return np.ascontiguousarray(out, dtype=np.float32).reshape(n_rows, info.ne[0])
@@ -191,6 +191,8 @@ class GGUFTensorReader:
         perm = self._row_index(name, n_rows)
         stored = perm[idx] if perm is not None else idx                         # (n,) rows as stored
         row_bytes = info.n_bytes // n_rows
+        if stored.size == 0:
+            return np.zeros((0, cols), dtype=np.float32)
         if stored.size > n_rows // 4:
             table = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)   # (n_rows, cols)
             return table[stored]
