@@ -7,23 +7,15 @@ conversion; a plain-Python llama.cpp-style BPE (tests/gguf_fixtures.py).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from explorer.backend.models import gguf_file, shipped
 from explorer.backend.models.gguf_file import open_gguf, unpermute_rows
 from explorer.backend.models.gguf_vocab import PRE_REGEXES
 from explorer.errors import InputError
 from tests import gguf_fixtures as fx
 
 gguf = pytest.importorskip("gguf")
-SMOLLM2 = shipped.smollm2_path()
-needs_smollm2 = pytest.mark.skipif(SMOLLM2 is None, reason=str(shipped.smollm2_missing()))
 SENTENCES = ["Hello world", "hello world 12 12345", "你好，世界", "Emoji 🙂👨‍👩‍👧 and 🇨🇳!",
              "It's 2026; x=3.14  \n\n\tthe end   ", "<|endoftext|>the", "", "   ", "a\u00a0b\u200d"]
 
