@@ -200,7 +200,12 @@ def _visible(s: str) -> str:
 
 
 def _nfc_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
-    """NFC of text, and for each of its characters the span [start, end) of the text it came from."""
+    """NFC of text, and for each of its characters the span [start, end) of the text it came from.
+
+    Text is cut into groups that normalize independently (a starter and its combining marks, merged with
+    the next group when the two compose); inside a group the new characters share the old ones in order,
+    so spans never overlap by more than one character.
+    """
     n = len(text)
     if unicodedata.is_normalized("NFC", text):
         idx = np.arange(n)
@@ -219,8 +224,13 @@ def _nfc_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
     parts = [unicodedata.normalize("NFC", text[a:b]) for a, b in groups]
     if "".join(parts) != unicodedata.normalize("NFC", text):
         parts, groups = [unicodedata.normalize("NFC", text)], [(0, n)]           # never wrong, only coarse
-    starts = np.repeat([a for a, _ in groups], [len(p) for p in parts])
-    ends = np.repeat([b for _, b in groups], [len(p) for p in parts])
+    starts, ends = [], []
+    for (a, b), p in zip(groups, parts):        # spread a group's m new characters over its n old ones
+        k, n, m = np.arange(len(p)), b - a, len(p)
+        starts.append(a + (k * n) // m)
+        ends.append(a + -(-((k + 1) * n) // m))
+    starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
+    ends = np.concatenate(ends) if ends else np.zeros(0, np.int64)
     return "".join(parts), starts, ends
 
 
