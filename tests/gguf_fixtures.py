@@ -70,7 +70,7 @@ def hf_weights(model) -> dict[str, np.ndarray]:
     """state dict, float32, names without the `model.` prefix."""
     out = {}
     for name, t in model.state_dict().items():
-        out[name[len("model."):] if name.startswith("model.") else name] = t.detach().float().numpy()
+        out[name.removeprefix("model.")] = t.detach().float().numpy()
     return out
 
 

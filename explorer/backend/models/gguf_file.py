@@ -54,7 +54,7 @@ def _can_dequantize(code: int) -> bool:
         import gguf
 
         qtype = gguf.GGMLQuantizationType(code)
-        block, size = gguf.GGML_QUANT_SIZES[qtype]
+        _, size = gguf.GGML_QUANT_SIZES[qtype]
         try:
             with np.errstate(all="ignore"):
                 gguf.quants.dequantize(np.zeros((1, size), np.uint8), qtype)
@@ -214,10 +214,10 @@ class GGUFTensorReader:
         if fd is not None:
             os.close(fd)
 
-    def __del__(self):
+    def __del__(self):          # a reader dropped without close() still gives its descriptor back
         try:
             self.close()
-        except Exception:
+        except OSError:
             pass
 
 
