@@ -178,3 +178,51 @@ def reference_encode(text: str, regexes, tokens: list[str], merges: list[str]) -
             word[i:i + 2] = [word[i] + word[i + 1]]
         ids += [vocab[x] for x in word]
     return ids
+
+
+def write_sparse_llama(path, d: int = 4096, layers: int = 32, heads: int = 32, kv: int = 8, ff: int = 11008,
+                       vocab_rows: int = 32000) -> int:
+    """A 7B-shaped Q8_0 GGUF whose tensor data is a sparse hole (zeros, no disk blocks); returns its size."""
+    import os
+
+    import gguf
+
+    q8 = gguf.GGMLQuantizationType.Q8_0
+    block, size = gguf.GGML_QUANT_SIZES[q8]
+    w = gguf.GGUFWriter(str(path), "llama")
+    for add, value in ((w.add_block_count, layers), (w.add_context_length, 4096), (w.add_embedding_length, d),
+                       (w.add_feed_forward_length, ff), (w.add_head_count, heads), (w.add_head_count_kv, kv),
+                       (w.add_rope_freq_base, 10000.0), (w.add_layer_norm_rms_eps, 1e-5),
+                       (w.add_rope_dimension_count, d // heads)):
+        add(value)
+    tokens, types, merges = vocabulary()
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("smollm")
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_merges(merges)
+    hd = d // heads
+    shapes = {"token_embd.weight": (vocab_rows, d), "output_norm.weight": (d,), "output.weight": (vocab_rows, d)}
+    for i in range(layers):
+        shapes.update({f"blk.{i}.attn_norm.weight": (d,), f"blk.{i}.ffn_norm.weight": (d,),
+                       f"blk.{i}.attn_q.weight": (heads * hd, d), f"blk.{i}.attn_k.weight": (kv * hd, d),
+                       f"blk.{i}.attn_v.weight": (kv * hd, d), f"blk.{i}.attn_output.weight": (d, heads * hd),
+                       f"blk.{i}.ffn_gate.weight": (ff, d), f"blk.{i}.ffn_up.weight": (ff, d),
+                       f"blk.{i}.ffn_down.weight": (d, ff)})
+    total = 0
+    for name, shape in shapes.items():
+        if len(shape) == 1:
+            nbytes = shape[0] * 4
+            w.add_tensor_info(name, shape, np.dtype(np.float32), nbytes)
+        else:
+            byte_shape = (shape[0], shape[1] // block * size)
+            nbytes = byte_shape[0] * byte_shape[1]
+            w.add_tensor_info(name, byte_shape, np.dtype(np.uint8), nbytes, raw_dtype=q8)
+        total += -(-nbytes // 32) * 32
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_ti_data_to_file()
+    w.close()
+    data_start = -(-os.path.getsize(path) // 32) * 32
+    os.truncate(path, data_start + total)
+    return data_start + total

@@ -147,3 +147,32 @@ def test_tied_embeddings_and_rope_scaling(tmp_path):
     assert config["tie_word_embeddings"] is True and "lm_head.weight" not in reader.names()
     assert config["rope_scaling"] == {"rope_type": "linear", "factor": 4.0}
     reader.close()
+
+
+def test_7b_sized_sparse_file_opens_with_little_memory(tmp_path):
+    """A 7B-shaped Q8_0 file (6.3 GB, a sparse hole): opening and reading rows + layer 0 grows RSS < 300 MB."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "big.gguf"
+    size = fx.write_sparse_llama(path)
+    assert size > 6e9
+    code = (
+        "import json, gguf, tokenizers, numpy\n"
+        "from explorer.backend.models.gguf_file import open_gguf\n"
+        "def rss(): return int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) * 1024\n"
+        f"before = rss(); c, r, t = open_gguf({str(path)!r})\n"
+        "x = r.rows('embed_tokens.weight', list(range(0, 32000, 63)))\n"
+        "qk = [r.read(f'layers.0.self_attn.{p}_proj.weight').shape for p in 'qkvo']\n"
+        "print(json.dumps({'grew': rss() - before, 'x': x.shape, 'qk': qk, 'layers': c['num_hidden_layers'],"
+        " 'heads': [c['num_attention_heads'], c['num_key_value_heads'], c['head_dim']]}))\n")
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root,
+                         check=False, env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["x"] == [508, 4096] and got["qk"] == [[4096, 4096], [1024, 4096], [1024, 4096], [4096, 4096]]
+    assert got["layers"] == 32 and got["heads"] == [32, 8, 128]
+    assert got["grew"] < 300 * 2**20, f"RSS grew {got['grew'] / 2**20:.0f} MB"

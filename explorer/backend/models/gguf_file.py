@@ -29,6 +29,8 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k"
           "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
           "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj"}
 _BLOCK_RE = re.compile(r"blk\.(\d+)\.([a-z_]+)\.(weight|bias)")
+MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
+WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
 _dequantizable: dict[int, bool] = {}
 
 
@@ -193,16 +195,20 @@ class GGUFTensorReader:
         row_bytes = info.n_bytes // n_rows
         if stored.size == 0:
             return np.zeros((0, cols), dtype=np.float32)
-        if stored.size > n_rows // 4:
+        if stored.size > n_rows // 4 and info.n_bytes <= WHOLE_TABLE_READ:
             table = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)   # (n_rows, cols)
             return table[stored]
-        unique, back = np.unique(stored, return_inverse=True)
-        raw = b"".join(self._pread(info.start + int(r) * row_bytes, row_bytes) for r in unique)
+        unique, back = np.unique(stored, return_inverse=True)                  # (u,) sorted, (n,)
+        runs = np.split(unique, np.flatnonzero(np.diff(unique) != 1) + 1)       # consecutive rows: one read
+        raw = b"".join(self._pread(info.start + int(run[0]) * row_bytes, len(run) * row_bytes) for run in runs)
         return self._dequantize(raw, info, len(unique))[back].reshape(len(stored), cols)
 
     def read(self, name: str) -> np.ndarray:
-        """The whole tensor, float32, in Hugging Face shape."""
+        """The whole tensor, float32, in Hugging Face shape (at most 1 GiB of it)."""
         info = self._get(name)
+        out_bytes = 4 * int(np.prod(info.ne, dtype=object))
+        require(out_bytes <= MAX_WHOLE_READ, f"{self._path}: {name} ({out_bytes:,} bytes as float32) is too big "
+                                             "to read whole; read rows of it")
         if len(info.ne) == 2:
             return self.rows(name, np.arange(info.ne[1]))
         n_rows = int(np.prod(info.ne[1:]))
