@@ -112,3 +112,18 @@ def test_cli_and_params_accept_qwen(capsys):
     assert main(["tokens", "注意力机制需要位置信息", "--tokenizer", "qwen", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ids"] == [108260, 100674, 85106, 81812, 27369] and data["tokenizer"] == "qwen"
+
+
+@pytest.mark.parametrize("text,norm,spans", [
+    ("abc", "abc", [(0, 1), (1, 2), (2, 3)]),
+    ("e\u0301x", "éx", [(0, 2), (2, 3)]),
+    ("\u1100\u1161\u11a8", "각", [(0, 3)]),
+    ("e\u0301\u0323", "\u1eb9\u0301", [(0, 1), (1, 3)]),       # 3 old characters shared by 2 new ones
+    ("\u0344", "\u0308\u0301", [(0, 1), (0, 1)]),              # 1 old character split into 2
+])
+def test_nfc_map(text, norm, spans):
+    from explorer.backend.nfc_spans import nfc_map
+
+    got, starts, ends = nfc_map(text)
+    assert got == norm == unicodedata.normalize("NFC", text)
+    assert list(zip(starts.tolist(), ends.tolist())) == spans

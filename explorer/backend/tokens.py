@@ -22,13 +22,13 @@ import hashlib
 import importlib.util
 import re
 import threading
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from explorer.backend import pretrained
+from explorer.backend.nfc_spans import nfc_map
 from explorer.errors import InputError, require
 from explorer.paths import resource
 
@@ -199,47 +199,12 @@ def _visible(s: str) -> str:
     return "".join(out)
 
 
-def _nfc_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
-    """NFC of text, and for each of its characters the span [start, end) of the text it came from.
-
-    Text is cut into groups that normalize independently (a starter and its combining marks, merged with
-    the next group when the two compose); inside a group the new characters share the old ones in order,
-    so spans never overlap by more than one character.
-    """
-    n = len(text)
-    if unicodedata.is_normalized("NFC", text):
-        idx = np.arange(n)
-        return text, idx, idx + 1
-    cuts = [i for i in range(n) if i == 0 or unicodedata.combining(text[i]) == 0]   # starter clusters
-    groups: list[tuple[int, int]] = []
-    for a, b in zip(cuts, cuts[1:] + [n]):
-        if groups:
-            s0, _ = groups[-1]
-            prev, cur = text[s0:a], text[a:b]
-            if unicodedata.normalize("NFC", prev + cur) != (unicodedata.normalize("NFC", prev)
-                                                            + unicodedata.normalize("NFC", cur)):
-                groups[-1] = (s0, b)     # they compose across the cut (Hangul jamo, some Indic vowel signs)
-                continue
-        groups.append((a, b))
-    parts = [unicodedata.normalize("NFC", text[a:b]) for a, b in groups]
-    if "".join(parts) != unicodedata.normalize("NFC", text):
-        parts, groups = [unicodedata.normalize("NFC", text)], [(0, n)]           # never wrong, only coarse
-    starts, ends = [], []
-    for (a, b), p in zip(groups, parts):        # spread a group's m new characters over its n old ones
-        k, n, m = np.arange(len(p)), b - a, len(p)
-        starts.append(a + (k * n) // m)
-        ends.append(a + -(-((k + 1) * n) // m))
-    starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
-    ends = np.concatenate(ends) if ends else np.zeros(0, np.int64)
-    return "".join(parts), starts, ends
-
-
 def _tokenize_bpe(text: str, name: str, nfc: bool = False) -> TokenizedText:
     """A tiktoken byte-level BPE: ids, spans via the bytes each token covers, partial UTF-8 shown as hex."""
     enc = get_tokenizer(name)
     clean = _clean(text)
     if nfc:
-        clean, char_start, char_end = _nfc_map(clean)
+        clean, char_start, char_end = nfc_map(clean)
     else:
         char_start = np.arange(len(clean))
         char_end = char_start + 1
