@@ -209,3 +209,9 @@ def test_header_walk_equals_gguf_reader_on_the_tiny_file(good_bytes, tmp_path):
         info = header.tensors[t.name]
         assert (info.start, info.n_bytes, int(info.ggml_type)) == (t.data_offset, t.n_bytes, int(t.tensor_type))
     assert header.fields["tokenizer.ggml.tokens"] == ref.fields["tokenizer.ggml.tokens"].contents()
+
+
+def test_every_ggml_type_is_classified():
+    supported = {t.name for t in gguf.GGMLQuantizationType if _can_dequantize(int(t))}
+    assert {"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q6_K"} <= supported
+    assert not {"I8", "I32", "F64", "Q8_1"} & supported
