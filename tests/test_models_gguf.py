@@ -176,3 +176,16 @@ def test_7b_sized_sparse_file_opens_with_little_memory(tmp_path):
     assert got["x"] == [508, 4096] and got["qk"] == [[4096, 4096], [1024, 4096], [1024, 4096], [4096, 4096]]
     assert got["layers"] == 32 and got["heads"] == [32, 8, 128]
     assert got["grew"] < 300 * 2**20, f"RSS grew {got['grew'] / 2**20:.0f} MB"
+
+
+def test_yarn_rope_scaling(tmp_path):
+    path = tmp_path / "yarn.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={"llama.rope.scaling.type": "yarn",
+                                                         "llama.rope.scaling.factor": 4.0,
+                                                         "llama.rope.scaling.original_context_length": 64})
+    config, reader, _ = open_gguf(path)
+    reader.close()
+    assert config["rope_scaling"] == {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}
+    from transformers import LlamaConfig
+
+    assert LlamaConfig(**config).rope_parameters["rope_type"] == "yarn"
