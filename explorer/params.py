@@ -14,7 +14,7 @@ MAX_LEN_RANGE = (1, 10_000_000)
 BASE_RANGE = (1.0001, 1e9)
 DEVICES = ("auto", "cpu", "cuda", "mps")
 TEXT_LIMIT = 100_000  # characters
-TOKENIZER_NAMES = ("cl100k", "wordpiece", "char")
+TOKENIZER_NAMES = ("cl100k", "wordpiece", "char", "qwen")
 EMBEDDING_SOURCES = ("untrained", "minilm")
 
 

@@ -91,4 +91,4 @@ def test_not_text_is_refused(bad):
 
 
 def test_all_three_tokenizers_available_offline():
-    assert AVAILABLE == ["cl100k", "wordpiece", "char"], tok.available_tokenizers()
+    assert AVAILABLE == ["cl100k", "wordpiece", "char", "qwen"], tok.available_tokenizers()

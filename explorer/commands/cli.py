@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     learned.add_argument("-o", "--output", required=True)
     inp = kinds.add_parser("input", help="X = E[ids] (x sqrt(d)) + PE for a sentence")
     inp.add_argument("--text", required=True)
-    inp.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
+    inp.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char", "qwen"])
     inp.add_argument("--d-model", type=int, default=512)
     inp.add_argument("--base", type=float, default=10000.0)
     inp.add_argument("--seed", type=int, default=0)
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     inp.add_argument("-o", "--output", required=True)
     tokens = sub.add_parser("tokens", help="tokenize TEXT and print tokens, ids, spans")
     tokens.add_argument("text")
-    tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char"])
+    tokens.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char", "qwen"])
     tokens.add_argument("--json", action="store_true", help="print JSON (default: a table)")
     from explorer.commands import views as views_command
 

@@ -122,7 +122,7 @@ class TokensView(Retranslatable, View):
         reasons = available_tokenizers()
         for i in range(self.tokenizer_box.count()):
             key = self.tokenizer_box.itemData(i)
-            self.tokenizer_box.setItemText(i, labels[key])
+            self.tokenizer_box.setItemText(i, labels.get(key, key))
             _enable_item(self.tokenizer_box, i, reasons.get(key))
         self.source_box.setItemText(1, self.tr("trained all-MiniLM-L6-v2 (d = 384)"))
         _enable_item(self.source_box, 1, minilm_available())

@@ -1,0 +1,271 @@
+"""Open a `.gguf` file (llama.cpp's format): a Hugging Face-style config, a lazy tensor reader, its tokenizer.
+
+Opening reads the header only (gguf_header.py); tensors are read later with `os.pread`, a row at a time where
+only rows are asked for, and dequantized with `gguf.quants.dequantize`. Never the whole file.
+
+llama.cpp's converter stores q_proj/k_proj rows permuted (convert_hf_to_gguf.py, `LlamaModel.permute`:
+`w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with n_head = the kv head
+count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's interleaved pairs. The reader
+undoes it, so q_proj / k_proj equal the Hugging Face weights.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
+from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
+from explorer.errors import InputError, require
+
+SUPPORTED_ARCHITECTURES = ("llama",)     # SmolLM2, Llama, Mistral-style checkpoints convert to "llama"
+_TOP = {"token_embd.weight": "embed_tokens.weight", "output_norm.weight": "norm.weight",
+        "output.weight": "lm_head.weight"}
+_BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj",
+          "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
+          "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj"}
+_BLOCK_RE = re.compile(r"blk\.(\d+)\.([a-z_]+)\.(weight|bias)")
+MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
+WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
+_dequantizable: dict[int, bool] = {}
+
+
+def hf_name(gguf_name: str) -> str | None:
+    """Hugging Face name (without the `model.` prefix) of a GGUF tensor name, or None if unknown."""
+    if gguf_name in _TOP:
+        return _TOP[gguf_name]
+    m = _BLOCK_RE.fullmatch(gguf_name)
+    if m and m.group(2) in _BLOCK:
+        return f"layers.{int(m.group(1))}.{_BLOCK[m.group(2)]}.{m.group(3)}"
+    return None
+
+
+def unpermute_rows(n_rows: int, n_head: int) -> np.ndarray:
+    """Index g such that hf[j] = gguf[g[j]] for LlamaModel.permute(w, n_head, n_head) on n_rows rows."""
+    src = np.arange(n_rows).reshape(n_head, 2, n_rows // n_head // 2).swapaxes(1, 2).reshape(-1)  # (n_rows,)
+    return np.argsort(src)                                                                       # (n_rows,)
+
+
+def _can_dequantize(code: int) -> bool:
+    """Whether gguf.quants.dequantize handles ggml type `code` (tried once on one zero block)."""
+    if code not in _dequantizable:
+        import gguf
+
+        qtype = gguf.GGMLQuantizationType(code)
+        _, size = gguf.GGML_QUANT_SIZES[qtype]
+        try:
+            with np.errstate(all="ignore"):
+                gguf.quants.dequantize(np.zeros((1, size), np.uint8), qtype)
+            _dequantizable[code] = qtype.name not in ("I8", "I16", "I32", "I64", "F64")
+        except Exception:   # NotImplementedError, or whatever a half-supported type's code raises
+            _dequantizable[code] = False
+    return _dequantizable[code]
+
+
+def _int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
+    value = fields.get(key, default)
+    require(value is not None, f"{where}: metadata {key} is missing")
+    require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value < 1 << 31,
+            f"{where}: metadata {key} is {value!r}; it must be an integer from {low} to 2^31")
+    return int(value)
+
+
+def _float(fields: dict, key: str, where: str, default=None) -> float:
+    value = fields.get(key, default)
+    require(value is not None, f"{where}: metadata {key} is missing")
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
+            f"{where}: metadata {key} is {value!r}; it must be a positive number")
+    return float(value)
+
+
+def config_from_metadata(header: Header, where: str) -> dict:
+    """A transformers-style config.json dict for a llama-architecture GGUF; InputError for others."""
+    f = header.fields
+    arch = f.get("general.architecture")
+    require(isinstance(arch, str), f"{where}: metadata general.architecture is missing")
+    require(arch in SUPPORTED_ARCHITECTURES, f"{where}: architecture {arch!r} is not supported; supported: "
+                                             f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    d = _int(f, f"{arch}.embedding_length", where)
+    heads = _int(f, f"{arch}.attention.head_count", where)
+    kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
+    head_dim = _int(f, f"{arch}.attention.key_length", where, default=d // heads)
+    require(heads % kv == 0, f"{where}: {heads} attention heads cannot share {kv} key/value heads")
+    require(head_dim % 2 == 0, f"{where}: head dimension {head_dim} must be even for RoPE")
+    embed = header.tensors.get("token_embd.weight")
+    require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d,
+            f"{where}: tensor token_embd.weight is missing or not (vocab, {d})")
+    config = {
+        "model_type": arch, "architectures": ["LlamaForCausalLM"],
+        "hidden_size": d, "num_hidden_layers": _int(f, f"{arch}.block_count", where),
+        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": head_dim,
+        "intermediate_size": _int(f, f"{arch}.feed_forward_length", where, default=4 * d),
+        "vocab_size": int(embed.ne[1]),
+        "max_position_embeddings": _int(f, f"{arch}.context_length", where, default=2048),
+        "rms_norm_eps": _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where),
+        "rope_theta": _float(f, f"{arch}.rope.freq_base", where, default=10000.0),
+        "tie_word_embeddings": "output.weight" not in header.tensors,
+        "hidden_act": "silu",
+    }
+    rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
+    require(rot <= head_dim and rot % 2 == 0, f"{where}: RoPE dimension {rot} must be even and <= {head_dim}")
+    if rot != head_dim:
+        config["partial_rotary_factor"] = rot / head_dim
+    kind = f.get(f"{arch}.rope.scaling.type", "none")
+    require(kind in ("none", "linear", "yarn"), f"{where}: rope scaling {kind!r} is not supported "
+                                                "(none, linear, yarn)")
+    if kind != "none":
+        scaling = {"rope_type": kind, "factor": _float(f, f"{arch}.rope.scaling.factor", where)}
+        if kind == "yarn":
+            scaling["original_max_position_embeddings"] = _int(
+                f, f"{arch}.rope.scaling.original_context_length", where)
+        config["rope_scaling"] = scaling
+    for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
+        if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
+            config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
+    return config
+
+
+class GGUFTensorReader:
+    """TensorReader over a GGUF file: Hugging Face names and orientation, float32 out, q/k un-permuted."""
+
+    def __init__(self, path: Path, fd: int, header: Header, config: dict):
+        self._path, self._fd, self._lock = path, fd, threading.Lock()
+        self._info: dict[str, TensorInfo] = {}
+        for gname, info in header.tensors.items():
+            name = hf_name(gname)
+            if name is not None:
+                self._info[name] = info
+        self._heads = {"q_proj": config["num_attention_heads"], "k_proj": config["num_key_value_heads"]}
+
+    def names(self) -> list[str]:
+        return list(self._info)
+
+    def _get(self, name: str) -> TensorInfo:
+        require(self._fd is not None, f"{self._path}: the model file is closed")
+        info = self._info.get(name)
+        require(info is not None, f"{self._path}: no tensor named {name!r}")
+        return info
+
+    def shape(self, name: str) -> tuple:
+        return tuple(int(n) for n in reversed(self._get(name).ne))     # HF orientation: (out, in)
+
+    def _row_index(self, name: str, n_rows: int) -> np.ndarray | None:
+        kind = name.split(".")[-2]
+        if kind in self._heads and name.startswith("layers."):
+            heads = self._heads[kind]
+            require(n_rows % (2 * heads) == 0, f"{self._path}: {name} has {n_rows} rows, not 2 x {heads} heads")
+            return unpermute_rows(n_rows, heads)
+        return None
+
+    def _pread(self, start: int, n: int) -> bytes:
+        try:
+            with self._lock:
+                data = os.pread(self._fd, n, start)
+        except OSError as exc:
+            raise InputError(f"{self._path}: reading failed ({exc.strerror or exc})") from exc
+        require(len(data) == n, f"{self._path}: the file ended early (was it changed or removed while open?)")
+        return data
+
+    def _dequantize(self, raw: bytes, info: TensorInfo, n_rows: int) -> np.ndarray:
+        import gguf
+
+        qtype = gguf.GGMLQuantizationType(info.ggml_type)
+        blocks = np.frombuffer(raw, dtype=np.uint8).reshape(n_rows, len(raw) // n_rows)   # (n_rows, row_bytes)
+        with np.errstate(all="ignore"):
+            out = gguf.quants.dequantize(blocks, qtype)                       # (n_rows, cols)
+        return np.ascontiguousarray(out, dtype=np.float32).reshape(n_rows, info.ne[0])
+
+    def rows(self, name: str, ids) -> np.ndarray:
+        """Rows `ids` of a 2-D tensor, float32 (len(ids), cols); InputError for ids outside the table."""
+        info = self._get(name)
+        require(len(info.ne) == 2, f"{self._path}: {name} is not a 2-D table")
+        cols, n_rows = int(info.ne[0]), int(info.ne[1])
+        idx = np.asarray(ids)
+        require(idx.ndim == 1 and (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)),
+                f"{name}: row ids must be a 1-D list of integers")
+        idx = idx.astype(np.int64)
+        require(idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows),
+                f"{name}: row ids must be from 0 to {n_rows - 1}")
+        perm = self._row_index(name, n_rows)
+        stored = perm[idx] if perm is not None else idx                         # (n,) rows as stored
+        row_bytes = info.n_bytes // n_rows
+        if stored.size == 0:
+            return np.zeros((0, cols), dtype=np.float32)
+        if stored.size > n_rows // 4 and info.n_bytes <= WHOLE_TABLE_READ:
+            table = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)   # (n_rows, cols)
+            return table[stored]
+        unique, back = np.unique(stored, return_inverse=True)                  # (u,) sorted, (n,)
+        runs = np.split(unique, np.flatnonzero(np.diff(unique) != 1) + 1)       # consecutive rows: one read
+        raw = b"".join(self._pread(info.start + int(run[0]) * row_bytes, len(run) * row_bytes) for run in runs)
+        return self._dequantize(raw, info, len(unique))[back].reshape(len(stored), cols)
+
+    def read(self, name: str) -> np.ndarray:
+        """The whole tensor, float32, in Hugging Face shape (at most 1 GiB of it)."""
+        info = self._get(name)
+        out_bytes = 4 * int(np.prod(info.ne, dtype=object))
+        require(out_bytes <= MAX_WHOLE_READ, f"{self._path}: {name} ({out_bytes:,} bytes as float32) is too big "
+                                             "to read whole; read rows of it")
+        if len(info.ne) == 2:
+            return self.rows(name, np.arange(info.ne[1]))
+        n_rows = int(np.prod(info.ne[1:]))
+        out = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)
+        return out.reshape(self.shape(name))
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self):          # a reader dropped without close() still gives its descriptor back
+        try:
+            self.close()
+        except OSError:
+            pass
+
+
+def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
+    """(config_dict, tensor_reader, tokenizers.Tokenizer) of a GGUF file; one InputError for any fault."""
+    path = Path(path)
+    where = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise InputError(f"{where}: cannot be opened ({exc.strerror or exc})") from exc
+    try:
+        size = os.fstat(fd).st_size
+        with os.fdopen(os.dup(fd), "rb", buffering=0) as fh:
+            header = read_header(fh, size, where)
+        config = config_from_metadata(header, where)
+        for info in header.tensors.values():
+            if hf_name(info.name) is not None:
+                import gguf
+
+                require(_can_dequantize(info.ggml_type), f"{where}: tensor {info.name!r} is stored as "
+                        f"{gguf.GGMLQuantizationType(info.ggml_type).name}, which cannot be dequantized here")
+        _check_layer0(header, config, where)
+        tokenizer = tokenizer_from_metadata(header.fields, where)
+    except InputError:
+        os.close(fd)
+        raise
+    except OSError as exc:
+        os.close(fd)
+        raise InputError(f"{where}: reading failed ({exc.strerror or exc})") from exc
+    return config, GGUFTensorReader(path, fd, header, config), tokenizer
+
+
+def _check_layer0(header: Header, config: dict, where: str) -> None:
+    """The tensors a view reads exist with the shapes the config implies (GGUF ne = (in, out))."""
+    d, hd = config["hidden_size"], config["head_dim"]
+    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
+            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
+            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
+    for name, ne in want.items():
+        info = header.tensors.get(name)
+        require(info is not None, f"{where}: tensor {name} is missing")
+        require(info.ne == ne, f"{where}: tensor {name} has shape {list(info.ne)}, expected {list(ne)}")

@@ -1,0 +1,97 @@
+"""A GGUF file's vocabulary and merges (`tokenizer.ggml.*`) -> a `tokenizers` byte-level BPE Tokenizer.
+
+The pre-tokenizer regexes per `tokenizer.ggml.pre` are llama.cpp's, from `llama_vocab::impl::load`
+(src/llama-vocab.cpp, ggml-org/llama.cpp): the regexes are applied one after another, each splitting the
+pieces the previous one made, and text no regex matches stays a piece of its own ("isolated" in `tokenizers`).
+Bytes then map to printable characters as GPT-2 does (ByteLevel) and the merges apply in rank order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.errors import InputError, require
+
+GPT2_RE = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
+LLAMA3_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+             r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+QWEN2_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"
+            r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# tokenizer.ggml.pre -> regexes, applied in order (llama.cpp src/llama-vocab.cpp)
+PRE_REGEXES = {
+    "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "mpt": (GPT2_RE,), "olmo": (GPT2_RE,),
+    "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
+    "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
+    "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,),
+}
+CONTROL, USER_DEFINED = 3, 4     # tokenizer.ggml.token_type values (llama.cpp's llama_token_type)
+
+
+def _field(fields: dict, key: str, where: str, kind, what: str):
+    value = fields.get(key)
+    require(value is not None, f"{where}: metadata {key} is missing ({what}); the file has no usable tokenizer")
+    require(isinstance(value, kind), f"{where}: metadata {key} is a {type(value).__name__}, not {what}")
+    return value
+
+
+def _optional_id(fields: dict, key: str, n_vocab: int, where: str) -> int | None:
+    value = fields.get(key)
+    if value is None:
+        return None
+    require(isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n_vocab,
+            f"{where}: metadata {key} is {value!r}; it must be a token id below {n_vocab:,}")
+    return int(value)
+
+
+def tokenizer_from_metadata(fields: dict, where: str):
+    """The `tokenizers.Tokenizer` the metadata describes; InputError if missing, malformed or unsupported."""
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, processors
+
+    model = _field(fields, "tokenizer.ggml.model", where, str, "the tokenizer type")
+    require(model == "gpt2", f"{where}: tokenizer.ggml.model is {model!r}; only byte-level BPE ('gpt2') "
+                             "vocabularies can be read (SentencePiece 'llama' ones cannot yet)")
+    pre = fields.get("tokenizer.ggml.pre", "default")
+    require(pre in PRE_REGEXES, f"{where}: tokenizer.ggml.pre is {pre!r}; supported pre-tokenizers are "
+                                f"{', '.join(sorted(PRE_REGEXES))}")
+    tokens = _field(fields, "tokenizer.ggml.tokens", where, list, "a list of token strings")
+    merges = _field(fields, "tokenizer.ggml.merges", where, list, "a list of merges")
+    require(len(tokens) > 0 and all(isinstance(t, str) for t in tokens),
+            f"{where}: tokenizer.ggml.tokens must be a non-empty list of strings")
+    require(all(isinstance(m, str) for m in merges), f"{where}: tokenizer.ggml.merges must be strings")
+    n = len(tokens)
+    types = fields.get("tokenizer.ggml.token_type")
+    if types is not None:
+        require(isinstance(types, np.ndarray) and types.shape == (n,),
+                f"{where}: tokenizer.ggml.token_type must hold one integer per token ({n:,})")
+    vocab: dict[str, int] = {}
+    for i, t in enumerate(tokens):
+        vocab.setdefault(t, i)           # a repeated string keeps its first id, as llama.cpp's token_to_id
+    pairs = []
+    for m in merges:
+        a, sep, b = m.partition(" ")
+        require(sep == " " and a and b and " " not in b,
+                f"{where}: merge {m[:40]!r} is not two tokens separated by one space")
+        require(a in vocab and b in vocab and a + b in vocab,
+                f"{where}: merge {m[:40]!r} names tokens that are not in the vocabulary")
+        pairs.append((a, b))
+    try:
+        tok = Tokenizer(models.BPE(vocab=vocab, merges=pairs, fuse_unk=False))
+        splits = [pre_tokenizers.Split(Regex(rx), behavior="isolated") for rx in PRE_REGEXES[pre]]
+        tok.pre_tokenizer = pre_tokenizers.Sequence(
+            splits + [pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+        tok.decoder = decoders.ByteLevel()
+        if types is not None:
+            special = [AddedToken(tokens[i], special=True, normalized=False) for i in np.flatnonzero(types == CONTROL)
+                       if vocab[tokens[i]] == i]
+            user = [AddedToken(tokens[i], special=False, normalized=False)
+                    for i in np.flatnonzero(types == USER_DEFINED) if vocab[tokens[i]] == i]
+            tok.add_special_tokens(special)
+            tok.add_tokens(user)
+    except Exception as exc:   # the Rust side reports malformed input with its own exception types
+        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {exc}") from exc
+    bos = _optional_id(fields, "tokenizer.ggml.bos_token_id", n, where)
+    _optional_id(fields, "tokenizer.ggml.eos_token_id", n, where)
+    if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None:
+        tok.post_processor = processors.TemplateProcessing(single=f"{tokens[bos]} $A",
+                                                           special_tokens=[(tokens[bos], bos)])
+    return tok

@@ -1,0 +1,191 @@
+"""GGUF reading: synthetic files from transformers' Llama (F16, Q8_0), the shipped SmolLM2, bad files.
+
+References: the transformers weights the files were written from; gguf's own GGUFReader + dequantize;
+transformers' LlamaTensorProcessor (its reverse of llama.cpp's q/k permutation) and its GGUF tokenizer
+conversion; a plain-Python llama.cpp-style BPE (tests/gguf_fixtures.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.gguf_file import open_gguf, unpermute_rows
+from explorer.backend.models.gguf_vocab import PRE_REGEXES
+from explorer.errors import InputError
+from tests import gguf_fixtures as fx
+
+gguf = pytest.importorskip("gguf")
+SENTENCES = ["Hello world", "hello world 12 12345", "你好，世界", "Emoji 🙂👨‍👩‍👧 and 🇨🇳!",
+             "It's 2026; x=3.14  \n\n\tthe end   ", "<|endoftext|>the", "", "   ", "a\u00a0b\u200d"]
+
+
+@pytest.fixture(scope="module")
+def llama():
+    return fx.tiny_llama()
+
+
+@pytest.fixture(scope="module", params=["F16", "Q8_0"])
+def written(request, llama, tmp_path_factory):
+    path = tmp_path_factory.mktemp("gguf") / f"tiny-{request.param}.gguf"
+    stored = fx.write_llama_gguf(path, llama, request.param)
+    config, reader, tok = open_gguf(path)
+    yield request.param, path, stored, config, reader, tok
+    reader.close()
+
+
+def test_config_matches_the_transformers_config(written, llama):
+    _, _, _, config, _, _ = written
+    c = llama.config
+    assert config["model_type"] == "llama"
+    for key in ("hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim",
+                "intermediate_size", "vocab_size", "max_position_embeddings"):
+        assert config[key] == getattr(c, key), key
+    assert config["rms_norm_eps"] == pytest.approx(c.rms_norm_eps, rel=1e-6)
+    assert config["rope_theta"] == pytest.approx(c.rope_parameters["rope_theta"])
+    assert config["tie_word_embeddings"] is False
+    from transformers import LlamaConfig
+
+    again = LlamaConfig(**config)                       # transformers accepts the dict as a config.json
+    assert again.num_key_value_heads == 2 and again.head_dim == 16
+
+
+def test_names_and_shapes_are_hugging_face(written, llama):
+    _, _, _, _, reader, _ = written
+    want = fx.hf_weights(llama)
+    assert sorted(reader.names()) == sorted(want)
+    for name, arr in want.items():
+        assert reader.shape(name) == arr.shape, name
+
+
+def test_weights_equal_transformers_within_quantization(written, llama):
+    qtype, _, _, _, reader, _ = written
+    for name, want in fx.hf_weights(llama).items():
+        got = reader.read(name)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        if want.ndim == 1:
+            np.testing.assert_array_equal(got, want)          # norms stay F32
+        elif qtype == "F16":
+            np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-6)
+        else:                                                   # Q8_0: half a step of max|block| / 127
+            assert np.abs(got - want).max() <= np.abs(want).max() / 127 * 0.51 + 1e-7, name
+
+
+def test_weights_equal_gguf_dequantize_after_undoing_the_permutation(written, llama):
+    """The round trip: our q/k permuted with llama.cpp's permute == gguf's own dequantize of the stored tensor."""
+    _, path, stored, config, reader, _ = written
+    ref = {t.name: t for t in gguf.GGUFReader(path).tensors}
+    h, kv = config["num_attention_heads"], config["num_key_value_heads"]
+    for name in reader.names():
+        t = ref[fx.gguf_name(name)]
+        theirs = gguf.quants.dequantize(t.data, t.tensor_type).reshape(reader.shape(name))
+        ours = reader.read(name)
+        if name.endswith("q_proj.weight"):
+            ours = fx.permute(ours, h, h)
+        elif name.endswith("k_proj.weight"):
+            ours = fx.permute(ours, h, kv)
+        np.testing.assert_array_equal(ours, theirs, err_msg=name)
+        np.testing.assert_array_equal(theirs, stored[fx.gguf_name(name)].reshape(theirs.shape))
+
+
+def test_rows_equal_the_whole_table(written):
+    _, _, _, _, reader, _ = written
+    for name in ("embed_tokens.weight", "layers.0.self_attn.q_proj.weight", "layers.1.self_attn.k_proj.weight"):
+        table = reader.read(name)
+        ids = [5, 0, 5, table.shape[0] - 1, 3]
+        np.testing.assert_array_equal(reader.rows(name, ids), table[ids])
+        assert reader.rows(name, []).shape == (0, table.shape[1])
+
+
+@pytest.mark.parametrize("heads,kv,rows", [(4, 4, 64), (9, 3, 192), (9, 9, 576), (32, 8, 1024), (1, 1, 2)])
+def test_unpermute_inverts_llama_cpp_permute(heads, kv, rows):
+    w = np.random.default_rng(rows).normal(size=(rows, 5))
+    np.testing.assert_array_equal(fx.permute(w, heads, kv)[unpermute_rows(rows, kv)], w)
+
+
+def test_row_ids_outside_the_table_are_refused(written):
+    _, _, _, config, reader, _ = written
+    n = config["vocab_size"]
+    for bad in ([n], [-1], [[1, 2]], [1.5], ["a"]):
+        with pytest.raises(InputError, match="row ids"):
+            reader.rows("embed_tokens.weight", bad)
+    with pytest.raises(InputError, match="no tensor"):
+        reader.read("layers.9.self_attn.q_proj.weight")
+
+
+def test_tokenizer_equals_llama_cpp_style_reference(written):
+    _, _, _, _, _, tok = written
+    tokens, _, merges = fx.vocabulary()
+    for text in SENTENCES:
+        ids = tok.encode(text).ids
+        if "<|endoftext|>" not in text:
+            assert ids == fx.reference_encode(text, PRE_REGEXES["smollm"], tokens, merges), text
+        assert tok.decode(ids, skip_special_tokens=False) == text
+    assert tok.encode("hello world").ids == [tokens.index("hello"), tokens.index("Ġworld")]
+    assert tok.encode("12").ids == [tokens.index("1"), tokens.index("2")]       # smollm splits digits
+    assert tok.encode("<|endoftext|>the").ids[0] == 0                            # control token kept whole
+
+
+def test_pre_tokenizer_gpt2_keeps_digits_together(llama, tmp_path):
+    path = tmp_path / "gpt2pre.gguf"
+    fx.write_llama_gguf(path, llama, pre="gpt2")
+    _, reader, tok = open_gguf(path)
+    tokens, _, merges = fx.vocabulary()
+    assert tok.encode("12").ids == [tokens.index("12")]
+    for text in SENTENCES[:6]:
+        if "<|" not in text:
+            assert tok.encode(text).ids == fx.reference_encode(text, PRE_REGEXES["gpt2"], tokens, merges)
+    reader.close()
+
+
+def test_tied_embeddings_and_rope_scaling(tmp_path):
+    model = fx.tiny_llama(tie=True)
+    path = tmp_path / "tied.gguf"
+    fx.write_llama_gguf(path, model, extra_kv={"llama.rope.scaling.type": "linear",
+                                               "llama.rope.scaling.factor": 4.0})
+    config, reader, _ = open_gguf(path)
+    assert config["tie_word_embeddings"] is True and "lm_head.weight" not in reader.names()
+    assert config["rope_scaling"] == {"rope_type": "linear", "factor": 4.0}
+    reader.close()
+
+
+def test_7b_sized_sparse_file_opens_with_little_memory(tmp_path):
+    """A 7B-shaped Q8_0 file (6.3 GB, a sparse hole): opening and reading rows + layer 0 grows RSS < 300 MB."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "big.gguf"
+    size = fx.write_sparse_llama(path)
+    assert size > 6e9
+    code = (
+        "import json, gguf, tokenizers, numpy\n"
+        "from explorer.backend.models.gguf_file import open_gguf\n"
+        "def rss(): return int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) * 1024\n"
+        f"before = rss(); c, r, t = open_gguf({str(path)!r})\n"
+        "x = r.rows('embed_tokens.weight', list(range(0, 32000, 63)))\n"
+        "qk = [r.read(f'layers.0.self_attn.{p}_proj.weight').shape for p in 'qkvo']\n"
+        "print(json.dumps({'grew': rss() - before, 'x': x.shape, 'qk': qk, 'layers': c['num_hidden_layers'],"
+        " 'heads': [c['num_attention_heads'], c['num_key_value_heads'], c['head_dim']]}))\n")
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root,
+                         check=False, env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["x"] == [508, 4096] and got["qk"] == [[4096, 4096], [1024, 4096], [1024, 4096], [4096, 4096]]
+    assert got["layers"] == 32 and got["heads"] == [32, 8, 128]
+    assert got["grew"] < 300 * 2**20, f"RSS grew {got['grew'] / 2**20:.0f} MB"
+
+
+def test_yarn_rope_scaling(tmp_path):
+    path = tmp_path / "yarn.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={"llama.rope.scaling.type": "yarn",
+                                                         "llama.rope.scaling.factor": 4.0,
+                                                         "llama.rope.scaling.original_context_length": 64})
+    config, reader, _ = open_gguf(path)
+    reader.close()
+    assert config["rope_scaling"] == {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}
+    from transformers import LlamaConfig
+
+    assert LlamaConfig(**config).rope_parameters["rope_type"] == "yarn"
