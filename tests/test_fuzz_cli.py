@@ -1,4 +1,4 @@
-"""Fuzz: `explorer.cli.main` with random argument lists exits 0 or 2, never a traceback.
+"""Fuzz: `explorer.commands.cli.main` with random argument lists exits 0 or 2, never a traceback.
 
 The words are taken from the real parser (subcommands, options, choices), so new subcommands are
 fuzzed as they appear; values mix good, edge and junk. The window and the benchmark are stubbed.
