@@ -551,6 +551,97 @@
         </message>
     </context>
     <context>
+        <name>Formulas</name>
+        <message>
+            <source>layout</source>
+            <translation>通道排列</translation>
+        </message>
+        <message>
+            <source>At</source>
+            <translation>在</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>odd d: the last sine channel has no cosine partner</source>
+            <translation>d 为奇数：最后一个正弦通道没有配对的余弦</translation>
+        </message>
+        <message>
+            <source>odd d: the last channel is zero padding</source>
+            <translation>d 为奇数：最后一个通道补零</translation>
+        </message>
+        <message>
+            <source>pair</source>
+            <translation>频率对</translation>
+        </message>
+        <message>
+            <source>wavelength</source>
+            <translation>波长</translation>
+        </message>
+        <message>
+            <source>depends only on the offset k = q − p</source>
+            <translation>只取决于偏移 k = q − p</translation>
+        </message>
+        <message>
+            <source>tokens</source>
+            <translation>词元</translation>
+        </message>
+        <message>
+            <source>E[id] is multiplied by √d</source>
+            <translation>E[id] 乘以 √d</translation>
+        </message>
+        <message>
+            <source>no √d scaling</source>
+            <translation>不乘 √d</translation>
+        </message>
+        <message>
+            <source>shortest</source>
+            <translation>最短</translation>
+        </message>
+        <message>
+            <source>longest</source>
+            <translation>最长</translation>
+        </message>
+        <message>
+            <source>pairs longer than max_len</source>
+            <translation>波长超过 max_len 的频率对</translation>
+        </message>
+        <message>
+            <source>one 2×2 rotation per frequency, independent of p</source>
+            <translation>每个频率一个 2×2 旋转，与 p 无关</translation>
+        </message>
+        <message>
+            <source>heads</source>
+            <translation>头数</translation>
+        </message>
+        <message>
+            <source>each channel pair is rotated by its position; the score depends only on m − n</source>
+            <translation>每对通道按位置旋转；得分只取决于 m − n</translation>
+        </message>
+        <message>
+            <source>no position vectors: a fixed penalty per distance (other head counts: the authors' rule)</source>
+            <translation>没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）</translation>
+        </message>
+        <message>
+            <source>P is a trained table (MiniLM: 512 × 384)</source>
+            <translation>P 是训练得到的表（MiniLM：512 × 384）</translation>
+        </message>
+        <message>
+            <source>This view compares variants built on the sinusoidal PE below.</source>
+            <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
+        </message>
+        <message>
+            <source>trained MiniLM: word + learned position + token type</source>
+            <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
+        </message>
+    </context>
+    <context>
         <name>FrequenciesView</name>
         <message>
             <source>wᵢ = base^(−2i/d) falls geometrically, so on a log axis it is a straight line; its wavelength 2π/wᵢ runs from 2π to about 2π·base. Pairs above the max_len line never complete one period inside the table.</source>
