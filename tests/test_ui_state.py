@@ -4,9 +4,7 @@ export draws what the window showed, the catalogue and the UI registry agree, vi
 import numpy as np
 
 from explorer import catalogue
-from explorer.commands.views import ROWS_PX, COLS_PX
 from explorer.compute.arrays import result_arrays
-from explorer.compute.screen import Window
 from explorer.params import Params
 from explorer.scenes import builtin_deck, load_scene, save_scene
 from explorer.ui.file_actions import apply_scene, current_scene
@@ -67,19 +65,24 @@ def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, s
         close_and_delete(other)
 
 
-def test_headless_export_equals_what_the_window_shows(window):
+def test_headless_export_equals_what_the_window_shows(window, tmp_path):
+    """Non-default settings in every view, the scene saved, `pe-explorer export view --scene` run for
+    each view: the arrays equal what the window draws (default sizes fit the screen exactly)."""
+    from explorer.commands.cli import main
+
     c = window.controller
     for name, changes in NON_DEFAULT.items():
         c.update_view(name, **changes)
+    scene = save_scene(tmp_path / "scene.json", current_scene(window))
     for name in catalogue.NAMES:
         _show(window, name)
         shown = result_arrays(window.views[name].result)
-        entry = catalogue.entry(name)
-        window_px = Window.full(c.params, ROWS_PX, COLS_PX) if entry.call == "window" else None
-        headless = result_arrays(entry.run(c.params, c.state.views[name], window_px))
-        assert set(shown) == set(headless), name
-        for key in shown:   # default sizes fit the screen: every position and channel is drawn
-            np.testing.assert_array_equal(shown[key], headless[key], err_msg=f"{name}.{key}")
+        out = tmp_path / f"{name}.npz"
+        assert main(["export", "view", "--view", name, "--scene", str(scene), "-o", str(out)]) == 0
+        with np.load(out, allow_pickle=False) as headless:
+            assert set(headless.files) == set(shown), name
+            for key in shown:
+                np.testing.assert_array_equal(headless[key], shown[key], err_msg=f"{name}.{key}")
 
 
 def test_settings_remember_the_whole_state(window, qtbot, settings):
