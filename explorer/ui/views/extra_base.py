@@ -13,8 +13,9 @@ from dataclasses import replace
 from functools import partial
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
-                               QSpinBox, QWidget)
+                               QSizePolicy, QSpinBox, QWidget)
 
 from explorer.errors import InputError
 from explorer.ui.views.base import ImagePlot, View, cache_axes
@@ -119,10 +120,16 @@ class ExtraView(View):
         return item
 
     @staticmethod
-    def legend(item: pg.PlotItem, offset=(-10, 10), columns: int = 1):
-        """A legend on a translucent white box, so curves behind it stay readable."""
-        return item.addLegend(offset=offset, colCount=columns, brush=pg.mkBrush(255, 255, 255, 210),
-                              pen=pg.mkPen("#c8c8c8"))
+    def legend(item: pg.PlotItem, offset=None, columns: int = 5):
+        """A legend in a band between the plot's title and its data area (the hidden top axis's
+        row), `columns` entries a row: it never covers a curve at any size or scale (issue #17).
+        `offset` is ignored (kept so calls read as before)."""
+        legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14)
+        legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        item.layout.addItem(legend, 1, 1)
+        item.layout.setAlignment(legend, Qt.AlignmentFlag.AlignHCenter)
+        item.legend = legend
+        return legend
 
     def pen(self, colour: str, width: float = 2.0):
         """Half the nominal width at scale 1 (min 1 px): wide pens cost 3-100x in Qt's raster

@@ -40,7 +40,7 @@ class RopeView(ExtraView):
         self.s_rand = self.score.plot([], [], name=self.tr("random q, k"))
         self.ext = self.plot(1, 3, "m − n", self.tr("score (all-ones)"),
                              self.tr("context extension by s"), colspan=3)
-        self.legend(self.ext, (-10, 10))
+        self.legend(self.ext, columns=2)
         self.variant_items = {
             "original": self.ext.plot([], [], name=self.tr("original θ")),
             "interpolation": self.ext.plot([], [], name=self.tr("position interpolation θ/s")),
