@@ -14,6 +14,19 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w",
 CURSOR_PEN = pg.mkPen("#e67e22", width=2)
 
 
+class Readout(QLabel):
+    """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
+    is 1.3x bold in presentation mode)."""
+
+    def __init__(self):
+        super().__init__("")
+        self.setVisible(False)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self.setVisible(bool(text.strip()))
+
+
 class View(QWidget):
     """A view: `set_result(result)` draws; `set_cursor(pos)` marks a position; emits what users do."""
 
@@ -33,7 +46,7 @@ class View(QWidget):
         self.explain = QLabel("")
         self.explain.setWordWrap(True)
         self.explain.setObjectName("explainLine")
-        self.readout = QLabel(" ")
+        self.readout = Readout()
         self.readout.setObjectName("readout")
         self.readout.setWordWrap(True)
         self.box = QVBoxLayout(self)
@@ -116,11 +129,57 @@ def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
         bar.setLevels(levels)
 
 
-def set_title(plot, text: str, **style) -> None:
-    """plot.setTitle only when the text changes: each call re-lays out the plot (~1 ms)."""
-    if getattr(plot, "_shown_title", None) != text:
-        plot._shown_title = text
-        plot.setTitle(text, **style)
+TITLE_PT = 9.0                 # plot titles at scale 1, in points
+_text_scale = [1.0]            # the presentation scale every plot text follows (presentation.py)
+
+
+def set_text_scale(scale: float) -> None:
+    """The presentation scale: titles and labels set from now on are drawn `scale` times larger."""
+    _text_scale[0] = float(scale)
+
+
+def text_scale() -> float:
+    return _text_scale[0]
+
+
+def scaled_pt(points) -> str:
+    """"9pt" (or 9) at scale 1 as a size string at the current presentation scale."""
+    return f"{_points(points) * _text_scale[0]:.0f}pt"
+
+
+def _points(size) -> float:
+    return float(str(size).removesuffix("pt")) if size is not None else TITLE_PT
+
+
+def scaled_label(text: str, size) -> pg.LabelItem:
+    """A LabelItem of `size` points at scale 1 that the presentation scale keeps in proportion."""
+    item = pg.LabelItem(text, size=scaled_pt(size))
+    item._base_pt = _points(size)
+    return item
+
+
+def set_title(plot, text: str, size=None, **style) -> None:
+    """plot.setTitle at `size` points x the presentation scale (default TITLE_PT), only when the
+    text or scale changes: each call re-lays out the plot (~1 ms)."""
+    key = (text, _points(size), _text_scale[0])
+    if getattr(plot, "_shown_title", None) != key:
+        plot._shown_title = key
+        plot.titleLabel._base_pt = _points(size)
+        plot.setTitle(text, size=scaled_pt(size), **style)
+
+
+def rescale_labels(scene) -> None:
+    """Redraw every LabelItem made by set_title / scaled_label at the current presentation scale."""
+    for item in scene.items():
+        base = getattr(item, "_base_pt", None)
+        if base is None:
+            continue
+        if isinstance(item, pg.LegendItem):      # its entries, and those added later
+            item.opts["labelTextSize"] = scaled_pt(base)
+            for _sample, label in item.items:
+                label.setText(label.text, size=scaled_pt(base))
+        elif isinstance(item, pg.LabelItem) and item.text:
+            item.setText(item.text, size=scaled_pt(base))
 
 
 NICE = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)

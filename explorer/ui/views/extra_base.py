@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout
                                QSizePolicy, QSpinBox, QWidget)
 
 from explorer.errors import InputError
-from explorer.ui.views.base import ImagePlot, View, cache_axes
+from explorer.ui.views.base import ImagePlot, View, cache_axes, scaled_pt, set_title
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 GREY = "#9a9a9a"
-TITLE_SIZE = "9pt"
+TITLE_SIZE = "9pt"            # set_title scales it with the presentation
 
 
 class ExtraView(View):
@@ -97,7 +97,7 @@ class ExtraView(View):
         "CET-L1" (black to white; reverse=True: white to black).
         """
         panel = ImagePlot(self.canvas, row, col, x_label, y_label, cmap or "CET-D1")
-        panel.plot.setTitle(title, size=TITLE_SIZE)
+        set_title(panel.plot, title, size=TITLE_SIZE)
         if cmap is None:
             self.images.append(panel)
         elif reverse:
@@ -113,7 +113,7 @@ class ExtraView(View):
         item = self.canvas.addPlot(row=row, col=col, colspan=colspan)
         item.setLabel("bottom", x_label)
         item.setLabel("left", y_label)
-        item.setTitle(title, size=TITLE_SIZE)
+        set_title(item, title, size=TITLE_SIZE)
         item.setMenuEnabled(False)
         cache_axes(item)
         # no grid: pyqtgraph's grid (minor lines included) tripled the render time of a frame
@@ -124,8 +124,11 @@ class ExtraView(View):
         """A legend in a band between the plot's title and its data area (the hidden top axis's
         row), `columns` entries a row: it never covers a curve at any size or scale (issue #17).
         `offset` is ignored (kept so calls read as before)."""
-        legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14)
+        legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14,
+                               labelTextSize=scaled_pt(TITLE_SIZE))
+        legend._base_pt = 9.0          # rescale_labels keeps it at 9 pt x the presentation scale
         legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        item.layout.removeItem(item.getAxis("top"))     # hidden; its cell holds the legend
         item.layout.addItem(legend, 1, 1)
         item.layout.setAlignment(legend, Qt.AlignmentFlag.AlignHCenter)
         item.legend = legend

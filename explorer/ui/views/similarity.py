@@ -13,6 +13,7 @@ from explorer.ui.views.base import (
     View,
     cache_axes,
     cell_under,
+    set_title,
     symmetric_levels,
 )
 
@@ -60,8 +61,8 @@ class SimilarityView(View):
         self.profile_curve.setData(result.profile_k, result.profile_f)
         if (p.max_len, p.metric) != self._extent:   # titles and ranges only when they change
             self._extent = (p.max_len, p.metric)
-            self.panel.plot.setTitle(self.tr("cosine similarity") if p.metric == "cosine"
-                                     else self.tr("dot product"))
+            set_title(self.panel.plot, self.tr("cosine similarity") if p.metric == "cosine"
+                      else self.tr("dot product"))
             self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
             self.profile.enableAutoRange()
         self.result = result

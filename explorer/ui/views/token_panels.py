@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, cache_axes, set_bar_levels
+from explorer.ui.views.base import CURSOR_PEN, cache_axes, scaled_label, set_bar_levels, set_title
 
 
 def _key(title: str, entries) -> str:
@@ -50,7 +50,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             self.images.append(image)
             self.lines.append(line)
             if i < 2:
-                sign = pg.LabelItem(ops[i], size="22pt")
+                sign = scaled_label(ops[i], "22pt")
                 self.addItem(sign, row=0, col=2 * i + 1)
                 self.ci.layout.setColumnStretchFactor(2 * i + 1, 0)
             self.ci.layout.setColumnStretchFactor(2 * i, 4)
@@ -71,7 +71,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             return
         self._titles = titles
         for plot, title in zip(self.plots, titles):
-            plot.setTitle(title, size="10pt")
+            set_title(plot, title, size="10pt")
 
     def show(self, i: int, data: np.ndarray, levels, x_ticks=None, y_ticks=None, binary=False) -> None:
         """Draw data (rows x cols) in panel i; tick labels for rows/columns when few enough."""
@@ -95,7 +95,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
     def clear(self) -> None:
         for image, plot in zip(self.images, self.plots):
             image.clear()
-            plot.setTitle("")
+            set_title(plot, "")
 
     def mark_row(self, pos: int) -> None:
         for line, is_pos in zip(self.lines, self.position_rows):
@@ -229,7 +229,7 @@ class GaugePanel(Retranslatable, QWidget):
         for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
             self.norms.addItem(pg.BarGraphItem(x=x + (k - 1) * 0.27, height=values, width=0.25,
                                                brush=self.COLOURS[k], pen=None))
-        self.norms.setTitle(_key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
+        set_title(self.norms, _key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
         active_scaled = r.scale != 1.0
         key = []
         for k, (values, name, on) in enumerate((
@@ -240,7 +240,7 @@ class GaugePanel(Retranslatable, QWidget):
             self.angles.addItem(pg.BarGraphItem(x=x + (k - 0.5) * 0.4, height=np.nan_to_num(values),
                                                 width=0.38, brush=colour, pen=None))
             key.append((self.COLOURS[2 * k], name + (" ✔" if on else "")))
-        self.angles.setTitle(_key(self.tr("angle (X, E)"), key), size="10pt")
+        set_title(self.angles, _key(self.tr("angle (X, E)"), key), size="10pt")
         for plot in (self.norms, self.angles):
             _ticks(plot.getAxis("bottom"), labels, n, centre=0.0)
             plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
