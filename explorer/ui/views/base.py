@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pyqtgraph as pg
@@ -27,6 +28,18 @@ class Readout(QLabel):
         self.setVisible(bool(text.strip()))
 
 
+class Caption(QLabel):
+    """A wrapped caption that never breaks a line inside "2π/wᵢ" or "θ/s" (a word joiner after
+    each "/" between two non-spaces)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(keep_together(text))
+
+
+def keep_together(text: str) -> str:
+    return re.sub(r"(?<=\S)/(?=\S)", "/\u2060", text)
+
+
 class View(QWidget):
     """A view: `set_result(result)` draws; `set_cursor(pos)` marks a position; emits what users do."""
 
@@ -43,7 +56,7 @@ class View(QWidget):
         super().__init__(parent)
         self.result = None
         self.generation = -1
-        self.explain = QLabel("")
+        self.explain = Caption("")
         self.explain.setWordWrap(True)
         self.explain.setObjectName("explainLine")
         self.readout = Readout()

@@ -26,6 +26,26 @@ GREY = "#9a9a9a"
 TITLE_SIZE = "9pt"            # set_title scales it with the presentation
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decade_ticks(axis: pg.AxisItem) -> None:
+    """A log axis labelled 10⁻⁴ … 10⁵ throughout (pyqtgraph mixes 10^5 with 0.0001); minor
+    ticks stay unlabelled."""
+    def strings(values, scale, spacing):
+        return [("1" if round(v) == 0 else "10" + str(round(v)).translate(SUPERSCRIPT))
+                if abs(v - round(v)) < 1e-6 else "" for v in values]
+    axis.tickStrings = strings
+
+
+def line_label_font(line: pg.InfiniteLine) -> None:
+    """An InfiniteLine's label in the (presentation-scaled) application font."""
+    from PySide6.QtWidgets import QApplication
+
+    if line.label.textItem.font() != QApplication.font():
+        line.label.setFont(QApplication.font())
+
+
 class ExtraView(View):
     """Subclasses set `extra_fn` (staticmethod fn(params, state=...)), `state`, and `draw(result)`."""
 
@@ -135,9 +155,10 @@ class ExtraView(View):
         return legend
 
     def pen(self, colour: str, width: float = 2.0):
-        """Half the nominal width at scale 1 (min 1 px): wide pens cost 3-100x in Qt's raster
-        engine on dense curves; presentation scale thickens them again."""
-        return pg.mkPen(colour, width=max(1.0, 0.5 * width) * self.line_scale)
+        """Half the nominal width at scale 1, but at least 2 px (1 px lines fade on a projector):
+        wide pens cost 3-100x in Qt's raster engine on dense curves, so no wider; presentation
+        scale thickens them again."""
+        return pg.mkPen(colour, width=max(2.0, 0.5 * width) * self.line_scale)
 
     def spin(self, label: str, lo: int, hi: int, value: int, key: str) -> QSpinBox:
         box = QSpinBox()

@@ -29,8 +29,7 @@ class LearnedView(Retranslatable, View):
         self.canvas = pg.GraphicsLayoutWidget()
         self.tables = (ImagePlot(self.canvas, 0, 0, "", ""), ImagePlot(self.canvas, 0, 2, "", ""))
         self.sims = (ImagePlot(self.canvas, 1, 0, "", ""), ImagePlot(self.canvas, 1, 2, "", ""))
-        for panel in self.sims:
-            panel.plot.setAspectLocked(True)
+        self.set_line_scale(1.0)
         for panel in self.tables + self.sims:
             panel.plot.hideButtons()
         self.lines = []
@@ -103,6 +102,11 @@ class LearnedView(Retranslatable, View):
         for line in self.lines:
             line.setPos(pos + 0.5)
             line.show()
+
+    def set_line_scale(self, scale: float) -> None:
+        """Room between the two rows for the colour bars' end labels ("-1.0" above "1.0"),
+        which are drawn centred on the bars' ends."""
+        self.canvas.ci.layout.setVerticalSpacing(22 * scale)
 
     def set_colormap(self, name: str) -> None:
         for panel in self.tables + self.sims:

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from explorer import compute_extra
 from explorer.ui.views.base import symmetric_levels
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, line_label_font
 
 
 class RopeView(ExtraView):
@@ -76,6 +76,7 @@ class RopeView(ExtraView):
                 item.setData(r.ext_delta, y)
                 item.setPen(self.pen(PALETTE[(i + 2) % len(PALETTE)]))
         self.trained_line.setPos(r.params.max_len)
+        line_label_font(self.trained_line)
         self.score.enableAutoRange()
         self.ext.enableAutoRange()
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"

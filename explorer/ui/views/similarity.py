@@ -29,7 +29,7 @@ class SimilarityView(View):
             "offset k = q − p, shown on the right as f(k) = Σᵢ cos(k·wᵢ)."))
         self.canvas = pg.GraphicsLayoutWidget()
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("position q"), self.tr("position p"))
-        self.panel.plot.setAspectLocked(True)
+        # no aspect lock: it widened one axis past the matrix (-50 ... 300), blank bands
         self.profile = self.canvas.addPlot(row=0, col=2)
         cache_axes(self.profile)
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
@@ -85,6 +85,7 @@ class SimilarityView(View):
 
     def set_line_scale(self, scale: float) -> None:
         self.profile_curve.setPen(pg.mkPen("#0072B2", width=2.0 * scale))
+        self.canvas.ci.layout.setVerticalSpacing(16 * scale)
 
     def _cell(self, scene_pos) -> tuple[int, int] | None:
         """(p, q) under the mouse, or None."""
