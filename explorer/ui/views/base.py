@@ -134,6 +134,24 @@ def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
     return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
 
+def per_pixel_hint(pos_step: int, ch_step: int = 1) -> str:
+    """"2 channels per pixel column: …" when a picture averages several rows/columns into one
+    pixel (interleaved sin/cos stripes then blend away unseen), else ""."""
+    from PySide6.QtCore import QCoreApplication
+
+    parts = []
+    if ch_step > 1:
+        parts.append(QCoreApplication.translate("View", "%1 channels per pixel column")
+                     .replace("%1", str(ch_step)))
+    if pos_step > 1:
+        parts.append(QCoreApplication.translate("View", "%1 positions per pixel row")
+                     .replace("%1", str(pos_step)))
+    if not parts:
+        return ""
+    return ", ".join(parts) + QCoreApplication.translate(
+        "View", " (averaged: zoom in for single values)")
+
+
 def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
     """bar.setLevels only when the levels change: each call redraws the bar's axis (~1.5 ms)."""
     levels = tuple(levels)

@@ -13,6 +13,7 @@ from explorer.ui.views.base import (
     View,
     cache_axes,
     cell_under,
+    per_pixel_hint,
     set_title,
     symmetric_levels,
 )
@@ -59,10 +60,11 @@ class SimilarityView(View):
         side = img.shape[0] * result.pos_step
         self.panel.show(img, result.pos0, result.pos0, side, side, levels)
         self.profile_curve.setData(result.profile_k, result.profile_f)
-        if (p.max_len, p.metric) != self._extent:   # titles and ranges only when they change
+        hint = per_pixel_hint(result.pos_step)
+        set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
+                                    else self.tr("dot product")) + (f": {hint}" if hint else ""))
+        if (p.max_len, p.metric) != self._extent:   # ranges only when they change
             self._extent = (p.max_len, p.metric)
-            set_title(self.panel.plot, self.tr("cosine similarity") if p.metric == "cosine"
-                      else self.tr("dot product"))
             self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
             self.profile.enableAutoRange()
         self.result = result
