@@ -63,7 +63,8 @@ class LearnedView(Retranslatable, View):
         p = result.params
         set_title(self.tables[1].plot, self.tr("sinusoidal PE, d = %1, base %2, %3")
                                      .replace("%1", str(d)).replace("%2", f"{p.base:g}")
-                                     .replace("%3", p.layout))
+                                     .replace("%3", {"interleaved": self.tr("interleaved"),
+                                                     "concat": self.tr("concat")}.get(p.layout, p.layout)))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
         self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))

@@ -84,4 +84,5 @@ class RopeView(ExtraView):
             self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
                     "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)")
             .replace("%1", str(hd)).replace("%2", f"{r.state.base:g}")
-            .replace("%3", r.state.pairing).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
+            .replace("%3", {"interleaved": self.tr("interleaved"),
+                            "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing)).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
