@@ -1264,6 +1264,10 @@
             <source>dot product</source>
             <translation>点积</translation>
         </message>
+        <message>
+            <source>f(k) / %1 (1 at k = 0)</source>
+            <translation>f(k) / %1（k = 0 时为 1）</translation>
+        </message>
     </context>
     <context>
         <name>SliderRow</name>

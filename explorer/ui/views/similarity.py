@@ -65,6 +65,9 @@ class SimilarityView(View):
                                     else self.tr("dot product")) + (f": {hint}" if hint else ""))
         if (p.max_len, p.metric) != self._extent:   # ranges only when they change
             self._extent = (p.max_len, p.metric)
+            h = max(1, p.d_model // 2)
+            self.profile.setLabel("left", self.tr("f(k) / %1 (1 at k = 0)").replace("%1", str(h))
+                                  if p.metric == "cosine" else "f(k)")
             self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
             self.profile.enableAutoRange()
         self.result = result
