@@ -164,3 +164,22 @@ def test_no_legend_covers_its_curves(window, qtbot):
                         checked += 1
         assert checked >= 10
     window.presenter.set_scale(1.0)
+
+
+def test_titles_are_not_cut_at_3x(window, qtbot):
+    """pyqtgraph's title row is 30 px; at 3x a title needs more, and gets it."""
+    window.presenter.set_scale(3.0)
+    try:
+        draw_every_tab(window, qtbot)
+        checked = 0
+        for view in window.views.values():
+            for gv in view.findChildren(pg.GraphicsView):
+                for plot in [i for i in gv.scene().items() if isinstance(i, pg.PlotItem)]:
+                    label = plot.titleLabel
+                    if label.isVisible() and label.text:
+                        text_height = label.item.boundingRect().height()
+                        assert plot.layout.rowMinimumHeight(0) >= text_height, label.text
+                        checked += 1
+        assert checked > 20
+    finally:
+        window.presenter.set_scale(1.0)

@@ -196,7 +196,21 @@ def set_title(plot, text: str, size=None, **style) -> None:
     if getattr(plot, "_shown_title", None) != key:
         plot._shown_title = key
         plot.titleLabel._base_pt = _points(size)
+        plot.titleLabel._plot = plot
+        if not text:
+            plot.setTitle(None)            # no empty 30 px band above the plot
+            return
         plot.setTitle(text, size=scaled_pt(size), **style)
+        fit_title_row(plot)
+
+
+def fit_title_row(plot) -> None:
+    """pyqtgraph fixes the title row at 30 px: at 2x-3x the title would be cut; make it fit."""
+    if not plot.titleLabel.isVisible():
+        return
+    need = max(30, math.ceil(plot.titleLabel.item.boundingRect().height()) + 2)
+    plot.titleLabel.setMaximumHeight(need)
+    plot.layout.setRowFixedHeight(0, need)
 
 
 def rescale_labels(scene) -> None:
@@ -211,6 +225,8 @@ def rescale_labels(scene) -> None:
                 label.setText(label.text, size=scaled_pt(base))
         elif isinstance(item, pg.LabelItem) and item.text:
             item.setText(item.text, size=scaled_pt(base))
+            if getattr(item, "_plot", None) is not None:
+                fit_title_row(item._plot)
 
 
 NICE = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
