@@ -8,7 +8,7 @@ from explorer.compute.arrays import result_arrays
 from explorer.params import Params
 from explorer.scenes import builtin_deck, load_scene, save_scene
 from explorer.ui.file_actions import apply_scene, current_scene
-from explorer.ui.views.registry import VIEW_CLASSES
+from explorer.ui.views.registry import VIEW_CLASSES, tab_title
 from tests.conftest import close_and_delete
 
 NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
@@ -20,8 +20,8 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
 
 def test_catalogue_and_ui_registry_list_the_same_views(window):
     assert tuple(VIEW_CLASSES) == catalogue.NAMES == tuple(window.views)
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == \
-        [window.tab_names[n] for n in catalogue.NAMES]
+    assert [window.tabs.tabToolTip(i) for i in range(window.tabs.count())] == \
+        [window.tab_names[n] for n in catalogue.NAMES] == [tab_title(n) for n in catalogue.NAMES]
     for name, entry in catalogue.VIEWS.items():
         has_settings = bool(entry.state_type.field_specs())
         assert has_settings == (name in NON_DEFAULT), name

@@ -20,6 +20,8 @@ from explorer.ui.presentation import Presenter
 from explorer.ui.views.registry import make_views, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
+# Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth view; Ctrl+Tab reaches every view
+TAB_KEYS = tuple(f"Ctrl+{i}" for i in range(1, 10)) + ("Ctrl+0",)
 
 
 class MainWindow(QMainWindow):
@@ -32,8 +34,14 @@ class MainWindow(QMainWindow):
         self.views = make_views()
         self.tabs = QTabWidget()
         self.tab_names = {name: tab_title(name) for name in self.views}
+        short = self._short_tab_names()
         for name, view in self.views.items():
-            self.tabs.addTab(view, self.tab_names[name])
+            self.tabs.addTab(view, short.get(name, self.tab_names[name]))
+            self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
+        # all twelve tabs stay on screen at 1280 px (no scroll arrows): long names are elided,
+        # their full names in the tooltip and the View menu
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.setCentralWidget(self.tabs)
         self.controls = ControlPanel()
         scroll = QScrollArea()
@@ -67,6 +75,17 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         self._on_tab_changed()
 
+    def _short_tab_names(self) -> dict[str, str]:
+        """Tab labels short enough for all twelve at 1280 px; the View menu keeps the full names."""
+        return {"heatmap": self.tr("Heatmap"), "curves": self.tr("Curves"),
+                "similarity": self.tr("Similarity"), "learned": self.tr("Learned"),
+                "conventions": self.tr("Layouts"), "offset": self.tr("Offset"),
+                "distance": self.tr("Distance")}
+
+    def step_tab(self, step: int) -> None:
+        """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
+
     def set_panel_scale(self, scale: float) -> None:
         """Keep the control panel as wide as its (scaled) contents need, and no wider."""
         # Qt paints a dock's title in the theme's small title font unless the dock's own font
@@ -90,9 +109,17 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):
             act = QAction(self.tab_names[name], self)
-            if i < 9:
-                act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            if i < len(TAB_KEYS):
+                act.setShortcut(QKeySequence(TAB_KEYS[i]))
             act.triggered.connect(lambda _=False, i=i: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(act)
+        view_menu.addSeparator()
+        for text, keys, step in ((self.tr("Next view"), "Ctrl+Tab", +1),
+                                 (self.tr("Previous view"), "Ctrl+Shift+Tab", -1)):
+            act = QAction(text, self)
+            act.setShortcuts([QKeySequence(keys), QKeySequence("Ctrl+PgDown" if step > 0
+                                                               else "Ctrl+PgUp")])
+            act.triggered.connect(lambda _=False, step=step: self.step_tab(step))
             view_menu.addAction(act)
         self.reset_action = QAction(self.tr("&Reset settings"), self)
         self.reset_action.triggered.connect(self.reset)

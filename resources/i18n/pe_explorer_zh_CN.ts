@@ -904,6 +904,14 @@
             <translation>正弦位置编码，d = %1，基数 %2，%3</translation>
         </message>
         <message>
+            <source>interleaved</source>
+            <translation>交错</translation>
+        </message>
+        <message>
+            <source>concat</source>
+            <translation>拼接</translation>
+        </message>
+        <message>
             <source>cosine similarity, sinusoidal</source>
             <translation>余弦相似度，正弦编码</translation>
         </message>
@@ -990,6 +998,34 @@
             <translation>控制面板</translation>
         </message>
         <message>
+            <source>Heatmap</source>
+            <translation>热力图</translation>
+        </message>
+        <message>
+            <source>Curves</source>
+            <translation>曲线</translation>
+        </message>
+        <message>
+            <source>Similarity</source>
+            <translation>相似度</translation>
+        </message>
+        <message>
+            <source>Learned</source>
+            <translation>可学习</translation>
+        </message>
+        <message>
+            <source>Layouts</source>
+            <translation>布局</translation>
+        </message>
+        <message>
+            <source>Offset</source>
+            <translation>偏移量</translation>
+        </message>
+        <message>
+            <source>Distance</source>
+            <translation>距离</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>退出(&amp;Q)</translation>
         </message>
@@ -1000,6 +1036,14 @@
         <message>
             <source>&amp;View</source>
             <translation>视图(&amp;V)</translation>
+        </message>
+        <message>
+            <source>Next view</source>
+            <translation>下一个视图</translation>
+        </message>
+        <message>
+            <source>Previous view</source>
+            <translation>上一个视图</translation>
         </message>
         <message>
             <source>&amp;Reset settings</source>
@@ -1194,7 +1238,7 @@
         <name>RopeView</name>
         <message>
             <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P.</source>
-            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的前后半配对（rotate-half）把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
         </message>
         <message>
             <source>head_dim</source>
@@ -1214,7 +1258,7 @@
         </message>
         <message>
             <source>rotate-half (LLaMA-style)</source>
-            <translation>rotate-half（LLaMA 风格）</translation>
+            <translation>前后半配对（LLaMA 风格）</translation>
         </message>
         <message>
             <source>extension factor s</source>
@@ -1238,7 +1282,7 @@
         </message>
         <message>
             <source>rotate-half channel</source>
-            <translation>rotate-half 通道</translation>
+            <translation>前后半配对通道</translation>
         </message>
         <message>
             <source>interleaved channel</source>
@@ -1284,6 +1328,14 @@
             <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>
             <translation>head_dim %1，基数 %2，配对方式 %3；s = %4：位置插值把 θ 除以 s，NTK 感知改用基数 %5（最快的一对不变，最慢的一对为 θ/s）</translation>
         </message>
+        <message>
+            <source>interleaved</source>
+            <translation>交错</translation>
+        </message>
+        <message>
+            <source>rotate-half</source>
+            <translation>前后半配对</translation>
+        </message>
     </context>
     <context>
         <name>SimilarityView</name>
@@ -1310,6 +1362,10 @@
         <message>
             <source>dot product</source>
             <translation>点积</translation>
+        </message>
+        <message>
+            <source>f(k) / %1 (1 at k = 0)</source>
+            <translation>f(k) / %1（k = 0 时为 1）</translation>
         </message>
     </context>
     <context>
@@ -1430,8 +1486,12 @@
             <translation>可学习位置嵌入 + 片段类型嵌入</translation>
         </message>
         <message>
-            <source>sinusoidal PE[0 … %1], all within ±1</source>
-            <translation>正弦位置编码 PE[0 … %1]，数值都在 ±1 以内</translation>
+            <source>PE[0 … %1]</source>
+            <translation>PE[0 … %1]</translation>
+        </message>
+        <message>
+            <source>: own scale ±%1</source>
+            <translation>：独立色标 ±%1</translation>
         </message>
         <message>
             <source>X (LayerNorm follows)</source>
@@ -1476,6 +1536,21 @@
         <message>
             <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>
             <translation>位置 %1“%2”，通道 %3：E·缩放 = %4  +  PE = %5  =  X = %6</translation>
+        </message>
+    </context>
+    <context>
+        <name>View</name>
+        <message>
+            <source>%1 channels per pixel column</source>
+            <translation>每列像素含 %1 个通道</translation>
+        </message>
+        <message>
+            <source>%1 positions per pixel row</source>
+            <translation>每行像素含 %1 个位置</translation>
+        </message>
+        <message>
+            <source> (averaged: zoom in for single values)</source>
+            <translation>（已取平均：放大可看单个值）</translation>
         </message>
     </context>
 </TS>

@@ -6,7 +6,7 @@ import math
 
 import pyqtgraph as pg
 
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, decade_ticks, line_label_font
 
 
 class FrequenciesView(ExtraView):
@@ -20,6 +20,7 @@ class FrequenciesView(ExtraView):
             "complete one period inside the table."))
         self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"))
         self.chart.setLogMode(y=True)
+        decade_ticks(self.chart.getAxis("left"))
         self.legend(self.chart, (10, 10))
         self.w_curve = self.chart.plot([], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
         self.l_curve = self.chart.plot([], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
@@ -33,6 +34,7 @@ class FrequenciesView(ExtraView):
         self.l_curve.setData(r.index, r.wavelength)
         self.l_curve.setPen(self.pen(PALETTE[1]))
         self.len_line.setPos(math.log10(r.params.max_len))
+        line_label_font(self.len_line)
         self.len_line.label.setFormat(self.tr("max_len = %1").replace("%1", str(r.params.max_len)))
         self.chart.enableAutoRange()
         self.set_readout(

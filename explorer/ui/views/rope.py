@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from explorer.compute import rope as data
 from explorer.ui.views.base import symmetric_levels
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, line_label_font
 
 
 class RopeView(ExtraView):
@@ -39,7 +39,7 @@ class RopeView(ExtraView):
         self.s_rand = self.score.plot([], [], name=self.tr("random q, k"))
         self.ext = self.plot(1, 3, "m − n", self.tr("score (all-ones)"),
                              self.tr("context extension by s"), colspan=3)
-        self.legend(self.ext, (-10, 10))
+        self.legend(self.ext, columns=2)
         self.variant_items = {
             "original": self.ext.plot([], [], name=self.tr("original θ")),
             "interpolation": self.ext.plot([], [], name=self.tr("position interpolation θ/s")),
@@ -75,6 +75,7 @@ class RopeView(ExtraView):
                 item.setData(r.ext_delta, y)
                 item.setPen(self.pen(PALETTE[(i + 2) % len(PALETTE)]))
         self.trained_line.setPos(r.params.max_len)
+        line_label_font(self.trained_line)
         self.score.enableAutoRange()
         self.ext.enableAutoRange()
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"
@@ -82,4 +83,5 @@ class RopeView(ExtraView):
             self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
                     "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)")
             .replace("%1", str(hd)).replace("%2", f"{r.state.base:g}")
-            .replace("%3", r.state.pairing).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
+            .replace("%3", {"interleaved": self.tr("interleaved"),
+                            "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing)).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
