@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", help="comma-separated max_len x d_model (default: the four sizes)")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain path beside each view")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up measurement")
+    ap.add_argument("--save", metavar="FILE.json", help="also write the JSON to this file")
     args = ap.parse_args(argv)
     from explorer.bench.backend import backend_rows
     from explorer.bench.frames import SIZES
@@ -105,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         out["textbook"] = [r for r in out["plain"] if r["view"] in ("heatmap", "curves",
                                                                      "similarity")]
     out["load_average"]["end"] = load_average()
+    if args.save:
+        from explorer.fileio import atomic_write_bytes
+
+        atomic_write_bytes(args.save, (json.dumps(out, indent=1) + "\n").encode())
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
