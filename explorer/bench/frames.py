@@ -6,7 +6,9 @@ fill caches), then `steps` base-slider steps, each timed from the slider change 
 full arrays, one thread, setImage/plot with autoLevels, grab) for at most steps / 2 steps, stopping
 after PLAIN_SECONDS once 3 steps are in (or 1, when a step takes over a second: the ratio is then
 large and its precision moot). The floor: one empty redraw plus one screen-filling image
-(setImage with fixed levels), each grabbed at the size of a view, 60 times each.
+(setImage with fixed levels), each grabbed at the size of a view, 60 times each at the start and
+15 times before each series (its row's `floor_ms`: on a shared machine the load changes within a run,
+so each row is compared with the floor of its own moment).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from explorer.bench.timing import stats, timed
 
 SIZES = ((512, 512), (2048, 1024), (32768, 1024), (8192, 4096))   # (max_len, d_model)
 WARM_UP = 3          # untimed steps before each series (tab switch / new size: pixmaps, caches)
+LOCAL_FLOOR_REPEAT = 15  # floor steps before each series
 PLAIN_SECONDS = 3.0  # the plain series stops after this long (at least 3 steps)
 
 
@@ -147,15 +150,20 @@ def frame_rows(steps: int = 60, views: list[str] | None = None, sizes=SIZES,
     """(frames, plain rows, floor) for every view and size."""
     app, window = open_window()
     first = window.views[next(iter(window.views))]
-    floor = floor_row(max(200, first.width()), max(200, first.height()))
+    size = (max(200, first.width()), max(200, first.height()))
+    floor = floor_row(*size)
+    local = []                        # a short floor before each series: the load of that moment
     frames, plains = [], []
     for name in views or list(window.views):
         window.tabs.setCurrentIndex(list(window.views).index(name))
         for n, d in sizes:
-            frames.append(view_series(app, window, name, n, d, steps))
+            local.append(floor_row(*size, repeat=LOCAL_FLOOR_REPEAT)["p50_ms"])
+            frames.append({**view_series(app, window, name, n, d, steps), "floor_ms": local[-1]})
             if plain:
                 plains.append(plain_series(window, name, n, d, steps))
             if log is not None:
                 log(frames[-1], plains[-1] if plain else None)
     window.close()
+    if local:
+        floor["series_p50_ms"] = round(float(np.median(local)), 2)
     return frames, plains, floor
