@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from explorer.backend.encodings import box_columns, pe_block_mean, pe_block_mean_plain
+from explorer.backend.encodings import box_columns, pe_block_mean
 from explorer.backend.pe_screen import channel_terms, pe_screen, pe_screen_plain
 from explorer.errors import InputError
 from tests.test_backend_encodings import oracle
@@ -44,17 +44,6 @@ def test_far_positions_keep_float32_precision():
     got = pe_screen(10_000_000, 7, 50, 0, 2, 64, 128, 10000.0)
     want = pe_screen_plain(10_000_000, 7, 50, 0, 2, 64, 128, 10000.0, dtype=np.float64)
     np.testing.assert_allclose(got, want, atol=F32)
-
-
-@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
-@pytest.mark.parametrize("d", [1, 2, 7, 64, 1025])
-def test_float32_block_mean_is_the_fast_path_equal_to_the_plain_one(layout, d):
-    """pe_block_mean(float32) (the heatmap's path) against one sine per cell in float64."""
-    for row0, step, rows in ((0, 1, 50), (0, 11, 745), (123_456, 3, 40)):
-        got = pe_block_mean(row0, step, rows, d, 1e4, layout, np.float32)
-        want = pe_block_mean_plain(row0, step, rows, d, 1e4, layout, np.float64)
-        assert got.dtype == np.float32 and got.shape == (rows, d)
-        np.testing.assert_allclose(got, want, atol=F32)
 
 
 def test_plain_path_is_pe_block_mean_sliced_and_box_filtered():

@@ -118,20 +118,8 @@ def pe_block_mean(row0: float, step: float, rows: int, d_model: int, base: float
     Closed form: the block mean of sin(p w) is sin(c w) * box_factor(w, step), c the block centre,
     so a screen-size image of any max_len costs `rows` evaluations, not max_len.
     With step == 1 this is PE itself at positions row0 .. row0+rows-1. float32 is the fast
-    screen path: explorer.backend.pe_screen (angle addition; angles formed and reduced in float64,
-    then rounded), equal to pe_block_mean_plain to float32 precision.
+    screen path (the angle is formed in float64, then rounded).
     """
-    if np.dtype(dtype) == np.float32 and rows >= 1:
-        check_args(d_model, base, layout)
-        from explorer.backend.pe_screen import pe_screen
-
-        return pe_screen(row0, step, rows, 0, 1, d_model, d_model, base, layout)
-    return pe_block_mean_plain(row0, step, rows, d_model, base, layout, dtype)
-
-
-def pe_block_mean_plain(row0: float, step: float, rows: int, d_model: int, base: float,
-                        layout: str, dtype=np.float64) -> np.ndarray:
-    """pe_block_mean by one sine per cell (the reference for the fast float32 path)."""
     w = frequencies(d_model, base, layout)                             # (n_sin,)
     centres = row0 + (np.arange(rows) * step) + (step - 1) / 2        # (rows,)
     angle = centres.astype(dtype)[:, None] * w.astype(dtype)[None, :]  # (rows, n_sin)

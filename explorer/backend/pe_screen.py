@@ -123,8 +123,8 @@ def pe_screen_plain(row0: float, step: float, rows: int, ch0: int, ch_step: int,
                     d_model: int, base: float, layout: str = "interleaved",
                     dtype=np.float64) -> np.ndarray:
     """The computation pe_screen replaces: the full block-mean table, sliced, box-filtered."""
-    from explorer.backend.encodings import box_columns, pe_block_mean_plain
+    from explorer.backend.encodings import box_columns, pe_block_mean
 
-    img = pe_block_mean_plain(row0, step, rows, d_model, base, layout, dtype)
+    img = pe_block_mean(row0, step, rows, d_model, base, layout, dtype)
     img = img[:, ch0:ch0 + cols * ch_step]
     return box_columns(img, ch_step) if ch_step > 1 else img
