@@ -23,7 +23,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend.encodings import box_factor, channel_frequency, channel_is_cos, check_args
+from explorer.backend.encodings import (
+    box_factor,
+    channel_frequency,
+    channel_is_cos,
+    check_args,
+)
 from explorer.errors import require
 
 TWO_PI = 2 * math.pi

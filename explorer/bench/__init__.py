@@ -17,6 +17,6 @@ from explorer.cli import single_threaded_blas
 
 single_threaded_blas()     # as the app runs (before numpy loads): see cli.single_threaded_blas
 
-from explorer.bench.report import main  # noqa: E402
+from explorer.bench.report import main
 
 __all__ = ["main"]

@@ -16,36 +16,41 @@ SCREEN_REPEAT = 40
 FULL_REPEAT = 3
 
 
-def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
+def _cases(n: int, d: int) -> dict:
+    """name -> fn(i), each with base 1e4 + i, for one size."""
     from explorer import compute
     from explorer.backend.encodings import sinusoidal_pe
     from explorer.backend.pe_screen import pe_screen, pe_screen_plain
     from explorer.backend.similarity import similarity_matmul
     from explorer.params import Params
 
+    p = Params(max_len=n, d_model=d)
+    win = compute.Window.full(p, 800, 1000)
+    step = compute.block_step(n, win.rows_px)
+    count = math.ceil(n / step)
+    ch_step = compute.block_step(d, win.cols_px)
+    cols = d // ch_step
+    cases = {
+        "pe screen (compute.heatmap)": lambda i: compute.heatmap.__wrapped__(
+            p.with_(base=1e4 + i), win),
+        "pe screen fast (pe_screen)": lambda i: pe_screen(0, step, count, 0, ch_step, cols, d,
+                                                          1e4 + i),
+        "pe screen plain (block mean)": lambda i: pe_screen_plain(
+            0, step, count, 0, ch_step, cols, d, 1e4 + i, dtype=np.float32),
+        "similarity screen": lambda i: compute.similarity.__wrapped__(p.with_(base=1e4 + i), win),
+        "pe full float32": lambda i: sinusoidal_pe(n, d, 1e4 + i),
+    }
+    if n <= 8192:
+        cases["similarity full (matmul)"] = lambda i: similarity_matmul(n, min(d, 512), 1e4 + i,
+                                                                       dtype="float32")
+    return cases
+
+
+def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
     rows = []
     for n, d in sizes:
-        p = Params(max_len=n, d_model=d)
-        win = compute.Window.full(p, 800, 1000)
-        step = compute.block_step(n, win.rows_px)
-        count = math.ceil(n / step)
-        ch_step = compute.block_step(d, win.cols_px)
-        cols = d // ch_step
-        cases = {
-            "pe screen (compute.heatmap)": lambda i: compute.heatmap.__wrapped__(
-                p.with_(base=1e4 + i), win),
-            "pe screen fast (pe_screen)": lambda i: pe_screen(0, step, count, 0, ch_step, cols, d,
-                                                              1e4 + i),
-            "pe screen plain (block mean)": lambda i: pe_screen_plain(
-                0, step, count, 0, ch_step, cols, d, 1e4 + i, dtype=np.float32),
-            "similarity screen": lambda i: compute.similarity.__wrapped__(p.with_(base=1e4 + i), win),
-            "pe full float32": lambda i: sinusoidal_pe(n, d, 1e4 + i),
-        }
-        if n <= 8192:
-            cases["similarity full (matmul)"] = lambda i: similarity_matmul(n, min(d, 512), 1e4 + i,
-                                                                           dtype="float32")
-        for name, fn in cases.items():
-            fn(0)                                     # untimed: caches, page faults
-            times = timed(lambda i: fn(i + 1), FULL_REPEAT if "full" in name else repeat)
-            rows.append({"what": name, "max_len": n, "d_model": d, **stats(times)})
+        for name, fn in _cases(n, d).items():
+            count = FULL_REPEAT if "full" in name else repeat
+            fn(count + 1)                             # untimed: caches, page faults
+            rows.append({"what": name, "max_len": n, "d_model": d, **stats(timed(fn, count))})
     return rows

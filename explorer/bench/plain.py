@@ -124,7 +124,7 @@ def rope_view(p, view):
     def both_ways(a, c):      # score at m - n = delta: a(delta).c(0), and a(0).c(-delta) below 0
         return np.concatenate([(c[1:] @ a[0])[::-1], a @ c[0]])
 
-    span = int(math.ceil(scale * n))
+    span = math.ceil(scale * n)
     ext = np.arange(span)
     variants = []
     for th in rope.frequency_variants(hd, b, scale).values():
@@ -141,7 +141,7 @@ def alibi_view(p, view):
     state = getattr(view, "state", None)
     heads, causal = int(getattr(state, "heads", 8)), bool(getattr(state, "causal", False))
     m = alibi.slopes(heads)
-    shown = dict.fromkeys(int(round(x)) for x in np.linspace(0, heads - 1, min(4, heads)))
+    shown = dict.fromkeys(round(x) for x in np.linspace(0, heads - 1, min(4, heads)))
     n = min(p.max_len, ALIBI_CAP)
     i = np.arange(n, dtype=np.float32)
     dist = np.abs(i[:, None] - i[None, :])                              # (n, n)

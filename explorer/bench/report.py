@@ -73,6 +73,8 @@ def _frame_table(frames: list[dict], plains: list[dict], ratios: list[dict]) -> 
 def _startup_text(s: dict) -> str:
     parts = [f"offscreen {s['offscreen_ms']} ms"]
     parts.append(f"X11 {s['x11_display']} {s['x11_ms']} ms" if "x11_ms" in s else f"X11: {s['x11']}")
+    if s["window_visible_ms"] is None:
+        return f"window visible: not measured ({s['x11']})"
     return f"window visible {s['window_visible_ms']:.0f} ms (median, worse platform): " + "; ".join(parts)
 
 

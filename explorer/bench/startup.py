@@ -55,7 +55,7 @@ def measure_once(platform: str, env_extra: dict | None = None, timeout: float = 
                                                           os.environ.get("PYTHONPATH", "")] if p),
                **(env_extra or {})}
         t0 = time.time()
-        proc = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+        proc = subprocess.run([sys.executable, "-c", CHILD], check=False, env=env, capture_output=True,
                               text=True, timeout=timeout)
         for line in proc.stdout.splitlines():
             if line.startswith("VISIBLE "):
@@ -85,7 +85,12 @@ def _xvfb() -> tuple[subprocess.Popen | None, str | None]:
 def startup_rows(repeat: int = 3) -> dict:
     """{"window_visible_ms": median offscreen, "offscreen_ms": [...], "x11_ms": [...] or a reason}."""
     out: dict = {}
-    offscreen = [measure_once("offscreen") for _ in range(repeat)]
+    if getattr(sys, "frozen", False):      # a bundle cannot run `python -c`: time it from outside
+        return {"window_visible_ms": None, "offscreen_ms": [], "x11": "not measured in a bundle"}
+    try:
+        offscreen = [measure_once("offscreen") for _ in range(repeat)]
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        return {"window_visible_ms": None, "offscreen_ms": [], "x11": f"offscreen failed: {exc}"}
     out["offscreen_ms"] = [round(t, 1) for t in offscreen]
     server, display = _xvfb()
     try:

@@ -22,7 +22,7 @@ def stats(times: list[float]) -> dict:
     a = np.asarray(times, dtype=np.float64)
     return {"p50_ms": round(float(np.percentile(a, 50)), 2),
             "p95_ms": round(float(np.percentile(a, 95)), 2),
-            "min_ms": round(float(a.min()), 2), "n": int(len(a))}
+            "min_ms": round(float(a.min()), 2), "n": len(a)}
 
 
 def cpu_model() -> str:
