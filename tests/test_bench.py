@@ -57,7 +57,7 @@ def test_plain_rope_scores_match_the_backend_profile():
 def test_every_plain_path_gives_finite_full_size_panels(name):
     panels = plain.PLAIN[name](P, None)
     assert panels
-    for kind, data in panels:
+    for kind, data, *_ in panels:
         if kind == "image":
             a = np.asarray(data)
             assert a.ndim == 2 and a.size and np.isfinite(a[~np.isnan(a)]).all()

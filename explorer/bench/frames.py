@@ -128,7 +128,7 @@ def plain_series(window, name: str, n: int, d: int, steps: int) -> dict:
     params = window.controller.params
     size = view.size()
     panels, kind = plain_panels(name, params, view)          # untimed: builds the canvas
-    canvas = PlainCanvas([k for k, _ in panels], size.width(), size.height())
+    canvas = PlainCanvas(panels, size.width(), size.height())
     canvas.draw(panels)
     del panels
     gc.collect()

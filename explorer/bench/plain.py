@@ -1,7 +1,7 @@
 """The plain way to draw each view, for the bench: full arrays, one thread, setImage/plot, autoLevels.
 
 `PLAIN[name](params, view) -> panels`, a list of ("image", (rows, cols) array) and
-("curves", [(x, y), ...]) in the view's panel order: the same panels, curves and colour bars the view
+("curves", [(x, y), ...][, {"log_y": True}]) in the view's panel order: the same panels, curves and colour bars the view
 draws, from full tables computed the textbook way (the whole (max_len, d_model) PE table, matmul
 similarity, one rotation per position) instead of screen-size closed forms. `PlainCanvas` draws them
 as a beginner would: one PlotItem per panel, `setImage(autoLevels=True)` with a ColorBarItem that
@@ -95,7 +95,7 @@ def offset(p, view):
 def frequencies_view(p, view):
     w = frequencies(p.d_model, p.base, p.layout)
     i = np.arange(len(w))
-    return [("curves", [(i, w), (i, 2 * np.pi / w)])]
+    return [("curves", [(i, w), (i, 2 * np.pi / w)], {"log_y": True})]     # as the view: log y
 
 
 def _rotate(x: np.ndarray, n: int, theta: np.ndarray) -> np.ndarray:
@@ -234,16 +234,18 @@ def plain_panels(name: str, params, view) -> tuple[list, str]:
 class PlainCanvas:
     """One PlotItem per panel (images with a ColorBarItem), drawn with autoLevels, grabbed."""
 
-    def __init__(self, kinds: list[str], width: int, height: int):
+    def __init__(self, panels: list, width: int, height: int):
         import pyqtgraph as pg
 
         self.widget = pg.GraphicsLayoutWidget()
         self.widget.resize(width, height)
-        cols = max(1, math.ceil(math.sqrt(len(kinds))))
+        cols = max(1, math.ceil(math.sqrt(len(panels))))
         self.slots = []
-        for i, kind in enumerate(kinds):
+        for i, (kind, *rest) in enumerate(panels):
             row, col = divmod(i, cols)
             plot = self.widget.addPlot(row=row, col=2 * col)
+            if len(rest) > 1 and rest[1].get("log_y"):
+                plot.setLogMode(y=True)
             if kind == "image":
                 plot.invertY(True)
                 image = pg.ImageItem()
@@ -260,7 +262,7 @@ class PlainCanvas:
     def draw(self, panels: list) -> None:
         import pyqtgraph as pg
 
-        for (plot, image, bar, items), (kind, data) in zip(self.slots, panels):
+        for (plot, image, bar, items), (kind, data, *_) in zip(self.slots, panels):
             if kind == "image":
                 image.setImage(np.asarray(data), autoLevels=True)
                 bar.setLevels(image.getLevels())
