@@ -94,3 +94,22 @@ def test_startup_probe_sees_the_real_window_offscreen():
     from explorer.bench.startup import measure_once
 
     assert measure_once("offscreen") > 0
+
+
+def test_mirror_draws_what_a_view_shows(qtbot):
+    """A view without a plain recipe is mirrored: its own image and curve data, in panel order."""
+    from explorer import compute
+    from explorer.ui.views.similarity import SimilarityView
+
+    view = SimilarityView()
+    qtbot.addWidget(view)
+    view.show()
+    result = compute.similarity(P, compute.Window.full(P, 64, 64))
+    view.set_result(result)
+    panels = plain.mirror(view)
+    kinds = [k for k, *_ in panels]
+    assert kinds.count("image") == 1 and "curves" in kinds
+    image = next(d for k, d, *_ in panels if k == "image")
+    np.testing.assert_array_equal(image, result.image)
+    lines = next(d for k, d, *_ in panels if k == "curves" and len(d[0][0]) == len(result.profile_k))
+    np.testing.assert_array_equal(lines[0][1], result.profile_f)
