@@ -98,9 +98,22 @@ def _dispose(widget) -> None:
     gc.collect()
 
 
+def view_names(window) -> list[str]:
+    """Every tab's view name in tab order; `window.view_classes` (name -> class) when the window
+    builds its views lazily, else `window.views`."""
+    return list(getattr(window, "view_classes", None) or window.views)
+
+
+def show_view(app, window, name: str):
+    """Switch to the view's tab (building it, when the window builds lazily); the view widget."""
+    window.tabs.setCurrentIndex(view_names(window).index(name))
+    app.processEvents()
+    return window.views.get(name) or window.tabs.currentWidget()
+
+
 def view_series(app, window, name: str, n: int, d: int, steps: int) -> dict:
     """Slider change -> rendered pixels for one view at one size."""
-    view = window.views[name]
+    view = window.views.get(name) or window.tabs.currentWidget()
     window.controller.update(max_len=n, d_model=d, base=10000.0)
     window.controller.wait_idle()
     app.processEvents()
@@ -124,7 +137,7 @@ def plain_series(window, name: str, n: int, d: int, steps: int) -> dict:
     """The plain path for the same view and size (explorer.bench.plain), timed the same way."""
     from explorer.bench.plain import PlainCanvas, plain_panels
 
-    view = window.views[name]
+    view = window.views.get(name) or window.tabs.currentWidget()
     params = window.controller.params
     size = view.size()
     panels, kind = plain_panels(name, params, view)          # untimed: builds the canvas
@@ -149,13 +162,13 @@ def frame_rows(steps: int = 60, views: list[str] | None = None, sizes=SIZES,
                plain: bool = True, log=None) -> tuple[list[dict], list[dict], dict]:
     """(frames, plain rows, floor) for every view and size."""
     app, window = open_window()
-    first = window.views[next(iter(window.views))]
+    first = window.tabs.currentWidget()
     size = (max(200, first.width()), max(200, first.height()))
     floor = floor_row(*size)
     local = []                        # a short floor before each series: the load of that moment
     frames, plains = [], []
-    for name in views or list(window.views):
-        window.tabs.setCurrentIndex(list(window.views).index(name))
+    for name in views or view_names(window):
+        show_view(app, window, name)
         for n, d in sizes:
             local.append(floor_row(*size, repeat=LOCAL_FLOOR_REPEAT)["p50_ms"])
             frames.append({**view_series(app, window, name, n, d, steps), "floor_ms": local[-1]})
