@@ -1,0 +1,105 @@
+"""Check my implementation: what a PE table, a RoPE cos/sin cache or an inv_freq vector is.
+
+`diagnose(x)` -> Diagnosis: the convention it matches (layout or pairing, base, scale, orientation,
+first position, storage dtype) with the max error against that reference, or the known mistakes it
+shows with their evidence and the one-line PyTorch fix. `load_array(path)` reads a user's file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.backend.diagnose.loading import as_array, load_array
+from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
+from explorer.errors import require
+
+__all__ = ["Diagnosis", "Mistake", "diagnose", "load_array", "KINDS"]
+
+
+def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str | None = None,
+             lang: str = "en", dtype: str | None = None) -> Diagnosis:
+    """Diagnose x (numpy array, torch tensor, nested list). kind: None (guess), 'pe', 'rope_cache'
+    or 'inv_freq'; base / pairing: what the data should have (a difference is a mistake);
+    dtype: the storage dtype when x was already converted (e.g. read from a float16 file)."""
+    from explorer.backend.diagnose.pe_table import check_pe
+    from explorer.backend.diagnose.rope_cache import PAIRINGS, check_inv_freq
+
+    require(kind is None or kind in KINDS, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    require(pairing is None or pairing in PAIRINGS,
+            f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+    require(base is None or (isinstance(base, (int, float)) and np.isfinite(base) and base > 1),
+            f"base must be a finite number > 1, not {base!r}")
+    arr, stored = as_array(x)
+    dtype = dtype or stored
+    expect = {"base": base, "pairing": pairing}
+    tables, label = _tables(arr)
+    if tables is None:
+        require(kind in (None, "inv_freq"), f"a vector of {arr.size} numbers is an inv_freq vector, "
+                                            f"not a {kind} table")
+        return check_inv_freq(arr.reshape(-1), dtype, expect, lang)
+    require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
+    results = [_check_table(t, dtype, orient, kind, expect, lang) for t, orient in tables]
+    if label:
+        results = [_relabel(r, label) for r in results]
+    return min(results, key=_badness)
+
+
+def _tables(arr: np.ndarray):
+    """([(table (L, d), orientation words), ...], label of a squeezed shape) or (None, '') for a vector."""
+    shape = arr.shape
+    if arr.ndim >= 3:
+        sq = arr.squeeze()
+        if sq.ndim == 3:                       # (B, L, d), B equal copies (checked on loading)
+            sq = sq[0]
+        arr = sq
+    if arr.ndim <= 1 or min(arr.shape) == 1:
+        return None, ""
+    label = "x".join(str(s) for s in shape) if len(shape) >= 3 else ""
+    out = [(arr, "(L, d)")]
+    if arr.shape[0] != arr.shape[1] or not np.array_equal(arr, arr.T):
+        out.append((arr.T, "(d, L): transposed"))
+    return out, label
+
+
+def _relabel(r: Diagnosis, label: str) -> Diagnosis:
+    from dataclasses import replace
+
+    conv = dict(r.convention)
+    inner = conv.get("orientation", "(L, d)")
+    conv["orientation"] = f"{label} squeezed to {inner}"
+    return replace(r, convention=conv)
+
+
+def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang) -> Diagnosis:
+    from explorer.backend.diagnose.pe_table import check_pe
+    from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
+
+    if kind in (None, "rope_cache"):
+        tol = tolerance(float(np.max(np.abs(t))), dtype, 0)
+        pairing = duplicated_pairing(t, tol)
+        if pairing is not None:
+            return check_cache(t, pairing, dtype, orientation, expect, lang)
+        if kind == "rope_cache":
+            from explorer.backend.diagnose.messages import mistake
+
+            found = (mistake("unknown", lang, nearest="no two columns share a frequency",
+                             err=float("inf"), tol=tol),)
+            return Diagnosis("rope_cache", False, {"orientation": orientation, "dtype": dtype},
+                             found, float("inf"), tol, t, None)
+    result = check_pe(t, dtype, orientation, lang)
+    if result.match and expect.get("base") is not None:
+        from dataclasses import replace
+
+        from explorer.backend.diagnose.rope_cache import _expectations
+
+        found = tuple(_expectations(result.convention, {"base": expect["base"]}, lang))
+        result = replace(result, mistakes=found, match=not found)
+    return result
+
+
+def _badness(r: Diagnosis) -> tuple:
+    """Order for choosing among orientations: matches first, then named mistakes, then error/scale."""
+    scale = abs(r.convention.get("scale", 1.0)) or 1.0
+    unknown = any(m.id == "unknown" for m in r.mistakes)
+    err = r.max_error / scale if np.isfinite(r.max_error) else float("inf")
+    return (not r.match, unknown, err)

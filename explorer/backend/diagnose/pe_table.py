@@ -1,0 +1,171 @@
+"""Check a PE table (L, d): fit every spec of pe_models (base, start, scale), keep the closest,
+and name what it is (a right convention) or which slips it has, with the evidence."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.diagnose.fitting import golden_min, sample_rows, scaled_sse, snap
+from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, mistake
+from explorer.backend.diagnose.pe_models import Spec, all_specs, base_guesses, column_plan, template
+from explorer.backend.diagnose.result import Diagnosis, tolerance
+from explorer.backend.encodings import LAYOUTS
+
+COMMON_BASES = (10000.0, 100.0, 500.0, 1e5, 5e5, 1e6, 1e8)
+GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search over ln(base)
+STARTS = (0, 1)
+TOP = 4                                                          # candidates refined on all rows
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    spec: Spec
+    base: float
+    start: int
+    scale: float
+    max_error: float
+
+
+def _sse(x, mask, rows, spec, base, start) -> float:
+    t = template(spec, x.shape[1], base, rows + start)
+    return scaled_sse(x[rows], t, None if mask is None else mask[rows])[1]
+
+
+def _refine(x, mask, spec, start, ln_b) -> float:
+    """ln(base) refined on ever more rows with ever narrower brackets (the error in ln(base) gets
+    more wiggly as positions grow, so each stage starts where the previous one ended)."""
+    n = len(x)
+    for rows, half_width in ((sample_rows(n, 48, 0), 0.35), (sample_rows(n, 256, 0), 0.01),
+                             (sample_rows(n, 512, 512), 1e-3)):
+        ln_b = golden_min(lambda v: _sse(x, mask, rows, spec, math.exp(v), start),
+                          max(ln_b - half_width, math.log(1.0001)), ln_b + half_width, 36)
+        if len(rows) >= n:
+            break
+    return ln_b
+
+
+def _max_error(x, mask, spec, base, start) -> tuple[float, float]:
+    """(scale, max |x - scale * template|) over the whole table (masked entries left out)."""
+    rows = np.arange(len(x))
+    t = template(spec, x.shape[1], base, rows + start)
+    scale = scaled_sse(x, t, mask)[0]
+    r = np.abs(x - scale * t)
+    if mask is not None:
+        r = r[mask]
+    return scale, float(r.max()) if r.size else 0.0
+
+
+def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
+    """Every spec fitted; the closest first (by max error relative to the fitted scale)."""
+    d = x.shape[1]
+    head = sample_rows(len(x), 8, 0)
+    first = sample_rows(len(x), 48, 0)
+    guesses = {lay: base_guesses(x, mask, lay) for lay in LAYOUTS}
+    ranked = []
+    for spec in all_specs(d):
+        for start in STARTS:
+            coarse = min(GRID, key=lambda v: _sse(x, mask, head, spec, math.exp(v), start))
+            bases = [math.exp(coarse), *COMMON_BASES, *guesses[spec.layout]]
+            sse, base = min((_sse(x, mask, first, spec, b, start), b) for b in bases)
+            ranked.append((sse, spec, start, base))
+    ranked.sort(key=lambda r: r[0])
+    fits = []
+    for _, spec, start, base in ranked[:TOP]:
+        base = math.exp(_refine(x, mask, spec, start, math.log(base)))
+        scale, err = _max_error(x, mask, spec, base, start)
+        tol = tolerance(scale, dtype, len(x) + start)
+        base = snap(base, lambda b: _max_error(x, mask, spec, b, start)[1], tol)
+        scale, err = _max_error(x, mask, spec, base, start)
+        fits.append(Fit(spec, base, start, scale, err))
+    fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
+    return fits
+
+
+def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
+    """Diagnosis of a PE table x (L, d) float64 (already in (L, d) orientation)."""
+    best = fit_table(x, None, dtype)[0]
+    tol = tolerance(best.scale, dtype, len(x) + best.start)
+    dropout = None
+    zeros = float(np.mean(x == 0))
+    if best.max_error > tol and zeros > 0.02:
+        mask = x != 0
+        masked = fit_table(x, mask, dtype)[0]
+        kept = _structural_nonzero(masked, x.shape)
+        p = float(np.mean(x[kept] == 0)) if kept.any() else 0.0
+        if masked.max_error <= tolerance(masked.scale, dtype, len(x) + masked.start) and p > 0.01:
+            best, dropout = masked, p
+            tol = tolerance(best.scale, dtype, len(x) + best.start)
+    return _diagnosis(x, best, tol, dtype, orientation, dropout, lang)
+
+
+def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
+    """True where the fitted template is not (nearly) zero: the entries dropout could zero."""
+    t = template(fit.spec, shape[1], fit.base, np.arange(shape[0]) + fit.start)
+    return np.abs(t) > 1e-6
+
+
+def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis:
+    spec, d = fit.spec, x.shape[1]
+    scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
+    base = fit.base
+    conv = {"layout": spec.layout, "base": base, "scale": scale, "orientation": orientation,
+            "start": fit.start, "dtype": dtype, "max_len": int(x.shape[0]), "d_model": int(d),
+            "scale_is_sqrt_d": bool(abs(abs(scale) / math.sqrt(d) - 1) < 1e-3)}
+    found = []
+    if fit.max_error <= tol:
+        found = _slips(x, fit, dropout, lang)
+        if spec.is_right and any(m.id == "exponent_i" for m in found):
+            base = base ** 2
+            conv["base"] = base
+    ref = scale * template(spec.right(), d, base, np.arange(len(x)))
+    if fit.max_error > tol:
+        nearest = _spec_words(fit)
+        found = [mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
+    match = not found
+    return Diagnosis("pe", match, conv, tuple(found), fit.max_error, tol, x, ref)
+
+
+def _spec_words(fit: Fit) -> str:
+    s = fit.spec
+    words = [f"{s.layout} sin/cos", f"base {fit.base:.6g}", f"positions from {fit.start}"]
+    if s.assign != "sincos":
+        words.append(s.assign.replace("_", " "))
+    if s.law != "2i":
+        words.append("exponent per channel")
+    if s.sign > 0:
+        words.append("exponent without minus")
+    return ", ".join(words)
+
+
+def _slips(x, fit: Fit, dropout, lang) -> list:
+    """The Mistakes of a fit that is within tolerance."""
+    s, out = fit.spec, []
+    if s.assign == "swapped":
+        col = int(np.flatnonzero(column_plan(s, x.shape[1], fit.base)[1])[0])
+        out.append(mistake("sin_cos_swapped", lang, col=col, first=x[0, col] / fit.scale))
+    if s.assign in ("sin_zero", "sin_dup"):
+        where = ONLY_SIN_WHERE["zero" if s.assign == "sin_zero" else "sin"][lang == "zh_CN"]
+        out.append(mistake("only_sin", lang, where=where))
+    if s.sign > 0:
+        w1 = column_plan(s, x.shape[1], fit.base)[0]
+        out.append(mistake("wrong_sign", lang, w1=float(w1[w1 > 1].min()) if (w1 > 1).any() else 1.0))
+    if s.law == "per_channel":
+        out.append(mistake("exponent_i_per_channel", lang, err=fit.max_error))
+    elif s.sign < 0 and abs(fit.base / 100.0 - 1) < 5e-3 and x.shape[1] >= 4:
+        out.append(mistake("exponent_i", lang, fitted=fit.base, base=fit.base ** 2))
+    if fit.start != 0:
+        out.append(mistake("positions_from_1", lang, start=fit.start))
+    if dropout:
+        out.append(mistake("dropout_on", lang, pct=100 * dropout, gain=fit.scale,
+                           p=round(dropout_p(fit.scale, dropout), 3)))
+    return out
+
+
+def dropout_p(gain: float, zero_fraction: float) -> float:
+    """Dropout's p: 1 - 1/gain when the kept values' gain agrees with the zero fraction (a unit
+    table), else the zero fraction itself."""
+    p = 1 - 1 / gain if gain > 1 else -1.0
+    return p if 0 < p < 0.95 and abs(p - zero_fraction) < 0.1 else zero_fraction

@@ -1,0 +1,103 @@
+"""What a check found: the Diagnosis (match, convention, mistakes, max error) and its tolerance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+KINDS = ("pe", "rope_cache", "inv_freq")
+EPS32 = float(np.finfo(np.float32).eps)
+STORAGE_EPS = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": EPS32,
+               "float64": float(np.finfo(np.float64).eps)}
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One named slip: id (e.g. 'sin_cos_swapped'), the sentence with its evidence, the PyTorch fix."""
+
+    id: str
+    message: str
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The answer of a check. table/reference/difference are (L, d) float64 in the analysed orientation
+    (None for an inv_freq vector: then they are (h,)); reference is the correct convention the data
+    matches or should match (for a mistake: the right formula with the fitted base, scale, layout)."""
+
+    kind: str                       # "pe" | "rope_cache" | "inv_freq"
+    match: bool                     # True: a known convention within `tolerance`
+    convention: dict                # layout/pairing, base, scale, orientation, start, dtype, ...
+    mistakes: tuple = ()            # Mistake, ...
+    max_error: float = float("nan")  # max |data - best model| (the model of the mistake when one is named)
+    tolerance: float = 0.0          # the largest error a match may have (storage dtype and length)
+    table: np.ndarray | None = field(default=None, repr=False)
+    reference: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def difference(self) -> np.ndarray | None:
+        """data - correct reference, same shape as table."""
+        if self.table is None or self.reference is None:
+            return None
+        return self.table - self.reference
+
+    @property
+    def summary(self) -> str:
+        """One line: what the data is, or the mistake found."""
+        if self.match:
+            return f"OK: {describe(self.kind, self.convention)}; max error {self.max_error:.3g}"
+        return "; ".join(m.message for m in self.mistakes) or "matches nothing known"
+
+    @property
+    def fix(self) -> str:
+        """The one-line PyTorch fix of the first mistake ('' when there is none)."""
+        return next((m.fix for m in self.mistakes if m.fix), "")
+
+    def to_json(self) -> dict:
+        """The --json object: kind, match, convention, mistakes [{id, message, fix}], max_error."""
+        err = self.max_error
+        return {"kind": self.kind, "match": bool(self.match), "convention": dict(self.convention),
+                "mistakes": [{"id": m.id, "message": m.message, "fix": m.fix} for m in self.mistakes],
+                "max_error": float(err) if np.isfinite(err) else None,
+                "tolerance": float(self.tolerance), "summary": self.summary}
+
+
+def tolerance(scale: float, dtype: str, max_position: float) -> float:
+    """Largest |data - reference| a match may have: rounding of the stored values (4 ulp of the
+    storage dtype) plus the float32 angle p * w of a table computed in float32 (3 ulp of max_position).
+    """
+    eps = STORAGE_EPS.get(dtype, EPS32)
+    return abs(scale) * (4 * eps + 3 * EPS32 * max(1.0, max_position)) + 1e-12
+
+
+def describe(kind: str, conv: dict) -> str:
+    """The convention in words, e.g. 'PE table, interleaved, base 10000, positions from 0'."""
+    if kind == "pe":
+        parts = [f"PE table ({conv.get('orientation')}), {conv.get('layout')} layout",
+                 f"base {conv.get('base'):g}", f"positions from {conv.get('start')}"]
+    elif kind == "rope_cache":
+        parts = [f"RoPE {conv.get('function')} cache ({conv.get('orientation')}), "
+                 f"{conv.get('pairing')} pairing", f"head_dim {conv.get('head_dim')}",
+                 f"base {conv.get('base'):g}", f"rope_type {conv.get('rope_type')}"]
+        parts += [f"{k} {v:g}" for k, v in conv.get("rope_params", {}).items()]
+    else:
+        parts = [f"RoPE inv_freq, head_dim {conv.get('head_dim')}", f"base {conv.get('base'):g}",
+                 f"rope_type {conv.get('rope_type')}"]
+        parts += [f"{k} {v:g}" for k, v in conv.get("rope_params", {}).items()]
+    scale = conv.get("scale", 1.0)
+    if abs(scale - 1.0) > 1e-6:
+        parts.append(f"scale {scale:.6g}" + (" = sqrt(d_model)" if conv.get("scale_is_sqrt_d") else ""))
+    parts.append(f"stored as {conv.get('dtype')}")
+    return ", ".join(parts)
+
+
+def nice_number(x: float, candidates=(10000.0, 500000.0, 1000000.0, 100000.0, 500.0, 1000.0,
+                                       10.0, 100.0, 50000.0, 20000.0, 160000.0)) -> list[float]:
+    """x, the known bases near it and x rounded to 1..6 significant digits (for snapping a fit)."""
+    out = [c for c in candidates if abs(c / x - 1) < 2e-2] if x > 0 else []
+    for digits in range(1, 7):
+        out.append(float(f"{x:.{digits}g}"))
+    out.append(float(x))
+    return list(dict.fromkeys(out))

@@ -1,0 +1,1 @@
+"""Entry points: the command line and its subcommands."""
