@@ -6,6 +6,8 @@ languages; the Chinese text keeps every {field} of the English (tests check it).
 
 from __future__ import annotations
 
+import math
+
 from explorer.backend.diagnose.result import Mistake
 
 LANGS = ("en", "zh_CN")
@@ -14,6 +16,10 @@ TEMPLATES = {
     "exponent_i": (
         "frequencies fall as base^(-i/d), not base^(-2i/d): they fit base {fitted:g} = sqrt({base:g})",
         "频率按 base^(-i/d) 下降，而不是 base^(-2i/d)：拟合出的 base 是 {fitted:g} = sqrt({base:g})"),
+    "exponent_doubled": (
+        "frequencies fall as base^(-4i/d): 2i was used where i already steps over even channels; "
+        "they fit base {fitted:g} = {base:g}^2",
+        "频率按 base^(-4i/d) 下降：i 本身已经按偶数通道步进，又乘了 2；拟合出的 base 是 {fitted:g} = {base:g}^2"),
     "exponent_i_per_channel": (
         "each channel j has its own frequency base^(-j/d): the cosine channel 2i+1 does not share "
         "the frequency of the sine channel 2i (i used where 2i belongs), max error {err:.3g}",
@@ -48,6 +54,7 @@ TEMPLATES = {
 
 FIXES = {
     "exponent_i": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
+    "exponent_doubled": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
     "exponent_i_per_channel": "use one frequency per pair: div_term = torch.exp(torch.arange(0, d_model, 2)"
                               ".float() * (-math.log(10000.0) / d_model)) for both pe[:, 0::2] and pe[:, 1::2]",
     "sin_cos_swapped": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
@@ -71,3 +78,17 @@ def mistake(mistake_id: str, lang: str = "en", **evidence) -> Mistake:
     text = TEMPLATES[mistake_id][LANGS.index(lang) if lang in LANGS else 0]
     public_id = "exponent_i" if mistake_id == "exponent_i_per_channel" else mistake_id
     return Mistake(public_id, text.format(**evidence), FIXES[mistake_id])
+
+
+SLIP_BASES = (10000.0, 500000.0)   # the bases whose square root / square betrays an exponent slip
+
+
+def base_slip(fitted: float, lang: str = "en") -> tuple[Mistake | None, float]:
+    """(mistake, the base meant) when a fitted base is the square root of a usual base (i for 2i:
+    exponent_i) or its square (2i for i: exponent_doubled); (None, fitted) otherwise."""
+    for base in SLIP_BASES:
+        if abs(fitted / math.sqrt(base) - 1) < 5e-3:
+            return mistake("exponent_i", lang, fitted=fitted, base=base), base
+        if abs(fitted / base ** 2 - 1) < 5e-3:
+            return mistake("exponent_doubled", lang, fitted=fitted, base=base), base
+    return None, fitted

@@ -49,18 +49,17 @@ def exponent_scale(d_model: int, layout: str) -> float:
     return max(d_model // 2 - 1, 1) if layout == "t2t" else d_model / 2
 
 
-def column_plan(spec: Spec, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    """(w, kind): each column's angular frequency and ZERO/SIN/COS; each (d_model,)."""
-    ln_b = math.log(base)
+def column_exponents(spec: Spec, d_model: int) -> tuple[np.ndarray, np.ndarray]:
+    """(e, kind): w_j = exp(sign * e_j * ln(base)) for each column j, and ZERO/SIN/COS; (d_model,) each."""
     if spec.law == "per_channel":
-        w = np.exp(spec.sign * np.arange(d_model) * ln_b / d_model)
+        e = np.arange(d_model) / d_model
     else:
-        n_sin = channel_counts(d_model, spec.layout)[0]
-        wk = np.exp(spec.sign * np.arange(n_sin) * ln_b / exponent_scale(d_model, spec.layout))
-        w = np.zeros(d_model)
+        n_sin, n_cos = channel_counts(d_model, spec.layout)
+        ek = np.arange(n_sin) / exponent_scale(d_model, spec.layout)
+        e = np.zeros(d_model)
         sin_cols, cos_cols = channel_layout(d_model, spec.layout)
-        w[sin_cols] = wk
-        w[cos_cols] = wk[: channel_counts(d_model, spec.layout)[1]]
+        e[sin_cols] = ek
+        e[cos_cols] = ek[:n_cos]
     kind = np.zeros(d_model, dtype=np.int8)
     sin_cols, cos_cols = channel_layout(d_model, "interleaved" if spec.law == "per_channel"
                                         else spec.layout)
@@ -68,15 +67,27 @@ def column_plan(spec: Spec, d_model: int, base: float) -> tuple[np.ndarray, np.n
                      "sin_dup": (SIN, SIN)}[spec.assign]
     kind[sin_cols] = first
     kind[cos_cols] = second
-    return w, kind
+    return spec.sign * e, kind
+
+
+def column_plan(spec: Spec, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    """(w, kind): each column's angular frequency and ZERO/SIN/COS; each (d_model,)."""
+    e, kind = column_exponents(spec, d_model)
+    return np.exp(e * math.log(base)), kind
 
 
 def template(spec: Spec, d_model: int, base: float, positions: np.ndarray) -> np.ndarray:
     """The unit-scale table of `spec` at `positions`; (len(positions), d_model) float64."""
-    w, kind = column_plan(spec, d_model, base)
-    angle = np.asarray(positions, dtype=np.float64)[:, None] * w[None, :]     # (n, d)
+    return templates(spec, d_model, np.array([math.log(base)]), positions)[0]
+
+
+def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Unit-scale tables of `spec` for many ln(base) at once; (len(ln_bases), len(positions), d_model)."""
+    e, kind = column_exponents(spec, d_model)
+    w = np.exp(np.asarray(ln_bases, dtype=np.float64)[:, None] * e[None, :])          # (G, d)
+    angle = np.asarray(positions, dtype=np.float64)[None, :, None] * w[:, None, :]   # (G, n, d)
     out = np.where(kind == SIN, np.sin(angle), np.cos(angle))
-    out[:, kind == ZERO] = 0.0
+    out[..., kind == ZERO] = 0.0
     return out
 
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.diagnose.fitting import golden_min, sample_rows, scaled_sse, snap
-from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, mistake
-from explorer.backend.diagnose.pe_models import Spec, all_specs, base_guesses, column_plan, template
+from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake
+from explorer.backend.diagnose.pe_models import (Spec, all_specs, base_guesses, column_plan, template,
+                                                 templates)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 from explorer.backend.encodings import LAYOUTS
 
@@ -32,6 +33,20 @@ class Fit:
 def _sse(x, mask, rows, spec, base, start) -> float:
     t = template(spec, x.shape[1], base, rows + start)
     return scaled_sse(x[rows], t, None if mask is None else mask[rows])[1]
+
+
+def _sse_many(x, mask, rows, spec, ln_bases, start) -> np.ndarray:
+    """Least-squares-scaled SSE of `spec` for each ln(base); (len(ln_bases),)."""
+    t = templates(spec, x.shape[1], ln_bases, rows + start)                    # (G, n, d)
+    xr = x[rows]
+    if mask is not None:
+        m = mask[rows]
+        t = t * m
+        xr = xr * m
+    tt = np.einsum("gnd,gnd->g", t, t)
+    xt = np.einsum("gnd,nd->g", t, xr)
+    scale = np.where(tt > 0, xt / np.where(tt > 0, tt, 1), 0.0)
+    return float(np.vdot(xr, xr)) - scale * xt
 
 
 def _refine(x, mask, spec, start, ln_b) -> float:
@@ -58,6 +73,17 @@ def _max_error(x, mask, spec, base, start) -> tuple[float, float]:
     return scale, float(r.max()) if r.size else 0.0
 
 
+def _snap_scale(x, mask, spec, base, start, scale, err, tol) -> tuple[float, float]:
+    """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one."""
+    t = template(spec, x.shape[1], base, np.arange(len(x)) + start)
+    for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
+        r = np.abs(x - s * t)
+        e = float((r[mask] if mask is not None else r).max())
+        if e <= max(tol, err):
+            return s, e
+    return scale, err
+
+
 def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
     """Every spec fitted; the closest first (by max error relative to the fitted scale)."""
     d = x.shape[1]
@@ -67,18 +93,20 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
     ranked = []
     for spec in all_specs(d):
         for start in STARTS:
-            coarse = min(GRID, key=lambda v: _sse(x, mask, head, spec, math.exp(v), start))
-            bases = [math.exp(coarse), *COMMON_BASES, *guesses[spec.layout]]
-            sse, base = min((_sse(x, mask, first, spec, b, start), b) for b in bases)
-            ranked.append((sse, spec, start, base))
+            coarse = GRID[int(np.argmin(_sse_many(x, mask, head, spec, GRID, start)))]
+            ln_bases = np.log([math.exp(coarse), *COMMON_BASES, *guesses[spec.layout]])
+            sse = _sse_many(x, mask, first, spec, ln_bases, start)
+            i = int(np.argmin(sse))
+            ranked.append((float(sse[i]), spec, start, math.exp(ln_bases[i])))
     ranked.sort(key=lambda r: r[0])
     fits = []
     for _, spec, start, base in ranked[:TOP]:
         base = math.exp(_refine(x, mask, spec, start, math.log(base)))
         scale, err = _max_error(x, mask, spec, base, start)
-        tol = tolerance(scale, dtype, len(x) + start)
+        tol = _tol(spec, base, start, x.shape, scale, dtype)
         base = snap(base, lambda b: _max_error(x, mask, spec, b, start)[1], tol)
         scale, err = _max_error(x, mask, spec, base, start)
+        scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol)
         fits.append(Fit(spec, base, start, scale, err))
     fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
     return fits
@@ -87,7 +115,7 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
 def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
     """Diagnosis of a PE table x (L, d) float64 (already in (L, d) orientation)."""
     best = fit_table(x, None, dtype)[0]
-    tol = tolerance(best.scale, dtype, len(x) + best.start)
+    tol = _fit_tol(best, x.shape, dtype)
     dropout = None
     zeros = float(np.mean(x == 0))
     if best.max_error > tol and zeros > 0.02:
@@ -95,10 +123,20 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
         masked = fit_table(x, mask, dtype)[0]
         kept = _structural_nonzero(masked, x.shape)
         p = float(np.mean(x[kept] == 0)) if kept.any() else 0.0
-        if masked.max_error <= tolerance(masked.scale, dtype, len(x) + masked.start) and p > 0.01:
+        if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
             best, dropout = masked, p
-            tol = tolerance(best.scale, dtype, len(x) + best.start)
+            tol = _fit_tol(best, x.shape, dtype)
     return _diagnosis(x, best, tol, dtype, orientation, dropout, lang)
+
+
+def _tol(spec: Spec, base: float, start: int, shape, scale: float, dtype: str) -> float:
+    """tolerance() with the largest angle (L - 1 + start) * max w of this spec and base."""
+    w_max = float(np.max(column_plan(spec, shape[1], base)[0]))
+    return tolerance(scale, dtype, (shape[0] - 1 + start) * w_max)
+
+
+def _fit_tol(fit: Fit, shape, dtype: str) -> float:
+    return _tol(fit.spec, fit.base, fit.start, shape, fit.scale, dtype)
 
 
 def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
@@ -117,8 +155,8 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis
     found = []
     if fit.max_error <= tol:
         found = _slips(x, fit, dropout, lang)
-        if spec.is_right and any(m.id == "exponent_i" for m in found):
-            base = base ** 2
+        if spec.is_right and found and found[0].id.startswith("exponent_"):
+            base = base_slip(base, lang)[1]
             conv["base"] = base
     ref = scale * template(spec.right(), d, base, np.arange(len(x)))
     if fit.max_error > tol:
@@ -154,8 +192,8 @@ def _slips(x, fit: Fit, dropout, lang) -> list:
         out.append(mistake("wrong_sign", lang, w1=float(w1[w1 > 1].min()) if (w1 > 1).any() else 1.0))
     if s.law == "per_channel":
         out.append(mistake("exponent_i_per_channel", lang, err=fit.max_error))
-    elif s.sign < 0 and abs(fit.base / 100.0 - 1) < 5e-3 and x.shape[1] >= 4:
-        out.append(mistake("exponent_i", lang, fitted=fit.base, base=fit.base ** 2))
+    elif s.sign < 0 and x.shape[1] >= 4 and base_slip(fit.base, lang)[0] is not None:
+        out.append(base_slip(fit.base, lang)[0])
     if fit.start != 0:
         out.append(mistake("positions_from_1", lang, start=fit.start))
     if dropout:

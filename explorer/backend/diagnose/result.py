@@ -64,12 +64,13 @@ class Diagnosis:
                 "tolerance": float(self.tolerance), "summary": self.summary}
 
 
-def tolerance(scale: float, dtype: str, max_position: float) -> float:
+def tolerance(scale: float, dtype: str, max_angle: float) -> float:
     """Largest |data - reference| a match may have: rounding of the stored values (4 ulp of the
-    storage dtype) plus the float32 angle p * w of a table computed in float32 (3 ulp of max_position).
+    storage dtype) plus the float32 angle p * w of a table computed in float32 (3 ulp of the largest
+    angle |p w| in the table).
     """
     eps = STORAGE_EPS.get(dtype, EPS32)
-    return abs(scale) * (4 * eps + 3 * EPS32 * max(1.0, max_position)) + 1e-12
+    return abs(scale) * (4 * eps + 3 * EPS32 * max(1.0, max_angle)) + 1e-12
 
 
 def describe(kind: str, conv: dict) -> str:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from explorer.backend.diagnose.fitting import golden_min, log_slope, sample_rows, scaled_sse, snap
-from explorer.backend.diagnose.messages import mistake
+from explorer.backend.diagnose.messages import base_slip, mistake
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 PAIRINGS = ("half", "interleaved")
@@ -105,18 +105,22 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
     conv = {"function": best["func"], "pairing": pairing, "head_dim": hd, "base": best["base"],
             "rope_type": rope_type, "rope_params": params, "scale": best["scale"],
             "orientation": orientation, "start": best["start"], "dtype": dtype, "max_len": len(x)}
-    ref_cols = best["scale"] * cache_model(hd // 2, best["base"], 1 / best["factor"], best["func"],
-                                           0, np.arange(len(x)))
-    ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
-        np.repeat(ref_cols, 2, axis=1)
     found = []
     if best["max_error"] > best["tol"]:
         found.append(mistake("unknown", lang, nearest=f"{best['func']} cache, base {best['base']:.6g}",
                              err=best["max_error"], tol=best["tol"]))
     else:
+        slip, meant = base_slip(best["base"], lang)
+        if slip is not None and hd >= 4:
+            found.append(slip)
+            conv["base"] = meant
         if best["start"]:
             found.append(mistake("positions_from_1", lang, start=best["start"]))
         found += _expectations(conv, expect, lang)
+    ref_cols = best["scale"] * cache_model(hd // 2, conv["base"], 1 / best["factor"], best["func"],
+                                           0, np.arange(len(x)))
+    ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
+        np.repeat(ref_cols, 2, axis=1)
     return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x, ref)
 
 
@@ -164,8 +168,8 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
         found.append(mistake("unknown", lang, nearest=f"base {base:.6g}, factor {factor:.6g}", err=e, tol=tol))
     elif sign > 0:
         found.append(mistake("wrong_sign", lang, w1=float(w[1] / w[0])))
-    elif abs(base / 100 - 1) < 5e-3:
-        found.append(mistake("exponent_i", lang, fitted=base, base=base ** 2))
+    elif base_slip(base, lang)[0] is not None and h >= 2:
+        found.append(base_slip(base, lang)[0])
     if not found:
         found += _expectations(conv, expect, lang)
     return Diagnosis("inv_freq", not found, conv, tuple(found), e, tol, w, ref)
