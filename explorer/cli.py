@@ -7,6 +7,7 @@ import os
 import sys
 
 from explorer import __version__
+from explorer.commands import check as check_command
 from explorer.errors import InputError
 
 
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
+    check_command.add_parser(sub)
     return parser
 
 
@@ -187,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_export(args)
         if args.command == "tokens":
             return _run_tokens(args)
+        if args.command == "check":
+            return check_command.run(args)
         if args.command == "bench":
             from explorer.bench import main as bench_main
 
