@@ -1,0 +1,143 @@
+"""explorer.check / diagnose: deliberately wrong implementations get the right mistake named, right
+ones from several conventions are recognised, and every claimed match is re-verified from the formulas."""
+
+from __future__ import annotations
+
+import math
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import explorer
+from explorer.backend.diagnose import diagnose
+from explorer.backend.diagnose.messages import LANGS, TEMPLATES
+from tests.check_implementations import RIGHT, WRONG, PositionalEncoding, seeds_table
+from tests.check_reference import claimed_error, pe_formula
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(builder):
+    return builder()
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_right_implementation_matches(name):
+    builder, expected = RIGHT[name]
+    data = builder()
+    r = explorer.check(data)
+    assert r.match, (name, r.summary)
+    assert r.mistakes == ()
+    for key, value in expected.items():
+        got = r.convention[key]
+        assert got == pytest.approx(value) if isinstance(value, float) else got == value, (key, got)
+    assert r.max_error <= r.tolerance
+    if not isinstance(data, torch.nn.Module):
+        assert claimed_error(r, data.detach().numpy()) <= r.tolerance * 1.01 + 1e-9
+    assert r.summary.startswith("OK: ")
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_implementation_names_its_mistake(name):
+    builder, mistake_id, kwargs = WRONG[name]
+    r = explorer.check(builder(), **kwargs)
+    assert not r.match
+    assert [m.id for m in r.mistakes] == [mistake_id], (name, r.summary)
+    m = r.mistakes[0]
+    assert m.message and m.message in r.summary
+    if mistake_id != "unknown":
+        assert m.fix and r.fix == m.fix
+        assert r.max_error <= r.tolerance                   # the slip itself explains the data
+
+
+def test_evidence_words():
+    swapped = explorer.check(WRONG["sin_cos_swapped"][0]())
+    assert "channel 0 starts at 1" in swapped.summary and "cosine where the paper has a sine" in swapped.summary
+    assert "row 0 equals PE(1)" in explorer.check(WRONG["positions_from_1"][0]()).summary
+    assert "base^(-i/d), not base^(-2i/d)" in explorer.check(WRONG["i_instead_of_2i"][0]()).summary
+    drop = explorer.check(WRONG["dropout_on"][0]())
+    assert "x 1.11: dropout p = 0.1 was on" in drop.summary
+    assert drop.convention["scale"] == pytest.approx(1.0, abs=0.02)
+
+
+def test_reference_and_difference_for_the_view():
+    """For a mistake the reference is the right table (fitted base/scale), the difference data - it."""
+    data = WRONG["sin_cos_swapped"][0]().numpy()
+    r = explorer.check(data)
+    np.testing.assert_allclose(r.reference, pe_formula(*data.shape, 10000.0, "interleaved"), atol=1e-9)
+    np.testing.assert_allclose(r.difference, data - r.reference, atol=0)
+    right = explorer.check(seeds_table().numpy())
+    assert np.max(np.abs(right.difference)) <= right.tolerance
+
+
+def test_module_is_called_in_eval_mode_and_left_as_it_was():
+    module = PositionalEncoding(32, max_len=80, dropout=0.5)
+    assert module.training
+    r = explorer.check(module)
+    assert r.match and r.convention["max_len"] == 80 and r.convention["d_model"] == 32
+    assert module.training
+    np.testing.assert_allclose(r.table, module.pe[0].numpy(), atol=0)
+
+
+def test_module_without_buffer_needs_sizes():
+    class Formula(torch.nn.Module):
+        def forward(self, x):
+            return x + seeds_table(d=x.shape[-1], n=x.shape[1])
+
+    with pytest.raises(explorer.errors.InputError, match="d_model= and max_len="):
+        explorer.check(Formula())
+    assert explorer.check(Formula(), d_model=16, max_len=30).match
+
+
+def test_pairing_and_base_expectations_accept_the_right_data():
+    cache = WRONG["cat_where_interleaved_meant"][0]()
+    assert explorer.check(cache, pairing="half", base=10000.0).match
+    assert explorer.check(seeds_table(), base=10000.0).match
+    r = explorer.check(seeds_table(base=500.0), base=10000.0)
+    assert [m.id for m in r.mistakes] == ["wrong_base"]
+
+
+def test_chinese_messages_keep_every_field():
+    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
+    for mid, texts in TEMPLATES.items():
+        assert len(texts) == len(LANGS)
+        assert fields(texts[1]) == fields(texts[0]), mid
+    r = explorer.check(WRONG["sin_cos_swapped"][0](), lang="zh_CN")
+    assert "sin 与 cos 对调了" in r.summary
+
+
+def test_sinusoidal_and_rope_frequencies():
+    np.testing.assert_allclose(explorer.sinusoidal(20, 9, layout="concat", dtype="float64"),
+                               pe_formula(20, 9, 10000.0, "concat"), atol=1e-12)
+    half = explorer.sinusoidal(20, 8, base=500.0, dtype="float16")
+    assert half.dtype == np.float16
+    np.testing.assert_allclose(half, pe_formula(20, 8, 500.0, "interleaved"), atol=1e-3)
+    # transformers' default formula, independent of the package
+    want = 1.0 / (10000 ** (torch.arange(0, 64, 2, dtype=torch.int64).float() / 64))
+    got = explorer.rope_frequencies(64, 10000.0)
+    theta = getattr(got, "inv_freq", got)
+    np.testing.assert_allclose(np.asarray(theta, dtype=np.float64), want.double().numpy(), rtol=1e-6)
+
+
+def test_import_explorer_is_light():
+    code = ("import sys, explorer\n"
+            "assert callable(explorer.check) and callable(explorer.sinusoidal)\n"
+            "import numpy as np\n"
+            "r = explorer.check(explorer.sinusoidal(30, 8))\n"
+            "assert r.match, r.summary\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'PySide6', 'pyqtgraph')]\n"
+            "print(bad)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_unknown_attribute():
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        explorer.nope  # noqa: B018
