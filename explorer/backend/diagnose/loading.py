@@ -136,7 +136,20 @@ def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]
                                       f"({', '.join(sorted(candidates)[:8])}): choose one with --key NAME")
         chosen = candidates[0]
     array, dtype = as_array(arrays[chosen])
+    if p.suffix.lower() == ".csv":
+        dtype = text_precision(array)
     return array, dtype, chosen
+
+
+def text_precision(x: np.ndarray) -> str:
+    """The narrowest float dtype that holds every value of x up to the printed digits (text: a
+    float16 value written with %.9g reads back within 1e-7 of itself, relatively)."""
+    for name in ("float16", "float32"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = x.astype(name).astype(np.float64)
+        if np.all(np.abs(back - x) <= 1e-7 * np.abs(x)):
+            return name
+    return "float64"
 
 
 def _size(v) -> int:
