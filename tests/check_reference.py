@@ -39,7 +39,9 @@ def cache_formula(n, head_dim, base, pairing, function, factor=1.0, start=0):
 def as_lxd(data, orientation):
     """The user's array in (L, d) orientation, as the diagnosis describes it."""
     x = np.asarray(data, dtype=np.float64)
-    x = x.reshape(x.shape[-2:]) if x.ndim == 3 else x
+    if x.ndim == 3:
+        x = x.squeeze()
+        x = x[0] if x.ndim == 3 else x
     return x.T if "transposed" in orientation else x
 
 

@@ -32,6 +32,8 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     arr, stored = as_array(x)
     dtype = dtype or stored
     expect = {"base": base, "pairing": pairing}
+    if not np.any(arr):
+        return _all_zero(arr, kind, dtype, lang)
     tables, label = _tables(arr)
     if tables is None:
         require(kind in (None, "inv_freq"), f"a vector of {arr.size} numbers is an inv_freq vector, "
@@ -42,6 +44,15 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     if label:
         results = [_relabel(r, label) for r in results]
     return min(results, key=_badness)
+
+
+def _all_zero(arr: np.ndarray, kind, dtype: str, lang: str) -> Diagnosis:
+    """Zeros fit every table at scale 0: that is no match."""
+    from explorer.backend.diagnose.messages import mistake
+
+    guess = kind or ("inv_freq" if arr.squeeze().ndim <= 1 else "pe")
+    found = (mistake("unknown", lang, nearest="every value is 0", err=0.0, tol=0.0),)
+    return Diagnosis(guess, False, {"dtype": dtype, "scale": 0.0}, found, 0.0, 0.0)
 
 
 def _tables(arr: np.ndarray):
