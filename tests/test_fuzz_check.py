@@ -35,12 +35,13 @@ def verify(result, data) -> None:
 
 @FUZZ
 @given(shape=st.lists(st.integers(0, 20), min_size=1, max_size=3),
-       fill=st.sampled_from(["normal", "zeros", "ones", "ints", "huge", "nan"]), seed=st.integers(0, 2**16))
+       fill=st.sampled_from(["normal", "zeros", "ones", "ints", "huge", "tiny", "nan"]), seed=st.integers(0, 2**16))
 def test_random_arrays_never_crash(shape, fill, seed):
     rng = np.random.default_rng(seed)
     data = {"normal": lambda: rng.standard_normal(shape), "zeros": lambda: np.zeros(shape),
             "ones": lambda: np.ones(shape), "ints": lambda: rng.integers(-3, 4, shape),
             "huge": lambda: rng.standard_normal(shape) * 1e300,
+            "tiny": lambda: rng.standard_normal(shape) * 1e-310,
             "nan": lambda: np.where(rng.random(shape) < 0.5, np.nan, 1.0)}[fill]()
     try:
         result = diagnose(data)

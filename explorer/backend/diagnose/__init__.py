@@ -40,7 +40,10 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
                                             f"not a {kind} table")
         return check_inv_freq(arr.reshape(-1), dtype, expect, lang)
     require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
-    results = [_check_table(t, dtype, orient, kind, expect, lang) for t, orient in tables]
+    peak = float(np.max(np.abs(tables[0][0])))      # fit extreme data at peak 1: no overflow for 1e300
+    peak = peak if not 1e-100 < peak < 1e100 else 1.0
+    results = [_rescale(_check_table(t / peak, dtype, orient, kind, expect, lang), peak)
+               for t, orient in tables]
     if label:
         results = [_relabel(r, label) for r in results]
     return min(results, key=_badness)
@@ -70,6 +73,22 @@ def _tables(arr: np.ndarray):
     if arr.shape[0] != arr.shape[1] or not np.array_equal(arr, arr.T):
         out.append((arr.T, "(d, L): transposed"))
     return out, label
+
+
+def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
+    """The diagnosis of data / peak, told for the data itself."""
+    from dataclasses import replace
+
+    if peak == 1.0:
+        return r
+    conv = dict(r.convention)
+    if "scale" in conv:
+        conv["scale"] = conv["scale"] * peak
+        conv["scale_is_sqrt_d"] = bool(conv.get("d_model") and
+                                       abs(abs(conv["scale"]) / np.sqrt(conv["d_model"]) - 1) < 1e-3)
+    times = (lambda a: None if a is None else a * peak)
+    return replace(r, convention=conv, max_error=r.max_error * peak, tolerance=r.tolerance * peak,
+                   table=times(r.table), reference=times(r.reference))
 
 
 def _relabel(r: Diagnosis, label: str) -> Diagnosis:
