@@ -141,3 +141,35 @@ def test_import_explorer_is_light():
 def test_unknown_attribute():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         explorer.nope  # noqa: B018
+
+
+def _llama3_cache():
+    """transformers' llama3 RoPE (head_dim 64): its inv_freq and its cos cache (float32)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    params = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
+              "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+    cfg = LlamaConfig(hidden_size=256, num_attention_heads=4, max_position_embeddings=131072,
+                      rope_parameters=params)
+    rot = LlamaRotaryEmbedding(cfg)
+    cos, _ = rot(torch.zeros(1, 200, 64), torch.arange(200)[None])
+    return rot.inv_freq, cos[0]
+
+
+def test_scaled_rope_types_go_through_the_preset_hook(monkeypatch):
+    from explorer.backend.diagnose import scaled_rope
+
+    inv, cos = _llama3_cache()
+    monkeypatch.setattr(scaled_rope, "preset_candidates", lambda head_dim: [])
+    for data in (inv, cos):                       # not one straight line in log space: unknown alone
+        r = explorer.check(data)
+        assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    cand = scaled_rope.Candidate("test-llama3", "llama3", {"factor": 8.0}, 500000.0,
+                                 inv.double().numpy(), 1.0)
+    monkeypatch.setattr(scaled_rope, "preset_candidates", lambda head_dim: [cand] if head_dim == 64 else [])
+    for data, kind in ((inv, "inv_freq"), (cos, "rope_cache")):
+        r = explorer.check(data)
+        assert r.match and r.kind == kind, r.summary
+        assert r.convention["rope_type"] == "llama3" and r.convention["preset"] == "test-llama3"
+        assert r.convention["base"] == 500000.0

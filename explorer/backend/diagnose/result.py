@@ -82,16 +82,22 @@ def describe(kind: str, conv: dict) -> str:
         parts = [f"RoPE {conv.get('function')} cache ({conv.get('orientation')}), "
                  f"{conv.get('pairing')} pairing", f"head_dim {conv.get('head_dim')}",
                  f"base {conv.get('base'):g}", f"rope_type {conv.get('rope_type')}"]
-        parts += [f"{k} {v:g}" for k, v in conv.get("rope_params", {}).items()]
+        parts += [f"{k} {_shown(v)}" for k, v in conv.get("rope_params", {}).items()]
     else:
         parts = [f"RoPE inv_freq, head_dim {conv.get('head_dim')}", f"base {conv.get('base'):g}",
                  f"rope_type {conv.get('rope_type')}"]
-        parts += [f"{k} {v:g}" for k, v in conv.get("rope_params", {}).items()]
+        parts += [f"{k} {_shown(v)}" for k, v in conv.get("rope_params", {}).items()]
+    if conv.get("preset"):
+        parts.append(f"as preset {conv['preset']}")
     scale = conv.get("scale", 1.0)
     if abs(scale - 1.0) > 1e-6:
         parts.append(f"scale {scale:.6g}" + (" = sqrt(d_model)" if conv.get("scale_is_sqrt_d") else ""))
     parts.append(f"stored as {conv.get('dtype')}")
     return ", ".join(parts)
+
+
+def _shown(value) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def nice_number(x: float, candidates=(10000.0, 500000.0, 1000000.0, 100000.0, 500.0, 1000.0,

@@ -106,6 +106,15 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
             "rope_type": rope_type, "rope_params": params, "scale": best["scale"],
             "orientation": orientation, "start": best["start"], "dtype": dtype, "max_len": len(x)}
     found = []
+    scaled = _best_scaled(u, best, dtype) if best["max_error"] > best["tol"] else None
+    if scaled is not None:
+        best, cand = scaled
+        conv.update({"base": cand.base, "rope_type": cand.rope_type, "rope_params": cand.params,
+                     "preset": cand.name, "attention_factor": cand.attention_factor,
+                     "scale": best["scale"], "function": best["func"], "start": best["start"]})
+        cols = best["scale"] * cache_model(hd // 2, 0, 0, best["func"], 0, np.arange(len(x)), cand.inv_freq)
+        ref = np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
+        return Diagnosis("rope_cache", True, conv, (), best["max_error"], best["tol"], x, ref)
     if best["max_error"] > best["tol"]:
         found.append(mistake("unknown", lang, nearest=f"{best['func']} cache, base {best['base']:.6g}",
                              err=best["max_error"], tol=best["tol"]))
@@ -122,6 +131,23 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
     ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
         np.repeat(ref_cols, 2, axis=1)
     return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x, ref)
+
+
+def _best_scaled(u: np.ndarray, best: dict, dtype: str):
+    """(fit, Candidate) of the scaled-RoPE preset that reproduces the columns u within tolerance."""
+    from explorer.backend.diagnose.scaled_rope import preset_candidates
+
+    n, h = u.shape
+    rows = np.arange(n)
+    for cand in preset_candidates(2 * h):
+        for func in ("cos", "sin"):
+            t = cache_model(h, 0, 0, func, 0, rows, cand.inv_freq)
+            scale = scaled_sse(u, t, None)[0]
+            err = float(np.max(np.abs(u - scale * t)))
+            tol = tolerance(scale, dtype, n)
+            if err <= tol:
+                return dict(best, func=func, start=0, scale=scale, max_error=err, tol=tol), cand
+    return None
 
 
 def _expectations(conv: dict, expect: dict, lang: str) -> list:
@@ -164,6 +190,15 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
     conv.update({"base": base, "rope_type": rope_type, "rope_params": params})
     ref = np.exp(-k * math.log(base) / h) / factor
     found = []
+    if e > tol:
+        from explorer.backend.diagnose.scaled_rope import preset_candidates
+
+        for cand in preset_candidates(hd):
+            ce = float(np.max(np.abs(w / cand.inv_freq - 1)))
+            if ce <= tol:
+                conv.update({"base": cand.base, "rope_type": cand.rope_type, "rope_params": cand.params,
+                             "preset": cand.name})
+                return Diagnosis("inv_freq", True, conv, (), ce, tol, w, cand.inv_freq)
     if e > tol:
         found.append(mistake("unknown", lang, nearest=f"base {base:.6g}, factor {factor:.6g}", err=e, tol=tol))
     elif sign > 0:
