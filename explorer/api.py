@@ -33,15 +33,23 @@ def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = 
 def rope_frequencies(head_dim: int, base: float = 10000.0, rope_type: str = "default", **params):
     """RoPE inverse frequencies theta_i = base^(-2i/d) (and the scaled types): delegates to
     explorer.backend.rope_scaling.rope_frequencies; without that module, the default formula
-    (and linear: theta / factor) as a numpy (head_dim/2,) float64 array."""
+    (and linear: theta / factor). Returns (inv_freq (head_dim/2,) float64, attention_factor)."""
     try:
         from explorer.backend.rope_scaling import rope_frequencies as scaled
     except ImportError:
         scaled = None
     if scaled is not None:
         return scaled(head_dim, base, rope_type=rope_type, **params)
+    from typing import NamedTuple
+
+    import numpy as np
+
     from explorer.backend.rope import rope_frequencies as default
     from explorer.errors import require
+
+    class RopeFrequencies(NamedTuple):      # the fields of explorer.backend.rope_scaling's
+        inv_freq: np.ndarray                # (head_dim/2,) float64
+        attention_factor: float
 
     require(rope_type in ("default", "linear"),
             f"rope_type {rope_type!r} needs explorer.backend.rope_scaling; here: default, linear")
@@ -51,7 +59,7 @@ def rope_frequencies(head_dim: int, base: float = 10000.0, rope_type: str = "def
         require(isinstance(factor, (int, float)) and factor >= 1,
                 f"linear scaling needs factor >= 1, not {factor!r}")
         theta = theta / factor
-    return theta
+    return RopeFrequencies(theta, 1.0)
 
 
 def check(x, *, kind: str | None = None, base: float | None = None, pairing: str | None = None,

@@ -89,6 +89,7 @@ RIGHT = {
     "odd_d_model": (lambda: seeds_table(d=33), {"layout": "interleaved", "d_model": 33}),
     "base_500": (lambda: seeds_table(base=500.0), {"base": 500}),
     "float16_storage": (lambda: seeds_table().half(), {"dtype": "float16"}),
+    "bfloat16_storage": (lambda: seeds_table(n=200).bfloat16(), {"dtype": "bfloat16"}),
     "transposed": (lambda: seeds_table().T.contiguous(), {"orientation": "(d, L): transposed"}),
     "batch_of_one": (lambda: seeds_table()[None], {"base": 10000}),
     "times_sqrt_d": (lambda: seeds_table() * math.sqrt(D), {"scale_is_sqrt_d": True}),

@@ -25,6 +25,10 @@ FORMATS = (".npy", ".pt", ".safetensors", ".npz", ".csv", ".pth")
 
 def save(path: Path, tensor) -> Path:
     """Write tensor in the format of path's suffix (csv only for 2-D data, else .npy)."""
+    if isinstance(tensor, torch.Tensor) and tensor.dtype == torch.bfloat16:
+        path = path.with_suffix(".pt")                 # numpy has no bfloat16: torch keeps it
+        torch.save(tensor, path)
+        return path
     arr = tensor.detach().numpy() if isinstance(tensor, torch.Tensor) else np.asarray(tensor)
     suffix = path.suffix
     if suffix == ".csv" and (arr.ndim != 2 or arr.dtype == np.float16):

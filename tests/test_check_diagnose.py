@@ -38,7 +38,7 @@ def test_right_implementation_matches(name):
         assert got == pytest.approx(value) if isinstance(value, float) else got == value, (key, got)
     assert r.max_error <= r.tolerance
     if not isinstance(data, torch.nn.Module):
-        assert claimed_error(r, data.detach().numpy()) <= r.tolerance * 1.01 + 1e-9
+        assert claimed_error(r, data.detach().double().numpy()) <= r.tolerance * 1.01 + 1e-9
     assert r.summary.startswith("OK: ")
 
 
@@ -120,8 +120,10 @@ def test_sinusoidal_and_rope_frequencies():
     # transformers' default formula, independent of the package
     want = 1.0 / (10000 ** (torch.arange(0, 64, 2, dtype=torch.int64).float() / 64))
     got = explorer.rope_frequencies(64, 10000.0)
-    theta = getattr(got, "inv_freq", got)
-    np.testing.assert_allclose(np.asarray(theta, dtype=np.float64), want.double().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(got.inv_freq), want.double().numpy(), rtol=1e-6)
+    assert got.attention_factor == 1.0
+    linear = explorer.rope_frequencies(64, 10000.0, "linear", factor=4.0)
+    np.testing.assert_allclose(np.asarray(linear.inv_freq), want.double().numpy() / 4, rtol=1e-6)
 
 
 def test_import_explorer_is_light():

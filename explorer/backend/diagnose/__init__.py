@@ -42,8 +42,11 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
     peak = float(np.max(np.abs(tables[0][0])))      # fit extreme data at peak 1: no overflow for 1e300
     peak = peak if not 1e-100 < peak < 1e100 else 1.0
-    results = [_rescale(_check_table(t / peak, dtype, orient, kind, expect, lang), peak)
-               for t, orient in tables]
+    results = []
+    for t, orient in tables:            # the likelier orientation first; the other only if needed
+        results.append(_rescale(_check_table(t / peak, dtype, orient, kind, expect, lang), peak))
+        if results[-1].match or not any(m.id == "unknown" for m in results[-1].mistakes):
+            break
     if label:
         results = [_relabel(r, label) for r in results]
     return min(results, key=_badness)
@@ -72,6 +75,8 @@ def _tables(arr: np.ndarray):
     out = [(arr, "(L, d)")]
     if arr.shape[0] != arr.shape[1] or not np.array_equal(arr, arr.T):
         out.append((arr.T, "(d, L): transposed"))
+    if arr.shape[0] < arr.shape[1]:     # tables usually have more positions than channels
+        out.reverse()
     return out, label
 
 

@@ -85,9 +85,12 @@ def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndar
     """Unit-scale tables of `spec` for many ln(base) at once; (len(ln_bases), len(positions), d_model)."""
     e, kind = column_exponents(spec, d_model)
     w = np.exp(np.asarray(ln_bases, dtype=np.float64)[:, None] * e[None, :])          # (G, d)
-    angle = np.asarray(positions, dtype=np.float64)[None, :, None] * w[:, None, :]   # (G, n, d)
-    out = np.where(kind == SIN, np.sin(angle), np.cos(angle))
-    out[..., kind == ZERO] = 0.0
+    pos = np.asarray(positions, dtype=np.float64)
+    out = np.zeros((len(w), len(pos), d_model))
+    for code, fn in ((SIN, np.sin), (COS, np.cos)):
+        cols = np.flatnonzero(kind == code)
+        if len(cols):
+            out[..., cols] = fn(pos[None, :, None] * w[:, None, cols])               # (G, n, c)
     return out
 
 

@@ -18,7 +18,8 @@ from explorer.backend.encodings import LAYOUTS
 COMMON_BASES = (10000.0, 100.0, 500.0, 1e5, 5e5, 1e6, 1e8)
 GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search over ln(base)
 STARTS = (0, 1)
-TOP = 4                                                          # candidates refined on all rows
+ANGLE_CAP = 2.0 ** 15                                            # see _checkable
+TOP = 3                                                          # candidates refined on all rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +54,8 @@ def _refine(x, mask, spec, start, ln_b) -> float:
     """ln(base) refined on ever more rows with ever narrower brackets (the error in ln(base) gets
     more wiggly as positions grow, so each stage starts where the previous one ended)."""
     n = len(x)
-    for rows, half_width in ((sample_rows(n, 48, 0), 0.35), (sample_rows(n, 256, 0), 0.01),
-                             (sample_rows(n, 512, 512), 1e-3)):
+    for rows, half_width in ((sample_rows(n, 48, 0), 0.35), (sample_rows(n, 128, 0), 0.01),
+                             (sample_rows(n, 64, 192), 1e-3)):
         ln_b = golden_min(lambda v: _sse(x, mask, rows, spec, math.exp(v), start),
                           max(ln_b - half_width, math.log(1.0001)), ln_b + half_width, 36)
         if len(rows) >= n:
@@ -62,20 +63,37 @@ def _refine(x, mask, spec, start, ln_b) -> float:
     return ln_b
 
 
-def _max_error(x, mask, spec, base, start) -> tuple[float, float]:
-    """(scale, max |x - scale * template|) over the whole table (masked entries left out)."""
-    rows = np.arange(len(x))
+def _checkable(spec, base, start, rows, d, mask) -> np.ndarray | None:
+    """Entries whose angle |p w| <= ANGLE_CAP (beyond it float32 tables are noise), and in mask;
+    None when that is every entry."""
+    w_max = float(np.max(column_plan(spec, d, base)[0]))
+    if (rows[-1] + start) * w_max <= ANGLE_CAP:
+        return mask
+    ok = np.abs((rows + start)[:, None] * column_plan(spec, d, base)[0][None, :]) <= ANGLE_CAP
+    return ok if mask is None else ok & mask
+
+
+def _max_error(x, mask, spec, base, start, rows=None) -> tuple[float, float]:
+    """(scale, max |x - scale * template|) over the whole table, x being the table's `rows`
+    (default: all of them); masked entries and angles beyond ANGLE_CAP left out. inf when less
+    than half of the table can be checked."""
+    rows = np.arange(len(x)) if rows is None else rows
     t = template(spec, x.shape[1], base, rows + start)
+    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
     scale = scaled_sse(x, t, mask)[0]
     r = np.abs(x - scale * t)
     if mask is not None:
+        if mask.mean() < 0.5:
+            return scale, float("inf")
         r = r[mask]
     return scale, float(r.max()) if r.size else 0.0
 
 
 def _snap_scale(x, mask, spec, base, start, scale, err, tol) -> tuple[float, float]:
     """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one."""
-    t = template(spec, x.shape[1], base, np.arange(len(x)) + start)
+    rows = np.arange(len(x))
+    t = template(spec, x.shape[1], base, rows + start)
+    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
     for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
         r = np.abs(x - s * t)
         e = float((r[mask] if mask is not None else r).max())
@@ -104,8 +122,13 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
         base = math.exp(_refine(x, mask, spec, start, math.log(base)))
         scale, err = _max_error(x, mask, spec, base, start)
         tol = _tol(spec, base, start, x.shape, scale, dtype)
-        base = snap(base, lambda b: _max_error(x, mask, spec, b, start)[1], tol)
-        scale, err = _max_error(x, mask, spec, base, start)
+        probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
+        sub = None if mask is None else mask[probe]
+        round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
+        if round_base != base:
+            r_scale, r_err = _max_error(x, mask, spec, round_base, start)
+            if r_err <= max(tol, err):
+                base, scale, err = round_base, r_scale, r_err
         scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol)
         fits.append(Fit(spec, base, start, scale, err))
     fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
@@ -132,7 +155,7 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
 def _tol(spec: Spec, base: float, start: int, shape, scale: float, dtype: str) -> float:
     """tolerance() with the largest angle (L - 1 + start) * max w of this spec and base."""
     w_max = float(np.max(column_plan(spec, shape[1], base)[0]))
-    return tolerance(scale, dtype, (shape[0] - 1 + start) * w_max)
+    return tolerance(scale, dtype, min((shape[0] - 1 + start) * w_max, ANGLE_CAP))
 
 
 def _fit_tol(fit: Fit, shape, dtype: str) -> float:
