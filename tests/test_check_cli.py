@@ -174,3 +174,13 @@ def test_real_process_exit_codes(tmp_path):
     assert [c.returncode for c in codes] == [0, 1, 2]
     assert json.loads(codes[1].stdout)["mistakes"][0]["id"] == "positions_from_1"
     assert codes[2].stdout == "" and codes[2].stderr.count("\n") == 1
+
+
+def test_chinese_report(tmp_path, capsys):
+    path = save(tmp_path / "from1.npy", WRONG["positions_from_1"][0]())
+    assert main(["check", str(path), "--lang", "zh_CN"]) == 1
+    out = capsys.readouterr().out
+    assert "不符合" in out and "位置从 1 开始" in out and "修正: position = torch.arange(0, max_len)" in out
+    good = save(tmp_path / "good.npy", RIGHT["base_500"][0]())
+    assert main(["check", str(good), "--lang", "zh_CN"]) == 0
+    assert "符合：PE 表" in capsys.readouterr().out

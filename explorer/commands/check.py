@@ -43,7 +43,7 @@ def run(args) -> int:
         out["key"] = name or None
         print(json.dumps(out, ensure_ascii=False, default=_plain))
     else:
-        print(report(result, args.file, name))
+        print(report(result, args.file, name, args.lang))
     return 0 if result.match else 1
 
 
@@ -52,19 +52,25 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else str(value)
 
 
-def report(result, path, name: str = "") -> str:
+LABELS = {"match": ("match", "符合"), "no match": ("no match", "不符合"), "mistake": ("mistake", "错误"),
+          "fix": ("fix", "修正"), "max error": ("max error {err:.3g} (tolerance {tol:.3g})",
+                                              "最大误差 {err:.3g}（容差 {tol:.3g}）")}
+
+
+def report(result, path, name: str = "", lang: str = "en") -> str:
     """The text report: verdict line, the convention, each mistake with its fix, the max error."""
+    say = {k: v[1 if lang == "zh_CN" else 0] for k, v in LABELS.items()}
     where = f"{path}" + (f" [{name}]" if name else "")
-    lines = [f"{where}: {'match' if result.match else 'no match'}", f"  {result.summary}"]
+    lines = [f"{where}: {say['match'] if result.match else say['no match']}", f"  {result.summary}"]
     conv = result.convention
     for key in ("layout", "pairing", "function", "head_dim", "d_model", "max_len", "base", "rope_type",
-                "rope_params", "scale", "orientation", "start", "dtype"):
+                "rope_params", "preset", "scale", "orientation", "start", "dtype"):
         if key in conv and conv[key] not in ({}, None):
             value = conv[key]
             lines.append(f"  {key:<12}{value:.6g}" if isinstance(value, float) else f"  {key:<12}{value}")
     for m in result.mistakes:
-        lines.append(f"  mistake {m.id}: {m.message}")
+        lines.append(f"  {say['mistake']} {m.id}: {m.message}")
         if m.fix:
-            lines.append(f"    fix: {m.fix}")
-    lines.append(f"  max error {result.max_error:.3g} (tolerance {result.tolerance:.3g})")
+            lines.append(f"    {say['fix']}: {m.fix}")
+    lines.append("  " + say["max error"].format(err=result.max_error, tol=result.tolerance))
     return "\n".join(lines)

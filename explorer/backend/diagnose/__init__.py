@@ -7,6 +7,8 @@ shows with their evidence and the one-line PyTorch fix. `load_array(path)` reads
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from explorer.backend.diagnose.loading import as_array, load_array
@@ -33,12 +35,12 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     dtype = dtype or stored
     expect = {"base": base, "pairing": pairing}
     if not np.any(arr):
-        return _all_zero(arr, kind, dtype, lang)
+        return replace(_all_zero(arr, kind, dtype, lang), lang=lang)
     tables, label = _tables(arr)
     if tables is None:
         require(kind in (None, "inv_freq"), f"a vector of {arr.size} numbers is an inv_freq vector, "
                                             f"not a {kind} table")
-        return check_inv_freq(arr.reshape(-1), dtype, expect, lang)
+        return replace(check_inv_freq(arr.reshape(-1), dtype, expect, lang), lang=lang)
     require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
     peak = float(np.max(np.abs(tables[0][0])))      # fit extreme data at peak 1: no overflow for 1e300
     peak = peak if not 1e-100 < peak < 1e100 else 1.0
@@ -49,7 +51,7 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
             break
     if label:
         results = [_relabel(r, label) for r in results]
-    return min(results, key=_badness)
+    return replace(min(results, key=_badness), lang=lang)
 
 
 def _all_zero(arr: np.ndarray, kind, dtype: str, lang: str) -> Diagnosis:
@@ -82,8 +84,6 @@ def _tables(arr: np.ndarray):
 
 def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
     """The diagnosis of data / peak, told for the data itself."""
-    from dataclasses import replace
-
     if peak == 1.0:
         return r
     conv = dict(r.convention)
@@ -97,8 +97,6 @@ def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
 
 
 def _relabel(r: Diagnosis, label: str) -> Diagnosis:
-    from dataclasses import replace
-
     conv = dict(r.convention)
     inner = conv.get("orientation", "(L, d)")
     conv["orientation"] = f"{label} squeezed to {inner}"
@@ -123,8 +121,6 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
                              found, float("inf"), tol, t, None)
     result = check_pe(t, dtype, orientation, lang)
     if result.match and expect.get("base") is not None:
-        from dataclasses import replace
-
         from explorer.backend.diagnose.rope_cache import _expectations
 
         found = tuple(_expectations(result.convention, {"base": expect["base"]}, lang))

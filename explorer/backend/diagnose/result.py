@@ -35,6 +35,7 @@ class Diagnosis:
     tolerance: float = 0.0          # the largest error a match may have (storage dtype and length)
     table: np.ndarray | None = field(default=None, repr=False)
     reference: np.ndarray | None = field(default=None, repr=False)
+    lang: str = "en"                # language of summary (the mistakes carry their own words)
 
     @property
     def difference(self) -> np.ndarray | None:
@@ -47,8 +48,10 @@ class Diagnosis:
     def summary(self) -> str:
         """One line: what the data is, or the mistake found."""
         if self.match:
-            return f"OK: {describe(self.kind, self.convention)}; max error {self.max_error:.3g}"
-        return "; ".join(m.message for m in self.mistakes) or "matches nothing known"
+            return words("ok", self.lang, what=describe(self.kind, self.convention, self.lang),
+                         err=self.max_error)
+        sep = "；" if self.lang == "zh_CN" else "; "
+        return sep.join(m.message for m in self.mistakes) or words("nothing", self.lang)
 
     @property
     def fix(self) -> str:
@@ -73,27 +76,47 @@ def tolerance(scale: float, dtype: str, max_angle: float) -> float:
     return abs(scale) * (4 * eps + 3 * EPS32 * max(1.0, max_angle)) + 1e-12
 
 
-def describe(kind: str, conv: dict) -> str:
-    """The convention in words, e.g. 'PE table, interleaved, base 10000, positions from 0'."""
+WORDS = {  # the convention in words; each entry (English, Chinese)
+    "pe": ("PE table ({orientation}), {layout} layout", "PE 表（{orientation}），{layout} 排列"),
+    "rope_cache": ("RoPE {function} cache ({orientation}), {pairing} pairing, head_dim {head_dim}",
+                   "RoPE {function} 缓存（{orientation}），{pairing} 配对，head_dim {head_dim}"),
+    "inv_freq": ("RoPE inv_freq, head_dim {head_dim}", "RoPE inv_freq，head_dim {head_dim}"),
+    "base": ("base {base:g}", "base {base:g}"),
+    "start": ("positions from {start}", "位置从 {start} 开始"),
+    "rope_type": ("rope_type {rope_type}", "rope_type {rope_type}"),
+    "preset": ("as preset {preset}", "即预设 {preset}"),
+    "scale": ("scale {scale:.6g}", "缩放 {scale:.6g}"),
+    "dtype": ("stored as {dtype}", "存储为 {dtype}"),
+    "ok": ("OK: {what}; max error {err:.3g}", "符合：{what}；最大误差 {err:.3g}"),
+    "nothing": ("matches nothing known", "不符合任何已知约定"),
+}
+
+
+def words(key: str, lang: str = "en", **values) -> str:
+    """WORDS[key] in `lang` (en or zh_CN) with values filled in."""
+    return WORDS[key][1 if lang == "zh_CN" else 0].format(**values)
+
+
+def describe(kind: str, conv: dict, lang: str = "en") -> str:
+    """The convention in words, e.g. 'PE table ((L, d)), interleaved layout, base 10000, positions from 0'."""
+    sep = "，" if lang == "zh_CN" else ", "
+    parts = [words(kind, lang, **{k: conv.get(k) for k in ("orientation", "layout", "function",
+                                                            "pairing", "head_dim")})]
+    parts.append(words("base", lang, base=conv.get("base", float("nan"))))
     if kind == "pe":
-        parts = [f"PE table ({conv.get('orientation')}), {conv.get('layout')} layout",
-                 f"base {conv.get('base'):g}", f"positions from {conv.get('start')}"]
-    elif kind == "rope_cache":
-        parts = [f"RoPE {conv.get('function')} cache ({conv.get('orientation')}), "
-                 f"{conv.get('pairing')} pairing", f"head_dim {conv.get('head_dim')}",
-                 f"base {conv.get('base'):g}", f"rope_type {conv.get('rope_type')}"]
-        parts += [f"{k} {_shown(v)}" for k, v in conv.get("rope_params", {}).items()]
+        parts.append(words("start", lang, start=conv.get("start")))
     else:
-        parts = [f"RoPE inv_freq, head_dim {conv.get('head_dim')}", f"base {conv.get('base'):g}",
-                 f"rope_type {conv.get('rope_type')}"]
+        parts.append(words("rope_type", lang, rope_type=conv.get("rope_type")))
         parts += [f"{k} {_shown(v)}" for k, v in conv.get("rope_params", {}).items()]
-    if conv.get("preset"):
-        parts.append(f"as preset {conv['preset']}")
+        if conv.get("preset"):
+            parts.append(words("preset", lang, preset=conv["preset"]))
+        if kind == "rope_cache" and conv.get("start"):
+            parts.append(words("start", lang, start=conv.get("start")))
     scale = conv.get("scale", 1.0)
     if abs(scale - 1.0) > 1e-6:
-        parts.append(f"scale {scale:.6g}" + (" = sqrt(d_model)" if conv.get("scale_is_sqrt_d") else ""))
-    parts.append(f"stored as {conv.get('dtype')}")
-    return ", ".join(parts)
+        parts.append(words("scale", lang, scale=scale) + (" = sqrt(d_model)" if conv.get("scale_is_sqrt_d") else ""))
+    parts.append(words("dtype", lang, dtype=conv.get("dtype")))
+    return sep.join(parts)
 
 
 def _shown(value) -> str:
