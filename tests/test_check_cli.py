@@ -184,3 +184,11 @@ def test_chinese_report(tmp_path, capsys):
     good = save(tmp_path / "good.npy", RIGHT["base_500"][0]())
     assert main(["check", str(good), "--lang", "zh_CN"]) == 0
     assert "符合：PE 表" in capsys.readouterr().out
+
+
+def test_bfloat16_safetensors(tmp_path, capsys):
+    from safetensors.torch import save_file
+
+    save_file({"pe": RIGHT["bfloat16_storage"][0]()}, str(tmp_path / "bf.safetensors"))
+    rc, out = run_json(capsys, tmp_path / "bf.safetensors")
+    assert rc == 0 and out["convention"]["dtype"] == "bfloat16" and out["key"] == "pe"

@@ -89,7 +89,9 @@ def test_module_without_buffer_needs_sizes():
         def forward(self, x):
             return x + seeds_table(d=x.shape[-1], n=x.shape[1])
 
-    with pytest.raises(explorer.errors.InputError, match="d_model= and max_len="):
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match="d_model= and max_len="):
         explorer.check(Formula())
     assert explorer.check(Formula(), d_model=16, max_len=30).match
 
