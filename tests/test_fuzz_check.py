@@ -96,3 +96,41 @@ def test_near_miss_tables(t):
     verify(result, x)
     if t["miss"] == "none" and t["start"] == 0 and t["kind"] == "pe" and t["d"] >= 2:
         assert result.match, (t, result.summary)
+
+
+SLIP = st.fixed_dictionaries({
+    "slip": st.sampled_from(["sin_cos_swapped", "positions_from_1", "wrong_sign", "only_sin", "dropout_on"]),
+    "n": st.integers(16, 48), "d": st.integers(4, 16).map(lambda h: 2 * h),
+    "base": st.floats(200.0, 1e5).filter(lambda b: all(abs(b / s - 1) > 0.02 for s in SLIP_BASES)),
+    "layout": st.sampled_from(["interleaved", "concat"]), "seed": st.integers(0, 2**16)})
+
+
+def slipped_table(t):
+    """A right table with one slip applied, built from the formulas (not from the package)."""
+    n, d, base, layout = t["n"], t["d"], t["base"], t["layout"]
+    if t["slip"] == "wrong_sign" and base ** (2 / d) >= 2.5:
+        base = 10000.0   # a rising law is read from the pair speeds (< pi) or found at a usual base
+    x = pe_formula(n, d, base, layout, 1 if t["slip"] == "positions_from_1" else 0)
+    sin_cols = np.arange(0, d, 2) if layout == "interleaved" else np.arange(d // 2)
+    cos_cols = sin_cols + 1 if layout == "interleaved" else sin_cols + d // 2
+    if t["slip"] == "sin_cos_swapped":
+        x[:, np.r_[sin_cols, cos_cols]] = x[:, np.r_[cos_cols, sin_cols]]
+    elif t["slip"] == "wrong_sign":
+        w = base ** (2 * np.arange(d // 2) / d)
+        x[:, sin_cols] = np.sin(np.arange(n)[:, None] * w)
+        x[:, cos_cols] = np.cos(np.arange(n)[:, None] * w)
+    elif t["slip"] == "only_sin":
+        x[:, cos_cols] = 0.0
+    elif t["slip"] == "dropout_on":
+        keep = np.random.default_rng(t["seed"]).random(x.shape) >= 0.1
+        x = np.where(keep, x / 0.9, 0.0)
+    return x
+
+
+@FUZZ
+@given(t=SLIP)
+def test_each_slip_is_named(t):
+    x = slipped_table(t)
+    result = diagnose(x)
+    verify(result, x)
+    assert t["slip"] in [m.id for m in result.mistakes], (t, result.summary)

@@ -117,7 +117,9 @@ def pair_frequencies(x: np.ndarray, mask: np.ndarray | None, layout: str) -> np.
 def base_guesses(x: np.ndarray, mask: np.ndarray | None, layout: str) -> list[float]:
     """Bases suggested by the pair speeds of `layout`: a falling law (right) and a rising one."""
     d = x.shape[1]
-    w = np.abs(pair_frequencies(x, mask, layout))                               # (n,)
+    signed = pair_frequencies(x, mask, layout)                                   # (n,)
+    signed = signed * (1.0 if len(signed) == 0 or signed[0] >= 0 else -1.0)     # swapped: turn back
+    w = np.abs(signed)
     k = np.arange(len(w))
     span = max(len(x) - 1, 1)
     out = []
@@ -127,7 +129,7 @@ def base_guesses(x: np.ndarray, mask: np.ndarray | None, layout: str) -> list[fl
         if c != 0:
             out.append(math.exp(min(abs(c) * exponent_scale(d, layout), 60.0)))
     rising = 1
-    while rising < len(w) and 1.0 < w[rising] < 3.0 and w[rising] > w[rising - 1]:
+    while rising < len(w) and 1.0 < signed[rising] < 3.0 and signed[rising] > signed[rising - 1]:
         rising += 1
     if rising > 1:
         kk = k[1:rising]

@@ -119,8 +119,11 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
     ranked.sort(key=lambda r: r[0])
     fits = []
     for _, spec, start, base in ranked[:TOP]:
-        base = math.exp(_refine(x, mask, spec, start, math.log(base)))
-        scale, err = _max_error(x, mask, spec, base, start)
+        refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
+        # a rising law (or a short table) can make the refinement wander off: keep the better one
+        scale, err = min(((*_max_error(x, mask, spec, b, start), b) for b in (refined, base)),
+                         key=lambda r: r[1] / max(abs(r[0]), 1e-300))[:2]
+        base = refined if _max_error(x, mask, spec, refined, start)[1] <= err else base
         tol = _tol(spec, base, start, x.shape, scale, dtype)
         probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
         sub = None if mask is None else mask[probe]
@@ -137,19 +140,27 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
 
 def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
     """Diagnosis of a PE table x (L, d) float64 (already in (L, d) orientation)."""
-    best = fit_table(x, None, dtype)[0]
+    best = _choose(fit_table(x, None, dtype), x.shape, dtype)
     tol = _fit_tol(best, x.shape, dtype)
     dropout = None
     zeros = float(np.mean(x == 0))
     if best.max_error > tol and zeros > 0.02:
         mask = x != 0
-        masked = fit_table(x, mask, dtype)[0]
+        masked = _choose(fit_table(x, mask, dtype), x.shape, dtype)
         kept = _structural_nonzero(masked, x.shape)
         p = float(np.mean(x[kept] == 0)) if kept.any() else 0.0
         if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
             best, dropout = masked, p
             tol = _fit_tol(best, x.shape, dtype)
     return _diagnosis(x, best, tol, dtype, orientation, dropout, lang)
+
+
+def _choose(fits: list, shape, dtype: str) -> Fit:
+    """The fit with the fewest slips among those within tolerance (integer positions cannot tell
+    w from w + 2 pi: a rising law can alias a right one), else the closest."""
+    good = [f for f in fits if f.max_error <= _fit_tol(f, shape, dtype)]
+    slips = lambda f: (f.spec.assign != "sincos") + (f.spec.law != "2i") + (f.spec.sign > 0) + (f.start != 0)
+    return min(good, key=lambda f: (slips(f), f.max_error)) if good else fits[0]
 
 
 def _tol(spec: Spec, base: float, start: int, shape, scale: float, dtype: str) -> float:
