@@ -121,9 +121,8 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
     for _, spec, start, base in ranked[:TOP]:
         refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
         # a rising law (or a short table) can make the refinement wander off: keep the better one
-        scale, err = min(((*_max_error(x, mask, spec, b, start), b) for b in (refined, base)),
-                         key=lambda r: r[1] / max(abs(r[0]), 1e-300))[:2]
-        base = refined if _max_error(x, mask, spec, refined, start)[1] <= err else base
+        tried = [(b, *_max_error(x, mask, spec, b, start)) for b in dict.fromkeys((refined, base))]
+        base, scale, err = min(tried, key=lambda r: r[2] / max(abs(r[1]), 1e-300))
         tol = _tol(spec, base, start, x.shape, scale, dtype)
         probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
         sub = None if mask is None else mask[probe]
