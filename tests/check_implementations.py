@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 L, D = 60, 32          # positions, d_model of the PE tables
 HD = 16                # head_dim of the RoPE caches
@@ -141,6 +141,11 @@ def rope_cache(theta=10000.0, layout="half", fn=torch.cos, first=0, exponent=Non
     return fn(emb)
 
 
+def missing_minus():
+    div = torch.exp(torch.arange(0, D, 2).float() * (math.log(10000.0) / D))     # exp(+...)
+    return _table(torch.sin(_pos() * div), torch.cos(_pos() * div))
+
+
 def only_sin_scaled():
     return _table(torch.sin(_pos() * _div()) * math.sqrt(D), torch.cos(_pos() * _div()))
 
@@ -155,8 +160,7 @@ WRONG = {
                        "sin_cos_swapped", {}),
     "positions_from_1": (lambda: _table(torch.sin(_pos(first=1) * _div()), torch.cos(_pos(first=1) * _div())),
                          "positions_from_1", {}),
-    "missing_minus": (lambda: (lambda div: _table(torch.sin(_pos() * div), torch.cos(_pos() * div)))(
-        torch.exp(torch.arange(0, D, 2).float() * (math.log(10000.0) / D))), "wrong_sign", {}),
+    "missing_minus": (missing_minus, "wrong_sign", {}),
     "cos_line_missing": (lambda: _table(torch.sin(_pos() * _div()), torch.zeros(L, D // 2)), "only_sin", {}),
     "sin_written_twice": (lambda: _table(torch.sin(_pos() * _div()), torch.sin(_pos() * _div())),
                           "only_sin", {"kind": "pe"}),

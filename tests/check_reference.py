@@ -3,8 +3,6 @@ tests can verify that a claimed match is really in the data."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 

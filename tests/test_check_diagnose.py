@@ -3,7 +3,6 @@ ones from several conventions are recognised, and every claimed match is re-veri
 
 from __future__ import annotations
 
-import math
 import string
 import subprocess
 import sys
@@ -14,16 +13,11 @@ import pytest
 import torch
 
 import explorer
-from explorer.backend.diagnose import diagnose
 from explorer.backend.diagnose.messages import LANGS, TEMPLATES
 from tests.check_implementations import RIGHT, WRONG, PositionalEncoding, seeds_table
 from tests.check_reference import claimed_error, pe_formula
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def build(builder):
-    return builder()
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))

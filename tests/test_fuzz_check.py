@@ -9,7 +9,7 @@ import math
 import os
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explorer.backend.diagnose import diagnose

@@ -15,7 +15,7 @@ from explorer.backend.diagnose.loading import as_array, load_array
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
 from explorer.errors import require
 
-__all__ = ["Diagnosis", "Mistake", "diagnose", "load_array", "KINDS"]
+__all__ = ["KINDS", "Diagnosis", "Mistake", "diagnose", "load_array"]
 
 
 def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str | None = None,
@@ -23,7 +23,6 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     """Diagnose x (numpy array, torch tensor, nested list). kind: None (guess), 'pe', 'rope_cache'
     or 'inv_freq'; base / pairing: what the data should have (a difference is a mistake);
     dtype: the storage dtype when x was already converted (e.g. read from a float16 file)."""
-    from explorer.backend.diagnose.pe_table import check_pe
     from explorer.backend.diagnose.rope_cache import PAIRINGS, check_inv_freq
 
     require(kind is None or kind in KINDS, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")

@@ -84,7 +84,7 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
         s = scaled_sse(u, t, None)[0]
         return float(np.max(np.abs(u - s * t))), s
 
-    e0, scale = err(math.exp(ln_b), gain)
+    scale = err(math.exp(ln_b), gain)[1]
     tol = tolerance(scale, dtype, n + start)
     factor = snap(1 / gain, lambda f: err(math.exp(ln_b), 1 / f)[0], tol)
     base = snap(math.exp(ln_b), lambda b: err(b, 1 / factor)[0], tol)
