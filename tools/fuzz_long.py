@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ["tests/test_fuzz_params.py", "tests/test_fuzz_cli.py", "tests/test_fuzz_text.py",
          "tests/test_models_fuzz.py", "tests/test_models_gguf_bad.py", "tests/test_tokens_qwen.py",
-         "tests/test_backend_rope_scaling.py"]
+         "tests/test_backend_rope_scaling.py", "tests/test_fuzz_check.py"]
 
 
 def main(argv: list[str] | None = None) -> int:

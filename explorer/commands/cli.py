@@ -8,6 +8,7 @@ import sys
 from explorer import __version__
 from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
+from explorer.commands import check as check_command
 from explorer.errors import InputError
 
 
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     from explorer.commands import rope as rope_commands
 
     rope_commands.add_parsers(sub, kinds)
+    check_command.add_parser(sub)
     return parser
 
 
@@ -224,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_views(args)
         if args.command == "tokens":
             return _run_tokens(args)
+        if args.command == "check":
+            return check_command.run(args)
         if args.command == "bench":
             from explorer.bench import main as bench_main
 
