@@ -133,3 +133,18 @@ def test_hover_readout_reads_the_shown_result_not_the_maths(window, monkeypatch)
     _show(window, "similarity")
     window.views["similarity"].hovered.emit(4, 9)
     assert "offset k = 5" in window.views["similarity"].readout.text()
+
+
+def test_views_are_made_when_their_tab_is_first_shown(window):
+    """Start-up builds only the open tab's view; another tab's view is made on first show, with the
+    State's settings in its controls and the shared colour map."""
+    views = window.views
+    assert [n for n in catalogue.NAMES if views.built(n)] == ["heatmap"]
+    window.controller.update_view("alibi", heads=4)          # a hidden view's state changes ...
+    assert not views.built("alibi")
+    window.controls.cmap_box.setCurrentIndex(window.controls.cmap_box.findData("viridis"))
+    _show(window, "alibi")                                   # ... and shows when it is made
+    alibi = views["alibi"]
+    assert alibi.heads_box.value() == 4 and alibi.result.state.heads == 4
+    assert alibi.parent() is window.tabs.currentWidget()
+    assert window.colormap == "viridis"
