@@ -6,7 +6,7 @@ from explorer.compute import distance as data
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
-         "learned": PALETTE[3], "none": GREY}
+         "learned": PALETTE[3], "none": GREY, "rope_unscaled": "#f0b08a"}
 
 
 class DistanceView(ExtraView):
@@ -29,7 +29,8 @@ class DistanceView(ExtraView):
         self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0)"))
         self.legend(self.chart, (-10, 10))
         names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
-                 "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position")}
+                 "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position"),
+                 "rope_unscaled": self.tr("RoPE before scaling")}
         self.items = {key: self.chart.plot([], [], name=label) for key, label in names.items()}
 
     def set_state(self, **changes) -> None:
@@ -57,7 +58,9 @@ class DistanceView(ExtraView):
                 item.setData(*curve)
                 item.setPen(self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
         self.chart.enableAutoRange()
-        self.set_readout(r.learned_note or self.tr(
+        rope = "" if r.state.plain_rope else " · " + self.tr(
+            "RoPE curve: %1, attention factor² included").replace("%1", r.state.label())
+        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + " " + self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
             "MiniLM's 512 positions").replace("%1", str(r.params.max_len))
             .replace("%2", str(r.params.d_model)).replace("%3", f"{r.params.base:g}"))

@@ -6,6 +6,7 @@ import math
 
 import pyqtgraph as pg
 
+from explorer.compute.frequencies import FrequenciesState
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 
@@ -13,16 +14,21 @@ class FrequenciesView(ExtraView):
     title = "frequencies"
 
     def __init__(self, parent=None):
-        super().__init__(None, parent)
+        super().__init__(FrequenciesState(), parent)
         self.explain.setText(self.tr(
             "wᵢ = base^(−2i/d) falls geometrically, so on a log axis it is a straight line; its "
             "wavelength 2π/wᵢ runs from 2π to about 2π·base. Pairs above the max_len line never "
             "complete one period inside the table."))
+        self.check(self.tr("also RoPE's θᵢ before / after its rope type (set by a preset)"),
+                   self.state.rope, "rope")
+        self.controls.addStretch(1)
         self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"))
         self.chart.setLogMode(y=True)
         self.legend(self.chart, (10, 10))
         self.w_curve = self.chart.plot([], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
         self.l_curve = self.chart.plot([], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
+        self.r_before = self.chart.plot([], [], name=self.tr("RoPE θᵢ before scaling"))
+        self.r_after = self.chart.plot([], [], name=self.tr("RoPE θᵢ after scaling"))
         self.len_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5), movable=False,
                                         label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
         self.chart.addItem(self.len_line, ignoreBounds=True)
@@ -32,6 +38,11 @@ class FrequenciesView(ExtraView):
         self.w_curve.setPen(self.pen(PALETTE[0]))
         self.l_curve.setData(r.index, r.wavelength)
         self.l_curve.setPen(self.pen(PALETTE[1]))
+        for item, y, colour in ((self.r_before, r.rope_before, GREY), (self.r_after, r.rope_after, PALETTE[2])):
+            item.setVisible(y is not None)
+            if y is not None:
+                item.setData(range(len(y)), y)
+                item.setPen(self.pen(colour, 2.5 if item is self.r_before else 2.0))
         self.len_line.setPos(math.log10(r.params.max_len))
         self.len_line.label.setFormat(self.tr("max_len = %1").replace("%1", str(r.params.max_len)))
         self.chart.enableAutoRange()
@@ -40,4 +51,9 @@ class FrequenciesView(ExtraView):
                     "(pair %4); %5 pairs have wavelengths longer than max_len = %6")
             .replace("%1", str(len(r.w))).replace("%2", f"{r.shortest:.4g}")
             .replace("%3", f"{r.longest:.4g}").replace("%4", str(len(r.w) - 1))
-            .replace("%5", str(r.beyond)).replace("%6", str(r.params.max_len)))
+            .replace("%5", str(r.beyond)).replace("%6", str(r.params.max_len))
+            + ("" if r.rope_after is None else "; " + self.tr(
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5")
+               .replace("%1", str(r.state.head_dim)).replace("%2", f"{r.state.base:g}")
+               .replace("%3", r.state.label()).replace("%4", str(len(r.rope_after)))
+               .replace("%5", f"{r.attention_factor:.4g}")))

@@ -4,7 +4,7 @@ the rotation page (rotated q/k, the two pairings and their permutation, context 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import QHBoxLayout, QTabWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget
 
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
@@ -34,7 +34,11 @@ class RopeView(ExtraView):
             (self.tr("default"), "default"), (self.tr("linear (position interpolation)"), "linear"),
             (self.tr("dynamic NTK"), "dynamic"), ("YaRN", "yarn"), ("LongRoPE", "longrope"),
             ("Llama 3", "llama3")), s.rope_type, "rope_type")
-        self.scale_box = self.dspin(self.tr("extension factor s"), 1.0, 64.0, s.scale, "scale", 2, 0.5)
+        self.type_box.setSizeAdjustPolicy(self.type_box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.type_box.setMinimumContentsLength(10)
+        self.scale_label = QLabel(self.tr("extension factor s"))
+        self.controls.addWidget(self.scale_label)
+        self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
         self.controls.addStretch(1)
         self.scale_row = QHBoxLayout()
         self.scale_row.setContentsMargins(0, 0, 0, 0)
@@ -91,7 +95,8 @@ class RopeView(ExtraView):
     def show_state(self, state, params=None) -> None:
         super().show_state(state, params)
         self.params_boxes.show_state(state)
-        self.scale_box.setEnabled(state.page == "rotation")
+        self.scale_box.setVisible(state.page == "rotation")
+        self.scale_label.setVisible(state.page == "rotation")
         index = data.PAGES.index(state.page)
         if self.pages.currentIndex() != index:
             self.pages.blockSignals(True)

@@ -46,16 +46,16 @@ class ScalingControls:
 
     SPECS = (   # field, label, lo, hi, decimals, step, optional
         ("factor", "factor", 0.0, 1e4, 3, 1.0, False),
-        ("original_max_len", "original context L₀", 1, 10_000_000, 0, 1024, False),
-        ("max_position_embeddings", "model context", 0, 10_000_000, 0, 1024, True),
-        ("low_freq_factor", "low_freq_factor", 0.0, 1e3, 3, 0.5, False),
-        ("high_freq_factor", "high_freq_factor", 0.0, 1e3, 3, 0.5, False),
+        ("original_max_len", "L₀", 1, 10_000_000, 0, 1024, False),
+        ("max_position_embeddings", "context", 0, 10_000_000, 0, 1024, True),
+        ("low_freq_factor", "low", 0.0, 1e3, 2, 0.5, False),
+        ("high_freq_factor", "high", 0.0, 1e3, 2, 0.5, False),
         ("beta_fast", "beta_fast", 0.0, 1e3, 2, 1.0, True),
         ("beta_slow", "beta_slow", 0.0, 1e3, 2, 1.0, True),
         ("mscale", "mscale", 0.0, 1e3, 3, 0.1, True),
         ("mscale_all_dim", "mscale_all_dim", 0.0, 1e3, 3, 0.1, True),
-        ("partial_rotary_factor", "rotary fraction", 0.0, 1.0, 3, 0.05, False),
-        ("seq_len", "current length", 0, 10_000_000, 0, 1024, True),
+        ("partial_rotary_factor", "rotary", 0.0, 1.0, 3, 0.05, False),
+        ("seq_len", "length", 0, 10_000_000, 0, 1024, True),
     )
     ALWAYS = ("partial_rotary_factor",)
     EXTRA = {"dynamic": ("seq_len",), "longrope": ("seq_len", "max_position_embeddings"),
@@ -64,9 +64,13 @@ class ScalingControls:
     def __init__(self, owner, layout, send):
         self.send = send
         self.boxes, self.labels = {}, {}
-        names = {"factor": _tr("factor"), "original context L₀": _tr("original context L₀"),
-                 "model context": _tr("model context"), "rotary fraction": _tr("rotary fraction"),
-                 "current length": _tr("current length (dynamic)")}
+        names = {"factor": _tr("factor"), "context": _tr("context"), "rotary": _tr("rotary"),
+                 "length": _tr("length"), "low": _tr("low"), "high": _tr("high")}
+        tips = {"original_max_len": _tr("original_max_position_embeddings: the pre-training context L₀"),
+                "max_position_embeddings": _tr("max_position_embeddings: the context the model claims"),
+                "low_freq_factor": "low_freq_factor", "high_freq_factor": "high_freq_factor",
+                "partial_rotary_factor": _tr("partial_rotary_factor: the fraction of head_dim that rotates"),
+                "seq_len": _tr("the current sequence length (dynamic NTK rescales when it passes L₀)")}
         for key, label, lo, hi, decimals, step, optional in self.SPECS:
             box = QSpinBox() if decimals == 0 else QDoubleSpinBox()
             if decimals:
@@ -78,6 +82,8 @@ class ScalingControls:
                 box.setSpecialValueText(UNSET)
             box.valueChanged.connect(lambda v, k=key, opt=optional, b=box: self._edited(k, v, opt, b))
             text = QLabel(names.get(label, label))
+            text.setToolTip(tips.get(key, key))
+            box.setToolTip(tips.get(key, key))
             layout.addWidget(text)
             layout.addWidget(box)
             self.boxes[key], self.labels[key] = box, text
@@ -129,9 +135,9 @@ class ScalingPanels:
         self.w_dots = pg.ScatterPlotItem(size=6, pen=None)
         self.wave.addItem(self.w_dots)
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                       movable=False, label="L₀", labelOpts={"position": 0.04, "color": "#444444"})
+                                       movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
         self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                        label=_tr("extended"), labelOpts={"position": 0.04, "color": "#444444"})
+                                        label=_tr("extended"), labelOpts={"position": 0.9, "color": "#444444"})
         for line in (self.l0_line, self.ext_line):
             self.wave.addItem(line, ignoreBounds=True)
         self.channels = owner.image(1, 0, _tr("channel (pairing, rotary fraction)"), "",
