@@ -4,7 +4,7 @@ the rotation page (rotated q/k, the two pairings and their permutation, context 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
@@ -40,8 +40,9 @@ class RopeView(ExtraView):
         self.controls.addWidget(self.scale_label)
         self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
         self.controls.addStretch(1)
-        self.scale_row = QHBoxLayout()
+        self.scale_row = QGridLayout()
         self.scale_row.setContentsMargins(0, 0, 0, 0)
+        self.scale_row.setColumnStretch(2 * ScalingControls.PER_ROW, 1)
         self.box.insertLayout(self.box.indexOf(self.canvas), self.scale_row)
         self.params_boxes = ScalingControls(self, self.scale_row, self.set_state)
         rotation = self.canvas

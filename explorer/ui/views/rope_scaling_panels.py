@@ -84,10 +84,8 @@ class ScalingControls:
             text = QLabel(names.get(label, label))
             text.setToolTip(tips.get(key, key))
             box.setToolTip(tips.get(key, key))
-            layout.addWidget(text)
-            layout.addWidget(box)
             self.boxes[key], self.labels[key] = box, text
-        layout.addStretch(1)
+        self.layout = layout        # a QGridLayout: the visible boxes are laid out PER_ROW to a line
 
     def _edited(self, key, value, optional, box) -> None:
         if optional and value == box.minimum():
@@ -98,10 +96,20 @@ class ScalingControls:
             value = float(value)
         self.send(**{key: value})
 
+    PER_ROW = 6
+
     def show_state(self, state) -> None:
         shown = set(fields_of(state.rope_type)) | set(self.ALWAYS) | set(self.EXTRA.get(state.rope_type, ()))
+        placed = 0
         for key, box in self.boxes.items():
             visible = key in shown
+            self.layout.removeWidget(box)
+            self.layout.removeWidget(self.labels[key])
+            if visible:
+                row, col = divmod(placed, self.PER_ROW)
+                self.layout.addWidget(self.labels[key], row, 2 * col)
+                self.layout.addWidget(box, row, 2 * col + 1)
+                placed += 1
             box.setVisible(visible)
             self.labels[key].setVisible(visible)
             value = getattr(state, key)
