@@ -136,12 +136,13 @@ def test_each_rope_type_through_the_view_controls(qtbot, kind):
 
 
 BAD = [({"rope_type": "ntk"}, "rope_type must be one of default, linear"),
-       ({"rope_type": "llama3"}, "rope type llama3 needs factor"),
-       ({"rope_type": "linear", "factor": 0.0}, "factor must be a finite number > 0"),
+       ({"factor": None}, "rope type llama3 needs factor"),
+       ({"factor": 0.0}, "factor must be a finite number > 0"),
+       ({"factor": -2.0}, "factor must be"),
        ({"rope_type": "llama3", "factor": 8.0, "original_max_len": 8192, "low_freq_factor": 4.0,
          "high_freq_factor": 1.0}, "low_freq_factor must be less than high_freq_factor"),
-       ({"rope_type": "longrope", "original_max_len": 256, "short_factor": (1.0,) * 3,
-         "long_factor": (1.0,) * 3}, "short_factor must have 32 numbers"),
+       ({"rope_type": "longrope", "low_freq_factor": None, "high_freq_factor": None, "short_factor": (1.0,) * 3,
+         "long_factor": (1.0,) * 3}, "short_factor must have 64 numbers"),
        ({"partial_rotary_factor": 0.0}, r"partial_rotary_factor must be a number in \(0, 1\]"),
        ({"partial_rotary_factor": 1.5}, r"partial_rotary_factor must be a number in \(0, 1\]")]
 
@@ -171,7 +172,7 @@ def test_bad_input_through_the_controls_reverts_them(window):
 
 
 def test_export_view_and_render_with_a_preset(tmp_path, capsys):
-    from explorer.cli import main
+    from explorer.commands.cli import main
 
     out = tmp_path / "rope.npz"
     assert main(["export", "view", "--view", "rope", "--preset", "phi-3.5-mini", "-o", str(out)]) == 0

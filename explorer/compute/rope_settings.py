@@ -87,13 +87,13 @@ class RopeScalingFields(ViewState):
 _NEEDS = {"default": (), "linear": ("factor",), "dynamic": ("factor", "original_max_len"),
           "yarn": ("factor", "original_max_len"),
           "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_len"),
-          "longrope": ("original_max_len", "short_factor", "long_factor")}
+          "longrope": ("factor", "original_max_len", "short_factor", "long_factor")}
 
 
 def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> dict:
     """The changes that switch `state` to rope_type: fields the new type does not read are cleared,
     needed ones it lacks get teaching defaults (factor 4, L0 = the shared max_len, llama3's 1 / 4,
-    longrope lists 1 .. factor). An unknown type is passed on (the state refuses it by name)."""
+    longrope lists 1 .. factor/2 (short) and 1 .. factor (long)). An unknown type is passed on (the state refuses it by name)."""
     if rope_type not in ROPE_TYPES:
         return {"rope_type": rope_type}
     used = set(fields_of(rope_type))
@@ -103,7 +103,8 @@ def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> di
     head_dim, _ = state.rope_head_base()
     half = max(1, int(head_dim * state.partial_rotary_factor) // 2)
     fills = {"factor": factor, "original_max_len": state.original_max_len or max(2, int(max_len)),
-             "low_freq_factor": 1.0, "high_freq_factor": 4.0, "short_factor": (1.0,) * half,
+             "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+             "short_factor": tuple(float(x) for x in np.linspace(1.0, max(1.0, factor / 2), half)),
              "long_factor": tuple(float(x) for x in np.linspace(1.0, factor, half))}
     for name in _NEEDS[rope_type]:
         value = getattr(state, name)
