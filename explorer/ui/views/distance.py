@@ -60,7 +60,7 @@ class DistanceView(ExtraView):
         self.chart.enableAutoRange()
         rope = "" if r.state.plain_rope else " · " + self.tr(
             "RoPE curve: %1, attention factor² included").replace("%1", r.state.label())
-        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + " " + self.tr(
+        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
             "MiniLM's 512 positions").replace("%1", str(r.params.max_len))
             .replace("%2", str(r.params.d_model)).replace("%3", f"{r.params.base:g}"))

@@ -32,8 +32,8 @@ def _tr(text: str) -> str:
 
 
 def regime_name(name: str) -> str:
-    return {"extrapolated": _tr("extrapolated"), "between": _tr("between"),
-            "interpolated": _tr("interpolated"), "rescaled": _tr("rescaled")}[name]
+    return {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"), "between": QCoreApplication.translate("RopeScaling", "between"),
+            "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled")}[name]
 
 
 def _key(colour: str, text: str) -> str:
@@ -45,7 +45,7 @@ class ScalingControls:
     Optional fields show "—" at their minimum (unset); every edit goes to `send(**{field: value})`."""
 
     SPECS = (   # field, label, lo, hi, decimals, step, optional
-        ("factor", "factor", 0.0, 1e4, 3, 1.0, False),
+        ("factor", "factor", 0.0, 1e4, 3, 1.0, True),
         ("original_max_len", "L₀", 1, 10_000_000, 0, 1024, False),
         ("max_position_embeddings", "context", 0, 10_000_000, 0, 1024, True),
         ("low_freq_factor", "low", 0.0, 1e3, 2, 0.5, False),
@@ -64,13 +64,13 @@ class ScalingControls:
     def __init__(self, owner, layout, send):
         self.send = send
         self.boxes, self.labels = {}, {}
-        names = {"factor": _tr("factor"), "context": _tr("context"), "rotary": _tr("rotary"),
-                 "length": _tr("length"), "low": _tr("low"), "high": _tr("high")}
-        tips = {"original_max_len": _tr("original_max_position_embeddings: the pre-training context L₀"),
-                "max_position_embeddings": _tr("max_position_embeddings: the context the model claims"),
+        names = {"factor": QCoreApplication.translate("RopeScaling", "factor"), "context": QCoreApplication.translate("RopeScaling", "context"), "rotary": QCoreApplication.translate("RopeScaling", "rotary"),
+                 "length": QCoreApplication.translate("RopeScaling", "length"), "low": QCoreApplication.translate("RopeScaling", "low"), "high": QCoreApplication.translate("RopeScaling", "high")}
+        tips = {"original_max_len": QCoreApplication.translate("RopeScaling", "original_max_position_embeddings: the pre-training context L₀"),
+                "max_position_embeddings": QCoreApplication.translate("RopeScaling", "max_position_embeddings: the context the model claims"),
                 "low_freq_factor": "low_freq_factor", "high_freq_factor": "high_freq_factor",
-                "partial_rotary_factor": _tr("partial_rotary_factor: the fraction of head_dim that rotates"),
-                "seq_len": _tr("the current sequence length (dynamic NTK rescales when it passes L₀)")}
+                "partial_rotary_factor": QCoreApplication.translate("RopeScaling", "partial_rotary_factor: the fraction of head_dim that rotates"),
+                "seq_len": QCoreApplication.translate("RopeScaling", "the current sequence length (dynamic NTK rescales when it passes L₀)")}
         for key, label, lo, hi, decimals, step, optional in self.SPECS:
             box = QSpinBox() if decimals == 0 else QDoubleSpinBox()
             if decimals:
@@ -123,14 +123,14 @@ class ScalingPanels:
 
     def __init__(self, owner):
         self.owner = owner
-        pair, log = _tr("pair i"), _tr("log scale")
-        self.freq = owner.plot(0, 0, pair, _tr("θᵢ (radians per position, log)"))
+        pair, log = QCoreApplication.translate("RopeScaling", "pair i"), QCoreApplication.translate("RopeScaling", "log scale")
+        self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
         self.freq.setLogMode(y=True)
         self.f_before = self.freq.plot([], [])
         self.f_after = self.freq.plot([], [])
         self.f_dots = pg.ScatterPlotItem(size=6, pen=None)
         self.freq.addItem(self.f_dots)
-        self.wave = owner.plot(0, 1, pair, _tr("wavelength 2π/θᵢ (positions, log)"), colspan=2)
+        self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
         self.wave.setLogMode(y=True)
         self.band = pg.LinearRegionItem(orientation="horizontal", movable=False,
                                         brush=pg.mkBrush(230, 159, 0, 45), pen=pg.mkPen(None))
@@ -145,20 +145,20 @@ class ScalingPanels:
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
         self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                        label=_tr("extended"), labelOpts={"position": 0.9, "color": "#444444"})
+                                        label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.9, "color": "#444444"})
         for line in (self.l0_line, self.ext_line):
             self.wave.addItem(line, ignoreBounds=True)
-        self.channels = owner.image(1, 0, _tr("channel (pairing, rotary fraction)"), "",
+        self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
                                     "", "viridis")
         self.channels.plot.invertY(False)
-        self.channels.plot.getAxis("left").setTicks([[(0.5, _tr("after")), (1.5, _tr("before"))]])
-        self.score = owner.plot(1, 2, _tr("distance m − n"), "q(m)·k(n)")
+        self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
+        self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
         self.s_before = self.score.plot([], [])
         self.s_after = self.score.plot([], [])
         self.s_l0 = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                     movable=False, label="L₀", labelOpts={"position": 0.95, "color": "#444444"})
         self.s_ext = pg.InfiniteLine(angle=90, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                     label=_tr("extended"), labelOpts={"position": 0.85, "color": "#444444"})
+                                     label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.85, "color": "#444444"})
         for line in (self.s_l0, self.s_ext):
             self.score.addItem(line, ignoreBounds=True)
         del log
@@ -168,7 +168,7 @@ class ScalingPanels:
         p = s.profile
         i = np.arange(len(p.inv_freq_before))
         brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime]
-        before, after = _tr("before"), _tr("after (%1)").replace("%1", p.rope_type)
+        before, after = QCoreApplication.translate("RopeScaling", "before"), QCoreApplication.translate("RopeScaling", "after (%1)").replace("%1", p.rope_type)
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
@@ -182,7 +182,7 @@ class ScalingPanels:
         self.w_after.setData(i, p.wavelength_after)
         self.w_after.setPen(o.pen(AFTER, 2.0))
         self.w_dots.setData(i, np.log10(p.wavelength_after), brush=brushes)
-        set_title(self.wave, _tr("each pair against the context: ") + regimes, size=TITLE_SIZE)
+        set_title(self.wave, QCoreApplication.translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
         self._lines(p)
         self.band.setVisible(p.band_wavelengths is not None)
         if p.band_wavelengths is not None:
@@ -199,15 +199,15 @@ class ScalingPanels:
         self.channels.show(logw, 0, 0, hd, 2, levels)
         self.channels.plot.setRange(xRange=(0, hd), yRange=(0, 2), padding=0)
         unrotated = hd - p.rotary_dim
-        title = _tr("log₁₀ θ per channel (%1 pairs)").replace("%1", r.state.pairing)
+        title = QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)").replace("%1", r.state.pairing)
         if unrotated:
-            title += " · " + _tr("%1 channels not rotated (blank)").replace("%1", str(unrotated))
+            title += " · " + QCoreApplication.translate("RopeScaling", "%1 channels not rotated (blank)").replace("%1", str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)
         self.s_before.setData(s.distance, s.score_before)
         self.s_before.setPen(o.pen(BEFORE, 2.0))
         self.s_after.setData(s.distance, s.score_after)
         self.s_after.setPen(o.pen(AFTER, 2.0))
-        att = _tr("attention factor %1").replace("%1", f"{p.attention_factor:.4g}")
+        att = QCoreApplication.translate("RopeScaling", "attention factor %1").replace("%1", f"{p.attention_factor:.4g}")
         set_title(self.score, f"{_key(BEFORE, before)} {_key(AFTER, after)} · {att}", size=TITLE_SIZE)
         for plot in (self.freq, self.wave, self.score):
             plot.enableAutoRange()
@@ -225,7 +225,7 @@ class ScalingPanels:
     def readout(self, r) -> str:
         p = r.scaled.profile
         counts = ", ".join(f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
-        return (_tr("rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
+        return (QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
                     "(%7 pairs: %8)")
                 .replace("%1", p.rope_type).replace("%2", f"{p.factor:.4g}").replace("%3", context_text(p))
                 .replace("%4", f"{p.attention_factor:.6g}").replace("%5", str(p.rotary_dim))
