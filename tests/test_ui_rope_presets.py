@@ -81,7 +81,8 @@ def test_each_preset_through_the_selector_sets_every_view(window, name):
     _show(window, "frequencies")
     fr = window.views["frequencies"].result
     np.testing.assert_allclose(fr.rope_after, want.inv_freq)
-    assert window.views["frequencies"].r_after.isVisible()
+    assert window.views["frequencies"].rope_shown
+    np.testing.assert_allclose(window.views["frequencies"].r_after.getOriginalDataset()[1], want.inv_freq)
 
 
 def test_changed_values_are_named_and_none_keeps_them(window):

@@ -609,6 +609,14 @@
             <translation>波长 2π/wᵢ（位置数）</translation>
         </message>
         <message>
+            <source>RoPE pair i</source>
+            <translation>RoPE 通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (log scale)</source>
+            <translation>θᵢ（对数刻度）</translation>
+        </message>
+        <message>
             <source>RoPE θᵢ before scaling</source>
             <translation>缩放前的 RoPE θᵢ</translation>
         </message>
