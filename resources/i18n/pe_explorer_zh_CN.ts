@@ -1238,6 +1238,10 @@
             <translation>通道（配对、旋转比例）</translation>
         </message>
         <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
             <source>after</source>
             <translation>之后</translation>
         </message>
@@ -1262,8 +1266,8 @@
             <translation>每个通道的 log₁₀ θ（%1 配对）</translation>
         </message>
         <message>
-            <source>%1 channels not rotated (blank)</source>
-            <translation>%1 个通道不旋转（空白）</translation>
+            <source>%1 channels not rotated (grey)</source>
+            <translation>%1 个通道不旋转（灰色）</translation>
         </message>
         <message>
             <source>attention factor %1</source>

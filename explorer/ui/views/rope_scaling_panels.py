@@ -151,6 +151,12 @@ class ScalingPanels:
         self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
                                     "", "viridis")
         self.channels.plot.invertY(False)
+        self.unrotated = pg.LinearRegionItem(orientation="vertical", movable=False,
+                                             brush=pg.mkBrush(150, 150, 150, 70), pen=pg.mkPen(GREY))
+        self.unrotated_text = pg.TextItem(QCoreApplication.translate("RopeScaling", "not rotated"),
+                                          color="#444444", anchor=(0.5, 0.5))
+        self.channels.plot.addItem(self.unrotated, ignoreBounds=True)
+        self.channels.plot.addItem(self.unrotated_text, ignoreBounds=True)
         self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
         self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
         self.s_before = self.score.plot([], [])
@@ -199,9 +205,14 @@ class ScalingPanels:
         self.channels.show(logw, 0, 0, hd, 2, levels)
         self.channels.plot.setRange(xRange=(0, hd), yRange=(0, 2), padding=0)
         unrotated = hd - p.rotary_dim
+        self.unrotated.setVisible(unrotated > 0)
+        self.unrotated_text.setVisible(unrotated > 0)
+        if unrotated:
+            self.unrotated.setRegion((p.rotary_dim, hd))
+            self.unrotated_text.setPos((p.rotary_dim + hd) / 2, 1.0)
         title = QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)").replace("%1", r.state.pairing)
         if unrotated:
-            title += " · " + QCoreApplication.translate("RopeScaling", "%1 channels not rotated (blank)").replace("%1", str(unrotated))
+            title += " · " + QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)").replace("%1", str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)
         self.s_before.setData(s.distance, s.score_before)
         self.s_before.setPen(o.pen(BEFORE, 2.0))
