@@ -36,6 +36,8 @@ def preset_values(preset: Preset | str) -> list[tuple[str, str, object]]:
     if p.position == "rope":
         out += [("rope", "base", p.rope_theta), ("rope", "pairing", p.pairing)]
     out += [("rope", k, v) for k, v in rope.items()]
+    if p.position == "rope":
+        out += [("rope", "page", "scaling")]
     out += [("frequencies", "rope", p.position == "rope"), ("frequencies", "head_dim", p.head_dim)]
     if p.position == "rope":
         out += [("frequencies", "base", p.rope_theta)]

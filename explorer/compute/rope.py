@@ -14,7 +14,7 @@ from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import IMAGE_PX, frozen, grid
 from explorer.params import Params
 
-PAGES = ("scaling", "rotation")
+PAGES = ("rotation", "scaling")
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class RopeState(RopeScalingFields):
     pairing: str = "interleaved"
     scale: float = 4.0        # context-extension factor s (rotation page: interpolation vs NTK)
     seed: int = 0
-    page: str = "scaling"     # "scaling" (rope type, regimes) or "rotation" (q/k, pairings, P)
+    page: str = "rotation"    # "rotation" (q/k, pairings, P) or "scaling" (rope type, regimes)
 
     def rope_head_base(self) -> tuple[int, float]:
         return self.head_dim, self.base

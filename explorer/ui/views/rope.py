@@ -34,8 +34,12 @@ class RopeView(ExtraView):
             (self.tr("default"), "default"), (self.tr("linear (position interpolation)"), "linear"),
             (self.tr("dynamic NTK"), "dynamic"), ("YaRN", "yarn"), ("LongRoPE", "longrope"),
             ("Llama 3", "llama3")), s.rope_type, "rope_type")
-        self.type_box.setSizeAdjustPolicy(self.type_box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.type_box.setMinimumContentsLength(10)
+        self.type_label = self.controls.itemAt(self.controls.count() - 2).widget()
+        for widget in (self.type_label, self.type_box):     # it heads the scaling row (built below)
+            self.controls.removeWidget(widget)
+        for box, chars in ((self.type_box, 9), (self.pair_box, 11)):   # long items must not widen the view
+            box.setSizeAdjustPolicy(box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(chars)
         self.scale_label = QLabel(self.tr("extension factor s"))
         self.controls.addWidget(self.scale_label)
         self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
@@ -44,14 +48,15 @@ class RopeView(ExtraView):
         self.scale_row.setContentsMargins(0, 0, 0, 0)
         self.scale_row.setColumnStretch(2 * ScalingControls.PER_ROW, 1)
         self.box.insertLayout(self.box.indexOf(self.canvas), self.scale_row)
-        self.params_boxes = ScalingControls(self, self.scale_row, self.set_state)
+        self.params_boxes = ScalingControls(self, self.scale_row, self.set_state,
+                                            (self.type_label, self.type_box))
         rotation = self.canvas
         self.box.removeWidget(rotation)
         self.pages = QTabWidget()
         self.scaling_canvas = pg.GraphicsLayoutWidget()
         self.scaling_canvas.ci.layout.setVerticalSpacing(10)
+        self.pages.addTab(rotation, self.tr("Rotation and pairing"))       # in the order of data.PAGES
         self.pages.addTab(self.scaling_canvas, self.tr("Scaling (rope type)"))
-        self.pages.addTab(rotation, self.tr("Rotation and pairing"))
         self.box.insertWidget(self.box.indexOf(self.readout), self.pages, 1)
         self.pages.currentChanged.connect(
             lambda i: self.set_state(page=data.PAGES[i]) if data.PAGES[i] != self.state.page else None)
@@ -89,7 +94,8 @@ class RopeView(ExtraView):
             self.quiet_set(self.head_box, changes["head_dim"])
         if "rope_type" in changes:       # clear what the new type does not read, fill what it needs
             max_len = self.params.max_len if self.params is not None else 256
-            changes = {**changes, **with_rope_type(self.state, changes["rope_type"], max_len)}
+            changes = {**changes, **with_rope_type(self.state, changes["rope_type"], max_len),
+                       "page": "scaling"}
         super().set_state(**changes)
         self.show_state(self.state)      # a refused value: the controls go back to the kept state
 

@@ -61,8 +61,9 @@ class ScalingControls:
     EXTRA = {"dynamic": ("seq_len",), "longrope": ("seq_len", "max_position_embeddings"),
              "yarn": ("max_position_embeddings",), "llama3": ("max_position_embeddings",)}
 
-    def __init__(self, owner, layout, send):
+    def __init__(self, owner, layout, send, first=None):
         self.send = send
+        self.first = first          # (label, widget) placed before the boxes (the rope type choice)
         self.boxes, self.labels = {}, {}
         names = {"factor": QCoreApplication.translate("RopeScaling", "factor"), "context": QCoreApplication.translate("RopeScaling", "context"), "rotary": QCoreApplication.translate("RopeScaling", "rotary"),
                  "length": QCoreApplication.translate("RopeScaling", "length"), "low": QCoreApplication.translate("RopeScaling", "low"), "high": QCoreApplication.translate("RopeScaling", "high")}
@@ -72,7 +73,7 @@ class ScalingControls:
                 "partial_rotary_factor": QCoreApplication.translate("RopeScaling", "partial_rotary_factor: the fraction of head_dim that rotates"),
                 "seq_len": QCoreApplication.translate("RopeScaling", "the current sequence length (dynamic NTK rescales when it passes L₀)")}
         for key, label, lo, hi, decimals, step, optional in self.SPECS:
-            box = QSpinBox() if decimals == 0 else QDoubleSpinBox()
+            box = QSpinBox(owner) if decimals == 0 else QDoubleSpinBox(owner)
             if decimals:
                 box.setDecimals(decimals)
             box.setRange(lo, hi)
@@ -81,7 +82,7 @@ class ScalingControls:
             if optional:
                 box.setSpecialValueText(UNSET)
             box.valueChanged.connect(lambda v, k=key, opt=optional, b=box: self._edited(k, v, opt, b))
-            text = QLabel(names.get(label, label))
+            text = QLabel(names.get(label, label), owner)
             text.setToolTip(tips.get(key, key))
             box.setToolTip(tips.get(key, key))
             self.boxes[key], self.labels[key] = box, text
@@ -96,11 +97,15 @@ class ScalingControls:
             value = float(value)
         self.send(**{key: value})
 
-    PER_ROW = 6
+    PER_ROW = 5
 
     def show_state(self, state) -> None:
         shown = set(fields_of(state.rope_type)) | set(self.ALWAYS) | set(self.EXTRA.get(state.rope_type, ()))
         placed = 0
+        if self.first is not None:
+            self.layout.addWidget(self.first[0], 0, 0)
+            self.layout.addWidget(self.first[1], 0, 1)
+            placed = 1
         for key, box in self.boxes.items():
             visible = key in shown
             self.layout.removeWidget(box)
