@@ -150,7 +150,7 @@ class ScalingPanels:
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
         self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                        label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.9, "color": "#444444"})
+                                        label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.06, "color": "#444444", "anchors": [(0.5, 1), (0.5, 1)]})
         for line in (self.l0_line, self.ext_line):
             self.wave.addItem(line, ignoreBounds=True)
         self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
