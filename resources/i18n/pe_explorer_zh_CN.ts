@@ -1325,12 +1325,12 @@
             <translation>扩展倍数 s</translation>
         </message>
         <message>
-            <source>Scaling (rope type)</source>
-            <translation>缩放（rope 类型）</translation>
-        </message>
-        <message>
             <source>Rotation and pairing</source>
             <translation>旋转与配对</translation>
+        </message>
+        <message>
+            <source>Scaling (rope type)</source>
+            <translation>缩放（rope 类型）</translation>
         </message>
         <message>
             <source>channel</source>
