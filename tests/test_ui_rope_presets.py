@@ -74,7 +74,7 @@ def test_each_preset_through_the_selector_sets_every_view(window, name):
     ref, att = _transformers_inv_freq(p)
     np.testing.assert_allclose(r.scaled.profile.inv_freq_after, ref, rtol=1e-5)
     assert r.scaled.profile.attention_factor == pytest.approx(att, rel=1e-6)
-    x, y = window.views["rope"].panels.f_after.getOriginalDataset()
+    _, y = window.views["rope"].panels.f_after.getOriginalDataset()
     np.testing.assert_allclose(y, want.inv_freq)
     unrotated = np.sum(r.scaled.channel_pair < 0)
     assert unrotated == p.head_dim - p.rotary_dim

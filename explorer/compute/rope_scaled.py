@@ -11,8 +11,13 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import rope
-from explorer.backend.rope_profile import REGIMES, PairProfile, channel_pairs, pair_profile
-from explorer.backend.rope_scaling import RopeScaling, rotary_dim
+from explorer.backend.rope_profile import (
+    REGIMES,
+    PairProfile,
+    channel_pairs,
+    pair_profile,
+)
+from explorer.backend.rope_scaling import RopeScaling
 from explorer.compute.screen import CURVE_PX, frozen, grid
 
 
@@ -45,7 +50,6 @@ def scaled_view(max_len: int, head_dim: int, base: float, pairing: str, scaling:
     prof = pair_profile(head_dim, base, scaling, seq_len, max_position_embeddings)
     regime = np.array([REGIMES.index(r) for r in prof.regime], dtype=np.int64)       # (dim/2,)
     pairs = channel_pairs(head_dim, scaling.partial_rotary_factor, pairing)          # (hd,)
-    dim = rotary_dim(head_dim, scaling.partial_rotary_factor)
     logw = np.full((2, head_dim), np.nan)
     rotated = pairs >= 0
     logw[0, rotated] = np.log10(prof.inv_freq_before[pairs[rotated]])
@@ -55,14 +59,8 @@ def scaled_view(max_len: int, head_dim: int, base: float, pairing: str, scaling:
     dist = np.arange(count) * float(step)                                             # (K,)
     before = scaled_score(head_dim, prof.inv_freq_before, 1.0, 0.0, step, count)
     after = scaled_score(head_dim, prof.inv_freq_after, prof.attention_factor, 0.0, step, count)
-    assert dim == 2 * len(prof.inv_freq_before)
     frozen(regime, pairs, logw, dist, before, after)
     return ScaledResult(prof, regime, pairs, logw, dist, before, after, span)
-
-
-def regime_counts(profile: PairProfile) -> str:
-    """'extrapolated 20, between 12, interpolated 32' (regimes that occur)."""
-    return ", ".join(f"{name} {n}" for name, n in profile.counts().items() if n)
 
 
 def context_text(profile: PairProfile) -> str:
@@ -73,4 +71,4 @@ def context_text(profile: PairProfile) -> str:
     return f"{a}" if b is None or b == a else f"{a} → {b}"
 
 
-__all__ = ["ScaledResult", "context_text", "regime_counts", "scaled_score", "scaled_view"]
+__all__ = ["ScaledResult", "context_text", "scaled_score", "scaled_view"]

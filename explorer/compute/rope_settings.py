@@ -12,7 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling, inv_frequencies
+from explorer.backend.rope_scaling import (
+    _FIELDS_OF,
+    ROPE_TYPES,
+    RopeScaling,
+    inv_frequencies,
+)
 from explorer.viewstate import ViewState
 
 _BIG = 10_000_000

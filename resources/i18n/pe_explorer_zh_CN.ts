@@ -1218,10 +1218,6 @@
             <translation>通道对 i</translation>
         </message>
         <message>
-            <source>log scale</source>
-            <translation>对数刻度</translation>
-        </message>
-        <message>
             <source>θᵢ (radians per position, log)</source>
             <translation>θᵢ（每个位置的弧度，对数）</translation>
         </message>

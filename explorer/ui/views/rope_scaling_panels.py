@@ -128,7 +128,7 @@ class ScalingPanels:
 
     def __init__(self, owner):
         self.owner = owner
-        pair, log = QCoreApplication.translate("RopeScaling", "pair i"), QCoreApplication.translate("RopeScaling", "log scale")
+        pair = QCoreApplication.translate("RopeScaling", "pair i")
         self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
         self.freq.setLogMode(y=True)
         self.f_before = self.freq.plot([], [])
@@ -172,7 +172,6 @@ class ScalingPanels:
                                      label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.85, "color": "#444444"})
         for line in (self.s_l0, self.s_ext):
             self.score.addItem(line, ignoreBounds=True)
-        del log
 
     def draw(self, r) -> None:
         o, s = self.owner, r.scaled
