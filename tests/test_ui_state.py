@@ -14,6 +14,7 @@ from tests.conftest import close_and_delete
 NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
+    "frequencies": {"rope": True, "rope_type": "linear", "factor": 2.0},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
 }
 

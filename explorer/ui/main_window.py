@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -143,6 +144,7 @@ class MainWindow(QMainWindow):
         self.controls.changed.connect(self._on_controls_changed)
         self.controls.colormap_changed.connect(self._on_colormap_changed)
         self.controls.reset_requested.connect(self.reset)
+        self.controls.preset_chosen.connect(self.choose_preset)
         c.params_changed.connect(self.controls.set_params)
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -212,6 +214,19 @@ class MainWindow(QMainWindow):
             self.controls.set_params(self.controller.params)
             self.controls.show_error(field, self.statusBar().currentMessage())
 
+    def choose_preset(self, name: str) -> None:
+        """Every view's values from the model preset `name` ("": keep the values, forget the preset)."""
+        from explorer.presets_state import apply_preset
+
+        try:
+            state = apply_preset(self.controller.state, name) if name else replace(self.controller.state,
+                                                                                     preset="")
+        except InputError as exc:
+            self.statusBar().showMessage(str(exc), 8000)
+            self.controls.show_preset(self.controller.state)
+            return
+        self.controller.set_state(state)
+
     def _on_colormap_changed(self, name: str) -> None:
         self.colormap = name
         for view in self.views.values():
@@ -225,6 +240,7 @@ class MainWindow(QMainWindow):
 
     def _on_state_changed(self, old, new) -> None:
         """Each view's own controls show its part of the new State (signals blocked)."""
+        self.controls.show_preset(new)
         for name, view in self.views.items():          # the views made so far
             if old is None or old.views[name] != new.views[name] or old.params != new.params:
                 show = getattr(view, "show_state", None)

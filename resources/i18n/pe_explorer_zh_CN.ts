@@ -235,6 +235,30 @@
             <source>Device</source>
             <translation>设备</translation>
         </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>from the preset</source>
+            <translation>来自预设</translation>
+        </message>
+        <message>
+            <source>preset value: %1</source>
+            <translation>预设值：%1</translation>
+        </message>
+        <message>
+            <source>from %1</source>
+            <translation>来自 %1</translation>
+        </message>
+        <message>
+            <source>changed since: %1</source>
+            <translation>之后改动：%1</translation>
+        </message>
     </context>
     <context>
         <name>ConventionsView</name>
@@ -414,6 +438,14 @@
         <message>
             <source>no position</source>
             <translation>无位置信息</translation>
+        </message>
+        <message>
+            <source>RoPE before scaling</source>
+            <translation>缩放前的 RoPE</translation>
+        </message>
+        <message>
+            <source>RoPE curve: %1, attention factor² included</source>
+            <translation>RoPE 曲线：%1，已乘注意力因子²</translation>
         </message>
         <message>
             <source>max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at MiniLM's 512 positions</source>
@@ -648,6 +680,10 @@
             <translation>wᵢ = base^(−2i/d) 按几何级数下降，所以在对数坐标上是一条直线；波长 2π/wᵢ 从 2π 增长到约 2π·base。高于 max_len 线的通道对在编码表内连一个周期都走不完。</translation>
         </message>
         <message>
+            <source>also RoPE's θᵢ before / after its rope type (set by a preset)</source>
+            <translation>同时显示 RoPE 的 θᵢ（rope 类型缩放前 / 后，由预设设置）</translation>
+        </message>
+        <message>
             <source>frequency pair i</source>
             <translation>频率对 i</translation>
         </message>
@@ -664,12 +700,32 @@
             <translation>波长 2π/wᵢ（位置数）</translation>
         </message>
         <message>
+            <source>RoPE pair i</source>
+            <translation>RoPE 通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (log scale)</source>
+            <translation>θᵢ（对数刻度）</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ before scaling</source>
+            <translation>缩放前的 RoPE θᵢ</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ after scaling</source>
+            <translation>缩放后的 RoPE θᵢ</translation>
+        </message>
+        <message>
             <source>max_len = %1</source>
             <translation>max_len = %1</translation>
         </message>
         <message>
             <source>%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions (pair %4); %5 pairs have wavelengths longer than max_len = %6</source>
             <translation>%1 个频率对；最短波长 %2 个位置（第 0 对），最长 %3 个位置（第 %4 对）；有 %5 对的波长超过 max_len = %6</translation>
+        </message>
+        <message>
+            <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
+            <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
         </message>
     </context>
     <context>
@@ -1235,10 +1291,129 @@
         </message>
     </context>
     <context>
+        <name>RopeScaling</name>
+        <message>
+            <source>extrapolated</source>
+            <translation>外推</translation>
+        </message>
+        <message>
+            <source>between</source>
+            <translation>过渡</translation>
+        </message>
+        <message>
+            <source>interpolated</source>
+            <translation>内插</translation>
+        </message>
+        <message>
+            <source>rescaled</source>
+            <translation>逐对重缩放</translation>
+        </message>
+        <message>
+            <source>factor</source>
+            <translation>因子</translation>
+        </message>
+        <message>
+            <source>context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>rotary</source>
+            <translation>旋转比例</translation>
+        </message>
+        <message>
+            <source>length</source>
+            <translation>长度</translation>
+        </message>
+        <message>
+            <source>low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>high</source>
+            <translation>高</translation>
+        </message>
+        <message>
+            <source>original_max_position_embeddings: the pre-training context L₀</source>
+            <translation>original_max_position_embeddings：预训练上下文 L₀</translation>
+        </message>
+        <message>
+            <source>max_position_embeddings: the context the model claims</source>
+            <translation>max_position_embeddings：模型声称的上下文长度</translation>
+        </message>
+        <message>
+            <source>partial_rotary_factor: the fraction of head_dim that rotates</source>
+            <translation>partial_rotary_factor：head_dim 中旋转的比例</translation>
+        </message>
+        <message>
+            <source>the current sequence length (dynamic NTK rescales when it passes L₀)</source>
+            <translation>当前序列长度（超过 L₀ 时动态 NTK 重新缩放）</translation>
+        </message>
+        <message>
+            <source>pair i</source>
+            <translation>通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (radians per position, log)</source>
+            <translation>θᵢ（每个位置的弧度，对数）</translation>
+        </message>
+        <message>
+            <source>wavelength 2π/θᵢ (positions, log)</source>
+            <translation>波长 2π/θᵢ（位置数，对数）</translation>
+        </message>
+        <message>
+            <source>extended</source>
+            <translation>扩展后</translation>
+        </message>
+        <message>
+            <source>channel (pairing, rotary fraction)</source>
+            <translation>通道（配对、旋转比例）</translation>
+        </message>
+        <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>after</source>
+            <translation>之后</translation>
+        </message>
+        <message>
+            <source>before</source>
+            <translation>之前</translation>
+        </message>
+        <message>
+            <source>distance m − n</source>
+            <translation>距离 m − n</translation>
+        </message>
+        <message>
+            <source>after (%1)</source>
+            <translation>之后（%1）</translation>
+        </message>
+        <message>
+            <source>each pair against the context: </source>
+            <translation>各通道对与上下文相比：</translation>
+        </message>
+        <message>
+            <source>log₁₀ θ per channel (%1 pairs)</source>
+            <translation>每个通道的 log₁₀ θ（%1 配对）</translation>
+        </message>
+        <message>
+            <source>%1 channels not rotated (grey)</source>
+            <translation>%1 个通道不旋转（灰色）</translation>
+        </message>
+        <message>
+            <source>attention factor %1</source>
+            <translation>注意力因子 %1</translation>
+        </message>
+        <message>
+            <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>
+            <translation>rope 类型 %1，因子 %2，上下文 %3，注意力因子 %4；%6 个通道中 %5 个旋转（%7 对：%8）</translation>
+        </message>
+    </context>
+    <context>
         <name>RopeView</name>
         <message>
-            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P.</source>
-            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的前后半配对（rotate-half）把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
+            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type).</source>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 式 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道经 P 置换。长上下文模型会重新缩放 θᵢ（rope 类型）。</translation>
         </message>
         <message>
             <source>head_dim</source>
@@ -1261,8 +1436,32 @@
             <translation>前后半配对（LLaMA 风格）</translation>
         </message>
         <message>
+            <source>rope type</source>
+            <translation>rope 类型</translation>
+        </message>
+        <message>
+            <source>default</source>
+            <translation>默认</translation>
+        </message>
+        <message>
+            <source>linear (position interpolation)</source>
+            <translation>线性（位置插值）</translation>
+        </message>
+        <message>
+            <source>dynamic NTK</source>
+            <translation>动态 NTK</translation>
+        </message>
+        <message>
             <source>extension factor s</source>
             <translation>扩展倍数 s</translation>
+        </message>
+        <message>
+            <source>Rotation and pairing</source>
+            <translation>旋转与配对</translation>
+        </message>
+        <message>
+            <source>Scaling (rope type)</source>
+            <translation>缩放（rope 类型）</translation>
         </message>
         <message>
             <source>channel</source>
