@@ -19,7 +19,7 @@ from explorer.compute import (alibi, conventions, curves, distance, frequencies,
 from explorer.compute.screen import Window
 from explorer.errors import require
 from explorer.params import Params
-from explorer.viewstate import NoState, ViewState
+from explorer.viewstate import NoState, ViewState, ZoomState
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
@@ -50,7 +50,7 @@ class ViewEntry:
         state = state if state is not None else self.state_type()
         key = params.project(self.reads)
         if self.call == "window":
-            result = self.compute(key, window if window is not None else Window.full(params))
+            result = self.compute(key, window if window is not None else zoom_window(params, state))
         elif self.call == "state":
             result = self.compute(key, state)
         else:
@@ -58,12 +58,21 @@ class ViewEntry:
         return result if result.params == params else replace(result, params=params)
 
 
+def zoom_window(params: Params, state, rows_px: int = 800, cols_px: int = 1000) -> Window:
+    """The Window a zoomable view computes: its State's zoom (or the whole table) at these pixels."""
+    z = getattr(state, "zoom", ())
+    if not z:
+        return Window.full(params, rows_px, cols_px)
+    ch0, ch1 = z[2:] if len(z) == 4 else (0, 0)
+    return Window(z[0], z[1], ch0, ch1, rows_px, cols_px)
+
+
 ENTRIES = (
-    ViewEntry("heatmap", QT_TRANSLATE_NOOP("Catalogue", "PE heatmap"), NoState, heatmap.heatmap,
+    ViewEntry("heatmap", QT_TRANSLATE_NOOP("Catalogue", "PE heatmap"), ZoomState, heatmap.heatmap,
               "window", PE + ("dtype",), "PE(p, 2i) = sin(p·base^(−2i/d)), PE(p, 2i+1) = cos(p·base^(−2i/d))"),
-    ViewEntry("curves", QT_TRANSLATE_NOOP("Catalogue", "Frequency curves"), NoState, curves.curves,
+    ViewEntry("curves", QT_TRANSLATE_NOOP("Catalogue", "Frequency curves"), ZoomState, curves.curves,
               "window", PE + ("curve_pairs",), "sin(p·wᵢ), cos(p·wᵢ) with wᵢ = base^(−2i/d)"),
-    ViewEntry("similarity", QT_TRANSLATE_NOOP("Catalogue", "Position similarity"), NoState,
+    ViewEntry("similarity", QT_TRANSLATE_NOOP("Catalogue", "Position similarity"), ZoomState,
               similarity.similarity, "window", PE + ("metric",),
               "S[p, q] = PE(p)·PE(q) = Σᵢ cos((q − p)·wᵢ) = f(q − p)"),
     ViewEntry("tokens", QT_TRANSLATE_NOOP("Catalogue", "Tokens"), tokens.TokensState,

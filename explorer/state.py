@@ -71,7 +71,9 @@ class State:
         """Shared parameters changed (validated); a cursor past a shrunk table is dropped."""
         params = self.params.with_(**changes)
         cursor = self.cursor if self.cursor is None or self.cursor < params.max_len else None
-        views = ViewStates(tuple((k, v.fit(params)) for k, v in self.views.items))
+        resized = (params.max_len, params.d_model) != (self.params.max_len, self.params.d_model)
+        views = ViewStates(tuple((k, (v.unzoomed() if resized else v).fit(params))
+                                 for k, v in self.views.items))
         return replace(self, params=params, cursor=cursor, views=views)
 
     def with_view_state(self, name: str, **changes) -> "State":

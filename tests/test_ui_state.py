@@ -16,6 +16,7 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
     "frequencies": {"rope": True, "rope_type": "linear", "factor": 2.0},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
+    "heatmap": {"zoom": (10, 110, 0, 40)}, "curves": {"zoom": (5, 150)}, "similarity": {"zoom": (20, 120)},
 }
 
 
@@ -149,3 +150,35 @@ def test_views_are_made_when_their_tab_is_first_shown(window):
     assert alibi.heads_box.value() == 4 and alibi.result.state.heads == 4
     assert alibi.parent() is window.tabs.currentWidget()
     assert window.colormap == "viridis"
+
+
+def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp_path):
+    """Zooming the heatmap writes its region into the State; a scene brings the same region back in
+    another window, computed at full detail there."""
+    from explorer.ui.main_window import MainWindow
+
+    window.controller.update(max_len=20000)
+    _show(window, "heatmap")
+    view = window.views["heatmap"]
+    view.panel.plot.setRange(yRange=(1000, 1100), xRange=(0, 64), padding=0)
+    view.window_changed.emit()
+    window._window_timer.timeout.emit()
+    assert window.controller.wait_idle()
+    zoom = window.controller.state.views["heatmap"].zoom
+    assert 990 <= zoom[0] <= 1001 and 1099 <= zoom[1] <= 1110 and zoom[2] == 0 and 63 <= zoom[3] <= 66
+    assert view.result.pos_step == 1 and view.result.pos0 == zoom[0]
+    scene = load_scene(save_scene(tmp_path / "zoom.json", current_scene(window)))
+    other = MainWindow(settings=settings)
+    other.resize(1200, 800)
+    other.show()
+    try:
+        apply_scene(other, scene)
+        assert other.controller.wait_idle()
+        shown = other.views["heatmap"]
+        (x0, x1), (y0, y1) = shown.panel.plot.getViewBox().viewRange()
+        assert (round(y0), round(y1)) == zoom[0:2] and (round(x0), round(x1)) == zoom[2:4]
+        assert shown.result.pos_step == 1 and shown.result.pos0 == zoom[0]
+        other.controller.update(max_len=300)            # a new table size shows all of it again
+        assert other.controller.state.views["heatmap"].zoom == ()
+    finally:
+        close_and_delete(other)

@@ -48,7 +48,6 @@ def view_arrays(args) -> dict:
     """The named arrays of view args.view for the scene and flags; InputError for bad input."""
     from explorer import catalogue
     from explorer.compute.arrays import result_arrays
-    from explorer.compute.screen import Window
     from explorer.scenes import load_scene
     from explorer.state import State
 
@@ -65,8 +64,10 @@ def view_arrays(args) -> dict:
             raise InputError(str(exc)) from None
     state = replace(state, view=args.view)
     entry = catalogue.entry(args.view)
-    window = Window.full(state.params, ROWS_PX, COLS_PX) if entry.call == "window" else None
-    arrays = result_arrays(entry.run(state.params, state.views[args.view], window))
+    view_state = state.views[args.view]
+    window = (catalogue.zoom_window(state.params, view_state, ROWS_PX, COLS_PX)
+              if entry.call == "window" else None)
+    arrays = result_arrays(entry.run(state.params, view_state, window))
     require(bool(arrays), f"the {args.view} view has no array data")
     return arrays
 

@@ -9,9 +9,11 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from explorer import catalogue
 from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.state import State
+from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
@@ -149,7 +151,7 @@ class MainWindow(QMainWindow):
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self._window_timer.timeout.connect(lambda: c.refresh())
+        self._window_timer.timeout.connect(self._on_view_window_changed)
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
@@ -231,6 +233,21 @@ class MainWindow(QMainWindow):
         self.colormap = name
         for view in self.views.values():
             view.set_colormap(name)
+
+    def _on_view_window_changed(self) -> None:
+        """A zoom, pan or resize of the open view: its zoom goes into the State (scenes keep it), and
+        the view is recomputed for what it shows now."""
+        c = self.controller
+        name = c.state.view
+        if catalogue.entry(name).call != "window":
+            c.refresh()
+            return
+        pos0, pos1, ch0, ch1, _rows, _cols = self.views[name].visible_region()
+        zoom = ZoomState.of_region(pos0, pos1, ch0, ch1, c.params, channels=name == "heatmap").zoom
+        if zoom == c.state.views[name].zoom:
+            c.refresh([name])            # the same region at another pixel size
+        else:
+            c.update_view(name, zoom=zoom)
 
     def _on_tab_changed(self, *_):
         name = list(self.views)[self.tabs.currentIndex()]
