@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSizePolicy
 
 from explorer.compute import distance as data
+from explorer.ui.views.base import nice_span, steady_range
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
@@ -75,7 +78,10 @@ class DistanceView(ExtraView):
             if curve is not None:
                 item.setData(*curve)
                 item.setPen(self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
-        self.chart.enableAutoRange()
+        shown = [c for c in r.curves.values()]
+        xs = max(float(np.max(k)) for k, _ in shown) if shown else 1.0
+        ys = np.concatenate([np.ravel(y) for _, y in shown]) if shown else np.zeros(1)
+        steady_range(self.chart, (0, max(1.0, xs)), nice_span(float(np.min(ys)), float(np.max(ys))))
         rope = "" if r.state.plain_rope else " · " + self.tr(
             "RoPE curve: %1, attention factor² included").replace("%1", r.state.label())
         self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + self.tr(

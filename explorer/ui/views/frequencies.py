@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 
 from explorer.compute.frequencies import FrequenciesState
-from explorer.ui.views.base import set_title
+from explorer.ui.views.base import decades, set_title, steady_range
 from explorer.ui.views.extra_base import GREY, PALETTE, TITLE_SIZE, ExtraView, decade_ticks, line_label_font
 
 
@@ -58,7 +59,8 @@ class FrequenciesView(ExtraView):
                  + key.replace("%1", PALETTE[2]).replace("%2", self.tr("RoPE θᵢ after scaling")) + "  ("
                  + r.state.label() + ")")
         set_title(self.rope_chart, title, size=TITLE_SIZE)
-        self.rope_chart.enableAutoRange()
+        steady_range(self.rope_chart, (0, max(1, len(r.rope_after) - 1)),
+                     decades(np.concatenate([np.ravel(r.rope_before), np.ravel(r.rope_after)])))
 
     def draw(self, r) -> None:
         self.w_curve.setData(r.index, r.w)
@@ -69,7 +71,8 @@ class FrequenciesView(ExtraView):
         self.len_line.setPos(math.log10(r.params.max_len))
         line_label_font(self.len_line)
         self.len_line.label.setFormat(self.tr("max_len = %1").replace("%1", str(r.params.max_len)))
-        self.chart.enableAutoRange()
+        steady_range(self.chart, (0, max(1, len(r.w) - 1)),
+                     decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
             self.tr("%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions "
                     "(pair %4); %5 pairs have wavelengths longer than max_len = %6")
