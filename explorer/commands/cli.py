@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=["en", "zh_CN"], help="interface language")
     parser.add_argument("--self-test", action="store_true",
                         help="check this installation offscreen and exit")
+    parser.add_argument("--model", dest="gui_model", metavar="PATH",
+                        help="open the window with this model: a Hugging Face folder, a .gguf file, "
+                             "smollm2 or minilm")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     export = sub.add_parser("export", help="write arrays to .npy/.csv")
     kinds = export.add_subparsers(dest="kind", required=True, parser_class=_Parser)
@@ -166,7 +169,7 @@ def _run_export(args) -> int:
 def _run_gui(args) -> int:
     from explorer.ui.app import run_app
 
-    return run_app(lang=args.lang)
+    return run_app(lang=args.lang, model=getattr(args, "gui_model", None))
 
 
 def main(argv: list[str] | None = None) -> int:
