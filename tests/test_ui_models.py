@@ -263,13 +263,15 @@ def test_chinese_ui_starts_with_a_chinese_sentence(qtbot, settings):
     assert i18n.install_translator(app, "zh_CN")
     try:
         win = MainWindow(settings=settings)
-        qtbot.addWidget(win)
-        assert win.controller.params.text == "注意力机制需要位置信息"
-        tv = win.views["tokens"]
-        labels = [tv.tokenizer_box.itemText(i) for i in range(tv.tokenizer_box.count())]
-        assert any("Qwen2.5" in t and "中文" in t for t in labels)
-        win.controller.wait_idle()
-        close_and_delete(win)
+        try:
+            assert win.controller.params.text == "注意力机制需要位置信息"
+            tv = win.views["tokens"]
+            labels = [tv.tokenizer_box.itemText(i) for i in range(tv.tokenizer_box.count())]
+            assert any("Qwen2.5" in t and "中文" in t for t in labels)
+            assert win.model_actions.open_action.text().startswith("打开模型")
+        finally:
+            win.controller.wait_idle()
+            close_and_delete(win)
     finally:
         i18n.install_translator(app, "en")
     assert Params().text == "Thanks for all the fish"                         # the Qt-free default stays
