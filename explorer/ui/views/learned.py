@@ -100,8 +100,7 @@ class LearnedView(Retranslatable, View):
                 text = result.note + ". " + text
             self.note.setText(text)
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
-        self.pca.show(result, self.tr("learned (%1)").replace("%1", result.source),
-                      self.tr("sinusoidal (d = %1)").replace("%1", str(d)))
+        self.pca.draw(result, self.tr("learned"), self.tr("sinusoidal"))
         if (n, d) != self._extent:
             self._extent = (n, d)
             for panel in self.tables:

@@ -28,6 +28,8 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             plot.addItem(path)
             plot.addItem(dots)
             cache_axes(plot)
+            for name in ("left", "bottom"):
+                plot.getAxis(name).enableAutoSIPrefix(False)
             self.plots.append(plot)
             self.paths.append(path)
             self.dots.append(dots)
@@ -45,17 +47,17 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             plot.setLabel("bottom", x)
             plot.setLabel("left", y)
         if self.result is not None:
-            self.show(self.result, *self.names)
+            self.draw(self.result, *self.names)
 
-    def clear(self) -> None:
+    def clear_points(self) -> None:
         for path, dots in zip(self.paths, self.dots):
-            path.setData([], [])
-            dots.setData([], [])
+            path.clear()
+            dots.clear()
 
-    def show(self, r, learned_name: str, sinusoidal_name: str) -> None:
+    def draw(self, r, learned_name: str, sinusoidal_name: str) -> None:
         """Draw r.pca_learned (if any) and r.pca_sinusoidal, each (n, 3)."""
         self.result, self.names = r, (learned_name, sinusoidal_name)
-        self.clear()
+        self.clear_points()
         sides = ((r.pca_learned, r.var_learned, learned_name, 0),
                  (r.pca_sinusoidal, r.var_sinusoidal, sinusoidal_name, 2))
         n = 0
@@ -65,12 +67,12 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
                     set_title(self.plots[col + k], self.tr("%1: not available").replace("%1", name), size="9pt")
                 continue
             n = coords.shape[0]
-            brushes = self.cmap.mapToQColor(np.linspace(0.0, 1.0, n)) if n else []
+            brushes = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, n))] if n else []
             for k, (a, b) in enumerate(((0, 1), (1, 2))):
                 plot = self.plots[col + k]
                 self.paths[col + k].setData(coords[:, a], coords[:, b])
                 self.dots[col + k].setData(coords[:, a], coords[:, b], brush=brushes)
-                set_title(plot, self.tr("%1: PC%2 × PC%3 (%4% + %5% of the variance)")
+                set_title(plot, self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)")
                           .replace("%1", name).replace("%2", str(a + 1)).replace("%3", str(b + 1))
                           .replace("%4", f"{100 * var[a]:.0f}").replace("%5", f"{100 * var[b]:.0f}"),
                           size="9pt")

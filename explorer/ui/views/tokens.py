@@ -58,6 +58,9 @@ class TokensView(Retranslatable, View):
         self.source_box.addItem("untrained", "untrained")
         self.source_box.addItem("MiniLM", "minilm")
         self.source_box.addItem("model", "model")        # the opened model (File → Open model…)
+        for box in (self.tokenizer_box, self.source_box):      # a long model name must not widen the view
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(18)
         self.scale_box = QCheckBox()
         self.tokenizer_label, self.source_label = QLabel(), QLabel()
         form = QGridLayout()
@@ -245,18 +248,17 @@ class TokensView(Retranslatable, View):
 
     def _draw_sum_model(self, r, labels, n, d, scaled, levels) -> None:
         """E[ids] (× the model's scale), what the model adds for position, and X as layer 0 gets it."""
-        e_title = (self.tr("E[ids] × %1 (%2 scales by √d)").replace("%1", f"{r.scale:.4g}")
-                   .replace("%2", r.model_name) if r.scale != 1.0 else self.tr("E[ids] of %1").replace("%1", r.model_name))
+        e_title = (self.tr("E[ids] × √d = %1").replace("%1", f"{r.scale:.4g}") if r.scale != 1.0
+                   else self.tr("E[ids] (not scaled)"))
         if r.position == "rope":
-            p_title = self.tr("nothing is added: RoPE acts inside attention")
+            p_title = self.tr("nothing added (RoPE)")
         elif r.family == "bert":
             p_title = self.tr("learned position + token type")
         elif r.family == "opt":
-            p_title = self.tr("learned positions[2 … %1] (OPT's offset 2)").replace("%1", str(n + 1))
+            p_title = self.tr("positions[2 … %1] (offset 2)").replace("%1", str(n + 1))
         else:
             p_title = self.tr("learned positions[0 … %1]").replace("%1", str(max(n - 1, 0)))
-        x_title = self.tr("X = LayerNorm(sum), what layer 0 gets") if r.family == "bert" \
-            else self.tr("X, what layer 0 gets")
+        x_title = self.tr("X = LayerNorm(sum)") if r.family == "bert" else self.tr("X into layer 0")
         self.sum.set_titles((e_title, p_title, x_title))
         levels = symmetric_levels(np.concatenate([scaled.ravel(), r.pe_rows.ravel()])) \
             if r.family == "bert" else levels
