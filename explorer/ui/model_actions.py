@@ -172,9 +172,17 @@ class ModelActions(QObject):
         c = self.window.controller
         if not c.update(model=spec, embedding_source="model"):
             return
-        self.window.statusBar().showMessage(self.tr("Opened model %1").replace("%1", models.describe(model)),
-                                            8000)
+        self.window.statusBar().showMessage(self.opened_text(model), 8000)
         self.loaded.emit(spec)
+
+    def opened_text(self, model) -> str:
+        """'Opened model NAME (family, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
+        c = model.config
+        where = (self.tr("learned positions (%1)").replace("%1", str(c.max_positions)) if c.position == "learned"
+                 else self.tr("RoPE base %1").replace("%1", f"{c.rope_base:g}"))
+        return (self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)").replace("%1", model.name)
+                .replace("%2", c.family).replace("%3", str(c.d_model)).replace("%4", str(c.n_heads))
+                .replace("%5", where))
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
         """Block until the load finished and its result was handled (tests)."""

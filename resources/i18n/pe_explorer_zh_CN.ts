@@ -861,12 +861,12 @@
             <translation>余弦相似度，可学习位置嵌入</translation>
         </message>
         <message>
-            <source>learned (%1)</source>
-            <translation>可学习（%1）</translation>
+            <source>learned</source>
+            <translation>可学习</translation>
         </message>
         <message>
-            <source>sinusoidal (d = %1)</source>
-            <translation>正弦（d = %1）</translation>
+            <source>sinusoidal</source>
+            <translation>正弦</translation>
         </message>
         <message>
             <source>p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5</source>
@@ -1042,8 +1042,16 @@
             <translation>无法打开模型：%1</translation>
         </message>
         <message>
-            <source>Opened model %1</source>
-            <translation>已打开模型 %1</translation>
+            <source>learned positions (%1)</source>
+            <translation>可学习的位置（%1）</translation>
+        </message>
+        <message>
+            <source>RoPE base %1</source>
+            <translation>RoPE 基数 %1</translation>
+        </message>
+        <message>
+            <source>Opened model %1 (%2, d = %3, %4 heads, %5)</source>
+            <translation>已打开模型 %1（%2，d = %3，%4 个头，%5）</translation>
         </message>
     </context>
     <context>
@@ -1112,8 +1120,8 @@
             <translation>%1：不可用</translation>
         </message>
         <message>
-            <source>%1: PC%2 × PC%3 (%4% + %5% of the variance)</source>
-            <translation>%1：PC%2 × PC%3（占方差的 %4% + %5%）</translation>
+            <source>%1: PC%2 × PC%3&lt;br&gt;(%4% + %5% of the variance)</source>
+            <translation>%1：PC%2 × PC%3&lt;br&gt;（占方差的 %4% + %5%）</translation>
         </message>
     </context>
     <context>
@@ -1544,32 +1552,28 @@
             <translation>X，即输入</translation>
         </message>
         <message>
-            <source>E[ids] × %1 (%2 scales by √d)</source>
-            <translation>E[ids] × %1（%2 乘以 √d）</translation>
+            <source>E[ids] × √d = %1</source>
+            <translation>E[ids] × √d = %1</translation>
         </message>
         <message>
-            <source>E[ids] of %1</source>
-            <translation>%1 的 E[ids]</translation>
+            <source>nothing added (RoPE)</source>
+            <translation>什么也不加（RoPE）</translation>
         </message>
         <message>
-            <source>nothing is added: RoPE acts inside attention</source>
-            <translation>什么也不加：RoPE 在注意力内部起作用</translation>
-        </message>
-        <message>
-            <source>learned positions[2 … %1] (OPT's offset 2)</source>
-            <translation>可学习的位置[2 … %1]（OPT 偏移 2）</translation>
+            <source>positions[2 … %1] (offset 2)</source>
+            <translation>位置[2 … %1]（偏移 2）</translation>
         </message>
         <message>
             <source>learned positions[0 … %1]</source>
             <translation>可学习的位置[0 … %1]</translation>
         </message>
         <message>
-            <source>X = LayerNorm(sum), what layer 0 gets</source>
-            <translation>X = LayerNorm(和)，第 0 层收到的输入</translation>
+            <source>X = LayerNorm(sum)</source>
+            <translation>X = LayerNorm(和)</translation>
         </message>
         <message>
-            <source>X, what layer 0 gets</source>
-            <translation>X，第 0 层收到的输入</translation>
+            <source>X into layer 0</source>
+            <translation>X，第 0 层的输入</translation>
         </message>
         <message>
             <source>opened model: %1</source>
