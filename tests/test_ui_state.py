@@ -17,6 +17,7 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
+    "qk": {"head": 2},
 }
 
 
