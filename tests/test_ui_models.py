@@ -275,3 +275,11 @@ def test_chinese_ui_starts_with_a_chinese_sentence(qtbot, settings):
     finally:
         i18n.install_translator(app, "en")
     assert Params().text == "Thanks for all the fish"                         # the Qt-free default stays
+
+
+def test_window_model_flag_is_parsed_apart_from_the_subcommands_model():
+    from explorer.commands.cli import build_parser
+
+    assert build_parser().parse_args(["--model", "smollm2"]).gui_model == "smollm2"
+    args = build_parser().parse_args(["tokens", "Hello", "--model", "minilm"])
+    assert args.model == "minilm" and args.gui_model is None
