@@ -283,3 +283,17 @@ def test_window_model_flag_is_parsed_apart_from_the_subcommands_model():
     assert build_parser().parse_args(["--model", "smollm2"]).gui_model == "smollm2"
     args = build_parser().parse_args(["tokens", "Hello", "--model", "minilm"])
     assert args.model == "minilm" and args.gui_model is None
+
+
+def test_views_say_in_the_ui_language_which_model_they_show_instead(gpt2, llama):
+    from explorer.backend.models.shipped import smollm2_missing
+    from explorer.backend.pretrained import minilm_available
+    from explorer.compute import learned, qk
+
+    if smollm2_missing() is None:
+        r = qk.qk_view(Params(model=str(gpt2[0])))
+        assert r.note_kind == "learned" and r.requested == gpt2[0].name and r.model_name.startswith("SmolLM2")
+    if minilm_available() is None:
+        r = learned.learned(Params(model=str(llama)))
+        assert r.note_kind == "rope" and r.requested == llama.name and r.source == "all-MiniLM-L6-v2"
+        assert r.learned.shape == (512, 384)

@@ -39,6 +39,8 @@ class LearnedResult:
     var_sinusoidal: np.ndarray | None = None   # (3,)
     source: str = "all-MiniLM-L6-v2"  # whose table it is
     note: str = ""                    # why the opened model's table is not shown ("" when it is)
+    note_kind: str = ""               # "" | "rope" (the opened model has no learned table) | "failed"
+    requested: str = ""               # the opened model's name, when note_kind is set
     total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
 
     @property
@@ -143,5 +145,6 @@ def learned(params: Params) -> LearnedResult:
             r = f"{exc}; showing MiniLM's table"
         if isinstance(r, LearnedResult):
             return replace(r, params=params)
-        return replace(_learned(base, layout), params=params, note=r)
+        return replace(_learned(base, layout), params=params, note=r, requested=models.display_name(params.model),
+                       note_kind="rope" if "no learned position table" in r else "failed")
     return replace(_learned(base, layout), params=params)

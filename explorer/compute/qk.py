@@ -8,7 +8,7 @@ result carries a message saying how to get one. Everything comes from `Model.lay
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -62,6 +62,8 @@ class QkResult:
     by_distance: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))    # (H, 2n-1) mean logit
     by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
     note: str = ""                      # which model is shown and why, when it is not Params.model
+    note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
+    requested: str = ""                 # Params.model's name, when note_kind is set
     error: str = ""                     # why nothing could be computed
 
     @property
@@ -82,16 +84,19 @@ def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return delta, sums / np.maximum(counts, 1.0)
 
 
-def choose_model(spec: str) -> tuple[str, str]:
-    """(the spec to show, a note): Params.model if it uses RoPE, else SmolLM2 (InputError if missing)."""
+def choose_model(spec: str) -> tuple[str, str, str]:
+    """(the spec to show, a note, its kind): Params.model if it uses RoPE, else SmolLM2 (InputError if
+    SmolLM2 is missing too)."""
+    kind = ""
     if spec:
         try:
             model = models.open_cached(spec)
         except InputError as exc:
-            return DEFAULT_MODEL, f"{exc}; showing SmolLM2-135M"
-        if model.config.position == "rope":
-            return spec, ""
-        note = f"{model.name} has learned positions, no RoPE; showing SmolLM2-135M"
+            model, note, kind = None, f"{exc}; showing SmolLM2-135M", "failed"
+        if model is not None and model.config.position == "rope":
+            return spec, "", ""
+        if model is not None:
+            note, kind = f"{model.name} has learned positions, no RoPE; showing SmolLM2-135M", "learned"
     else:
         note = ""
     from explorer.backend.models.shipped import smollm2_missing
@@ -99,7 +104,7 @@ def choose_model(spec: str) -> tuple[str, str]:
     missing = smollm2_missing()
     if missing is not None:
         raise InputError(f"{note + '. ' if note else ''}{NEEDS_MODEL} ({missing})")
-    return DEFAULT_MODEL, note
+    return DEFAULT_MODEL, note, kind
 
 
 @lru_cache(maxsize=4)
@@ -124,7 +129,8 @@ def _qk(spec: str, stamp: tuple, text: str, note: str, params: Params, state: Qk
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
     """Everything the qk view draws; an error result (with the install hint) when no RoPE model is there."""
     try:
-        spec, note = choose_model(params.model)
-        return _qk(models.normal_spec(spec), models.stamp(spec), params.text, note, params, state)
+        spec, note, kind = choose_model(params.model)
+        r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note, params, state)
+        return replace(r, note_kind=kind, requested=models.display_name(params.model)) if kind else r
     except InputError as exc:
         return QkResult(params, state, error=str(exc))

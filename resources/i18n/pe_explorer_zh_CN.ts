@@ -857,6 +857,10 @@
             <translation>显示其 %2 个位置中的前 %1 个。</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (RoPE acts inside attention): showing MiniLM's.</source>
+            <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
+        </message>
+        <message>
             <source>cosine similarity, learned</source>
             <translation>余弦相似度，可学习位置嵌入</translation>
         </message>
@@ -1239,6 +1243,14 @@
         <message>
             <source>without rotation</source>
             <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>
+            <translation>%1 使用可学习的位置，没有 RoPE：改为显示 SmolLM2-135M。</translation>
+        </message>
+        <message>
+            <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
+            <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
         </message>
         <message>
             <source>of %1 (reads kv head %2 of %3) · %4</source>

@@ -96,7 +96,10 @@ class LearnedView(Retranslatable, View):
             if result.total_rows > n:
                 text += " " + self.tr("The first %1 of its %2 positions are shown.").replace("%1", str(n)) \
                     .replace("%2", str(result.total_rows))
-            if result.note:
+            if result.note_kind == "rope":
+                text = self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
+                               "MiniLM's.").replace("%1", result.requested) + " " + text
+            elif result.note:
                 text = result.note + ". " + text
             self.note.setText(text)
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))

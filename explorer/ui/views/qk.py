@@ -74,7 +74,14 @@ class QkView(Retranslatable, ExtraView):
             self.set_readout(" ")
             return
         self.note.setVisible(bool(r.note))
-        self.note.setText(r.note)
+        if r.note_kind == "learned":
+            self.note.setText(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead.")
+                              .replace("%1", r.requested))
+        elif r.note_kind == "failed":
+            self.note.setText(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)")
+                              .replace("%1", r.requested).replace("%2", r.note))
+        else:
+            self.note.setText(r.note)
         self.head_box.blockSignals(True)
         self.head_box.setMaximum(max(r.n_heads - 1, 0))
         self.head_box.setValue(r.head)
