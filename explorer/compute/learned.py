@@ -15,9 +15,9 @@ import numpy as np
 from explorer.backend import pretrained
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
+from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError
 from explorer.params import Params
-from explorer.compute.tokens import MINILM_D, MINILM_LEN
 
 MAX_ROWS = 2048            # positions shown at most (OPT-350m has 2048; cosine 2048² is 16 MB)
 PCS = 3                    # principal components kept
@@ -101,7 +101,7 @@ def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
     pca_sin, var_sin = pca(sin)
-    out = dict(sinusoidal=sin, sim_sinusoidal=sim_sin, pca_sinusoidal=pca_sin, var_sinusoidal=var_sin)
+    out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
         pca_l, var_l = pca(learned_rows)
         out.update(learned=learned_rows, sim_learned=cosine_matrix(learned_rows).astype(np.float32),
