@@ -1448,6 +1448,58 @@
     <context>
         <name>TokensView</name>
         <message>
+            <source>E[ids] × √d = %1</source>
+            <translation>E[ids] × √d = %1</translation>
+        </message>
+        <message>
+            <source>E[ids] (not scaled)</source>
+            <translation>E[ids]（未缩放）</translation>
+        </message>
+        <message>
+            <source>nothing added (RoPE)</source>
+            <translation>什么也不加（RoPE）</translation>
+        </message>
+        <message>
+            <source>learned position + token type</source>
+            <translation>可学习位置嵌入 + 片段类型嵌入</translation>
+        </message>
+        <message>
+            <source>positions[2 … %1] (offset 2)</source>
+            <translation>位置[2 … %1]（偏移 2）</translation>
+        </message>
+        <message>
+            <source>learned positions[0 … %1]</source>
+            <translation>可学习的位置[0 … %1]</translation>
+        </message>
+        <message>
+            <source>X = LayerNorm(sum)</source>
+            <translation>X = LayerNorm(和)</translation>
+        </message>
+        <message>
+            <source>X into layer 0</source>
+            <translation>X，第 0 层的输入</translation>
+        </message>
+        <message>
+            <source>opened model: %1</source>
+            <translation>已打开的模型：%1</translation>
+        </message>
+        <message>
+            <source>a model (File → Open model…)</source>
+            <translation>模型（文件 → 打开模型…）</translation>
+        </message>
+        <message>
+            <source>Open a model first: File → Open model…</source>
+            <translation>请先打开模型：文件 → 打开模型…</translation>
+        </message>
+        <message>
+            <source>%1's own tokenizer and rows; X is exactly what its first layer receives.</source>
+            <translation>%1 自己的分词器和嵌入行；X 正是其第一层收到的输入。</translation>
+        </message>
+        <message>
+            <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “RoPE, real weights” view).</source>
+            <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“RoPE（真实权重）”视图）。</translation>
+        </message>
+        <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
             <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
@@ -1544,14 +1596,6 @@
             <translation>E[ids] × √%1 = %2</translation>
         </message>
         <message>
-            <source>E[ids] (not scaled)</source>
-            <translation>E[ids]（未缩放）</translation>
-        </message>
-        <message>
-            <source>learned position + token type</source>
-            <translation>可学习位置嵌入 + 片段类型嵌入</translation>
-        </message>
-        <message>
             <source>sinusoidal PE[0 … %1], all within ±1</source>
             <translation>正弦位置编码 PE[0 … %1]，数值都在 ±1 以内</translation>
         </message>
@@ -1562,42 +1606,6 @@
         <message>
             <source>X, the input</source>
             <translation>X，即输入</translation>
-        </message>
-        <message>
-            <source>E[ids] × √d = %1</source>
-            <translation>E[ids] × √d = %1</translation>
-        </message>
-        <message>
-            <source>nothing added (RoPE)</source>
-            <translation>什么也不加（RoPE）</translation>
-        </message>
-        <message>
-            <source>positions[2 … %1] (offset 2)</source>
-            <translation>位置[2 … %1]（偏移 2）</translation>
-        </message>
-        <message>
-            <source>learned positions[0 … %1]</source>
-            <translation>可学习的位置[0 … %1]</translation>
-        </message>
-        <message>
-            <source>X = LayerNorm(sum)</source>
-            <translation>X = LayerNorm(和)</translation>
-        </message>
-        <message>
-            <source>X into layer 0</source>
-            <translation>X，第 0 层的输入</translation>
-        </message>
-        <message>
-            <source>opened model: %1</source>
-            <translation>已打开的模型：%1</translation>
-        </message>
-        <message>
-            <source>a model (File → Open model…)</source>
-            <translation>模型（文件 → 打开模型…）</translation>
-        </message>
-        <message>
-            <source>Open a model first: File → Open model…</source>
-            <translation>请先打开模型：文件 → 打开模型…</translation>
         </message>
         <message>
             <source>untrained, seed %1 (d = %2)</source>
@@ -1626,14 +1634,6 @@
         <message>
             <source>MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece.</source>
             <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
-        </message>
-        <message>
-            <source>%1's own tokenizer and rows; X is exactly what its first layer receives.</source>
-            <translation>%1 自己的分词器和嵌入行；X 正是其第一层收到的输入。</translation>
-        </message>
-        <message>
-            <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “RoPE, real weights” view).</source>
-            <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“RoPE（真实权重）”视图）。</translation>
         </message>
         <message>
             <source>position %1, ID %2, characters %3–%4</source>

@@ -27,6 +27,7 @@ from explorer.backend.tokens import TOKENIZERS, available_tokenizers
 from explorer.compute.tokens import PAGES
 from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable
+from explorer.ui.views import token_model
 from explorer.ui.views.base import View, symmetric_levels
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
 
@@ -136,7 +137,7 @@ class TokensView(Retranslatable, View):
             _enable_item(self.tokenizer_box, i, reasons.get(key))
         self.source_box.setItemText(1, self.tr("trained all-MiniLM-L6-v2 (d = 384)"))
         _enable_item(self.source_box, 1, minilm_available())
-        self._model_item(self.result.params if self.result is not None else None)
+        token_model.set_model_item(self.source_box, self.result.params if self.result is not None else None)
         self.pages.setTabText(0, self.tr("Lookup: one-hot × E"))
         self.pages.setTabText(1, self.tr("X = E·√d + PE"))
         self.pages.setTabText(2, self.tr("Scale gauge: why √d_model"))
@@ -173,7 +174,7 @@ class TokensView(Retranslatable, View):
         p = result.params
         self._sync_inputs(p)
         self._show_notice(self._notice_text(result))
-        self.model_note.setText(self._model_text(result))
+        self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
         self._fill_chips(result)
         if result.error:
@@ -231,7 +232,7 @@ class TokensView(Retranslatable, View):
         scaled = result.scaled_rows                                            # (n, d)
         levels = symmetric_levels(np.concatenate([scaled.ravel(), result.pe_rows.ravel(), result.x.ravel()]))
         if result.source == "model":
-            self._draw_sum_model(result, labels, n, d, scaled, levels)
+            token_model.draw_sum(self.sum, result, labels, n, scaled, levels)
             return
         trained = result.source == "minilm"
         e_title = (self.tr("word embedding E[ids]") if trained else
@@ -245,37 +246,6 @@ class TokensView(Retranslatable, View):
         for i, data in enumerate((scaled, result.pe_rows, result.x)):
             self.sum.show(i, data, levels, y_ticks=positions if i == 1 else labels)
         self.sum.align_axes()
-
-    def _draw_sum_model(self, r, labels, n, d, scaled, levels) -> None:
-        """E[ids] (× the model's scale), what the model adds for position, and X as layer 0 gets it."""
-        e_title = (self.tr("E[ids] × √d = %1").replace("%1", f"{r.scale:.4g}") if r.scale != 1.0
-                   else self.tr("E[ids] (not scaled)"))
-        if r.position == "rope":
-            p_title = self.tr("nothing added (RoPE)")
-        elif r.family == "bert":
-            p_title = self.tr("learned position + token type")
-        elif r.family == "opt":
-            p_title = self.tr("positions[2 … %1] (offset 2)").replace("%1", str(n + 1))
-        else:
-            p_title = self.tr("learned positions[0 … %1]").replace("%1", str(max(n - 1, 0)))
-        x_title = self.tr("X = LayerNorm(sum)") if r.family == "bert" else self.tr("X into layer 0")
-        self.sum.set_titles((e_title, p_title, x_title))
-        levels = symmetric_levels(np.concatenate([scaled.ravel(), r.pe_rows.ravel()])) \
-            if r.family == "bert" else levels
-        x_levels = symmetric_levels(r.x) if r.family == "bert" else levels
-        positions = [str(i) for i in range(n)]
-        for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, levels), (r.x, x_levels))):
-            self.sum.show(i, data, lv, y_ticks=positions if i == 1 else labels)
-        self.sum.align_axes()
-
-    def _model_item(self, p) -> None:
-        """The source box's third entry: the opened model's name, enabled only when one is open."""
-        from explorer.compute.models import display_name
-
-        spec = p.model if p is not None else ""
-        self.source_box.setItemText(2, self.tr("opened model: %1").replace("%1", display_name(spec))
-                                    if spec else self.tr("a model (File → Open model…)"))
-        _enable_item(self.source_box, 2, None if spec else self.tr("Open a model first: File → Open model…"))
 
     def _sync_inputs(self, p) -> None:
         if not self._timer.isActive() and self.text_box.toPlainText() != p.text:
@@ -295,7 +265,7 @@ class TokensView(Retranslatable, View):
         self.scale_box.setEnabled(self.source == "untrained")
         self.source_box.setItemText(0, self.tr("untrained, seed %1 (d = %2)").replace("%1", str(p.seed))
                                     .replace("%2", str(p.d_model)))
-        self._model_item(p)
+        token_model.set_model_item(self.source_box, p)
 
     def _notice_text(self, r) -> str:
         n, limit, total = r.n_shown, r.limit, r.n_total
@@ -325,18 +295,6 @@ class TokensView(Retranslatable, View):
         if r.source == "minilm" and r.params.tokenizer != "wordpiece":
             lines.append(self.tr("MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
         return "\n".join(lines)
-
-    def _model_text(self, r) -> str:
-        """What X is for an opened model (shown above the chips, not as a warning)."""
-        if r.source != "model" or r.error:
-            return ""
-        text = self.tr("%1's own tokenizer and rows; X is exactly what its first layer receives.") \
-            .replace("%1", r.model_name)
-        if r.position == "rope":
-            text += " " + self.tr("%1 adds nothing for position at the input: position enters inside "
-                                  "attention, where RoPE rotates q and k (see the “RoPE, real weights” view).") \
-                .replace("%1", r.model_name)
-        return text
 
     def _fill_chips(self, r) -> None:
         self.chips.blockSignals(True)
