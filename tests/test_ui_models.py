@@ -297,3 +297,28 @@ def test_views_say_in_the_ui_language_which_model_they_show_instead(gpt2, llama)
         r = learned.learned(Params(model=str(llama)))
         assert r.note_kind == "rope" and r.requested == llama.name and r.source == "all-MiniLM-L6-v2"
         assert r.learned.shape == (512, 384)
+
+
+def test_a_slow_load_shows_the_progress_dialog_and_its_cancel_button_changes_nothing(window, gpt2, monkeypatch,
+                                                                                     qtbot):
+    import threading
+
+    release = threading.Event()
+    real = models.open_cached
+
+    def slow(spec):
+        release.wait(10)
+        return real(spec)
+
+    monkeypatch.setattr(models, "open_cached", slow)
+    before = window.controller.state
+    actions = window.model_actions
+    actions.open_spec(str(gpt2[0]))
+    qtbot.waitUntil(lambda: actions.dialog is not None and actions.dialog.isVisible(), timeout=5000)
+    actions.dialog.canceled.emit()                  # what the Cancel button sends
+    release.set()
+    actions._pool.waitForDone(10000)
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.processEvents()
+    assert window.controller.state == before and actions.dialog is None and not actions.busy

@@ -7,7 +7,7 @@ source "model"); a refusal is one line in the status bar and nothing else change
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
@@ -15,6 +15,7 @@ from explorer.compute import models
 from explorer.errors import InputError
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
+SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
 DEFAULT_TEXTS = {"zh_CN": "注意力机制需要位置信息"}     # the window's first sentence per UI language
 
 
@@ -138,10 +139,17 @@ class ModelActions(QObject):
                                  self.tr("Cancel"), 0, 0, self.window)
         dialog.setWindowTitle(self.tr("Open model"))
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(300)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
         dialog.canceled.connect(self.cancel)
+        dialog.hide()                    # shown only if the load takes longer than SHOW_AFTER_MS
         self.dialog = dialog
+        QTimer.singleShot(SHOW_AFTER_MS, self, lambda ticket=self.ticket: self._show_dialog(ticket))
         self._pool.start(_Load(self.ticket, spec, self.window.controller.params.text, self._signals))
+
+    def _show_dialog(self, ticket: int) -> None:
+        if ticket == self.ticket and self.busy and self.dialog is not None:
+            self.dialog.show()
 
     def cancel(self) -> None:
         """Forget the running load: its model is dropped when it arrives and the State stays."""
