@@ -1,4 +1,4 @@
-"""Entry point of the frozen program: the same command line as `pe-explorer` (explorer.cli.main).
+"""Entry point of the frozen program: the same command line as `pe-explorer` (explorer.commands.cli.main).
 
 `--self-test` alone is answered here directly too, so a frozen build can always check itself,
 whatever state the command-line parser is in.

@@ -89,3 +89,16 @@ def test_python_dash_m_entry_point(tmp_path):
                            "--d-model", "2", "-o", str(out)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     np.testing.assert_allclose(np.load(out), oracle(3, 2, 1e4, "interleaved"), atol=1e-6)
+
+
+def test_help_says_a_bare_call_opens_the_window(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "with no command to open the window" in text and "export" in text
+
+
+def test_export_without_kind_names_the_kinds(capsys):
+    assert main(["export"]) == 2
+    err = capsys.readouterr().err
+    assert "required: kind" not in err and "pe, similarity" in err and err.count("\n") == 1

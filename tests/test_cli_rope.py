@@ -10,7 +10,7 @@ import pytest
 
 from explorer.backend.presets import get_preset, load_presets
 from explorer.backend.rope_scaling import rope_frequencies
-from explorer.cli import main
+from explorer.commands.cli import main
 
 
 def test_presets_table_lists_every_preset_with_its_source(capsys):

@@ -156,7 +156,7 @@ def test_precision_collisions():
     assert r.curves["float16"].first_collision == 2048
     assert r.curves["float32"].first_collision is None
     assert r.curves["float32"].beyond_train.sum() == np.sum(r.curves["float32"].positions >= 512)
-    short = ce.precision_view(Params(max_len=100), ce.PrecisionState())
+    short = ce.precision_view(Params(max_len=100), ce.PrecisionState(span=0))   # 0: the shared max_len
     assert short.span == 100 and short.curves["float16"].positions[-1] == 99
 
 

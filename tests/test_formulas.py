@@ -139,3 +139,20 @@ def test_formulas_in_chinese_and_for_every_view():
 def test_num_uses_true_minus_and_integers():
     assert formulas.num(10000.0) == "10000"
     assert formulas.num(-0.61288, 4) == "−0.6129"
+
+
+def test_one_translation_table_serves_qt_and_headless_text():
+    """The formula panel's Chinese comes from resources/i18n/zh_CN.json, the file the .qm is built from."""
+    import json
+
+    from explorer.paths import resource
+    from explorer.translations import fill, translate
+
+    table = json.loads(resource("i18n", "zh_CN.json").read_text(encoding="utf-8"))
+    for english, chinese in table["Formulas"].items():
+        assert translate("Formulas", english, "zh_CN") == chinese
+        assert translate("Formulas", english, "en") == english
+    assert translate("Formulas", "not in the table", "zh_CN") == "not in the table"
+    zh = formulas.formula_html("similarity", Params(), 5, "zh_CN")
+    assert table["Formulas"]["depends only on the offset k = q − p"] in zh
+    assert fill("%1 of %2, not %10", "a", "%2") == "a of %2, not %10"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.backend import pretrained
-from explorer.cli import main
+from explorer.commands.cli import main
 from explorer.errors import InputError
 from tests import models_helpers as mh
 

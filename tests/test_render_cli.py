@@ -207,3 +207,20 @@ def test_a_failed_write_exits_2_and_keeps_the_old_image(qapp, tmp_path, capsys, 
 def test_help_exits_0(qapp, capsys):
     assert render_main(["--help"]) == 0
     assert "--deck" in capsys.readouterr().out
+
+
+def test_render_help_lists_every_view_and_the_choices(capsys):
+    """--help names every view of the window and the allowed values of the choice flags."""
+    import pytest as _pytest
+
+    from explorer.catalogue import NAMES as VIEW_NAMES
+    from explorer.commands.render import build_parser
+    from explorer.ui.views.registry import VIEW_CLASSES
+
+    assert tuple(VIEW_CLASSES) == VIEW_NAMES     # the window's tabs are the catalogue's views
+    with _pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for word in (*VIEW_NAMES, "interleaved", "concat", "t2t", "cosine", "dot", "float64",
+                 "wordpiece", "char", "zh_CN", "seed of the untrained embedding table"):
+        assert word in text, word

@@ -105,7 +105,7 @@ def test_missing_package_says_how_to_install(monkeypatch):
 
 
 def test_cli_and_params_accept_qwen(capsys):
-    from explorer.cli import main
+    from explorer.commands.cli import main
     from explorer.params import TOKENIZER_NAMES
 
     assert "qwen" in TOKENIZER_NAMES

@@ -145,7 +145,9 @@ def test_distance_controls(qtbot):
 
 def test_precision_span_and_grey_region(qtbot):
     view = make(qtbot, "precision")
-    assert not view.region.isVisible()                 # max_len 256 < train max_len 512
+    assert view.result.span == 4096 and "bfloat16: 256" in view.readout.text()   # shown by default
+    step(view, lambda: view.span_box.setCurrentIndex(view.span_box.findData(0)))
+    assert view.result.span == 256 and not view.region.isVisible()   # max_len 256 < train max_len 512
     step(view, lambda: view.span_box.setCurrentIndex(view.span_box.findData(4096)))
     assert view.result.span == 4096 and view.region.isVisible()
     assert view.region.getRegion() == (512, 4096)

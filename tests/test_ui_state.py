@@ -4,18 +4,17 @@ export draws what the window showed, the catalogue and the UI registry agree, vi
 import numpy as np
 
 from explorer import catalogue
-from explorer.commands.views import ROWS_PX, COLS_PX
 from explorer.compute.arrays import result_arrays
-from explorer.compute.screen import Window
 from explorer.params import Params
 from explorer.scenes import builtin_deck, load_scene, save_scene
 from explorer.ui.file_actions import apply_scene, current_scene
-from explorer.ui.views.registry import VIEW_CLASSES
+from explorer.ui.views.registry import VIEW_CLASSES, tab_title
 from tests.conftest import close_and_delete
 
 NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
+    "frequencies": {"rope": True, "rope_type": "linear", "factor": 2.0},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
     "qk": {"head": 2},
 }
@@ -23,8 +22,8 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
 
 def test_catalogue_and_ui_registry_list_the_same_views(window):
     assert tuple(VIEW_CLASSES) == catalogue.NAMES == tuple(window.views)
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == \
-        [window.tab_names[n] for n in catalogue.NAMES]
+    assert [window.tabs.tabToolTip(i) for i in range(window.tabs.count())] == \
+        [window.tab_names[n] for n in catalogue.NAMES] == [tab_title(n) for n in catalogue.NAMES]
     for name, entry in catalogue.VIEWS.items():
         has_settings = bool(entry.state_type.field_specs())
         assert has_settings == (name in NON_DEFAULT), name
@@ -68,19 +67,24 @@ def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, s
         close_and_delete(other)
 
 
-def test_headless_export_equals_what_the_window_shows(window):
+def test_headless_export_equals_what_the_window_shows(window, tmp_path):
+    """Non-default settings in every view, the scene saved, `pe-explorer export view --scene` run for
+    each view: the arrays equal what the window draws (default sizes fit the screen exactly)."""
+    from explorer.commands.cli import main
+
     c = window.controller
     for name, changes in NON_DEFAULT.items():
         c.update_view(name, **changes)
+    scene = save_scene(tmp_path / "scene.json", current_scene(window))
     for name in catalogue.NAMES:
         _show(window, name)
         shown = result_arrays(window.views[name].result)
-        entry = catalogue.entry(name)
-        window_px = Window.full(c.params, ROWS_PX, COLS_PX) if entry.call == "window" else None
-        headless = result_arrays(entry.run(c.params, c.state.views[name], window_px))
-        assert set(shown) == set(headless), name
-        for key in shown:   # default sizes fit the screen: every position and channel is drawn
-            np.testing.assert_array_equal(shown[key], headless[key], err_msg=f"{name}.{key}")
+        out = tmp_path / f"{name}.npz"
+        assert main(["export", "view", "--view", name, "--scene", str(scene), "-o", str(out)]) == 0
+        with np.load(out, allow_pickle=False) as headless:
+            assert set(headless.files) == set(shown), name
+            for key in shown:
+                np.testing.assert_array_equal(headless[key], shown[key], err_msg=f"{name}.{key}")
 
 
 def test_settings_remember_the_whole_state(window, qtbot, settings):
@@ -131,3 +135,18 @@ def test_hover_readout_reads_the_shown_result_not_the_maths(window, monkeypatch)
     _show(window, "similarity")
     window.views["similarity"].hovered.emit(4, 9)
     assert "offset k = 5" in window.views["similarity"].readout.text()
+
+
+def test_views_are_made_when_their_tab_is_first_shown(window):
+    """Start-up builds only the open tab's view; another tab's view is made on first show, with the
+    State's settings in its controls and the shared colour map."""
+    views = window.views
+    assert [n for n in catalogue.NAMES if views.built(n)] == ["heatmap"]
+    window.controller.update_view("alibi", heads=4)          # a hidden view's state changes ...
+    assert not views.built("alibi")
+    window.controls.cmap_box.setCurrentIndex(window.controls.cmap_box.findData("viridis"))
+    _show(window, "alibi")                                   # ... and shows when it is made
+    alibi = views["alibi"]
+    assert alibi.heads_box.value() == 4 and alibi.result.state.heads == 4
+    assert alibi.parent() is window.tabs.currentWidget()
+    assert window.colormap == "viridis"

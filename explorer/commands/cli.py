@@ -8,7 +8,11 @@ import sys
 from explorer import __version__
 from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
+from explorer.commands import check as check_command
 from explorer.errors import InputError
+
+
+EXPORT_KINDS = ("pe", "similarity", "rope", "alibi", "offset-rotation", "learned-pe", "input")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,17 +34,29 @@ def _common_pe_args(p: argparse.ArgumentParser, need_d: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="pe-explorer", description="PE Explorer: positional encodings, seen.")
+    parser = _Parser(
+        prog="pe-explorer",
+        description="PE Explorer: token embeddings + positional encodings, seen. Run `pe-explorer` "
+                    "with no command to open the window; the commands below work without one.",
+        epilog="Each command has its own help, e.g. `pe-explorer export --help`, "
+               "`pe-explorer render --help`.")
     parser.add_argument("--version", action="version", version=f"pe-explorer {__version__}")
-    parser.add_argument("--lang", choices=["en", "zh_CN"], help="interface language")
+    parser.add_argument("--lang", choices=["en", "zh_CN"],
+                        help="language of the window: en or zh_CN (default: the last choice, "
+                             "else the system's)")
     parser.add_argument("--self-test", action="store_true",
                         help="check this installation offscreen and exit")
     parser.add_argument("--model", dest="gui_model", metavar="PATH",
                         help="open the window with this model: a Hugging Face folder, a .gguf file, "
                              "smollm2 or minilm")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    export = sub.add_parser("export", help="write arrays to .npy/.csv")
-    kinds = export.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                                title="commands (none: open the window)")
+    export = sub.add_parser("export", help="write an array to .npy or .csv",
+                            description="Write one array to FILE.npy or FILE.csv. KIND is one of "
+                                        + ", ".join(EXPORT_KINDS) + "; `pe-explorer export KIND "
+                                        "--help` lists its options.")
+    kinds = export.add_subparsers(dest="kind", parser_class=_Parser, metavar="KIND",
+                                  title="kinds")
     _common_pe_args(kinds.add_parser("pe", help="the (max_len, d_model) PE table"))
     sim = kinds.add_parser("similarity", help="the (max_len, max_len) position similarity")
     sim.add_argument("--metric", default="dot", choices=["dot", "cosine"])
@@ -67,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     inp.add_argument("--tokenizer", default="cl100k", choices=["cl100k", "wordpiece", "char", "qwen"])
     inp.add_argument("--d-model", type=int, default=512)
     inp.add_argument("--base", type=float, default=10000.0)
-    inp.add_argument("--seed", type=int, default=0)
+    inp.add_argument("--seed", type=int, default=0,
+                     help="seed of the untrained embedding table E (default 0): the same seed "
+                          "gives the same table")
     inp.add_argument("--no-scale", action="store_true", help="do not multiply E by sqrt(d_model)")
     inp.add_argument("-o", "--output", required=True)
     tokens = sub.add_parser("tokens", help="tokenize TEXT and print tokens, ids, spans")
@@ -78,12 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     views_command.add_parsers(sub, kinds, _Parser)
     model_commands.add_parsers(kinds, inp=inp, learned=learned, tokens=tokens)
-    sub.add_parser("render", help="render a view, scene or deck to PNG/SVG (see render --help)")
+    sub.add_parser("render", help="draw a view, scene or deck to PNG/SVG, no window "
+                                  "(see `pe-explorer render --help`)")
     bench = sub.add_parser("bench", help="time the backend (and the views)")
     bench.add_argument("--json", action="store_true")
     from explorer.commands import rope as rope_commands
 
     rope_commands.add_parsers(sub, kinds)
+    check_command.add_parser(sub)
     return parser
 
 
@@ -159,6 +179,9 @@ def _run_tokens(args) -> int:
 def _run_export(args) -> int:
     from explorer.fileio import check_array_path, save_array
 
+    if not args.kind:
+        raise InputError("export needs a KIND: " + ", ".join(EXPORT_KINDS)
+                         + " (e.g. `pe-explorer export pe --help`)")
     check_array_path(args.output)          # before any work: a bad suffix costs nothing
     array = _export_array(args)
     path = save_array(args.output, array)
@@ -206,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_views(args)
         if args.command == "tokens":
             return _run_tokens(args)
+        if args.command == "check":
+            return check_command.run(args)
         if args.command == "bench":
             from explorer.bench import main as bench_main
 

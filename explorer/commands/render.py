@@ -27,6 +27,18 @@ DEFAULT_DPI = 144.0
 WAIT_MS = 120_000
 PARAM_FLAGS = {"d_model": int, "max_len": int, "base": float, "layout": str, "metric": str,
                "dtype": str, "text": str, "tokenizer": str, "seed": int}
+PARAM_HELP = {
+    "d_model": ("D", "embedding width, 1 to 8192 (default 128)"),
+    "max_len": ("N", "number of positions, 1 to 10,000,000 (default 256)"),
+    "base": ("B", "the 10000 of the paper (any value > 1; default 10000)"),
+    "layout": ("L", "channel layout: interleaved (the paper, default), concat or t2t"),
+    "metric": ("M", "position similarity: cosine (default) or dot"),
+    "dtype": ("T", "float32 (default) or float64"),
+    "text": ("TEXT", "the sentence of the tokens view"),
+    "tokenizer": ("NAME", "cl100k (default), wordpiece or char"),
+    "seed": ("S", "seed of the untrained embedding table E (default 0): the same seed gives the "
+                  "same table, so pictures can be redrawn exactly"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,19 +48,26 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Render a view or a deck of scenes to image files, "
-                                       "without opening a window.")
+                                       "without opening a window. The parameter flags override "
+                                       "a --scene's values; the defaults are the app's.")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scene", metavar="FILE", help="a scene .json (params, view, cursor)")
     src.add_argument("--deck", metavar="FILE",
                      help="a deck .json (or 'builtin' for the lesson deck); -o is a folder")
-    p.add_argument("--view", metavar="NAME", help="heatmap, curves, similarity, ...")
+    from explorer.catalogue import NAMES
+
+    p.add_argument("--view", metavar="NAME", help="the view to draw: " + ", ".join(NAMES))
     for name, kind in PARAM_FLAGS.items():
-        p.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None)
+        metavar, text = PARAM_HELP[name]
+        p.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None,
+                       metavar=metavar, help=text)
+    p.add_argument("--preset", metavar="NAME", default=None,
+                   help="a model preset (see `pe-explorer presets`); flags override its values")
     p.add_argument("--cursor", type=int, default=None, help="position to mark")
     p.add_argument("-o", "--output", required=True, help="FILE.png / FILE.svg, or a folder (--deck)")
-    p.add_argument("--format", default="png", help="image type for --deck: png or svg")
+    p.add_argument("--format", default="png", metavar="png|svg", help="image type for --deck: png (default) or svg")
     p.add_argument("--dpi", type=float, default=DEFAULT_DPI, help="96 = screen size (PNG only)")
-    p.add_argument("--lang", default="en", help="en or zh_CN")
+    p.add_argument("--lang", default="en", metavar="en|zh_CN", help="language of the picture: en (default) or zh_CN")
     p.add_argument("--size", default=DEFAULT_SIZE, help="view size WxH in screen pixels")
     return p
 
@@ -95,6 +114,10 @@ def plan(args) -> list:
     jobs = []
     for i, scene in enumerate(scenes):
         state = scene.state if scene else State()
+        if args.preset is not None:
+            from explorer.presets_state import apply_preset
+
+            state = apply_preset(state, args.preset)
         if overrides:
             try:
                 state = state.with_params(**overrides)   # a cursor past a shorter table is dropped

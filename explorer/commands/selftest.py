@@ -222,8 +222,9 @@ def _check_window(r: _Report, tmp: Path) -> None:
     try:
         win.resize(1280, 800)
         win.show()
-        for index, (name, view) in enumerate(win.views.items()):
+        for index, name in enumerate(win.views):          # every tab (its view is made when shown)
             win.tabs.setCurrentIndex(index)
+            view = win.views[name]
             QCoreApplication.processEvents()
             idle = win.controller.wait_idle(20000)
             QCoreApplication.processEvents()

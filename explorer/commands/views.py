@@ -26,6 +26,8 @@ def add_parsers(sub, kinds, parser_class) -> None:
     for name, kind in PARAM_FLAGS.items():
         view.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None,
                           help="shared parameter (overrides the scene)")
+    view.add_argument("--preset", metavar="NAME", default=None,
+                      help="a model preset (see `pe-explorer presets`); flags override its values")
     view.add_argument("-o", "--output", required=True, help="FILE.npz")
 
 
@@ -51,6 +53,10 @@ def view_arrays(args) -> dict:
     from explorer.state import State
 
     state = load_scene(args.scene).state if args.scene else State()
+    if getattr(args, "preset", None) is not None:
+        from explorer.presets_state import apply_preset
+
+        state = apply_preset(state, args.preset)
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
     if overrides.get("model"):              # --model: the tokens view shows that model's rows
         overrides["embedding_source"] = "model"

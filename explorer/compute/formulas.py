@@ -15,33 +15,36 @@ from explorer.compute import frequencies as frequency_data
 from explorer.compute import heatmap, similarity, tokens
 from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
 from explorer.params import Params
+from explorer.translations import QT_TRANSLATE_NOOP, translate
 
-WORDS = {  # key -> (English, Chinese)
-    "layout": ("layout", "通道排列"), "at": ("At", "在"), "channel": ("channel", "通道"),
-    "pos": ("position", "位置"), "odd": ("odd d: the last sine channel has no cosine partner",
-                                         "d 为奇数：最后一个正弦通道没有配对的余弦"),
-    "pad": ("odd d: the last channel is zero padding", "d 为奇数：最后一个通道补零"),
-    "pair": ("pair", "频率对"), "wavelength": ("wavelength", "波长"),
-    "depends": ("depends only on the offset k = q − p", "只取决于偏移 k = q − p"),
-    "tokens": ("tokens", "词元"), "scale_on": ("E[id] is multiplied by √d", "E[id] 乘以 √d"),
-    "scale_off": ("no √d scaling", "不乘 √d"), "shortest": ("shortest", "最短"),
-    "longest": ("longest", "最长"), "beyond": ("pairs longer than max_len", "波长超过 max_len 的频率对"),
-    "rot": ("one 2×2 rotation per frequency, independent of p", "每个频率一个 2×2 旋转，与 p 无关"),
-    "heads": ("heads", "头数"),
-    "rope": ("each channel pair is rotated by its position; the score depends only on m − n",
-             "每对通道按位置旋转；得分只取决于 m − n"),
-    "alibi": ("no position vectors: a fixed penalty per distance (other head counts: the authors' rule)",
-              "没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）"), "learned": ("P is a trained table (MiniLM: 512 × 384)",
-                                           "P 是训练得到的表（MiniLM：512 × 384）"),
-    "other": ("This view compares variants built on the sinusoidal PE below.",
-              "此视图比较基于下面正弦位置编码的几种变体。"),
-    "minilm": ("trained MiniLM: word + learned position + token type", "训练好的 MiniLM：词向量 + 学到的位置 + 句段类型"),
+TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "Formulas")
+    "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
+    "at": QT_TRANSLATE_NOOP("Formulas", "At"),
+    "channel": QT_TRANSLATE_NOOP("Formulas", "channel"),
+    "pos": QT_TRANSLATE_NOOP("Formulas", "position"),
+    "odd": QT_TRANSLATE_NOOP("Formulas", "odd d: the last sine channel has no cosine partner"),
+    "pad": QT_TRANSLATE_NOOP("Formulas", "odd d: the last channel is zero padding"),
+    "pair": QT_TRANSLATE_NOOP("Formulas", "pair"),
+    "wavelength": QT_TRANSLATE_NOOP("Formulas", "wavelength"),
+    "depends": QT_TRANSLATE_NOOP("Formulas", "depends only on the offset k = q − p"),
+    "tokens": QT_TRANSLATE_NOOP("Formulas", "tokens"),
+    "scale_on": QT_TRANSLATE_NOOP("Formulas", "E[id] is multiplied by √d"),
+    "scale_off": QT_TRANSLATE_NOOP("Formulas", "no √d scaling"),
+    "shortest": QT_TRANSLATE_NOOP("Formulas", "shortest"),
+    "longest": QT_TRANSLATE_NOOP("Formulas", "longest"),
+    "beyond": QT_TRANSLATE_NOOP("Formulas", "pairs longer than max_len"),
+    "rot": QT_TRANSLATE_NOOP("Formulas", "one 2×2 rotation per frequency, independent of p"),
+    "heads": QT_TRANSLATE_NOOP("Formulas", "heads"),
+    "rope": QT_TRANSLATE_NOOP("Formulas", "each channel pair is rotated by its position; the score depends only on m − n"),
+    "alibi": QT_TRANSLATE_NOOP("Formulas", "no position vectors: a fixed penalty per distance (other head counts: the authors' rule)"),
+    "learned": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (MiniLM: 512 × 384)"),
+    "other": QT_TRANSLATE_NOOP("Formulas", "This view compares variants built on the sinusoidal PE below."),
+    "minilm": QT_TRANSLATE_NOOP("Formulas", "trained MiniLM: word + learned position + token type"),
 }
 
 
 def _w(key: str, lang: str) -> str:
-    en, zh = WORDS[key]
-    return zh if lang == "zh_CN" else en
+    return translate("Formulas", TEXT[key], lang)
 
 
 def num(x: float, digits: int = 6) -> str:

@@ -9,6 +9,7 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend.encodings import box_columns, channel_frequency, pe_block_mean, sinusoidal_pe
+from explorer.backend.pe_screen import pe_screen
 from explorer.compute.screen import Window, block_step
 from explorer.errors import require
 from explorer.params import Params
@@ -43,16 +44,17 @@ def heatmap(params: Params, window: Window) -> HeatmapResult:
     win = window.clipped(params)
     step = block_step(win.pos1 - win.pos0, win.rows_px)
     rows = math.ceil((win.pos1 - win.pos0) / step)
+    ch_step = block_step(win.ch1 - win.ch0, win.cols_px)
     if step == 1:   # every position on screen: the table itself, in the chosen dtype
         img = sinusoidal_pe(rows, params.d_model, params.base, params.layout, params.dtype,
-                            start=win.pos0)
-    else:           # block means for the display: float32 is ample
+                            start=win.pos0)[:, win.ch0:win.ch1]               # (rows, channels)
+        img = box_columns(img, ch_step) if ch_step > 1 else img
+    elif ch_step > 1:   # only the screen's pixels: angle addition + a batched box filter (float32)
+        img = pe_screen(win.pos0, step, rows, win.ch0, ch_step, (win.ch1 - win.ch0) // ch_step,
+                        params.d_model, params.base, params.layout)          # (rows, cols)
+    else:           # block means, one sine per cell (faster than pe_screen without a box filter)
         img = pe_block_mean(win.pos0, step, rows, params.d_model, params.base, params.layout,
-                            np.float32)
-    img = img[:, win.ch0:win.ch1]                                        # (rows, channels)
-    ch_step = block_step(win.ch1 - win.ch0, win.cols_px)
-    if ch_step > 1:
-        img = box_columns(img, ch_step)
+                            np.float32)[:, win.ch0:win.ch1]                  # (rows, channels)
     w = channel_frequency(params.d_model, params.base, params.layout)          # (d,)
     with np.errstate(divide="ignore"):
         wavelength = np.where(w > 0, 2 * np.pi / np.where(w > 0, w, 1.0), np.inf)

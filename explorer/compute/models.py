@@ -7,6 +7,7 @@ from any thread; a file that changed on disk (another modification time or size)
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -70,6 +71,19 @@ def open_cached(spec: str):
         while len(_open) > KEEP:
             _open.popitem(last=False)     # dropped, not closed: a view may still read its rows
         return model
+
+
+@atexit.register
+def _close_all() -> None:
+    """Close the cached models before the interpreter tears modules down (their readers' __del__
+    would otherwise run without the modules they need)."""
+    with _lock:
+        for model in _open.values():
+            try:
+                model.close()
+            except Exception:  # noqa: BLE001 - closing at exit must not raise
+                pass
+        _open.clear()
 
 
 def forget(spec: str) -> None:

@@ -17,7 +17,8 @@ class PrecisionState(ViewState):
     CHOICES = {"mode": ("compute", "store")}
 
     train_max_len: int = 512
-    span: int = 0             # positions shown; 0 = the shared max_len
+    span: int = 4096          # positions shown (0 = the shared max_len): bfloat16 collides at 256,
+    #                           float16 at 2048, so the lesson shows at the defaults
     mode: str = "compute"
 
 

@@ -35,6 +35,20 @@ def make_app(argv=None):
     return app
 
 
+def carry_presentation(old, new) -> None:
+    """A window rebuilt for a language switch keeps the old one's scale, contrast and F11."""
+    was = old.presenter
+    if was.high_contrast:
+        new.presenter.toggle_contrast()
+    if was.in_presentation():
+        new.presenter.enter_presentation()
+        new.presenter._scale_before = was._scale_before        # F11 then leaves to these
+        new.presenter._normal_geometry = was._normal_geometry
+        new.presenter.set_scale(was.scale)
+    else:
+        new.presenter.set_scale(was.scale)
+
+
 def run_app(lang: str | None = None, model: str | None = None) -> int:
     """Open the main window (with `model` opened, if given) and run the event loop; returns the exit code."""
     app = make_app()
@@ -65,6 +79,7 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
         save_language(new_lang)
         install_translator(app, new_lang)
         open_window()
+        carry_presentation(old, holder["window"])
         old.close()
         old.deleteLater()
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import (QColor, QFont, QFontDatabase, QFontInfo, QGuiApplication, QImage,
+                           QPainter)
 
 from explorer.paths import resource
 
@@ -97,8 +98,24 @@ def apply_ui_font(app: QGuiApplication, point_size: float | None = None) -> QFon
         for family in {base.family(), "Sans Serif", "Monospace", "monospace", "sans-serif"}:
             if cjk.lower() not in [f.lower() for f in QFont.substitutes(family)]:
                 QFont.insertSubstitution(family, cjk)
+    if cjk and QFontInfo(font).family() == cjk:
+        # the generic "Sans Serif" resolved to the CJK subset itself, whose "·", "‖", "×", "√" are
+        # full-width (PE(p) · PE(q) spread out, ‖x‖ as grey bars): a Latin family goes first
+        latin = latin_family()
+        if latin:
+            font.setFamilies([latin, *font.families()])
     app.setFont(font)
     return font
+
+
+LATIN_FAMILIES = ("DejaVu Sans", "Noto Sans", "Liberation Sans", "Cantarell", "Arial", "Helvetica",
+                  "Segoe UI")
+
+
+def latin_family() -> str | None:
+    """An installed Latin sans family with proportional maths signs, or None."""
+    have = set(QFontDatabase.families())
+    return next((f for f in LATIN_FAMILIES if f in have), None)
 
 
 def _render(font: QFont, ch: str, size: int = 64) -> np.ndarray:

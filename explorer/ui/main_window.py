@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
@@ -19,23 +19,36 @@ from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.views.registry import make_views, tab_title
+from explorer.ui.views.registry import LazyViews, make_view, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
+# Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth view; Ctrl+Tab reaches every view
+TAB_KEYS = tuple(f"Ctrl+{i}" for i in range(1, 10)) + ("Ctrl+0",)
 
 
 class MainWindow(QMainWindow):
     language_requested = Signal(str)
+    view_built = Signal(str, object)     # (name, view): a tab's view was just made (views are lazy)
 
     def __init__(self, settings: QSettings | None = None, parent=None):
         super().__init__(parent)
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
-        self.views = make_views()
+        self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tabs = QTabWidget()
         self.tab_names = {name: tab_title(name) for name in self.views}
-        for name, view in self.views.items():
-            self.tabs.addTab(view, self.tab_names[name])
+        short = self._short_tab_names()
+        self._pages: dict[str, QWidget] = {}
+        for name in self.views:
+            page = QWidget()
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+            self._pages[name] = page
+            self.tabs.addTab(page, short.get(name, self.tab_names[name]))
+            self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
+        # all twelve tabs stay on screen at 1280 px (no scroll arrows): long names are elided,
+        # their full names in the tooltip and the View menu
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.setCentralWidget(self.tabs)
         self.controls = ControlPanel()
         scroll = QScrollArea()
@@ -69,6 +82,17 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         self._on_tab_changed()
 
+    def _short_tab_names(self) -> dict[str, str]:
+        """Tab labels short enough for all twelve at 1280 px; the View menu keeps the full names."""
+        return {"heatmap": self.tr("Heatmap"), "curves": self.tr("Curves"),
+                "similarity": self.tr("Similarity"), "learned": self.tr("Learned"),
+                "conventions": self.tr("Layouts"), "offset": self.tr("Offset"),
+                "distance": self.tr("Distance")}
+
+    def step_tab(self, step: int) -> None:
+        """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
+
     def set_panel_scale(self, scale: float) -> None:
         """Keep the control panel as wide as its (scaled) contents need, and no wider."""
         # Qt paints a dock's title in the theme's small title font unless the dock's own font
@@ -93,9 +117,17 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):
             act = QAction(self.tab_names[name], self)
-            if i < 9:
-                act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            if i < len(TAB_KEYS):
+                act.setShortcut(QKeySequence(TAB_KEYS[i]))
             act.triggered.connect(lambda _=False, i=i: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(act)
+        view_menu.addSeparator()
+        for text, keys, step in ((self.tr("Next view"), "Ctrl+Tab", +1),
+                                 (self.tr("Previous view"), "Ctrl+Shift+Tab", -1)):
+            act = QAction(text, self)
+            act.setShortcuts([QKeySequence(keys), QKeySequence("Ctrl+PgDown" if step > 0
+                                                               else "Ctrl+PgUp")])
+            act.triggered.connect(lambda _=False, step=step: self.step_tab(step))
             view_menu.addAction(act)
         self.reset_action = QAction(self.tr("&Reset settings"), self)
         self.reset_action.triggered.connect(self.reset)
@@ -114,30 +146,55 @@ class MainWindow(QMainWindow):
         self.controls.changed.connect(self._on_controls_changed)
         self.controls.colormap_changed.connect(self._on_colormap_changed)
         self.controls.reset_requested.connect(self.reset)
+        self.controls.preset_chosen.connect(self.choose_preset)
         c.params_changed.connect(self.controls.set_params)
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._window_timer.timeout.connect(lambda: c.refresh())
-        for name, view in self.views.items():
-            view.cursor_moved.connect(c.set_cursor)
-            view.window_changed.connect(self._window_timer.start)
-            if hasattr(view, "state_edited"):
-                view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
-        self.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
-        self.views["similarity"].hovered.connect(self._on_similarity_hovered)
-        self.views["curves"].pairs_requested.connect(self._on_pairs_requested)
-        tv = self.views["tokens"]
-        tv.text_changed.connect(lambda text: c.update(text=text))
-        tv.tokenizer_changed.connect(lambda name: c.update(tokenizer=name))
-        tv.scale_changed.connect(lambda on: c.update(scale_embedding=on))
-        tv.source_changed.connect(lambda source: c.update(embedding_source=source))
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
         c.params_changed.connect(self._on_params_for_device)
         # torch loads lazily: probe after the first frame is on screen
         QTimer.singleShot(800, self, self._first_device_probe)
+
+    def _build_view(self, name: str):
+        """Make the view of tab `name` on first use and wire it like every other (LazyViews calls this)."""
+        view = make_view(name)
+        page = self._pages[name]
+        page.layout().addWidget(view)
+        if page.isVisible():     # laid out now, so its first result is computed at its real size
+            view.show()
+            page.layout().activate()
+        self._wire_view(name, view)
+        return view
+
+    def _wire_view(self, name: str, view) -> None:
+        """Signals, colour map, presentation scale, the State's settings and the cursor, for one view."""
+        c = self.controller
+        view.cursor_moved.connect(c.set_cursor)
+        view.window_changed.connect(self._window_timer.start)
+        if hasattr(view, "state_edited"):
+            view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
+        if name == "heatmap":
+            view.hovered.connect(self._on_heatmap_hovered)
+        elif name == "similarity":
+            view.hovered.connect(self._on_similarity_hovered)
+        elif name == "curves":
+            view.pairs_requested.connect(self._on_pairs_requested)
+        elif name == "tokens":
+            view.text_changed.connect(lambda text: c.update(text=text))
+            view.tokenizer_changed.connect(lambda tok: c.update(tokenizer=tok))
+            view.scale_changed.connect(lambda on: c.update(scale_embedding=on))
+            view.source_changed.connect(lambda source: c.update(embedding_source=source))
+        view.set_colormap(self.colormap)
+        self.presenter.apply_to(view, new=True)
+        if hasattr(view, "show_state"):
+            view.show_state(c.state.views[name], c.params)
+        if c.cursor is not None:
+            view.set_cursor(c.cursor)
+        self.view_built.emit(name, view)
 
     # slots -------------------------------------------------------------------------------------
     def _first_device_probe(self) -> None:
@@ -159,6 +216,19 @@ class MainWindow(QMainWindow):
             self.controls.set_params(self.controller.params)
             self.controls.show_error(field, self.statusBar().currentMessage())
 
+    def choose_preset(self, name: str) -> None:
+        """Every view's values from the model preset `name` ("": keep the values, forget the preset)."""
+        from explorer.presets_state import apply_preset
+
+        try:
+            state = apply_preset(self.controller.state, name) if name else replace(self.controller.state,
+                                                                                     preset="")
+        except InputError as exc:
+            self.statusBar().showMessage(str(exc), 8000)
+            self.controls.show_preset(self.controller.state)
+            return
+        self.controller.set_state(state)
+
     def _on_colormap_changed(self, name: str) -> None:
         self.colormap = name
         for view in self.views.values():
@@ -166,14 +236,16 @@ class MainWindow(QMainWindow):
 
     def _on_tab_changed(self, *_):
         name = list(self.views)[self.tabs.currentIndex()]
+        self.views[name]                     # made now if this tab is shown for the first time
         self.controller.set_view(name)
         self.controller.set_visible([name])
 
     def _on_state_changed(self, old, new) -> None:
         """Each view's own controls show its part of the new State (signals blocked)."""
-        for name in self.views:
+        self.controls.show_preset(new)
+        for name, view in self.views.items():          # the views made so far
             if old is None or old.views[name] != new.views[name] or old.params != new.params:
-                show = getattr(self.views[name], "show_state", None)
+                show = getattr(view, "show_state", None)
                 if show is not None:
                     show(new.views[name], new.params)
         if old is not None and new.view != old.view:

@@ -8,7 +8,20 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
+from explorer.ui.views.base import rescale_labels, set_text_scale, text_scale
+
 SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+
+
+def base_point_size() -> float:
+    """The application's font size at scale 1, remembered on the QApplication: a window rebuilt
+    after a language switch (while the font is scaled) must not take 1.5x as its 1x."""
+    app = QApplication.instance()
+    size = app.property("peBasePointSize")
+    if not size:
+        size = QApplication.font().pointSizeF() or 10.0
+        app.setProperty("peBasePointSize", float(size))
+    return float(size)
 
 
 class Presenter(QObject):
@@ -19,7 +32,9 @@ class Presenter(QObject):
         self.window = window
         self.scale = 1.0
         self.high_contrast = False
-        self.base_point_size = QApplication.font().pointSizeF() or 10.0
+        self.base_point_size = base_point_size()
+        self._normal_geometry = None      # the window before F11, restored on leaving it
+        self._scale_before = 1.0
         menu = window.menuBar().addMenu(self.tr("&Presentation"))
         self.full_action = self._action(self.tr("Presentation mode (full screen)"), "F11",
                                         self.toggle_presentation, checkable=True)
@@ -33,6 +48,8 @@ class Presenter(QObject):
                     self.contrast_action):
             menu.addAction(act)
         window.addAction(self._action("", "Ctrl++", lambda: self.step_scale(+1)))
+        if text_scale() != 1.0 or QApplication.font().pointSizeF() != self.base_point_size:
+            self.set_scale(1.0)     # an earlier window (or language switch) left the fonts scaled
 
     def _action(self, text: str, keys: str, slot, checkable: bool = False) -> QAction:
         act = QAction(text, self.window)
@@ -44,17 +61,40 @@ class Presenter(QObject):
 
     def toggle_presentation(self) -> None:
         """F11: full screen without the control panel, and back."""
-        w = self.window
-        if w.isFullScreen():
-            w.showNormal()
-            w.dock.show()
-            self.full_action.setChecked(False)
+        if self.in_presentation():
+            self.leave_presentation()
         else:
-            w.showFullScreen()
-            w.dock.hide()
-            self.full_action.setChecked(True)
-            if self.scale < 1.5:
-                self.set_scale(1.5)
+            self.enter_presentation()
+
+    def in_presentation(self) -> bool:
+        return self.full_action.isChecked()
+
+    def enter_presentation(self) -> None:
+        """Full screen, controls hidden, text and lines at least 1.5x."""
+        w = self.window
+        if self.in_presentation():
+            return
+        self._normal_geometry = (w.saveGeometry(), w.size())
+        self._scale_before = self.scale
+        self.full_action.setChecked(True)
+        w.dock.hide()
+        if self.scale < 1.5:
+            self.set_scale(1.5)
+        w.showFullScreen()
+
+    def leave_presentation(self) -> None:
+        """Back to the scale and window size from before F11 (the panel fits at that scale)."""
+        w = self.window
+        if not self.in_presentation():
+            return
+        self.full_action.setChecked(False)
+        self.set_scale(self._scale_before)
+        w.showNormal()
+        w.dock.show()
+        if self._normal_geometry is not None:
+            geometry, size = self._normal_geometry
+            w.restoreGeometry(geometry)
+            w.resize(size)       # restoreGeometry clamps to the screen; the size is what was there
 
     def step_scale(self, direction: int) -> None:
         i = min(range(len(SCALES)), key=lambda j: abs(SCALES[j] - self.scale))
@@ -63,30 +103,42 @@ class Presenter(QObject):
     def set_scale(self, scale: float) -> None:
         """Scale the UI font, plot fonts and line widths by `scale` (1 to 3)."""
         self.scale = max(1.0, min(3.0, scale))
+        set_text_scale(self.scale)
         size = self.base_point_size * self.scale
         font = QFont(QApplication.font())
         font.setPointSizeF(size)
         QApplication.setFont(font)
         self.window.setFont(font)
         self.window.set_panel_scale(self.scale)
-        for view in self.window.views.values():
-            view.setFont(font)
-            view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
-            big = QFont(font)
-            big.setPointSizeF(size * 1.3)
-            big.setBold(True)
-            view.readout.setFont(big)
-            for gv in view.findChildren(pg.GraphicsView):
-                for item in gv.scene().items():
-                    if isinstance(item, pg.AxisItem):
-                        item.setStyle(tickFont=font)
-                        item.label.setFont(font)
-                        if item.orientation in ("left", "right"):
-                            item.setWidth(None)      # room for the larger tick labels
-                    elif isinstance(item, pg.LabelItem) and item.text:
-                        item.setText(item.text, size=f"{size:.0f}pt")   # plot titles
+        for view in self.window.views.values():     # views made later get it in apply_to
+            self.apply_to(view)
         self.window.statusBar().showMessage(
             self.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
+
+    def apply_to(self, view, new: bool = False) -> None:
+        """The current scale on one view: its fonts, line widths, axes and titles (new=True: a view
+        just made, which is already drawn at 1x)."""
+        if new and self.scale == 1.0 and not self.high_contrast:
+            return
+        font = QApplication.font()
+        size = self.base_point_size * self.scale
+        view.setFont(font)
+        view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
+        big = QFont(font)
+        big.setPointSizeF(size * 1.3)
+        big.setBold(True)
+        view.readout.setFont(big)
+        for gv in view.findChildren(pg.GraphicsView):
+            for item in gv.scene().items():
+                if isinstance(item, pg.AxisItem):
+                    item.setStyle(tickFont=font)
+                    item.label.setFont(font)
+                    if item.orientation in ("left", "right"):
+                        item.setWidth(None)      # room for the larger tick labels
+                elif (isinstance(item, pg.LabelItem) and item.text
+                      and getattr(item, "_base_pt", None) is None):
+                    item.setText(item.text, size=f"{size:.0f}pt")   # other plot titles
+            rescale_labels(gv.scene())   # titles and signs keep their own proportions
 
     def toggle_contrast(self) -> None:
         """High contrast: pure black on white, bold text, thicker lines."""

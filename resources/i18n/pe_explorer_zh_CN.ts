@@ -239,6 +239,30 @@
             <source>Device</source>
             <translation>设备</translation>
         </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>from the preset</source>
+            <translation>来自预设</translation>
+        </message>
+        <message>
+            <source>preset value: %1</source>
+            <translation>预设值：%1</translation>
+        </message>
+        <message>
+            <source>from %1</source>
+            <translation>来自 %1</translation>
+        </message>
+        <message>
+            <source>changed since: %1</source>
+            <translation>之后改动：%1</translation>
+        </message>
     </context>
     <context>
         <name>ConventionsView</name>
@@ -420,6 +444,14 @@
             <translation>无位置信息</translation>
         </message>
         <message>
+            <source>RoPE before scaling</source>
+            <translation>缩放前的 RoPE</translation>
+        </message>
+        <message>
+            <source>RoPE curve: %1, attention factor² included</source>
+            <translation>RoPE 曲线：%1，已乘注意力因子²</translation>
+        </message>
+        <message>
             <source>max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at MiniLM's 512 positions</source>
             <translation>max_len %1、d_model %2、基数 %3 来自公共控件；可学习曲线止于 MiniLM 的 512 个位置</translation>
         </message>
@@ -555,10 +587,105 @@
         </message>
     </context>
     <context>
+        <name>Formulas</name>
+        <message>
+            <source>layout</source>
+            <translation>通道排列</translation>
+        </message>
+        <message>
+            <source>At</source>
+            <translation>在</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>odd d: the last sine channel has no cosine partner</source>
+            <translation>d 为奇数：最后一个正弦通道没有配对的余弦</translation>
+        </message>
+        <message>
+            <source>odd d: the last channel is zero padding</source>
+            <translation>d 为奇数：最后一个通道补零</translation>
+        </message>
+        <message>
+            <source>pair</source>
+            <translation>频率对</translation>
+        </message>
+        <message>
+            <source>wavelength</source>
+            <translation>波长</translation>
+        </message>
+        <message>
+            <source>depends only on the offset k = q − p</source>
+            <translation>只取决于偏移 k = q − p</translation>
+        </message>
+        <message>
+            <source>tokens</source>
+            <translation>词元</translation>
+        </message>
+        <message>
+            <source>E[id] is multiplied by √d</source>
+            <translation>E[id] 乘以 √d</translation>
+        </message>
+        <message>
+            <source>no √d scaling</source>
+            <translation>不乘 √d</translation>
+        </message>
+        <message>
+            <source>shortest</source>
+            <translation>最短</translation>
+        </message>
+        <message>
+            <source>longest</source>
+            <translation>最长</translation>
+        </message>
+        <message>
+            <source>pairs longer than max_len</source>
+            <translation>波长超过 max_len 的频率对</translation>
+        </message>
+        <message>
+            <source>one 2×2 rotation per frequency, independent of p</source>
+            <translation>每个频率一个 2×2 旋转，与 p 无关</translation>
+        </message>
+        <message>
+            <source>heads</source>
+            <translation>头数</translation>
+        </message>
+        <message>
+            <source>each channel pair is rotated by its position; the score depends only on m − n</source>
+            <translation>每对通道按位置旋转；得分只取决于 m − n</translation>
+        </message>
+        <message>
+            <source>no position vectors: a fixed penalty per distance (other head counts: the authors' rule)</source>
+            <translation>没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）</translation>
+        </message>
+        <message>
+            <source>P is a trained table (MiniLM: 512 × 384)</source>
+            <translation>P 是训练得到的表（MiniLM：512 × 384）</translation>
+        </message>
+        <message>
+            <source>This view compares variants built on the sinusoidal PE below.</source>
+            <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
+        </message>
+        <message>
+            <source>trained MiniLM: word + learned position + token type</source>
+            <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
+        </message>
+    </context>
+    <context>
         <name>FrequenciesView</name>
         <message>
             <source>wᵢ = base^(−2i/d) falls geometrically, so on a log axis it is a straight line; its wavelength 2π/wᵢ runs from 2π to about 2π·base. Pairs above the max_len line never complete one period inside the table.</source>
             <translation>wᵢ = base^(−2i/d) 按几何级数下降，所以在对数坐标上是一条直线；波长 2π/wᵢ 从 2π 增长到约 2π·base。高于 max_len 线的通道对在编码表内连一个周期都走不完。</translation>
+        </message>
+        <message>
+            <source>also RoPE's θᵢ before / after its rope type (set by a preset)</source>
+            <translation>同时显示 RoPE 的 θᵢ（rope 类型缩放前 / 后，由预设设置）</translation>
         </message>
         <message>
             <source>frequency pair i</source>
@@ -577,12 +704,32 @@
             <translation>波长 2π/wᵢ（位置数）</translation>
         </message>
         <message>
+            <source>RoPE pair i</source>
+            <translation>RoPE 通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (log scale)</source>
+            <translation>θᵢ（对数刻度）</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ before scaling</source>
+            <translation>缩放前的 RoPE θᵢ</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ after scaling</source>
+            <translation>缩放后的 RoPE θᵢ</translation>
+        </message>
+        <message>
             <source>max_len = %1</source>
             <translation>max_len = %1</translation>
         </message>
         <message>
             <source>%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions (pair %4); %5 pairs have wavelengths longer than max_len = %6</source>
             <translation>%1 个频率对；最短波长 %2 个位置（第 0 对），最长 %3 个位置（第 %4 对）；有 %5 对的波长超过 max_len = %6</translation>
+        </message>
+        <message>
+            <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
+            <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
         </message>
     </context>
     <context>
@@ -833,6 +980,14 @@
             <translation>正弦位置编码，d = %1，基数 %2，%3</translation>
         </message>
         <message>
+            <source>interleaved</source>
+            <translation>交错</translation>
+        </message>
+        <message>
+            <source>concat</source>
+            <translation>拼接</translation>
+        </message>
+        <message>
             <source>cosine similarity, sinusoidal</source>
             <translation>余弦相似度，正弦编码</translation>
         </message>
@@ -935,6 +1090,34 @@
             <translation>控制面板</translation>
         </message>
         <message>
+            <source>Heatmap</source>
+            <translation>热力图</translation>
+        </message>
+        <message>
+            <source>Curves</source>
+            <translation>曲线</translation>
+        </message>
+        <message>
+            <source>Similarity</source>
+            <translation>相似度</translation>
+        </message>
+        <message>
+            <source>Learned</source>
+            <translation>可学习</translation>
+        </message>
+        <message>
+            <source>Layouts</source>
+            <translation>布局</translation>
+        </message>
+        <message>
+            <source>Offset</source>
+            <translation>偏移量</translation>
+        </message>
+        <message>
+            <source>Distance</source>
+            <translation>距离</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>退出(&amp;Q)</translation>
         </message>
@@ -945,6 +1128,14 @@
         <message>
             <source>&amp;View</source>
             <translation>视图(&amp;V)</translation>
+        </message>
+        <message>
+            <source>Next view</source>
+            <translation>下一个视图</translation>
+        </message>
+        <message>
+            <source>Previous view</source>
+            <translation>上一个视图</translation>
         </message>
         <message>
             <source>&amp;Reset settings</source>
@@ -1309,10 +1500,129 @@
         </message>
     </context>
     <context>
+        <name>RopeScaling</name>
+        <message>
+            <source>extrapolated</source>
+            <translation>外推</translation>
+        </message>
+        <message>
+            <source>between</source>
+            <translation>过渡</translation>
+        </message>
+        <message>
+            <source>interpolated</source>
+            <translation>内插</translation>
+        </message>
+        <message>
+            <source>rescaled</source>
+            <translation>逐对重缩放</translation>
+        </message>
+        <message>
+            <source>factor</source>
+            <translation>因子</translation>
+        </message>
+        <message>
+            <source>context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>rotary</source>
+            <translation>旋转比例</translation>
+        </message>
+        <message>
+            <source>length</source>
+            <translation>长度</translation>
+        </message>
+        <message>
+            <source>low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>high</source>
+            <translation>高</translation>
+        </message>
+        <message>
+            <source>original_max_position_embeddings: the pre-training context L₀</source>
+            <translation>original_max_position_embeddings：预训练上下文 L₀</translation>
+        </message>
+        <message>
+            <source>max_position_embeddings: the context the model claims</source>
+            <translation>max_position_embeddings：模型声称的上下文长度</translation>
+        </message>
+        <message>
+            <source>partial_rotary_factor: the fraction of head_dim that rotates</source>
+            <translation>partial_rotary_factor：head_dim 中旋转的比例</translation>
+        </message>
+        <message>
+            <source>the current sequence length (dynamic NTK rescales when it passes L₀)</source>
+            <translation>当前序列长度（超过 L₀ 时动态 NTK 重新缩放）</translation>
+        </message>
+        <message>
+            <source>pair i</source>
+            <translation>通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (radians per position, log)</source>
+            <translation>θᵢ（每个位置的弧度，对数）</translation>
+        </message>
+        <message>
+            <source>wavelength 2π/θᵢ (positions, log)</source>
+            <translation>波长 2π/θᵢ（位置数，对数）</translation>
+        </message>
+        <message>
+            <source>extended</source>
+            <translation>扩展后</translation>
+        </message>
+        <message>
+            <source>channel (pairing, rotary fraction)</source>
+            <translation>通道（配对、旋转比例）</translation>
+        </message>
+        <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>after</source>
+            <translation>之后</translation>
+        </message>
+        <message>
+            <source>before</source>
+            <translation>之前</translation>
+        </message>
+        <message>
+            <source>distance m − n</source>
+            <translation>距离 m − n</translation>
+        </message>
+        <message>
+            <source>after (%1)</source>
+            <translation>之后（%1）</translation>
+        </message>
+        <message>
+            <source>each pair against the context: </source>
+            <translation>各通道对与上下文相比：</translation>
+        </message>
+        <message>
+            <source>log₁₀ θ per channel (%1 pairs)</source>
+            <translation>每个通道的 log₁₀ θ（%1 配对）</translation>
+        </message>
+        <message>
+            <source>%1 channels not rotated (grey)</source>
+            <translation>%1 个通道不旋转（灰色）</translation>
+        </message>
+        <message>
+            <source>attention factor %1</source>
+            <translation>注意力因子 %1</translation>
+        </message>
+        <message>
+            <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>
+            <translation>rope 类型 %1，因子 %2，上下文 %3，注意力因子 %4；%6 个通道中 %5 个旋转（%7 对：%8）</translation>
+        </message>
+    </context>
+    <context>
         <name>RopeView</name>
         <message>
-            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P.</source>
-            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
+            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type).</source>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 式 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道经 P 置换。长上下文模型会重新缩放 θᵢ（rope 类型）。</translation>
         </message>
         <message>
             <source>head_dim</source>
@@ -1332,11 +1642,35 @@
         </message>
         <message>
             <source>rotate-half (LLaMA-style)</source>
-            <translation>rotate-half（LLaMA 风格）</translation>
+            <translation>前后半配对（LLaMA 风格）</translation>
+        </message>
+        <message>
+            <source>rope type</source>
+            <translation>rope 类型</translation>
+        </message>
+        <message>
+            <source>default</source>
+            <translation>默认</translation>
+        </message>
+        <message>
+            <source>linear (position interpolation)</source>
+            <translation>线性（位置插值）</translation>
+        </message>
+        <message>
+            <source>dynamic NTK</source>
+            <translation>动态 NTK</translation>
         </message>
         <message>
             <source>extension factor s</source>
             <translation>扩展倍数 s</translation>
+        </message>
+        <message>
+            <source>Rotation and pairing</source>
+            <translation>旋转与配对</translation>
+        </message>
+        <message>
+            <source>Scaling (rope type)</source>
+            <translation>缩放（rope 类型）</translation>
         </message>
         <message>
             <source>channel</source>
@@ -1356,7 +1690,7 @@
         </message>
         <message>
             <source>rotate-half channel</source>
-            <translation>rotate-half 通道</translation>
+            <translation>前后半配对通道</translation>
         </message>
         <message>
             <source>interleaved channel</source>
@@ -1402,6 +1736,14 @@
             <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>
             <translation>head_dim %1，基数 %2，配对方式 %3；s = %4：位置插值把 θ 除以 s，NTK 感知改用基数 %5（最快的一对不变，最慢的一对为 θ/s）</translation>
         </message>
+        <message>
+            <source>interleaved</source>
+            <translation>交错</translation>
+        </message>
+        <message>
+            <source>rotate-half</source>
+            <translation>前后半配对</translation>
+        </message>
     </context>
     <context>
         <name>SimilarityView</name>
@@ -1428,6 +1770,10 @@
         <message>
             <source>dot product</source>
             <translation>点积</translation>
+        </message>
+        <message>
+            <source>f(k) / %1 (1 at k = 0)</source>
+            <translation>f(k) / %1（k = 0 时为 1）</translation>
         </message>
     </context>
     <context>
@@ -1478,6 +1824,10 @@
         <message>
             <source>X into layer 0</source>
             <translation>X，第 0 层的输入</translation>
+        </message>
+        <message>
+            <source>: own scale ±%1</source>
+            <translation>：独立色标 ±%1</translation>
         </message>
         <message>
             <source>opened model: %1</source>
@@ -1596,8 +1946,8 @@
             <translation>E[ids] × √%1 = %2</translation>
         </message>
         <message>
-            <source>sinusoidal PE[0 … %1], all within ±1</source>
-            <translation>正弦位置编码 PE[0 … %1]，数值都在 ±1 以内</translation>
+            <source>PE[0 … %1]</source>
+            <translation>PE[0 … %1]</translation>
         </message>
         <message>
             <source>X (LayerNorm follows)</source>
@@ -1646,6 +1996,21 @@
         <message>
             <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>
             <translation>位置 %1“%2”，通道 %3：E·缩放 = %4  +  PE = %5  =  X = %6</translation>
+        </message>
+    </context>
+    <context>
+        <name>View</name>
+        <message>
+            <source>%1 channels per pixel column</source>
+            <translation>每列像素含 %1 个通道</translation>
+        </message>
+        <message>
+            <source>%1 positions per pixel row</source>
+            <translation>每行像素含 %1 个位置</translation>
+        </message>
+        <message>
+            <source> (averaged: zoom in for single values)</source>
+            <translation>（已取平均：放大可看单个值）</translation>
         </message>
     </context>
 </TS>

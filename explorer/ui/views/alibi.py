@@ -7,7 +7,7 @@ from fractions import Fraction
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.base import set_title
-from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
+from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView, decade_ticks
 
 
 class AlibiView(ExtraView):
@@ -25,6 +25,7 @@ class AlibiView(ExtraView):
                                     self.tr("slopes"), colspan=2 * data.ALIBI_SHOWN)
         self.slope_plot.setLogMode(y=True)
         self.slope_plot.getAxis("left").enableAutoSIPrefix(False)
+        decade_ticks(self.slope_plot.getAxis("left"))
         self.slope_curve = self.slope_plot.plot([], [], pen=self.pen(PALETTE[0]), symbol="o",
                                                 symbolBrush=PALETTE[0], symbolSize=7)
         self.panels = [self.image(1, 2 * i, self.tr("key j"), self.tr("query i"), cmap="CET-L1")
@@ -36,6 +37,10 @@ class AlibiView(ExtraView):
 
     def draw(self, r) -> None:
         self.slope_curve.setData(list(range(len(r.slopes))), r.slopes)
+        heads = len(r.slopes)            # whole heads only (pyqtgraph put ticks at 0.5)
+        step = max(1, -(-heads // 16))
+        self.slope_plot.getAxis("bottom").setTicks([[(h, str(h)) for h in range(0, heads, step)], []])
+        self.slope_plot.setXRange(-0.5, heads - 0.5, padding=0.02)
         self.slope_curve.setPen(self.pen(PALETTE[0]))
         n = r.params.max_len
         step = int(r.positions[1] - r.positions[0]) if len(r.positions) > 1 else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pyqtgraph as pg
@@ -14,6 +15,31 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w",
 CURSOR_PEN = pg.mkPen("#e67e22", width=2)
 
 
+class Readout(QLabel):
+    """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
+    is 1.3x bold in presentation mode)."""
+
+    def __init__(self):
+        super().__init__("")
+        self.setVisible(False)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self.setVisible(bool(text.strip()))
+
+
+class Caption(QLabel):
+    """A wrapped caption that never breaks a line inside "2π/wᵢ" or "θ/s" (a word joiner after
+    each "/" between two non-spaces)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(keep_together(text))
+
+
+def keep_together(text: str) -> str:
+    return re.sub(r"(?<=\S)/(?=\S)", "/\u2060", text)
+
+
 class View(QWidget):
     """A view: `set_result(result)` draws; `set_cursor(pos)` marks a position; emits what users do."""
 
@@ -22,18 +48,16 @@ class View(QWidget):
     hovered = Signal(int, int)            # (position, channel) under the mouse, for a readout
 
     title = "view"
-    # compute_fn(params, window) -> result when the view has `visible_region()`, else
-    # compute_fn(params) -> result; run on the worker thread, cached by its arguments
-    compute_fn = None
+    name = ""      # the catalogue name (set by the registry); the controller computes its result
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.result = None
         self.generation = -1
-        self.explain = QLabel("")
+        self.explain = Caption("")
         self.explain.setWordWrap(True)
         self.explain.setObjectName("explainLine")
-        self.readout = QLabel(" ")
+        self.readout = Readout()
         self.readout.setObjectName("readout")
         self.readout.setWordWrap(True)
         self.box = QVBoxLayout(self)
@@ -108,6 +132,24 @@ def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
     return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
 
+def per_pixel_hint(pos_step: int, ch_step: int = 1) -> str:
+    """"2 channels per pixel column: …" when a picture averages several rows/columns into one
+    pixel (interleaved sin/cos stripes then blend away unseen), else ""."""
+    from PySide6.QtCore import QCoreApplication
+
+    parts = []
+    if ch_step > 1:
+        parts.append(QCoreApplication.translate("View", "%1 channels per pixel column")
+                     .replace("%1", str(ch_step)))
+    if pos_step > 1:
+        parts.append(QCoreApplication.translate("View", "%1 positions per pixel row")
+                     .replace("%1", str(pos_step)))
+    if not parts:
+        return ""
+    return ", ".join(parts) + QCoreApplication.translate(
+        "View", " (averaged: zoom in for single values)")
+
+
 def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
     """bar.setLevels only when the levels change: each call redraws the bar's axis (~1.5 ms)."""
     levels = tuple(levels)
@@ -116,11 +158,73 @@ def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
         bar.setLevels(levels)
 
 
-def set_title(plot, text: str, **style) -> None:
-    """plot.setTitle only when the text changes: each call re-lays out the plot (~1 ms)."""
-    if getattr(plot, "_shown_title", None) != text:
-        plot._shown_title = text
-        plot.setTitle(text, **style)
+TITLE_PT = 9.0                 # plot titles at scale 1, in points
+_text_scale = [1.0]            # the presentation scale every plot text follows (presentation.py)
+
+
+def set_text_scale(scale: float) -> None:
+    """The presentation scale: titles and labels set from now on are drawn `scale` times larger."""
+    _text_scale[0] = float(scale)
+
+
+def text_scale() -> float:
+    return _text_scale[0]
+
+
+def scaled_pt(points) -> str:
+    """"9pt" (or 9) at scale 1 as a size string at the current presentation scale."""
+    return f"{_points(points) * _text_scale[0]:.0f}pt"
+
+
+def _points(size) -> float:
+    return float(str(size).removesuffix("pt")) if size is not None else TITLE_PT
+
+
+def scaled_label(text: str, size) -> pg.LabelItem:
+    """A LabelItem of `size` points at scale 1 that the presentation scale keeps in proportion."""
+    item = pg.LabelItem(text, size=scaled_pt(size))
+    item._base_pt = _points(size)
+    return item
+
+
+def set_title(plot, text: str, size=None, **style) -> None:
+    """plot.setTitle at `size` points x the presentation scale (default TITLE_PT), only when the
+    text or scale changes: each call re-lays out the plot (~1 ms)."""
+    key = (text, _points(size), _text_scale[0])
+    if getattr(plot, "_shown_title", None) != key:
+        plot._shown_title = key
+        plot.titleLabel._base_pt = _points(size)
+        plot.titleLabel._plot = plot
+        if not text:
+            plot.setTitle(None)            # no empty 30 px band above the plot
+            return
+        plot.setTitle(text, size=scaled_pt(size), **style)
+        fit_title_row(plot)
+
+
+def fit_title_row(plot) -> None:
+    """pyqtgraph fixes the title row at 30 px: at 2x-3x the title would be cut; make it fit."""
+    if not plot.titleLabel.isVisible():
+        return
+    need = max(30, math.ceil(plot.titleLabel.item.boundingRect().height()) + 2)
+    plot.titleLabel.setMaximumHeight(need)
+    plot.layout.setRowFixedHeight(0, need)
+
+
+def rescale_labels(scene) -> None:
+    """Redraw every LabelItem made by set_title / scaled_label at the current presentation scale."""
+    for item in scene.items():
+        base = getattr(item, "_base_pt", None)
+        if base is None:
+            continue
+        if isinstance(item, pg.LegendItem):      # its entries, and those added later
+            item.opts["labelTextSize"] = scaled_pt(base)
+            for _sample, label in item.items:
+                label.setText(label.text, size=scaled_pt(base))
+        elif isinstance(item, pg.LabelItem) and item.text:
+            item.setText(item.text, size=scaled_pt(base))
+            if getattr(item, "_plot", None) is not None:
+                fit_title_row(item._plot)
 
 
 NICE = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)

@@ -10,7 +10,14 @@ from explorer.ui.views.base import CURSOR_PEN, View, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 LANE = 2.5   # vertical distance between pair lanes (values span -1 .. 1)
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#882255")
+
+
+def cos_shade(colour):
+    """The cos line's colour: the sin colour 45% of the way to white, but never lighter than
+    HSL lightness 0.72 (pink #CC79A7 made lighter(160) was nearly invisible on white)."""
+    h, s, lightness, a = colour.getHslF()
+    return pg.QtGui.QColor.fromHslF(max(h, 0.0), s, min(lightness + (1 - lightness) * 0.45, 0.72), a)
 
 
 class CurvesView(View):
@@ -71,7 +78,7 @@ class CurvesView(View):
             lane = lanes.setdefault(line.pair, len(lanes))
             colour = pg.mkColor(PALETTE[lane % len(PALETTE)])
             if line.kind == "cos":   # lighter shade: dashed pens on long paths are ~100x slower
-                colour = colour.lighter(160)
+                colour = cos_shade(colour)
             # an envelope (pos_step > 1) zig-zags every pixel: thin pens keep it fast (wide pens
             # cost 3-4x per frame there) and it reads as a filled band anyway
             width = self._width if result.pos_step == 1 else max(1.0, self._width / 2)

@@ -9,16 +9,36 @@ only emit `state_edited({field: value})`; the controller replaces the State and 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
-                               QSpinBox, QWidget)
+                               QSizePolicy, QSpinBox, QWidget)
 
-from explorer.ui.views.base import ImagePlot, View, cache_axes
+from explorer.ui.views.base import ImagePlot, View, cache_axes, scaled_pt, set_title
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 GREY = "#9a9a9a"
-TITLE_SIZE = "9pt"
+TITLE_SIZE = "9pt"            # set_title scales it with the presentation
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decade_ticks(axis: pg.AxisItem) -> None:
+    """A log axis labelled 10⁻⁴ … 10⁵ throughout (pyqtgraph mixes 10^5 with 0.0001); minor
+    ticks stay unlabelled."""
+    def strings(values, scale, spacing):
+        return [("1" if round(v) == 0 else "10" + str(round(v)).translate(SUPERSCRIPT))
+                if abs(v - round(v)) < 1e-6 else "" for v in values]
+    axis.tickStrings = strings
+
+
+def line_label_font(line: pg.InfiniteLine) -> None:
+    """An InfiniteLine's label in the (presentation-scaled) application font."""
+    from PySide6.QtWidgets import QApplication
+
+    if line.label.textItem.font() != QApplication.font():
+        line.label.setFont(QApplication.font())
 
 
 class ExtraView(View):
@@ -86,7 +106,7 @@ class ExtraView(View):
         "CET-L1" (black to white; reverse=True: white to black).
         """
         panel = ImagePlot(self.canvas, row, col, x_label, y_label, cmap or "CET-D1")
-        panel.plot.setTitle(title, size=TITLE_SIZE)
+        set_title(panel.plot, title, size=TITLE_SIZE)
         if cmap is None:
             self.images.append(panel)
         elif reverse:
@@ -102,22 +122,32 @@ class ExtraView(View):
         item = self.canvas.addPlot(row=row, col=col, colspan=colspan)
         item.setLabel("bottom", x_label)
         item.setLabel("left", y_label)
-        item.setTitle(title, size=TITLE_SIZE)
+        set_title(item, title, size=TITLE_SIZE)
         item.setMenuEnabled(False)
         cache_axes(item)
         # no grid: pyqtgraph's grid (minor lines included) tripled the render time of a frame
         return item
 
     @staticmethod
-    def legend(item: pg.PlotItem, offset=(-10, 10), columns: int = 1):
-        """A legend on a translucent white box, so curves behind it stay readable."""
-        return item.addLegend(offset=offset, colCount=columns, brush=pg.mkBrush(255, 255, 255, 210),
-                              pen=pg.mkPen("#c8c8c8"))
+    def legend(item: pg.PlotItem, offset=None, columns: int = 5):
+        """A legend in a band between the plot's title and its data area (the hidden top axis's
+        row), `columns` entries a row: it never covers a curve at any size or scale (issue #17).
+        `offset` is ignored (kept so calls read as before)."""
+        legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14,
+                               labelTextSize=scaled_pt(TITLE_SIZE))
+        legend._base_pt = 9.0          # rescale_labels keeps it at 9 pt x the presentation scale
+        legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        item.layout.removeItem(item.getAxis("top"))     # hidden; its cell holds the legend
+        item.layout.addItem(legend, 1, 1)
+        item.layout.setAlignment(legend, Qt.AlignmentFlag.AlignHCenter)
+        item.legend = legend
+        return legend
 
     def pen(self, colour: str, width: float = 2.0):
-        """Half the nominal width at scale 1 (min 1 px): wide pens cost 3-100x in Qt's raster
-        engine on dense curves; presentation scale thickens them again."""
-        return pg.mkPen(colour, width=max(1.0, 0.5 * width) * self.line_scale)
+        """Half the nominal width at scale 1, but at least 2 px (1 px lines fade on a projector):
+        wide pens cost 3-100x in Qt's raster engine on dense curves, so no wider; presentation
+        scale thickens them again."""
+        return pg.mkPen(colour, width=max(2.0, 0.5 * width) * self.line_scale)
 
     def spin(self, label: str, lo: int, hi: int, value: int, key: str) -> QSpinBox:
         box = QSpinBox()

@@ -6,7 +6,7 @@ import math
 
 import pyqtgraph as pg
 
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, per_pixel_hint, set_title
 
 
 class HeatmapView(View):
@@ -37,6 +37,7 @@ class HeatmapView(View):
         img = result.image
         self.panel.show(img, result.ch0, result.pos0, img.shape[1] * result.ch_step,
                         img.shape[0] * result.pos_step, (-1.0, 1.0))
+        set_title(self.panel.plot, per_pixel_hint(result.pos_step, result.ch_step))
         if new_extent != self._extent:
             self._extent = new_extent
             self.panel.plot.setRange(xRange=(0, p.d_model), yRange=(0, p.max_len), padding=0)

@@ -28,8 +28,7 @@ class LearnedView(Retranslatable, View):
         self.canvas = pg.GraphicsLayoutWidget()
         self.tables = (ImagePlot(self.canvas, 0, 0, "", ""), ImagePlot(self.canvas, 0, 2, "", ""))
         self.sims = (ImagePlot(self.canvas, 1, 0, "", ""), ImagePlot(self.canvas, 1, 2, "", ""))
-        for panel in self.sims:
-            panel.plot.setAspectLocked(True)
+        self.set_line_scale(1.0)
         for panel in self.tables + self.sims:
             panel.plot.hideButtons()
         self.lines = []
@@ -67,7 +66,8 @@ class LearnedView(Retranslatable, View):
         p = result.params
         set_title(self.tables[1].plot, self.tr("sinusoidal PE, d = %1, base %2, %3")
                                      .replace("%1", str(d)).replace("%2", f"{p.base:g}")
-                                     .replace("%3", p.layout))
+                                     .replace("%3", {"interleaved": self.tr("interleaved"),
+                                                     "concat": self.tr("concat")}.get(p.layout, p.layout)))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
         self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))
@@ -117,6 +117,11 @@ class LearnedView(Retranslatable, View):
         for line in self.lines:
             line.setPos(pos + 0.5)
             line.show()
+
+    def set_line_scale(self, scale: float) -> None:
+        """Room between the two rows for the colour bars' end labels ("-1.0" above "1.0"),
+        which are drawn centred on the bars' ends."""
+        self.canvas.ci.layout.setVerticalSpacing(22 * scale)
 
     def set_colormap(self, name: str) -> None:
         self.pca.set_colormap(name)

@@ -32,7 +32,7 @@ class OffsetView(ExtraView):
                                      symbolBrush=PALETTE[0], name="PE(p + k)")
         self.rotated = self.vec.plot([], [], pen=None, symbol="+", symbolSize=9,
                                      symbolPen=PALETTE[1], name="R(k)·PE(p)")
-        self.vec.setYRange(-1.15, 1.7, padding=0)
+        self.vec.setYRange(-1.15, 1.15, padding=0)
         self.dots = self.plot(1, 0, self.tr("offset k"), "PE(p)·PE(p + k)",
                               self.tr("the first p as a line, the others as markers: they land "
                                       "on it"), colspan=3)

@@ -12,6 +12,8 @@ from explorer.ui.views.base import (
     View,
     cache_axes,
     cell_under,
+    per_pixel_hint,
+    set_title,
     symmetric_levels,
 )
 
@@ -26,7 +28,7 @@ class SimilarityView(View):
             "offset k = q − p, shown on the right as f(k) = Σᵢ cos(k·wᵢ)."))
         self.canvas = pg.GraphicsLayoutWidget()
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("position q"), self.tr("position p"))
-        self.panel.plot.setAspectLocked(True)
+        # no aspect lock: it widened one axis past the matrix (-50 ... 300), blank bands
         self.profile = self.canvas.addPlot(row=0, col=2)
         cache_axes(self.profile)
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
@@ -56,10 +58,14 @@ class SimilarityView(View):
         side = img.shape[0] * result.pos_step
         self.panel.show(img, result.pos0, result.pos0, side, side, levels)
         self.profile_curve.setData(result.profile_k, result.profile_f)
-        if (p.max_len, p.metric) != self._extent:   # titles and ranges only when they change
+        hint = per_pixel_hint(result.pos_step)
+        set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
+                                    else self.tr("dot product")) + (f": {hint}" if hint else ""))
+        if (p.max_len, p.metric) != self._extent:   # ranges only when they change
             self._extent = (p.max_len, p.metric)
-            self.panel.plot.setTitle(self.tr("cosine similarity") if p.metric == "cosine"
-                                     else self.tr("dot product"))
+            h = max(1, p.d_model // 2)
+            self.profile.setLabel("left", self.tr("f(k) / %1 (1 at k = 0)").replace("%1", str(h))
+                                  if p.metric == "cosine" else "f(k)")
             self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
             self.profile.enableAutoRange()
         self.result = result
@@ -82,6 +88,7 @@ class SimilarityView(View):
 
     def set_line_scale(self, scale: float) -> None:
         self.profile_curve.setPen(pg.mkPen("#0072B2", width=2.0 * scale))
+        self.canvas.ci.layout.setVerticalSpacing(16 * scale)
 
     def _cell(self, scene_pos) -> tuple[int, int] | None:
         """(p, q) under the mouse, or None."""

@@ -26,12 +26,13 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
             .replace("%1", str(max(n - 1, 0)))
     x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family == "bert"
                else QCoreApplication.translate("TokensView", "X into layer 0"))
+    pe_levels = symmetric_levels(r.pe_rows) if np.any(r.pe_rows) else (-1.0, 1.0)   # the middle: own scale
+    if r.position != "rope":
+        p_title += QCoreApplication.translate("TokensView", ": own scale ±%1").replace("%1", f"{pe_levels[1]:g}")
     row.set_titles((e_title, p_title, x_title))
-    if r.family == "bert":            # X is normalised: its own colour range, the summands share one
-        levels = symmetric_levels(np.concatenate([scaled.ravel(), r.pe_rows.ravel()]))
-    x_levels = symmetric_levels(r.x) if r.family == "bert" else levels
+    levels = symmetric_levels(np.concatenate([scaled.ravel(), r.x.ravel()]))       # E and X share the bar
     positions = [str(i) for i in range(n)]
-    for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, levels), (r.x, x_levels))):
+    for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, pe_levels), (r.x, levels))):
         row.show(i, data, lv, y_ticks=positions if i == 1 else labels)
     row.align_axes()
 

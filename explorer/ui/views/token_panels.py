@@ -11,7 +11,8 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, cache_axes, set_bar_levels
+from explorer.ui.views.base import (CURSOR_PEN, cache_axes, keep_together, scaled_label, set_bar_levels,
+                                   set_title)
 
 
 def _key(title: str, entries) -> str:
@@ -30,8 +31,11 @@ class MatrixRow(pg.GraphicsLayoutWidget):
     hovered = Signal(int, int, int)      # (panel, row, column)
 
     def __init__(self, ops: tuple[str, str], position_rows=(True, True, True), binary_first=False,
-                 cmap: str = "CET-D1"):
+                 cmap: str = "CET-D1", own_scale=()):
+        """own_scale: indices of panels drawn on their own levels, not the shared bar's (the PE
+        panel: within ±1 it would be one pale block on the ±50 of E·√d)."""
         super().__init__()
+        self.own_scale = tuple(own_scale)
         self.plots, self.images, self.lines = [], [], []
         self.position_rows = position_rows
         self.binary_first = binary_first
@@ -50,16 +54,19 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             self.images.append(image)
             self.lines.append(line)
             if i < 2:
-                sign = pg.LabelItem(ops[i], size="22pt")
+                sign = scaled_label(ops[i], "22pt")
                 self.addItem(sign, row=0, col=2 * i + 1)
                 self.ci.layout.setColumnStretchFactor(2 * i + 1, 0)
             self.ci.layout.setColumnStretchFactor(2 * i, 4)
         if binary_first:
             self.images[0].setColorMap(pg.ColorMap([0.0, 1.0], [(255, 255, 255), (20, 20, 20)]))
-        coloured = self.images[1:] if binary_first else self.images
+        coloured = [im for i, im in enumerate(self.images)
+                    if i not in self.own_scale and not (binary_first and i == 0)]
         self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap), interactive=False,
                                    width=16)
         self.bar.setImageItem(coloured)
+        for i in self.own_scale:
+            self.images[i].setColorMap(self.bar.colorMap())
         self.addItem(self.bar, row=0, col=6)
         cache_axes(*self.plots, self.bar)
         self.scene().sigMouseMoved.connect(self._on_moved)
@@ -71,7 +78,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             return
         self._titles = titles
         for plot, title in zip(self.plots, titles):
-            plot.setTitle(title, size="10pt")
+            set_title(plot, title, size="10pt")
 
     def show(self, i: int, data: np.ndarray, levels, x_ticks=None, y_ticks=None, binary=False) -> None:
         """Draw data (rows x cols) in panel i; tick labels for rows/columns when few enough."""
@@ -79,7 +86,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         image, plot = self.images[i], self.plots[i]
         image.setImage(data if data.size else np.zeros((1, 1), np.float32), autoLevels=False, levels=levels)
         image.setRect(0, 0, max(cols, 1), max(rows, 1))
-        if not (binary and self.binary_first) and data.size:
+        if not (binary and self.binary_first) and i not in self.own_scale and data.size:
             set_bar_levels(self.bar, levels)
         _ticks(plot.getAxis("left"), y_ticks, rows)
         _ticks(plot.getAxis("bottom"), x_ticks, cols)
@@ -95,7 +102,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
     def clear(self) -> None:
         for image, plot in zip(self.images, self.plots):
             image.clear()
-            plot.setTitle("")
+            set_title(plot, "")
 
     def mark_row(self, pos: int) -> None:
         for line, is_pos in zip(self.lines, self.position_rows):
@@ -105,6 +112,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
 
     def set_colormap(self, name: str) -> None:
         self.bar.setColorMap(pg.colormap.get(name))
+        for i in self.own_scale:
+            self.images[i].setColorMap(self.bar.colorMap())
 
     def _on_moved(self, scene_pos) -> None:
         for i, plot in enumerate(self.plots):
@@ -139,7 +148,7 @@ class LabelAxis(pg.AxisItem):
         self.centre = centre
         fm = QFontMetrics(font)
         if self.labels and self.orientation in ("left", "right"):
-            self._px = fm.height() + 1.0
+            self._px = fm.height() - 2.0      # a line's leading may touch the next label's
         elif self.labels:
             self._px = max(fm.horizontalAdvance(t) for t in self.labels) + 6.0
         self.picture = None
@@ -206,10 +215,10 @@ class GaugePanel(Retranslatable, QWidget):
     def retranslate_ui(self) -> None:
         self.norms.setLabel("left", self.tr("length"))
         self.angles.setLabel("left", self.tr("degrees"))
-        self.why.setText(self.tr(
+        self.why.setText(keep_together(self.tr(
             "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
             "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
-            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling."))
+            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.")))
         if self.result is not None:
             self.show(self.result, self.labels)
 
@@ -235,7 +244,7 @@ class GaugePanel(Retranslatable, QWidget):
         for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
             self.norms.addItem(pg.BarGraphItem(x=x + (k - 1) * 0.27, height=values, width=0.25,
                                                brush=self.COLOURS[k], pen=None))
-        self.norms.setTitle(_key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
+        set_title(self.norms, _key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
         active_scaled = r.scale != 1.0
         key = []
         for k, (values, name, on) in enumerate((
@@ -246,7 +255,7 @@ class GaugePanel(Retranslatable, QWidget):
             self.angles.addItem(pg.BarGraphItem(x=x + (k - 0.5) * 0.4, height=np.nan_to_num(values),
                                                 width=0.38, brush=colour, pen=None))
             key.append((self.COLOURS[2 * k], name + (" ✔" if on else "")))
-        self.angles.setTitle(_key(self.tr("angle (X, E)"), key), size="10pt")
+        set_title(self.angles, _key(self.tr("angle (X, E)"), key), size="10pt")
         for plot in (self.norms, self.angles):
             _ticks(plot.getAxis("bottom"), labels, n, centre=0.0)
             plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)

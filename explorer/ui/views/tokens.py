@@ -97,7 +97,7 @@ class TokensView(Retranslatable, View):
         self.box.addWidget(self.legend)
         self.pages = QTabWidget()
         self.lookup = MatrixRow(("×", "="), position_rows=(True, False, True), binary_first=True)
-        self.sum = MatrixRow(("+", "="), position_rows=(True, True, True))
+        self.sum = MatrixRow(("+", "="), position_rows=(True, True, True), own_scale=(1,))
         self.gauge = GaugePanel()
         for w in (self.lookup, self.sum, self.gauge):
             self.pages.addTab(w, "")
@@ -234,17 +234,20 @@ class TokensView(Retranslatable, View):
         if result.source == "model":
             token_model.draw_sum(self.sum, result, labels, n, scaled, levels)
             return
+        pe_levels = symmetric_levels(result.pe_rows)      # its own scale: ±1 beside ±50 is one pale block
         trained = result.source == "minilm"
         e_title = (self.tr("word embedding E[ids]") if trained else
                    self.tr("E[ids] × √%1 = %2").replace("%1", str(d)).replace("%2", f"{result.scale:.1f}")
                    if result.scale != 1.0 else self.tr("E[ids] (not scaled)"))
         self.sum.set_titles((e_title,
-                             self.tr("learned position + token type") if trained
-                             else self.tr("sinusoidal PE[0 … %1], all within ±1").replace("%1", str(max(n - 1, 0))),
+                             (self.tr("learned position + token type") if trained
+                              else self.tr("PE[0 … %1]").replace("%1", str(max(n - 1, 0))))
+                             + self.tr(": own scale ±%1").replace("%1", f"{pe_levels[1]:g}"),
                              self.tr("X (LayerNorm follows)") if trained else self.tr("X, the input")))
         positions = [str(i) for i in range(n)]
         for i, data in enumerate((scaled, result.pe_rows, result.x)):
-            self.sum.show(i, data, levels, y_ticks=positions if i == 1 else labels)
+            self.sum.show(i, data, pe_levels if i == 1 else levels,
+                          y_ticks=positions if i == 1 else labels)
         self.sum.align_axes()
 
     def _sync_inputs(self, p) -> None:
@@ -314,6 +317,20 @@ class TokensView(Retranslatable, View):
             item.setToolTip(tip)
             self.chips.addItem(item)
         self.chips.blockSignals(False)
+        self._fit_chips()
+
+    def _fit_chips(self) -> None:
+        """Two whole rows of chips at the current font (the presentation scale makes them taller),
+        then the strip scrolls."""
+        row = self.chips.sizeHintForRow(0) if self.chips.count() else \
+            2 * self.fontMetrics().lineSpacing() + 8
+        self.chips.setFixedHeight(2 * (row + 2 * self.chips.spacing())
+                                  + 2 * self.chips.frameWidth() + 2)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._fit_chips()
 
     # cursor and hover ----------------------------------------------------------------------------
     def set_cursor(self, pos: int) -> None:

@@ -1,0 +1,112 @@
+"""The Python API for scripts and notebooks: `import explorer`, then
+
+    explorer.sinusoidal(max_len, d_model, base=10000.0, layout="interleaved", dtype="float32")
+    explorer.rope_frequencies(head_dim, base=10000.0, rope_type="default", **params)
+    explorer.check(x)   # x: numpy array, torch tensor, or an nn.Module like the seeds' PositionalEncoding
+    explorer.show(x)    # opens the window on x
+
+Everything heavy (numpy maths, torch, Qt) is imported inside the functions, so `import explorer`
+stays light.
+"""
+
+from __future__ import annotations
+
+MODULE_ROWS = 2048   # positions asked of an nn.Module when its own table is longer
+
+
+def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
+               dtype="float32", start: int = 0):
+    """The sinusoidal PE table, numpy (max_len, d_model); layout interleaved | concat | t2t;
+    dtype float16 | float32 | float64 (float16: computed in float32, then rounded)."""
+    import numpy as np
+
+    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.errors import require
+
+    name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
+    require(name in ("float16", "float32", "float64"),
+            f"dtype must be one of float16, float32, float64, not {dtype!r}")
+    compute = "float32" if name == "float16" else name
+    return sinusoidal_pe(max_len, d_model, base, layout, compute, start).astype(name, copy=False)
+
+
+def rope_frequencies(head_dim: int, base: float = 10000.0, rope_type: str = "default", **params):
+    """RoPE inverse frequencies theta_i = base^(-2i/d) (and the scaled types): delegates to
+    explorer.backend.rope_scaling.rope_frequencies; without that module, the default formula
+    (and linear: theta / factor). Returns (inv_freq (head_dim/2,) float64, attention_factor)."""
+    try:
+        from explorer.backend.rope_scaling import rope_frequencies as scaled
+    except ImportError:
+        scaled = None
+    if scaled is not None:
+        return scaled(head_dim, base, rope_type=rope_type, **params)
+    from typing import NamedTuple
+
+    import numpy as np
+
+    from explorer.backend.rope import rope_frequencies as default
+    from explorer.errors import require
+
+    class RopeFrequencies(NamedTuple):      # the fields of explorer.backend.rope_scaling's
+        inv_freq: np.ndarray                # (head_dim/2,) float64
+        attention_factor: float
+
+    require(rope_type in ("default", "linear"),
+            f"rope_type {rope_type!r} needs explorer.backend.rope_scaling; here: default, linear")
+    theta = default(head_dim, base)
+    if rope_type == "linear":
+        factor = params.get("factor")
+        require(isinstance(factor, (int, float)) and factor >= 1,
+                f"linear scaling needs factor >= 1, not {factor!r}")
+        theta = theta / factor
+    return RopeFrequencies(theta, 1.0)
+
+
+def check(x, *, kind: str | None = None, base: float | None = None, pairing: str | None = None,
+          d_model: int | None = None, max_len: int | None = None, lang: str = "en"):
+    """Diagnosis of x: .match, .convention, .mistakes, .max_error, .summary, .fix, .reference.
+
+    x: a numpy array, a torch tensor, or an nn.Module called the way the seeds' PositionalEncoding is
+    used: zeros (1, max_len, d_model) in, eval mode, the PE out (d_model and max_len are read from its
+    `pe` buffer, or given). kind / base / pairing: what the data should be (see the CLI)."""
+    from explorer.backend.diagnose import diagnose
+
+    if _is_module(x):
+        x = module_table(x, d_model, max_len)
+        kind = kind or "pe"
+    return diagnose(x, kind=kind, base=base, pairing=pairing, lang=lang)
+
+
+def _is_module(x) -> bool:
+    return type(x).__module__ != "numpy" and any(
+        c.__module__.startswith("torch.nn") and c.__name__ == "Module" for c in type(x).__mro__)
+
+
+def module_table(module, d_model: int | None = None, max_len: int | None = None):
+    """module(zeros (1, L, d)) in eval mode (its training flag restored), as a (L, d) tensor."""
+    import torch
+
+    from explorer.errors import require
+
+    table = next((b for b in module.buffers() if b.ndim in (2, 3)), None)
+    if table is not None:
+        d_model = d_model or int(table.shape[-1])
+        max_len = max_len or min(int(table.shape[-2]), MODULE_ROWS)
+    require(d_model is not None and max_len is not None,
+            "the module has no (max_len, d_model) buffer: give d_model= and max_len=")
+    was_training = module.training
+    try:
+        module.eval()
+        with torch.no_grad():
+            out = module(torch.zeros(1, max_len, d_model))
+    finally:
+        module.train(was_training)
+    require(isinstance(out, torch.Tensor), f"the module returned {type(out).__name__}, not a tensor")
+    return out.reshape(-1, *out.shape[-2:])[0] if out.ndim >= 2 else out
+
+
+def show(x, **kwargs):
+    """Open the window on x (blocks in a plain script; returns at once inside IPython / Jupyter)."""
+    from explorer.ui.api_window import show as show_window
+
+    return show_window(x, **kwargs)

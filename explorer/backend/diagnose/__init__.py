@@ -1,0 +1,135 @@
+"""Check my implementation: what a PE table, a RoPE cos/sin cache or an inv_freq vector is.
+
+`diagnose(x)` -> Diagnosis: the convention it matches (layout or pairing, base, scale, orientation,
+first position, storage dtype) with the max error against that reference, or the known mistakes it
+shows with their evidence and the one-line PyTorch fix. `load_array(path)` reads a user's file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from explorer.backend.diagnose.loading import as_array, load_array
+from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
+from explorer.errors import require
+
+__all__ = ["KINDS", "Diagnosis", "Mistake", "diagnose", "load_array"]
+
+
+def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str | None = None,
+             lang: str = "en", dtype: str | None = None) -> Diagnosis:
+    """Diagnose x (numpy array, torch tensor, nested list). kind: None (guess), 'pe', 'rope_cache'
+    or 'inv_freq'; base / pairing: what the data should have (a difference is a mistake);
+    dtype: the storage dtype when x was already converted (e.g. read from a float16 file)."""
+    from explorer.backend.diagnose.rope_cache import PAIRINGS, check_inv_freq
+
+    require(kind is None or kind in KINDS, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    require(pairing is None or pairing in PAIRINGS,
+            f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+    require(base is None or (isinstance(base, (int, float)) and np.isfinite(base) and base > 1),
+            f"base must be a finite number > 1, not {base!r}")
+    arr, stored = as_array(x)
+    dtype = dtype or stored
+    expect = {"base": base, "pairing": pairing}
+    if not np.any(arr):
+        return replace(_all_zero(arr, kind, dtype, lang), lang=lang)
+    tables, label = _tables(arr)
+    if tables is None:
+        require(kind in (None, "inv_freq"), f"a vector of {arr.size} numbers is an inv_freq vector, "
+                                            f"not a {kind} table")
+        return replace(check_inv_freq(arr.reshape(-1), dtype, expect, lang), lang=lang)
+    require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
+    peak = float(np.max(np.abs(tables[0][0])))      # fit extreme data at peak 1: no overflow for 1e300
+    peak = peak if not 1e-100 < peak < 1e100 else 1.0
+    results = []
+    for t, orient in tables:            # the likelier orientation first; the other only if needed
+        results.append(_rescale(_check_table(t / peak, dtype, orient, kind, expect, lang), peak))
+        if results[-1].match or not any(m.id == "unknown" for m in results[-1].mistakes):
+            break
+    if label:
+        results = [_relabel(r, label) for r in results]
+    return replace(min(results, key=_badness), lang=lang)
+
+
+def _all_zero(arr: np.ndarray, kind, dtype: str, lang: str) -> Diagnosis:
+    """Zeros fit every table at scale 0: that is no match."""
+    from explorer.backend.diagnose.messages import mistake
+
+    guess = kind or ("inv_freq" if arr.squeeze().ndim <= 1 else "pe")
+    found = (mistake("unknown", lang, nearest="every value is 0", err=0.0, tol=0.0),)
+    return Diagnosis(guess, False, {"dtype": dtype, "scale": 0.0}, found, 0.0, 0.0)
+
+
+def _tables(arr: np.ndarray):
+    """([(table (L, d), orientation words), ...], label of a squeezed shape) or (None, '') for a vector."""
+    shape = arr.shape
+    if arr.ndim >= 3:
+        sq = arr.squeeze()
+        if sq.ndim == 3:                       # (B, L, d), B equal copies (checked on loading)
+            sq = sq[0]
+        arr = sq
+    if arr.ndim <= 1 or min(arr.shape) == 1:
+        return None, ""
+    label = "x".join(str(s) for s in shape) if len(shape) >= 3 else ""
+    out = [(arr, "(L, d)")]
+    if arr.shape[0] != arr.shape[1] or not np.array_equal(arr, arr.T):
+        out.append((arr.T, "(d, L): transposed"))
+    if arr.shape[0] < arr.shape[1]:     # tables usually have more positions than channels
+        out.reverse()
+    return out, label
+
+
+def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
+    """The diagnosis of data / peak, told for the data itself."""
+    if peak == 1.0:
+        return r
+    conv = dict(r.convention)
+    if "scale" in conv:
+        conv["scale"] = conv["scale"] * peak
+        conv["scale_is_sqrt_d"] = bool(conv.get("d_model") and
+                                       abs(abs(conv["scale"]) / np.sqrt(conv["d_model"]) - 1) < 1e-3)
+    times = (lambda a: None if a is None else a * peak)
+    return replace(r, convention=conv, max_error=r.max_error * peak, tolerance=r.tolerance * peak,
+                   table=times(r.table), reference=times(r.reference))
+
+
+def _relabel(r: Diagnosis, label: str) -> Diagnosis:
+    conv = dict(r.convention)
+    inner = conv.get("orientation", "(L, d)")
+    conv["orientation"] = f"{label} squeezed to {inner}"
+    return replace(r, convention=conv)
+
+
+def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang) -> Diagnosis:
+    from explorer.backend.diagnose.pe_table import check_pe
+    from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
+
+    if kind in (None, "rope_cache"):
+        tol = tolerance(float(np.max(np.abs(t))), dtype, 0)
+        pairing = duplicated_pairing(t, tol)
+        if pairing is not None:
+            return check_cache(t, pairing, dtype, orientation, expect, lang)
+        if kind == "rope_cache":
+            from explorer.backend.diagnose.messages import mistake
+
+            found = (mistake("unknown", lang, nearest="no two columns share a frequency",
+                             err=float("inf"), tol=tol),)
+            return Diagnosis("rope_cache", False, {"orientation": orientation, "dtype": dtype},
+                             found, float("inf"), tol, t, None)
+    result = check_pe(t, dtype, orientation, lang)
+    if result.match and expect.get("base") is not None:
+        from explorer.backend.diagnose.rope_cache import _expectations
+
+        found = tuple(_expectations(result.convention, {"base": expect["base"]}, lang))
+        result = replace(result, mistakes=found, match=not found)
+    return result
+
+
+def _badness(r: Diagnosis) -> tuple:
+    """Order for choosing among orientations: matches first, then named mistakes, then error/scale."""
+    scale = abs(r.convention.get("scale", 1.0)) or 1.0
+    unknown = any(m.id == "unknown" for m in r.mistakes)
+    err = r.max_error / scale if np.isfinite(r.max_error) else float("inf")
+    return (not r.match, unknown, err)

@@ -1,0 +1,156 @@
+"""Read the user's array: .npy, .npz, .safetensors, .csv, or .pt/.pth (torch.load weights_only=True).
+
+Nothing is ever unpickled: .npy/.npz with allow_pickle=False, torch.load with weights_only=True (a
+file that needs pickle is refused). Every failure is an InputError with one clear line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from explorer.errors import InputError, require
+
+SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
+MAX_VALUES = 1 << 24          # 16,777,216 numbers: a 32768 x 512 table
+MAX_FILE_BYTES = 1 << 31      # 2 GiB on disk
+
+
+def as_array(x) -> tuple[np.ndarray, str]:
+    """(float64 array, storage dtype name) from a numpy array, a torch tensor or a nested list."""
+    name = type(x).__module__ or ""
+    if name.startswith("torch"):
+        dtype = str(x.dtype).replace("torch.", "")
+        x = x.detach().cpu()
+        if x.is_complex():
+            raise InputError("a complex tensor cannot be checked: give its real part (the cos cache) "
+                             "or its imaginary part (the sin cache)")
+        x = x.double().numpy()
+    else:
+        x = np.asarray(x)
+        dtype = str(x.dtype)
+    require(x.dtype.kind in "fiub",
+            f"the data must hold real numbers, not {x.dtype} values")
+    return check_values(np.asarray(x, dtype=np.float64)), dtype
+
+
+def check_values(x: np.ndarray) -> np.ndarray:
+    """InputError for an empty, too large, too many-dimensional or non-finite array."""
+    require(x.size > 0, f"the array is empty (shape {x.shape})")
+    require(x.size <= MAX_VALUES, f"the array holds {x.size:,} numbers; the check reads at most "
+                                  f"{MAX_VALUES:,} (save fewer positions)")
+    squeezed = x.squeeze() if x.ndim > 2 else x
+    require(squeezed.ndim <= 2 or (squeezed.ndim == 3 and _rows_equal(squeezed)),
+            f"the array has shape {x.shape}: give (L, d), (d, L), (1, L, d) or a vector")
+    bad = int(np.count_nonzero(~np.isfinite(x)))
+    require(bad == 0, f"the array holds {bad:,} NaN or infinite values; a PE table has none")
+    return x
+
+
+def _rows_equal(x: np.ndarray) -> bool:
+    """True when a (B, L, d) array holds the same (L, d) table B times (a batch of zeros + PE)."""
+    return bool(np.array_equal(x, np.broadcast_to(x[:1], x.shape)))
+
+
+def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndarray, str, str]:
+    """(float64 array, storage dtype, name of the array in the file) from `path`."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    require(suffix in SUFFIXES, f"FILE must end in {', '.join(SUFFIXES)}, not {str(path)!r}")
+    require(p.is_file(), f"cannot read {p}: no such file")
+    require(p.stat().st_size <= MAX_FILE_BYTES, f"{p} is {p.stat().st_size:,} bytes; the check reads "
+                                                 f"files up to {MAX_FILE_BYTES:,} bytes")
+    try:
+        arrays = _read(p, suffix)
+    except InputError:
+        raise
+    except MemoryError:
+        raise InputError(f"not enough memory to read {p}")
+    except Exception as exc:  # every reader has its own errors; the user needs one line
+        reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+        raise InputError(f"cannot read {p} as {suffix}: {reason}")
+    return _pick(arrays, key, p)
+
+
+def _read(p: Path, suffix: str) -> dict:
+    """name -> array-like, everything the file holds."""
+    if suffix == ".npy":
+        return {"": np.load(p, allow_pickle=False)}
+    if suffix == ".npz":
+        with np.load(p, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    if suffix == ".csv":
+        return {"": np.loadtxt(p, delimiter=",", ndmin=2)}
+    if suffix == ".safetensors":
+        from safetensors.numpy import load_file
+
+        try:
+            return dict(load_file(str(p)))
+        except TypeError:  # bfloat16 has no numpy dtype: read it through torch
+            from safetensors.torch import load_file as load_torch
+
+            return dict(load_torch(str(p)))
+    return _read_torch(p)
+
+
+def _read_torch(p: Path) -> dict:
+    """Tensors of a .pt/.pth file with torch.load(weights_only=True); a state dict is flattened."""
+    import pickle
+
+    import torch
+
+    try:
+        obj = torch.load(p, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise InputError(f"{p} needs pickle to load (it holds Python objects, not only tensors); "
+                         "it is refused: save the tensor with torch.save(tensor) or as .npy")
+    out: dict = {}
+    _collect(obj, "", out)
+    require(out, f"{p} holds no tensor")
+    return out
+
+
+def _collect(obj, prefix: str, out: dict) -> None:
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        out[prefix] = obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            _collect(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            _collect(v, f"{prefix}[{i}]" if prefix else f"[{i}]", out)
+
+
+def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]:
+    if key is not None:
+        require(key in arrays, f"{p} has no array {key!r}; it has: {', '.join(sorted(arrays)) or '-'}")
+        chosen = key
+    else:
+        candidates = [k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and _size(v) > 1]
+        require(candidates, f"{p} holds no array with more than one number")
+        require(len(candidates) == 1, f"{p} holds {len(candidates)} arrays "
+                                      f"({', '.join(sorted(candidates)[:8])}): choose one with --key NAME")
+        chosen = candidates[0]
+    array, dtype = as_array(arrays[chosen])
+    if p.suffix.lower() == ".csv":
+        dtype = text_precision(array)
+    return array, dtype, chosen
+
+
+def text_precision(x: np.ndarray) -> str:
+    """The narrowest float dtype that holds every value of x up to the printed digits (text: a
+    float16 value written with %.9g reads back within 1e-7 of itself, relatively)."""
+    for name in ("float16", "float32"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = x.astype(name).astype(np.float64)
+        if np.all(np.abs(back - x) <= 1e-7 * np.abs(x)):
+            return name
+    return "float64"
+
+
+def _size(v) -> int:
+    return int(np.prod(v.shape)) if hasattr(v, "shape") else 0

@@ -1,0 +1,94 @@
+"""The words of a diagnosis: one template per mistake id (English and Chinese) and its PyTorch fix.
+
+Templates use str.format fields filled with the evidence measured on the data. `LANGS` are the
+languages; the Chinese text keeps every {field} of the English (tests check it).
+"""
+
+from __future__ import annotations
+
+import math
+
+from explorer.backend.diagnose.result import Mistake
+
+LANGS = ("en", "zh_CN")
+
+TEMPLATES = {
+    "exponent_i": (
+        "frequencies fall as base^(-i/d), not base^(-2i/d): they fit base {fitted:g} = sqrt({base:g})",
+        "频率按 base^(-i/d) 下降，而不是 base^(-2i/d)：拟合出的 base 是 {fitted:g} = sqrt({base:g})"),
+    "exponent_doubled": (
+        "frequencies fall as base^(-4i/d): 2i was used where i already steps over even channels; "
+        "they fit base {fitted:g} = {base:g}^2",
+        "频率按 base^(-4i/d) 下降：i 本身已经按偶数通道步进，又乘了 2；拟合出的 base 是 {fitted:g} = {base:g}^2"),
+    "exponent_i_per_channel": (
+        "each channel j has its own frequency base^(-j/d): the cosine channel 2i+1 does not share "
+        "the frequency of the sine channel 2i (i used where 2i belongs), max error {err:.3g}",
+        "每个通道 j 各用自己的频率 base^(-j/d)：余弦通道 2i+1 与正弦通道 2i 频率不同"
+        "（该用 2i 的地方用了 i），最大误差 {err:.3g}"),
+    "sin_cos_swapped": (
+        "sin and cos are swapped: channel {col} starts at {first:.3g}, a cosine where the paper has a sine",
+        "sin 与 cos 对调了：通道 {col} 从 {first:.3g} 开始，论文在这里是正弦，你的是余弦"),
+    "positions_from_1": (
+        "row 0 equals PE({start}): positions start at {start}, not 0",
+        "第 0 行等于 PE({start})：位置从 {start} 开始，而不是从 0 开始"),
+    "wrong_sign": (
+        "the exponent lost its minus sign: frequencies grow as base^(+2i/d) (pair 1 turns {w1:.4g} "
+        "rad per position, faster than pair 0's 1 rad)",
+        "指数少了负号：频率按 base^(+2i/d) 增长（第 1 对每个位置转 {w1:.4g} 弧度，比第 0 对的 1 弧度还快）"),
+    "only_sin": (
+        "only sines: the cosine channels {where}",
+        "只有正弦：余弦通道{where}"),
+    "dropout_on": (
+        "about {pct:.0f}% zeros and the rest x {gain:.3g}: dropout p = {p:.2g} was on",
+        "约 {pct:.0f}% 的值为零，其余乘了 {gain:.3g}：保存时 dropout（p = {p:.2g}）还开着"),
+    "wrong_base": (
+        "the base is {fitted:g}, not the {expected:g} asked for",
+        "base 是 {fitted:g}，不是要求的 {expected:g}"),
+    "wrong_pairing": (
+        "the cache is laid out as {found}, but {expected} was asked for: {why}",
+        "缓存按 {found} 排列，但要求的是 {expected}：{why}"),
+    "unknown": (
+        "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
+        "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
+}
+
+FIXES = {
+    "exponent_i": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
+    "exponent_doubled": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
+    "exponent_i_per_channel": "use one frequency per pair: div_term = torch.exp(torch.arange(0, d_model, 2)"
+                              ".float() * (-math.log(10000.0) / d_model)) for both pe[:, 0::2] and pe[:, 1::2]",
+    "sin_cos_swapped": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
+    "positions_from_1": "position = torch.arange(0, max_len).unsqueeze(1).float()",
+    "wrong_sign": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
+    "only_sin": "pe[:, 1::2] = torch.cos(position * div_term)",
+    "dropout_on": "module.eval() before calling it, or save the buffer itself: module.pe.squeeze(0)",
+    "wrong_base": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim)) with the "
+                  "model's rope_theta as base",
+    "wrong_pairing": "match the cache to the rotation: emb = torch.cat((freqs, freqs), dim=-1) with "
+                     "rotate_half, freqs.repeat_interleave(2, dim=-1) with interleaved pairs",
+    "unknown": "",
+}
+
+ONLY_SIN_WHERE = {"zero": ("are all zero (the cos line is missing)", "全为零（漏了 cos 那一行）"),
+                  "sin": ("hold sines too (sin written twice)", "也是正弦（sin 写了两遍）")}
+
+
+def mistake(mistake_id: str, lang: str = "en", **evidence) -> Mistake:
+    """The Mistake for `mistake_id` with its evidence filled in, in language `lang`."""
+    text = TEMPLATES[mistake_id][LANGS.index(lang) if lang in LANGS else 0]
+    public_id = "exponent_i" if mistake_id == "exponent_i_per_channel" else mistake_id
+    return Mistake(public_id, text.format(**evidence), FIXES[mistake_id])
+
+
+SLIP_BASES = (10000.0, 500000.0)   # the bases whose square root / square betrays an exponent slip
+
+
+def base_slip(fitted: float, lang: str = "en") -> tuple[Mistake | None, float]:
+    """(mistake, the base meant) when a fitted base is the square root of a usual base (i for 2i:
+    exponent_i) or its square (2i for i: exponent_doubled); (None, fitted) otherwise."""
+    for base in SLIP_BASES:
+        if abs(fitted / math.sqrt(base) - 1) < 5e-3:
+            return mistake("exponent_i", lang, fitted=fitted, base=base), base
+        if abs(fitted / base ** 2 - 1) < 5e-3:
+            return mistake("exponent_doubled", lang, fitted=fitted, base=base), base
+    return None, fitted

@@ -1,0 +1,139 @@
+"""The sinusoidal tables a check compares against: the right ones and the classic slips, as specs.
+
+A Spec says which channels hold sines / cosines / zeros and how the frequencies fall:
+  layout  interleaved | concat | t2t          (encodings.channel_layout)
+  assign  sincos (right) | swapped | sin_zero (cos line missing) | sin_dup (sin written twice)
+  law     2i (right) | per_channel (channel j uses base^(-j/d): i where 2i belongs)
+  sign    -1 (right) | +1 (the exponent lost its minus sign)
+Each is evaluated at any base and start position; the scale is fitted by least squares.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.encodings import LAYOUTS, channel_counts, channel_layout
+
+ASSIGNS = ("sincos", "swapped", "sin_zero", "sin_dup")
+ZERO, SIN, COS = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    layout: str = "interleaved"
+    assign: str = "sincos"
+    law: str = "2i"
+    sign: int = -1
+
+    @property
+    def is_right(self) -> bool:
+        return self.assign == "sincos" and self.law == "2i" and self.sign == -1
+
+    def right(self) -> "Spec":
+        """The same layout with every slip undone."""
+        return Spec(self.layout)
+
+
+def all_specs(d_model: int) -> list[Spec]:
+    """Every spec that makes sense for d_model (per_channel only interleaved; t2t needs d >= 2)."""
+    out = [Spec(lay, a, "2i", s) for lay in LAYOUTS for a in ASSIGNS for s in (-1, 1)]
+    out += [Spec("interleaved", a, "per_channel", s) for a in ("sincos", "swapped") for s in (-1, 1)]
+    return [s for s in out if d_model >= 2 and not (s.layout == "t2t" and d_model < 2)]
+
+
+def exponent_scale(d_model: int, layout: str) -> float:
+    """E with w_k = base^(-k/E): d/2 for interleaved and concat, max(h-1, 1) for t2t."""
+    return max(d_model // 2 - 1, 1) if layout == "t2t" else d_model / 2
+
+
+def column_exponents(spec: Spec, d_model: int) -> tuple[np.ndarray, np.ndarray]:
+    """(e, kind): w_j = exp(sign * e_j * ln(base)) for each column j, and ZERO/SIN/COS; (d_model,) each."""
+    if spec.law == "per_channel":
+        e = np.arange(d_model) / d_model
+    else:
+        n_sin, n_cos = channel_counts(d_model, spec.layout)
+        ek = np.arange(n_sin) / exponent_scale(d_model, spec.layout)
+        e = np.zeros(d_model)
+        sin_cols, cos_cols = channel_layout(d_model, spec.layout)
+        e[sin_cols] = ek
+        e[cos_cols] = ek[:n_cos]
+    kind = np.zeros(d_model, dtype=np.int8)
+    sin_cols, cos_cols = channel_layout(d_model, "interleaved" if spec.law == "per_channel"
+                                        else spec.layout)
+    first, second = {"sincos": (SIN, COS), "swapped": (COS, SIN), "sin_zero": (SIN, ZERO),
+                     "sin_dup": (SIN, SIN)}[spec.assign]
+    kind[sin_cols] = first
+    kind[cos_cols] = second
+    return spec.sign * e, kind
+
+
+def column_plan(spec: Spec, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    """(w, kind): each column's angular frequency and ZERO/SIN/COS; each (d_model,)."""
+    e, kind = column_exponents(spec, d_model)
+    return np.exp(e * math.log(base)), kind
+
+
+def template(spec: Spec, d_model: int, base: float, positions: np.ndarray) -> np.ndarray:
+    """The unit-scale table of `spec` at `positions`; (len(positions), d_model) float64."""
+    return templates(spec, d_model, np.array([math.log(base)]), positions)[0]
+
+
+def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Unit-scale tables of `spec` for many ln(base) at once; (len(ln_bases), len(positions), d_model)."""
+    e, kind = column_exponents(spec, d_model)
+    w = np.exp(np.asarray(ln_bases, dtype=np.float64)[:, None] * e[None, :])          # (G, d)
+    pos = np.asarray(positions, dtype=np.float64)
+    out = np.zeros((len(w), len(pos), d_model))
+    for code, fn in ((SIN, np.sin), (COS, np.cos)):
+        cols = np.flatnonzero(kind == code)
+        if len(cols):
+            out[..., cols] = fn(pos[None, :, None] * w[:, None, cols])               # (G, n, c)
+    return out
+
+
+def pair_frequencies(x: np.ndarray, mask: np.ndarray | None, layout: str) -> np.ndarray:
+    """Signed angular speed of each (sine column, cosine column) pair of `layout`, read from the
+    data: the mean wrapped step of atan2(sine, cosine) between consecutive rows; (n_cos,).
+    Negative speeds mean the pair turns backwards (sin and cos swapped)."""
+    d = x.shape[1]
+    sin_cols, cos_cols = channel_layout(d, layout)
+    n = channel_counts(d, layout)[1]
+    a, b = x[:, sin_cols][:, :n], x[:, cos_cols]                                # (L, n)
+    if len(x) < 2 or n == 0:
+        return np.zeros(n)
+    theta = np.arctan2(a, b)
+    step = np.pi - np.mod(np.pi - (theta[1:] - theta[:-1]), 2 * np.pi)          # (L-1, n)
+    ok = (a ** 2 + b ** 2) > 0
+    if mask is not None:
+        ok &= mask[:, sin_cols][:, :n] & mask[:, cos_cols]
+    valid = ok[1:] & ok[:-1]
+    count = valid.sum(axis=0)
+    return np.where(count > 0, (step * valid).sum(axis=0) / np.maximum(count, 1), 0.0)
+
+
+def base_guesses(x: np.ndarray, mask: np.ndarray | None, layout: str) -> list[float]:
+    """Bases suggested by the pair speeds of `layout`: a falling law (right) and a rising one."""
+    d = x.shape[1]
+    signed = pair_frequencies(x, mask, layout)                                   # (n,)
+    signed = signed * (1.0 if len(signed) == 0 or signed[0] >= 0 else -1.0)     # swapped: turn back
+    w = np.abs(signed)
+    k = np.arange(len(w))
+    span = max(len(x) - 1, 1)
+    out = []
+    usable = (k >= 1) & (w * span > 0.05) & (w < 3.0) & (w > 0)
+    if usable.any():
+        c = -float(np.dot(k[usable], np.log(w[usable]))) / float(np.dot(k[usable], k[usable]))
+        if c != 0:
+            out.append(math.exp(min(abs(c) * exponent_scale(d, layout), 60.0)))
+    rising = 1
+    while rising < len(w) and 1.0 < signed[rising] < 3.0 and signed[rising] > signed[rising - 1]:
+        rising += 1
+    if rising > 1:
+        kk = k[1:rising]
+        c = float(np.dot(kk, np.log(w[1:rising]))) / float(np.dot(kk, kk))
+        if c > 0:
+            out.append(math.exp(min(c * exponent_scale(d, layout), 60.0)))
+    return [b for b in out if 1.0001 < b < 1e15]

@@ -1,0 +1,242 @@
+"""Check a PE table (L, d): fit every spec of pe_models (base, start, scale), keep the closest,
+and name what it is (a right convention) or which slips it has, with the evidence."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.backend.diagnose.fitting import golden_min, sample_rows, scaled_sse, snap
+from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake
+from explorer.backend.diagnose.pe_models import (Spec, all_specs, base_guesses, column_plan, template,
+                                                 templates)
+from explorer.backend.diagnose.result import Diagnosis, tolerance
+from explorer.backend.encodings import LAYOUTS
+
+COMMON_BASES = (10000.0, 100.0, 500.0, 1e5, 5e5, 1e6, 1e8)
+GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search over ln(base)
+STARTS = (0, 1)
+ANGLE_CAP = 2.0 ** 15                                            # see _checkable
+TOP = 3                                                          # candidates refined on all rows
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    spec: Spec
+    base: float
+    start: int
+    scale: float
+    max_error: float
+
+
+def _sse(x, mask, rows, spec, base, start) -> float:
+    t = template(spec, x.shape[1], base, rows + start)
+    return scaled_sse(x[rows], t, None if mask is None else mask[rows])[1]
+
+
+def _sse_many(x, mask, rows, spec, ln_bases, start) -> np.ndarray:
+    """Least-squares-scaled SSE of `spec` for each ln(base); (len(ln_bases),)."""
+    t = templates(spec, x.shape[1], ln_bases, rows + start)                    # (G, n, d)
+    xr = x[rows]
+    if mask is not None:
+        m = mask[rows]
+        t = t * m
+        xr = xr * m
+    tt = np.einsum("gnd,gnd->g", t, t)
+    xt = np.einsum("gnd,nd->g", t, xr)
+    scale = np.where(tt > 0, xt / np.where(tt > 0, tt, 1), 0.0)
+    return float(np.vdot(xr, xr)) - scale * xt
+
+
+def _refine(x, mask, spec, start, ln_b) -> float:
+    """ln(base) refined on ever more rows with ever narrower brackets (the error in ln(base) gets
+    more wiggly as positions grow, so each stage starts where the previous one ended)."""
+    n = len(x)
+    for rows, half_width in ((sample_rows(n, 48, 0), 0.35), (sample_rows(n, 128, 0), 0.01),
+                             (sample_rows(n, 64, 192), 1e-3)):
+        ln_b = golden_min(lambda v: _sse(x, mask, rows, spec, math.exp(v), start),
+                          max(ln_b - half_width, math.log(1.0001)), ln_b + half_width, 36)
+        if len(rows) >= n:
+            break
+    return ln_b
+
+
+def _checkable(spec, base, start, rows, d, mask) -> np.ndarray | None:
+    """Entries whose angle |p w| <= ANGLE_CAP (beyond it float32 tables are noise), and in mask;
+    None when that is every entry."""
+    w_max = float(np.max(column_plan(spec, d, base)[0]))
+    if (rows[-1] + start) * w_max <= ANGLE_CAP:
+        return mask
+    ok = np.abs((rows + start)[:, None] * column_plan(spec, d, base)[0][None, :]) <= ANGLE_CAP
+    return ok if mask is None else ok & mask
+
+
+def _max_error(x, mask, spec, base, start, rows=None) -> tuple[float, float]:
+    """(scale, max |x - scale * template|) over the whole table, x being the table's `rows`
+    (default: all of them); masked entries and angles beyond ANGLE_CAP left out. inf when less
+    than half of the table can be checked."""
+    rows = np.arange(len(x)) if rows is None else rows
+    t = template(spec, x.shape[1], base, rows + start)
+    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
+    scale = scaled_sse(x, t, mask)[0]
+    r = np.abs(x - scale * t)
+    if mask is not None:
+        if mask.mean() < 0.5:
+            return scale, float("inf")
+        r = r[mask]
+    return scale, float(r.max()) if r.size else 0.0
+
+
+def _snap_scale(x, mask, spec, base, start, scale, err, tol) -> tuple[float, float]:
+    """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one."""
+    rows = np.arange(len(x))
+    t = template(spec, x.shape[1], base, rows + start)
+    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
+    for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
+        r = np.abs(x - s * t)
+        e = float((r[mask] if mask is not None else r).max())
+        if e <= max(tol, err):
+            return s, e
+    return scale, err
+
+
+def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
+    """Every spec fitted; the closest first (by max error relative to the fitted scale)."""
+    d = x.shape[1]
+    head = sample_rows(len(x), 8, 0)
+    first = sample_rows(len(x), 48, 0)
+    guesses = {lay: base_guesses(x, mask, lay) for lay in LAYOUTS}
+    ranked = []
+    for spec in all_specs(d):
+        for start in STARTS:
+            coarse = GRID[int(np.argmin(_sse_many(x, mask, head, spec, GRID, start)))]
+            ln_bases = np.log([math.exp(coarse), *COMMON_BASES, *guesses[spec.layout]])
+            sse = _sse_many(x, mask, first, spec, ln_bases, start)
+            i = int(np.argmin(sse))
+            ranked.append((float(sse[i]), spec, start, math.exp(ln_bases[i])))
+    ranked.sort(key=lambda r: r[0])
+    fits = []
+    for _, spec, start, base in ranked[:TOP]:
+        refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
+        # a rising law (or a short table) can make the refinement wander off: keep the better one
+        tried = [(b, *_max_error(x, mask, spec, b, start)) for b in dict.fromkeys((refined, base))]
+        base, scale, err = min(tried, key=lambda r: r[2] / max(abs(r[1]), 1e-300))
+        tol = _tol(spec, base, start, x.shape, scale, dtype)
+        probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
+        sub = None if mask is None else mask[probe]
+        round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
+        if round_base != base:
+            r_scale, r_err = _max_error(x, mask, spec, round_base, start)
+            if r_err <= max(tol, err):
+                base, scale, err = round_base, r_scale, r_err
+        scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol)
+        fits.append(Fit(spec, base, start, scale, err))
+    fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
+    return fits
+
+
+def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
+    """Diagnosis of a PE table x (L, d) float64 (already in (L, d) orientation)."""
+    best = _choose(fit_table(x, None, dtype), x.shape, dtype)
+    tol = _fit_tol(best, x.shape, dtype)
+    dropout = None
+    zeros = float(np.mean(x == 0))
+    if best.max_error > tol and zeros > 0.02:
+        mask = x != 0
+        masked = _choose(fit_table(x, mask, dtype), x.shape, dtype)
+        kept = _structural_nonzero(masked, x.shape)
+        p = float(np.mean(x[kept] == 0)) if kept.any() else 0.0
+        if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
+            best, dropout = masked, p
+            tol = _fit_tol(best, x.shape, dtype)
+    return _diagnosis(x, best, tol, dtype, orientation, dropout, lang)
+
+
+def _choose(fits: list, shape, dtype: str) -> Fit:
+    """The fit with the fewest slips among those within tolerance (integer positions cannot tell
+    w from w + 2 pi: a rising law can alias a right one), else the closest."""
+    good = [f for f in fits if f.max_error <= _fit_tol(f, shape, dtype)]
+    slips = lambda f: (f.spec.assign != "sincos") + (f.spec.law != "2i") + (f.spec.sign > 0) + (f.start != 0)
+    return min(good, key=lambda f: (slips(f), f.max_error)) if good else fits[0]
+
+
+def _tol(spec: Spec, base: float, start: int, shape, scale: float, dtype: str) -> float:
+    """tolerance() with the largest angle (L - 1 + start) * max w of this spec and base."""
+    w_max = float(np.max(column_plan(spec, shape[1], base)[0]))
+    return tolerance(scale, dtype, min((shape[0] - 1 + start) * w_max, ANGLE_CAP))
+
+
+def _fit_tol(fit: Fit, shape, dtype: str) -> float:
+    return _tol(fit.spec, fit.base, fit.start, shape, fit.scale, dtype)
+
+
+def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
+    """True where the fitted template is not (nearly) zero: the entries dropout could zero."""
+    t = template(fit.spec, shape[1], fit.base, np.arange(shape[0]) + fit.start)
+    return np.abs(t) > 1e-6
+
+
+def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis:
+    spec, d = fit.spec, x.shape[1]
+    scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
+    base = fit.base
+    conv = {"layout": spec.layout, "base": base, "scale": scale, "orientation": orientation,
+            "start": fit.start, "dtype": dtype, "max_len": int(x.shape[0]), "d_model": int(d),
+            "scale_is_sqrt_d": bool(abs(abs(scale) / math.sqrt(d) - 1) < 1e-3)}
+    found = []
+    if fit.max_error <= tol:
+        found = _slips(x, fit, dropout, lang)
+        if spec.is_right and found and found[0].id.startswith("exponent_"):
+            base = base_slip(base, lang)[1]
+            conv["base"] = base
+    ref = scale * template(spec.right(), d, base, np.arange(len(x)))
+    if fit.max_error > tol:
+        nearest = _spec_words(fit)
+        found = [mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
+    match = not found
+    return Diagnosis("pe", match, conv, tuple(found), fit.max_error, tol, x, ref)
+
+
+def _spec_words(fit: Fit) -> str:
+    s = fit.spec
+    words = [f"{s.layout} sin/cos", f"base {fit.base:.6g}", f"positions from {fit.start}"]
+    if s.assign != "sincos":
+        words.append(s.assign.replace("_", " "))
+    if s.law != "2i":
+        words.append("exponent per channel")
+    if s.sign > 0:
+        words.append("exponent without minus")
+    return ", ".join(words)
+
+
+def _slips(x, fit: Fit, dropout, lang) -> list:
+    """The Mistakes of a fit that is within tolerance."""
+    s, out = fit.spec, []
+    if s.assign == "swapped":
+        col = int(np.flatnonzero(column_plan(s, x.shape[1], fit.base)[1])[0])
+        out.append(mistake("sin_cos_swapped", lang, col=col, first=x[0, col] / fit.scale))
+    if s.assign in ("sin_zero", "sin_dup"):
+        where = ONLY_SIN_WHERE["zero" if s.assign == "sin_zero" else "sin"][lang == "zh_CN"]
+        out.append(mistake("only_sin", lang, where=where))
+    if s.sign > 0:
+        w1 = column_plan(s, x.shape[1], fit.base)[0]
+        out.append(mistake("wrong_sign", lang, w1=float(w1[w1 > 1].min()) if (w1 > 1).any() else 1.0))
+    if s.law == "per_channel":
+        out.append(mistake("exponent_i_per_channel", lang, err=fit.max_error))
+    elif s.sign < 0 and x.shape[1] >= 4 and base_slip(fit.base, lang)[0] is not None:
+        out.append(base_slip(fit.base, lang)[0])
+    if fit.start != 0:
+        out.append(mistake("positions_from_1", lang, start=fit.start))
+    if dropout:
+        out.append(mistake("dropout_on", lang, pct=100 * dropout, gain=fit.scale,
+                           p=round(dropout_p(fit.scale, dropout), 3)))
+    return out
+
+
+def dropout_p(gain: float, zero_fraction: float) -> float:
+    """Dropout's p: 1 - 1/gain when the kept values' gain agrees with the zero fraction (a unit
+    table), else the zero fraction itself."""
+    p = 1 - 1 / gain if gain > 1 else -1.0
+    return p if 0 < p < 0.95 and abs(p - zero_fraction) < 0.1 else zero_fraction

@@ -1,0 +1,210 @@
+"""Check a RoPE cos/sin cache (L, head_dim) or an inv_freq vector (head_dim/2,).
+
+Cache layouts (each frequency theta_k held by two columns):
+  half         cat(freqs, freqs): columns k and k + d/2 (HF `emb = torch.cat((freqs, freqs), -1)`)
+  interleaved  repeat_interleave: columns 2k and 2k + 1 (RoFormer / GPT-J style)
+theta_k = g * base^(-2k/d): g = 1 for rope_type default, 1/factor for linear (position interpolation).
+Other rope types go through `_scaled_candidates` (explorer.backend.rope_scaling, when present).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from explorer.backend.diagnose.fitting import golden_min, log_slope, sample_rows, scaled_sse, snap
+from explorer.backend.diagnose.messages import base_slip, mistake
+from explorer.backend.diagnose.result import Diagnosis, tolerance
+
+PAIRINGS = ("half", "interleaved")
+PAIRING_WORDS = {"half": "cat(freqs, freqs) (rotate_half pairs i with i + d/2)",
+                 "interleaved": "repeat_interleave (pairs 2i, 2i+1)"}
+
+
+def duplicated_pairing(x: np.ndarray, tol: float) -> str | None:
+    """'half' or 'interleaved' when the columns of x come in equal twos that way, else None."""
+    d = x.shape[1]
+    if d < 2 or d % 2:
+        return None
+    h = d // 2
+    if np.max(np.abs(x[:, :h] - x[:, h:])) <= tol:
+        return "half"
+    if np.max(np.abs(x[:, 0::2] - x[:, 1::2])) <= tol:
+        return "interleaved"
+    return None
+
+
+def _columns(x: np.ndarray, pairing: str) -> np.ndarray:
+    """The d/2 distinct columns, one per frequency; (L, d/2)."""
+    return x[:, : x.shape[1] // 2] if pairing == "half" else x[:, 0::2]
+
+
+def column_speed(u: np.ndarray) -> np.ndarray:
+    """Angular speed of each column of u (L, h) read through cos(w) = sum (u[p+1] + u[p-1]) u[p] /
+    (2 sum u[p]^2), which holds for any amplitude and phase; (h,), 0 where it cannot be read."""
+    if len(u) < 3:
+        return np.zeros(u.shape[1])
+    num = ((u[2:] + u[:-2]) * u[1:-1]).sum(axis=0)
+    den = 2 * (u[1:-1] ** 2).sum(axis=0)
+    c = np.where(den > 0, num / np.where(den > 0, den, 1), 1.0)
+    return np.arccos(np.clip(c, -1.0, 1.0))
+
+
+def cache_model(h: int, base: float, gain: float, func: str, start: int, rows: np.ndarray,
+                inv_freq: np.ndarray | None = None) -> np.ndarray:
+    """Unit-scale distinct columns func(p theta_k); (len(rows), h)."""
+    theta = inv_freq if inv_freq is not None else gain * np.exp(-np.arange(h) * 2 * math.log(base) / (2 * h))
+    angle = (rows + start)[:, None] * theta[None, :]
+    return np.cos(angle) if func == "cos" else np.sin(angle)
+
+
+def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
+    """Fit base and gain of func(p theta_k) to the distinct columns u (L, h)."""
+    n, h = u.shape
+    w = column_speed(u)
+    gain = float(w[0]) if w[0] > 0 else 1.0
+    k = np.arange(h)
+    ok = (k >= 1) & (w > 0.02) & (w < 3.0)
+    slope = log_slope(k[ok], np.log(w[ok] / gain), False)[0] if ok.any() else -math.log(1e4) / h
+    ln_b = min(max(-slope * h, math.log(1.0001)), 60.0)
+
+    def sse(rows, base, g):
+        return scaled_sse(u[rows], cache_model(h, base, g, func, start, rows), None)[1]
+
+    for rows, width in ((sample_rows(n, 48, 0), 0.5), (sample_rows(n, 256, 0), 0.02),
+                        (sample_rows(n, 512, 512), 2e-3)):
+        ln_b = golden_min(lambda v: sse(rows, math.exp(v), gain), max(ln_b - width, 1e-4), ln_b + width)
+        gain = math.exp(golden_min(lambda v: sse(rows, math.exp(ln_b), math.exp(v)),
+                                   math.log(gain) - width / 4, math.log(gain) + width / 4))
+    rows = np.arange(n)
+
+    def err(base, g):
+        t = cache_model(h, base, g, func, start, rows)
+        s = scaled_sse(u, t, None)[0]
+        return float(np.max(np.abs(u - s * t))), s
+
+    scale = err(math.exp(ln_b), gain)[1]
+    tol = tolerance(scale, dtype, n + start)
+    factor = snap(1 / gain, lambda f: err(math.exp(ln_b), 1 / f)[0], tol)
+    base = snap(math.exp(ln_b), lambda b: err(b, 1 / factor)[0], tol)
+    e, scale = err(base, 1 / factor)
+    return {"base": base, "factor": factor, "func": func, "start": start, "scale": scale,
+            "max_error": e, "tol": tolerance(scale, dtype, n + start)}
+
+
+def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expect: dict,
+                lang: str = "en") -> Diagnosis:
+    """Diagnosis of a cos or sin cache x (L, head_dim) whose columns are duplicated as `pairing`."""
+    u = _columns(x, pairing)
+    fits = [_fit_cache(u, f, s, dtype) for f in ("cos", "sin") for s in (0, 1)]
+    best = min(fits, key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
+    hd = x.shape[1]
+    rope_type, params = ("default", {}) if abs(best["factor"] - 1) < 1e-9 else \
+        ("linear", {"factor": best["factor"]})
+    conv = {"function": best["func"], "pairing": pairing, "head_dim": hd, "base": best["base"],
+            "rope_type": rope_type, "rope_params": params, "scale": best["scale"],
+            "orientation": orientation, "start": best["start"], "dtype": dtype, "max_len": len(x)}
+    found = []
+    scaled = _best_scaled(u, best, dtype) if best["max_error"] > best["tol"] else None
+    if scaled is not None:
+        best, cand = scaled
+        conv.update({"base": cand.base, "rope_type": cand.rope_type, "rope_params": cand.params,
+                     "preset": cand.name, "attention_factor": cand.attention_factor,
+                     "scale": best["scale"], "function": best["func"], "start": best["start"]})
+        cols = best["scale"] * cache_model(hd // 2, 0, 0, best["func"], 0, np.arange(len(x)), cand.inv_freq)
+        ref = np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
+        return Diagnosis("rope_cache", True, conv, (), best["max_error"], best["tol"], x, ref)
+    if best["max_error"] > best["tol"]:
+        found.append(mistake("unknown", lang, nearest=f"{best['func']} cache, base {best['base']:.6g}",
+                             err=best["max_error"], tol=best["tol"]))
+    else:
+        slip, meant = base_slip(best["base"], lang)
+        if slip is not None and hd >= 4:
+            found.append(slip)
+            conv["base"] = meant
+        if best["start"]:
+            found.append(mistake("positions_from_1", lang, start=best["start"]))
+        found += _expectations(conv, expect, lang)
+    ref_cols = best["scale"] * cache_model(hd // 2, conv["base"], 1 / best["factor"], best["func"],
+                                           0, np.arange(len(x)))
+    ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
+        np.repeat(ref_cols, 2, axis=1)
+    return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x, ref)
+
+
+def _best_scaled(u: np.ndarray, best: dict, dtype: str):
+    """(fit, Candidate) of the scaled-RoPE preset that reproduces the columns u within tolerance."""
+    from explorer.backend.diagnose.scaled_rope import preset_candidates
+
+    n, h = u.shape
+    rows = np.arange(n)
+    for cand in preset_candidates(2 * h):
+        for func in ("cos", "sin"):
+            t = cache_model(h, 0, 0, func, 0, rows, cand.inv_freq)
+            scale = scaled_sse(u, t, None)[0]
+            err = float(np.max(np.abs(u - scale * t)))
+            tol = tolerance(scale, dtype, n)
+            if err <= tol:
+                return dict(best, func=func, start=0, scale=scale, max_error=err, tol=tol), cand
+    return None
+
+
+def _expectations(conv: dict, expect: dict, lang: str) -> list:
+    """Mistakes against what the caller said the data should be (base, pairing, head_dim)."""
+    out = []
+    base = expect.get("base")
+    if base is not None and abs(conv["base"] / base - 1) > 1e-4:
+        out.append(mistake("wrong_base", lang, fitted=conv["base"], expected=base))
+    pairing = expect.get("pairing")
+    if pairing is not None and conv.get("pairing") is not None and pairing != conv["pairing"]:
+        out.append(mistake("wrong_pairing", lang, found=conv["pairing"], expected=pairing,
+                           why=PAIRING_WORDS[conv["pairing"]]))
+    return out
+
+
+def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") -> Diagnosis:
+    """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h))."""
+    h = len(w)
+    hd = 2 * h
+    k = np.arange(h)
+    conv = {"head_dim": hd, "dtype": dtype, "scale": 1.0}
+    tol = tolerance(1.0, dtype, 8 * math.log(1e6))
+    if np.any(w <= 0) or h < 2:
+        msg = "an inv_freq vector holds positive numbers" if np.any(w <= 0) else "one number"
+        found = (mistake("unknown", lang, nearest=msg, err=float("inf"), tol=tol),)
+        return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
+    slope, icpt = log_slope(k, np.log(w), True)
+    sign = -1 if slope <= 0 else 1
+    gain = math.exp(icpt)
+
+    def err(base, g):
+        ref = g * np.exp(sign * k * math.log(base) / h)
+        return float(np.max(np.abs(w / ref - 1)))
+
+    base = min(math.exp(abs(slope) * h), 1e300)
+    factor = snap(1 / gain, lambda f: err(base, 1 / f), tol)
+    base = snap(base, lambda b: err(b, 1 / factor), tol)
+    e = err(base, 1 / factor)
+    rope_type, params = ("default", {}) if factor == 1 else ("linear", {"factor": factor})
+    conv.update({"base": base, "rope_type": rope_type, "rope_params": params})
+    ref = np.exp(-k * math.log(base) / h) / factor
+    found = []
+    if e > tol:
+        from explorer.backend.diagnose.scaled_rope import preset_candidates
+
+        for cand in preset_candidates(hd):
+            ce = float(np.max(np.abs(w / cand.inv_freq - 1)))
+            if ce <= tol:
+                conv.update({"base": cand.base, "rope_type": cand.rope_type, "rope_params": cand.params,
+                             "preset": cand.name})
+                return Diagnosis("inv_freq", True, conv, (), ce, tol, w, cand.inv_freq)
+    if e > tol:
+        found.append(mistake("unknown", lang, nearest=f"base {base:.6g}, factor {factor:.6g}", err=e, tol=tol))
+    elif sign > 0:
+        found.append(mistake("wrong_sign", lang, w1=float(w[1] / w[0])))
+    elif base_slip(base, lang)[0] is not None and h >= 2:
+        found.append(base_slip(base, lang)[0])
+    if not found:
+        found += _expectations(conv, expect, lang)
+    return Diagnosis("inv_freq", not found, conv, tuple(found), e, tol, w, ref)

@@ -1,0 +1,5 @@
+"""python -m explorer.bench: see explorer.bench."""
+
+from explorer.bench import main
+
+raise SystemExit(main())

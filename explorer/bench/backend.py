@@ -1,0 +1,57 @@
+"""Backend rows: screen-size PE and similarity (closed forms) and full size (the textbook path).
+
+Each screen-size case runs many times with a new base each time (as a slider drags), and reports the
+median and the minimum: on a shared machine the minimum is the least-disturbed run.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from explorer.bench.timing import stats, timed
+
+SCREEN_REPEAT = 40
+FULL_REPEAT = 3
+
+
+def _cases(n: int, d: int) -> dict:
+    """name -> fn(i), each with base 1e4 + i, for one size."""
+    from explorer.compute import heatmap, similarity
+    from explorer.compute.screen import Window, block_step
+    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.backend.pe_screen import pe_screen, pe_screen_plain
+    from explorer.backend.similarity import similarity_matmul
+    from explorer.params import Params
+
+    p = Params(max_len=n, d_model=d)
+    win = Window.full(p, 800, 1000)
+    step = block_step(n, win.rows_px)
+    count = math.ceil(n / step)
+    ch_step = block_step(d, win.cols_px)
+    cols = d // ch_step
+    cases = {
+        "pe screen (compute.heatmap)": lambda i: heatmap.heatmap.__wrapped__(
+            p.with_(base=1e4 + i), win),
+        "pe screen fast (pe_screen)": lambda i: pe_screen(0, step, count, 0, ch_step, cols, d,
+                                                          1e4 + i),
+        "pe screen plain (block mean)": lambda i: pe_screen_plain(
+            0, step, count, 0, ch_step, cols, d, 1e4 + i, dtype=np.float32),
+        "similarity screen": lambda i: similarity.similarity.__wrapped__(p.with_(base=1e4 + i), win),
+        "pe full float32": lambda i: sinusoidal_pe(n, d, 1e4 + i),
+    }
+    if n <= 8192:
+        cases["similarity full (matmul)"] = lambda i: similarity_matmul(n, min(d, 512), 1e4 + i,
+                                                                       dtype="float32")
+    return cases
+
+
+def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
+    rows = []
+    for n, d in sizes:
+        for name, fn in _cases(n, d).items():
+            count = FULL_REPEAT if "full" in name else repeat
+            fn(count + 1)                             # untimed: caches, page faults
+            rows.append({"what": name, "max_len": n, "d_model": d, **stats(timed(fn, count))})
+    return rows

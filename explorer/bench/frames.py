@@ -1,0 +1,182 @@
+"""Frames in the real window offscreen, the plain path beside each, and the floor of this machine.
+
+For each view and size: 3 untimed warm-up steps (the first frames after a tab switch or a size change
+fill caches), then `steps` base-slider steps, each timed from the slider change to rendered pixels
+(the view's grab(): one render). Then the plain path for the same view and size (explorer.bench.plain:
+full arrays, one thread, setImage/plot with autoLevels, grab) for at most steps / 2 steps, stopping
+after PLAIN_SECONDS once 3 steps are in (or 1, when a step takes over a second: the ratio is then
+large and its precision moot). The floor: one empty redraw plus one screen-filling image
+(setImage with fixed levels), each grabbed at the size of a view, 60 times each at the start and
+15 times before each series (its row's `floor_ms`: on a shared machine the load changes within a run,
+so each row is compared with the floor of its own moment).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+
+import numpy as np
+
+from explorer.bench.timing import stats, timed
+
+SIZES = ((512, 512), (2048, 1024), (32768, 1024), (8192, 4096))   # (max_len, d_model)
+WARM_UP = 3          # untimed steps before each series (tab switch / new size: pixmaps, caches)
+LOCAL_FLOOR_REPEAT = 15  # floor steps before each series
+PLAIN_SECONDS = 3.0  # the plain series stops after this long (at least 3 steps)
+
+
+def open_window():
+    """(app, window): the main window with fresh settings, shown once for its layout, settled."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    from explorer.ui.app import make_app
+    from explorer.ui.main_window import MainWindow
+
+    app = make_app()
+    settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "pe-explorer", "bench")
+    settings.clear()
+    window = MainWindow(settings=settings)
+    window.resize(1400, 900)
+    window.show()
+    app.processEvents()
+    _settle(app)
+    # Hidden after layout: a visible offscreen window repaints itself inside processEvents as well,
+    # so each step would render twice. Hidden, grab() is the one render of the frame.
+    window.hide()
+    return app, window
+
+
+def _settle(app) -> None:
+    """Let start-up finish before timing: the device probe imports torch on a pool thread (1-2 s)
+    after the first frame, and while it holds the GIL every frame is slower."""
+    from PySide6.QtCore import QThreadPool
+
+    t = time.perf_counter()
+    while time.perf_counter() - t < 1.0:
+        app.processEvents()
+        time.sleep(0.01)
+    QThreadPool.globalInstance().waitForDone(30_000)
+    app.processEvents()
+
+
+def floor_row(width: int, height: int, repeat: int = 60) -> dict:
+    """The cheapest honest frame here: an empty plot redrawn plus a screen-filling image drawn."""
+    import pyqtgraph as pg
+
+    empty = pg.PlotWidget()
+    empty.resize(width, height)
+    empty.show()
+    full = pg.PlotWidget()
+    full.resize(width, height)
+    item = pg.ImageItem()
+    full.addItem(item)
+    full.show()
+    rng = np.random.default_rng(0)
+    images = [rng.uniform(-1, 1, (height, width)).astype(np.float32) for _ in range(2)]
+    item.setImage(images[0], autoLevels=False, levels=(-1, 1))
+    full.grab()
+    empty.grab()
+    e = stats(timed(lambda i: empty.grab(), repeat))
+    f = stats(timed(lambda i: (item.setImage(images[i % 2], autoLevels=False, levels=(-1, 1)),
+                               full.grab()), repeat))
+    for w in (empty, full):
+        _dispose(w)
+    return {"p50_ms": round(e["p50_ms"] + f["p50_ms"], 2), "empty_redraw_p50_ms": e["p50_ms"],
+            "image_p50_ms": f["p50_ms"], "width": width, "height": height}
+
+
+def _dispose(widget) -> None:
+    """Delete a widget now and collect its arrays, so a later measurement does not pay for them."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+
+
+def view_names(window) -> list[str]:
+    """Every tab's view name in tab order; `window.view_classes` (name -> class) when the window
+    builds its views lazily, else `window.views`."""
+    return list(getattr(window, "view_classes", None) or window.views)
+
+
+def show_view(app, window, name: str):
+    """Switch to the view's tab (building it, when the window builds lazily); the view widget."""
+    window.tabs.setCurrentIndex(view_names(window).index(name))
+    app.processEvents()
+    return window.views.get(name) or window.tabs.currentWidget()
+
+
+def view_series(app, window, name: str, n: int, d: int, steps: int) -> dict:
+    """Slider change -> rendered pixels for one view at one size."""
+    view = window.views.get(name) or window.tabs.currentWidget()
+    window.controller.update(max_len=n, d_model=d, base=10000.0)
+    window.controller.wait_idle()
+    app.processEvents()
+    slider = window.controls.base.slider
+    start = slider.value()
+    gc.collect()                          # start each series without garbage from the last
+
+    def move(value):
+        slider.setValue(value)
+        window.controller.wait_idle()
+        view.grab()
+
+    for i in range(WARM_UP):              # untimed, above start: values the series never reuses
+        move(start + 1 + i)
+    times = timed(lambda i: move(start - 1 - (i % 40) if i % 80 < 40 else start - 40 + (i % 40)),
+                  steps)
+    return {"view": name, "max_len": n, "d_model": d, **stats(times)}
+
+
+def plain_series(window, name: str, n: int, d: int, steps: int) -> dict:
+    """The plain path for the same view and size (explorer.bench.plain), timed the same way."""
+    from explorer.bench.plain import PlainCanvas, plain_panels
+
+    view = window.views.get(name) or window.tabs.currentWidget()
+    params = window.controller.params
+    size = view.size()
+    panels, kind = plain_panels(name, params, view)          # untimed: builds the canvas
+    canvas = PlainCanvas(panels, size.width(), size.height())
+    canvas.draw(panels)
+    del panels
+    gc.collect()
+    times, t_end = [], time.perf_counter() + PLAIN_SECONDS
+    for i in range(max(3, steps // 2)):
+        p = params.with_(base=float(params.base) + 1.0 + i)
+        t = time.perf_counter()
+        canvas.draw(plain_panels(name, p, view)[0])
+        times.append((time.perf_counter() - t) * 1e3)
+        if time.perf_counter() > t_end and (i >= 2 or times[-1] > 1e3 * PLAIN_SECONDS / 3):
+            break                         # enough: >= 3 steps, or a step that alone took > 1 s
+    canvas.close()
+    _dispose(canvas.widget)
+    return {"view": name, "max_len": n, "d_model": d, "kind": kind, **stats(times)}
+
+
+def frame_rows(steps: int = 60, views: list[str] | None = None, sizes=SIZES,
+               plain: bool = True, log=None) -> tuple[list[dict], list[dict], dict]:
+    """(frames, plain rows, floor) for every view and size."""
+    app, window = open_window()
+    first = window.tabs.currentWidget()
+    size = (max(200, first.width()), max(200, first.height()))
+    floor = floor_row(*size)
+    local = []                        # a short floor before each series: the load of that moment
+    frames, plains = [], []
+    for name in views or view_names(window):
+        show_view(app, window, name)
+        for n, d in sizes:
+            local.append(floor_row(*size, repeat=LOCAL_FLOOR_REPEAT)["p50_ms"])
+            frames.append({**view_series(app, window, name, n, d, steps), "floor_ms": local[-1]})
+            if plain:
+                plains.append(plain_series(window, name, n, d, steps))
+            if log is not None:
+                log(frames[-1], plains[-1] if plain else None)
+    window.close()
+    if local:
+        floor["series_p50_ms"] = round(float(np.median(local)), 2)
+    return frames, plains, floor

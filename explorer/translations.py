@@ -1,0 +1,45 @@
+"""The one translation table, Qt-free: resources/i18n/<lang>.json (context -> English -> translation).
+
+The same file is compiled into the Qt translator (tools/translations.py -> .ts -> .qm) for widgets
+(`self.tr`), and read here for text made outside Qt (the formula panel's text is made on the worker, the
+CLI and headless renders have no translator). `fill` puts numbered arguments into a translated text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from explorer.paths import resource
+
+_ARG = re.compile(r"%(\d+)")
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
+    """Mark `text` for translation in `context` (lupdate collects it); returns it unchanged."""
+    return text
+
+
+@lru_cache(maxsize=4)
+def _table(lang: str) -> dict:
+    path = resource("i18n", f"{lang}.json")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def translate(context: str, text: str, lang: str) -> str:
+    """`text` in `lang` (English is the source; a missing entry falls back to the Glossary, then English)."""
+    if lang == "en":
+        return text
+    table = _table(lang)
+    return (table.get(context, {}).get(text) or table.get("Glossary", {}).get(text.lower())
+            or text)
+
+
+def fill(text: str, *args) -> str:
+    """Qt's "%1 … %N" arguments, put in one pass (so an argument containing "%2" is left alone)."""
+    return _ARG.sub(lambda m: str(args[int(m.group(1)) - 1]) if 0 < int(m.group(1)) <= len(args)
+                    else m.group(0), text)

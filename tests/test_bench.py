@@ -1,0 +1,115 @@
+"""The bench's own pieces: the plain paths compute what the views show, the summaries, start-up.
+
+No timings are asserted: the bench is the measure; these check that it measures the right things.
+"""
+
+import numpy as np
+import pytest
+
+from explorer.backend.encodings import sinusoidal_pe
+from explorer.backend.similarity import similarity_matmul
+from explorer.bench import plain
+from explorer.bench.report import parse_sizes, ratio_rows
+from explorer.bench.timing import cpu_model, stats
+from explorer.params import Params
+
+P = Params(max_len=64, d_model=16)
+
+
+def test_plain_heatmap_is_the_full_table():
+    (kind, img), = plain.heatmap(P, None)
+    assert kind == "image"
+    np.testing.assert_array_equal(img, sinusoidal_pe(64, 16, P.base, P.layout, "float32"))
+
+
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+def test_plain_similarity_is_the_matmul_and_its_first_row(metric):
+    p = P.with_(metric=metric)
+    (k1, s), (k2, lines) = plain.similarity(p, None)
+    want = similarity_matmul(64, 16, p.base, p.layout, metric, "float64")
+    assert (k1, k2) == ("image", "curves")
+    np.testing.assert_allclose(s, want, atol=1e-5)
+    np.testing.assert_allclose(lines[0][1], want[0], atol=1e-5)
+
+
+def test_plain_curves_draw_every_chosen_pair_at_every_position():
+    p = P.with_(curve_pairs=(0, 3))
+    (_, lines), = plain.curves(p, None)
+    pe = sinusoidal_pe(64, 16, p.base, p.layout, "float32")
+    assert len(lines) == 4 and all(len(x) == 64 for x, _ in lines)
+    np.testing.assert_array_equal(lines[2][1], pe[:, 6])          # sin of pair 3, interleaved
+    np.testing.assert_array_equal(lines[3][1], pe[:, 7])
+
+
+def test_plain_rope_scores_match_the_backend_profile():
+    from explorer.backend import rope
+
+    panels = plain.rope_view(P, None)
+    (delta, ones_score), (_, random_score) = panels[3][1]
+    np.testing.assert_array_equal(delta, np.arange(-63, 64))
+    for kind, got in (("ones", ones_score), ("random", random_score)):
+        want_delta, want = rope.score_vs_distance(64, 1e4, 63, kind)  # q(m).k(n), m - n = delta
+        np.testing.assert_array_equal(want_delta, delta)
+        np.testing.assert_allclose(got, want, atol=2e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("name", sorted(set(plain.PLAIN) - {"tokens"}))
+def test_every_plain_path_gives_finite_full_size_panels(name):
+    panels = plain.PLAIN[name](P, None)
+    assert panels
+    for kind, data, *_ in panels:
+        if kind == "image":
+            a = np.asarray(data)
+            assert a.ndim == 2 and a.size and np.isfinite(a[~np.isnan(a)]).all()
+        else:
+            assert kind == "curves" and all(len(x) == len(y) and len(x) for x, y in data)
+
+
+def test_plain_images_are_full_size_up_to_the_caps():
+    big = Params(max_len=9000, d_model=8)
+    (_, img), _ = plain.similarity(big, None)
+    assert img.shape == (plain.MATRIX_CAP, plain.MATRIX_CAP)
+    (_, table), = plain.heatmap(big, None)
+    assert table.shape == (9000, 8)
+
+
+def test_ratio_rows_wants_30_for_heatmap_and_similarity_from_8192():
+    frames = [{"view": v, "max_len": n, "d_model": 64, "p50_ms": 10.0}
+              for v in ("heatmap", "curves") for n in (2048, 8192)]
+    plains = [{**f, "p50_ms": 50.0, "kind": "full"} for f in frames]
+    rows = ratio_rows(frames, plains, floor_ms=4.0)
+    assert [r["wanted"] for r in rows] == [1.0, 30.0, 1.0, 1.0]
+    assert all(r["ratio"] == 5.0 and r["floors"] == 2.5 for r in rows)
+
+
+def test_parse_sizes_and_stats():
+    assert parse_sizes("512x512, 8192X4096") == ((512, 512), (8192, 4096))
+    s = stats([5.0, 1.0, 3.0, 2.0, 4.0])
+    assert (s["p50_ms"], s["min_ms"], s["n"]) == (3.0, 1.0, 5)
+    assert cpu_model().strip()
+
+
+@pytest.mark.slow
+def test_startup_probe_sees_the_real_window_offscreen():
+    from explorer.bench.startup import measure_once
+
+    assert measure_once("offscreen") > 0
+
+
+def test_mirror_draws_what_a_view_shows(qtbot):
+    """A view without a plain recipe is mirrored: its own image and curve data, in panel order."""
+    from explorer.ui.views.similarity import SimilarityView
+    from tests import compute_ns as compute
+
+    view = SimilarityView()
+    qtbot.addWidget(view)
+    view.show()
+    result = compute.similarity(P, compute.Window.full(P, 64, 64))
+    view.set_result(result)
+    panels = plain.mirror(view)
+    kinds = [k for k, *_ in panels]
+    assert kinds.count("image") == 1 and "curves" in kinds
+    image = next(d for k, d, *_ in panels if k == "image")
+    np.testing.assert_array_equal(image, result.image)
+    lines = next(d for k, d, *_ in panels if k == "curves" and len(d[0][0]) == len(result.profile_k))
+    np.testing.assert_array_equal(lines[0][1], result.profile_f)

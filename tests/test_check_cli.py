@@ -1,0 +1,194 @@
+"""pe-explorer check FILE [--json]: every implementation of tests/check_implementations through a file
+of each format; exit 0 / 1 / 2; bad input is one line on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.backend.diagnose import loading
+from explorer.commands.cli import main
+from tests.check_implementations import RIGHT, WRONG
+from tests.check_reference import claimed_error
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = (".npy", ".pt", ".safetensors", ".npz", ".csv", ".pth")
+
+
+def save(path: Path, tensor) -> Path:
+    """Write tensor in the format of path's suffix (csv only for 2-D data, else .npy)."""
+    if isinstance(tensor, torch.Tensor) and tensor.dtype == torch.bfloat16:
+        path = path.with_suffix(".pt")                 # numpy has no bfloat16: torch keeps it
+        torch.save(tensor, path)
+        return path
+    arr = tensor.detach().numpy() if isinstance(tensor, torch.Tensor) else np.asarray(tensor)
+    suffix = path.suffix
+    if suffix == ".csv" and (arr.ndim != 2 or arr.dtype == np.float16):
+        path, suffix = path.with_suffix(".npy"), ".npy"
+    if suffix == ".npy":
+        np.save(path, arr)
+    elif suffix == ".npz":
+        np.savez(path, table=arr)
+    elif suffix == ".csv":
+        np.savetxt(path, arr, delimiter=",", fmt="%.9g")
+    elif suffix == ".safetensors":
+        from safetensors.numpy import save_file
+
+        save_file({"table": np.ascontiguousarray(arr)}, str(path))
+    else:
+        torch.save(torch.from_numpy(np.ascontiguousarray(arr)), path)
+    return path
+
+
+def run_json(capsys, path, *extra) -> tuple[int, dict]:
+    rc = main(["check", str(path), "--json", *extra])
+    out = capsys.readouterr().out
+    return rc, json.loads(out)
+
+
+def cli_args(kwargs: dict) -> list[str]:
+    return [a for k, v in kwargs.items() for a in (f"--{k}", str(v))]
+
+
+@pytest.mark.parametrize("i,name", list(enumerate(sorted(RIGHT))))
+def test_right_ones_exit_0(tmp_path, capsys, i, name):
+    data = RIGHT[name][0]()
+    if isinstance(data, torch.nn.Module):
+        data = data.eval()(torch.zeros(1, 60, 32))
+    path = save(tmp_path / f"x{FORMATS[i % len(FORMATS)]}", data)
+    rc, out = run_json(capsys, path)
+    assert rc == 0, out["summary"]
+    assert set(out) >= {"kind", "match", "convention", "mistakes", "max_error"}
+    assert out["match"] is True and out["mistakes"] == []
+    assert out["kind"] in ("pe", "rope_cache", "inv_freq")
+    assert 0 <= out["max_error"] <= out["tolerance"]
+
+
+@pytest.mark.parametrize("i,name", list(enumerate(sorted(WRONG))))
+def test_wrong_ones_exit_1(tmp_path, capsys, i, name):
+    builder, mistake_id, kwargs = WRONG[name]
+    path = save(tmp_path / f"x{FORMATS[i % len(FORMATS)]}", builder())
+    rc, out = run_json(capsys, path, *cli_args(kwargs))
+    assert rc == 1
+    assert out["match"] is False
+    assert [m["id"] for m in out["mistakes"]] == [mistake_id], out["summary"]
+    assert all(m["message"] for m in out["mistakes"])
+
+
+def test_text_report_names_the_fix(tmp_path, capsys):
+    path = save(tmp_path / "swapped.npy", WRONG["sin_cos_swapped"][0]())
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "mistake sin_cos_swapped: sin and cos are swapped" in out
+    assert "fix: pe[:, 0::2] = torch.sin(position * div_term)" in out
+
+
+def test_csv_of_float16_values_gets_float16_tolerance(tmp_path, capsys):
+    data = RIGHT["float16_storage"][0]().numpy()
+    path = tmp_path / "pe.csv"
+    np.savetxt(path, data.astype(np.float64), delimiter=",", fmt="%.9g")
+    rc, out = run_json(capsys, path)
+    assert rc == 0 and out["convention"]["dtype"] == "float16"
+
+
+def test_npz_with_several_arrays_needs_key(tmp_path, capsys):
+    cos, sin, _ = RIGHT["hf_llama_cos"][0].__globals__["hf_cos_cache"]()
+    path = tmp_path / "cache.npz"
+    np.savez(path, cos=cos.numpy(), sin=sin.numpy())
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "2 arrays (cos, sin): choose one with --key NAME" in err and err.count("\n") == 1
+    rc, out = run_json(capsys, path, "--key", "sin")
+    assert rc == 0 and out["convention"]["function"] == "sin" and out["key"] == "sin"
+
+
+def test_state_dict_pt_is_read(tmp_path, capsys):
+    module = RIGHT["seeds_module"][0]()
+    path = tmp_path / "state.pt"
+    torch.save(module.state_dict(), path)
+    rc, out = run_json(capsys, path)
+    assert rc == 0 and out["key"] == "pe" and "squeezed" in out["convention"]["orientation"]
+
+
+def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    nan = np.ones((8, 4))
+    nan[3, 1] = np.nan
+    np.save(tmp_path / "nan.npy", nan)
+    np.save(tmp_path / "empty.npy", np.zeros((0, 8)))
+    np.save(tmp_path / "objects.npy", np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    torch.save(argparse.Namespace(pe=torch.zeros(4, 4)), tmp_path / "pickled.pt")
+    torch.save(torch.zeros(4, 4, dtype=torch.complex64), tmp_path / "complex.pt")
+    (tmp_path / "garbage.safetensors").write_bytes(b"\x00\x01 not a safetensors file")
+    (tmp_path / "table.txt").write_text("1,2\n")
+    np.save(tmp_path / "four_d.npy", np.ones((2, 3, 4, 5)))
+    np.save(tmp_path / "scalar.npy", np.float32(3.0))
+    return [(tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
+            (tmp_path / "objects.npy", "cannot read"), (tmp_path / "pickled.pt", "needs pickle"),
+            (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "cannot read"),
+            (tmp_path / "table.txt", "must end in"), (tmp_path / "four_d.npy", "shape"),
+            (tmp_path / "scalar.npy", "more than one number"), (tmp_path / "missing.npy", "no such file")]
+
+
+def test_bad_input_exit_2_one_line(tmp_path, capsys):
+    for path, needle in _bad_files(tmp_path):
+        assert main(["check", str(path)]) == 2, path
+        err = capsys.readouterr().err
+        assert err.startswith("pe-explorer: error: ") and err.count("\n") == 1, err
+        assert needle in err and "Traceback" not in err, (path, err)
+
+
+def test_huge_array_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(loading, "MAX_VALUES", 100)
+    np.save(tmp_path / "big.npy", np.zeros((20, 20)))
+    assert main(["check", str(tmp_path / "big.npy")]) == 2
+    assert "at most 100" in capsys.readouterr().err
+
+
+def test_claimed_match_is_in_the_file(tmp_path, capsys):
+    data = RIGHT["tensor2tensor"][0]().numpy() * 3.0
+    path = save(tmp_path / "t2t.safetensors", data)
+    rc, out = run_json(capsys, path)
+    assert rc == 0 and out["convention"]["scale"] == pytest.approx(3.0)
+
+    class R:   # the claimed_error helper reads a Diagnosis-like object
+        kind, convention = out["kind"], out["convention"]
+
+    assert claimed_error(R, data) <= out["tolerance"]
+
+
+def test_real_process_exit_codes(tmp_path):
+    good = save(tmp_path / "good.npy", RIGHT["base_500"][0]())
+    bad = save(tmp_path / "bad.npy", WRONG["positions_from_1"][0]())
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    codes = [subprocess.run([sys.executable, "-m", "explorer", "check", str(p), "--json"],
+                            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+             for p in (good, bad, tmp_path / "none.npy")]
+    assert [c.returncode for c in codes] == [0, 1, 2]
+    assert json.loads(codes[1].stdout)["mistakes"][0]["id"] == "positions_from_1"
+    assert codes[2].stdout == "" and codes[2].stderr.count("\n") == 1
+
+
+def test_chinese_report(tmp_path, capsys):
+    path = save(tmp_path / "from1.npy", WRONG["positions_from_1"][0]())
+    assert main(["check", str(path), "--lang", "zh_CN"]) == 1
+    out = capsys.readouterr().out
+    assert "不符合" in out and "位置从 1 开始" in out and "修正: position = torch.arange(0, max_len)" in out
+    good = save(tmp_path / "good.npy", RIGHT["base_500"][0]())
+    assert main(["check", str(good), "--lang", "zh_CN"]) == 0
+    assert "符合：PE 表" in capsys.readouterr().out
+
+
+def test_bfloat16_safetensors(tmp_path, capsys):
+    from safetensors.torch import save_file
+
+    save_file({"pe": RIGHT["bfloat16_storage"][0]()}, str(tmp_path / "bf.safetensors"))
+    rc, out = run_json(capsys, tmp_path / "bf.safetensors")
+    assert rc == 0 and out["convention"]["dtype"] == "bfloat16" and out["key"] == "pe"

@@ -1,0 +1,193 @@
+"""explorer.check / diagnose: deliberately wrong implementations get the right mistake named, right
+ones from several conventions are recognised, and every claimed match is re-verified from the formulas."""
+
+from __future__ import annotations
+
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import explorer
+from explorer.backend.diagnose.messages import LANGS, TEMPLATES
+from tests.check_implementations import RIGHT, WRONG, PositionalEncoding, seeds_table
+from tests.check_reference import claimed_error, pe_formula
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_right_implementation_matches(name):
+    builder, expected = RIGHT[name]
+    data = builder()
+    r = explorer.check(data)
+    assert r.match, (name, r.summary)
+    assert r.mistakes == ()
+    for key, value in expected.items():
+        got = r.convention[key]
+        assert got == pytest.approx(value) if isinstance(value, float) else got == value, (key, got)
+    assert r.max_error <= r.tolerance
+    if not isinstance(data, torch.nn.Module):
+        assert claimed_error(r, data.detach().double().numpy()) <= r.tolerance * 1.01 + 1e-9
+    assert r.summary.startswith("OK: ")
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_implementation_names_its_mistake(name):
+    builder, mistake_id, kwargs = WRONG[name]
+    r = explorer.check(builder(), **kwargs)
+    assert not r.match
+    assert [m.id for m in r.mistakes] == [mistake_id], (name, r.summary)
+    m = r.mistakes[0]
+    assert m.message and m.message in r.summary
+    if mistake_id != "unknown":
+        assert m.fix and r.fix == m.fix
+        assert r.max_error <= r.tolerance                   # the slip itself explains the data
+
+
+def test_evidence_words():
+    swapped = explorer.check(WRONG["sin_cos_swapped"][0]())
+    assert "channel 0 starts at 1" in swapped.summary and "cosine where the paper has a sine" in swapped.summary
+    assert "row 0 equals PE(1)" in explorer.check(WRONG["positions_from_1"][0]()).summary
+    assert "base^(-i/d), not base^(-2i/d)" in explorer.check(WRONG["i_instead_of_2i"][0]()).summary
+    drop = explorer.check(WRONG["dropout_on"][0]())
+    assert "x 1.11: dropout p = 0.1 was on" in drop.summary
+    assert drop.convention["scale"] == pytest.approx(1.0, abs=0.02)
+
+
+def test_reference_and_difference_for_the_view():
+    """For a mistake the reference is the right table (fitted base/scale), the difference data - it."""
+    data = WRONG["sin_cos_swapped"][0]().numpy()
+    r = explorer.check(data)
+    np.testing.assert_allclose(r.reference, pe_formula(*data.shape, 10000.0, "interleaved"), atol=1e-9)
+    np.testing.assert_allclose(r.difference, data - r.reference, atol=0)
+    right = explorer.check(seeds_table().numpy())
+    assert np.max(np.abs(right.difference)) <= right.tolerance
+
+
+def test_module_is_called_in_eval_mode_and_left_as_it_was():
+    module = PositionalEncoding(32, max_len=80, dropout=0.5)
+    assert module.training
+    r = explorer.check(module)
+    assert r.match and r.convention["max_len"] == 80 and r.convention["d_model"] == 32
+    assert module.training
+    np.testing.assert_allclose(r.table, module.pe[0].numpy(), atol=0)
+
+
+def test_module_without_buffer_needs_sizes():
+    class Formula(torch.nn.Module):
+        def forward(self, x):
+            return x + seeds_table(d=x.shape[-1], n=x.shape[1])
+
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match="d_model= and max_len="):
+        explorer.check(Formula())
+    assert explorer.check(Formula(), d_model=16, max_len=30).match
+
+
+def test_pairing_and_base_expectations_accept_the_right_data():
+    cache = WRONG["cat_where_interleaved_meant"][0]()
+    assert explorer.check(cache, pairing="half", base=10000.0).match
+    assert explorer.check(seeds_table(), base=10000.0).match
+    r = explorer.check(seeds_table(base=500.0), base=10000.0)
+    assert [m.id for m in r.mistakes] == ["wrong_base"]
+
+
+def test_chinese_messages_keep_every_field():
+    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
+    for mid, texts in TEMPLATES.items():
+        assert len(texts) == len(LANGS)
+        assert fields(texts[1]) == fields(texts[0]), mid
+    r = explorer.check(WRONG["sin_cos_swapped"][0](), lang="zh_CN")
+    assert "sin 与 cos 对调了" in r.summary
+
+
+def test_sinusoidal_and_rope_frequencies():
+    np.testing.assert_allclose(explorer.sinusoidal(20, 9, layout="concat", dtype="float64"),
+                               pe_formula(20, 9, 10000.0, "concat"), atol=1e-12)
+    half = explorer.sinusoidal(20, 8, base=500.0, dtype="float16")
+    assert half.dtype == np.float16
+    np.testing.assert_allclose(half, pe_formula(20, 8, 500.0, "interleaved"), atol=1e-3)
+    # transformers' default formula, independent of the package
+    want = 1.0 / (10000 ** (torch.arange(0, 64, 2, dtype=torch.int64).float() / 64))
+    got = explorer.rope_frequencies(64, 10000.0)
+    np.testing.assert_allclose(np.asarray(got.inv_freq), want.double().numpy(), rtol=1e-6)
+    assert got.attention_factor == 1.0
+    linear = explorer.rope_frequencies(64, 10000.0, "linear", factor=4.0)
+    np.testing.assert_allclose(np.asarray(linear.inv_freq), want.double().numpy() / 4, rtol=1e-6)
+
+
+def test_import_explorer_is_light():
+    code = ("import sys, explorer\n"
+            "assert callable(explorer.check) and callable(explorer.sinusoidal)\n"
+            "import numpy as np\n"
+            "r = explorer.check(explorer.sinusoidal(30, 8))\n"
+            "assert r.match, r.summary\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'PySide6', 'pyqtgraph')]\n"
+            "print(bad)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_unknown_attribute():
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        explorer.nope  # noqa: B018
+
+
+def _llama3_cache():
+    """transformers' llama3 RoPE (head_dim 64): its inv_freq and its cos cache (float32)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    params = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
+              "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+    cfg = LlamaConfig(hidden_size=256, num_attention_heads=4, max_position_embeddings=131072,
+                      rope_parameters=params)
+    rot = LlamaRotaryEmbedding(cfg)
+    cos, _ = rot(torch.zeros(1, 200, 64), torch.arange(200)[None])
+    return rot.inv_freq, cos[0]
+
+
+def test_scaled_rope_types_go_through_the_preset_hook(monkeypatch):
+    from explorer.backend.diagnose import scaled_rope
+
+    inv, cos = _llama3_cache()
+    monkeypatch.setattr(scaled_rope, "preset_candidates", lambda head_dim: [])
+    for data in (inv, cos):                       # not one straight line in log space: unknown alone
+        r = explorer.check(data)
+        assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    cand = scaled_rope.Candidate("test-llama3", "llama3", {"factor": 8.0}, 500000.0,
+                                 inv.double().numpy(), 1.0)
+    monkeypatch.setattr(scaled_rope, "preset_candidates", lambda head_dim: [cand] if head_dim == 64 else [])
+    for data, kind in ((inv, "inv_freq"), (cos, "rope_cache")):
+        r = explorer.check(data)
+        assert r.match and r.kind == kind, r.summary
+        assert r.convention["rope_type"] == "llama3" and r.convention["preset"] == "test-llama3"
+        assert r.convention["base"] == 500000.0
+
+
+def test_a_llama3_cache_from_transformers_is_named_llama3_through_the_presets():
+    """Without any monkeypatch: transformers' own llama3 inv_freq (Llama 3.1's settings), laid out as
+    cat(freqs, freqs), is recognised as rope_type llama3 with its parameters, via the model presets."""
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    params = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
+              "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+    config = LlamaConfig(hidden_size=256, num_attention_heads=2, head_dim=128,
+                         max_position_embeddings=131072, rope_parameters=params)
+    inv, _ = ROPE_INIT_FUNCTIONS["llama3"](config, "cpu")
+    angles = np.arange(300)[:, None] * inv.double().numpy()[None, :]
+    result = explorer.check(np.cos(np.concatenate([angles, angles], axis=1)))
+    assert result.match and result.convention["rope_type"] == "llama3"
+    assert result.convention["pairing"] == "half" and result.convention["head_dim"] == 128
+    # transformers makes inv_freq in float32: its rounding times 300 positions is ~1e-5
+    assert result.convention["rope_params"]["factor"] == 8.0 and result.max_error < 5e-5

@@ -1,0 +1,184 @@
+"""Presentation mode and keyboard reach (issue #17): F11 there and back, titles at the presentation
+scale after a language switch, every tab reachable, legends off the data."""
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import Qt
+
+
+
+def draw_every_tab(window, qtbot):
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        window.controller.wait_idle()
+        qtbot.wait(5)
+
+
+def title_sizes(window):
+    """(view, title text, drawn size in pt, wanted size in pt) of every non-empty plot label."""
+    out = []
+    for name, view in window.views.items():
+        for gv in view.findChildren(pg.GraphicsView):
+            for item in gv.scene().items():
+                if isinstance(item, pg.LabelItem) and item.text:
+                    holder = item.parentItem()
+                    base = getattr(holder if isinstance(holder, pg.LegendItem) else item,
+                                   "_base_pt", None)
+                    size = float(str(item.opts.get("size", "0pt")).removesuffix("pt"))
+                    out.append((name, item.text, size, base))
+    return out
+
+
+def test_leaving_f11_restores_scale_and_window_size(window, qtbot):
+    window.resize(1280, 800)
+    qtbot.wait(10)
+    before = (window.width(), window.height())
+    p = window.presenter
+    p.toggle_presentation()
+    assert p.in_presentation() and p.scale == 1.5 and not window.dock.isVisible()
+    p.toggle_presentation()
+    qtbot.wait(10)
+    assert not p.in_presentation() and p.scale == 1.0 and window.dock.isVisible()
+    assert (window.width(), window.height()) == before
+    assert window.font().pointSizeF() == p.base_point_size
+
+
+def test_titles_follow_the_scale_after_a_language_switch(window, qtbot, settings):
+    """A rebuilt window (what Settings -> Language does) keeps F11, and every plot title and
+    sign is drawn at its size x the scale, also those set after the scale changed."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    window.presenter.toggle_presentation()
+    install_translator(QApplication.instance(), "zh_CN")
+    try:
+        new = MainWindow(settings=settings)
+        new.show()
+        carry_presentation(window, new)
+        assert new.presenter.in_presentation() and new.presenter.scale == 1.5
+        assert new.presenter.base_point_size == window.presenter.base_point_size
+        draw_every_tab(new, qtbot)
+        labels = title_sizes(new)
+        assert len(labels) > 30
+        untracked = [(v, t) for v, t, _s, base in labels if base is None]
+        assert not untracked, f"titles not set through set_title/scaled_label: {untracked[:5]}"
+        wrong = [(v, t, s, b) for v, t, s, b in labels if abs(s - round(b * 1.5)) > 0.6]
+        assert not wrong, wrong[:5]
+        new.presenter.toggle_presentation()
+        draw_every_tab(new, qtbot)
+        assert all(abs(s - round(b)) < 0.6 for _v, _t, s, b in title_sizes(new))
+        close_and_delete(new)
+    finally:
+        install_translator(QApplication.instance(), "en")
+        window.presenter.set_scale(1.0)
+
+
+def test_signs_keep_their_size_after_a_scale_round_trip(window):
+    view = window.views["tokens"]
+    signs = [i for gv in view.findChildren(pg.GraphicsView) for i in gv.scene().items()
+             if isinstance(i, pg.LabelItem) and i.text in ("+", "=", "×")]
+    assert signs
+    before = [i.opts["size"] for i in signs]
+    window.presenter.set_scale(2.0)
+    assert all(float(i.opts["size"][:-2]) > float(b[:-2]) for i, b in zip(signs, before))
+    window.presenter.set_scale(1.0)
+    assert [i.opts["size"] for i in signs] == before
+
+
+def test_every_tab_is_reachable_from_the_keyboard(window, qtbot):
+    n = window.tabs.count()
+    assert n == len(window.views) == 12
+    window.setFocus()
+    for i, key in enumerate((Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4, Qt.Key.Key_5,
+                             Qt.Key.Key_6, Qt.Key.Key_7, Qt.Key.Key_8, Qt.Key.Key_9, Qt.Key.Key_0)):
+        qtbot.keyClick(window, key, Qt.KeyboardModifier.ControlModifier)
+        assert window.tabs.currentIndex() == i
+    seen = {window.tabs.currentIndex()}
+    for _ in range(n):
+        qtbot.keyClick(window, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+        seen.add(window.tabs.currentIndex())
+    assert seen == set(range(n))
+    qtbot.keyClick(window, Qt.Key.Key_Backtab,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.tabs.currentIndex() == (9 + n - 1) % n
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_all_tabs_visible_at_1280(qtbot, settings, lang):
+    """No scroll arrows: every tab lies inside the tab bar at 1280 x 800."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        qtbot.wait(10)
+        bar = win.tabs.tabBar()
+        for i in range(bar.count()):
+            r = bar.tabRect(i)
+            assert r.left() >= 0 and r.right() <= bar.width(), (i, r, bar.width())
+            elided = bar.fontMetrics().elidedText(bar.tabText(i), Qt.TextElideMode.ElideRight,
+                                                  r.width() - 12)
+            assert elided == bar.tabText(i), f"tab {i} {bar.tabText(i)!r} is elided at 1280"
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")
+
+
+def test_no_legend_covers_its_curves(window, qtbot):
+    """Every legend's scene rectangle holds none of its plot's data points (all views, F11 too)."""
+    for scale in (1.0, 1.5):
+        window.presenter.set_scale(scale)
+        draw_every_tab(window, qtbot)
+        checked = 0
+        for name, view in window.views.items():
+            for gv in view.findChildren(pg.GraphicsView):
+                for plot in [i for i in gv.scene().items() if isinstance(i, pg.PlotItem)]:
+                    legend = plot.legend
+                    if legend is None or not legend.isVisible():
+                        continue
+                    box = legend.sceneBoundingRect()
+                    vb = plot.getViewBox()
+                    for curve in plot.listDataItems():
+                        if not curve.isVisible():
+                            continue
+                        x, y = curve.getData()
+                        if x is None or not len(x):
+                            continue
+                        step = max(1, len(x) // 400)
+                        for xi, yi in zip(x[::step], y[::step]):
+                            pt = vb.mapViewToScene(pg.Point(float(xi), float(yi)))
+                            inside = vb.sceneBoundingRect().contains(pt)
+                            assert not (inside and box.contains(pt)), (name, scale, xi, yi)
+                        checked += 1
+        assert checked >= 10
+    window.presenter.set_scale(1.0)
+
+
+def test_titles_are_not_cut_at_3x(window, qtbot):
+    """pyqtgraph's title row is 30 px; at 3x a title needs more, and gets it."""
+    window.presenter.set_scale(3.0)
+    try:
+        draw_every_tab(window, qtbot)
+        checked = 0
+        for view in window.views.values():
+            for gv in view.findChildren(pg.GraphicsView):
+                for plot in [i for i in gv.scene().items() if isinstance(i, pg.PlotItem)]:
+                    label = plot.titleLabel
+                    if label.isVisible() and label.text:
+                        text_height = label.item.boundingRect().height()
+                        assert plot.layout.rowMinimumHeight(0) >= text_height, label.text
+                        checked += 1
+        assert checked > 20
+    finally:
+        window.presenter.set_scale(1.0)
