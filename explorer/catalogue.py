@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from explorer.compute import (alibi, conventions, curves, distance, frequencies, heatmap, learned,
-                              offset, precision, rope, similarity, tokens)
+                              offset, precision, qk, rope, similarity, tokens)
 from explorer.compute.screen import Window
 from explorer.errors import require
 from explorer.params import Params
@@ -29,7 +29,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
 
 PE = ("d_model", "max_len", "base", "layout")     # what the sinusoidal table itself depends on
 TOKENS = ("d_model", "max_len", "base", "layout", "scale_embedding", "seed", "text", "tokenizer",
-          "embedding_source")
+          "embedding_source", "model")
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ ENTRIES = (
     ViewEntry("tokens", QT_TRANSLATE_NOOP("Catalogue", "Tokens"), tokens.TokensState,
               tokens.for_params, "params", TOKENS, "X = one_hot(ids)·E·√d_model + PE[0:n]"),
     ViewEntry("learned", QT_TRANSLATE_NOOP("Catalogue", "Learned positions"), NoState,
-              learned.learned, "params", ("base", "layout"), "X = E[ids] + P[0:n] (P trained)"),
+              learned.learned, "params", ("base", "layout", "model"), "X = E[ids] + P[0:n] (P trained)"),
     ViewEntry("conventions", QT_TRANSLATE_NOOP("Catalogue", "Layout conventions"),
               conventions.ConventionsState, conventions.conventions, "state",
               ("d_model", "max_len", "base", "metric"), "PE_concat = PE_interleaved · P"),
@@ -97,6 +97,8 @@ ENTRIES = (
     ViewEntry("precision", QT_TRANSLATE_NOOP("Catalogue", "Precision"), precision.PrecisionState,
               precision.precision_view, "state", ("d_model", "max_len", "base", "layout"),
               "‖PE~(p+1) − PE~(p)‖ in float32 / float16 / bfloat16"),
+    ViewEntry("qk", QT_TRANSLATE_NOOP("Catalogue", "RoPE, real weights"), qk.QkState, qk.qk_view,
+              "state", ("text", "model"), "logit(m, n) = (R_m W_q x_m)·(R_n W_k x_n) / √head_dim"),
 )
 
 VIEWS: dict[str, ViewEntry] = {e.name: e for e in ENTRIES}

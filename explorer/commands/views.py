@@ -9,7 +9,7 @@ from dataclasses import replace
 from explorer.errors import InputError, require
 
 PARAM_FLAGS = {"d_model": int, "max_len": int, "base": float, "layout": str, "metric": str,
-               "dtype": str, "text": str, "tokenizer": str, "seed": int}
+               "dtype": str, "text": str, "tokenizer": str, "seed": int, "model": str}
 ROWS_PX, COLS_PX = 800, 1000      # the screen size a headless windowed view is computed for
 
 
@@ -57,6 +57,8 @@ def view_arrays(args) -> dict:
 
         state = apply_preset(state, args.preset)
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
+    if overrides.get("model"):              # --model: the tokens view shows that model's rows
+        overrides["embedding_source"] = "model"
     if overrides:
         try:
             state = state.with_params(**overrides)

@@ -19,6 +19,7 @@ from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
+from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.views.registry import LazyViews, make_view, tab_title
 
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         file_menu.addAction(quit_action)
         self.file_actions = FileActions(self, file_menu)
+        self.model_actions = ModelActions(self, file_menu)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):
@@ -325,7 +327,7 @@ class MainWindow(QMainWindow):
             except (InputError, ValueError, TypeError):
                 self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
                                                      "defaults restored"), 8000)
-        return State()
+        return default_state()
 
     def save_settings(self) -> None:
         self.settings.remove("params")
@@ -337,7 +339,7 @@ class MainWindow(QMainWindow):
     def reset(self) -> None:
         """Forget saved settings and return to the defaults."""
         self.settings.clear()
-        self.controller.set_state(State(view=self.controller.state.view))
+        self.controller.set_state(replace(default_state(), view=self.controller.state.view))
         self._on_colormap_changed("CET-D1")
         self.controls.set_colormap("CET-D1")
         self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)
@@ -345,5 +347,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.save_settings()
         self.lecture.shutdown()          # stop the sweep, drop the application-wide key filter
+        self.model_actions.shutdown()
         self.controller.wait_idle(3000)
         super().closeEvent(event)

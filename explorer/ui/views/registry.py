@@ -18,6 +18,7 @@ from explorer.ui.views.heatmap import HeatmapView
 from explorer.ui.views.learned import LearnedView
 from explorer.ui.views.offset import OffsetView
 from explorer.ui.views.precision import PrecisionView
+from explorer.ui.views.qk import QkView
 from explorer.ui.views.rope import RopeView
 from explorer.ui.views.similarity import SimilarityView
 from explorer.ui.views.tokens import TokensView
@@ -26,7 +27,7 @@ VIEW_CLASSES = {
     "heatmap": HeatmapView, "curves": CurvesView, "similarity": SimilarityView, "tokens": TokensView,
     "learned": LearnedView, "conventions": ConventionsView, "offset": OffsetView,
     "frequencies": FrequenciesView, "rope": RopeView, "alibi": AlibiView, "distance": DistanceView,
-    "precision": PrecisionView,
+    "precision": PrecisionView, "qk": QkView,
 }
 assert tuple(VIEW_CLASSES) == catalogue.NAMES, "the UI registry and the catalogue list different views"
 
