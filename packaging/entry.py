@@ -10,7 +10,7 @@ import sys
 if __name__ == "__main__":
     multiprocessing.freeze_support()
     if sys.argv[1:] == ["--self-test"]:
-        from explorer.selftest import run_self_test
+        from explorer.commands.selftest import run_self_test
 
         sys.exit(run_self_test())
     from explorer.commands.cli import main

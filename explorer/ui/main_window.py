@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -21,7 +20,8 @@ from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.views.registry import LazyViews, make_view, tab_title
+from explorer.ui.settings_store import load_state, save_state
+from explorer.ui.views.registry import LazyViews, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 # Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth view; Ctrl+Tab reaches every view
@@ -39,13 +39,12 @@ class MainWindow(QMainWindow):
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tabs = QTabWidget()
         self.tab_names = {name: tab_title(name) for name in self.views}
-        short = self._short_tab_names()
         self._pages: dict[str, QWidget] = {}
         for name in self.views:
             page = QWidget()
             QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
             self._pages[name] = page
-            self.tabs.addTab(page, short.get(name, self.tab_names[name]))
+            self.tabs.addTab(page, short_tab_title(name))
             self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
         # all twelve tabs stay on screen at 1280 px (no scroll arrows): long names are elided,
         # their full names in the tooltip and the View menu
@@ -83,13 +82,6 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         self._on_tab_changed()
-
-    def _short_tab_names(self) -> dict[str, str]:
-        """Tab labels short enough for all twelve at 1280 px; the View menu keeps the full names."""
-        return {"heatmap": self.tr("Heatmap"), "curves": self.tr("Curves"),
-                "similarity": self.tr("Similarity"), "learned": self.tr("Learned"),
-                "conventions": self.tr("Layouts"), "offset": self.tr("Offset"),
-                "distance": self.tr("Distance")}
 
     def step_tab(self, step: int) -> None:
         """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
@@ -179,11 +171,7 @@ class MainWindow(QMainWindow):
         view.window_changed.connect(self._window_timer.start)
         if hasattr(view, "state_edited"):
             view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
-        if name == "heatmap":
-            view.hovered.connect(self._on_heatmap_hovered)
-        elif name == "similarity":
-            view.hovered.connect(self._on_similarity_hovered)
-        elif name == "curves":
+        if name == "curves":
             view.pairs_requested.connect(self._on_pairs_requested)
         elif name == "tokens":
             view.text_changed.connect(lambda text: c.update(text=text))
@@ -280,61 +268,18 @@ class MainWindow(QMainWindow):
         self.views["curves"].set_readout(" ")
         self.controller.update(curve_pairs=pairs)
 
-    def _stale(self, result) -> bool:
-        """True when the picture under the mouse is of another table size than the current params."""
-        now = self.controller.params
-        return (result.params.max_len, result.params.d_model) != (now.max_len, now.d_model)
-
-    def _on_heatmap_hovered(self, pos: int, ch: int) -> None:
-        view = self.views["heatmap"]
-        r = view.result
-        cell = None if r is None or self._stale(r) else r.cell(pos, ch)
-        if cell is None:   # the picture under the mouse may be one step behind the params
-            return
-        value, exact = cell
-        w, wavelength = float(r.channel_w[ch]), float(r.wavelength[ch])
-        text = (self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
-                if exact else
-                self.tr("position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   "
-                        "wavelength 2π/w = %5 positions"))
-        view.set_readout(text.replace("%1", str(pos)).replace("%2", str(ch))
-                         .replace("%3", f"{value:+.6f}").replace("%4", f"{w:.4g}")
-                         .replace("%5", f"{wavelength:.4g}"))
-        self.controller.set_cursor(pos)
-
-    def _on_similarity_hovered(self, p: int, q: int) -> None:
-        view = self.views["similarity"]
-        r = view.result
-        cell = None if r is None or self._stale(r) else r.cell(p, q)
-        if cell is None:
-            return
-        value, exact = cell
-        text = (self.tr("p = %1, q = %2, offset k = %3: %4 = %5") if exact else
-                self.tr("p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)"))
-        view.set_readout(text.replace("%1", str(p)).replace("%2", str(q)).replace("%3", str(q - p))
-                         .replace("%4", r.params.metric).replace("%5", f"{value:+.6g}"))
-        self.controller.set_cursor(p)
-
     # settings ----------------------------------------------------------------------------------
     def _load_state(self) -> State:
-        """The State saved by the last run (a version-2 scene dict), or the defaults."""
-        raw = self.settings.value("state") or self.settings.value("params")
-        if raw:
-            try:
-                data = json.loads(str(raw))
-                return State.from_dict(data if "params" in data or "views" in data
-                                       else {"params": data}, "saved settings")
-            except (InputError, ValueError, TypeError):
-                self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
-                                                     "defaults restored"), 8000)
-        return default_state()
+        """The State saved by the last run, or the defaults (with a note when it was unreadable)."""
+        state = load_state(self.settings)
+        if state is None:
+            self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
+                                                 "defaults restored"), 8000)
+            return default_state()
+        return state
 
     def save_settings(self) -> None:
-        self.settings.remove("params")
-        self.settings.setValue("state", json.dumps(self.controller.state.to_dict()))
-        self.settings.setValue("colormap", self.colormap)
-        self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.sync()
+        save_state(self.settings, self.controller.state, self.colormap, self.saveGeometry())
 
     def reset(self) -> None:
         """Forget saved settings and return to the defaults."""

@@ -166,6 +166,17 @@
         </message>
     </context>
     <context>
+        <name>ChipStrip</name>
+        <message>
+            <source>position %1, ID %2, characters %3–%4</source>
+            <translation>位置 %1，ID %2，字符 %3–%4</translation>
+        </message>
+        <message>
+            <source>incomplete UTF-8 bytes of “%1”</source>
+            <translation>“%1”的不完整 UTF-8 字节</translation>
+        </message>
+    </context>
+    <context>
         <name>ControlPanel</name>
         <message>
             <source>d_model (embedding width)</source>
@@ -952,6 +963,14 @@
             <source>position</source>
             <translation>位置</translation>
         </message>
+        <message>
+            <source>position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions</source>
+            <translation>位置 %1，通道 %2：PE = %3   w = %4   波长 2π/w = %5 个位置</translation>
+        </message>
+        <message>
+            <source>position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   wavelength 2π/w = %5 positions</source>
+            <translation>位置 %1，通道 %2：PE ≈ %3（所画方块的平均值）   w = %4   波长 2π/w = %5 个位置</translation>
+        </message>
     </context>
     <context>
         <name>LearnedView</name>
@@ -1090,34 +1109,6 @@
             <translation>控制面板</translation>
         </message>
         <message>
-            <source>Heatmap</source>
-            <translation>热力图</translation>
-        </message>
-        <message>
-            <source>Curves</source>
-            <translation>曲线</translation>
-        </message>
-        <message>
-            <source>Similarity</source>
-            <translation>相似度</translation>
-        </message>
-        <message>
-            <source>Learned</source>
-            <translation>可学习</translation>
-        </message>
-        <message>
-            <source>Layouts</source>
-            <translation>布局</translation>
-        </message>
-        <message>
-            <source>Offset</source>
-            <translation>偏移量</translation>
-        </message>
-        <message>
-            <source>Distance</source>
-            <translation>距离</translation>
-        </message>
-        <message>
             <source>&amp;Quit</source>
             <translation>退出(&amp;Q)</translation>
         </message>
@@ -1154,28 +1145,40 @@
             <translation>设备：检测中…</translation>
         </message>
         <message>
-            <source>position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions</source>
-            <translation>位置 %1，通道 %2：PE = %3   w = %4   波长 2π/w = %5 个位置</translation>
-        </message>
-        <message>
-            <source>position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   wavelength 2π/w = %5 positions</source>
-            <translation>位置 %1，通道 %2：PE ≈ %3（所画方块的平均值）   w = %4   波长 2π/w = %5 个位置</translation>
-        </message>
-        <message>
-            <source>p = %1, q = %2, offset k = %3: %4 = %5</source>
-            <translation>p = %1，q = %2，偏移量 k = %3：%4 = %5</translation>
-        </message>
-        <message>
-            <source>p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)</source>
-            <translation>p = %1，q = %2，偏移 k = %3：%4 ≈ %5（所画方块的平均值）</translation>
-        </message>
-        <message>
             <source>Saved settings were unreadable; defaults restored</source>
             <translation>保存的设置无法读取，已恢复默认值</translation>
         </message>
         <message>
             <source>Settings reset to defaults</source>
             <translation>设置已恢复为默认值</translation>
+        </message>
+        <message>
+            <source>Heatmap</source>
+            <translation>热力图</translation>
+        </message>
+        <message>
+            <source>Curves</source>
+            <translation>曲线</translation>
+        </message>
+        <message>
+            <source>Similarity</source>
+            <translation>相似度</translation>
+        </message>
+        <message>
+            <source>Learned</source>
+            <translation>可学习</translation>
+        </message>
+        <message>
+            <source>Layouts</source>
+            <translation>布局</translation>
+        </message>
+        <message>
+            <source>Offset</source>
+            <translation>偏移量</translation>
+        </message>
+        <message>
+            <source>Distance</source>
+            <translation>距离</translation>
         </message>
     </context>
     <context>
@@ -1775,6 +1778,14 @@
             <source>f(k) / %1 (1 at k = 0)</source>
             <translation>f(k) / %1（k = 0 时为 1）</translation>
         </message>
+        <message>
+            <source>p = %1, q = %2, offset k = %3: %4 = %5</source>
+            <translation>p = %1，q = %2，偏移量 k = %3：%4 = %5</translation>
+        </message>
+        <message>
+            <source>p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)</source>
+            <translation>p = %1，q = %2，偏移 k = %3：%4 ≈ %5（所画方块的平均值）</translation>
+        </message>
     </context>
     <context>
         <name>SliderRow</name>
@@ -1984,14 +1995,6 @@
         <message>
             <source>MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece.</source>
             <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
-        </message>
-        <message>
-            <source>position %1, ID %2, characters %3–%4</source>
-            <translation>位置 %1，ID %2，字符 %3–%4</translation>
-        </message>
-        <message>
-            <source>incomplete UTF-8 bytes of “%1”</source>
-            <translation>“%1”的不完整 UTF-8 字节</translation>
         </message>
         <message>
             <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>

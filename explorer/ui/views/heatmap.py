@@ -6,6 +6,7 @@ import math
 
 import pyqtgraph as pg
 
+from explorer.translations import fill
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, per_pixel_hint, set_title
 
 
@@ -27,6 +28,8 @@ class HeatmapView(View):
         self.box.addWidget(self.readout)
         self._extent = None
         self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
+        self._table = None         # (max_len, d_model) of the current params, from show_state
+        self.hovered.connect(self._show_hover)
         self.panel.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.panel.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.panel.plot.getViewBox().sigRangeChangedManually.connect(
@@ -47,6 +50,8 @@ class HeatmapView(View):
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (positions x channels), or the whole table when it has none."""
+        if params is not None:
+            self._table = (params.max_len, params.d_model)
         zoom = state.zoom
         if zoom == self._zoom_shown:
             return
@@ -82,6 +87,23 @@ class HeatmapView(View):
         hit = self._data_point(scene_pos)
         if hit:
             self.hovered.emit(*hit)
+
+    def _show_hover(self, pos: int, ch: int) -> None:
+        """The readout of the cell under the mouse, read from the shown result (no maths here)."""
+        r = self.result
+        stale = r is None or (self._table is not None
+                              and (r.params.max_len, r.params.d_model) != self._table)
+        cell = None if stale else r.cell(pos, ch)
+        if cell is None:   # the picture under the mouse may be one step behind the params
+            return
+        value, exact = cell
+        text = (self.tr("position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions")
+                if exact else
+                self.tr("position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   "
+                        "wavelength 2π/w = %5 positions"))
+        self.set_readout(fill(text, pos, ch, f"{value:+.6f}", f"{float(r.channel_w[ch]):.4g}",
+                              f"{float(r.wavelength[ch]):.4g}"))
+        self.cursor_moved.emit(pos)
 
     def _on_mouse_clicked(self, event) -> None:
         hit = self._data_point(event.scenePos())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from explorer import catalogue
 from explorer.errors import require
@@ -30,6 +30,23 @@ VIEW_CLASSES = {
     "precision": PrecisionView, "qk": QkView,
 }
 assert tuple(VIEW_CLASSES) == catalogue.NAMES, "the UI registry and the catalogue list different views"
+
+
+# tab labels short enough for every tab at 1280 px (the View menu and tooltips keep the full titles)
+SHORT_TITLES = {"heatmap": QT_TRANSLATE_NOOP("MainWindow", "Heatmap"),
+                "curves": QT_TRANSLATE_NOOP("MainWindow", "Curves"),
+                "similarity": QT_TRANSLATE_NOOP("MainWindow", "Similarity"),
+                "learned": QT_TRANSLATE_NOOP("MainWindow", "Learned"),
+                "conventions": QT_TRANSLATE_NOOP("MainWindow", "Layouts"),
+                "offset": QT_TRANSLATE_NOOP("MainWindow", "Offset"),
+                "distance": QT_TRANSLATE_NOOP("MainWindow", "Distance")}
+
+
+def short_tab_title(name: str) -> str:
+    """The translated tab label of one view: its short name, or its title when that is short."""
+    if name in SHORT_TITLES:
+        return QCoreApplication.translate("MainWindow", SHORT_TITLES[name])
+    return tab_title(name)
 
 
 def tab_title(name: str) -> str:

@@ -6,6 +6,7 @@ import math
 
 import pyqtgraph as pg
 
+from explorer.translations import fill
 from explorer.ui.views.base import (
     CURSOR_PEN,
     ImagePlot,
@@ -46,6 +47,8 @@ class SimilarityView(View):
         self.box.addWidget(self.readout)
         self._extent = None
         self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
+        self._table = None         # (max_len, d_model) of the current params, from show_state
+        self.hovered.connect(self._show_hover)
         self._width = 2.0
         self.panel.plot.scene().sigMouseClicked.connect(self._on_clicked)
         self.panel.plot.scene().sigMouseMoved.connect(self._on_moved)
@@ -74,6 +77,8 @@ class SimilarityView(View):
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (the same positions on both axes), or the whole matrix."""
+        if params is not None:
+            self._table = (params.max_len, params.d_model)
         zoom = state.zoom
         if zoom == self._zoom_shown:
             return
@@ -108,6 +113,20 @@ class SimilarityView(View):
             return None
         n = self.result.params.max_len
         return cell_under(self.panel.plot, scene_pos, n, n)
+
+    def _show_hover(self, p: int, q: int) -> None:
+        """The readout of S[p, q] under the mouse, read from the shown result (no maths here)."""
+        r = self.result
+        stale = r is None or (self._table is not None
+                              and (r.params.max_len, r.params.d_model) != self._table)
+        cell = None if stale else r.cell(p, q)
+        if cell is None:
+            return
+        value, exact = cell
+        text = (self.tr("p = %1, q = %2, offset k = %3: %4 = %5") if exact else
+                self.tr("p = %1, q = %2, offset k = %3: %4 ≈ %5 (mean of the drawn block)"))
+        self.set_readout(fill(text, p, q, q - p, r.params.metric, f"{value:+.6g}"))
+        self.cursor_moved.emit(p)
 
     def _on_clicked(self, event) -> None:
         cell = self._cell(event.scenePos())

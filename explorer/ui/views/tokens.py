@@ -8,16 +8,13 @@ from the result.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QTabWidget,
 )
@@ -29,13 +26,10 @@ from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views import token_model
 from explorer.ui.views.base import View, symmetric_levels
+from explorer.ui.views.token_chips import CHIP_PARTIAL, CHIP_SPECIAL, CHIP_UNKNOWN, ChipStrip, chip_text
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
 
 DEBOUNCE_MS = 200
-CHIP_SPECIAL = QColor("#fdd9a0")    # [CLS], [SEP]
-CHIP_PARTIAL = QColor("#f6c6d8")    # incomplete UTF-8 bytes, shown as hex
-CHIP_UNKNOWN = QColor("#d0d0d0")    # [UNK]
-CHIP_PLAIN = QColor("#dcebf7")
 
 
 class TokensView(Retranslatable, View):
@@ -85,13 +79,7 @@ class TokensView(Retranslatable, View):
         self.model_note.setStyleSheet("color: #225; font-style: italic;")
         self.model_note.hide()
         self.box.addWidget(self.model_note)
-        self.chips = QListWidget()
-        self.chips.setFlow(QListWidget.Flow.LeftToRight)
-        self.chips.setWrapping(True)
-        self.chips.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.chips.setSpacing(2)
-        self.chips.setFixedHeight(line * 4 + 26)            # two rows of chips, then it scrolls
-        self.chips.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
+        self.chips = ChipStrip()
         self.box.addWidget(self.chips)
         self.legend = QLabel("")
         self.box.addWidget(self.legend)
@@ -176,7 +164,7 @@ class TokensView(Retranslatable, View):
         self._show_notice(self._notice_text(result))
         self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
-        self._fill_chips(result)
+        self.chips.fill(result)
         if result.error:
             for panel in (self.lookup, self.sum):
                 panel.clear()
@@ -206,7 +194,7 @@ class TokensView(Retranslatable, View):
             return
         self._drawn.add(index)
         n, d = result.token_rows.shape
-        labels = [_chip_text(t) for t in result.tokens]
+        labels = [chip_text(t) for t in result.tokens]
         page = self.pages.widget(index)
         if page is self.lookup:
             self._draw_lookup(result, labels, n, d)
@@ -299,39 +287,6 @@ class TokensView(Retranslatable, View):
             lines.append(self.tr("MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
         return "\n".join(lines)
 
-    def _fill_chips(self, r) -> None:
-        self.chips.blockSignals(True)
-        self.chips.clear()
-        for pos, tok in enumerate(r.tokens):
-            item = QListWidgetItem(f"{_chip_text(tok)}\n{tok.id} · p{pos}")
-            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            colour = (CHIP_SPECIAL if tok.special else CHIP_PARTIAL if tok.partial
-                      else CHIP_UNKNOWN if tok.text == "[UNK]" else CHIP_PLAIN)
-            item.setBackground(colour)
-            item.setForeground(QColor("black"))
-            tip = self.tr("position %1, ID %2, characters %3–%4").replace("%1", str(pos)) \
-                .replace("%2", str(tok.id)).replace("%3", str(tok.start)).replace("%4", str(tok.end))
-            if tok.partial:
-                tip += "\n" + self.tr("incomplete UTF-8 bytes of “%1”").replace(
-                    "%1", r.params.text[tok.start:tok.end])
-            item.setToolTip(tip)
-            self.chips.addItem(item)
-        self.chips.blockSignals(False)
-        self._fit_chips()
-
-    def _fit_chips(self) -> None:
-        """Two whole rows of chips at the current font (the presentation scale makes them taller),
-        then the strip scrolls."""
-        row = self.chips.sizeHintForRow(0) if self.chips.count() else \
-            2 * self.fontMetrics().lineSpacing() + 8
-        self.chips.setFixedHeight(2 * (row + 2 * self.chips.spacing())
-                                  + 2 * self.chips.frameWidth() + 2)
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        super().changeEvent(event)
-        if event.type() == event.Type.FontChange:
-            self._fit_chips()
-
     # cursor and hover ----------------------------------------------------------------------------
     def set_cursor(self, pos: int) -> None:
         if self.result is None or not 0 <= pos < self.result.n_shown:
@@ -353,7 +308,7 @@ class TokensView(Retranslatable, View):
         if r is None or r.error or not (0 <= pos < r.n_shown and 0 <= ch < r.d_model):
             return
         self.readout.setText(self.tr("position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6")
-                             .replace("%1", str(pos)).replace("%2", _chip_text(r.tokens[pos]))
+                             .replace("%1", str(pos)).replace("%2", chip_text(r.tokens[pos]))
                              .replace("%3", str(ch)).replace("%4", f"{r.scaled_rows[pos, ch]:+.4f}")
                              .replace("%5", f"{r.pe_rows[pos, ch]:+.4f}").replace("%6", f"{r.x[pos, ch]:+.4f}"))
         self.hovered.emit(pos, ch)
@@ -361,15 +316,6 @@ class TokensView(Retranslatable, View):
     def set_colormap(self, name: str) -> None:
         self.lookup.set_colormap(name)
         self.sum.set_colormap(name)
-
-
-def _chip_text(tok) -> str:
-    """Token text with visible spaces; hex bytes of partial tokens kept as they are."""
-    if tok.partial:
-        return tok.text
-    return tok.text.replace(" ", "␣") if tok.text else "∅"
-
-
 
 
 def _enable_item(box: QComboBox, index: int, reason: str | None) -> None:

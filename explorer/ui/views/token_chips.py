@@ -1,0 +1,64 @@
+"""The tokens view's chip strip: one chip per token (its text, ID and position), coloured by kind."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+from explorer.translations import fill
+
+CHIP_SPECIAL = QColor("#fdd9a0")    # [CLS], [SEP]
+CHIP_PARTIAL = QColor("#f6c6d8")    # incomplete UTF-8 bytes, shown as hex
+CHIP_UNKNOWN = QColor("#d0d0d0")    # [UNK]
+CHIP_PLAIN = QColor("#dcebf7")
+
+
+class ChipStrip(QListWidget):
+    """Two rows of token chips (then it scrolls); `fill(result)` shows a TokensResult's tokens."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setFlow(QListWidget.Flow.LeftToRight)
+        self.setWrapping(True)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.setSpacing(2)
+        self.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
+        self.fit()
+
+    def fill(self, r) -> None:
+        self.blockSignals(True)
+        self.clear()
+        for pos, tok in enumerate(r.tokens):
+            item = QListWidgetItem(f"{chip_text(tok)}\n{tok.id} · p{pos}")
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            colour = (CHIP_SPECIAL if tok.special else CHIP_PARTIAL if tok.partial
+                      else CHIP_UNKNOWN if tok.text == "[UNK]" else CHIP_PLAIN)
+            item.setBackground(colour)
+            item.setForeground(QColor("black"))
+            tip = fill(self.tr("position %1, ID %2, characters %3–%4"), pos, tok.id, tok.start, tok.end)
+            if tok.partial:
+                tip += "\n" + fill(self.tr("incomplete UTF-8 bytes of “%1”"),
+                                   r.params.text[tok.start:tok.end])
+            item.setToolTip(tip)
+            self.addItem(item)
+        self.blockSignals(False)
+        self.fit()
+
+    def fit(self) -> None:
+        """Two whole rows of chips at the current font (the presentation scale makes them taller),
+        then the strip scrolls."""
+        row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing() + 8
+        self.setFixedHeight(2 * (row + 2 * self.spacing()) + 2 * self.frameWidth() + 2)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self.fit()
+
+
+def chip_text(tok) -> str:
+    """Token text with visible spaces; hex bytes of partial tokens kept as they are."""
+    if tok.partial:
+        return tok.text
+    return tok.text.replace(" ", "␣") if tok.text else "∅"
