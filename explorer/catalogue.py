@@ -16,6 +16,7 @@ from typing import Callable
 
 from explorer.compute import (alibi, conventions, curves, distance, frequencies, heatmap, learned,
                               offset, precision, rope, similarity, tokens)
+from explorer.compute import check as check_data
 from explorer.compute.screen import Window
 from explorer.errors import require
 from explorer.params import Params
@@ -88,6 +89,8 @@ ENTRIES = (
     ViewEntry("precision", QT_TRANSLATE_NOOP("Catalogue", "Precision"), precision.PrecisionState,
               precision.precision_view, "state", ("d_model", "max_len", "base", "layout"),
               "‖PE~(p+1) − PE~(p)‖ in float32 / float16 / bfloat16"),
+    ViewEntry("check", QT_TRANSLATE_NOOP("Catalogue", "Check my table"), check_data.CheckState,
+              check_data.check_view, "state", (), "your table − the reference it matches or should match"),
 )
 
 VIEWS: dict[str, ViewEntry] = {e.name: e for e in ENTRIES}

@@ -6,6 +6,7 @@ from PySide6.QtCore import QCoreApplication
 
 from explorer import catalogue
 from explorer.ui.views.alibi import AlibiView
+from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
 from explorer.ui.views.curves import CurvesView
 from explorer.ui.views.distance import DistanceView
@@ -23,6 +24,7 @@ VIEW_CLASSES = {
     "learned": LearnedView, "conventions": ConventionsView, "offset": OffsetView,
     "frequencies": FrequenciesView, "rope": RopeView, "alibi": AlibiView, "distance": DistanceView,
     "precision": PrecisionView,
+    "check": CheckView,
 }
 assert tuple(VIEW_CLASSES) == catalogue.NAMES, "the UI registry and the catalogue list different views"
 
