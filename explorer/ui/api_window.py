@@ -43,8 +43,7 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     window = open_window()
     window.check_actions.show_source(token, kind or "", base, pairing or "")
     window.show()
-    window.raise_()
-    window.activateWindow()
+    _bring_to_front(window)
     if block is None:
         block = not event_loop_running()
     if block:
@@ -55,8 +54,9 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     return window
 
 
-def open_window():
-    """A new main window in the application (created once, with the user's language)."""
+def open_window(settings=None):
+    """A new main window in the application (created once, with the user's language); settings: a
+    QSettings store (default: the user's)."""
     from explorer.ui.app import make_app
     from explorer.ui.i18n import choose_language, current_language, install_translator
 
@@ -67,9 +67,17 @@ def open_window():
         app._pe_translator_set = True
     from explorer.ui.main_window import MainWindow
 
-    window = MainWindow()
+    window = MainWindow(settings=settings)
     window.setAttribute(_delete_on_close(), True)
     return window
+
+
+def _bring_to_front(window) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.platformName() not in ("offscreen", "minimal"):   # they cannot raise
+        window.raise_()
+        window.activateWindow()
 
 
 def _delete_on_close():
