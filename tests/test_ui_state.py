@@ -15,6 +15,7 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
+    "check": {"kind": "rope_cache", "pairing": "half"},     # (a file: tests/test_ui_check.py)
 }
 
 
