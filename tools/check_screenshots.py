@@ -43,6 +43,9 @@ def main(argv=None) -> int:
         window.grab().save(str(Path(args.out) / name))
         print(name, window.statusBar().currentMessage())
     window.close()
+    from PySide6.QtCore import QThreadPool
+
+    QThreadPool.globalInstance().waitForDone(10_000)     # the device probe may be importing torch
     return 0
 
 

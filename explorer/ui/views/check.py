@@ -89,8 +89,10 @@ class CheckView(ExtraView):
         self.mine = self.image(0, 0, ch, pos, self.tr("your table"))
         self.ref = self.image(0, 2, ch, pos, self.tr("the reference"))
         self.diff = self.image(0, 4, ch, pos, self.tr("difference: yours − reference"))
-        for col in (0, 2, 4):       # three equal panels, whatever their colour bars' labels
-            self.canvas.ci.layout.setColumnStretchFactor(col, 1)
+        layout = self.canvas.ci.layout
+        for col, panel in zip((0, 2, 4), (self.mine, self.ref, self.diff)):
+            layout.setColumnStretchFactor(col, 1)     # three equal panels, whatever their titles
+            panel.plot.setPreferredWidth(200)
 
     def _build_curves(self) -> None:
         c = self.curves_canvas
@@ -186,7 +188,9 @@ class CheckView(ExtraView):
             if values is None:
                 panel.image.clear()
                 continue
-            panel.show(values, 0, 0, cols, rows, lv or symmetric_levels(values, floor=1e-15))
+            # the difference on the scale of the tolerance at least: a match looks pale
+            panel.show(values, 0, 0, cols, rows,
+                       lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
             panel.plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
         title = self.tr("the reference it matches") if r.match else \
             self.tr("the reference it should match")
