@@ -59,8 +59,9 @@ class CheckResult:
     table: np.ndarray | None = None     # (n_rows, n_cols) the user's data
     reference: np.ndarray | None = None  # (n_rows, n_cols) the right table, or None
     difference: np.ndarray | None = None  # (n_rows, n_cols) table - reference
-    max_error: float = math.nan
+    max_error: float = math.nan         # max |data - the model found| (of the mistake when one is named)
     tolerance: float = 0.0
+    max_difference: float = math.nan    # max |data - the right reference| over the whole table
     summary: str = ""                   # the diagnosis line
     mistakes: tuple = ()                # Mistake(id, message, fix), ...
     fix: str = ""                       # the one-line PyTorch fix ("" when it matches)
@@ -163,7 +164,7 @@ def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, la
         params, state, d.kind, bool(d.match), tuple(int(n) for n in table.shape), rows, cols,
         frozen(pick(table)), None if ref is None else frozen(pick(ref)),
         None if diff is None else frozen(pick(diff)), float(d.max_error), float(d.tolerance),
-        d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label)
+        math.nan if diff is None else float(np.max(np.abs(diff))), d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label)
 
 
 def _analysed(array: np.ndarray) -> np.ndarray:

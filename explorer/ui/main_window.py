@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         return {"heatmap": self.tr("Heatmap"), "curves": self.tr("Curves"),
                 "similarity": self.tr("Similarity"), "learned": self.tr("Learned"),
                 "conventions": self.tr("Layouts"), "offset": self.tr("Offset"),
-                "distance": self.tr("Distance")}
+                "distance": self.tr("Distance"), "check": self.tr("Check")}
 
     def step_tab(self, step: int) -> None:
         """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""

@@ -349,6 +349,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max |你的 − 参考| = %1（判定为符合允许 %2）</translation>
         </message>
         <message>
+            <source>max |yours − reference| = %1; the diagnosis explains your data to %2 (a match allows %3)</source>
+            <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（判定为符合允许 %3）</translation>
+        </message>
+        <message>
             <source>%1 of %2 values drawn (evenly spaced rows and columns, exact values)</source>
             <translation>绘出 %2 个值中的 %1 个（均匀间隔的行与列，数值精确）</translation>
         </message>
@@ -361,8 +365,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>它符合的参考表</translation>
         </message>
         <message>
-            <source>the reference it should match</source>
-            <translation>它应当符合的参考表</translation>
+            <source>the right table</source>
+            <translation>正确的表</translation>
         </message>
         <message>
             <source>no reference</source>
@@ -1232,6 +1236,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>Distance</source>
             <translation>距离</translation>
+        </message>
+        <message>
+            <source>Check</source>
+            <translation>检查</translation>
         </message>
         <message>
             <source>&amp;Quit</source>

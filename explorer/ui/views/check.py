@@ -166,8 +166,13 @@ class CheckView(ExtraView):
     def _error_text(self, r) -> str:
         if r.reference is None:
             return self.tr("no reference: the data fits no known table")
-        text = self.tr("max |yours − reference| = %1 (a match allows %2)") \
-            .replace("%1", f"{r.max_error:.3g}").replace("%2", f"{r.tolerance:.3g}")
+        if r.match:
+            text = self.tr("max |yours − reference| = %1 (a match allows %2)") \
+                .replace("%1", f"{r.max_difference:.3g}").replace("%2", f"{r.tolerance:.3g}")
+        else:
+            text = self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
+                           "(a match allows %3)").replace("%1", f"{r.max_difference:.3g}") \
+                .replace("%2", f"{r.max_error:.3g}").replace("%3", f"{r.tolerance:.3g}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
@@ -193,7 +198,7 @@ class CheckView(ExtraView):
                        lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
             panel.plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
         title = self.tr("the reference it matches") if r.match else \
-            self.tr("the reference it should match")
+            self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
                   size=TITLE_SIZE)
 
