@@ -337,3 +337,57 @@ def test_a_shown_array_is_not_saved_for_the_next_session(shown_windows, settings
 
     saved = json.loads(settings.value("state"))
     assert "source" not in saved.get("views", {}).get("check", {})
+
+
+def test_a_long_check_shows_a_busy_dialog_and_cancel_keeps_the_state(window, monkeypatch, tmp_path):
+    from PySide6.QtCore import QCoreApplication
+
+    release = threading.Event()
+    real = diagnose_module.diagnose
+
+    def slow(*args, **kwargs):
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(diagnose_module, "diagnose", slow)
+    path = tmp_path / "pe.npy"
+    np.save(path, seeds_table())
+    before = window.controller.state
+    actions = window.check_actions
+    actions.open_file(str(path))
+    QCoreApplication.processEvents()
+    assert actions.busy and actions.dialog is not None
+    assert actions.dialog.minimumDuration() > 0 and actions.dialog.maximum() == 0     # busy, not %
+    from PySide6.QtWidgets import QPushButton
+
+    actions.dialog.findChild(QPushButton).click()                     # the dialog's Cancel
+    assert not actions.busy and actions.dialog is None
+    assert window.statusBar().currentMessage() == "Check cancelled"
+    release.set()
+    actions.pool.waitForDone(20000)
+    QCoreApplication.processEvents()
+    assert window.controller.wait_idle()
+    assert window.controller.state == before
+
+
+def test_in_chinese_the_diagnosis_is_chinese(qtbot, qapp, settings, monkeypatch, tmp_path):
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+
+    path = tmp_path / "swapped.npy"
+    np.save(path, seeds_table(swap=True))
+    assert i18n.install_translator(qapp, "zh_CN")
+    win = MainWindow(settings=settings)
+    try:
+        win.resize(1280, 800)
+        win.show()
+        assert win.controller.state.views["check"].lang == "zh_CN"
+        open_through_action(win, monkeypatch, path)
+        view = win.views["check"]
+        assert "sin 与 cos 对调了" in view.summary_line.text() and "错误" in view.summary_line.text()
+        assert "修正" in view.fix_line.text()
+        assert win.check_actions.action.text().startswith("检查我的表")
+    finally:
+        i18n.install_translator(qapp, "en")
+        win.controller.wait_idle()
+        close_and_delete(win)
