@@ -263,8 +263,8 @@ def shown_windows(qtbot, monkeypatch, settings):
     opened = []
     real = api_window.open_window
 
-    def open_window():
-        window = real(settings)
+    def open_window(store=None):
+        window = real(store or settings)
         opened.append(window)
         return window
 
@@ -391,3 +391,21 @@ def test_in_chinese_the_diagnosis_is_chinese(qtbot, qapp, settings, monkeypatch,
         i18n.install_translator(qapp, "en")
         win.controller.wait_idle()
         close_and_delete(win)
+
+
+def test_a_shown_window_switches_language_and_keeps_the_array(shown_windows, qapp):
+    from explorer.ui import i18n
+
+    pe = seeds_table(swap=True)
+    window = explorer.show(pe, block=False)
+    assert window.controller.wait_idle()
+    try:
+        window.language_requested.emit("zh_CN")
+        new = shown_windows[-1]
+        assert new is not window and new.controller.wait_idle()
+        assert new.controller.state.views["check"].lang == "zh_CN"
+        r = new.views["check"].result
+        assert "sin 与 cos 对调了" in r.summary
+        np.testing.assert_array_equal(r.table, pe.astype(np.float64))
+    finally:
+        i18n.install_translator(qapp, "en")

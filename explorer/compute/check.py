@@ -133,7 +133,7 @@ def array_names(path: str) -> list[str]:
     return sorted(k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and loading._size(v) > 1)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _diagnosed_file(params: Params, state: CheckState, mtime_ns: int, size: int) -> CheckResult:
     """Cached on the path, the file's mtime and size, and the options (all in the arguments)."""
     from pathlib import Path
@@ -145,7 +145,7 @@ def _diagnosed_file(params: Params, state: CheckState, mtime_ns: int, size: int)
     return _result(params, state, array, dtype, label)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _diagnosed_memory(params: Params, state: CheckState) -> CheckResult:
     with _LOCK:
         array, dtype, label = _MEMORY[state.source]

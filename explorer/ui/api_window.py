@@ -69,7 +69,29 @@ def open_window(settings=None):
 
     window = MainWindow(settings=settings)
     window.setAttribute(_delete_on_close(), True)
+    window.language_requested.connect(lambda lang: switch_language(window, lang))
     return window
+
+
+def switch_language(old, lang: str):
+    """Settings → Language in a window of explorer.show: rebuilt in `lang` with the same State (the
+    array stays in memory), as the program's own window does."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator, save_language
+
+    old.save_settings()
+    save_language(lang, old.settings)
+    install_translator(QApplication.instance(), lang)
+    new = open_window(old.settings)
+    new.controller.set_state(old.controller.state)
+    new.show()
+    carry_presentation(old, new)
+    if old in _OPEN:
+        _OPEN.append(new)
+    old.close()
+    return new
 
 
 def _bring_to_front(window) -> None:
