@@ -7,8 +7,16 @@ from __future__ import annotations
 import traceback
 from dataclasses import replace
 
-from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEvent, QObject, QRunnable, Qt, \
-    QThreadPool, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QElapsedTimer,
+    QEvent,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    Signal,
+)
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QProgressDialog
 
@@ -54,7 +62,7 @@ class _CheckJob(QRunnable):
             self.signals.failed.emit(self.generation, str(exc))
         except MemoryError:
             self.signals.failed.emit(self.generation, "not enough memory to check this file")
-        except Exception as exc:  # keep the window alive; one line for the user
+        except Exception as exc:  # noqa: BLE001 - keep the window alive; one line for the user
             traceback.print_exc()
             self.signals.failed.emit(self.generation, f"internal error: {type(exc).__name__}: {exc}")
 
@@ -208,7 +216,7 @@ class CheckActions(QObject):
         return not self.busy
 
     # an array of explorer.show() is not saved for the next session ---------------------------
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.window and event.type() == QEvent.Type.Close:
             c = self.window.controller
             if c.state.views[VIEW].source.startswith(data.MEMORY_PREFIX):
