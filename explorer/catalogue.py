@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from explorer.compute import (alibi, conventions, curves, distance, frequencies, heatmap, learned,
-                              offset, precision, rope, similarity, tokens)
+                              offset, precision, qk, rope, similarity, tokens)
 from explorer.compute import check as check_data
 from explorer.compute.screen import Window
 from explorer.errors import require
 from explorer.params import Params
-from explorer.viewstate import NoState, ViewState
+from explorer.viewstate import NoState, ViewState, ZoomState
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
@@ -30,7 +30,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
 
 PE = ("d_model", "max_len", "base", "layout")     # what the sinusoidal table itself depends on
 TOKENS = ("d_model", "max_len", "base", "layout", "scale_embedding", "seed", "text", "tokenizer",
-          "embedding_source")
+          "embedding_source", "model")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class ViewEntry:
         state = state if state is not None else self.state_type()
         key = params.project(self.reads)
         if self.call == "window":
-            result = self.compute(key, window if window is not None else Window.full(params))
+            result = self.compute(key, window if window is not None else zoom_window(params, state))
         elif self.call == "state":
             result = self.compute(key, state)
         else:
@@ -59,25 +59,34 @@ class ViewEntry:
         return result if result.params == params else replace(result, params=params)
 
 
+def zoom_window(params: Params, state, rows_px: int = 800, cols_px: int = 1000) -> Window:
+    """The Window a zoomable view computes: its State's zoom (or the whole table) at these pixels."""
+    z = getattr(state, "zoom", ())
+    if not z:
+        return Window.full(params, rows_px, cols_px)
+    ch0, ch1 = z[2:] if len(z) == 4 else (0, 0)
+    return Window(z[0], z[1], ch0, ch1, rows_px, cols_px)
+
+
 ENTRIES = (
-    ViewEntry("heatmap", QT_TRANSLATE_NOOP("Catalogue", "PE heatmap"), NoState, heatmap.heatmap,
+    ViewEntry("heatmap", QT_TRANSLATE_NOOP("Catalogue", "PE heatmap"), ZoomState, heatmap.heatmap,
               "window", PE + ("dtype",), "PE(p, 2i) = sin(p·base^(−2i/d)), PE(p, 2i+1) = cos(p·base^(−2i/d))"),
-    ViewEntry("curves", QT_TRANSLATE_NOOP("Catalogue", "Frequency curves"), NoState, curves.curves,
+    ViewEntry("curves", QT_TRANSLATE_NOOP("Catalogue", "Frequency curves"), ZoomState, curves.curves,
               "window", PE + ("curve_pairs",), "sin(p·wᵢ), cos(p·wᵢ) with wᵢ = base^(−2i/d)"),
-    ViewEntry("similarity", QT_TRANSLATE_NOOP("Catalogue", "Position similarity"), NoState,
+    ViewEntry("similarity", QT_TRANSLATE_NOOP("Catalogue", "Position similarity"), ZoomState,
               similarity.similarity, "window", PE + ("metric",),
               "S[p, q] = PE(p)·PE(q) = Σᵢ cos((q − p)·wᵢ) = f(q − p)"),
     ViewEntry("tokens", QT_TRANSLATE_NOOP("Catalogue", "Tokens"), tokens.TokensState,
               tokens.for_params, "params", TOKENS, "X = one_hot(ids)·E·√d_model + PE[0:n]"),
     ViewEntry("learned", QT_TRANSLATE_NOOP("Catalogue", "Learned positions"), NoState,
-              learned.learned, "params", ("base", "layout"), "X = E[ids] + P[0:n] (P trained)"),
+              learned.learned, "params", ("base", "layout", "model"), "X = E[ids] + P[0:n] (P trained)"),
     ViewEntry("conventions", QT_TRANSLATE_NOOP("Catalogue", "Layout conventions"),
               conventions.ConventionsState, conventions.conventions, "state",
               ("d_model", "max_len", "base", "metric"), "PE_concat = PE_interleaved · P"),
     ViewEntry("offset", QT_TRANSLATE_NOOP("Catalogue", "Relative offset"), offset.OffsetState,
               offset.offset, "state", ("d_model", "max_len", "base"), "PE(p + k) = R(k)·PE(p)"),
-    ViewEntry("frequencies", QT_TRANSLATE_NOOP("Catalogue", "Frequencies"), NoState,
-              frequencies.frequency_table, "params", ("d_model", "max_len", "base", "layout"),
+    ViewEntry("frequencies", QT_TRANSLATE_NOOP("Catalogue", "Frequencies"), frequencies.FrequenciesState,
+              frequencies.frequency_table, "state", ("d_model", "max_len", "base", "layout"),
               "wᵢ = base^(−2i/d), wavelength 2π/wᵢ"),
     ViewEntry("rope", QT_TRANSLATE_NOOP("Catalogue", "RoPE"), rope.RopeState, rope.rope_view,
               "state", ("max_len",), "q(m)·k(n) = Re Σᵢ qᵢ conj(kᵢ) e^{i(m−n)θᵢ}"),
@@ -89,6 +98,8 @@ ENTRIES = (
     ViewEntry("precision", QT_TRANSLATE_NOOP("Catalogue", "Precision"), precision.PrecisionState,
               precision.precision_view, "state", ("d_model", "max_len", "base", "layout"),
               "‖PE~(p+1) − PE~(p)‖ in float32 / float16 / bfloat16"),
+    ViewEntry("qk", QT_TRANSLATE_NOOP("Catalogue", "RoPE, real weights"), qk.QkState, qk.qk_view,
+              "state", ("text", "model"), "logit(m, n) = (R_m W_q x_m)·(R_n W_k x_n) / √head_dim"),
     ViewEntry("check", QT_TRANSLATE_NOOP("Catalogue", "Check my table"), check_data.CheckState,
               check_data.check_view, "state", (), "your table − the reference it matches or should match"),
 )

@@ -15,7 +15,8 @@ BASE_RANGE = (1.0001, 1e9)
 DEVICES = ("auto", "cpu", "cuda", "mps")
 TEXT_LIMIT = 100_000  # characters
 TOKENIZER_NAMES = ("cl100k", "wordpiece", "char", "qwen")
-EMBEDDING_SOURCES = ("untrained", "minilm")
+EMBEDDING_SOURCES = ("untrained", "minilm", "model")
+MODEL_SPEC_LIMIT = 4096  # characters of a model spec (a path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +34,9 @@ class Params:
     seed: int = 0                    # the untrained embedding table's seed
     text: str = "Thanks for all the fish"
     tokenizer: str = "cl100k"
-    embedding_source: str = "untrained"   # "untrained" seeded table, or trained "minilm" (d = 384)
+    embedding_source: str = "untrained"   # "untrained" seeded table, trained "minilm" (d = 384), or "model"
     curve_pairs: tuple[int, ...] = (0, 4, 16, 32)   # frequency indices drawn as sin/cos curves
+    model: str = ""                  # the opened model: "", "smollm2", "minilm", a folder or a .gguf path
 
     def __post_init__(self) -> None:
         validate(self)
@@ -111,6 +113,10 @@ def validate(p: Params) -> None:
             f"the text has {len(p.text):,} characters; at most {TEXT_LIMIT:,} are shown")
     _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
     _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
+    require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and "\n" not in p.model,
+            f"model must be a folder, a .gguf file, smollm2 or minilm (one line), not {_shown(p.model)}")
+    require(p.embedding_source != "model" or p.model.strip() != "",
+            "embedding_source model needs a model: open one (File → Open model…) or give --model")
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
             "curve_pairs must list at most 16 frequency indices")
     for i in p.curve_pairs:

@@ -31,8 +31,8 @@ MAX_TEXT = 4000                 # characters in one title / explanation / questi
 MAX_SCENES = 500
 LANGS = ("en", "zh_CN")
 CORE_VIEWS = ("heatmap", "curves", "similarity")
-SCENE_KEYS = {"version", "params", "view", "views", "cursor", "title", "explain", "question"}
-V1_KEYS = SCENE_KEYS - {"views"}
+SCENE_KEYS = {"version", "params", "view", "views", "cursor", "title", "explain", "question", "preset"}
+V1_KEYS = SCENE_KEYS - {"views", "preset"}
 V1_REQUIRED = V1_KEYS - {"question"}
 BUILTIN_DECK = ("scenes", "lesson_en_zh.json")
 _BLANK = tuple((lang, "") for lang in LANGS)
@@ -120,7 +120,8 @@ def scene_from_dict(data, where: str = "scene") -> Scene:
         require(data.get(key) is None or isinstance(data[key], dict),
                 f"{where}: “{key}” must be an object")
     try:
-        state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor") if k in data},
+        state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor", "preset")
+                                 if k in data},
                                 where)
     except InputError as exc:
         raise InputError(_short(str(exc))) from None

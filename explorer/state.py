@@ -53,9 +53,15 @@ class State:
     views: ViewStates = field(default_factory=ViewStates)
     view: str = "heatmap"
     cursor: int | None = None
+    preset: str = ""             # the model preset the values came from ("" none); see presets_state
 
     def __post_init__(self) -> None:
         catalogue.entry(self.view)
+        if self.preset != "":
+            from explorer.backend.presets import get_preset
+
+            require(isinstance(self.preset, str), f"“preset” must be a preset name, not {shown(self.preset)}")
+            get_preset(self.preset)
         if self.cursor is not None:
             ok = isinstance(self.cursor, int) and not isinstance(self.cursor, bool)
             require(ok and 0 <= self.cursor < self.params.max_len,
@@ -65,7 +71,9 @@ class State:
         """Shared parameters changed (validated); a cursor past a shrunk table is dropped."""
         params = self.params.with_(**changes)
         cursor = self.cursor if self.cursor is None or self.cursor < params.max_len else None
-        views = ViewStates(tuple((k, v.fit(params)) for k, v in self.views.items))
+        resized = (params.max_len, params.d_model) != (self.params.max_len, self.params.d_model)
+        views = ViewStates(tuple((k, (v.unzoomed() if resized else v).fit(params))
+                                 for k, v in self.views.items))
         return replace(self, params=params, cursor=cursor, views=views)
 
     def with_view_state(self, name: str, **changes) -> "State":
@@ -73,33 +81,67 @@ class State:
         return replace(self, views=self.views.replace(name, self.views[name].with_(**changes)))
 
     def to_dict(self) -> dict:
-        """{"params": changed params, "view", "views": {name: changed fields}, "cursor"}."""
-        views = {name: self.views[name].to_dict(only_changed=True) for name in self.views}
-        return {"params": self.params.changed(), "view": self.view,
-                "views": {k: v for k, v in views.items() if v}, "cursor": self.cursor}
+        """{"params": changed params, "view", "views": {name: changed fields}, "cursor"}; with a preset
+        also "preset", and "params"/"views" then name only what differs from the preset's values."""
+        base = _preset_base(self.preset)
+        params = self.params.to_dict()
+        ref = base.params.to_dict()
+        views = {}
+        for name in self.views:
+            mine, theirs = self.views[name].to_dict(), base.views[name].to_dict()
+            changed = {k: v for k, v in mine.items() if v != theirs[k]}
+            if changed:
+                views[name] = changed
+        out = {"params": {k: v for k, v in params.items() if v != ref[k]}, "view": self.view,
+               "views": views, "cursor": self.cursor}
+        if self.preset:
+            out["preset"] = self.preset
+        return out
 
     @classmethod
     def from_dict(cls, data, where: str = "state") -> "State":
         """Validate {"params"?, "view"?, "views"?, "cursor"?}; InputError naming the bad key."""
         require(isinstance(data, dict), f"{where} must be a JSON object")
+        preset = data.get("preset", "") or ""
         try:
-            params = Params.from_dict(data.get("params") or {})
+            base = _preset_base(preset)
+        except InputError as exc:
+            raise InputError(f"{where}: “preset”: {exc}") from None
+        try:
+            raw_params = data.get("params") or {}
+            require(isinstance(raw_params, dict), "parameters must be a JSON object")
+            params = Params.from_dict({**base.params.changed(), **raw_params})
         except (TypeError, InputError) as exc:
             raise InputError(f"{where}: “params”: {exc}") from None
-        views = ViewStates()
+        views = base.views
         raw = data.get("views") or {}
         require(isinstance(raw, dict), f"{where}: “views” must be an object: view name -> settings")
         for name, settings in raw.items():
             require(name in catalogue.VIEWS, f"{where}: “views” names an unknown view {shown(name)}; "
                                              f"the views are {', '.join(catalogue.NAMES)}")
             try:
-                views = views.replace(name, catalogue.entry(name).state_type.from_dict(settings))
+                require(isinstance(settings, dict), "a view's settings must be a JSON object")
+                merged = {**base.views[name].to_dict(only_changed=True), **settings}
+                views = views.replace(name, catalogue.entry(name).state_type.from_dict(merged))
             except InputError as exc:
                 raise InputError(f"{where}: “views.{name}”: {exc}") from None
         view = data.get("view", "heatmap")
         require(isinstance(view, str) and view in catalogue.VIEWS,
                 f"{where}: “view” must be one of {', '.join(catalogue.NAMES)}, not {shown(view)}")
         try:
-            return cls(params, views, view, data.get("cursor"))
+            return cls(params, views, view, data.get("cursor"), preset)
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
+
+
+def _preset_base(name: str) -> State:
+    """The default State with the preset `name` applied ("" : the defaults); InputError for unknown."""
+    if not name:
+        return _DEFAULT_STATE
+    require(isinstance(name, str), f"a preset is named by text, not {shown(name)}")
+    from explorer.presets_state import apply_preset
+
+    return apply_preset(State(), name)
+
+
+_DEFAULT_STATE = State()

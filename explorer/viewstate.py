@@ -36,6 +36,10 @@ class ViewState:
         """This state kept valid for new shared Params (e.g. a position inside a shorter table)."""
         return self
 
+    def unzoomed(self) -> "ViewState":
+        """This state without a zoom (the table changed size: a view shows all of it again)."""
+        return self
+
     def with_(self, **changes) -> "ViewState":
         """A new state with `changes` applied and validated; unknown names refused."""
         known = {f.name for f in fields(self)}
@@ -125,3 +129,45 @@ def _check_field(cls, name: str, default, value) -> None:
 @dataclass(frozen=True)
 class NoState(ViewState):
     """The state of a view without settings of its own."""
+
+
+@dataclass(frozen=True)
+class ZoomState(ViewState):
+    """A zoomable view's shown region: positions [pos0, pos1) and, for the heatmap, channels
+    [ch0, ch1) as (pos0, pos1) or (pos0, pos1, ch0, ch1); () shows the whole table."""
+
+    zoom: tuple = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        z = self.zoom
+        require(len(z) in (0, 2, 4) and all(isinstance(v, int) and not isinstance(v, bool) for v in z),
+                f"zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not {shown(z)}")
+        require(all(0 <= z[i] < z[i + 1] for i in range(0, len(z), 2)),
+                f"zoom must name non-empty ranges from 0 up (pos0 < pos1, ch0 < ch1), not {shown(z)}")
+
+    def fit(self, params) -> "ZoomState":
+        """The zoom clipped to the table; () when nothing of it is left or it covers everything."""
+        if not self.zoom:
+            return self
+        limits = (params.max_len, params.d_model)
+        z = list(self.zoom)
+        for i in range(0, len(z), 2):
+            hi = limits[i // 2]
+            z[i], z[i + 1] = min(z[i], hi - 1), min(z[i + 1], hi)
+        whole = all((z[i], z[i + 1]) == (0, limits[i // 2]) for i in range(0, len(z), 2))
+        z = () if whole else tuple(z)
+        return self if z == self.zoom else ZoomState(z)
+
+    def unzoomed(self) -> "ZoomState":
+        return self if not self.zoom else ZoomState()
+
+    @staticmethod
+    def of_region(pos0: int, pos1: int, ch0: int, ch1: int, params, channels: bool) -> "ZoomState":
+        """The zoom of a shown region (clipped to the table; () when it shows all of it)."""
+        pos0 = min(max(0, int(pos0)), params.max_len - 1)
+        z = (pos0, min(max(pos0 + 1, int(pos1)), params.max_len))
+        if channels:
+            ch0 = min(max(0, int(ch0)), params.d_model - 1)
+            z += (ch0, min(max(ch0 + 1, int(ch1)), params.d_model))
+        return ZoomState(z).fit(params)

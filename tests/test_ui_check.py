@@ -74,7 +74,7 @@ def test_a_right_table_opened_through_the_action_shows_a_match(window, monkeypat
     c = window.controller
     assert c.state.view == "check" and c.state.views["check"].source == str(path)
     view = window.views["check"]
-    assert window.tabs.currentWidget() is view
+    assert list(window.views)[window.tabs.currentIndex()] == "check"
     r = view.result
     assert r.match and r.kind == "pe" and r.mistakes == () and r.fix == ""
     assert "OK" in view.summary_line.text() and "interleaved" in view.summary_line.text()
@@ -197,7 +197,7 @@ def test_a_scene_restores_the_checked_file(window, monkeypatch, tmp_path, settin
         assert other.controller.wait_idle()
         assert other.controller.state == window.controller.state
         view = other.views["check"]
-        assert other.tabs.currentWidget() is view
+        assert list(other.views)[other.tabs.currentIndex()] == "check"
         assert view.kind_box.currentData() == "pe" and view.base_box.value() == 10000.0
         assert view.result.mistakes[0].id == "sin_cos_swapped"
     finally:
@@ -229,7 +229,7 @@ def test_the_own_controls_rediagnose_on_the_worker_and_never_on_the_gui_thread(
 
 
 def test_without_a_file_the_view_says_how_to_open_one(window):
-    window.tabs.setCurrentWidget(window.views["check"])
+    window.tabs.setCurrentIndex(list(window.views).index("check"))
     assert window.controller.wait_idle()
     view = window.views["check"]
     assert view.stack.currentWidget() is view.hint

@@ -14,7 +14,10 @@ from tests.conftest import close_and_delete
 NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
     "rope": {"pairing": "half", "head_dim": 32}, "alibi": {"heads": 4, "causal": True},
+    "frequencies": {"rope": True, "rope_type": "linear", "factor": 2.0},
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
+    "heatmap": {"zoom": (10, 110, 0, 40)}, "curves": {"zoom": (5, 150)}, "similarity": {"zoom": (20, 120)},
+    "qk": {"head": 2},
     "check": {"kind": "rope_cache", "pairing": "half"},     # (a file: tests/test_ui_check.py)
 }
 
@@ -134,3 +137,50 @@ def test_hover_readout_reads_the_shown_result_not_the_maths(window, monkeypatch)
     _show(window, "similarity")
     window.views["similarity"].hovered.emit(4, 9)
     assert "offset k = 5" in window.views["similarity"].readout.text()
+
+
+def test_views_are_made_when_their_tab_is_first_shown(window):
+    """Start-up builds only the open tab's view; another tab's view is made on first show, with the
+    State's settings in its controls and the shared colour map."""
+    views = window.views
+    assert [n for n in catalogue.NAMES if views.built(n)] == ["heatmap"]
+    window.controller.update_view("alibi", heads=4)          # a hidden view's state changes ...
+    assert not views.built("alibi")
+    window.controls.cmap_box.setCurrentIndex(window.controls.cmap_box.findData("viridis"))
+    _show(window, "alibi")                                   # ... and shows when it is made
+    alibi = views["alibi"]
+    assert alibi.heads_box.value() == 4 and alibi.result.state.heads == 4
+    assert alibi.parent() is window.tabs.currentWidget()
+    assert window.colormap == "viridis"
+
+
+def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp_path):
+    """Zooming the heatmap writes its region into the State; a scene brings the same region back in
+    another window, computed at full detail there."""
+    from explorer.ui.main_window import MainWindow
+
+    window.controller.update(max_len=20000)
+    _show(window, "heatmap")
+    view = window.views["heatmap"]
+    view.panel.plot.setRange(yRange=(1000, 1100), xRange=(0, 64), padding=0)
+    view.window_changed.emit()
+    window._window_timer.timeout.emit()
+    assert window.controller.wait_idle()
+    zoom = window.controller.state.views["heatmap"].zoom
+    assert 990 <= zoom[0] <= 1001 and 1099 <= zoom[1] <= 1110 and zoom[2] == 0 and 63 <= zoom[3] <= 66
+    assert view.result.pos_step == 1 and view.result.pos0 == zoom[0]
+    scene = load_scene(save_scene(tmp_path / "zoom.json", current_scene(window)))
+    other = MainWindow(settings=settings)
+    other.resize(1200, 800)
+    other.show()
+    try:
+        apply_scene(other, scene)
+        assert other.controller.wait_idle()
+        shown = other.views["heatmap"]
+        (x0, x1), (y0, y1) = shown.panel.plot.getViewBox().viewRange()
+        assert (round(y0), round(y1)) == zoom[0:2] and (round(x0), round(x1)) == zoom[2:4]
+        assert shown.result.pos_step == 1 and shown.result.pos0 == zoom[0]
+        other.controller.update(max_len=300)            # a new table size shows all of it again
+        assert other.controller.state.views["heatmap"].zoom == ()
+    finally:
+        close_and_delete(other)

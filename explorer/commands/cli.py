@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "else the system's)")
     parser.add_argument("--self-test", action="store_true",
                         help="check this installation offscreen and exit")
+    parser.add_argument("--model", dest="gui_model", metavar="PATH",
+                        help="open the window with this model: a Hugging Face folder, a .gguf file, "
+                             "smollm2 or minilm")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
                                 title="commands (none: open the window)")
     export = sub.add_parser("export", help="write an array to .npy or .csv",
@@ -189,7 +192,7 @@ def _run_export(args) -> int:
 def _run_gui(args) -> int:
     from explorer.ui.app import run_app
 
-    return run_app(lang=args.lang)
+    return run_app(lang=args.lang, model=getattr(args, "gui_model", None))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar, text = PARAM_HELP[name]
         p.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None,
                        metavar=metavar, help=text)
+    p.add_argument("--preset", metavar="NAME", default=None,
+                   help="a model preset (see `pe-explorer presets`); flags override its values")
     p.add_argument("--cursor", type=int, default=None, help="position to mark")
     p.add_argument("-o", "--output", required=True, help="FILE.png / FILE.svg, or a folder (--deck)")
     p.add_argument("--format", default="png", metavar="png|svg", help="image type for --deck: png (default) or svg")
@@ -112,6 +114,10 @@ def plan(args) -> list:
     jobs = []
     for i, scene in enumerate(scenes):
         state = scene.state if scene else State()
+        if args.preset is not None:
+            from explorer.presets_state import apply_preset
+
+            state = apply_preset(state, args.preset)
         if overrides:
             try:
                 state = state.with_params(**overrides)   # a cursor past a shorter table is dropped

@@ -9,7 +9,7 @@ from dataclasses import replace
 from explorer.errors import InputError, require
 
 PARAM_FLAGS = {"d_model": int, "max_len": int, "base": float, "layout": str, "metric": str,
-               "dtype": str, "text": str, "tokenizer": str, "seed": int}
+               "dtype": str, "text": str, "tokenizer": str, "seed": int, "model": str}
 ROWS_PX, COLS_PX = 800, 1000      # the screen size a headless windowed view is computed for
 
 
@@ -26,6 +26,8 @@ def add_parsers(sub, kinds, parser_class) -> None:
     for name, kind in PARAM_FLAGS.items():
         view.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None,
                           help="shared parameter (overrides the scene)")
+    view.add_argument("--preset", metavar="NAME", default=None,
+                      help="a model preset (see `pe-explorer presets`); flags override its values")
     view.add_argument("-o", "--output", required=True, help="FILE.npz")
 
 
@@ -46,12 +48,17 @@ def view_arrays(args) -> dict:
     """The named arrays of view args.view for the scene and flags; InputError for bad input."""
     from explorer import catalogue
     from explorer.compute.arrays import result_arrays
-    from explorer.compute.screen import Window
     from explorer.scenes import load_scene
     from explorer.state import State
 
     state = load_scene(args.scene).state if args.scene else State()
+    if getattr(args, "preset", None) is not None:
+        from explorer.presets_state import apply_preset
+
+        state = apply_preset(state, args.preset)
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
+    if overrides.get("model"):              # --model: the tokens view shows that model's rows
+        overrides["embedding_source"] = "model"
     if overrides:
         try:
             state = state.with_params(**overrides)
@@ -59,8 +66,10 @@ def view_arrays(args) -> dict:
             raise InputError(str(exc)) from None
     state = replace(state, view=args.view)
     entry = catalogue.entry(args.view)
-    window = Window.full(state.params, ROWS_PX, COLS_PX) if entry.call == "window" else None
-    arrays = result_arrays(entry.run(state.params, state.views[args.view], window))
+    view_state = state.views[args.view]
+    window = (catalogue.zoom_window(state.params, view_state, ROWS_PX, COLS_PX)
+              if entry.call == "window" else None)
+    arrays = result_arrays(entry.run(state.params, view_state, window))
     require(bool(arrays), f"the {args.view} view has no array data")
     return arrays
 

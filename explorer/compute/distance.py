@@ -8,15 +8,19 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import distance
+from explorer.backend.rope_scaling import inv_frequencies
+from explorer.backend.similarity import cos_sum
+from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import CURVE_PX, frozen
 from explorer.errors import require
 from explorer.params import Params
-from explorer.viewstate import ViewState
 
 
 @dataclass(frozen=True)
-class DistanceState(ViewState):
-    RANGES = {"head_dim": (2, 512), "rope_base": (1.0001, 1e9), "heads": (1, 64),
+class DistanceState(RopeScalingFields):
+    """The RoPE curve's head_dim, base and rope type (RopeScalingFields), ALiBi's heads, learned on/off."""
+
+    RANGES = {**SCALING_RANGES, "head_dim": (2, 512), "rope_base": (1.0001, 1e9), "heads": (1, 64),
               "alibi_head": (0, 63)}
 
     head_dim: int = 64
@@ -29,6 +33,14 @@ class DistanceState(ViewState):
         super().__post_init__()
         require(self.alibi_head < self.heads,
                 f"alibi_head must be a head 0 .. {self.heads - 1} of the {self.heads} heads; got {self.alibi_head}")
+
+    def rope_head_base(self) -> tuple[int, float]:
+        return self.head_dim, self.rope_base
+
+    @property
+    def plain_rope(self) -> bool:
+        """True when the RoPE curve is the unscaled one (default type, every channel rotated)."""
+        return self.rope_type == "default" and self.partial_rotary_factor == 1.0
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,8 @@ def distance_view(params: Params, state: DistanceState = DistanceState()) -> Dis
     curves = distance.distance_chart(params.max_len - 1, params.d_model, params.base,
                                      state.head_dim, state.rope_base, state.heads,
                                      state.alibi_head, None, max_points=CURVE_PX)
+    if not state.plain_rope:
+        curves = {**curves, **_scaled_rope(curves["rope"][0], state)}
     note = ""
     if state.learned:
         got = learned_curve()
@@ -70,3 +84,19 @@ def distance_view(params: Params, state: DistanceState = DistanceState()) -> Dis
             keep = k < params.max_len
             curves = {**curves, "learned": (k[keep], y[keep])}
     return DistanceResult(curves, note, params, state)
+
+
+def _scaled_rope(ks: np.ndarray, state: DistanceState) -> dict:
+    """{"rope": the scaled curve, "rope_unscaled": the plain one}: all-ones q, k with the rope type's
+    frequencies; the rotated part times attention_factor^2, the unrotated channels a constant; divided
+    by the plain full-rotation value at k = 0 (head_dim), so the attention factor shows at k = 0."""
+    got = inv_frequencies(state.head_dim, state.rope_base, state.scaling(), state.seq_len,
+                          state.max_position_embeddings)
+    step = float(ks[1] - ks[0]) if len(ks) > 1 else 1.0
+    dim = 2 * len(got.inv_freq)
+    rotated = 2.0 * cos_sum(0.0, step, len(ks), got.inv_freq)                 # (K,)
+    y = (got.attention_factor ** 2 * rotated + (state.head_dim - dim)) / state.head_dim
+    plain = distance.rope_frequencies(state.head_dim, state.rope_base)
+    y0 = 2.0 * cos_sum(0.0, step, len(ks), plain) / state.head_dim
+    frozen(y, y0)
+    return {"rope": (ks, y), "rope_unscaled": (ks, y0)}

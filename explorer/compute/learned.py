@@ -1,8 +1,13 @@
-"""The learned-positions view's data: MiniLM's table beside sinusoidal PE at d = 384. No Qt here."""
+"""The learned-positions view's data: a trained position table beside sinusoidal PE at the same d. No Qt.
+
+The table is the opened model's (Params.model: GPT-2 1024 x 768, BERT 512 x 768, OPT, MiniLM) when it
+has learned positions, else MiniLM's 512 x 384. Both tables come with their cosine similarity and a PCA
+of their rows (centred, numpy SVD): the first three principal components of every position.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -10,21 +15,33 @@ import numpy as np
 from explorer.backend import pretrained
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
+from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError
 from explorer.params import Params
-from explorer.compute.tokens import MINILM_D, MINILM_LEN
+
+MAX_ROWS = 2048            # positions shown at most (OPT-350m has 2048; cosine 2048² is 16 MB)
+PCS = 3                    # principal components kept
 
 
 @dataclass(frozen=True)
 class LearnedResult:
-    """MiniLM's learned positions beside sinusoidal PE at d = 384 (params.base, params.layout)."""
+    """A learned position table beside sinusoidal PE at the same (n, d) (params.base, params.layout)."""
 
     params: Params
-    sinusoidal: np.ndarray            # (512, 384)
-    sim_sinusoidal: np.ndarray        # (512, 512) cosine, closed form
-    learned: np.ndarray | None        # (512, 384) or None when MiniLM is missing
-    sim_learned: np.ndarray | None    # (512, 512) cosine
+    sinusoidal: np.ndarray            # (n, d)
+    sim_sinusoidal: np.ndarray        # (n, n) cosine, closed form
+    learned: np.ndarray | None        # (n, d) or None when no table is available
+    sim_learned: np.ndarray | None    # (n, n) cosine
     error: str = ""                   # why the learned table is missing
+    pca_learned: np.ndarray | None = None      # (n, 3) the rows' coordinates on PC1..PC3
+    pca_sinusoidal: np.ndarray | None = None   # (n, 3)
+    var_learned: np.ndarray | None = None      # (3,) fraction of the variance on PC1..PC3
+    var_sinusoidal: np.ndarray | None = None   # (3,)
+    source: str = "all-MiniLM-L6-v2"  # whose table it is
+    note: str = ""                    # why the opened model's table is not shown ("" when it is)
+    note_kind: str = ""               # "" | "rope" (the opened model has no learned table) | "failed"
+    requested: str = ""               # the opened model's name, when note_kind is set
+    total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
 
     @property
     def learned_level(self) -> float:
@@ -43,21 +60,91 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
     return unit @ unit.T
 
 
+def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
+    """(coordinates (n, k), explained variance fractions (k,)) of the centred rows, by numpy's SVD.
+
+    Each component's sign is fixed so that its largest-|loading| channel is positive (SVD's sign is
+    arbitrary; this keeps the picture from flipping between runs)."""
+    a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
+    a = a - a.mean(axis=0, keepdims=True)
+    u, s, vt = np.linalg.svd(a, full_matrices=False)                           # (n, r), (r,), (r, d)
+    k = min(k, s.size)
+    sign = np.sign(vt[np.arange(k), np.abs(vt[:k]).argmax(axis=1)])            # (k,)
+    sign[sign == 0] = 1.0
+    coords = u[:, :k] * s[:k] * sign                                           # (n, k)
+    total = float((s ** 2).sum())
+    var = (s[:k] ** 2) / total if total > 0 else np.zeros(k)
+    if k < PCS:
+        coords = np.pad(coords, ((0, 0), (0, PCS - k)))
+        var = np.pad(var, (0, PCS - k))
+    return coords.astype(np.float32), var
+
+
+def _model_table(spec: str):
+    """(name, table (n, d), total rows, note): the opened model's learned table, or (None, ..., note)."""
+    if not spec:
+        return None, None, 0, ""
+    from explorer.compute import models
+
+    try:
+        model = models.open_cached(spec)
+        if model.config.position != "learned":
+            return None, None, 0, (f"{model.name} has no learned position table (its positions enter "
+                                   "inside attention: RoPE); showing MiniLM's")
+        table = model.positions()                                              # (rows, d)
+    except InputError as exc:
+        return None, None, 0, f"{exc}; showing MiniLM's table"
+    return model.name, np.asarray(table[:MAX_ROWS], np.float32), table.shape[0], ""
+
+
+def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
+    sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
+    sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
+    pca_sin, var_sin = pca(sin)
+    out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
+    if learned_rows is not None:
+        pca_l, var_l = pca(learned_rows)
+        out.update(learned=learned_rows, sim_learned=cosine_matrix(learned_rows).astype(np.float32),
+                   pca_learned=pca_l, var_learned=var_l)
+    else:
+        out.update(learned=None, sim_learned=None)
+    return out
+
+
 @lru_cache(maxsize=4)
 def _learned(base: float, layout: str) -> LearnedResult:
-    sin = sinusoidal_pe(MINILM_LEN, MINILM_D, base, layout, "float32")                # (512, 384)
-    sim_sin = similarity_matrix(MINILM_LEN, MINILM_D, base, layout, "cosine").astype(np.float32)
-    learned_rows, sim_learned, error = None, None, ""
+    """MiniLM's table (512 x 384) beside sinusoidal PE at d = 384."""
+    learned_rows, error = None, ""
     try:
         learned_rows = pretrained.minilm_tables().position                             # (512, 384)
-        sim_learned = cosine_matrix(learned_rows).astype(np.float32)                  # (512, 512)
     except InputError as exc:
         error = str(exc)
-    return LearnedResult(Params(), sin, sim_sin, learned_rows, sim_learned, error)
+    return LearnedResult(Params(), error=error, total_rows=MINILM_LEN,
+                         **_sides(learned_rows, MINILM_LEN, MINILM_D, base, layout))
+
+
+@lru_cache(maxsize=4)
+def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | str:
+    name, table, total, note = _model_table(spec)
+    if table is None:
+        return note
+    n, d = table.shape
+    return LearnedResult(Params(), source=name, total_rows=total, **_sides(table, n, d, base, layout))
 
 
 @lru_cache(maxsize=4)
 def learned(params: Params) -> LearnedResult:
-    """Learned vs sinusoidal positions; depends only on params.base and params.layout."""
-    r = _learned(float(params.base), params.layout)
-    return LearnedResult(params, r.sinusoidal, r.sim_sinusoidal, r.learned, r.sim_learned, r.error)
+    """Learned vs sinusoidal positions; depends only on params.base, params.layout and params.model."""
+    base, layout = float(params.base), params.layout
+    if params.model:
+        from explorer.compute import models
+
+        try:
+            r = _learned_model(models.normal_spec(params.model), models.stamp(params.model), base, layout)
+        except InputError as exc:
+            r = f"{exc}; showing MiniLM's table"
+        if isinstance(r, LearnedResult):
+            return replace(r, params=params)
+        return replace(_learned(base, layout), params=params, note=r, requested=models.display_name(params.model),
+                       note_kind="rope" if "no learned position table" in r else "failed")
+    return replace(_learned(base, layout), params=params)

@@ -9,21 +9,31 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import rope
+from explorer.compute.rope_scaled import ScaledResult, scaled_view
+from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import IMAGE_PX, frozen, grid
 from explorer.params import Params
-from explorer.viewstate import ViewState
+
+PAGES = ("rotation", "scaling")
 
 
 @dataclass(frozen=True)
-class RopeState(ViewState):
-    RANGES = {"head_dim": (2, 512), "base": (1.0001, 1e9), "scale": (1, 64), "seed": (0, 2**31 - 1)}
-    CHOICES = {"pairing": rope.PAIRINGS}
+class RopeState(RopeScalingFields):
+    """head_dim, base, pairing, the rope type and its parameters (RopeScalingFields), the page shown."""
+
+    RANGES = {**SCALING_RANGES, "head_dim": (2, 512), "base": (1.0001, 1e9), "scale": (1, 64),
+              "seed": (0, 2**31 - 1)}
+    CHOICES = {**RopeScalingFields.CHOICES, "pairing": rope.PAIRINGS, "page": PAGES}
 
     head_dim: int = 64
     base: float = 10000.0
     pairing: str = "interleaved"
-    scale: float = 4.0        # context-extension factor s
+    scale: float = 4.0        # context-extension factor s (rotation page: interpolation vs NTK)
     seed: int = 0
+    page: str = "rotation"    # "rotation" (q/k, pairings, P) or "scaling" (rope type, regimes)
+
+    def rope_head_base(self) -> tuple[int, float]:
+        return self.head_dim, self.base
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,7 @@ class RopeResult:
     ext_delta: np.ndarray     # (E,) 0 .. s max_len (strided)
     variants: dict            # name -> (E,) all-ones score with original / interpolated / NTK theta
     ntk_base: float | None
+    scaled: ScaledResult      # the rope type's per-pair profile, score before/after, channel axis
     params: Params
     state: RopeState
 
@@ -68,5 +79,7 @@ def rope_view(params: Params, state: RopeState = RopeState()) -> RopeResult:
                 for name, th in rope.frequency_variants(hd, b, state.scale).items()}
     nb = rope.ntk_base(b, state.scale, hd) if hd >= 4 else None
     frozen(perm, pos, q_rot, k_rot, delta, s_ones, s_rand, ext, *variants.values())
-    return RopeResult(perm, pos, q_rot, k_rot, delta, s_ones, s_rand, ext, variants, nb,
+    scaled = scaled_view(params.max_len, hd, b, state.pairing, state.scaling(), state.seq_len,
+                         state.max_position_embeddings)
+    return RopeResult(perm, pos, q_rot, k_rot, delta, s_ones, s_rand, ext, variants, nb, scaled,
                       params, state)

@@ -12,7 +12,7 @@ are, where the table stops, and that the seeds' choice is to extend the table or
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -73,6 +73,9 @@ class TokensResult:
     angle_scaled: np.ndarray = field(default_factory=lambda: np.zeros(0))      # (n,) deg(E√d + PE, E)
     angle_unscaled: np.ndarray = field(default_factory=lambda: np.zeros(0))    # (n,) deg(E + PE, E)
     error: str = ""                      # why nothing could be computed (tokenizer/weights missing)
+    model_name: str = ""                 # source "model": the opened model's name
+    family: str = ""                     # source "model": gpt2 | bert | opt | llama | ... (how X is made)
+    position: str = "sinusoidal"         # what the middle summand is: sinusoidal | learned | rope (none)
 
     @property
     def n_shown(self) -> int:
@@ -165,13 +168,17 @@ def tokens_minilm(params: Params) -> TokensResult:
         return TokensResult(params=params, source="minilm", tokenizer="wordpiece", error=str(exc))
     n, limit, kind = _cut(len(tokenized), tables.max_len, "learned")
     pe = tables.position[:n] + tables.token_type[0][None, :]                          # (n, 384)
-    return _assemble(params, "minilm", tokenized, n, limit, kind, tables.d_model, 1.0,
-                     lambda cols: tables.word[cols], pe)
+    return replace(_assemble(params, "minilm", tokenized, n, limit, kind, tables.d_model, 1.0,
+                             lambda cols: tables.word[cols], pe), position="learned")
 
 
 COMPUTE = {"untrained": tokens, "minilm": tokens_minilm}
 
 
 def for_params(params: Params) -> TokensResult:
-    """The token pipeline for params.embedding_source."""
+    """The token pipeline for params.embedding_source ("model": explorer.compute.model_tokens)."""
+    if params.embedding_source == "model":
+        from explorer.compute.model_tokens import for_model
+
+        return for_model(params)
     return COMPUTE[params.embedding_source](params)

@@ -49,8 +49,8 @@ def carry_presentation(old, new) -> None:
         new.presenter.set_scale(was.scale)
 
 
-def run_app(lang: str | None = None) -> int:
-    """Open the main window and run the event loop; returns the exit code."""
+def run_app(lang: str | None = None, model: str | None = None) -> int:
+    """Open the main window (with `model` opened, if given) and run the event loop; returns the exit code."""
     app = make_app()
     from explorer.ui.i18n import choose_language, install_translator, save_language
 
@@ -66,6 +66,9 @@ def run_app(lang: str | None = None) -> int:
         window.language_requested.connect(switch_language)
         window.show()
         holder["window"] = window
+        if model and "opened" not in holder:
+            holder["opened"] = True
+            window.model_actions.open_spec(model)
 
     def switch_language(new_lang: str):
         """Save the choice, install its translator, rebuild the window with the same settings."""

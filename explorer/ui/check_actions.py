@@ -90,10 +90,16 @@ class CheckActions(QObject):
         self.action.triggered.connect(lambda _=False: self.open_file())
         actions = menu.actions()
         menu.insertAction(actions[1] if len(actions) > 1 else None, self.action)
-        window.views[VIEW].open_requested.connect(self.action.trigger)
+        window.view_built.connect(self._on_view_built)       # views are made when first shown
+        if window.views.built(VIEW):
+            self._on_view_built(VIEW, window.views[VIEW])
         window.controller.state_changed.connect(self._on_state_changed)
         window.installEventFilter(self)
         self._sync_language()
+
+    def _on_view_built(self, name: str, view) -> None:
+        if name == VIEW:
+            view.open_requested.connect(self.action.trigger)
 
     # the language of the diagnosis follows the UI's ------------------------------------------
     @staticmethod

@@ -173,17 +173,15 @@ class Controller(QObject):
         tasks = {}
         for name in names:
             entry = catalogue.VIEWS[name]
-            window = self._window_of(self.views[name]) if entry.call == "window" else None
+            window = self._window_of(name) if entry.call == "window" else None
             tasks[name] = (lambda e=entry, p=self.params, s=self.state.views[name], w=window:
                            e.run(p, s, w))
         self._submit(self.generation, tasks)
 
-    def _window_of(self, view) -> Window:
-        pos0, pos1, ch0, ch1, rows, cols = view.visible_region()
-        if view.result is None or view.result.params.max_len != self.params.max_len \
-                or view.result.params.d_model != self.params.d_model:
-            return Window.full(self.params, rows, cols)
-        return Window(pos0, pos1, ch0, ch1, rows, cols)
+    def _window_of(self, name: str) -> Window:
+        """The view's zoom from the State, at the pixel size the view has on screen."""
+        *_, rows, cols = self.views[name].visible_region()
+        return catalogue.zoom_window(self.params, self.state.views[name], rows, cols)
 
     # worker plumbing ------------------------------------------------------------------------
     def _submit(self, generation: int, tasks: dict) -> None:

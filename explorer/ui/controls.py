@@ -17,6 +17,7 @@ class ControlPanel(QWidget):
     """Emits `changed(dict)` with the Params fields a user edited; `set_params` shows a Params."""
 
     changed = Signal(dict)
+    preset_chosen = Signal(str)    # a model preset's name, "" for none
     colormap_changed = Signal(str)
     reset_requested = Signal()
 
@@ -44,6 +45,11 @@ class ControlPanel(QWidget):
             self.tr("diverging (CET-D1)"), "viridis", "cividis", "inferno"))
         self.scale_box = QCheckBox(self.tr("multiply token embedding by √d_model"))
         self.reset_button = QPushButton(self.tr("Reset to defaults"))
+        self.preset_box = self._preset_combo()
+        self.preset_label = QLabel("")
+        self.preset_label.setObjectName("presetLine")
+        self.preset_label.setWordWrap(True)
+        self.preset_label.hide()
 
         shape = QGroupBox(self.tr("Encoding"))
         lay = QVBoxLayout(shape)
@@ -58,7 +64,12 @@ class ControlPanel(QWidget):
         lay.addLayout(form)
         lay.addWidget(self.device_label)
         lay.addWidget(self.scale_box)
+        model = QGroupBox(self.tr("Model"))
+        model_lay = QVBoxLayout(model)
+        model_lay.addWidget(self.preset_box)
+        model_lay.addWidget(self.preset_label)
         outer = QVBoxLayout(self)
+        outer.addWidget(model)
         outer.addWidget(shape)
         outer.addStretch(1)
         outer.addWidget(self.reset_button)
@@ -74,6 +85,50 @@ class ControlPanel(QWidget):
             lambda _i: self.colormap_changed.emit(self.cmap_box.currentData()))
         self.scale_box.toggled.connect(lambda on: self.changed.emit({"scale_embedding": on}))
         self.reset_button.clicked.connect(self.reset_requested)
+        self.preset_box.currentIndexChanged.connect(
+            lambda _i: self.preset_chosen.emit(self.preset_box.currentData()))
+
+    def _preset_combo(self) -> QComboBox:
+        from explorer.backend.presets import load_presets
+
+        box = QComboBox()
+        box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(14)
+        box.addItem(self.tr("none"), "")
+        for name, preset in load_presets().items():
+            box.addItem(f"{name} ({preset.title})" if preset.title != name else name, name)
+        return box
+
+    def show_preset(self, state) -> None:
+        """The selector shows state.preset; the line under it what the preset set and what was changed
+        since; changed shared controls are marked (their label in italics, the preset value as tip)."""
+        from explorer.presets_state import preset_line, preset_overrides
+
+        self.preset_box.blockSignals(True)
+        self.preset_box.setCurrentIndex(max(0, self.preset_box.findData(state.preset)))
+        self.preset_box.blockSignals(False)
+        overrides = preset_overrides(state)
+        changed = {f: old for where, f, old, _ in overrides if where == "params"}
+        for key, widget in (("d_model", self.d_model.label), ("max_len", self.max_len.label),
+                            ("scale_embedding", self.scale_box)):
+            from_preset = bool(state.preset) and key not in changed
+            font = widget.font()
+            font.setBold(from_preset)
+            font.setItalic(key in changed)
+            widget.setFont(font)
+            widget.setToolTip(self.tr("from the preset") if from_preset else
+                              self.tr("preset value: %1").replace("%1", str(changed[key]))
+                              if key in changed else "")
+        if not state.preset:
+            self.preset_label.hide()
+            return
+        text = self.tr("from %1").replace("%1", preset_line(state.preset))
+        if overrides:
+            text += "\n" + self.tr("changed since: %1").replace("%1", ", ".join(
+                f"{f} {old} → {new}" if where == "params" else f"{where}.{f} {old} → {new}"
+                for where, f, old, new in overrides[:6]) + (" …" if len(overrides) > 6 else ""))
+        self.preset_label.setText(text)
+        self.preset_label.show()
 
     @staticmethod
     def _combo(keys, labels) -> QComboBox:

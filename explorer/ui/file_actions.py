@@ -65,7 +65,7 @@ class FileActions(QObject):
             QMessageBox.warning(self.window, self.tr("PE Explorer"), str(exc))
 
     def _view(self):
-        return self.window.tabs.currentWidget()
+        return self.window.views[self.window.controller.state.view]
 
     def _ask_save(self, title: str, filters: str, suggested: str) -> str:
         path, _ = QFileDialog.getSaveFileName(self.window, title, self.last_dir + suggested,

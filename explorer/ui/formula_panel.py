@@ -70,9 +70,9 @@ class FormulaPanel(QDockWidget):
         c.params_changed.connect(self.schedule)
         c.results_shown.connect(self.schedule)
         window.tabs.currentChanged.connect(self.schedule)
-        for view in window.views.values():
-            view.cursor_moved.connect(self.schedule)
-        window.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
+        for name, view in window.views.items():      # the views made so far, and later ones
+            self._on_view_built(name, view)
+        window.view_built.connect(self._on_view_built)
         self._fonts()
         self.retranslate_ui()
 
@@ -88,6 +88,11 @@ class FormulaPanel(QDockWidget):
         big = QFont(self.font())
         big.setPointSizeF(size * 1.3)
         self.formula.setFont(with_cjk_fallback(big))
+
+    def _on_view_built(self, name: str, view) -> None:
+        view.cursor_moved.connect(self.schedule)
+        if name == "heatmap":
+            view.hovered.connect(self._on_heatmap_hovered)
 
     def _on_heatmap_hovered(self, _pos: int, channel: int) -> None:
         self.channel = channel

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from explorer import catalogue
 from explorer.errors import InputError
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.state import State
+from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
+from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.views.registry import make_views, tab_title
+from explorer.ui.views.registry import LazyViews, make_view, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 # Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth view; Ctrl+Tab reaches every view
@@ -26,17 +30,22 @@ TAB_KEYS = tuple(f"Ctrl+{i}" for i in range(1, 10)) + ("Ctrl+0",)
 
 class MainWindow(QMainWindow):
     language_requested = Signal(str)
+    view_built = Signal(str, object)     # (name, view): a tab's view was just made (views are lazy)
 
     def __init__(self, settings: QSettings | None = None, parent=None):
         super().__init__(parent)
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
-        self.views = make_views()
+        self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tabs = QTabWidget()
         self.tab_names = {name: tab_title(name) for name in self.views}
         short = self._short_tab_names()
-        for name, view in self.views.items():
-            self.tabs.addTab(view, short.get(name, self.tab_names[name]))
+        self._pages: dict[str, QWidget] = {}
+        for name in self.views:
+            page = QWidget()
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+            self._pages[name] = page
+            self.tabs.addTab(page, short.get(name, self.tab_names[name]))
             self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
         # all twelve tabs stay on screen at 1280 px (no scroll arrows): long names are elided,
         # their full names in the tooltip and the View menu
@@ -105,6 +114,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         file_menu.addAction(quit_action)
         self.file_actions = FileActions(self, file_menu)
+        self.model_actions = ModelActions(self, file_menu)
         from explorer.ui.check_actions import CheckActions
 
         self.check_actions = CheckActions(self, file_menu)    # File → Check my table… (Ctrl+K)
@@ -141,30 +151,55 @@ class MainWindow(QMainWindow):
         self.controls.changed.connect(self._on_controls_changed)
         self.controls.colormap_changed.connect(self._on_colormap_changed)
         self.controls.reset_requested.connect(self.reset)
+        self.controls.preset_chosen.connect(self.choose_preset)
         c.params_changed.connect(self.controls.set_params)
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self._window_timer.timeout.connect(lambda: c.refresh())
-        for name, view in self.views.items():
-            view.cursor_moved.connect(c.set_cursor)
-            view.window_changed.connect(self._window_timer.start)
-            if hasattr(view, "state_edited"):
-                view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
-        self.views["heatmap"].hovered.connect(self._on_heatmap_hovered)
-        self.views["similarity"].hovered.connect(self._on_similarity_hovered)
-        self.views["curves"].pairs_requested.connect(self._on_pairs_requested)
-        tv = self.views["tokens"]
-        tv.text_changed.connect(lambda text: c.update(text=text))
-        tv.tokenizer_changed.connect(lambda name: c.update(tokenizer=name))
-        tv.scale_changed.connect(lambda on: c.update(scale_embedding=on))
-        tv.source_changed.connect(lambda source: c.update(embedding_source=source))
+        self._window_timer.timeout.connect(self._on_view_window_changed)
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
         c.params_changed.connect(self._on_params_for_device)
         # torch loads lazily: probe after the first frame is on screen
         QTimer.singleShot(800, self, self._first_device_probe)
+
+    def _build_view(self, name: str):
+        """Make the view of tab `name` on first use and wire it like every other (LazyViews calls this)."""
+        view = make_view(name)
+        page = self._pages[name]
+        page.layout().addWidget(view)
+        if page.isVisible():     # laid out now, so its first result is computed at its real size
+            view.show()
+            page.layout().activate()
+        self._wire_view(name, view)
+        return view
+
+    def _wire_view(self, name: str, view) -> None:
+        """Signals, colour map, presentation scale, the State's settings and the cursor, for one view."""
+        c = self.controller
+        view.cursor_moved.connect(c.set_cursor)
+        view.window_changed.connect(self._window_timer.start)
+        if hasattr(view, "state_edited"):
+            view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
+        if name == "heatmap":
+            view.hovered.connect(self._on_heatmap_hovered)
+        elif name == "similarity":
+            view.hovered.connect(self._on_similarity_hovered)
+        elif name == "curves":
+            view.pairs_requested.connect(self._on_pairs_requested)
+        elif name == "tokens":
+            view.text_changed.connect(lambda text: c.update(text=text))
+            view.tokenizer_changed.connect(lambda tok: c.update(tokenizer=tok))
+            view.scale_changed.connect(lambda on: c.update(scale_embedding=on))
+            view.source_changed.connect(lambda source: c.update(embedding_source=source))
+        view.set_colormap(self.colormap)
+        self.presenter.apply_to(view, new=True)
+        if hasattr(view, "show_state"):
+            view.show_state(c.state.views[name], c.params)
+        if c.cursor is not None:
+            view.set_cursor(c.cursor)
+        self.view_built.emit(name, view)
 
     # slots -------------------------------------------------------------------------------------
     def _first_device_probe(self) -> None:
@@ -186,21 +221,51 @@ class MainWindow(QMainWindow):
             self.controls.set_params(self.controller.params)
             self.controls.show_error(field, self.statusBar().currentMessage())
 
+    def choose_preset(self, name: str) -> None:
+        """Every view's values from the model preset `name` ("": keep the values, forget the preset)."""
+        from explorer.presets_state import apply_preset
+
+        try:
+            state = apply_preset(self.controller.state, name) if name else replace(self.controller.state,
+                                                                                     preset="")
+        except InputError as exc:
+            self.statusBar().showMessage(str(exc), 8000)
+            self.controls.show_preset(self.controller.state)
+            return
+        self.controller.set_state(state)
+
     def _on_colormap_changed(self, name: str) -> None:
         self.colormap = name
         for view in self.views.values():
             view.set_colormap(name)
 
+    def _on_view_window_changed(self) -> None:
+        """A zoom, pan or resize of the open view: its zoom goes into the State (scenes keep it), and
+        the view is recomputed for what it shows now."""
+        c = self.controller
+        name = c.state.view
+        if catalogue.entry(name).call != "window":
+            c.refresh()
+            return
+        pos0, pos1, ch0, ch1, _rows, _cols = self.views[name].visible_region()
+        zoom = ZoomState.of_region(pos0, pos1, ch0, ch1, c.params, channels=name == "heatmap").zoom
+        if zoom == c.state.views[name].zoom:
+            c.refresh([name])            # the same region at another pixel size
+        else:
+            c.update_view(name, zoom=zoom)
+
     def _on_tab_changed(self, *_):
         name = list(self.views)[self.tabs.currentIndex()]
+        self.views[name]                     # made now if this tab is shown for the first time
         self.controller.set_view(name)
         self.controller.set_visible([name])
 
     def _on_state_changed(self, old, new) -> None:
         """Each view's own controls show its part of the new State (signals blocked)."""
-        for name in self.views:
+        self.controls.show_preset(new)
+        for name, view in self.views.items():          # the views made so far
             if old is None or old.views[name] != new.views[name] or old.params != new.params:
-                show = getattr(self.views[name], "show_state", None)
+                show = getattr(view, "show_state", None)
                 if show is not None:
                     show(new.views[name], new.params)
         if old is not None and new.view != old.view:
@@ -265,7 +330,7 @@ class MainWindow(QMainWindow):
             except (InputError, ValueError, TypeError):
                 self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
                                                      "defaults restored"), 8000)
-        return State()
+        return default_state()
 
     def save_settings(self) -> None:
         self.settings.remove("params")
@@ -277,7 +342,7 @@ class MainWindow(QMainWindow):
     def reset(self) -> None:
         """Forget saved settings and return to the defaults."""
         self.settings.clear()
-        self.controller.set_state(State(view=self.controller.state.view))
+        self.controller.set_state(replace(default_state(), view=self.controller.state.view))
         self._on_colormap_changed("CET-D1")
         self.controls.set_colormap("CET-D1")
         self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)
@@ -285,5 +350,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.save_settings()
         self.lecture.shutdown()          # stop the sweep, drop the application-wide key filter
+        self.model_actions.shutdown()
         self.controller.wait_idle(3000)
         super().closeEvent(event)

@@ -110,26 +110,35 @@ class Presenter(QObject):
         QApplication.setFont(font)
         self.window.setFont(font)
         self.window.set_panel_scale(self.scale)
-        for view in self.window.views.values():
-            view.setFont(font)
-            view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
-            big = QFont(font)
-            big.setPointSizeF(size * 1.3)
-            big.setBold(True)
-            view.readout.setFont(big)
-            for gv in view.findChildren(pg.GraphicsView):
-                for item in gv.scene().items():
-                    if isinstance(item, pg.AxisItem):
-                        item.setStyle(tickFont=font)
-                        item.label.setFont(font)
-                        if item.orientation in ("left", "right"):
-                            item.setWidth(None)      # room for the larger tick labels
-                    elif (isinstance(item, pg.LabelItem) and item.text
-                          and getattr(item, "_base_pt", None) is None):
-                        item.setText(item.text, size=f"{size:.0f}pt")   # other plot titles
-                rescale_labels(gv.scene())   # titles and signs keep their own proportions
+        for view in self.window.views.values():     # views made later get it in apply_to
+            self.apply_to(view)
         self.window.statusBar().showMessage(
             self.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
+
+    def apply_to(self, view, new: bool = False) -> None:
+        """The current scale on one view: its fonts, line widths, axes and titles (new=True: a view
+        just made, which is already drawn at 1x)."""
+        if new and self.scale == 1.0 and not self.high_contrast:
+            return
+        font = QApplication.font()
+        size = self.base_point_size * self.scale
+        view.setFont(font)
+        view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
+        big = QFont(font)
+        big.setPointSizeF(size * 1.3)
+        big.setBold(True)
+        view.readout.setFont(big)
+        for gv in view.findChildren(pg.GraphicsView):
+            for item in gv.scene().items():
+                if isinstance(item, pg.AxisItem):
+                    item.setStyle(tickFont=font)
+                    item.label.setFont(font)
+                    if item.orientation in ("left", "right"):
+                        item.setWidth(None)      # room for the larger tick labels
+                elif (isinstance(item, pg.LabelItem) and item.text
+                      and getattr(item, "_base_pt", None) is None):
+                    item.setText(item.text, size=f"{size:.0f}pt")   # other plot titles
+            rescale_labels(gv.scene())   # titles and signs keep their own proportions
 
     def toggle_contrast(self) -> None:
         """High contrast: pure black on white, bold text, thicker lines."""

@@ -130,7 +130,7 @@
         </message>
         <message>
             <source>Learned positions</source>
-            <translation>可学习的位置嵌入</translation>
+            <translation>可学习的位置</translation>
         </message>
         <message>
             <source>Layout conventions</source>
@@ -159,6 +159,10 @@
         <message>
             <source>Precision</source>
             <translation>精度</translation>
+        </message>
+        <message>
+            <source>RoPE, real weights</source>
+            <translation>RoPE（真实权重）</translation>
         </message>
         <message>
             <source>Check my table</source>
@@ -447,6 +451,30 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <source>Device</source>
             <translation>设备</translation>
         </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>from the preset</source>
+            <translation>来自预设</translation>
+        </message>
+        <message>
+            <source>preset value: %1</source>
+            <translation>预设值：%1</translation>
+        </message>
+        <message>
+            <source>from %1</source>
+            <translation>来自 %1</translation>
+        </message>
+        <message>
+            <source>changed since: %1</source>
+            <translation>之后改动：%1</translation>
+        </message>
     </context>
     <context>
         <name>ConventionsView</name>
@@ -626,6 +654,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>no position</source>
             <translation>无位置信息</translation>
+        </message>
+        <message>
+            <source>RoPE before scaling</source>
+            <translation>缩放前的 RoPE</translation>
+        </message>
+        <message>
+            <source>RoPE curve: %1, attention factor² included</source>
+            <translation>RoPE 曲线：%1，已乘注意力因子²</translation>
         </message>
         <message>
             <source>max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at MiniLM's 512 positions</source>
@@ -860,6 +896,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>wᵢ = base^(−2i/d) 按几何级数下降，所以在对数坐标上是一条直线；波长 2π/wᵢ 从 2π 增长到约 2π·base。高于 max_len 线的通道对在编码表内连一个周期都走不完。</translation>
         </message>
         <message>
+            <source>also RoPE's θᵢ before / after its rope type (set by a preset)</source>
+            <translation>同时显示 RoPE 的 θᵢ（rope 类型缩放前 / 后，由预设设置）</translation>
+        </message>
+        <message>
             <source>frequency pair i</source>
             <translation>频率对 i</translation>
         </message>
@@ -876,12 +916,32 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>波长 2π/wᵢ（位置数）</translation>
         </message>
         <message>
+            <source>RoPE pair i</source>
+            <translation>RoPE 通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (log scale)</source>
+            <translation>θᵢ（对数刻度）</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ before scaling</source>
+            <translation>缩放前的 RoPE θᵢ</translation>
+        </message>
+        <message>
+            <source>RoPE θᵢ after scaling</source>
+            <translation>缩放后的 RoPE θᵢ</translation>
+        </message>
+        <message>
             <source>max_len = %1</source>
             <translation>max_len = %1</translation>
         </message>
         <message>
             <source>%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions (pair %4); %5 pairs have wavelengths longer than max_len = %6</source>
             <translation>%1 个频率对；最短波长 %2 个位置（第 0 对），最长 %3 个位置（第 %4 对）；有 %5 对的波长超过 max_len = %6</translation>
+        </message>
+        <message>
+            <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
+            <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
         </message>
     </context>
     <context>
@@ -903,6 +963,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>|位置 + 类型|</translation>
         </message>
         <message>
+            <source>|learned position|</source>
+            <translation>|可学习的位置|</translation>
+        </message>
+        <message>
+            <source>|added position| (RoPE: 0)</source>
+            <translation>|所加的位置|（RoPE：0）</translation>
+        </message>
+        <message>
             <source>lengths</source>
             <translation>长度</translation>
         </message>
@@ -921,6 +989,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>d_model = %1, medians: |E| = %2, |E|·√d = %3, |PE| = %4. PE turns X away from E by %5° with ×√d, by %6° without.</source>
             <translation>d_model = %1，中位数：|E| = %2，|E|·√d = %3，|PE| = %4。乘 √d 时 PE 使 X 偏离 E %5°，不乘时偏离 %6°。</translation>
+        </message>
+        <message>
+            <source>%1 (d_model = %2), medians: |E| = %3, |E|·scale = %4, |position| = %5; position turns X away from E by %6°.</source>
+            <translation>%1（d_model = %2），中位数：|E| = %3，|E|·缩放 = %4，|位置| = %5；位置使 X 偏离 E %6°。</translation>
+        </message>
+        <message>
+            <source>Nothing is added at the input: RoPE turns q and k inside attention.</source>
+            <translation>输入处什么也不加：RoPE 在注意力内部旋转 q 和 k。</translation>
         </message>
         <message>
             <source>MiniLM does not multiply by √d; a LayerNorm follows the sum.</source>
@@ -1092,8 +1168,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>LearnedView</name>
         <message>
-            <source>Left: MiniLM's learned position embeddings (512 × 384, trained). Right: sinusoidal PE at d = 384 (computed). Below: cosine similarity of every pair of positions. Sinusoidal similarity depends only on the offset (constant diagonals); the learned table stops at 512.</source>
-            <translation>左：MiniLM 可学习的位置嵌入（512 × 384，训练得到）。右：d = 384 的正弦位置编码（公式计算）。下：每对位置之间的余弦相似度。正弦编码的相似度只取决于偏移量（每条对角线取值相同）；可学习的位置表止于 512。</translation>
+            <source>Left: a trained table of learned position embeddings (the opened model's, else MiniLM's). Right: sinusoidal PE at the same d (computed). Middle: cosine similarity of every pair of positions; sinusoidal similarity depends only on the offset (constant diagonals), and a learned table stops where training stopped. Bottom: every position row projected on its table's first principal components (PCA), coloured by position.</source>
+            <translation>左：训练得到的可学习位置嵌入表（已打开模型的，否则为 MiniLM 的）。右：相同 d 下的正弦位置编码（公式计算）。中：每对位置之间的余弦相似度；正弦编码的相似度只取决于偏移量（每条对角线取值相同），可学习的表止于训练时的长度。下：每个位置行投影到该表的前几个主成分上（PCA），按位置着色。</translation>
         </message>
         <message>
             <source>channel</source>
@@ -1136,16 +1212,32 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>可学习的位置嵌入：未安装</translation>
         </message>
         <message>
-            <source>learned positions (all-MiniLM-L6-v2)</source>
-            <translation>可学习的位置嵌入（all-MiniLM-L6-v2）</translation>
+            <source>learned positions (%1, %2 × %3)</source>
+            <translation>可学习的位置嵌入（%1，%2 × %3）</translation>
         </message>
         <message>
             <source>Learned table colours span ±%1, the 99.5th percentile of |value|: a few channels reach %2 and would wash the picture out.</source>
             <translation>可学习位置表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数：少数通道的值高达 %2，若按最大值着色，整张图会褪成一片。</translation>
         </message>
         <message>
+            <source>The first %1 of its %2 positions are shown.</source>
+            <translation>显示其 %2 个位置中的前 %1 个。</translation>
+        </message>
+        <message>
+            <source>%1 has no learned position table (RoPE acts inside attention): showing MiniLM's.</source>
+            <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
+        </message>
+        <message>
             <source>cosine similarity, learned</source>
             <translation>余弦相似度，可学习位置嵌入</translation>
+        </message>
+        <message>
+            <source>learned</source>
+            <translation>可学习</translation>
+        </message>
+        <message>
+            <source>sinusoidal</source>
+            <translation>正弦</translation>
         </message>
         <message>
             <source>p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5</source>
@@ -1303,6 +1395,77 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
     </context>
     <context>
+        <name>ModelActions</name>
+        <message>
+            <source>Open &amp;model…</source>
+            <translation>打开模型(&amp;M)…</translation>
+        </message>
+        <message>
+            <source>Open model &amp;folder…</source>
+            <translation>打开模型文件夹(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Mo&amp;del</source>
+            <translation>模型(&amp;D)</translation>
+        </message>
+        <message>
+            <source>SmolLM2-135M (shipped, RoPE)</source>
+            <translation>SmolLM2-135M（随附，RoPE）</translation>
+        </message>
+        <message>
+            <source>all-MiniLM-L6-v2 (shipped, learned positions)</source>
+            <translation>all-MiniLM-L6-v2（随附，可学习的位置）</translation>
+        </message>
+        <message>
+            <source>&amp;No model (untrained table)</source>
+            <translation>不用模型（未训练的表）(&amp;N)</translation>
+        </message>
+        <message>
+            <source>Open model: a .gguf file, or a file of a Hugging Face folder</source>
+            <translation>打开模型：一个 .gguf 文件，或 Hugging Face 文件夹中的一个文件</translation>
+        </message>
+        <message>
+            <source>Models (%1);;All files (*)</source>
+            <translation>模型 (%1);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Open a Hugging Face model folder</source>
+            <translation>打开 Hugging Face 模型文件夹</translation>
+        </message>
+        <message>
+            <source>Opening %1… (reading headers only)</source>
+            <translation>正在打开 %1…（只读取文件头）</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Open model</source>
+            <translation>打开模型</translation>
+        </message>
+        <message>
+            <source>Opening the model was cancelled; nothing changed</source>
+            <translation>已取消打开模型；什么都没有改变</translation>
+        </message>
+        <message>
+            <source>Cannot open the model: %1</source>
+            <translation>无法打开模型：%1</translation>
+        </message>
+        <message>
+            <source>learned positions (%1)</source>
+            <translation>可学习的位置（%1）</translation>
+        </message>
+        <message>
+            <source>RoPE base %1</source>
+            <translation>RoPE 基数 %1</translation>
+        </message>
+        <message>
+            <source>Opened model %1 (%2, d = %3, %4 heads, %5)</source>
+            <translation>已打开模型 %1（%2，d = %3，%4 个头，%5）</translation>
+        </message>
+    </context>
+    <context>
         <name>OffsetView</name>
         <message>
             <source>PE(p + k) = R(k)·PE(p): shifting by k is one fixed rotation (a 2×2 block per frequency, interleaved order) that does not depend on p, so PE(p)·PE(p + k) depends only on k.</source>
@@ -1355,6 +1518,21 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the curves for different p: %2</source>
             <translation>float32 下 max |PE(p + k) − R(k)·PE(p)| = %1；不同 p 的曲线之间的最大差距：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>PcaRow</name>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>%1: not available</source>
+            <translation>%1：不可用</translation>
+        </message>
+        <message>
+            <source>%1: PC%2 × PC%3&lt;br&gt;(%4% + %5% of the variance)</source>
+            <translation>%1：PC%2 × PC%3&lt;br&gt;（占方差的 %4% + %5%）</translation>
         </message>
     </context>
     <context>
@@ -1436,6 +1614,93 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
     </context>
     <context>
+        <name>QkView</name>
+        <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim 只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
+            <source>head</source>
+            <translation>头</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>key n</source>
+            <translation>键 n</translation>
+        </message>
+        <message>
+            <source>query m</source>
+            <translation>查询 m</translation>
+        </message>
+        <message>
+            <source>mean logit</source>
+            <translation>平均 logit</translation>
+        </message>
+        <message>
+            <source>with RoPE</source>
+            <translation>含 RoPE</translation>
+        </message>
+        <message>
+            <source>without rotation</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>
+            <translation>%1 使用可学习的位置，没有 RoPE：改为显示 SmolLM2-135M。</translation>
+        </message>
+        <message>
+            <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
+            <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
+        </message>
+        <message>
+            <source>of %1 (reads kv head %2 of %3) · %4</source>
+            <translation>共 %1 个（读取 %3 个 kv 头中的第 %2 个）· %4</translation>
+        </message>
+        <message>
+            <source>q(m) after RoPE, head %1</source>
+            <translation>RoPE 之后的 q(m)，头 %1</translation>
+        </message>
+        <message>
+            <source>k(n) after RoPE</source>
+            <translation>RoPE 之后的 k(n)</translation>
+        </message>
+        <message>
+            <source>logits q(m)·k(n)/√%1, with RoPE</source>
+            <translation>logit q(m)·k(n)/√%1，含 RoPE</translation>
+        </message>
+        <message>
+            <source>the same without rotation</source>
+            <translation>同样的权重，不旋转</translation>
+        </message>
+        <message>
+            <source>mean logit against distance m − n (pairs with the same m − n)</source>
+            <translation>平均 logit 随距离 m − n 的变化（对 m − n 相同的位置对取平均）</translation>
+        </message>
+        <message>
+            <source>%1 tokens</source>
+            <translation>%1 个词元</translation>
+        </message>
+        <message>
+            <source>the first %1 of %2 tokens</source>
+            <translation>%2 个词元中的前 %1 个</translation>
+        </message>
+        <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 RoPE 的 logit %6，不旋转 %7</translation>
+        </message>
+    </context>
+    <context>
         <name>QuestionCard</name>
         <message>
             <source>Predict first</source>
@@ -1451,10 +1716,129 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
     </context>
     <context>
+        <name>RopeScaling</name>
+        <message>
+            <source>extrapolated</source>
+            <translation>外推</translation>
+        </message>
+        <message>
+            <source>between</source>
+            <translation>过渡</translation>
+        </message>
+        <message>
+            <source>interpolated</source>
+            <translation>内插</translation>
+        </message>
+        <message>
+            <source>rescaled</source>
+            <translation>逐对重缩放</translation>
+        </message>
+        <message>
+            <source>factor</source>
+            <translation>因子</translation>
+        </message>
+        <message>
+            <source>context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>rotary</source>
+            <translation>旋转比例</translation>
+        </message>
+        <message>
+            <source>length</source>
+            <translation>长度</translation>
+        </message>
+        <message>
+            <source>low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>high</source>
+            <translation>高</translation>
+        </message>
+        <message>
+            <source>original_max_position_embeddings: the pre-training context L₀</source>
+            <translation>original_max_position_embeddings：预训练上下文 L₀</translation>
+        </message>
+        <message>
+            <source>max_position_embeddings: the context the model claims</source>
+            <translation>max_position_embeddings：模型声称的上下文长度</translation>
+        </message>
+        <message>
+            <source>partial_rotary_factor: the fraction of head_dim that rotates</source>
+            <translation>partial_rotary_factor：head_dim 中旋转的比例</translation>
+        </message>
+        <message>
+            <source>the current sequence length (dynamic NTK rescales when it passes L₀)</source>
+            <translation>当前序列长度（超过 L₀ 时动态 NTK 重新缩放）</translation>
+        </message>
+        <message>
+            <source>pair i</source>
+            <translation>通道对 i</translation>
+        </message>
+        <message>
+            <source>θᵢ (radians per position, log)</source>
+            <translation>θᵢ（每个位置的弧度，对数）</translation>
+        </message>
+        <message>
+            <source>wavelength 2π/θᵢ (positions, log)</source>
+            <translation>波长 2π/θᵢ（位置数，对数）</translation>
+        </message>
+        <message>
+            <source>extended</source>
+            <translation>扩展后</translation>
+        </message>
+        <message>
+            <source>channel (pairing, rotary fraction)</source>
+            <translation>通道（配对、旋转比例）</translation>
+        </message>
+        <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>after</source>
+            <translation>之后</translation>
+        </message>
+        <message>
+            <source>before</source>
+            <translation>之前</translation>
+        </message>
+        <message>
+            <source>distance m − n</source>
+            <translation>距离 m − n</translation>
+        </message>
+        <message>
+            <source>after (%1)</source>
+            <translation>之后（%1）</translation>
+        </message>
+        <message>
+            <source>each pair against the context: </source>
+            <translation>各通道对与上下文相比：</translation>
+        </message>
+        <message>
+            <source>log₁₀ θ per channel (%1 pairs)</source>
+            <translation>每个通道的 log₁₀ θ（%1 配对）</translation>
+        </message>
+        <message>
+            <source>%1 channels not rotated (grey)</source>
+            <translation>%1 个通道不旋转（灰色）</translation>
+        </message>
+        <message>
+            <source>attention factor %1</source>
+            <translation>注意力因子 %1</translation>
+        </message>
+        <message>
+            <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>
+            <translation>rope 类型 %1，因子 %2，上下文 %3，注意力因子 %4；%6 个通道中 %5 个旋转（%7 对：%8）</translation>
+        </message>
+    </context>
+    <context>
         <name>RopeView</name>
         <message>
-            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P.</source>
-            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 风格的前后半配对（rotate-half）把 (i, i + d/2) 配对：数学相同，只是通道按 P 重排。</translation>
+            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type).</source>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 式 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道经 P 置换。长上下文模型会重新缩放 θᵢ（rope 类型）。</translation>
         </message>
         <message>
             <source>head_dim</source>
@@ -1477,8 +1861,32 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>前后半配对（LLaMA 风格）</translation>
         </message>
         <message>
+            <source>rope type</source>
+            <translation>rope 类型</translation>
+        </message>
+        <message>
+            <source>default</source>
+            <translation>默认</translation>
+        </message>
+        <message>
+            <source>linear (position interpolation)</source>
+            <translation>线性（位置插值）</translation>
+        </message>
+        <message>
+            <source>dynamic NTK</source>
+            <translation>动态 NTK</translation>
+        </message>
+        <message>
             <source>extension factor s</source>
             <translation>扩展倍数 s</translation>
+        </message>
+        <message>
+            <source>Rotation and pairing</source>
+            <translation>旋转与配对</translation>
+        </message>
+        <message>
+            <source>Scaling (rope type)</source>
+            <translation>缩放（rope 类型）</translation>
         </message>
         <message>
             <source>channel</source>
@@ -1602,6 +2010,62 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>TokensView</name>
         <message>
+            <source>E[ids] × √d = %1</source>
+            <translation>E[ids] × √d = %1</translation>
+        </message>
+        <message>
+            <source>E[ids] (not scaled)</source>
+            <translation>E[ids]（未缩放）</translation>
+        </message>
+        <message>
+            <source>nothing added (RoPE)</source>
+            <translation>什么也不加（RoPE）</translation>
+        </message>
+        <message>
+            <source>learned position + token type</source>
+            <translation>可学习位置嵌入 + 片段类型嵌入</translation>
+        </message>
+        <message>
+            <source>positions[2 … %1] (offset 2)</source>
+            <translation>位置[2 … %1]（偏移 2）</translation>
+        </message>
+        <message>
+            <source>learned positions[0 … %1]</source>
+            <translation>可学习的位置[0 … %1]</translation>
+        </message>
+        <message>
+            <source>X = LayerNorm(sum)</source>
+            <translation>X = LayerNorm(和)</translation>
+        </message>
+        <message>
+            <source>X into layer 0</source>
+            <translation>X，第 0 层的输入</translation>
+        </message>
+        <message>
+            <source>: own scale ±%1</source>
+            <translation>：独立色标 ±%1</translation>
+        </message>
+        <message>
+            <source>opened model: %1</source>
+            <translation>已打开的模型：%1</translation>
+        </message>
+        <message>
+            <source>a model (File → Open model…)</source>
+            <translation>模型（文件 → 打开模型…）</translation>
+        </message>
+        <message>
+            <source>Open a model first: File → Open model…</source>
+            <translation>请先打开模型：文件 → 打开模型…</translation>
+        </message>
+        <message>
+            <source>%1's own tokenizer and rows; X is exactly what its first layer receives.</source>
+            <translation>%1 自己的分词器和嵌入行；X 正是其第一层收到的输入。</translation>
+        </message>
+        <message>
+            <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “RoPE, real weights” view).</source>
+            <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“RoPE（真实权重）”视图）。</translation>
+        </message>
+        <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
             <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
@@ -1632,6 +2096,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>characters</source>
             <translation>逐字符</translation>
+        </message>
+        <message>
+            <source>Qwen2.5 BPE (Chinese-friendly)</source>
+            <translation>Qwen2.5 BPE（适合中文）</translation>
         </message>
         <message>
             <source>trained all-MiniLM-L6-v2 (d = 384)</source>
@@ -1694,20 +2162,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>E[ids] × √%1 = %2</translation>
         </message>
         <message>
-            <source>E[ids] (not scaled)</source>
-            <translation>E[ids]（未缩放）</translation>
-        </message>
-        <message>
-            <source>learned position + token type</source>
-            <translation>可学习位置嵌入 + 片段类型嵌入</translation>
-        </message>
-        <message>
             <source>PE[0 … %1]</source>
             <translation>PE[0 … %1]</translation>
-        </message>
-        <message>
-            <source>: own scale ±%1</source>
-            <translation>：独立色标 ±%1</translation>
         </message>
         <message>
             <source>X (LayerNorm follows)</source>
@@ -1728,6 +2184,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text). Shown: the first %3 tokens only.</source>
             <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。当前只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但 %4 只学习了 %2 个位置。可学习的表不经训练无法扩展，因此序列必须在此停止。只显示前 %3 个词元。</translation>
         </message>
         <message>
             <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>

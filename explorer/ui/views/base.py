@@ -243,3 +243,43 @@ def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
     m = float(np.abs(data).max()) if data.size else 1.0
     m = nice_ceil(max(m, floor)) if math.isfinite(m) else 1.0
     return (-m, m)
+
+
+def nice_span(lo: float, hi: float) -> tuple[float, float]:
+    """[lo, hi] widened to "nice" ends (1, 1.2, 1.5, 2, ... x 10^k away from 0), so a range set from
+    changing data stays put while a slider moves (and the cached axes are not redrawn)."""
+    def out(v: float, up: bool) -> float:
+        if v == 0 or not math.isfinite(v):
+            return 0.0
+        m = nice_ceil(abs(v)) if (v > 0) == up else _nice_floor(abs(v))
+        return m if v > 0 else -m
+    lo, hi = (lo, hi) if lo <= hi else (hi, lo)
+    a, b = out(lo, False), out(hi, True)
+    return (a, b) if b > a else (a - 1.0, a + 1.0)
+
+
+def _nice_floor(m: float) -> float:
+    """The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is <= m (m > 0)."""
+    e = 10.0 ** math.floor(math.log10(m))
+    return next(f * e for f in reversed(NICE) if f * e <= m * (1 + 1e-12))
+
+
+def steady_range(plot, x: tuple[float, float] | None = None, y: tuple[float, float] | None = None) -> None:
+    """Set a plot's range only when it differs from the one set last (autorange every frame
+    redraws the axes: ~2-15 ms)."""
+    key = (x, y)
+    if getattr(plot, "_steady_range", None) == key:
+        return
+    plot._steady_range = key
+    plot.disableAutoRange()
+    plot.setRange(xRange=x, yRange=y, padding=0.02)
+
+
+def decades(values) -> tuple[float, float]:
+    """The whole powers of ten around the positive values, as a log axis's range (log10 units)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if not v.size:
+        return (0.0, 1.0)
+    lo, hi = math.floor(math.log10(v.min())), math.ceil(math.log10(v.max()))
+    return (float(lo), float(max(hi, lo + 1)))

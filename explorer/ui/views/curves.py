@@ -55,6 +55,7 @@ class CurvesView(View):
         self._items: list[pg.PlotDataItem] = []
         self._width = 2.0
         self._extent = None
+        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.entry.editingFinished.connect(
             lambda: self.pairs_requested.emit("manual", self.entry.text()))
@@ -93,11 +94,25 @@ class CurvesView(View):
         self.plot.setYRange(-LANE * (len(lanes) - 1) - 1.15, 1.15, padding=0)
         if (p.max_len,) != self._extent:
             self._extent = (p.max_len,)
-            self.plot.setXRange(0, p.max_len, padding=0.01)
+            if self._zoom_shown:                                      # a scene's zoom
+                self.plot.setXRange(*self._zoom_shown, padding=0)
+            else:
+                self.plot.setXRange(0, p.max_len, padding=0.01)
         self.entry.blockSignals(True)
         self.entry.setText(", ".join(str(i) for i in dict.fromkeys(p.curve_pairs)))
         self.entry.blockSignals(False)
         self.result = result
+
+    def show_state(self, state, params=None) -> None:
+        """Show the State's zoom (a range of positions), or every position."""
+        zoom = state.zoom
+        if zoom == self._zoom_shown:
+            return
+        self._zoom_shown = zoom
+        if zoom:
+            self.plot.setXRange(*zoom[0:2], padding=0)
+        elif params is not None:
+            self.plot.setXRange(0, params.max_len, padding=0.01)
 
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         (x0, x1), _ = self.plot.getViewBox().viewRange()

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSizePolicy
+
 from explorer.compute import distance as data
+from explorer.ui.views.base import nice_span, steady_range
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
-         "learned": PALETTE[3], "none": GREY}
+         "learned": PALETTE[3], "none": GREY, "rope_unscaled": "#f0b08a"}
 
 
 class DistanceView(ExtraView):
@@ -27,10 +34,18 @@ class DistanceView(ExtraView):
         self.check(self.tr("learned (MiniLM)"), s.learned, "learned")
         self.controls.addStretch(1)
         self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0)"))
-        self.legend(self.chart, (-10, 10))
         names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
-                 "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position")}
-        self.items = {key: self.chart.plot([], [], name=label) for key, label in names.items()}
+                 "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position"),
+                 "rope_unscaled": self.tr("RoPE before scaling")}
+        self.items = {key: self.chart.plot([], []) for key in names}
+        # the legend sits in its own column beside the chart, so it never covers a curve
+        self.key = pg.LegendItem(brush=pg.mkBrush(255, 255, 255, 0), pen=pg.mkPen(None))
+        self.key._base_pt = 9.0        # rescale_labels keeps it at 9 pt x the presentation scale
+        self.canvas.addItem(self.key, row=0, col=1)
+        for key, label in names.items():
+            self.key.addItem(self.items[key], label)
+        self.key.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.canvas.ci.layout.setAlignment(self.key, Qt.AlignmentFlag.AlignTop)
 
     def set_state(self, **changes) -> None:
         if "head_dim" in changes and changes["head_dim"] % 2:
@@ -49,15 +64,27 @@ class DistanceView(ExtraView):
         self.alibi_box.blockSignals(False)
         super().show_state(state, params)
 
+    def _key_visible(self, item, visible: bool) -> None:
+        for sample, label in self.key.items:
+            if sample.item is item:
+                sample.setVisible(visible)
+                label.setVisible(visible)
+
     def draw(self, r) -> None:
         for key, item in self.items.items():
             curve = r.curves.get(key)
             item.setVisible(curve is not None)
+            self._key_visible(item, curve is not None)
             if curve is not None:
                 item.setData(*curve)
                 item.setPen(self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
-        self.chart.enableAutoRange()
-        self.set_readout(r.learned_note or self.tr(
+        shown = [c for c in r.curves.values()]
+        xs = max(float(np.max(k)) for k, _ in shown) if shown else 1.0
+        ys = np.concatenate([np.ravel(y) for _, y in shown]) if shown else np.zeros(1)
+        steady_range(self.chart, (0, max(1.0, xs)), nice_span(float(np.min(ys)), float(np.max(ys))))
+        rope = "" if r.state.plain_rope else " · " + self.tr(
+            "RoPE curve: %1, attention factor² included").replace("%1", r.state.label())
+        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
             "MiniLM's 512 positions").replace("%1", str(r.params.max_len))
             .replace("%2", str(r.params.d_model)).replace("%3", f"{r.params.base:g}"))

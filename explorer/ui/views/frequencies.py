@@ -4,42 +4,83 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, decade_ticks, line_label_font
+from explorer.compute.frequencies import FrequenciesState
+from explorer.ui.views.base import decades, set_title, steady_range
+from explorer.ui.views.extra_base import GREY, PALETTE, TITLE_SIZE, ExtraView, decade_ticks, line_label_font
 
 
 class FrequenciesView(ExtraView):
     title = "frequencies"
 
     def __init__(self, parent=None):
-        super().__init__(None, parent)
+        super().__init__(FrequenciesState(), parent)
         self.explain.setText(self.tr(
             "wᵢ = base^(−2i/d) falls geometrically, so on a log axis it is a straight line; its "
             "wavelength 2π/wᵢ runs from 2π to about 2π·base. Pairs above the max_len line never "
             "complete one period inside the table."))
+        self.check(self.tr("also RoPE's θᵢ before / after its rope type (set by a preset)"),
+                   self.state.rope, "rope")
+        self.controls.addStretch(1)
         self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"))
         self.chart.setLogMode(y=True)
         decade_ticks(self.chart.getAxis("left"))
         self.legend(self.chart, (10, 10))
         self.w_curve = self.chart.plot([], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
         self.l_curve = self.chart.plot([], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
+        # RoPE's own pairs (head_dim/2, far fewer than d_model/2): a second chart, shown with `rope`
+        self.rope_chart = self.plot(1, 0, self.tr("RoPE pair i"), self.tr("θᵢ (log scale)"))
+        self.rope_chart.setLogMode(y=True)
+        self.r_before = self.rope_chart.plot([], [])
+        self.r_after = self.rope_chart.plot([], [])
+        self.canvas.ci.removeItem(self.rope_chart)
+        self.rope_shown = False
         self.len_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5), movable=False,
                                         label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
         self.chart.addItem(self.len_line, ignoreBounds=True)
+
+    def _draw_rope(self, r) -> None:
+        show = r.rope_after is not None
+        if show != self.rope_shown:
+            if show:
+                self.canvas.addItem(self.rope_chart, row=1, col=0)
+            else:
+                self.canvas.ci.removeItem(self.rope_chart)
+            self.rope_shown = show
+        if not show:
+            return
+        for item, y, colour in ((self.r_before, r.rope_before, GREY), (self.r_after, r.rope_after, PALETTE[2])):
+            item.setData(range(len(y)), y)
+            item.setPen(self.pen(colour, 2.5 if item is self.r_before else 2.0))
+        key = "<span style='color:%1'>■ %2</span>"
+        title = (key.replace("%1", GREY).replace("%2", self.tr("RoPE θᵢ before scaling")) + "  "
+                 + key.replace("%1", PALETTE[2]).replace("%2", self.tr("RoPE θᵢ after scaling")) + "  ("
+                 + r.state.label() + ")")
+        set_title(self.rope_chart, title, size=TITLE_SIZE)
+        steady_range(self.rope_chart, (0, max(1, len(r.rope_after) - 1)),
+                     decades(np.concatenate([np.ravel(r.rope_before), np.ravel(r.rope_after)])))
 
     def draw(self, r) -> None:
         self.w_curve.setData(r.index, r.w)
         self.w_curve.setPen(self.pen(PALETTE[0]))
         self.l_curve.setData(r.index, r.wavelength)
         self.l_curve.setPen(self.pen(PALETTE[1]))
+        self._draw_rope(r)
         self.len_line.setPos(math.log10(r.params.max_len))
         line_label_font(self.len_line)
         self.len_line.label.setFormat(self.tr("max_len = %1").replace("%1", str(r.params.max_len)))
-        self.chart.enableAutoRange()
+        steady_range(self.chart, (0, max(1, len(r.w) - 1)),
+                     decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
             self.tr("%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions "
                     "(pair %4); %5 pairs have wavelengths longer than max_len = %6")
             .replace("%1", str(len(r.w))).replace("%2", f"{r.shortest:.4g}")
             .replace("%3", f"{r.longest:.4g}").replace("%4", str(len(r.w) - 1))
-            .replace("%5", str(r.beyond)).replace("%6", str(r.params.max_len)))
+            .replace("%5", str(r.beyond)).replace("%6", str(r.params.max_len))
+            + ("" if r.rope_after is None else "; " + self.tr(
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5")
+               .replace("%1", str(r.state.head_dim)).replace("%2", f"{r.state.base:g}")
+               .replace("%3", r.state.label()).replace("%4", str(len(r.rope_after)))
+               .replace("%5", f"{r.attention_factor:.4g}")))

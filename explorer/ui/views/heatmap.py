@@ -26,6 +26,7 @@ class HeatmapView(View):
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._extent = None
+        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
         self.panel.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.panel.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.panel.plot.getViewBox().sigRangeChangedManually.connect(
@@ -40,8 +41,20 @@ class HeatmapView(View):
         set_title(self.panel.plot, per_pixel_hint(result.pos_step, result.ch_step))
         if new_extent != self._extent:
             self._extent = new_extent
-            self.panel.plot.setRange(xRange=(0, p.d_model), yRange=(0, p.max_len), padding=0)
+            z = self._zoom_shown or (0, p.max_len, 0, p.d_model)     # a scene's zoom, or all of it
+            self.panel.plot.setRange(xRange=z[2:4], yRange=z[0:2], padding=0)
         self.result = result
+
+    def show_state(self, state, params=None) -> None:
+        """Show the State's zoom (positions x channels), or the whole table when it has none."""
+        zoom = state.zoom
+        if zoom == self._zoom_shown:
+            return
+        self._zoom_shown = zoom
+        if zoom:
+            self.panel.plot.setRange(xRange=zoom[2:4], yRange=zoom[0:2], padding=0)
+        elif params is not None:
+            self.panel.plot.setRange(xRange=(0, params.d_model), yRange=(0, params.max_len), padding=0)
 
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         """(pos0, pos1, ch0, ch1, rows_px, cols_px) of what the plot shows now."""

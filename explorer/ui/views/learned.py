@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
+from explorer.ui.views.pca_row import PcaRow
 
 
 class LearnedView(Retranslatable, View):
@@ -36,16 +37,20 @@ class LearnedView(Retranslatable, View):
             line.hide()
             panel.plot.addItem(line, ignoreBounds=True)
             self.lines.append(line)
-        self.box.addWidget(self.canvas, 1)
+        self.box.addWidget(self.canvas, 2)
+        self.pca = PcaRow()
+        self.box.addWidget(self.pca, 1)
         self.box.addWidget(self.readout)
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
     def retranslate_ui(self) -> None:
         self.explain.setText(self.tr(
-            "Left: MiniLM's learned position embeddings (512 × 384, trained). Right: sinusoidal PE at "
-            "d = 384 (computed). Below: cosine similarity of every pair of positions. Sinusoidal "
-            "similarity depends only on the offset (constant diagonals); the learned table stops at 512."))
+            "Left: a trained table of learned position embeddings (the opened model's, else MiniLM's). "
+            "Right: sinusoidal PE at the same d (computed). Middle: cosine similarity of every pair of "
+            "positions; sinusoidal similarity depends only on the offset (constant diagonals), and a learned "
+            "table stops where training stopped. Bottom: every position row projected on its table's first "
+            "principal components (PCA), coloured by position."))
         for panel in self.tables:
             panel.plot.setLabel("bottom", self.tr("channel"))
             panel.plot.setLabel("left", self.tr("position"))
@@ -83,11 +88,22 @@ class LearnedView(Retranslatable, View):
                 self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
                 self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
             m, top = self._learned_levels
-            set_title(self.tables[0].plot, self.tr("learned positions (all-MiniLM-L6-v2)"))
-            self.note.setText(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
-                                         "a few channels reach %2 and would wash the picture out.")
-                                 .replace("%1", f"{m:.3g}").replace("%2", f"{top:.3g}"))
+            set_title(self.tables[0].plot, self.tr("learned positions (%1, %2 × %3)").replace("%1", result.source)
+                      .replace("%2", str(n)).replace("%3", str(d)))
+            text = self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
+                           "a few channels reach %2 and would wash the picture out.") \
+                .replace("%1", f"{m:.3g}").replace("%2", f"{top:.3g}")
+            if result.total_rows > n:
+                text += " " + self.tr("The first %1 of its %2 positions are shown.").replace("%1", str(n)) \
+                    .replace("%2", str(result.total_rows))
+            if result.note_kind == "rope":
+                text = self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
+                               "MiniLM's.").replace("%1", result.requested) + " " + text
+            elif result.note:
+                text = result.note + ". " + text
+            self.note.setText(text)
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
+        self.pca.draw(result, self.tr("learned"), self.tr("sinusoidal"))
         if (n, d) != self._extent:
             self._extent = (n, d)
             for panel in self.tables:
@@ -108,6 +124,7 @@ class LearnedView(Retranslatable, View):
         self.canvas.ci.layout.setVerticalSpacing(22 * scale)
 
     def set_colormap(self, name: str) -> None:
+        self.pca.set_colormap(name)
         for panel in self.tables + self.sims:
             panel.set_colormap(name)
 

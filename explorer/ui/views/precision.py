@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import pyqtgraph as pg
 
 from explorer.compute import precision as data
+from explorer.ui.views.base import nice_span, steady_range
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
 
 COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
@@ -49,8 +52,9 @@ class PrecisionView(ExtraView):
         lo = min(r.state.train_max_len, r.span)
         self.region.setRegion((lo, max(lo, r.span)))
         self.region.setVisible(r.state.train_max_len < r.span)
-        self.chart.setXRange(0, r.span, padding=0.01)
-        self.chart.enableAutoRange(axis="y")
+        top = max(float(np.max(first.exact_neighbour)) if len(first.exact_neighbour) else 0.0,
+                  *(float(np.max(c.neighbour)) if len(c.neighbour) else 0.0 for c in r.curves.values()))
+        steady_range(self.chart, (0, r.span), nice_span(0.0, max(top, 1e-9)))
         parts = []
         for dt, c in r.curves.items():
             where = str(c.first_collision) if c.first_collision is not None else \

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Callable
+
 from PySide6.QtCore import QCoreApplication
 
 from explorer import catalogue
+from explorer.errors import require
 from explorer.ui.views.alibi import AlibiView
 from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
@@ -15,6 +19,7 @@ from explorer.ui.views.heatmap import HeatmapView
 from explorer.ui.views.learned import LearnedView
 from explorer.ui.views.offset import OffsetView
 from explorer.ui.views.precision import PrecisionView
+from explorer.ui.views.qk import QkView
 from explorer.ui.views.rope import RopeView
 from explorer.ui.views.similarity import SimilarityView
 from explorer.ui.views.tokens import TokensView
@@ -23,7 +28,7 @@ VIEW_CLASSES = {
     "heatmap": HeatmapView, "curves": CurvesView, "similarity": SimilarityView, "tokens": TokensView,
     "learned": LearnedView, "conventions": ConventionsView, "offset": OffsetView,
     "frequencies": FrequenciesView, "rope": RopeView, "alibi": AlibiView, "distance": DistanceView,
-    "precision": PrecisionView,
+    "precision": PrecisionView, "qk": QkView,
     "check": CheckView,
 }
 assert tuple(VIEW_CLASSES) == catalogue.NAMES, "the UI registry and the catalogue list different views"
@@ -34,11 +39,46 @@ def tab_title(name: str) -> str:
     return QCoreApplication.translate("Catalogue", catalogue.entry(name).title)
 
 
-def make_views() -> dict:
-    """One widget per catalogue view, in catalogue order, each told its name."""
-    views = {}
-    for name in catalogue.NAMES:
-        view = VIEW_CLASSES[name]()
-        view.name = name
-        views[name] = view
-    return views
+def make_view(name: str):
+    """A new widget for catalogue view `name`, told its name."""
+    view = VIEW_CLASSES[name]()
+    view.name = name
+    return view
+
+
+class LazyViews(Mapping):
+    """name -> view widget for every catalogue view, each built the first time it is asked for (the
+    window then shows in about a second instead of building twelve tabs of plots first).
+
+    `views[name]` builds; `values()` / `items()` are the views built so far (what a loop that
+    restyles or repaints needs); `built(name)` says whether one exists."""
+
+    def __init__(self, build: Callable[[str], object], names=catalogue.NAMES):
+        self._names, self._build, self._made = tuple(names), build, {}
+
+    def __getitem__(self, name: str):
+        if name not in self._made:
+            if name not in self._names:
+                raise KeyError(name)
+            self._made[name] = self._build(name)
+        return self._made[name]
+
+    def __setitem__(self, name: str, view) -> None:
+        """Replace a built view (the headless renderer draws each scene on a fresh one)."""
+        require(name in self._names, f"unknown view {name!r}")
+        self._made[name] = view
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def built(self, name: str) -> bool:
+        return name in self._made
+
+    def values(self):
+        return [self._made[n] for n in self._names if n in self._made]
+
+    def items(self):
+        return [(n, self._made[n]) for n in self._names if n in self._made]

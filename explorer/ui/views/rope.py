@@ -1,12 +1,16 @@
-"""RoPE: rotated q/k, the two pairings and their permutation, score against m − n, context extension."""
+"""RoPE: the rope type's scaling (per-pair frequencies, regimes, channel axis, score before/after) and
+the rotation page (rotated q/k, the two pairings and their permutation, context extension)."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 
 from explorer.compute import rope as data
+from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.base import symmetric_levels
 from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, line_label_font
+from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 
 
 class RopeView(ExtraView):
@@ -17,17 +21,51 @@ class RopeView(ExtraView):
         self.explain.setText(self.tr(
             "RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on "
             "m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): "
-            "the same maths with channels permuted by P."))
+            "the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type)."))
         s = self.state
-        self.head_box = self.spin(self.tr("head_dim"), 2, 256, s.head_dim, "head_dim")
+        self.head_box = self.spin(self.tr("head_dim"), 2, 512, s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
-        self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e7, s.base, "base", 0, 1000.0)
+        self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e9, s.base, "base", 0, 1000.0)
         self.pair_box = self.combo(self.tr("pairing"),
                                    ((self.tr("interleaved (RoFormer)"), "interleaved"),
                                     (self.tr("rotate-half (LLaMA-style)"), "half")),
                                    s.pairing, "pairing")
-        self.scale_box = self.dspin(self.tr("extension factor s"), 1.0, 64.0, s.scale, "scale", 2, 0.5)
+        self.type_box = self.combo(self.tr("rope type"), (
+            (self.tr("default"), "default"), (self.tr("linear (position interpolation)"), "linear"),
+            (self.tr("dynamic NTK"), "dynamic"), ("YaRN", "yarn"), ("LongRoPE", "longrope"),
+            ("Llama 3", "llama3")), s.rope_type, "rope_type")
+        self.type_label = self.controls.itemAt(self.controls.count() - 2).widget()
+        for widget in (self.type_label, self.type_box):     # it heads the scaling row (built below)
+            self.controls.removeWidget(widget)
+        for box, chars in ((self.type_box, 9), (self.pair_box, 11)):   # long items must not widen the view
+            box.setSizeAdjustPolicy(box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(chars)
+        self.scale_label = QLabel(self.tr("extension factor s"))
+        self.controls.addWidget(self.scale_label)
+        self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
         self.controls.addStretch(1)
+        self.scale_row = QGridLayout()
+        self.scale_row.setContentsMargins(0, 0, 0, 0)
+        self.scale_row.setColumnStretch(2 * ScalingControls.PER_ROW, 1)
+        self.box.insertLayout(self.box.indexOf(self.canvas), self.scale_row)
+        self.params_boxes = ScalingControls(self, self.scale_row, self.set_state,
+                                            (self.type_label, self.type_box))
+        rotation = self.canvas
+        self.box.removeWidget(rotation)
+        self.pages = QTabWidget()
+        self.scaling_canvas = pg.GraphicsLayoutWidget()
+        self.scaling_canvas.ci.layout.setVerticalSpacing(10)
+        self.pages.addTab(rotation, self.tr("Rotation and pairing"))       # in the order of data.PAGES
+        self.pages.addTab(self.scaling_canvas, self.tr("Scaling (rope type)"))
+        self.box.insertWidget(self.box.indexOf(self.readout), self.pages, 1)
+        self.pages.currentChanged.connect(
+            lambda i: self.set_state(page=data.PAGES[i]) if data.PAGES[i] != self.state.page else None)
+        self.canvas = self.scaling_canvas
+        self.panels = ScalingPanels(self)
+        self.canvas = rotation
+        self._build_rotation()
+
+    def _build_rotation(self) -> None:
         ch, pos = self.tr("channel"), self.tr("position")
         self.q_img = self.image(0, 0, ch, pos, self.tr("rotated q (random vector)"))
         self.k_img = self.image(0, 2, ch, pos, self.tr("rotated k (random vector)"))
@@ -49,13 +87,40 @@ class RopeView(ExtraView):
                                             label="max_len", labelOpts={"position": 0.06, "color": "#444444"})
         self.ext.addItem(self.trained_line, ignoreBounds=True)
 
+    # state ------------------------------------------------------------------------------------
     def set_state(self, **changes) -> None:
         if "head_dim" in changes and changes["head_dim"] % 2:   # RoPE needs pairs: keep it even
             changes["head_dim"] += 1
             self.quiet_set(self.head_box, changes["head_dim"])
+        if "rope_type" in changes:       # clear what the new type does not read, fill what it needs
+            max_len = self.params.max_len if self.params is not None else 256
+            changes = {**changes, **with_rope_type(self.state, changes["rope_type"], max_len),
+                       "page": "scaling"}
         super().set_state(**changes)
+        self.show_state(self.state)      # a refused value: the controls go back to the kept state
 
+    def show_state(self, state, params=None) -> None:
+        super().show_state(state, params)
+        self.params_boxes.show_state(state)
+        self.scale_box.setVisible(state.page == "rotation")
+        self.scale_label.setVisible(state.page == "rotation")
+        index = data.PAGES.index(state.page)
+        if self.pages.currentIndex() != index:
+            self.pages.blockSignals(True)
+            self.pages.setCurrentIndex(index)
+            self.pages.blockSignals(False)
+
+    def set_line_scale(self, scale: float) -> None:
+        self.scaling_canvas.ci.layout.setVerticalSpacing(10 * scale)
+        super().set_line_scale(scale)
+
+    # drawing ----------------------------------------------------------------------------------
     def draw(self, r) -> None:
+        self._draw_rotation(r)
+        self.panels.draw(r)
+        self.set_readout(self.panels.readout(r) if r.state.page == "scaling" else self._rotation_text(r))
+
+    def _draw_rotation(self, r) -> None:
         hd = r.state.head_dim
         rows = len(r.positions)
         step = int(r.positions[1] - r.positions[0]) if rows > 1 else 1
@@ -78,10 +143,11 @@ class RopeView(ExtraView):
         line_label_font(self.trained_line)
         self.score.enableAutoRange()
         self.ext.enableAutoRange()
+
+    def _rotation_text(self, r) -> str:
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"
-        self.set_readout(
-            self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
-                    "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)")
-            .replace("%1", str(hd)).replace("%2", f"{r.state.base:g}")
-            .replace("%3", {"interleaved": self.tr("interleaved"),
-                            "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing)).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
+        return (self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
+                        "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)")
+                .replace("%1", str(r.state.head_dim)).replace("%2", f"{r.state.base:g}")
+                .replace("%3", {"interleaved": self.tr("interleaved"),
+                                "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing)).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))

@@ -45,6 +45,7 @@ class SimilarityView(View):
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._extent = None
+        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
         self._width = 2.0
         self.panel.plot.scene().sigMouseClicked.connect(self._on_clicked)
         self.panel.plot.scene().sigMouseMoved.connect(self._on_moved)
@@ -66,9 +67,20 @@ class SimilarityView(View):
             h = max(1, p.d_model // 2)
             self.profile.setLabel("left", self.tr("f(k) / %1 (1 at k = 0)").replace("%1", str(h))
                                   if p.metric == "cosine" else "f(k)")
-            self.panel.plot.setRange(xRange=(0, p.max_len), yRange=(0, p.max_len), padding=0)
+            span = self._zoom_shown or (0, p.max_len)                # a scene's zoom, or all of it
+            self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
             self.profile.enableAutoRange()
         self.result = result
+
+    def show_state(self, state, params=None) -> None:
+        """Show the State's zoom (the same positions on both axes), or the whole matrix."""
+        zoom = state.zoom
+        if zoom == self._zoom_shown:
+            return
+        self._zoom_shown = zoom
+        span = zoom[0:2] if zoom else (0, params.max_len) if params is not None else None
+        if span is not None:
+            self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
 
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         vb = self.panel.plot.getViewBox()

@@ -233,8 +233,14 @@ class GaugePanel(Retranslatable, QWidget):
         self.clear()
         n = r.n_shown
         x = np.arange(n, dtype=np.float64)
-        trained = r.source == "minilm"
-        names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
+        trained = r.source in ("minilm", "model")
+        model = r.source == "model"
+        if model:
+            names = ("|E|", "|E|·" + f"{r.scale:.3g}",
+                     self.tr("|position + type|") if r.family == "bert" else self.tr("|learned position|")
+                     if r.position == "learned" else self.tr("|added position| (RoPE: 0)"))
+        else:
+            names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
         for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
             self.norms.addItem(pg.BarGraphItem(x=x + (k - 1) * 0.27, height=values, width=0.25,
                                                brush=self.COLOURS[k], pen=None))
@@ -265,6 +271,14 @@ class GaugePanel(Retranslatable, QWidget):
         for key, value in (("%1", str(r.d_model)), ("%2", f"{med['e']:.3g}"), ("%3", f"{med['s']:.3g}"),
                            ("%4", f"{med['p']:.3g}"), ("%5", f"{med['a']:.1f}"), ("%6", f"{med['u']:.1f}")):
             text = text.replace(key, value)
-        if trained:
+        if model:
+            text = self.tr("%1 (d_model = %2), medians: |E| = %3, |E|·scale = %4, |position| = %5; "
+                           "position turns X away from E by %6°.")
+            for key, value in (("%1", r.model_name), ("%2", str(r.d_model)), ("%3", f"{med['e']:.3g}"),
+                               ("%4", f"{med['s']:.3g}"), ("%5", f"{med['p']:.3g}"), ("%6", f"{med['a']:.1f}")):
+                text = text.replace(key, value)
+            if r.position == "rope":
+                text += " " + self.tr("Nothing is added at the input: RoPE turns q and k inside attention.")
+        elif trained:
             text += " " + self.tr("MiniLM does not multiply by √d; a LayerNorm follows the sum.")
         self.summary.setText(text)

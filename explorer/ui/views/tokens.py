@@ -27,6 +27,7 @@ from explorer.backend.tokens import TOKENIZERS, available_tokenizers
 from explorer.compute.tokens import PAGES
 from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable
+from explorer.ui.views import token_model
 from explorer.ui.views.base import View, symmetric_levels
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
 
@@ -57,6 +58,10 @@ class TokensView(Retranslatable, View):
         self.source_box = QComboBox()
         self.source_box.addItem("untrained", "untrained")
         self.source_box.addItem("MiniLM", "minilm")
+        self.source_box.addItem("model", "model")        # the opened model (File → Open model…)
+        for box in (self.tokenizer_box, self.source_box):      # a long model name must not widen the view
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(18)
         self.scale_box = QCheckBox()
         self.tokenizer_label, self.source_label = QLabel(), QLabel()
         form = QGridLayout()
@@ -75,6 +80,11 @@ class TokensView(Retranslatable, View):
         self.notice.setStyleSheet("color: #a33; font-weight: bold;")
         self.notice.hide()
         self.box.addWidget(self.notice)
+        self.model_note = QLabel("")
+        self.model_note.setWordWrap(True)
+        self.model_note.setStyleSheet("color: #225; font-style: italic;")
+        self.model_note.hide()
+        self.box.addWidget(self.model_note)
         self.chips = QListWidget()
         self.chips.setFlow(QListWidget.Flow.LeftToRight)
         self.chips.setWrapping(True)
@@ -118,7 +128,8 @@ class TokensView(Retranslatable, View):
         self.scale_box.setText(self.tr("× √d_model"))
         labels = {"cl100k": self.tr("cl100k_base BPE (GPT-4)"),
                   "wordpiece": self.tr("WordPiece (BERT, MiniLM)"),
-                  "char": self.tr("characters")}
+                  "char": self.tr("characters"),
+                  "qwen": self.tr("Qwen2.5 BPE (Chinese-friendly)")}
         reasons = available_tokenizers()
         for i in range(self.tokenizer_box.count()):
             key = self.tokenizer_box.itemData(i)
@@ -126,6 +137,7 @@ class TokensView(Retranslatable, View):
             _enable_item(self.tokenizer_box, i, reasons.get(key))
         self.source_box.setItemText(1, self.tr("trained all-MiniLM-L6-v2 (d = 384)"))
         _enable_item(self.source_box, 1, minilm_available())
+        token_model.set_model_item(self.source_box, self.result.params if self.result is not None else None)
         self.pages.setTabText(0, self.tr("Lookup: one-hot × E"))
         self.pages.setTabText(1, self.tr("X = E·√d + PE"))
         self.pages.setTabText(2, self.tr("Scale gauge: why √d_model"))
@@ -162,6 +174,8 @@ class TokensView(Retranslatable, View):
         p = result.params
         self._sync_inputs(p)
         self._show_notice(self._notice_text(result))
+        self.model_note.setText(token_model.model_text(result))
+        self.model_note.setVisible(bool(self.model_note.text()))
         self._fill_chips(result)
         if result.error:
             for panel in (self.lookup, self.sum):
@@ -217,6 +231,9 @@ class TokensView(Retranslatable, View):
     def _draw_sum(self, result, labels, n, d) -> None:
         scaled = result.scaled_rows                                            # (n, d)
         levels = symmetric_levels(np.concatenate([scaled.ravel(), result.pe_rows.ravel(), result.x.ravel()]))
+        if result.source == "model":
+            token_model.draw_sum(self.sum, result, labels, n, scaled, levels)
+            return
         pe_levels = symmetric_levels(result.pe_rows)      # its own scale: ±1 beside ±50 is one pale block
         trained = result.source == "minilm"
         e_title = (self.tr("word embedding E[ids]") if trained else
@@ -251,6 +268,7 @@ class TokensView(Retranslatable, View):
         self.scale_box.setEnabled(self.source == "untrained")
         self.source_box.setItemText(0, self.tr("untrained, seed %1 (d = %2)").replace("%1", str(p.seed))
                                     .replace("%2", str(p.d_model)))
+        token_model.set_model_item(self.source_box, p)
 
     def _notice_text(self, r) -> str:
         n, limit, total = r.n_shown, r.limit, r.n_total
@@ -263,6 +281,12 @@ class TokensView(Retranslatable, View):
                 "either extend the table (raise max_len) or stop the sequence (shorten the text). "
                 "Shown: the first %3 tokens only.").replace("%1", str(total)).replace("%2", str(limit))
                 .replace("%3", str(n)))
+        elif r.limit_kind == "learned" and r.source == "model":
+            lines.append(self.tr(
+                "The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be "
+                "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
+                "only.").replace("%1", str(total)).replace("%2", str(limit)).replace("%3", str(n))
+                .replace("%4", r.model_name))
         elif r.limit_kind == "learned":
             lines.append(self.tr(
                 "The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be "

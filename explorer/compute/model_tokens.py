@@ -1,0 +1,95 @@
+"""The tokens view with an opened model (Params.embedding_source "model"): its tokenizer, its rows, and X
+exactly as its first layer receives it. No Qt here.
+
+The three panels of the sum page are E[ids] (x the model's own scale: Gemma sqrt(hidden), else 1),
+what the model adds for position (GPT-2 wpe[0..n-1], BERT position + token type[0], OPT positions[2..],
+nothing for RoPE models: position enters inside attention), and X = `Model.input_x(ids)` (BERT: the
+LayerNorm of the sum). Only the rows of the sentence's tokens are read.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from explorer.backend.embeddings import one_hot_window
+from explorer.backend.models import families
+from explorer.compute import models
+from explorer.compute.tokens import ONE_HOT_NEIGHBOURS, TokensResult, _cut
+from explorer.errors import InputError
+from explorer.params import Params
+
+NO_TABLE = 10_000_000      # RoPE models: no position table to run out of (the view still stops at 512)
+
+
+def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise angle in degrees between a and b; (n,). NaN where either row is zero."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    den = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)               # (n,)
+    dot = np.einsum("ij,ij->i", a, b)                                          # (n,)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cos = np.where(den > 0, dot / np.where(den > 0, den, 1.0), np.nan)
+    return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+
+
+def position_summand(model, n: int) -> np.ndarray:
+    """What the model adds to E[ids] for positions 0..n-1 before layer 0; (n, d) float32 (zeros: RoPE)."""
+    cfg = model.config
+    pos = model.positions(n)
+    if pos is None:
+        return np.zeros((n, cfg.d_model), np.float32)
+    if cfg.family == "bert":
+        with model._lock:
+            name = families.need(model.tensors, "embeddings.token_type_embeddings.weight")
+            pos = pos + model.tensors.rows(name, [0])                          # (n, d) + (1, d)
+    return np.asarray(pos, np.float32)
+
+
+@lru_cache(maxsize=4)
+def tokens_model(params: Params, stamp: tuple) -> TokensResult:
+    """The tokens view's result for params.model (stamp: the files' state, so a changed file reopens)."""
+    source = "model"
+    try:
+        model = models.open_cached(params.model)
+        cfg = model.config
+        tokenized = model.tokenize(params.text)
+        table = cfg.max_positions if cfg.position == "learned" else NO_TABLE
+        n, limit, kind = _cut(len(tokenized), table, "learned")
+        ids = np.asarray(tokenized.ids[:n], np.int64)                          # (n,)
+        rows = model.vocab_rows
+        neighbours = 1 if np.unique(ids).size <= ONE_HOT_NEIGHBOURS else 0
+        win = one_hot_window(ids, rows, neighbours)
+        table_rows = model.rows(win.columns)                                   # (k, d')
+        token_rows = table_rows[np.searchsorted(win.columns, ids)]             # (n, d')
+        x = model.input_x(ids)                                                 # (n, d)
+        pe = position_summand(model, n)                                        # (n, d)
+    except InputError as exc:
+        return TokensResult(params=params, source=source, tokenizer=models.display_name(params.model),
+                            error=str(exc), model_name=models.display_name(params.model))
+    scale = float(cfg.embed_scale)
+    if token_rows.shape[1] != cfg.d_model:      # OPT with project_in: show E after the projection
+        token_rows = (x - pe) / np.float32(scale)
+        table_rows = np.zeros((win.columns.size, cfg.d_model), np.float32)
+        table_rows[np.searchsorted(win.columns, ids)] = token_rows
+    scaled = token_rows * np.float32(scale)
+    norm = np.linalg.norm(token_rows.astype(np.float64), axis=1)              # (n,)
+    for a in (table_rows, token_rows, pe, x, win.matrix):
+        a.setflags(write=False)
+    return TokensResult(
+        params=params, source=source, tokenizer=tokenized.name, tokens=tokenized.tokens[:n],
+        n_total=len(tokenized), limit=limit, limit_kind=kind, vocab_size=rows, d_model=cfg.d_model,
+        scale=scale, columns=win.columns, one_hot=win.matrix, table_rows=table_rows,
+        token_rows=token_rows, pe_rows=pe, x=x, token_norm=norm, scaled_norm=norm * scale,
+        pe_norm=np.linalg.norm(pe.astype(np.float64), axis=1),
+        angle_scaled=_angle(scaled + pe, scaled), angle_unscaled=_angle(token_rows + pe, token_rows),
+        model_name=model.name, family=cfg.family, position=cfg.position)
+
+
+def for_model(params: Params) -> TokensResult:
+    """tokens_model for the model's current files."""
+    try:
+        stamp = models.stamp(params.model)
+    except InputError as exc:
+        return TokensResult(params=params, source="model", tokenizer="", error=str(exc))
+    return tokens_model(params, stamp)

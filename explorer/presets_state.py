@@ -1,0 +1,104 @@
+"""A model preset applied to the whole State: every view's values from one published config. No Qt.
+
+`apply_preset(state, preset)` sets the shared d_model and max_len (the context, within the window's
+slider range), base for a sinusoidal model, √d scaling of token embeddings (Gemma's embedding scale),
+the RoPE view's head_dim / base / pairing / rope type and parameters, the frequencies view's RoPE
+curves, the distance chart's RoPE and ALiBi heads, the ALiBi view's heads; and names the preset in
+`state.preset`. `preset_values` lists what a preset sets, `preset_overrides` what was changed since.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from explorer.backend.presets import Preset, get_preset
+from explorer.backend.rope_scaling import RopeScaling
+from explorer.compute.rope_settings import scaling_fields_from
+
+MAX_LEN_LIMIT = 32768      # the window's max_len slider range (explorer/ui/controls.py SLIDER_MAX_LEN)
+HEADS_LIMIT = 64           # the ALiBi view's and distance chart's head range
+
+
+def _rope_fields(preset: Preset) -> dict:
+    scaling = preset.rope_scaling or RopeScaling()
+    return scaling_fields_from(scaling, preset.max_position_embeddings if preset.rope_scaling else None)
+
+
+def preset_values(preset: Preset | str) -> list[tuple[str, str, object]]:
+    """[(where, field, value)] the preset sets; where is "params" or a view name."""
+    p = get_preset(preset) if isinstance(preset, str) else preset
+    out = [("params", "d_model", p.d_model), ("params", "max_len", min(p.context_length, MAX_LEN_LIMIT)),
+           ("params", "scale_embedding", not math.isclose(p.embedding_scale, 1.0))]
+    heads = min(p.n_heads, HEADS_LIMIT)
+    rope = _rope_fields(p)
+    out += [("rope", "head_dim", p.head_dim)]
+    if p.position == "rope":
+        out += [("rope", "base", p.rope_theta), ("rope", "pairing", p.pairing)]
+    out += [("rope", k, v) for k, v in rope.items()]
+    if p.position == "rope":
+        out += [("rope", "page", "scaling")]
+    out += [("frequencies", "rope", p.position == "rope"), ("frequencies", "head_dim", p.head_dim)]
+    if p.position == "rope":
+        out += [("frequencies", "base", p.rope_theta)]
+    out += [("frequencies", k, v) for k, v in rope.items()]
+    out += [("distance", "head_dim", p.head_dim), ("distance", "heads", heads),
+            ("distance", "alibi_head", 0)]
+    if p.position == "rope":
+        out += [("distance", "rope_base", p.rope_theta)]
+    out += [("distance", k, v) for k, v in rope.items()]
+    out += [("alibi", "heads", heads)]
+    return out
+
+
+def apply_preset(state, preset: Preset | str):
+    """`state` with every value the preset sets; other settings (text, view, colour ...) kept."""
+    p = get_preset(preset) if isinstance(preset, str) else preset
+    values = preset_values(p)
+    params = {f: v for where, f, v in values if where == "params"}
+    out = state.with_params(**params)
+    for name in dict.fromkeys(where for where, _, _ in values if where != "params"):
+        changes = {f: v for where, f, v in values if where == name}
+        view_state = out.views[name]
+        out = replace(out, views=out.views.replace(name, replace(view_state, **changes)))
+    return replace(out, preset=p.name)
+
+
+def preset_overrides(state) -> list[tuple[str, str, object, object]]:
+    """[(where, field, preset value, current value)] for the values changed since the preset was chosen."""
+    if not state.preset:
+        return []
+    out = []
+    for where, f, value in preset_values(state.preset):
+        now = getattr(state.params if where == "params" else state.views[where], f)
+        if now != value:
+            out.append((where, f, value, now))
+    return out
+
+
+def preset_line(preset: Preset | str) -> str:
+    """'llama-3.1-8b: d_model 4096, max_len 32768 (context 131072), head_dim 128, base 500000,
+    llama3 ×8 (8192 → 131072), half pairs' — what choosing it sets."""
+    p = get_preset(preset) if isinstance(preset, str) else preset
+    parts = [f"d_model {p.d_model}"]
+    shown = min(p.context_length, MAX_LEN_LIMIT)
+    parts.append(f"max_len {shown}" + (f" (context {p.context_length})" if shown != p.context_length else ""))
+    parts.append(f"heads {p.n_heads}, head_dim {p.head_dim}")
+    if p.position == "rope":
+        s = p.rope_scaling
+        parts.append(f"base {p.rope_theta:g}")
+        kind = s.rope_type if s.factor is None or s.rope_type == "default" else f"{s.rope_type} ×{s.factor:g}"
+        if s.original_max_position_embeddings:
+            kind += f" ({s.original_max_position_embeddings} → {p.context_length})"
+        parts.append(kind)
+        parts.append(f"{p.pairing} pairs")
+        if p.rotary_fraction != 1.0:
+            parts.append(f"rotary {p.rotary_fraction:g}")
+    else:
+        parts.append(f"positions {p.position}")
+    if not math.isclose(p.embedding_scale, 1.0):
+        parts.append(f"embeddings ×{p.embedding_scale:.4g}")
+    return f"{p.name}: " + ", ".join(parts)
+
+
+__all__ = ["MAX_LEN_LIMIT", "apply_preset", "preset_line", "preset_overrides", "preset_values"]

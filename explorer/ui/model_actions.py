@@ -1,0 +1,209 @@
+"""File → Open model…: open a Hugging Face folder or a .gguf file off the GUI thread, then show it.
+
+Opening reads headers only, on a thread of its own, under a progress dialog with Cancel. Only a load
+that finished, was not cancelled and is still the newest changes the State (model spec, embedding
+source "model"); a refusal is one line in the status bar and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
+
+from explorer.compute import models
+from explorer.errors import InputError
+
+MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
+SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
+DEFAULT_TEXTS = {"zh_CN": "注意力机制需要位置信息"}     # the window's first sentence per UI language
+
+
+def default_state():
+    """The window's default State: Params' defaults, with a sentence in the UI's language (English
+    keeps Params' own default, so the Qt-free defaults stay what scenes and the CLI assume)."""
+    from explorer.state import State
+    from explorer.ui.i18n import current_language
+
+    text = DEFAULT_TEXTS.get(current_language())
+    state = State()
+    return state.with_params(text=text) if text else state
+
+
+class _LoadSignals(QObject):
+    done = Signal(int, str, object, str)     # (ticket, spec, model or None, error)
+
+
+class _Load(QRunnable):
+    def __init__(self, ticket: int, spec: str, text: str, signals: _LoadSignals):
+        super().__init__()
+        self.ticket, self.spec, self.text, self.signals = ticket, spec, text, signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            model = models.open_cached(self.spec)
+            model.tokenize(self.text[:2000])        # the tokenizer works on this machine
+            self.signals.done.emit(self.ticket, self.spec, model, "")
+        except InputError as exc:
+            self.signals.done.emit(self.ticket, self.spec, None, " ".join(str(exc).splitlines()))
+        except Exception as exc:  # noqa: BLE001 - a damaged file must not end the window
+            self.signals.done.emit(self.ticket, self.spec, None,
+                                   f"cannot open {self.spec}: {type(exc).__name__}: {exc}".splitlines()[0])
+
+
+class ModelActions(QObject):
+    """The File menu's model entries on `window`, and the loader behind them."""
+
+    loaded = Signal(str)          # spec, once shown
+    failed = Signal(str)          # the one-line reason
+
+    def __init__(self, window, menu):
+        super().__init__(window)
+        self.window = window
+        self.last_dir = ""
+        self.ticket = 0
+        self.busy = False
+        self.dialog: QProgressDialog | None = None
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._signals = _LoadSignals()
+        self._signals.done.connect(self._on_done)
+        first = menu.actions()[0] if menu.actions() else None
+        self.open_action = QAction(self.tr("Open &model…"), window)
+        self.open_action.setShortcut("Ctrl+M")
+        self.open_action.triggered.connect(self.ask_file)
+        self.folder_action = QAction(self.tr("Open model &folder…"), window)
+        self.folder_action.triggered.connect(self.ask_folder)
+        for act in (self.open_action, self.folder_action):
+            menu.insertAction(first, act)
+        self.submenu = QMenu(self.tr("Mo&del"), menu)
+        menu.insertMenu(first, self.submenu)
+        self.shipped = {}
+        for spec, text in (("smollm2", self.tr("SmolLM2-135M (shipped, RoPE)")),
+                           ("minilm", self.tr("all-MiniLM-L6-v2 (shipped, learned positions)"))):
+            act = QAction(text, window)
+            act.triggered.connect(lambda _=False, spec=spec: self.open_spec(spec))
+            self.submenu.addAction(act)
+            self.shipped[spec] = act
+        self.submenu.addSeparator()
+        self.close_action = QAction(self.tr("&No model (untrained table)"), window)
+        self.close_action.triggered.connect(self.no_model)
+        self.submenu.addAction(self.close_action)
+        self.submenu.aboutToShow.connect(self.update_shipped)
+        menu.insertSeparator(first)
+        self.update_shipped()
+
+    def update_shipped(self) -> None:
+        """Grey out a shipped model that is not installed; its tooltip says how to install it."""
+        from explorer.backend.models.shipped import smollm2_missing
+        from explorer.backend.pretrained import minilm_available
+
+        self.submenu.setToolTipsVisible(True)
+        for spec, reason in (("smollm2", smollm2_missing()), ("minilm", minilm_available())):
+            act = self.shipped[spec]
+            act.setEnabled(reason is None)
+            act.setToolTip(reason or "")
+            act.setStatusTip(reason or "")
+
+    # asking -------------------------------------------------------------------------------------
+    def ask_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Open model: a .gguf file, or a file of a Hugging Face folder"),
+            self.last_dir, self.tr("Models (%1);;All files (*)").replace("%1", MODEL_FILTER))
+        if path:
+            self.last_dir = path.rsplit("/", 1)[0]
+            self.open_spec(path)
+
+    def ask_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self.window, self.tr("Open a Hugging Face model folder"),
+                                                self.last_dir)
+        if path:
+            self.last_dir = path
+            self.open_spec(path)
+
+    def no_model(self) -> None:
+        """Back to no model: the untrained table (the model spec is dropped from the State)."""
+        c = self.window.controller
+        source = "untrained" if c.params.embedding_source == "model" else c.params.embedding_source
+        c.update(model="", embedding_source=source)
+
+    # loading ------------------------------------------------------------------------------------
+    def open_spec(self, spec: str) -> None:
+        """Open spec off the GUI thread under a cancellable progress dialog; show it when done."""
+        self.ticket += 1
+        self.busy = True
+        name = models.display_name(spec) if spec.strip() else spec
+        self._close_dialog()
+        dialog = QProgressDialog(self.tr("Opening %1… (reading headers only)").replace("%1", name),
+                                 self.tr("Cancel"), 0, 0, self.window)
+        dialog.setWindowTitle(self.tr("Open model"))
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(self.cancel)
+        dialog.hide()                    # shown only if the load takes longer than SHOW_AFTER_MS
+        self.dialog = dialog
+        QTimer.singleShot(SHOW_AFTER_MS, self, lambda ticket=self.ticket: self._show_dialog(ticket))
+        self._pool.start(_Load(self.ticket, spec, self.window.controller.params.text, self._signals))
+
+    def _show_dialog(self, ticket: int) -> None:
+        if ticket == self.ticket and self.busy and self.dialog is not None:
+            self.dialog.show()
+
+    def cancel(self) -> None:
+        """Forget the running load: its model is dropped when it arrives and the State stays."""
+        self.ticket += 1
+        self.busy = False
+        self._close_dialog()
+        self.window.statusBar().showMessage(self.tr("Opening the model was cancelled; nothing changed"), 6000)
+
+    def _close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.canceled.disconnect(self.cancel)
+            self.dialog.close()
+            self.dialog.deleteLater()
+            self.dialog = None
+
+    def _on_done(self, ticket: int, spec: str, model, error: str) -> None:
+        if ticket != self.ticket:                    # cancelled or superseded
+            if model is not None and spec != self.window.controller.params.model:
+                models.forget(spec)
+            return
+        self.busy = False
+        self._close_dialog()
+        if model is None:
+            text = self.tr("Cannot open the model: %1").replace("%1", error)
+            self.window.statusBar().showMessage(text, 15000)
+            self.failed.emit(error)
+            return
+        c = self.window.controller
+        if not c.update(model=spec, embedding_source="model"):
+            return
+        self.window.statusBar().showMessage(self.opened_text(model), 8000)
+        self.loaded.emit(spec)
+
+    def opened_text(self, model) -> str:
+        """'Opened model NAME (family, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
+        c = model.config
+        where = (self.tr("learned positions (%1)").replace("%1", str(c.max_positions)) if c.position == "learned"
+                 else self.tr("RoPE base %1").replace("%1", f"{c.rope_base:g}"))
+        return (self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)").replace("%1", model.name)
+                .replace("%2", c.family).replace("%3", str(c.d_model)).replace("%4", str(c.n_heads))
+                .replace("%5", where))
+
+    def wait_idle(self, timeout_ms: int = 20000) -> bool:
+        """Block until the load finished and its result was handled (tests)."""
+        from PySide6.QtCore import QCoreApplication, QElapsedTimer
+
+        timer = QElapsedTimer()
+        timer.start()
+        while self.busy and timer.elapsed() < timeout_ms:
+            self._pool.waitForDone(5)
+            QCoreApplication.processEvents()
+        return not self.busy
+
+    def shutdown(self) -> None:
+        self.ticket += 1
+        self._close_dialog()
+        self._pool.waitForDone(5000)

@@ -1,0 +1,83 @@
+"""A row of PCA scatter plots: position rows on PC1 × PC2 and PC2 × PC3, for a learned table and for
+sinusoidal PE, coloured by position (one colour bar names the positions). Draws only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from explorer.ui.i18n import Retranslatable
+from explorer.ui.views.base import cache_axes, set_title
+
+POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
+
+
+class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
+    """Four scatter plots (learned PC1/PC2, PC2/PC3; sinusoidal PC1/PC2, PC2/PC3) and a position bar."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plots, self.paths, self.dots = [], [], []
+        for col in range(4):
+            plot = self.addPlot(row=0, col=col)
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.setAspectLocked(True)
+            path = pg.PlotDataItem([], [], pen=pg.mkPen("#c8c8c8", width=1))
+            dots = pg.ScatterPlotItem(size=4, pen=None)
+            plot.addItem(path)
+            plot.addItem(dots)
+            cache_axes(plot)
+            for name in ("left", "bottom"):
+                plot.getAxis(name).enableAutoSIPrefix(False)
+            self.plots.append(plot)
+            self.paths.append(path)
+            self.dots.append(dots)
+        self.cmap = pg.colormap.get(POSITION_MAP)
+        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=self.cmap, interactive=False, width=14)
+        self.addItem(self.bar, row=0, col=4)
+        self.bar_image = pg.ImageItem()                  # the bar needs an image to take its levels from
+        self.result = None
+        self.names = ("", "")
+        self.retranslate_ui()
+
+    def retranslate_ui(self) -> None:
+        self.bar.axis.setLabel(self.tr("position"))
+        for plot, (x, y) in zip(self.plots, (("PC1", "PC2"), ("PC2", "PC3")) * 2):
+            plot.setLabel("bottom", x)
+            plot.setLabel("left", y)
+        if self.result is not None:
+            self.draw(self.result, *self.names)
+
+    def clear_points(self) -> None:
+        for path, dots in zip(self.paths, self.dots):
+            path.clear()
+            dots.clear()
+
+    def draw(self, r, learned_name: str, sinusoidal_name: str) -> None:
+        """Draw r.pca_learned (if any) and r.pca_sinusoidal, each (n, 3)."""
+        self.result, self.names = r, (learned_name, sinusoidal_name)
+        self.clear_points()
+        sides = ((r.pca_learned, r.var_learned, learned_name, 0),
+                 (r.pca_sinusoidal, r.var_sinusoidal, sinusoidal_name, 2))
+        n = 0
+        for coords, var, name, col in sides:
+            if coords is None:
+                for k in (0, 1):
+                    set_title(self.plots[col + k], self.tr("%1: not available").replace("%1", name), size="9pt")
+                continue
+            n = coords.shape[0]
+            brushes = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, n))] if n else []
+            for k, (a, b) in enumerate(((0, 1), (1, 2))):
+                plot = self.plots[col + k]
+                self.paths[col + k].setData(coords[:, a], coords[:, b])
+                self.dots[col + k].setData(coords[:, a], coords[:, b], brush=brushes)
+                set_title(plot, self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)")
+                          .replace("%1", name).replace("%2", str(a + 1)).replace("%3", str(b + 1))
+                          .replace("%4", f"{100 * var[a]:.0f}").replace("%5", f"{100 * var[b]:.0f}"),
+                          size="9pt")
+                plot.enableAutoRange()
+        self.bar.setLevels((0, max(n - 1, 1)))
+
+    def set_colormap(self, name: str) -> None:
+        """Positions keep their own sequential map (the user's map is diverging, for signed values)."""

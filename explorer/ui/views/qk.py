@@ -1,0 +1,135 @@
+"""RoPE with real weights: a model's layer-0 q and k for the sentence, rotated, and their logits per head."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel
+
+from explorer.compute import qk as data
+from explorer.ui.i18n import Retranslatable
+from explorer.ui.views.base import cell_under, set_title, symmetric_levels
+from explorer.ui.views.extra_base import PALETTE, ExtraView
+
+
+class QkView(Retranslatable, ExtraView):
+    title = "qk"
+
+    def __init__(self, parent=None):
+        super().__init__(data.QkState(), parent)
+        self.head_label = QLabel()
+        self.controls.addWidget(self.head_label)
+        self.head_box = self.spin("", 0, 1023, self.state.head, "head")
+        self.head_info = QLabel("")
+        self.controls.addWidget(self.head_info)
+        self.controls.addStretch(1)
+        self.note = QLabel("")
+        self.note.setWordWrap(True)
+        self.note.hide()
+        self.box.insertWidget(2, self.note)
+        self.q_img = self.image(0, 0, "", "")
+        self.k_img = self.image(0, 2, "", "")
+        self.rot_img = self.image(0, 4, "", "")
+        self.plain_img = self.image(1, 0, "", "")
+        for panel in (self.rot_img, self.plain_img):
+            panel.plot.setAspectLocked(True)
+        self.dist = self.plot(1, 2, "m − n", "", "", colspan=4)
+        self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
+        self.legend(self.dist, (-10, 10))
+        self.curve_rot = self.dist.plot([], [], name="RoPE")
+        self.curve_plain = self.dist.plot([], [], name="plain")
+        self.canvas.scene().sigMouseMoved.connect(self._on_moved)
+        self.retranslate_ui()
+
+    def retranslate_ui(self) -> None:
+        self.explain.setText(self.tr(
+            "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and "
+            "W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and "
+            "k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim sees only m − n "
+            "of the positions. Without rotation, the same weights see no position at all."))
+        self.head_label.setText(self.tr("head"))
+        ch, pos = self.tr("channel"), self.tr("position")
+        for panel, x, y in ((self.q_img, ch, pos), (self.k_img, ch, pos), (self.rot_img, self.tr("key n"),
+                            self.tr("query m")), (self.plain_img, self.tr("key n"), self.tr("query m"))):
+            panel.plot.setLabel("bottom", x)
+            panel.plot.setLabel("left", y)
+        self.dist.setLabel("left", self.tr("mean logit"))
+        legend = self.dist.legend
+        if legend is not None:
+            for sample, label in legend.items:
+                item = sample.item
+                label.setText(self.tr("with RoPE") if item is self.curve_rot else self.tr("without rotation"))
+        if self.result is not None:
+            self.draw(self.result)
+
+    def draw(self, r) -> None:
+        if r.error:
+            self.note.setText(f'<b style="color:#a33">{self.tr("Nothing to show: %1").replace("%1", r.error)}</b>')
+            self.note.show()
+            for panel in (self.q_img, self.k_img, self.rot_img, self.plain_img):
+                panel.image.clear()
+            self.curve_rot.setData([], [])
+            self.curve_plain.setData([], [])
+            self.head_info.setText("")
+            self.set_readout(" ")
+            return
+        self.note.setVisible(bool(r.note))
+        if r.note_kind == "learned":
+            self.note.setText(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead.")
+                              .replace("%1", r.requested))
+        elif r.note_kind == "failed":
+            self.note.setText(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)")
+                              .replace("%1", r.requested).replace("%2", r.note))
+        else:
+            self.note.setText(r.note)
+        self.head_box.blockSignals(True)
+        self.head_box.setMaximum(max(r.n_heads - 1, 0))
+        self.head_box.setValue(r.head)
+        self.head_box.blockSignals(False)
+        h, n, hd = r.head, r.n_shown, r.head_dim
+        self.head_info.setText(self.tr("of %1 (reads kv head %2 of %3) · %4").replace("%1", str(r.n_heads))
+                               .replace("%2", str(int(r.kv_head[h]))).replace("%3", str(r.n_kv_heads))
+                               .replace("%4", r.model_name))
+        qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
+        self.q_img.show(r.q[h], 0, 0, hd, n, qk_levels)
+        self.k_img.show(r.k[h], 0, 0, hd, n, qk_levels)
+        levels = symmetric_levels(np.concatenate([r.logits[h].ravel(), r.logits_plain[h].ravel()]))
+        self.rot_img.show(r.logits[h], 0, 0, n, n, levels)
+        self.plain_img.show(r.logits_plain[h], 0, 0, n, n, levels)
+        for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
+            panel.plot.setRange(xRange=(0, w), yRange=(0, max(n, 1)), padding=0)
+        set_title(self.q_img.plot, self.tr("q(m) after RoPE, head %1").replace("%1", str(h)), size="9pt")
+        set_title(self.k_img.plot, self.tr("k(n) after RoPE").replace("%1", str(h)), size="9pt")
+        set_title(self.rot_img.plot, self.tr("logits q(m)·k(n)/√%1, with RoPE").replace("%1", str(hd)),
+                  size="9pt")
+        set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
+        set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
+                  size="9pt")
+        self.curve_rot.setData(r.distance, r.by_distance[h])
+        self.curve_rot.setPen(self.pen(PALETTE[0]))
+        self.curve_plain.setData(r.distance, r.by_distance_plain[h])
+        self.curve_plain.setPen(self.pen(PALETTE[1]))
+        self.dist.enableAutoRange()
+        shown = self.tr("%1 tokens").replace("%1", str(n)) if n == r.n_total else \
+            self.tr("the first %1 of %2 tokens").replace("%1", str(n)).replace("%2", str(r.n_total))
+        self.set_readout(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5")
+                         .replace("%1", r.model_name).replace("%2", str(r.n_heads)).replace("%3", str(hd))
+                         .replace("%4", f"{r.rope_base:g}").replace("%5", shown))
+
+    def _on_moved(self, scene_pos) -> None:
+        r = self.result
+        if r is None or r.error:
+            return
+        n = r.n_shown
+        for panel, values in ((self.rot_img, r.logits), (self.plain_img, r.logits_plain)):
+            cell = cell_under(panel.plot, scene_pos, n, n)
+            if cell:
+                m, k = cell
+                h = r.head
+                self.set_readout(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
+                                         "%7 without")
+                                 .replace("%1", str(m)).replace("%2", r.tokens[m]).replace("%3", str(k))
+                                 .replace("%4", r.tokens[k]).replace("%5", str(m - k))
+                                 .replace("%6", f"{r.logits[h, m, k]:+.3f}")
+                                 .replace("%7", f"{r.logits_plain[h, m, k]:+.3f}"))
+                return

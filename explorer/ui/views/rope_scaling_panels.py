@@ -1,0 +1,247 @@
+"""The RoPE view's scaling page: its parameter controls and its four panels (drawing only).
+
+Panels: each pair's frequency before/after (dots coloured by regime), each pair's wavelength against
+the original and the extended context (YaRN's ramp / llama3's band shaded), the channel axis (log10 θ
+of each channel before/after: pairing and partial rotary, unrotated channels blank), and the all-ones
+score q(m)·k(n) against distance before/after (attention factor included). Legends are the coloured
+panel titles, so they never cover data.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
+
+from explorer.compute.rope_scaled import context_text
+from explorer.compute.rope_settings import fields_of
+from explorer.ui.views.base import set_title
+from explorer.ui.views.extra_base import GREY, TITLE_SIZE
+
+REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
+                  "rescaled": "#CC79A7"}
+BEFORE, AFTER = "#7f7f7f", "#D55E00"
+UNSET = "—"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("RopeScaling", text)
+
+
+def regime_name(name: str) -> str:
+    return {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"), "between": QCoreApplication.translate("RopeScaling", "between"),
+            "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled")}[name]
+
+
+def _key(colour: str, text: str) -> str:
+    return f"<span style='color:{colour}'>■ {text}</span>"
+
+
+class ScalingControls:
+    """Spin boxes for the rope type's parameters; only those the current type reads are shown.
+    Optional fields show "—" at their minimum (unset); every edit goes to `send(**{field: value})`."""
+
+    SPECS = (   # field, label, lo, hi, decimals, step, optional
+        ("factor", "factor", 0.0, 1e4, 3, 1.0, True),
+        ("original_max_len", "L₀", 1, 10_000_000, 0, 1024, False),
+        ("max_position_embeddings", "context", 0, 10_000_000, 0, 1024, True),
+        ("low_freq_factor", "low", 0.0, 1e3, 2, 0.5, False),
+        ("high_freq_factor", "high", 0.0, 1e3, 2, 0.5, False),
+        ("beta_fast", "beta_fast", 0.0, 1e3, 2, 1.0, True),
+        ("beta_slow", "beta_slow", 0.0, 1e3, 2, 1.0, True),
+        ("mscale", "mscale", 0.0, 1e3, 3, 0.1, True),
+        ("mscale_all_dim", "mscale_all_dim", 0.0, 1e3, 3, 0.1, True),
+        ("partial_rotary_factor", "rotary", 0.0, 1.0, 3, 0.05, False),
+        ("seq_len", "length", 0, 10_000_000, 0, 1024, True),
+    )
+    ALWAYS = ("partial_rotary_factor",)
+    EXTRA = {"dynamic": ("seq_len",), "longrope": ("seq_len", "max_position_embeddings"),
+             "yarn": ("max_position_embeddings",), "llama3": ("max_position_embeddings",)}
+
+    def __init__(self, owner, layout, send, first=None):
+        self.send = send
+        self.first = first          # (label, widget) placed before the boxes (the rope type choice)
+        self.boxes, self.labels = {}, {}
+        names = {"factor": QCoreApplication.translate("RopeScaling", "factor"), "context": QCoreApplication.translate("RopeScaling", "context"), "rotary": QCoreApplication.translate("RopeScaling", "rotary"),
+                 "length": QCoreApplication.translate("RopeScaling", "length"), "low": QCoreApplication.translate("RopeScaling", "low"), "high": QCoreApplication.translate("RopeScaling", "high")}
+        tips = {"original_max_len": QCoreApplication.translate("RopeScaling", "original_max_position_embeddings: the pre-training context L₀"),
+                "max_position_embeddings": QCoreApplication.translate("RopeScaling", "max_position_embeddings: the context the model claims"),
+                "low_freq_factor": "low_freq_factor", "high_freq_factor": "high_freq_factor",
+                "partial_rotary_factor": QCoreApplication.translate("RopeScaling", "partial_rotary_factor: the fraction of head_dim that rotates"),
+                "seq_len": QCoreApplication.translate("RopeScaling", "the current sequence length (dynamic NTK rescales when it passes L₀)")}
+        for key, label, lo, hi, decimals, step, optional in self.SPECS:
+            box = QSpinBox(owner) if decimals == 0 else QDoubleSpinBox(owner)
+            if decimals:
+                box.setDecimals(decimals)
+            box.setRange(lo, hi)
+            box.setSingleStep(step)
+            box.setKeyboardTracking(False)
+            if optional:
+                box.setSpecialValueText(UNSET)
+            box.valueChanged.connect(lambda v, k=key, opt=optional, b=box: self._edited(k, v, opt, b))
+            text = QLabel(names.get(label, label), owner)
+            text.setToolTip(tips.get(key, key))
+            box.setToolTip(tips.get(key, key))
+            self.boxes[key], self.labels[key] = box, text
+        self.layout = layout        # a QGridLayout: the visible boxes are laid out PER_ROW to a line
+
+    def _edited(self, key, value, optional, box) -> None:
+        if optional and value == box.minimum():
+            value = None
+        elif isinstance(box, QSpinBox):
+            value = int(value)
+        else:
+            value = float(value)
+        self.send(**{key: value})
+
+    PER_ROW = 5
+
+    def show_state(self, state) -> None:
+        shown = set(fields_of(state.rope_type)) | set(self.ALWAYS) | set(self.EXTRA.get(state.rope_type, ()))
+        placed = 0
+        if self.first is not None:
+            self.layout.addWidget(self.first[0], 0, 0)
+            self.layout.addWidget(self.first[1], 0, 1)
+            placed = 1
+        for key, box in self.boxes.items():
+            visible = key in shown
+            self.layout.removeWidget(box)
+            self.layout.removeWidget(self.labels[key])
+            if visible:
+                row, col = divmod(placed, self.PER_ROW)
+                self.layout.addWidget(self.labels[key], row, 2 * col)
+                self.layout.addWidget(box, row, 2 * col + 1)
+                placed += 1
+            box.setVisible(visible)
+            self.labels[key].setVisible(visible)
+            value = getattr(state, key)
+            box.blockSignals(True)
+            box.setValue(box.minimum() if value is None else value)
+            box.blockSignals(False)
+
+
+class ScalingPanels:
+    """The four panels on the owner's current canvas (an ExtraView's plot/image helpers)."""
+
+    def __init__(self, owner):
+        self.owner = owner
+        pair = QCoreApplication.translate("RopeScaling", "pair i")
+        self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
+        self.freq.setLogMode(y=True)
+        self.f_before = self.freq.plot([], [])
+        self.f_after = self.freq.plot([], [])
+        self.f_dots = pg.ScatterPlotItem(size=6, pen=None)
+        self.freq.addItem(self.f_dots)
+        self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
+        self.wave.setLogMode(y=True)
+        self.band = pg.LinearRegionItem(orientation="horizontal", movable=False,
+                                        brush=pg.mkBrush(230, 159, 0, 45), pen=pg.mkPen(None))
+        self.ramp = pg.LinearRegionItem(orientation="vertical", movable=False,
+                                        brush=pg.mkBrush(230, 159, 0, 45), pen=pg.mkPen(None))
+        for item in (self.band, self.ramp):
+            self.wave.addItem(item, ignoreBounds=True)
+        self.w_before = self.wave.plot([], [])
+        self.w_after = self.wave.plot([], [])
+        self.w_dots = pg.ScatterPlotItem(size=6, pen=None)
+        self.wave.addItem(self.w_dots)
+        self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                       movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
+        self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
+                                        label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.06, "color": "#444444", "anchors": [(0.5, 1), (0.5, 1)]})
+        for line in (self.l0_line, self.ext_line):
+            self.wave.addItem(line, ignoreBounds=True)
+        self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
+                                    "", "viridis")
+        self.channels.plot.invertY(False)
+        self.unrotated = pg.LinearRegionItem(orientation="vertical", movable=False,
+                                             brush=pg.mkBrush(150, 150, 150, 70), pen=pg.mkPen(GREY))
+        self.unrotated_text = pg.TextItem(QCoreApplication.translate("RopeScaling", "not rotated"),
+                                          color="#444444", anchor=(0.5, 0.5))
+        self.channels.plot.addItem(self.unrotated, ignoreBounds=True)
+        self.channels.plot.addItem(self.unrotated_text, ignoreBounds=True)
+        self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
+        self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
+        self.s_before = self.score.plot([], [])
+        self.s_after = self.score.plot([], [])
+        self.s_l0 = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                    movable=False, label="L₀", labelOpts={"position": 0.95, "color": "#444444"})
+        self.s_ext = pg.InfiniteLine(angle=90, pen=pg.mkPen("#444444", width=1.5), movable=False,
+                                     label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.85, "color": "#444444"})
+        for line in (self.s_l0, self.s_ext):
+            self.score.addItem(line, ignoreBounds=True)
+
+    def draw(self, r) -> None:
+        o, s = self.owner, r.scaled
+        p = s.profile
+        i = np.arange(len(p.inv_freq_before))
+        brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime]
+        before, after = QCoreApplication.translate("RopeScaling", "before"), QCoreApplication.translate("RopeScaling", "after (%1)").replace("%1", p.rope_type)
+        present = [n for n in REGIME_COLOURS if n in p.regime]
+        regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
+        self.f_before.setData(i, p.inv_freq_before)
+        self.f_before.setPen(o.pen(BEFORE, 2.0))
+        self.f_after.setData(i, p.inv_freq_after)
+        self.f_after.setPen(o.pen(AFTER, 2.0))
+        self.f_dots.setData(i, np.log10(p.inv_freq_after), brush=brushes)
+        set_title(self.freq, f"{_key(BEFORE, before)} {_key(AFTER, after)}", size=TITLE_SIZE)
+        self.w_before.setData(i, p.wavelength_before)
+        self.w_before.setPen(o.pen(BEFORE, 2.0))
+        self.w_after.setData(i, p.wavelength_after)
+        self.w_after.setPen(o.pen(AFTER, 2.0))
+        self.w_dots.setData(i, np.log10(p.wavelength_after), brush=brushes)
+        set_title(self.wave, QCoreApplication.translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
+        self._lines(p)
+        self.band.setVisible(p.band_wavelengths is not None)
+        if p.band_wavelengths is not None:
+            self.band.setRegion([math.log10(w) for w in p.band_wavelengths])
+        self.ramp.setVisible(p.ramp_pairs is not None)
+        if p.ramp_pairs is not None:
+            self.ramp.setRegion(p.ramp_pairs)
+        logw = s.channel_log_w[::-1]                   # row 0 drawn at the bottom: after; top: before
+        finite = logw[np.isfinite(logw)]
+        levels = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 0.0)
+        if levels[0] == levels[1]:
+            levels = (levels[0] - 1, levels[1] + 1)
+        hd = r.state.head_dim
+        self.channels.show(logw, 0, 0, hd, 2, levels)
+        self.channels.plot.setRange(xRange=(0, hd), yRange=(0, 2), padding=0)
+        unrotated = hd - p.rotary_dim
+        self.unrotated.setVisible(unrotated > 0)
+        self.unrotated_text.setVisible(unrotated > 0)
+        if unrotated:
+            self.unrotated.setRegion((p.rotary_dim, hd))
+            self.unrotated_text.setPos((p.rotary_dim + hd) / 2, 1.0)
+        title = QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)").replace("%1", r.state.pairing)
+        if unrotated:
+            title += " · " + QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)").replace("%1", str(unrotated))
+        set_title(self.channels.plot, title, size=TITLE_SIZE)
+        self.s_before.setData(s.distance, s.score_before)
+        self.s_before.setPen(o.pen(BEFORE, 2.0))
+        self.s_after.setData(s.distance, s.score_after)
+        self.s_after.setPen(o.pen(AFTER, 2.0))
+        att = QCoreApplication.translate("RopeScaling", "attention factor %1").replace("%1", f"{p.attention_factor:.4g}")
+        set_title(self.score, f"{_key(BEFORE, before)} {_key(AFTER, after)} · {att}", size=TITLE_SIZE)
+        for plot in (self.freq, self.wave, self.score):
+            plot.enableAutoRange()
+
+    def _lines(self, p) -> None:
+        for line, line_s, value in ((self.l0_line, self.s_l0, p.original_context),
+                                    (self.ext_line, self.s_ext, p.extended_context)):
+            show = value is not None and (line is self.l0_line or value != p.original_context)
+            line.setVisible(show)
+            line_s.setVisible(show)
+            if show:
+                line.setPos(math.log10(value))
+                line_s.setPos(value)
+
+    def readout(self, r) -> str:
+        p = r.scaled.profile
+        counts = ", ".join(f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
+        return (QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
+                    "(%7 pairs: %8)")
+                .replace("%1", p.rope_type).replace("%2", f"{p.factor:.4g}").replace("%3", context_text(p))
+                .replace("%4", f"{p.attention_factor:.6g}").replace("%5", str(p.rotary_dim))
+                .replace("%6", str(p.head_dim)).replace("%7", str(p.rotary_dim // 2)).replace("%8", counts))

