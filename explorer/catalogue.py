@@ -16,6 +16,7 @@ from typing import Callable
 
 from explorer.compute import (alibi, conventions, curves, distance, frequencies, heatmap, learned,
                               offset, precision, qk, rope, similarity, tokens)
+from explorer.compute import check as check_data
 from explorer.compute.screen import Window
 from explorer.errors import require
 from explorer.params import Params
@@ -99,6 +100,8 @@ ENTRIES = (
               "‖PE~(p+1) − PE~(p)‖ in float32 / float16 / bfloat16"),
     ViewEntry("qk", QT_TRANSLATE_NOOP("Catalogue", "RoPE, real weights"), qk.QkState, qk.qk_view,
               "state", ("text", "model"), "logit(m, n) = (R_m W_q x_m)·(R_n W_k x_n) / √head_dim"),
+    ViewEntry("check", QT_TRANSLATE_NOOP("Catalogue", "Check my table"), check_data.CheckState,
+              check_data.check_view, "state", (), "your table − the reference it matches or should match"),
 )
 
 VIEWS: dict[str, ViewEntry] = {e.name: e for e in ENTRIES}

@@ -24,6 +24,7 @@ def test_catalogue_names_every_view_once_with_a_state_type_and_formula():
     assert catalogue.NAMES[:12] == ("heatmap", "curves", "similarity", "tokens", "learned", "conventions",
                                     "offset", "frequencies", "rope", "alibi", "distance", "precision")
     assert "qk" in catalogue.NAMES[12:] and len(set(catalogue.NAMES)) == len(catalogue.NAMES)
+    assert "check" in catalogue.NAMES[12:]
     for e in catalogue.ENTRIES:
         assert e.formula and e.title and e.call in ("window", "state", "params")
         assert set(e.reads) <= set(Params().to_dict()), e.name

@@ -18,6 +18,7 @@ NON_DEFAULT = {   # one setting per view that has any, set through the controlle
     "distance": {"heads": 4, "alibi_head": 2}, "precision": {"mode": "store", "train_max_len": 100},
     "heatmap": {"zoom": (10, 110, 0, 40)}, "curves": {"zoom": (5, 150)}, "similarity": {"zoom": (20, 120)},
     "qk": {"head": 2},
+    "check": {"kind": "rope_cache", "pairing": "half"},     # (a file: tests/test_ui_check.py)
 }
 
 

@@ -107,6 +107,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_action)
         self.file_actions = FileActions(self, file_menu)
         self.model_actions = ModelActions(self, file_menu)
+        from explorer.ui.check_actions import CheckActions
+
+        self.check_actions = CheckActions(self, file_menu)    # File → Check my table… (Ctrl+K)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.dock.toggleViewAction())
         for i, name in enumerate(self.views):

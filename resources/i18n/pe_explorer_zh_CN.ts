@@ -164,6 +164,218 @@
             <source>RoPE, real weights</source>
             <translation>RoPE（真实权重）</translation>
         </message>
+        <message>
+            <source>Check my table</source>
+            <translation>检查我的表</translation>
+        </message>
+    </context>
+    <context>
+        <name>CheckActions</name>
+        <message>
+            <source>Check my &amp;table…</source>
+            <translation>检查我的表(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>Check my table</source>
+            <translation>检查我的表</translation>
+        </message>
+        <message>
+            <source>Tables (%1);;All files (*)</source>
+            <translation>表 (%1);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Reading %1…</source>
+            <translation>正在读取 %1…</translation>
+        </message>
+        <message>
+            <source>Diagnosing %1…</source>
+            <translation>正在诊断 %1…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Check cancelled</source>
+            <translation>检查已取消</translation>
+        </message>
+        <message>
+            <source>%1 holds several arrays. Which one?</source>
+            <translation>%1 含有多个数组。检查哪一个？</translation>
+        </message>
+        <message>
+            <source>Checked %1</source>
+            <translation>已检查 %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>CheckView</name>
+        <message>
+            <source>Open a table…</source>
+            <translation>打开一张表…</translation>
+        </message>
+        <message>
+            <source>File → Check my table… (Ctrl+K)</source>
+            <translation>文件 → 检查我的表…（Ctrl+K）</translation>
+        </message>
+        <message>
+            <source>it is</source>
+            <translation>它是</translation>
+        </message>
+        <message>
+            <source>guess</source>
+            <translation>自动判断</translation>
+        </message>
+        <message>
+            <source>a PE table</source>
+            <translation>位置编码表</translation>
+        </message>
+        <message>
+            <source>a RoPE cos/sin cache</source>
+            <translation>RoPE cos/sin 缓存</translation>
+        </message>
+        <message>
+            <source>an inv_freq vector</source>
+            <translation>inv_freq 向量</translation>
+        </message>
+        <message>
+            <source>pairing should be</source>
+            <translation>配对应为</translation>
+        </message>
+        <message>
+            <source>any</source>
+            <translation>任意</translation>
+        </message>
+        <message>
+            <source>half: cat(freqs, freqs)</source>
+            <translation>half：cat(freqs, freqs)</translation>
+        </message>
+        <message>
+            <source>interleaved: repeat_interleave</source>
+            <translation>interleaved：repeat_interleave</translation>
+        </message>
+        <message>
+            <source>base should be</source>
+            <translation>base 应为</translation>
+        </message>
+        <message>
+            <source>No table to check yet.
+
+File → Check my table… (Ctrl+K) opens a .npy, .npz, .safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cos/sin cache or an inv_freq vector.
+From Python: explorer.show(x) with a numpy array, a torch tensor or a PositionalEncoding module.</source>
+            <translation>还没有要检查的表。
+
+文件 → 检查我的表…（Ctrl+K）可打开 .npy、.npz、.safetensors、.csv、.pt 或 .pth 文件，其中存有位置编码表、RoPE cos/sin 缓存或 inv_freq 向量。
+在 Python 中：explorer.show(x)，x 可以是 numpy 数组、torch 张量或 PositionalEncoding 模块。</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+        <message>
+            <source>your table</source>
+            <translation>你的表</translation>
+        </message>
+        <message>
+            <source>the reference</source>
+            <translation>参考表</translation>
+        </message>
+        <message>
+            <source>difference: yours − reference</source>
+            <translation>差值：你的 − 参考</translation>
+        </message>
+        <message>
+            <source>θᵢ (log scale)</source>
+            <translation>θᵢ（对数坐标）</translation>
+        </message>
+        <message>
+            <source>your inv_freq and the reference</source>
+            <translation>你的 inv_freq 与参考值</translation>
+        </message>
+        <message>
+            <source>yours − reference</source>
+            <translation>你的 − 参考</translation>
+        </message>
+        <message>
+            <source>difference</source>
+            <translation>差值</translation>
+        </message>
+        <message>
+            <source>frequency index i</source>
+            <translation>频率序号 i</translation>
+        </message>
+        <message>
+            <source>reference</source>
+            <translation>参考</translation>
+        </message>
+        <message>
+            <source>yours</source>
+            <translation>你的</translation>
+        </message>
+        <message>
+            <source>Mistake: %1</source>
+            <translation>错误：%1</translation>
+        </message>
+        <message>
+            <source>also: %1</source>
+            <translation>另外：%1</translation>
+        </message>
+        <message>
+            <source>Fix (PyTorch): %1</source>
+            <translation>修正（PyTorch）：%1</translation>
+        </message>
+        <message>
+            <source>PE table</source>
+            <translation>位置编码表</translation>
+        </message>
+        <message>
+            <source>RoPE cos/sin cache</source>
+            <translation>RoPE cos/sin 缓存</translation>
+        </message>
+        <message>
+            <source>inv_freq vector</source>
+            <translation>inv_freq 向量</translation>
+        </message>
+        <message>
+            <source>%1: %2, %3 (as analysed)</source>
+            <translation>%1：%2，%3（按分析时的方向）</translation>
+        </message>
+        <message>
+            <source>no reference: the data fits no known table</source>
+            <translation>没有参考表：数据不符合任何已知的表</translation>
+        </message>
+        <message>
+            <source>max |yours − reference| = %1 (a match allows %2)</source>
+            <translation>max |你的 − 参考| = %1（判定为符合允许 %2）</translation>
+        </message>
+        <message>
+            <source>max |yours − reference| = %1; the diagnosis explains your data to %2 (a match allows %3)</source>
+            <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（判定为符合允许 %3）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 values drawn (evenly spaced rows and columns, exact values)</source>
+            <translation>绘出 %2 个值中的 %1 个（均匀间隔的行与列，数值精确）</translation>
+        </message>
+        <message>
+            <source>dimension</source>
+            <translation>维度</translation>
+        </message>
+        <message>
+            <source>the reference it matches</source>
+            <translation>它符合的参考表</translation>
+        </message>
+        <message>
+            <source>the right table</source>
+            <translation>正确的表</translation>
+        </message>
+        <message>
+            <source>no reference</source>
+            <translation>没有参考表</translation>
+        </message>
     </context>
     <context>
         <name>ChipStrip</name>
@@ -1179,6 +1391,10 @@
         <message>
             <source>Distance</source>
             <translation>距离</translation>
+        </message>
+        <message>
+            <source>Check</source>
+            <translation>检查</translation>
         </message>
     </context>
     <context>

@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from explorer import catalogue
 from explorer.errors import require
 from explorer.ui.views.alibi import AlibiView
+from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
 from explorer.ui.views.curves import CurvesView
 from explorer.ui.views.distance import DistanceView
@@ -28,6 +29,7 @@ VIEW_CLASSES = {
     "learned": LearnedView, "conventions": ConventionsView, "offset": OffsetView,
     "frequencies": FrequenciesView, "rope": RopeView, "alibi": AlibiView, "distance": DistanceView,
     "precision": PrecisionView, "qk": QkView,
+    "check": CheckView,
 }
 assert tuple(VIEW_CLASSES) == catalogue.NAMES, "the UI registry and the catalogue list different views"
 
@@ -39,7 +41,8 @@ SHORT_TITLES = {"heatmap": QT_TRANSLATE_NOOP("MainWindow", "Heatmap"),
                 "learned": QT_TRANSLATE_NOOP("MainWindow", "Learned"),
                 "conventions": QT_TRANSLATE_NOOP("MainWindow", "Layouts"),
                 "offset": QT_TRANSLATE_NOOP("MainWindow", "Offset"),
-                "distance": QT_TRANSLATE_NOOP("MainWindow", "Distance")}
+                "distance": QT_TRANSLATE_NOOP("MainWindow", "Distance"),
+                "check": QT_TRANSLATE_NOOP("MainWindow", "Check")}
 
 
 def short_tab_title(name: str) -> str:

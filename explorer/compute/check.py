@@ -1,0 +1,209 @@
+"""The check view's data: a user's table (a file, or an array handed to explorer.show) diagnosed, with
+screen-size samples of the table, the reference it matches or should match, and the difference. No Qt.
+
+The view state names the data (`source`: a file path or "memory:N", `key` for a file of several
+arrays) and what it should be (`kind`, `base`, `pairing`); `lang` is the language of the words. The
+diagnosis is cached on the file's path, modification time and size plus those options, so the window,
+a scene and `export view --view check` see the same numbers, and re-opening a changed file re-reads it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from explorer.errors import InputError, require
+from explorer.params import Params
+from explorer.viewstate import ViewState
+
+MEMORY_PREFIX = "memory:"
+SCREEN_ROWS = 1024     # at most this many positions and channels are drawn (evenly spaced, exact values)
+SCREEN_COLS = 1024
+CURVE_POINTS = 4096    # an inv_freq vector longer than this is sampled too
+
+
+@dataclass(frozen=True)
+class CheckState(ViewState):
+    """Which data the check view diagnoses, and what the user says it should be."""
+
+    RANGES = {"base": (1.000001, 1e15)}
+    CHOICES = {"kind": ("", "pe", "rope_cache", "inv_freq"), "pairing": ("", "half", "interleaved"),
+               "lang": ("en", "zh_CN")}
+
+    source: str = ""          # a file path, or "memory:N" (an array given to explorer.show)
+    key: str = ""             # the array's name in a file holding several ("" = the only one)
+    kind: str = ""            # "" = guess, else pe | rope_cache | inv_freq
+    base: float | None = None  # the base it should have (None = any)
+    pairing: str = ""         # the RoPE pairing it should have ("" = any)
+    lang: str = "en"          # the language of the diagnosis
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What the check view draws. table/reference/difference: (rows, cols) samples of the Diagnosis
+    arrays at positions `rows` and channels `cols` (for inv_freq: (n,) samples at indices `rows`)."""
+
+    params: Params
+    state: CheckState
+    kind: str = ""                      # "" when there is no data
+    match: bool = False
+    shape: tuple = (0, 0)               # the analysed (L, d) or (h,) before sampling
+    rows: np.ndarray | None = None      # (n_rows,) positions drawn (inv_freq: indices i)
+    cols: np.ndarray | None = None      # (n_cols,) channels drawn
+    table: np.ndarray | None = None     # (n_rows, n_cols) the user's data
+    reference: np.ndarray | None = None  # (n_rows, n_cols) the right table, or None
+    difference: np.ndarray | None = None  # (n_rows, n_cols) table - reference
+    max_error: float = math.nan         # max |data - the model found| (of the mistake when one is named)
+    tolerance: float = 0.0
+    max_difference: float = math.nan    # max |data - the right reference| over the whole table
+    summary: str = ""                   # the diagnosis line
+    mistakes: tuple = ()                # Mistake(id, message, fix), ...
+    fix: str = ""                       # the one-line PyTorch fix ("" when it matches)
+    convention: dict = field(default_factory=dict)
+    name: str = ""                      # the file's name (and array key), or "explorer.show(x)"
+    error: str = ""                     # why the data could not be read ("" when it was)
+
+
+# arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
+_MEMORY: dict[str, tuple[np.ndarray, str, str]] = {}
+_COUNTER = itertools.count(1)
+_LOCK = threading.Lock()
+
+
+def remember_array(x, label: str = "explorer.show(x)") -> str:
+    """Keep x (numpy array, torch tensor, nested list) for the check view; its source token "memory:N".
+    InputError for data that cannot be checked (empty, NaN, complex ...)."""
+    from explorer.backend.diagnose.loading import as_array
+
+    array, dtype = as_array(x)
+    array.setflags(write=False)
+    with _LOCK:
+        token = f"{MEMORY_PREFIX}{next(_COUNTER)}"
+        _MEMORY[token] = (array, dtype, label)
+    return token
+
+
+def forget_array(token: str) -> None:
+    with _LOCK:
+        _MEMORY.pop(token, None)
+
+
+def check_view(params: Params, state: CheckState = CheckState()) -> CheckResult:
+    """The check view's result for its state (worker thread): the data loaded and diagnosed."""
+    if not state.source:
+        return CheckResult(params, state)
+    try:
+        if state.source.startswith(MEMORY_PREFIX):
+            with _LOCK:
+                held = _MEMORY.get(state.source)
+            require(held is not None, f"the array given to explorer.show() ({state.source}) is no "
+                                      "longer in memory: open a file with File → Check my table…")
+            return _diagnosed_memory(params, state)
+        stat = os.stat(state.source)
+        return _diagnosed_file(params, state, stat.st_mtime_ns, stat.st_size)
+    except FileNotFoundError:
+        return CheckResult(params, state, error=f"cannot read {state.source}: no such file")
+    except OSError as exc:
+        return CheckResult(params, state, error=f"cannot read {state.source}: {exc.strerror or exc}")
+    except InputError as exc:
+        return CheckResult(params, state, error=str(exc))
+
+
+def array_names(path: str) -> list[str]:
+    """The names of the arrays (more than one number each) a file holds, sorted: which to ask about."""
+    from pathlib import Path
+
+    from explorer.backend.diagnose import loading
+
+    p = Path(path)
+    try:
+        load = loading.load_array(p)
+    except InputError as exc:
+        if "choose one with --key" not in str(exc):
+            raise
+    else:
+        return [load[2]]
+    arrays = loading._read(p, p.suffix.lower())
+    return sorted(k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and loading._size(v) > 1)
+
+
+@lru_cache(maxsize=4)
+def _diagnosed_file(params: Params, state: CheckState, mtime_ns: int, size: int) -> CheckResult:
+    """Cached on the path, the file's mtime and size, and the options (all in the arguments)."""
+    from pathlib import Path
+
+    from explorer.backend.diagnose import load_array
+
+    array, dtype, name = load_array(state.source, state.key or None)
+    label = Path(state.source).name + (f" [{name}]" if name else "")
+    return _result(params, state, array, dtype, label)
+
+
+@lru_cache(maxsize=4)
+def _diagnosed_memory(params: Params, state: CheckState) -> CheckResult:
+    with _LOCK:
+        array, dtype, label = _MEMORY[state.source]
+    return _result(params, state, array, dtype, label)
+
+
+def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, label: str) -> CheckResult:
+    from explorer.backend.diagnose import diagnose
+
+    d = diagnose(array, kind=state.kind or None, base=state.base, pairing=state.pairing or None,
+                 lang=state.lang, dtype=dtype)
+    table = d.table if d.table is not None else _analysed(array)
+    rows, cols, pick = screen_samples(table.shape)
+    ref, diff = d.reference, d.difference
+    return CheckResult(
+        params, state, d.kind, bool(d.match), tuple(int(n) for n in table.shape), rows, cols,
+        frozen(pick(table)), None if ref is None else frozen(pick(ref)),
+        None if diff is None else frozen(pick(diff)), float(d.max_error), float(d.tolerance),
+        math.nan if diff is None else float(np.max(np.abs(diff))), d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label)
+
+
+def _analysed(array: np.ndarray) -> np.ndarray:
+    """The data as drawn when the diagnosis kept no table (all zeros): (L, d), or a vector."""
+    squeezed = array.squeeze()
+    if squeezed.ndim == 3:
+        squeezed = squeezed[0]
+    return squeezed.reshape(-1) if squeezed.ndim <= 1 else squeezed
+
+
+def screen_samples(shape: tuple):
+    """(rows, cols, pick): evenly spaced indices (every one when it fits the screen) and a function
+    taking those samples of an array of `shape` (a vector: rows only, cols None)."""
+    if len(shape) == 1:
+        rows = _spaced(shape[0], CURVE_POINTS)
+        return rows, None, (lambda a: np.asarray(a, dtype=np.float64)[rows])
+    rows, cols = _spaced(shape[0], SCREEN_ROWS), _spaced(shape[1], SCREEN_COLS)
+    return rows, cols, (lambda a: np.asarray(a, dtype=np.float64)[np.ix_(rows, cols)])
+
+
+def _spaced(n: int, most: int) -> np.ndarray:
+    if n <= most:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, most).round().astype(np.int64))
+
+
+def frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+def _plain(conv: dict) -> dict:
+    """The convention with numpy scalars as Python numbers (JSON-able, exported by result_arrays)."""
+    out = {}
+    for k, v in conv.items():
+        if isinstance(v, dict):
+            v = _plain(v)
+        elif isinstance(v, np.generic):
+            v = v.item()
+        out[k] = v
+    return out

@@ -1,0 +1,228 @@
+"""Check my table: your table | the reference it matches or should match | the difference, the
+diagnosis line and the one-line PyTorch fix. Draws the worker's CheckResult; computes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidget
+
+from explorer.compute import check as data
+from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
+from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView, decade_ticks
+
+MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
+
+
+class CheckView(ExtraView):
+    title = "check"
+    open_requested = Signal()       # the Open… button: the window's File → Check my table…
+
+    def __init__(self, parent=None):
+        super().__init__(data.CheckState(), parent)
+        s = self.state
+        self.open_button = QPushButton(self.tr("Open a table…"))
+        self.open_button.setToolTip(self.tr("File → Check my table… (Ctrl+K)"))
+        self.open_button.clicked.connect(self.open_requested.emit)
+        self.controls.addWidget(self.open_button)
+        self.kind_box = self.combo(self.tr("it is"), (
+            (self.tr("guess"), ""), (self.tr("a PE table"), "pe"),
+            (self.tr("a RoPE cos/sin cache"), "rope_cache"), (self.tr("an inv_freq vector"), "inv_freq")),
+            s.kind, "kind")
+        self.pairing_box = self.combo(self.tr("pairing should be"), (
+            (self.tr("any"), ""), (self.tr("half: cat(freqs, freqs)"), "half"),
+            (self.tr("interleaved: repeat_interleave"), "interleaved")), s.pairing, "pairing")
+        self.base_box = QDoubleSpinBox()
+        self.base_box.setRange(0.0, 1e15)
+        self.base_box.setDecimals(0)
+        self.base_box.setSpecialValueText(self.tr("any"))
+        self.base_box.setKeyboardTracking(False)
+        self.base_box.valueChanged.connect(
+            lambda v: self.set_state(base=float(v) if v > 1 else None))
+        self._add(self.tr("base should be"), self.base_box)
+        self.controls.addStretch(1)
+        self.source_line = QLabel("")
+        self.source_line.setObjectName("checkSource")
+        self.summary_line = QLabel("")
+        self.summary_line.setObjectName("checkSummary")
+        self.summary_line.setWordWrap(True)
+        self.summary_line.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fix_line = QLabel("")
+        self.fix_line.setObjectName("checkFix")
+        self.fix_line.setWordWrap(True)
+        self.fix_line.setTextFormat(Qt.TextFormat.PlainText)
+        self.fix_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.fix_line.setFont(mono)
+        self.hint = QLabel(self._hint_text())
+        self.hint.setObjectName("checkHint")
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        hint_font = QFont(self.hint.font())
+        hint_font.setPointSizeF(hint_font.pointSizeF() * 1.3)
+        self.hint.setFont(hint_font)
+        self.curves_canvas = pg.GraphicsLayoutWidget()
+        self.box.removeWidget(self.canvas)
+        self.stack = QStackedWidget()
+        for page in (self.hint, self.canvas, self.curves_canvas):
+            self.stack.addWidget(page)
+        at = self.box.indexOf(self.readout)
+        for i, widget in enumerate((self.source_line, self.summary_line, self.fix_line)):
+            self.box.insertWidget(at + i, widget)
+        self.box.insertWidget(at + 3, self.stack, 1)
+        self._build_images()
+        self._build_curves()
+        self._show_empty("")
+
+    def _hint_text(self) -> str:
+        return self.tr(
+            "No table to check yet.\n\nFile → Check my table… (Ctrl+K) opens a .npy, .npz, "
+            ".safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cos/sin cache or an "
+            "inv_freq vector.\nFrom Python: explorer.show(x) with a numpy array, a torch tensor or "
+            "a PositionalEncoding module.")
+
+    def _build_images(self) -> None:
+        ch, pos = self.tr("channel"), self.tr("position")
+        self.mine = self.image(0, 0, ch, pos, self.tr("your table"))
+        self.ref = self.image(0, 2, ch, pos, self.tr("the reference"))
+        self.diff = self.image(0, 4, ch, pos, self.tr("difference: yours − reference"))
+        layout = self.canvas.ci.layout
+        for col, panel in zip((0, 2, 4), (self.mine, self.ref, self.diff)):
+            layout.setColumnStretchFactor(col, 1)     # three equal panels, whatever their titles
+            panel.plot.setPreferredWidth(200)
+
+    def _build_curves(self) -> None:
+        c = self.curves_canvas
+        self.freq_plot = c.addPlot(row=0, col=0)
+        self.diff_plot = c.addPlot(row=0, col=1)
+        for item, y_label, title in (
+                (self.freq_plot, self.tr("θᵢ (log scale)"), self.tr("your inv_freq and the reference")),
+                (self.diff_plot, self.tr("yours − reference"), self.tr("difference"))):
+            item.setLabel("bottom", self.tr("frequency index i"))
+            item.setLabel("left", y_label)
+            item.setMenuEnabled(False)
+            set_title(item, title, size=TITLE_SIZE)
+            cache_axes(item)
+        self.freq_plot.setLogMode(y=True)
+        decade_ticks(self.freq_plot.getAxis("left"))
+        self.legend(self.freq_plot)
+        self.ref_curve = self.freq_plot.plot([], [], name=self.tr("reference"))
+        self.mine_curve = self.freq_plot.plot([], [], name=self.tr("yours"))
+        self.diff_curve = self.diff_plot.plot([], [])
+
+    # state ------------------------------------------------------------------------------------
+    def show_state(self, state, params=None) -> None:
+        super().show_state(state, params)
+        self.base_box.blockSignals(True)
+        self.base_box.setValue(state.base or 0.0)
+        self.base_box.blockSignals(False)
+
+    # drawing ----------------------------------------------------------------------------------
+    def _show_empty(self, error: str) -> None:
+        self.stack.setCurrentWidget(self.hint)
+        self.source_line.setText("")
+        self.fix_line.setText("")
+        self.summary_line.setText(error)
+        self.summary_line.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.summary_line.setVisible(bool(error))
+        self.source_line.setVisible(False)
+        self.fix_line.setVisible(False)
+        self.set_readout("")
+
+    def draw(self, r) -> None:
+        if not r.kind:
+            self._show_empty(r.error)
+            return
+        self.source_line.setText(self._source_text(r))
+        self.source_line.setVisible(True)
+        if r.match:
+            words, colour = _html(r.summary), MATCH_COLOUR
+        else:
+            lines = [m.message for m in r.mistakes] or [r.summary]
+            words = self.tr("Mistake: %1").replace("%1", _html(lines[0]))
+            words += "".join("<br>" + self.tr("also: %1").replace("%1", _html(t)) for t in lines[1:])
+            colour = MISTAKE_COLOUR
+        self.summary_line.setText(f"<b>{words}</b>")
+        self.summary_line.setStyleSheet(f"color: {colour};")
+        self.summary_line.setVisible(True)
+        self.fix_line.setText(self.tr("Fix (PyTorch): %1").replace("%1", r.fix) if r.fix else "")
+        self.fix_line.setVisible(bool(r.fix))
+        if r.table.ndim == 1:
+            self._draw_curves(r)
+        else:
+            self._draw_images(r)
+        self.set_readout(self._error_text(r))
+
+    def _source_text(self, r) -> str:
+        kinds = {"pe": self.tr("PE table"), "rope_cache": self.tr("RoPE cos/sin cache"),
+                 "inv_freq": self.tr("inv_freq vector")}
+        shape = " × ".join(str(n) for n in r.shape) if len(r.shape) > 1 else f"({r.shape[0]},)"
+        return self.tr("%1: %2, %3 (as analysed)").replace("%1", r.name) \
+            .replace("%2", kinds.get(r.kind, r.kind)).replace("%3", shape)
+
+    def _error_text(self, r) -> str:
+        if r.reference is None:
+            return self.tr("no reference: the data fits no known table")
+        if r.match:
+            text = self.tr("max |yours − reference| = %1 (a match allows %2)") \
+                .replace("%1", f"{r.max_difference:.3g}").replace("%2", f"{r.tolerance:.3g}")
+        else:
+            text = self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
+                           "(a match allows %3)").replace("%1", f"{r.max_difference:.3g}") \
+                .replace("%2", f"{r.max_error:.3g}").replace("%3", f"{r.tolerance:.3g}")
+        drawn = r.table.size
+        total = int(np.prod(r.shape))
+        if drawn < total:
+            text += "; " + self.tr("%1 of %2 values drawn (evenly spaced rows and columns, exact values)") \
+                .replace("%1", f"{drawn:,}").replace("%2", f"{total:,}")
+        return text
+
+    def _draw_images(self, r) -> None:
+        self.stack.setCurrentWidget(self.canvas)
+        rope = r.kind == "rope_cache"
+        x_label = self.tr("dimension") if rope else self.tr("channel")
+        rows, cols = r.shape
+        levels = symmetric_levels(r.table)
+        panels = ((self.mine, r.table, levels), (self.ref, r.reference, levels),
+                  (self.diff, r.difference, None))
+        for panel, values, lv in panels:
+            panel.plot.setLabel("bottom", x_label)
+            if values is None:
+                panel.image.clear()
+                continue
+            # the difference on the scale of the tolerance at least: a match looks pale
+            panel.show(values, 0, 0, cols, rows,
+                       lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
+            panel.plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
+        title = self.tr("the reference it matches") if r.match else \
+            self.tr("the right table")
+        set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
+                  size=TITLE_SIZE)
+
+    def _draw_curves(self, r) -> None:
+        self.stack.setCurrentWidget(self.curves_canvas)
+        i = r.rows.astype(np.float64)
+        self.mine_curve.setData(i, _positive(r.table))
+        self.mine_curve.setPen(self.pen(PALETTE[1], 3.0))
+        if r.reference is not None:
+            self.ref_curve.setData(i, _positive(r.reference))
+            self.diff_curve.setData(i, r.difference)
+        else:
+            self.ref_curve.setData([], [])
+            self.diff_curve.setData([], [])
+        self.ref_curve.setPen(self.pen("#bbbbbb", 8.0))
+        self.diff_curve.setPen(self.pen(PALETTE[0]))
+        self.freq_plot.enableAutoRange()
+        self.diff_plot.enableAutoRange()
+
+
+def _positive(values: np.ndarray) -> np.ndarray:
+    """|values| kept above 0, for a log axis (inv_freq is positive; a wrong sign is shown by size)."""
+    return np.maximum(np.abs(values), 1e-300)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

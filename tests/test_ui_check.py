@@ -1,0 +1,411 @@
+"""The check view end to end: File → Check my table… on a file the test writes (the seeds' module),
+the diagnosis drawn, bad files refused with the State kept, scenes, explorer.show, the worker thread."""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import types
+
+import numpy as np
+import pytest
+import torch
+
+import explorer
+from explorer.backend import diagnose as diagnose_module
+from explorer.backend.diagnose import diagnose
+from explorer.compute import check as check_data
+from explorer.compute.arrays import result_arrays
+from explorer.scenes import load_scene, save_scene
+from explorer.ui.file_actions import apply_scene, current_scene
+from tests.check_implementations import PositionalEncoding
+from tests.conftest import close_and_delete
+
+L, D = 120, 64
+
+
+def seeds_table(swap: bool = False) -> np.ndarray:
+    """The seeds' PositionalEncoding's table (as the module adds it), sin/cos swapped if asked."""
+    module = PositionalEncoding(D, max_len=L).eval()
+    with torch.no_grad():
+        pe = module(torch.zeros(1, L, D))[0].numpy()
+    if swap:
+        pe = pe.copy()
+        pe[:, 0::2], pe[:, 1::2] = pe[:, 1::2].copy(), pe[:, 0::2].copy()
+    return pe
+
+
+def rope_cos_cache(n=80, hd=32) -> np.ndarray:
+    inv = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
+    freqs = torch.arange(n).float()[:, None] * inv
+    return torch.cat([freqs, freqs], dim=-1).cos().numpy()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    check_data._diagnosed_file.cache_clear()
+    check_data._diagnosed_memory.cache_clear()
+    yield
+    check_data._diagnosed_file.cache_clear()
+    check_data._diagnosed_memory.cache_clear()
+
+
+def open_through_action(window, monkeypatch, path, key=None):
+    """File → Check my table… with the file dialog answering `path` (and `key` for several arrays)."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getItem",
+                        lambda parent, title, label, items, *a, **k: (asked.append(list(items)) or
+                                                                      (key, key is not None)))
+    window.check_actions.action.trigger()
+    assert window.check_actions.wait_idle()
+    assert window.controller.wait_idle()
+    return asked
+
+
+def test_a_right_table_opened_through_the_action_shows_a_match(window, monkeypatch, tmp_path):
+    path = tmp_path / "pe.npy"
+    np.save(path, seeds_table())
+    assert window.check_actions.action.shortcut().toString() == "Ctrl+K"
+    open_through_action(window, monkeypatch, path)
+    c = window.controller
+    assert c.state.view == "check" and c.state.views["check"].source == str(path)
+    view = window.views["check"]
+    assert list(window.views)[window.tabs.currentIndex()] == "check"
+    r = view.result
+    assert r.match and r.kind == "pe" and r.mistakes == () and r.fix == ""
+    assert "OK" in view.summary_line.text() and "interleaved" in view.summary_line.text()
+    assert not view.fix_line.isVisible()
+    np.testing.assert_allclose(r.reference, explorer.sinusoidal(L, D, dtype="float64"), atol=1e-12)
+    np.testing.assert_allclose(view.ref.image.image, r.reference)
+    assert view.stack.currentWidget() is view.canvas
+    assert np.max(np.abs(r.difference)) <= r.tolerance
+
+
+def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_path):
+    path = tmp_path / "swapped.npy"
+    np.save(path, seeds_table(swap=True))
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    expected = diagnose(np.load(path))
+    assert not r.match and [m.id for m in r.mistakes] == ["sin_cos_swapped"]
+    assert expected.mistakes[0].message in view.summary_line.text().replace("&gt;", ">")
+    assert view.fix_line.isVisible() and expected.fix in view.fix_line.text()
+    assert "torch.sin(position * div_term)" in view.fix_line.text()
+    np.testing.assert_allclose(r.reference, explorer.sinusoidal(L, D, dtype="float64"), atol=1e-12)
+
+
+def test_the_view_draws_the_backends_arrays_and_export_view_agrees(window, monkeypatch, tmp_path):
+    from explorer.commands.cli import main
+
+    path = tmp_path / "cache.npy"
+    np.save(path, rope_cos_cache())
+    open_through_action(window, monkeypatch, path)
+    r = window.views["check"].result
+    d = diagnose(np.load(path))
+    assert r.kind == d.kind == "rope_cache" and r.match == d.match
+    np.testing.assert_array_equal(r.table, d.table)
+    np.testing.assert_array_equal(r.reference, d.reference)
+    np.testing.assert_array_equal(r.difference, d.difference)
+    assert r.summary == d.summary and r.max_error == d.max_error
+    scene = save_scene(tmp_path / "scene.json", current_scene(window))
+    out = tmp_path / "check.npz"
+    assert main(["export", "view", "--view", "check", "--scene", str(scene), "-o", str(out)]) == 0
+    shown = result_arrays(r)
+    with np.load(out, allow_pickle=False) as headless:
+        assert {"table", "reference", "difference", "rows", "cols"} <= set(headless.files)
+        assert set(headless.files) == set(shown)
+        for key in shown:
+            np.testing.assert_array_equal(headless[key], shown[key], err_msg=key)
+
+
+def test_big_tables_are_sampled_at_screen_size_with_exact_values():
+    table = explorer.sinusoidal(3000, 1500, dtype="float64")
+    token = check_data.remember_array(table)
+    try:
+        r = check_data.check_view(explorer.params.Params(), check_data.CheckState(source=token))
+    finally:
+        check_data.forget_array(token)
+    assert r.match and r.shape == (3000, 1500)
+    assert r.table.shape == (len(r.rows), len(r.cols)) and len(r.rows) <= 1024 >= len(r.cols)
+    assert r.rows[0] == 0 and r.rows[-1] == 2999 and r.cols[-1] == 1499
+    np.testing.assert_array_equal(r.table, table[np.ix_(r.rows, r.cols)])
+
+
+def _pickled_npy(path):
+    np.save(path, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+
+
+BAD = {
+    "nan.npy": (lambda p: np.save(p, np.full((8, 8), np.nan)), "NaN"),
+    "empty.csv": (lambda p: p.write_text(""), "cannot read"),
+    "pickle.npy": (_pickled_npy, "cannot read"),
+    "garbage.pt": (lambda p: p.write_bytes(b"not a torch file"), "garbage.pt"),
+    "pickle.pt": (lambda p: torch.save({"pe": torch.zeros(2, 2), "f": math.cos}, p), "needs pickle"),
+    "missing.npy": (lambda p: None, "no such file"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_a_bad_file_leaves_the_state_and_says_why_in_one_line(window, monkeypatch, tmp_path, name):
+    good = tmp_path / "good.npy"
+    np.save(good, seeds_table())
+    open_through_action(window, monkeypatch, good)
+    window.controller.set_view("heatmap")
+    before = window.controller.state
+    write, words = BAD[name]
+    write(tmp_path / name)
+    open_through_action(window, monkeypatch, tmp_path / name)
+    assert window.controller.state == before
+    message = window.statusBar().currentMessage()
+    assert words in message and "\n" not in message
+    assert window.views["check"].result.state.source == str(good)
+
+
+def test_a_file_of_several_arrays_asks_which(window, monkeypatch, tmp_path):
+    path = tmp_path / "caches.npz"
+    cos = rope_cos_cache()
+    np.savez(path, cos=cos, sin=np.sqrt(np.clip(1 - cos ** 2, 0, 1)))
+    asked = open_through_action(window, monkeypatch, path, key="cos")
+    assert asked == [["cos", "sin"]]
+    state = window.controller.state.views["check"]
+    assert state.key == "cos" and window.views["check"].result.match
+    assert "[cos]" in window.views["check"].source_line.text()
+
+
+def test_a_scene_restores_the_checked_file(window, monkeypatch, tmp_path, settings):
+    from explorer.ui.main_window import MainWindow
+
+    path = tmp_path / "pe.npy"
+    np.save(path, seeds_table(swap=True))
+    open_through_action(window, monkeypatch, path)
+    window.controller.update_view("check", kind="pe", base=10000.0)
+    assert window.controller.wait_idle()
+    scene = load_scene(save_scene(tmp_path / "s.json", current_scene(window)))
+    assert scene.state == window.controller.state
+    assert scene.state.views["check"].to_dict(only_changed=True) == {
+        "source": str(path), "kind": "pe", "base": 10000.0}
+    other = MainWindow(settings=settings)
+    other.resize(1200, 800)
+    other.show()
+    try:
+        apply_scene(other, scene)
+        assert other.controller.wait_idle()
+        assert other.controller.state == window.controller.state
+        view = other.views["check"]
+        assert list(other.views)[other.tabs.currentIndex()] == "check"
+        assert view.kind_box.currentData() == "pe" and view.base_box.value() == 10000.0
+        assert view.result.mistakes[0].id == "sin_cos_swapped"
+    finally:
+        close_and_delete(other)
+
+
+def test_the_own_controls_rediagnose_on_the_worker_and_never_on_the_gui_thread(
+        window, monkeypatch, tmp_path):
+    threads = []
+    real = diagnose_module.diagnose
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(diagnose_module, "diagnose", spy)
+    path = tmp_path / "cache.npy"
+    np.save(path, rope_cos_cache())
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    view.pairing_box.setCurrentIndex(view.pairing_box.findData("interleaved"))
+    assert window.controller.wait_idle()
+    assert [m.id for m in view.result.mistakes] == ["wrong_pairing"]
+    token = check_data.remember_array(rope_cos_cache(40))
+    window.check_actions.show_source(token)
+    assert window.controller.wait_idle()
+    assert view.result.match and view.result.shape == (40, 32)
+    assert len(threads) == 3 and threading.main_thread() not in threads
+
+
+def test_without_a_file_the_view_says_how_to_open_one(window):
+    window.tabs.setCurrentIndex(list(window.views).index("check"))
+    assert window.controller.wait_idle()
+    view = window.views["check"]
+    assert view.stack.currentWidget() is view.hint
+    assert "Check my table" in view.hint.text() and "explorer.show(x)" in view.hint.text()
+
+
+def test_a_saved_file_that_is_gone_says_so_in_the_view(tmp_path):
+    r = check_data.check_view(explorer.params.Params(),
+                              check_data.CheckState(source=str(tmp_path / "gone.npy")))
+    assert r.kind == "" and "no such file" in r.error
+
+
+def test_the_diagnosis_speaks_the_state_language():
+    token = check_data.remember_array(seeds_table(swap=True))
+    try:
+        zh = check_data.check_view(explorer.params.Params(),
+                                   check_data.CheckState(source=token, lang="zh_CN"))
+    finally:
+        check_data.forget_array(token)
+    assert "sin 与 cos 对调了" in zh.summary
+
+
+# explorer.show ------------------------------------------------------------------------------
+
+@pytest.fixture
+def shown_windows(qtbot, monkeypatch, settings):
+    """Windows opened by explorer.show, closed after the test; the user's language not touched."""
+    from explorer.ui import api_window, i18n
+
+    monkeypatch.setattr(i18n, "choose_language", lambda *a, **k: "en")
+    opened = []
+    real = api_window.open_window
+
+    def open_window(store=None):
+        window = real(store or settings)
+        opened.append(window)
+        return window
+
+    monkeypatch.setattr(api_window, "open_window", open_window)
+    yield opened
+    import shiboken6
+
+    for window in opened:
+        if shiboken6.isValid(window):
+            window.controller.wait_idle()
+            close_and_delete(window)
+
+
+def test_show_opens_the_check_view_on_an_array_without_blocking(shown_windows):
+    pe = explorer.sinusoidal(50, 16)
+    window = explorer.show(pe, block=False)
+    assert shown_windows == [window] and window.isVisible()
+    assert window.controller.wait_idle()
+    state = window.controller.state
+    assert state.view == "check" and state.views["check"].source.startswith("memory:")
+    r = window.views["check"].result
+    assert r.match and r.shape == (50, 16)
+    np.testing.assert_array_equal(r.table, pe.astype(np.float64))
+    assert r.convention["dtype"] == "float32"
+
+
+def test_show_takes_a_module_and_blocks_in_a_plain_script(shown_windows, monkeypatch):
+    from explorer.ui import api_window
+
+    loops = []
+    monkeypatch.setattr(api_window, "run_loop", lambda window: loops.append(window) or 0)
+    monkeypatch.setitem(sys.modules, "IPython", None)          # not installed: block
+    window = explorer.show(PositionalEncoding(D, max_len=L))
+    assert loops == [window]
+    assert window.controller.wait_idle()
+    r = window.views["check"].result
+    assert r.match and r.kind == "pe" and r.shape == (L, D)
+    assert "PositionalEncoding()" in window.views["check"].source_line.text()
+
+
+def test_show_returns_at_once_inside_ipython_with_a_qt_event_loop(shown_windows, monkeypatch):
+    from explorer.ui import api_window
+
+    loops = []
+    monkeypatch.setattr(api_window, "run_loop", lambda window: loops.append(window) or 0)
+    shell = types.SimpleNamespace(active_eventloop="qt")
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    assert api_window.event_loop_running()
+    window = explorer.show(rope_cos_cache())
+    assert loops == [] and window.isVisible()
+    shell.active_eventloop = None                             # IPython without %gui qt: block
+    assert not api_window.event_loop_running()
+    explorer.show(rope_cos_cache())
+    assert len(loops) == 1
+
+
+def test_show_refuses_bad_data_before_opening_a_window(shown_windows):
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match="NaN"):
+        explorer.show(np.full((4, 4), math.nan), block=False)
+    assert shown_windows == []
+
+
+def test_a_shown_array_is_not_saved_for_the_next_session(shown_windows, settings):
+    window = explorer.show(explorer.sinusoidal(20, 8), block=False)
+    assert window.controller.wait_idle()
+    window.close()
+    import json
+
+    saved = json.loads(settings.value("state"))
+    assert "source" not in saved.get("views", {}).get("check", {})
+
+
+def test_a_long_check_shows_a_busy_dialog_and_cancel_keeps_the_state(window, monkeypatch, tmp_path):
+    from PySide6.QtCore import QCoreApplication
+
+    release = threading.Event()
+    real = diagnose_module.diagnose
+
+    def slow(*args, **kwargs):
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(diagnose_module, "diagnose", slow)
+    path = tmp_path / "pe.npy"
+    np.save(path, seeds_table())
+    before = window.controller.state
+    actions = window.check_actions
+    actions.open_file(str(path))
+    QCoreApplication.processEvents()
+    assert actions.busy and actions.dialog is not None
+    assert actions.dialog.minimumDuration() > 0 and actions.dialog.maximum() == 0     # busy, not %
+    from PySide6.QtWidgets import QPushButton
+
+    actions.dialog.findChild(QPushButton).click()                     # the dialog's Cancel
+    assert not actions.busy and actions.dialog is None
+    assert window.statusBar().currentMessage() == "Check cancelled"
+    release.set()
+    actions.pool.waitForDone(20000)
+    QCoreApplication.processEvents()
+    assert window.controller.wait_idle()
+    assert window.controller.state == before
+
+
+def test_in_chinese_the_diagnosis_is_chinese(qtbot, qapp, settings, monkeypatch, tmp_path):
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+
+    path = tmp_path / "swapped.npy"
+    np.save(path, seeds_table(swap=True))
+    assert i18n.install_translator(qapp, "zh_CN")
+    win = MainWindow(settings=settings)
+    try:
+        win.resize(1280, 800)
+        win.show()
+        assert win.controller.state.views["check"].lang == "zh_CN"
+        open_through_action(win, monkeypatch, path)
+        view = win.views["check"]
+        assert "sin 与 cos 对调了" in view.summary_line.text() and "错误" in view.summary_line.text()
+        assert "修正" in view.fix_line.text()
+        assert win.check_actions.action.text().startswith("检查我的表")
+    finally:
+        i18n.install_translator(qapp, "en")
+        win.controller.wait_idle()
+        close_and_delete(win)
+
+
+def test_a_shown_window_switches_language_and_keeps_the_array(shown_windows, qapp):
+    from explorer.ui import i18n
+
+    pe = seeds_table(swap=True)
+    window = explorer.show(pe, block=False)
+    assert window.controller.wait_idle()
+    try:
+        window.language_requested.emit("zh_CN")
+        new = shown_windows[-1]
+        assert new is not window and new.controller.wait_idle()
+        assert new.controller.state.views["check"].lang == "zh_CN"
+        r = new.views["check"].result
+        assert "sin 与 cos 对调了" in r.summary
+        np.testing.assert_array_equal(r.table, pe.astype(np.float64))
+    finally:
+        i18n.install_translator(qapp, "en")
