@@ -50,6 +50,7 @@ class MainWindow(QMainWindow):
         # their full names in the tooltip and the View menu
         self.tabs.setUsesScrollButtons(False)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 7px; }")   # 14 tabs at 1280 px
         self.setCentralWidget(self.tabs)
         self.controls = ControlPanel()
         scroll = QScrollArea()

@@ -1393,6 +1393,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>距离</translation>
         </message>
         <message>
+            <source>Real RoPE</source>
+            <translation>真实 RoPE</translation>
+        </message>
+        <message>
             <source>Check</source>
             <translation>检查</translation>
         </message>
@@ -2021,6 +2025,30 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>TokensView</name>
         <message>
+            <source>Nothing to show: %1</source>
+            <translation>无法显示：%1</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text). Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。当前只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但 %4 只学习了 %2 个位置。可学习的表不经训练无法扩展，因此序列必须在此停止。只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
+            <translation>文本有 %1 个词元，但 MiniLM 只学到了 %2 个位置。可学习的位置表不重新训练就无法扩展，所以序列只能在此截止。当前只显示前 %3 个词元。</translation>
+        </message>
+        <message>
+            <source>The text has %1 tokens; this view shows the first %2.</source>
+            <translation>文本有 %1 个词元；本视图只显示前 %2 个。</translation>
+        </message>
+        <message>
+            <source>MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece.</source>
+            <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
+        </message>
+        <message>
             <source>E[ids] × √d = %1</source>
             <translation>E[ids] × √d = %1</translation>
         </message>
@@ -2187,30 +2215,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>untrained, seed %1 (d = %2)</source>
             <translation>未训练，种子 %1（d = %2）</translation>
-        </message>
-        <message>
-            <source>Nothing to show: %1</source>
-            <translation>无法显示：%1</translation>
-        </message>
-        <message>
-            <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text). Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。当前只显示前 %3 个词元。</translation>
-        </message>
-        <message>
-            <source>The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但 %4 只学习了 %2 个位置。可学习的表不经训练无法扩展，因此序列必须在此停止。只显示前 %3 个词元。</translation>
-        </message>
-        <message>
-            <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但 MiniLM 只学到了 %2 个位置。可学习的位置表不重新训练就无法扩展，所以序列只能在此截止。当前只显示前 %3 个词元。</translation>
-        </message>
-        <message>
-            <source>The text has %1 tokens; this view shows the first %2.</source>
-            <translation>文本有 %1 个词元；本视图只显示前 %2 个。</translation>
-        </message>
-        <message>
-            <source>MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece.</source>
-            <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
         </message>
         <message>
             <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>

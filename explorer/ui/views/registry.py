@@ -42,6 +42,7 @@ SHORT_TITLES = {"heatmap": QT_TRANSLATE_NOOP("MainWindow", "Heatmap"),
                 "conventions": QT_TRANSLATE_NOOP("MainWindow", "Layouts"),
                 "offset": QT_TRANSLATE_NOOP("MainWindow", "Offset"),
                 "distance": QT_TRANSLATE_NOOP("MainWindow", "Distance"),
+                "qk": QT_TRANSLATE_NOOP("MainWindow", "Real RoPE"),
                 "check": QT_TRANSLATE_NOOP("MainWindow", "Check")}
 
 
