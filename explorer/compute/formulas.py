@@ -160,7 +160,7 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
     return out
 
 
-def _extra(view: str, params: Params, cursor: int, lang: str, state) -> list[str]:
+def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> list[str]:
     if view == "frequencies":
         r = frequency_data.frequency_table(params)
         return [_omega(params), "λ<sub>i</sub> = 2π / ω<sub>i</sub>", _settings(params, lang),
@@ -208,7 +208,7 @@ def formula_html(view: str, params: Params, cursor: int | None = None, lang: str
     elif view == "tokens":
         lines = _tokens(params, cursor, lang)
     else:
-        lines = _extra(view, params, cursor, lang, state)
+        lines = _view_lines(view, params, cursor, lang, state)
     note = _channel_note(params, lang)
     if note and view in ("heatmap", "curves"):
         lines.append(note)

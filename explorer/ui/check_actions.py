@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QProgressDialog
 from explorer import catalogue
 from explorer.compute import check as data
 from explorer.errors import InputError
+from explorer.translations import fill
 
 VIEW = "check"
 SHORTCUT = "Ctrl+K"
@@ -125,7 +126,7 @@ class CheckActions(QObject):
         if path is None:
             path, _ = QFileDialog.getOpenFileName(
                 self.window, self.tr("Check my table"), self.last_dir,
-                self.tr("Tables (%1);;All files (*)").replace("%1", self.FILTERS))
+                fill(self.tr("Tables (%1);;All files (*)"), self.FILTERS))
             if not path:
                 return
             self.last_dir = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
@@ -146,15 +147,15 @@ class CheckActions(QObject):
         self.generation += 1
         self.busy = True
         self._open_dialog(state.source)
-        words = {"reading": self.tr("Reading %1…").replace("%1", state.source),
-                 "diagnosing": self.tr("Diagnosing %1…").replace("%1", state.source)}
+        words = {"reading": fill(self.tr("Reading %1…"), state.source),
+                 "diagnosing": fill(self.tr("Diagnosing %1…"), state.source)}
         self.pool.start(_CheckJob(self.generation, self.window.controller.params, state, ask_key,
                                   self.signals, words))
         self._pending_state = state
 
     def _open_dialog(self, path: str) -> None:
         self._close_dialog()
-        dialog = QProgressDialog(self.tr("Reading %1…").replace("%1", path), self.tr("Cancel"), 0, 0,
+        dialog = QProgressDialog(fill(self.tr("Reading %1…"), path), self.tr("Cancel"), 0, 0,
                                  self.window)
         dialog.setWindowTitle(self.tr("Check my table"))
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -195,14 +196,14 @@ class CheckActions(QObject):
         if what == "choose":
             name, ok = QInputDialog.getItem(
                 self.window, self.tr("Check my table"),
-                self.tr("%1 holds several arrays. Which one?").replace("%1", state.source),
+                fill(self.tr("%1 holds several arrays. Which one?"), state.source),
                 value, 0, False)
             if ok and name:
                 self._start(replace(state, key=name), ask_key=False)
             return
         c = self.window.controller
         c.set_state(replace(replace(c.state, views=c.state.views.replace(VIEW, value)), view=VIEW))
-        self.window.statusBar().showMessage(self.tr("Checked %1").replace("%1", value.source), 5000)
+        self.window.statusBar().showMessage(fill(self.tr("Checked %1"), value.source), 5000)
 
     def _on_failed(self, generation: int, text: str) -> None:
         if generation != self.generation:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLa
 
 from explorer.params import BASE_RANGE, D_MODEL_RANGE, MAX_LEN_RANGE, Params
 from explorer.ui.slider_row import SliderRow
+from explorer.translations import fill
 
 COLORMAPS = ("CET-D1", "viridis", "cividis", "inferno")   # CET-D1: diverging, perceptually uniform
 SLIDER_MAX_LEN = 32768
@@ -117,14 +118,14 @@ class ControlPanel(QWidget):
             font.setItalic(key in changed)
             widget.setFont(font)
             widget.setToolTip(self.tr("from the preset") if from_preset else
-                              self.tr("preset value: %1").replace("%1", str(changed[key]))
+                              fill(self.tr("preset value: %1"), str(changed[key]))
                               if key in changed else "")
         if not state.preset:
             self.preset_label.hide()
             return
-        text = self.tr("from %1").replace("%1", preset_line(state.preset))
+        text = fill(self.tr("from %1"), preset_line(state.preset))
         if overrides:
-            text += "\n" + self.tr("changed since: %1").replace("%1", ", ".join(
+            text += "\n" + fill(self.tr("changed since: %1"), ", ".join(
                 f"{f} {old} → {new}" if where == "params" else f"{where}.{f} {old} → {new}"
                 for where, f, old, new in overrides[:6]) + (" …" if len(overrides) > 6 else ""))
         self.preset_label.setText(text)

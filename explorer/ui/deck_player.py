@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import current_language
+from explorer.translations import fill
 
 
 class CaptionBar(QWidget):
@@ -68,8 +69,7 @@ class CaptionBar(QWidget):
         lang = current_language()
         self.title.setText(self.scene.text("title", lang))
         self.text.setText(self.scene.text("explain", lang))
-        self.position.setText(self.tr("scene %1 / %2").replace("%1", str(self.index + 1))
-                              .replace("%2", str(self.count)))
+        self.position.setText(fill(self.tr("scene %1 / %2"), str(self.index + 1), str(self.count)))
         self.prev_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < self.count - 1)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from explorer.backend.device import choose_device
+from explorer.translations import fill
 
 
 class _Signals(QObject):
@@ -44,8 +45,7 @@ class DeviceProbe(QObject):
         if requested != self.latest:
             return                       # a newer choice is being probed
         label = {"numpy": "numpy (CPU)", "cpu": "CPU", "cuda": "CUDA GPU", "mps": "Apple GPU"}
-        self.shown.emit(self.tr("In use: %1. %2").replace("%1", label.get(name, name))
-                        .replace("%2", self._why(requested, name, reason)))
+        self.shown.emit(fill(self.tr("In use: %1. %2"), label.get(name, name), self._why(requested, name, reason)))
 
     def _why(self, requested: str, name: str, reason: str) -> str:
         """The backend's reason in the UI language; a failure's technical detail stays as it is."""
@@ -56,8 +56,7 @@ class DeviceProbe(QObject):
         if name != "cpu":
             return self.tr("Found automatically.")
         if "failed" in reason:
-            return self.tr("The GPU failed, so the CPU is used: %1").replace("%1", reason)
+            return fill(self.tr("The GPU failed, so the CPU is used: %1"), reason)
         if requested == "auto":
             return self.tr("No CUDA or Apple GPU was found.")
-        return self.tr("%1 is not available here, so the CPU is used.").replace("%1",
-                                                                               requested.upper())
+        return fill(self.tr("%1 is not available here, so the CPU is used."), requested.upper())

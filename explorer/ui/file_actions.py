@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from explorer import scenes
 from explorer.errors import InputError
+from explorer.translations import fill
 
 
 def apply_scene(window, scene) -> None:
@@ -85,7 +86,7 @@ class FileActions(QObject):
             lecture.set_deck(deck)
         else:
             apply_scene(self.window, deck[0])
-        self.window.statusBar().showMessage(self.tr("Opened %1").replace("%1", path), 5000)
+        self.window.statusBar().showMessage(fill(self.tr("Opened %1"), path), 5000)
 
     def save_scene(self) -> None:
         path = self._ask_save(self.tr("Save scene"), self.tr("Scenes (*.json)"),
@@ -94,7 +95,7 @@ class FileActions(QObject):
             if not path.lower().endswith(".json"):
                 path += ".json"
             scenes.save_scene(path, current_scene(self.window))
-            self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
+            self.window.statusBar().showMessage(fill(self.tr("Saved %1"), path), 5000)
 
     def export_image(self) -> None:
         from explorer.ui.export import export_view_image
@@ -112,7 +113,7 @@ class FileActions(QObject):
             if not ok:
                 return
         export_view_image(self._view(), path, dpi)
-        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
+        self.window.statusBar().showMessage(fill(self.tr("Saved %1"), path), 5000)
 
     def export_data(self) -> None:
         from explorer.ui.export import export_view_data
@@ -123,7 +124,7 @@ class FileActions(QObject):
                               f"{self._view().title}.csv")
         if path:
             export_view_data(self._view(), path)
-            self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path),
+            self.window.statusBar().showMessage(fill(self.tr("Saved %1"), path),
                                                 5000)
 
     def export_full(self, kind: str) -> None:
@@ -137,8 +138,7 @@ class FileActions(QObject):
                               f"{kind}_{rows}x{cols}.npy")
         if not path:
             return
-        dialog = QProgressDialog(self.tr("Writing %1 × %2 values…").replace("%1", f"{rows:,}")
-                                 .replace("%2", f"{cols:,}"), self.tr("Cancel"), 0, 1000,
+        dialog = QProgressDialog(fill(self.tr("Writing %1 × %2 values…"), f"{rows:,}", f"{cols:,}"), self.tr("Cancel"), 0, 1000,
                                  self.window)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(300)
@@ -155,7 +155,7 @@ class FileActions(QObject):
             return
         finally:
             dialog.close()
-        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
+        self.window.statusBar().showMessage(fill(self.tr("Saved %1"), path), 5000)
 
     def copy_image(self) -> None:
         from explorer.ui.export import copy_view_image

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
 from explorer.compute import models
 from explorer.errors import InputError
+from explorer.translations import fill
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
 SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
@@ -110,7 +111,7 @@ class ModelActions(QObject):
     def ask_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self.window, self.tr("Open model: a .gguf file, or a file of a Hugging Face folder"),
-            self.last_dir, self.tr("Models (%1);;All files (*)").replace("%1", MODEL_FILTER))
+            self.last_dir, fill(self.tr("Models (%1);;All files (*)"), MODEL_FILTER))
         if path:
             self.last_dir = path.rsplit("/", 1)[0]
             self.open_spec(path)
@@ -135,7 +136,7 @@ class ModelActions(QObject):
         self.busy = True
         name = models.display_name(spec) if spec.strip() else spec
         self._close_dialog()
-        dialog = QProgressDialog(self.tr("Opening %1… (reading headers only)").replace("%1", name),
+        dialog = QProgressDialog(fill(self.tr("Opening %1… (reading headers only)"), name),
                                  self.tr("Cancel"), 0, 0, self.window)
         dialog.setWindowTitle(self.tr("Open model"))
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -173,7 +174,7 @@ class ModelActions(QObject):
         self.busy = False
         self._close_dialog()
         if model is None:
-            text = self.tr("Cannot open the model: %1").replace("%1", error)
+            text = fill(self.tr("Cannot open the model: %1"), error)
             self.window.statusBar().showMessage(text, 15000)
             self.failed.emit(error)
             return
@@ -186,11 +187,9 @@ class ModelActions(QObject):
     def opened_text(self, model) -> str:
         """'Opened model NAME (family, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
         c = model.config
-        where = (self.tr("learned positions (%1)").replace("%1", str(c.max_positions)) if c.position == "learned"
-                 else self.tr("RoPE base %1").replace("%1", f"{c.rope_base:g}"))
-        return (self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)").replace("%1", model.name)
-                .replace("%2", c.family).replace("%3", str(c.d_model)).replace("%4", str(c.n_heads))
-                .replace("%5", where))
+        where = (fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
+                 else fill(self.tr("RoPE base %1"), f"{c.rope_base:g}"))
+        return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.family, str(c.d_model), str(c.n_heads), where))
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
         """Block until the load finished and its result was handled (tests)."""

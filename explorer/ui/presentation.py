@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.views.base import rescale_labels, set_text_scale, text_scale
+from explorer.translations import fill
 
 SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
 
@@ -113,7 +114,7 @@ class Presenter(QObject):
         for view in self.window.views.values():     # views made later get it in apply_to
             self.apply_to(view)
         self.window.statusBar().showMessage(
-            self.tr("Scale %1×").replace("%1", f"{self.scale:g}"), 2000)
+            fill(self.tr("Scale %1×"), f"{self.scale:g}"), 2000)
 
     def apply_to(self, view, new: bool = False) -> None:
         """The current scale on one view: its fonts, line widths, axes and titles (new=True: a view

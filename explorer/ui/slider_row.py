@@ -6,6 +6,7 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QVBoxLayout, QWidget
+from explorer.translations import fill
 
 STEPS = 1000  # resolution of a log-scale slider
 
@@ -107,15 +108,12 @@ class SliderRow(QWidget):
         except ValueError:
             ok = False
         if not ok:
-            self.show_message(self.tr("“%1” is not a number").replace("%1", text) if not self._integer
-                              else self.tr("“%1” is not a whole number").replace("%1", text))
+            self.show_message(fill(self.tr("“%1” is not a number"), text) if not self._integer
+                              else fill(self.tr("“%1” is not a whole number"), text))
             self.entry.setText(self._fmt(self._value))
             return
         if not self._type_lo <= v <= self._type_hi:
-            self.show_message(self.tr("%1 is outside the allowed range %2 – %3; kept %4")
-                              .replace("%1", self._fmt(v)).replace("%2", self._fmt(self._type_lo))
-                              .replace("%3", self._fmt(self._type_hi))
-                              .replace("%4", self._fmt(self._value)))
+            self.show_message(fill(self.tr("%1 is outside the allowed range %2 – %3; kept %4"), self._fmt(v), self._fmt(self._type_lo), self._fmt(self._type_hi), self._fmt(self._value)))
             self.entry.setText(self._fmt(self._value))
             return
         self.show_message("")

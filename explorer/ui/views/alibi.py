@@ -7,10 +7,11 @@ from fractions import Fraction
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.base import set_title
-from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView, decade_ticks
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks
+from explorer.translations import fill
 
 
-class AlibiView(ExtraView):
+class AlibiView(PanelView):
     title = "alibi"
 
     def __init__(self, parent=None):
@@ -56,12 +57,10 @@ class AlibiView(ExtraView):
             lo = -float(r.slopes[h]) * (n - 1)
             panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
             panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
-            set_title(panel.plot, size=TITLE_SIZE, text=self.tr("head %1: m = %2").replace("%1", str(h))
-                                .replace("%2", _fraction(r.slopes[h])))
+            set_title(panel.plot, size=TITLE_SIZE, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h])))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
-        self.set_readout(self.tr("%1 heads, slopes: %2").replace("%1", str(len(r.slopes)))
-                         .replace("%2", shown + more))
+        self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
 
 
 def _fraction(m: float) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from explorer.translations import fill
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w", foreground="k")
 
@@ -139,11 +140,9 @@ def per_pixel_hint(pos_step: int, ch_step: int = 1) -> str:
 
     parts = []
     if ch_step > 1:
-        parts.append(QCoreApplication.translate("View", "%1 channels per pixel column")
-                     .replace("%1", str(ch_step)))
+        parts.append(fill(QCoreApplication.translate("View", "%1 channels per pixel column"), str(ch_step)))
     if pos_step > 1:
-        parts.append(QCoreApplication.translate("View", "%1 positions per pixel row")
-                     .replace("%1", str(pos_step)))
+        parts.append(fill(QCoreApplication.translate("View", "%1 positions per pixel row"), str(pos_step)))
     if not parts:
         return ""
     return ", ".join(parts) + QCoreApplication.translate(

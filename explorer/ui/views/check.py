@@ -11,12 +11,13 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidge
 
 from explorer.compute import check as data
 from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
-from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView, decade_ticks
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks
+from explorer.translations import fill
 
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
 
-class CheckView(ExtraView):
+class CheckView(PanelView):
     title = "check"
     open_requested = Signal()       # the Open… button: the window's File → Check my table…
 
@@ -142,13 +143,13 @@ class CheckView(ExtraView):
             words, colour = _html(r.summary), MATCH_COLOUR
         else:
             lines = [m.message for m in r.mistakes] or [r.summary]
-            words = self.tr("Mistake: %1").replace("%1", _html(lines[0]))
-            words += "".join("<br>" + self.tr("also: %1").replace("%1", _html(t)) for t in lines[1:])
+            words = fill(self.tr("Mistake: %1"), _html(lines[0]))
+            words += "".join("<br>" + fill(self.tr("also: %1"), _html(t)) for t in lines[1:])
             colour = MISTAKE_COLOUR
         self.summary_line.setText(f"<b>{words}</b>")
         self.summary_line.setStyleSheet(f"color: {colour};")
         self.summary_line.setVisible(True)
-        self.fix_line.setText(self.tr("Fix (PyTorch): %1").replace("%1", r.fix) if r.fix else "")
+        self.fix_line.setText(fill(self.tr("Fix (PyTorch): %1"), r.fix) if r.fix else "")
         self.fix_line.setVisible(bool(r.fix))
         if r.table.ndim == 1:
             self._draw_curves(r)
@@ -160,24 +161,20 @@ class CheckView(ExtraView):
         kinds = {"pe": self.tr("PE table"), "rope_cache": self.tr("RoPE cos/sin cache"),
                  "inv_freq": self.tr("inv_freq vector")}
         shape = " × ".join(str(n) for n in r.shape) if len(r.shape) > 1 else f"({r.shape[0]},)"
-        return self.tr("%1: %2, %3 (as analysed)").replace("%1", r.name) \
-            .replace("%2", kinds.get(r.kind, r.kind)).replace("%3", shape)
+        return fill(self.tr("%1: %2, %3 (as analysed)"), r.name, kinds.get(r.kind, r.kind), shape)
 
     def _error_text(self, r) -> str:
         if r.reference is None:
             return self.tr("no reference: the data fits no known table")
         if r.match:
-            text = self.tr("max |yours − reference| = %1 (a match allows %2)") \
-                .replace("%1", f"{r.max_difference:.3g}").replace("%2", f"{r.tolerance:.3g}")
+            text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
         else:
-            text = self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
-                           "(a match allows %3)").replace("%1", f"{r.max_difference:.3g}") \
-                .replace("%2", f"{r.max_error:.3g}").replace("%3", f"{r.tolerance:.3g}")
+            text = fill(self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
+                           "(a match allows %3)"), f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
-            text += "; " + self.tr("%1 of %2 values drawn (evenly spaced rows and columns, exact values)") \
-                .replace("%1", f"{drawn:,}").replace("%2", f"{total:,}")
+            text += "; " + fill(self.tr("%1 of %2 values drawn (evenly spaced rows and columns, exact values)"), f"{drawn:,}", f"{total:,}")
         return text
 
     def _draw_images(self, r) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from explorer.compute import conventions as data
 from explorer.ui.views.base import symmetric_levels
-from explorer.ui.views.extra_base import ExtraView
+from explorer.ui.views.panel_view import PanelView
+from explorer.translations import fill
 
 
-class ConventionsView(ExtraView):
+class ConventionsView(PanelView):
     title = "conventions"
 
     def __init__(self, parent=None):
@@ -51,7 +52,5 @@ class ConventionsView(ExtraView):
             panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
         metric = self.tr("cosine") if p.metric == "cosine" else self.tr("dot product")
         self.set_readout(
-            self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "
-                    "keeps dot products; table check %3); vs t2t: max |diff| = %4")
-            .replace("%1", metric).replace("%2", f"{comp.diff_concat:.3g}")
-            .replace("%3", f"{comp.permutation_error:.3g}").replace("%4", f"{comp.diff_t2t:.3g}"))
+            fill(self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "
+                    "keeps dot products; table check %3); vs t2t: max |diff| = %4"), metric, f"{comp.diff_concat:.3g}", f"{comp.permutation_error:.3g}", f"{comp.diff_t2t:.3g}"))

@@ -10,13 +10,14 @@ from PySide6.QtWidgets import QSizePolicy
 
 from explorer.compute import distance as data
 from explorer.ui.views.base import nice_span, steady_range
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView
+from explorer.translations import fill
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
          "learned": PALETTE[3], "none": GREY, "rope_unscaled": "#f0b08a"}
 
 
-class DistanceView(ExtraView):
+class DistanceView(PanelView):
     title = "distance"
 
     def __init__(self, parent=None):
@@ -82,9 +83,8 @@ class DistanceView(ExtraView):
         xs = max(float(np.max(k)) for k, _ in shown) if shown else 1.0
         ys = np.concatenate([np.ravel(y) for _, y in shown]) if shown else np.zeros(1)
         steady_range(self.chart, (0, max(1.0, xs)), nice_span(float(np.min(ys)), float(np.max(ys))))
-        rope = "" if r.state.plain_rope else " · " + self.tr(
-            "RoPE curve: %1, attention factor² included").replace("%1", r.state.label())
-        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + self.tr(
+        rope = "" if r.state.plain_rope else " · " + fill(self.tr(
+            "RoPE curve: %1, attention factor² included"), r.state.label())
+        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + fill(self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
-            "MiniLM's 512 positions").replace("%1", str(r.params.max_len))
-            .replace("%2", str(r.params.d_model)).replace("%3", f"{r.params.base:g}"))
+            "MiniLM's 512 positions"), str(r.params.max_len), str(r.params.d_model), f"{r.params.base:g}"))

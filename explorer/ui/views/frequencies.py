@@ -9,10 +9,11 @@ import pyqtgraph as pg
 
 from explorer.compute.frequencies import FrequenciesState
 from explorer.ui.views.base import decades, set_title, steady_range
-from explorer.ui.views.extra_base import GREY, PALETTE, TITLE_SIZE, ExtraView, decade_ticks, line_label_font
+from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font
+from explorer.translations import fill
 
 
-class FrequenciesView(ExtraView):
+class FrequenciesView(PanelView):
     title = "frequencies"
 
     def __init__(self, parent=None):
@@ -55,8 +56,8 @@ class FrequenciesView(ExtraView):
             item.setData(range(len(y)), y)
             item.setPen(self.pen(colour, 2.5 if item is self.r_before else 2.0))
         key = "<span style='color:%1'>■ %2</span>"
-        title = (key.replace("%1", GREY).replace("%2", self.tr("RoPE θᵢ before scaling")) + "  "
-                 + key.replace("%1", PALETTE[2]).replace("%2", self.tr("RoPE θᵢ after scaling")) + "  ("
+        title = (fill(key, GREY, self.tr("RoPE θᵢ before scaling")) + "  "
+                 + fill(key, PALETTE[2], self.tr("RoPE θᵢ after scaling")) + "  ("
                  + r.state.label() + ")")
         set_title(self.rope_chart, title, size=TITLE_SIZE)
         steady_range(self.rope_chart, (0, max(1, len(r.rope_after) - 1)),
@@ -70,17 +71,11 @@ class FrequenciesView(ExtraView):
         self._draw_rope(r)
         self.len_line.setPos(math.log10(r.params.max_len))
         line_label_font(self.len_line)
-        self.len_line.label.setFormat(self.tr("max_len = %1").replace("%1", str(r.params.max_len)))
+        self.len_line.label.setFormat(fill(self.tr("max_len = %1"), str(r.params.max_len)))
         steady_range(self.chart, (0, max(1, len(r.w) - 1)),
                      decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
-            self.tr("%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions "
-                    "(pair %4); %5 pairs have wavelengths longer than max_len = %6")
-            .replace("%1", str(len(r.w))).replace("%2", f"{r.shortest:.4g}")
-            .replace("%3", f"{r.longest:.4g}").replace("%4", str(len(r.w) - 1))
-            .replace("%5", str(r.beyond)).replace("%6", str(r.params.max_len))
-            + ("" if r.rope_after is None else "; " + self.tr(
-                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5")
-               .replace("%1", str(r.state.head_dim)).replace("%2", f"{r.state.base:g}")
-               .replace("%3", r.state.label()).replace("%4", str(len(r.rope_after)))
-               .replace("%5", f"{r.attention_factor:.4g}")))
+            fill(self.tr("%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions "
+                    "(pair %4); %5 pairs have wavelengths longer than max_len = %6"), str(len(r.w)), f"{r.shortest:.4g}", f"{r.longest:.4g}", str(len(r.w) - 1), str(r.beyond), str(r.params.max_len))
+            + ("" if r.rope_after is None else "; " + fill(self.tr(
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), f"{r.state.base:g}", r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))

@@ -13,6 +13,7 @@ from explorer.backend.pretrained import INSTALL_HINT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
 from explorer.ui.views.pca_row import PcaRow
+from explorer.translations import fill
 
 
 class LearnedView(Retranslatable, View):
@@ -64,17 +65,14 @@ class LearnedView(Retranslatable, View):
         self.result = result
         n, d = result.sinusoidal.shape
         p = result.params
-        set_title(self.tables[1].plot, self.tr("sinusoidal PE, d = %1, base %2, %3")
-                                     .replace("%1", str(d)).replace("%2", f"{p.base:g}")
-                                     .replace("%3", {"interleaved": self.tr("interleaved"),
+        set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), f"{p.base:g}", {"interleaved": self.tr("interleaved"),
                                                      "concat": self.tr("concat")}.get(p.layout, p.layout)))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
         self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))
         if result.learned is None:
-            self.note.setText(self.tr("MiniLM's learned positions are not installed, so only the "
-                                         "sinusoidal side is shown. Install them with: %1")
-                                 .replace("%1", INSTALL_HINT))
+            self.note.setText(fill(self.tr("MiniLM's learned positions are not installed, so only the "
+                                         "sinusoidal side is shown. Install them with: %1"), INSTALL_HINT))
             self.note.setText(f'<b style="color:#a33">{self.note.text()}</b>')
             for panel in (self.tables[0], self.sims[0]):
                 panel.image.clear()
@@ -88,17 +86,14 @@ class LearnedView(Retranslatable, View):
                 self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
                 self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
             m, top = self._learned_levels
-            set_title(self.tables[0].plot, self.tr("learned positions (%1, %2 × %3)").replace("%1", result.source)
-                      .replace("%2", str(n)).replace("%3", str(d)))
-            text = self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
-                           "a few channels reach %2 and would wash the picture out.") \
-                .replace("%1", f"{m:.3g}").replace("%2", f"{top:.3g}")
+            set_title(self.tables[0].plot, fill(self.tr("learned positions (%1, %2 × %3)"), result.source, str(n), str(d)))
+            text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
+                           "a few channels reach %2 and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
             if result.total_rows > n:
-                text += " " + self.tr("The first %1 of its %2 positions are shown.").replace("%1", str(n)) \
-                    .replace("%2", str(result.total_rows))
+                text += " " + fill(self.tr("The first %1 of its %2 positions are shown."), str(n), str(result.total_rows))
             if result.note_kind == "rope":
-                text = self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
-                               "MiniLM's.").replace("%1", result.requested) + " " + text
+                text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
+                               "MiniLM's."), result.requested) + " " + text
             elif result.note:
                 text = result.note + ". " + text
             self.note.setText(text)
@@ -142,7 +137,5 @@ class LearnedView(Retranslatable, View):
     def _show_pair(self, i: int, j: int) -> None:
         r = self.result
         learned = (f"{r.sim_learned[i, j]:+.3f}" if r.sim_learned is not None else "—")
-        self.readout.setText(self.tr("p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5")
-                             .replace("%1", str(i)).replace("%2", str(j)).replace("%3", str(j - i))
-                             .replace("%4", learned).replace("%5", f"{r.sim_sinusoidal[i, j]:+.3f}"))
+        self.readout.setText(fill(self.tr("p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5"), str(i), str(j), str(j - i), learned, f"{r.sim_sinusoidal[i, j]:+.3f}"))
         self.hovered.emit(i, j)

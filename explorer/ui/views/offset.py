@@ -6,14 +6,15 @@ import numpy as np
 
 from explorer.compute import offset as data
 from explorer.ui.views.base import nice_ceil, set_title
-from explorer.ui.views.extra_base import PALETTE, TITLE_SIZE, ExtraView
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView
+from explorer.translations import fill
 
 VECTOR_CHANNELS = 128   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot (readable, cheap)
 MARKERS = 48            # markers per further p on the first p's curve (they land on it)
 SYMBOLS = ("o", "s", "t", "d")
 
 
-class OffsetView(ExtraView):
+class OffsetView(PanelView):
     title = "offset"
 
     def __init__(self, parent=None):
@@ -53,25 +54,20 @@ class OffsetView(ExtraView):
         self.rot.show(r.rotation, 0, 0, c, c, (-1.0, 1.0))
         self.rot.plot.setRange(xRange=(0, c), yRange=(0, c), padding=0)
         d = r.params.d_model
-        set_title(self.rot.plot, size=TITLE_SIZE, text=self.tr("R(k), k = %1").replace("%1", str(r.k))
+        set_title(self.rot.plot, size=TITLE_SIZE, text=fill(self.tr("R(k), k = %1"), str(r.k))
                                if c == d else
-                               self.tr("R(k), k = %1: channels 0 … %2 of %3")
-                               .replace("%1", str(r.k)).replace("%2", str(c - 1))
-                               .replace("%3", str(d)))
+                               fill(self.tr("R(k), k = %1: channels 0 … %2 of %3"), str(r.k), str(c - 1), str(d)))
         shown = min(d, VECTOR_CHANNELS)     # thousands of symbols are unreadable and slow to draw
         self.shifted.setData(r.shifted[:shown])
         self.rotated.setData(r.rotated[:shown])
         self.vec.setXRange(-0.5, shown - 0.5, padding=0.01)
         title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
             self.tr("p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)")
-        set_title(self.vec, size=TITLE_SIZE, text=title
-                  .replace("%1", str(r.position)).replace("%2", str(r.k))
-                  .replace("%3", f"{r.max_error:.3g}").replace("%4", str(shown)))
+        set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
         self._draw_dots(r)
         self.set_readout(
-            self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
-                    "curves for different p: %2")
-            .replace("%1", f"{r.max_error:.3g}").replace("%2", f"{r.spread:.3g}"))
+            fill(self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
+                    "curves for different p: %2"), f"{r.max_error:.3g}", f"{r.spread:.3g}"))
 
     def _draw_dots(self, r) -> None:
         """p = ps[0] as a thin line; every further p as MARKERS markers, each set shifted so they

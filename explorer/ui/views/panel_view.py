@@ -41,7 +41,7 @@ def line_label_font(line: pg.InfiniteLine) -> None:
         line.label.setFont(QApplication.font())
 
 
-class ExtraView(View):
+class PanelView(View):
     """Subclasses pass their default state, build controls with spin/dspin/combo/check, and draw(result)."""
 
     state_edited = Signal(object)   # {field: value} the user set in this view's own controls

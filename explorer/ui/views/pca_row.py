@@ -8,6 +8,7 @@ import pyqtgraph as pg
 
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import cache_axes, set_title
+from explorer.translations import fill
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 
@@ -64,7 +65,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
         for coords, var, name, col in sides:
             if coords is None:
                 for k in (0, 1):
-                    set_title(self.plots[col + k], self.tr("%1: not available").replace("%1", name), size="9pt")
+                    set_title(self.plots[col + k], fill(self.tr("%1: not available"), name), size="9pt")
                 continue
             n = coords.shape[0]
             brushes = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, n))] if n else []
@@ -72,9 +73,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
                 plot = self.plots[col + k]
                 self.paths[col + k].setData(coords[:, a], coords[:, b])
                 self.dots[col + k].setData(coords[:, a], coords[:, b], brush=brushes)
-                set_title(plot, self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)")
-                          .replace("%1", name).replace("%2", str(a + 1)).replace("%3", str(b + 1))
-                          .replace("%4", f"{100 * var[a]:.0f}").replace("%5", f"{100 * var[b]:.0f}"),
+                set_title(plot, fill(self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)"), name, str(a + 1), str(b + 1), f"{100 * var[a]:.0f}", f"{100 * var[b]:.0f}"),
                           size="9pt")
                 plot.enableAutoRange()
         self.bar.setLevels((0, max(n - 1, 1)))

@@ -8,12 +8,13 @@ import pyqtgraph as pg
 
 from explorer.compute import precision as data
 from explorer.ui.views.base import nice_span, steady_range
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView
+from explorer.translations import fill
 
 COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
 
 
-class PrecisionView(ExtraView):
+class PrecisionView(PanelView):
     title = "precision"
 
     def __init__(self, parent=None):
@@ -58,11 +59,10 @@ class PrecisionView(ExtraView):
         parts = []
         for dt, c in r.curves.items():
             where = str(c.first_collision) if c.first_collision is not None else \
-                self.tr("none shown (from %1)").replace("%1", f"{c.collision_position:,}")
+                fill(self.tr("none shown (from %1)"), f"{c.collision_position:,}")
             parts.append(f"{dt}: {where}")
         drawn = len(first.positions)
-        sampled = "" if drawn >= r.span else " " + self.tr(
-            "(%1 of %2 positions drawn, each collision point among them)") \
-            .replace("%1", f"{drawn:,}").replace("%2", f"{r.span:,}")
+        sampled = "" if drawn >= r.span else " " + fill(self.tr(
+            "(%1 of %2 positions drawn, each collision point among them)"), f"{drawn:,}", f"{r.span:,}")
         self.set_readout(self.tr("first position whose neighbour rounds to the same encoding: ")
                          + "; ".join(parts) + sampled)

@@ -9,10 +9,11 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import cell_under, set_title, symmetric_levels
-from explorer.ui.views.extra_base import PALETTE, ExtraView
+from explorer.ui.views.panel_view import PALETTE, PanelView
+from explorer.translations import fill
 
 
-class QkView(Retranslatable, ExtraView):
+class QkView(Retranslatable, PanelView):
     title = "qk"
 
     def __init__(self, parent=None):
@@ -64,7 +65,7 @@ class QkView(Retranslatable, ExtraView):
 
     def draw(self, r) -> None:
         if r.error:
-            self.note.setText(f'<b style="color:#a33">{self.tr("Nothing to show: %1").replace("%1", r.error)}</b>')
+            self.note.setText(f'<b style="color:#a33">{fill(self.tr("Nothing to show: %1"), r.error)}</b>')
             self.note.show()
             for panel in (self.q_img, self.k_img, self.rot_img, self.plain_img):
                 panel.image.clear()
@@ -75,11 +76,9 @@ class QkView(Retranslatable, ExtraView):
             return
         self.note.setVisible(bool(r.note))
         if r.note_kind == "learned":
-            self.note.setText(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead.")
-                              .replace("%1", r.requested))
+            self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."), r.requested))
         elif r.note_kind == "failed":
-            self.note.setText(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)")
-                              .replace("%1", r.requested).replace("%2", r.note))
+            self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested, r.note))
         else:
             self.note.setText(r.note)
         self.head_box.blockSignals(True)
@@ -87,9 +86,7 @@ class QkView(Retranslatable, ExtraView):
         self.head_box.setValue(r.head)
         self.head_box.blockSignals(False)
         h, n, hd = r.head, r.n_shown, r.head_dim
-        self.head_info.setText(self.tr("of %1 (reads kv head %2 of %3) · %4").replace("%1", str(r.n_heads))
-                               .replace("%2", str(int(r.kv_head[h]))).replace("%3", str(r.n_kv_heads))
-                               .replace("%4", r.model_name))
+        self.head_info.setText(fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])), str(r.n_kv_heads), r.model_name))
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
         self.q_img.show(r.q[h], 0, 0, hd, n, qk_levels)
         self.k_img.show(r.k[h], 0, 0, hd, n, qk_levels)
@@ -98,9 +95,9 @@ class QkView(Retranslatable, ExtraView):
         self.plain_img.show(r.logits_plain[h], 0, 0, n, n, levels)
         for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
             panel.plot.setRange(xRange=(0, w), yRange=(0, max(n, 1)), padding=0)
-        set_title(self.q_img.plot, self.tr("q(m) after RoPE, head %1").replace("%1", str(h)), size="9pt")
-        set_title(self.k_img.plot, self.tr("k(n) after RoPE").replace("%1", str(h)), size="9pt")
-        set_title(self.rot_img.plot, self.tr("logits q(m)·k(n)/√%1, with RoPE").replace("%1", str(hd)),
+        set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
+        set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
+        set_title(self.rot_img.plot, fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), str(hd)),
                   size="9pt")
         set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
@@ -110,11 +107,9 @@ class QkView(Retranslatable, ExtraView):
         self.curve_plain.setData(r.distance, r.by_distance_plain[h])
         self.curve_plain.setPen(self.pen(PALETTE[1]))
         self.dist.enableAutoRange()
-        shown = self.tr("%1 tokens").replace("%1", str(n)) if n == r.n_total else \
-            self.tr("the first %1 of %2 tokens").replace("%1", str(n)).replace("%2", str(r.n_total))
-        self.set_readout(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5")
-                         .replace("%1", r.model_name).replace("%2", str(r.n_heads)).replace("%3", str(hd))
-                         .replace("%4", f"{r.rope_base:g}").replace("%5", shown))
+        shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
+            fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
+        self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), f"{r.rope_base:g}", shown))
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result
@@ -126,10 +121,6 @@ class QkView(Retranslatable, ExtraView):
             if cell:
                 m, k = cell
                 h = r.head
-                self.set_readout(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
-                                         "%7 without")
-                                 .replace("%1", str(m)).replace("%2", r.tokens[m]).replace("%3", str(k))
-                                 .replace("%4", r.tokens[k]).replace("%5", str(m - k))
-                                 .replace("%6", f"{r.logits[h, m, k]:+.3f}")
-                                 .replace("%7", f"{r.logits_plain[h, m, k]:+.3f}"))
+                self.set_readout(fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
+                                         "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k), f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}"))
                 return

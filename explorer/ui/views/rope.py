@@ -9,11 +9,12 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.base import symmetric_levels
-from explorer.ui.views.extra_base import GREY, PALETTE, ExtraView, line_label_font
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
+from explorer.translations import fill
 
 
-class RopeView(ExtraView):
+class RopeView(PanelView):
     title = "rope"
 
     def __init__(self, parent=None):
@@ -146,8 +147,6 @@ class RopeView(ExtraView):
 
     def _rotation_text(self, r) -> str:
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"
-        return (self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
-                        "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)")
-                .replace("%1", str(r.state.head_dim)).replace("%2", f"{r.state.base:g}")
-                .replace("%3", {"interleaved": self.tr("interleaved"),
-                                "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing)).replace("%4", f"{r.state.scale:g}").replace("%5", ntk))
+        return (fill(self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
+                        "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)"), str(r.state.head_dim), f"{r.state.base:g}", {"interleaved": self.tr("interleaved"),
+                                "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing), f"{r.state.scale:g}", ntk))

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
 from explorer.ui.views.base import set_title
-from explorer.ui.views.extra_base import GREY, TITLE_SIZE
+from explorer.ui.views.panel_view import GREY, TITLE_SIZE
+from explorer.translations import fill
 
 REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
                   "rescaled": "#CC79A7"}
@@ -124,7 +125,7 @@ class ScalingControls:
 
 
 class ScalingPanels:
-    """The four panels on the owner's current canvas (an ExtraView's plot/image helpers)."""
+    """The four panels on the owner's current canvas (an PanelView's plot/image helpers)."""
 
     def __init__(self, owner):
         self.owner = owner
@@ -178,7 +179,7 @@ class ScalingPanels:
         p = s.profile
         i = np.arange(len(p.inv_freq_before))
         brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime]
-        before, after = QCoreApplication.translate("RopeScaling", "before"), QCoreApplication.translate("RopeScaling", "after (%1)").replace("%1", p.rope_type)
+        before, after = QCoreApplication.translate("RopeScaling", "before"), fill(QCoreApplication.translate("RopeScaling", "after (%1)"), p.rope_type)
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
@@ -214,15 +215,15 @@ class ScalingPanels:
         if unrotated:
             self.unrotated.setRegion((p.rotary_dim, hd))
             self.unrotated_text.setPos((p.rotary_dim + hd) / 2, 1.0)
-        title = QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)").replace("%1", r.state.pairing)
+        title = fill(QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)"), r.state.pairing)
         if unrotated:
-            title += " · " + QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)").replace("%1", str(unrotated))
+            title += " · " + fill(QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)"), str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)
         self.s_before.setData(s.distance, s.score_before)
         self.s_before.setPen(o.pen(BEFORE, 2.0))
         self.s_after.setData(s.distance, s.score_after)
         self.s_after.setPen(o.pen(AFTER, 2.0))
-        att = QCoreApplication.translate("RopeScaling", "attention factor %1").replace("%1", f"{p.attention_factor:.4g}")
+        att = fill(QCoreApplication.translate("RopeScaling", "attention factor %1"), f"{p.attention_factor:.4g}")
         set_title(self.score, f"{_key(BEFORE, before)} {_key(AFTER, after)} · {att}", size=TITLE_SIZE)
         for plot in (self.freq, self.wave, self.score):
             plot.enableAutoRange()
@@ -240,8 +241,5 @@ class ScalingPanels:
     def readout(self, r) -> str:
         p = r.scaled.profile
         counts = ", ".join(f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
-        return (QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
-                    "(%7 pairs: %8)")
-                .replace("%1", p.rope_type).replace("%2", f"{p.factor:.4g}").replace("%3", context_text(p))
-                .replace("%4", f"{p.attention_factor:.6g}").replace("%5", str(p.rotary_dim))
-                .replace("%6", str(p.head_dim)).replace("%7", str(p.rotary_dim // 2)).replace("%8", counts))
+        return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
+                    "(%7 pairs: %8)"), p.rope_type, f"{p.factor:.4g}", context_text(p), f"{p.attention_factor:.6g}", str(p.rotary_dim), str(p.head_dim), str(p.rotary_dim // 2), counts))

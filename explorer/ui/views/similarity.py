@@ -68,7 +68,7 @@ class SimilarityView(View):
         if (p.max_len, p.metric) != self._extent:   # ranges only when they change
             self._extent = (p.max_len, p.metric)
             h = max(1, p.d_model // 2)
-            self.profile.setLabel("left", self.tr("f(k) / %1 (1 at k = 0)").replace("%1", str(h))
+            self.profile.setLabel("left", fill(self.tr("f(k) / %1 (1 at k = 0)"), str(h))
                                   if p.metric == "cosine" else "f(k)")
             span = self._zoom_shown or (0, p.max_len)                # a scene's zoom, or all of it
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)

@@ -1,8 +1,9 @@
-"""The tokens view's chip strip: one chip per token (its text, ID and position), coloured by kind."""
+"""The tokens view's chip strip (one chip per token: its text, ID and position, coloured by kind) and
+the notice line above it (why nothing is shown, or where a long text was cut)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
@@ -62,3 +63,31 @@ def chip_text(tok) -> str:
     if tok.partial:
         return tok.text
     return tok.text.replace(" ", "␣") if tok.text else "∅"
+
+
+def notice_text(r) -> str:
+    """The line above the chips: why nothing is shown, or where a long text was cut (context TokensView)."""
+    n, limit, total = r.n_shown, r.limit, r.n_total
+    if r.error:
+        return fill(QCoreApplication.translate("TokensView", "Nothing to show: %1"), r.error)
+    lines = []
+    if r.limit_kind == "max_len":
+        lines.append(fill(QCoreApplication.translate("TokensView", 
+            "The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, "
+            "either extend the table (raise max_len) or stop the sequence (shorten the text). "
+            "Shown: the first %3 tokens only."), str(total), str(limit), str(n)))
+    elif r.limit_kind == "learned" and r.source == "model":
+        lines.append(fill(QCoreApplication.translate("TokensView", 
+            "The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be "
+            "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
+            "only."), str(total), str(limit), str(n), r.model_name))
+    elif r.limit_kind == "learned":
+        lines.append(fill(QCoreApplication.translate("TokensView", 
+            "The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be "
+            "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
+            "only."), str(total), str(limit), str(n)))
+    elif r.limit_kind == "view":
+        lines.append(fill(QCoreApplication.translate("TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
+    if r.source == "minilm" and r.params.tokenizer != "wordpiece":
+        lines.append(QCoreApplication.translate("TokensView", "MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
+    return "\n".join(lines)

@@ -9,26 +9,26 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from explorer.ui.views.base import symmetric_levels
+from explorer.translations import fill
 
 
 def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     """E[ids] (x the model's scale), what the model adds for position, and X as layer 0 gets it."""
-    e_title = (QCoreApplication.translate("TokensView", "E[ids] × √d = %1").replace("%1", f"{r.scale:.4g}")
+    e_title = (fill(QCoreApplication.translate("TokensView", "E[ids] × √d = %1"), f"{r.scale:.4g}")
                if r.scale != 1.0 else QCoreApplication.translate("TokensView", "E[ids] (not scaled)"))
     if r.position == "rope":
         p_title = QCoreApplication.translate("TokensView", "nothing added (RoPE)")
     elif r.family == "bert":
         p_title = QCoreApplication.translate("TokensView", "learned position + token type")
     elif r.family == "opt":
-        p_title = QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)").replace("%1", str(n + 1))
+        p_title = fill(QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)"), str(n + 1))
     else:
-        p_title = QCoreApplication.translate("TokensView", "learned positions[0 … %1]") \
-            .replace("%1", str(max(n - 1, 0)))
+        p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
     x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family == "bert"
                else QCoreApplication.translate("TokensView", "X into layer 0"))
     pe_levels = symmetric_levels(r.pe_rows) if np.any(r.pe_rows) else (-1.0, 1.0)   # the middle: own scale
     if r.position != "rope":
-        p_title += QCoreApplication.translate("TokensView", ": own scale ±%1").replace("%1", f"{pe_levels[1]:g}")
+        p_title += fill(QCoreApplication.translate("TokensView", ": own scale ±%1"), f"{pe_levels[1]:g}")
     row.set_titles((e_title, p_title, x_title))
     levels = symmetric_levels(np.concatenate([scaled.ravel(), r.x.ravel()]))       # E and X share the bar
     positions = [str(i) for i in range(n)]
@@ -42,7 +42,7 @@ def set_model_item(box, p) -> None:
     from explorer.compute.models import display_name
 
     spec = p.model if p is not None else ""
-    box.setItemText(2, QCoreApplication.translate("TokensView", "opened model: %1").replace("%1", display_name(spec))
+    box.setItemText(2, fill(QCoreApplication.translate("TokensView", "opened model: %1"), display_name(spec))
                     if spec else QCoreApplication.translate("TokensView", "a model (File → Open model…)"))
     item = box.model().item(2)
     item.setEnabled(bool(spec))
@@ -53,11 +53,10 @@ def model_text(r) -> str:
     """What X is for an opened model (shown above the chips, not as a warning); "" otherwise."""
     if r.source != "model" or r.error:
         return ""
-    text = QCoreApplication.translate(
-        "TokensView", "%1's own tokenizer and rows; X is exactly what its first layer receives.") \
-        .replace("%1", r.model_name)
+    text = fill(QCoreApplication.translate(
+        "TokensView", "%1's own tokenizer and rows; X is exactly what its first layer receives."), r.model_name)
     if r.position == "rope":
-        text += " " + QCoreApplication.translate(
+        text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input: position enters inside attention, "
-            "where RoPE rotates q and k (see the “RoPE, real weights” view).").replace("%1", r.model_name)
+            "where RoPE rotates q and k (see the “RoPE, real weights” view)."), r.model_name)
     return text

@@ -26,8 +26,10 @@ from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views import token_model
 from explorer.ui.views.base import View, symmetric_levels
+from explorer.ui.views.token_chips import notice_text
 from explorer.ui.views.token_chips import CHIP_PARTIAL, CHIP_SPECIAL, CHIP_UNKNOWN, ChipStrip, chip_text
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
+from explorer.translations import fill
 
 DEBOUNCE_MS = 200
 
@@ -140,9 +142,8 @@ class TokensView(Retranslatable, View):
     def _emit_text(self) -> None:
         text = self.text_box.toPlainText()
         if len(text) > TEXT_LIMIT:
-            self._show_notice(self.tr("The text has %1 characters; at most %2 can be tokenized. "
-                                      "Shorten it to see its tokens.")
-                              .replace("%1", f"{len(text):,}").replace("%2", f"{TEXT_LIMIT:,}"))
+            self._show_notice(fill(self.tr("The text has %1 characters; at most %2 can be tokenized. "
+                                      "Shorten it to see its tokens."), f"{len(text):,}", f"{TEXT_LIMIT:,}"))
             return
         self.text_changed.emit(text)
 
@@ -161,7 +162,7 @@ class TokensView(Retranslatable, View):
         self.result = result
         p = result.params
         self._sync_inputs(p)
-        self._show_notice(self._notice_text(result))
+        self._show_notice(notice_text(result))
         self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
         self.chips.fill(result)
@@ -205,10 +206,8 @@ class TokensView(Retranslatable, View):
 
     def _draw_lookup(self, result, labels, n, d) -> None:
         ids = [str(int(c)) for c in result.columns]
-        self.lookup.set_titles((self.tr("one-hot (%1 × %2 used ids)").replace("%1", str(n))
-                                .replace("%2", str(len(ids))),
-                                self.tr("E rows of those ids (%1 × %2)").replace("%1", str(len(ids)))
-                                .replace("%2", str(d)),
+        self.lookup.set_titles((fill(self.tr("one-hot (%1 × %2 used ids)"), str(n), str(len(ids))),
+                                fill(self.tr("E rows of those ids (%1 × %2)"), str(len(ids)), str(d)),
                                 self.tr("E[ids]: the sentence's rows")))
         e_levels = symmetric_levels(result.table_rows)
         self.lookup.show(0, result.one_hot, (0.0, 1.0), x_ticks=ids, y_ticks=labels, binary=True)
@@ -225,12 +224,12 @@ class TokensView(Retranslatable, View):
         pe_levels = symmetric_levels(result.pe_rows)      # its own scale: ±1 beside ±50 is one pale block
         trained = result.source == "minilm"
         e_title = (self.tr("word embedding E[ids]") if trained else
-                   self.tr("E[ids] × √%1 = %2").replace("%1", str(d)).replace("%2", f"{result.scale:.1f}")
+                   fill(self.tr("E[ids] × √%1 = %2"), str(d), f"{result.scale:.1f}")
                    if result.scale != 1.0 else self.tr("E[ids] (not scaled)"))
         self.sum.set_titles((e_title,
                              (self.tr("learned position + token type") if trained
-                              else self.tr("PE[0 … %1]").replace("%1", str(max(n - 1, 0))))
-                             + self.tr(": own scale ±%1").replace("%1", f"{pe_levels[1]:g}"),
+                              else fill(self.tr("PE[0 … %1]"), str(max(n - 1, 0))))
+                             + fill(self.tr(": own scale ±%1"), f"{pe_levels[1]:g}"),
                              self.tr("X (LayerNorm follows)") if trained else self.tr("X, the input")))
         positions = [str(i) for i in range(n)]
         for i, data in enumerate((scaled, result.pe_rows, result.x)):
@@ -254,38 +253,8 @@ class TokensView(Retranslatable, View):
                 box.setChecked(value)
             box.blockSignals(False)
         self.scale_box.setEnabled(self.source == "untrained")
-        self.source_box.setItemText(0, self.tr("untrained, seed %1 (d = %2)").replace("%1", str(p.seed))
-                                    .replace("%2", str(p.d_model)))
+        self.source_box.setItemText(0, fill(self.tr("untrained, seed %1 (d = %2)"), str(p.seed), str(p.d_model)))
         token_model.set_model_item(self.source_box, p)
-
-    def _notice_text(self, r) -> str:
-        n, limit, total = r.n_shown, r.limit, r.n_total
-        if r.error:
-            return self.tr("Nothing to show: %1").replace("%1", r.error)
-        lines = []
-        if r.limit_kind == "max_len":
-            lines.append(self.tr(
-                "The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, "
-                "either extend the table (raise max_len) or stop the sequence (shorten the text). "
-                "Shown: the first %3 tokens only.").replace("%1", str(total)).replace("%2", str(limit))
-                .replace("%3", str(n)))
-        elif r.limit_kind == "learned" and r.source == "model":
-            lines.append(self.tr(
-                "The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be "
-                "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
-                "only.").replace("%1", str(total)).replace("%2", str(limit)).replace("%3", str(n))
-                .replace("%4", r.model_name))
-        elif r.limit_kind == "learned":
-            lines.append(self.tr(
-                "The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be "
-                "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
-                "only.").replace("%1", str(total)).replace("%2", str(limit)).replace("%3", str(n)))
-        elif r.limit_kind == "view":
-            lines.append(self.tr("The text has %1 tokens; this view shows the first %2.")
-                         .replace("%1", str(total)).replace("%2", str(n)))
-        if r.source == "minilm" and r.params.tokenizer != "wordpiece":
-            lines.append(self.tr("MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
-        return "\n".join(lines)
 
     # cursor and hover ----------------------------------------------------------------------------
     def set_cursor(self, pos: int) -> None:
@@ -307,10 +276,7 @@ class TokensView(Retranslatable, View):
         r = self.result
         if r is None or r.error or not (0 <= pos < r.n_shown and 0 <= ch < r.d_model):
             return
-        self.readout.setText(self.tr("position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6")
-                             .replace("%1", str(pos)).replace("%2", chip_text(r.tokens[pos]))
-                             .replace("%3", str(ch)).replace("%4", f"{r.scaled_rows[pos, ch]:+.4f}")
-                             .replace("%5", f"{r.pe_rows[pos, ch]:+.4f}").replace("%6", f"{r.x[pos, ch]:+.4f}"))
+        self.readout.setText(fill(self.tr("position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6"), str(pos), chip_text(r.tokens[pos]), str(ch), f"{r.scaled_rows[pos, ch]:+.4f}", f"{r.pe_rows[pos, ch]:+.4f}", f"{r.x[pos, ch]:+.4f}"))
         self.hovered.emit(pos, ch)
 
     def set_colormap(self, name: str) -> None:
