@@ -61,13 +61,24 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
 
 
 def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
-    """(coordinates (n, k), explained variance fractions (k,)) of the centred rows, by numpy's SVD.
+    """(coordinates (n, k), explained variance fractions (k,)) of the centred rows (principal components).
 
     Each component's sign is fixed so that its largest-|loading| channel is positive (SVD's sign is
     arbitrary; this keeps the picture from flipping between runs)."""
     a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
     a = a - a.mean(axis=0, keepdims=True)
-    u, s, vt = np.linalg.svd(a, full_matrices=False)                           # (n, r), (r,), (r, d)
+    # eigenvectors of the smaller of the (d, d) covariance and the (n, n) Gram matrix: the same
+    # components as the SVD of `a`, 3-4x faster than np.linalg.svd at 512 x 384
+    if a.shape[1] <= a.shape[0]:
+        lam, v = np.linalg.eigh(a.T @ a)                                       # ascending
+        vt = v[:, ::-1].T                                                      # (d, d) rows = PCs
+        s = np.sqrt(np.clip(lam[::-1], 0.0, None))
+        u = (a @ vt.T[:, :k]) / np.where(s[:k] > 0, s[:k], 1.0)                # (n, k)
+    else:
+        lam, w = np.linalg.eigh(a @ a.T)
+        s = np.sqrt(np.clip(lam[::-1], 0.0, None))
+        u = w[:, ::-1][:, :k]                                                  # (n, k)
+        vt = (u.T @ a) / np.where(s[:k] > 0, s[:k], 1.0)[:, None]              # (k, d)
     k = min(k, s.size)
     sign = np.sign(vt[np.arange(k), np.abs(vt[:k]).argmax(axis=1)])            # (k,)
     sign[sign == 0] = 1.0
@@ -80,7 +91,8 @@ def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
     return coords.astype(np.float32), var
 
 
-def _model_table(spec: str):
+@lru_cache(maxsize=4)
+def _model_table(spec: str, stamp: tuple = ()):
     """(name, table (n, d), total rows, note): the opened model's learned table, or (None, ..., note)."""
     if not spec:
         return None, None, 0, ""
@@ -97,15 +109,30 @@ def _model_table(spec: str):
     return model.name, np.asarray(table[:MAX_ROWS], np.float32), table.shape[0], ""
 
 
+_LEARNED_SIDES: dict = {}   # id(table) -> (table, its cosine matrix and PCA): they do not move with the base
+
+
+def _learned_side(key: int, rows: np.ndarray) -> dict:
+    """The learned table's cosine matrix and PCA, computed once per table (the base slider moves only
+    the sinusoidal side)."""
+    got = _LEARNED_SIDES.get(key)
+    if got is None or got[0] is not rows:
+        pca_l, var_l = pca(rows)
+        got = (rows, {"sim_learned": cosine_matrix(rows).astype(np.float32), "pca_learned": pca_l,
+                      "var_learned": var_l})
+        if len(_LEARNED_SIDES) > 4:
+            _LEARNED_SIDES.clear()
+        _LEARNED_SIDES[key] = got
+    return got[1]
+
+
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
     pca_sin, var_sin = pca(sin)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
-        pca_l, var_l = pca(learned_rows)
-        out.update(learned=learned_rows, sim_learned=cosine_matrix(learned_rows).astype(np.float32),
-                   pca_learned=pca_l, var_learned=var_l)
+        out.update(learned=learned_rows, **_learned_side(id(learned_rows), learned_rows))
     else:
         out.update(learned=None, sim_learned=None)
     return out
@@ -125,7 +152,7 @@ def _learned(base: float, layout: str) -> LearnedResult:
 
 @lru_cache(maxsize=4)
 def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | str:
-    name, table, total, note = _model_table(spec)
+    name, table, total, note = _model_table(spec, stamp)
     if table is None:
         return note
     n, d = table.shape

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QScrollArea, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from explorer import catalogue
 from explorer.errors import InputError
@@ -18,14 +19,13 @@ from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
 from explorer.ui.lecture import Lecture
+from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.settings_store import load_state, save_state
 from explorer.ui.views.registry import LazyViews, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
-# Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth view; Ctrl+Tab reaches every view
-TAB_KEYS = tuple(f"Ctrl+{i}" for i in range(1, 10)) + ("Ctrl+0",)
 
 
 class MainWindow(QMainWindow):
@@ -50,7 +50,7 @@ class MainWindow(QMainWindow):
         # their full names in the tooltip and the View menu
         self.tabs.setUsesScrollButtons(False)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
-        self.tabs.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 7px; }")   # 14 tabs at 1280 px
+        self.style_tabs(1.0)
         self.setCentralWidget(self.tabs)
         self.controls = ControlPanel()
         scroll = QScrollArea()
@@ -84,6 +84,12 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         self._on_tab_changed()
 
+    def style_tabs(self, scale: float) -> None:
+        """Compact tabs (all 14 fit at 1280 px) at the presentation scale's size (a tab bar with a style
+        sheet ignores setFont, so the size is in the sheet)."""
+        self.tabs.tabBar().setStyleSheet(f"QTabBar::tab {{ padding: {4 * scale:.0f}px {7 * scale:.0f}px; "
+                                         f"font-size: {QApplication.font().pointSizeF():.1f}pt; }}")
+
     def step_tab(self, step: int) -> None:
         """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
@@ -111,33 +117,7 @@ class MainWindow(QMainWindow):
         from explorer.ui.check_actions import CheckActions
 
         self.check_actions = CheckActions(self, file_menu)    # File → Check my table… (Ctrl+K)
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        view_menu.addAction(self.dock.toggleViewAction())
-        for i, name in enumerate(self.views):
-            act = QAction(self.tab_names[name], self)
-            if i < len(TAB_KEYS):
-                act.setShortcut(QKeySequence(TAB_KEYS[i]))
-            act.triggered.connect(lambda _=False, i=i: self.tabs.setCurrentIndex(i))
-            view_menu.addAction(act)
-        view_menu.addSeparator()
-        for text, keys, step in ((self.tr("Next view"), "Ctrl+Tab", +1),
-                                 (self.tr("Previous view"), "Ctrl+Shift+Tab", -1)):
-            act = QAction(text, self)
-            act.setShortcuts([QKeySequence(keys), QKeySequence("Ctrl+PgDown" if step > 0
-                                                               else "Ctrl+PgUp")])
-            act.triggered.connect(lambda _=False, step=step: self.step_tab(step))
-            view_menu.addAction(act)
-        self.reset_action = QAction(self.tr("&Reset settings"), self)
-        self.reset_action.triggered.connect(self.reset)
-        settings_menu = self.menuBar().addMenu(self.tr("&Settings"))
-        settings_menu.addAction(self.reset_action)
-        language_menu = settings_menu.addMenu(self.tr("&Language"))
-        from explorer.ui import i18n
-
-        for lang in i18n.available_languages():
-            act = QAction(i18n.language_name(lang), self)
-            act.triggered.connect(lambda _=False, lang=lang: self.language_requested.emit(lang))
-            language_menu.addAction(act)
+        build_view_and_settings_menus(self)
 
     def _connect(self) -> None:
         c = self.controller

@@ -110,6 +110,7 @@ class Presenter(QObject):
         font.setPointSizeF(size)
         QApplication.setFont(font)
         self.window.setFont(font)
+        self.window.style_tabs(self.scale)
         self.window.set_panel_scale(self.scale)
         for view in self.window.views.values():     # views made later get it in apply_to
             self.apply_to(view)

@@ -1329,6 +1329,18 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>文件(&amp;F)</translation>
         </message>
         <message>
+            <source>Device: checking…</source>
+            <translation>设备：检测中…</translation>
+        </message>
+        <message>
+            <source>Saved settings were unreadable; defaults restored</source>
+            <translation>保存的设置无法读取，已恢复默认值</translation>
+        </message>
+        <message>
+            <source>Settings reset to defaults</source>
+            <translation>设置已恢复为默认值</translation>
+        </message>
+        <message>
             <source>&amp;View</source>
             <translation>视图(&amp;V)</translation>
         </message>
@@ -1351,18 +1363,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>&amp;Language</source>
             <translation>语言(&amp;L)</translation>
-        </message>
-        <message>
-            <source>Device: checking…</source>
-            <translation>设备：检测中…</translation>
-        </message>
-        <message>
-            <source>Saved settings were unreadable; defaults restored</source>
-            <translation>保存的设置无法读取，已恢复默认值</translation>
-        </message>
-        <message>
-            <source>Settings reset to defaults</source>
-            <translation>设置已恢复为默认值</translation>
         </message>
         <message>
             <source>Heatmap</source>
