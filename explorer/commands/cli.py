@@ -163,12 +163,16 @@ def _input_array(args):
 
 
 def _run_tokens(args) -> int:
-    import json
-
     from explorer.backend.tokens import tokenize, tokens_to_json
 
-    data = tokens_to_json(tokenize(args.text, args.tokenizer))
-    if args.json:
+    return print_tokens(tokens_to_json(tokenize(args.text, args.tokenizer)), args.json)
+
+
+def print_tokens(data: dict, as_json: bool) -> int:
+    """`pe-explorer tokens`' output: JSON, or one line per token (index, id, span, text)."""
+    import json
+
+    if as_json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
     for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):

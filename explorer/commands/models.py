@@ -90,7 +90,6 @@ def _export(args, model) -> int:
 
 def run(args) -> int:
     """Run a --model command; InputError (one line, exit 2 in cli.main) for every bad input."""
-    import json
 
     from explorer.backend.models.hf_folder import open_model
     from explorer.backend.tokens import tokens_to_json
@@ -101,9 +100,6 @@ def run(args) -> int:
         if args.command == "export":
             return _export(args, model)
         data = tokens_to_json(model.tokenize(args.text))
-    if args.json:
-        print(json.dumps(data, ensure_ascii=False))
-        return 0
-    for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):
-        print(f"{i:>4}  {tid:>7}  {span[0]:>5}-{span[1]:<5} {tok}")
-    return 0
+    from explorer.commands.cli import print_tokens
+
+    return print_tokens(data, args.json)
