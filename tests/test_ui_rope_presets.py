@@ -121,9 +121,10 @@ def test_scene_with_a_preset_and_overrides_round_trips(window, tmp_path, setting
 @pytest.mark.parametrize("kind", ROPE_TYPES)
 def test_each_rope_type_through_the_view_controls(qtbot, kind):
     view = make(qtbot, "rope")
+    step(view, lambda: view.pages.setCurrentIndex(1))        # the scaling page (only the open page is drawn)
     step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData(kind)))
     s = view.result.state
-    assert s.rope_type == kind
+    assert s.rope_type == kind and s.page == "scaling"
     want = inv_frequencies(s.head_dim, s.base, s.scaling(), s.seq_len, s.max_position_embeddings)
     _, drawn = view.panels.f_after.getOriginalDataset()
     np.testing.assert_allclose(drawn, want.inv_freq)

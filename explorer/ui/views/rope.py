@@ -117,8 +117,11 @@ class RopeView(PanelView):
 
     # drawing ----------------------------------------------------------------------------------
     def draw(self, r) -> None:
-        self._draw_rotation(r)
-        self.panels.draw(r)
+        """Draw the open page only (the page is in the state: switching pages brings a new result)."""
+        if r.state.page == "scaling":
+            self.panels.draw(r)
+        else:
+            self._draw_rotation(r)
         self.set_readout(self.panels.readout(r) if r.state.page == "scaling" else self._rotation_text(r))
 
     def _draw_rotation(self, r) -> None:
