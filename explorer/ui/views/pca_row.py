@@ -7,10 +7,12 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import cache_axes, set_title
+from explorer.ui.views.base import cache_axes, nice_span, set_title, steady_range
 from explorer.translations import fill
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
+BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
+#                                keeps 32 entries, not one per point (a per-point colour cost ~50 ms)
 
 
 class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
@@ -40,6 +42,8 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
         self.bar_image = pg.ImageItem()                  # the bar needs an image to take its levels from
         self.result = None
         self.names = ("", "")
+        self._brushes: dict[int, list] = {}      # n -> one brush per point from BRUSH_LEVELS shared ones
+        self._shown: dict[int, object] = {}      # first column -> the coordinates drawn there
         self.retranslate_ui()
 
     def retranslate_ui(self) -> None:
@@ -51,31 +55,47 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             self.draw(self.result, *self.names)
 
     def clear_points(self) -> None:
+        self._shown.clear()
         for path, dots in zip(self.paths, self.dots):
             path.clear()
             dots.clear()
 
+    def _brushes_for(self, n: int) -> list:
+        if n not in self._brushes:
+            levels = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, BRUSH_LEVELS))]
+            bins = (np.arange(n) * BRUSH_LEVELS // max(n, 1)).clip(0, BRUSH_LEVELS - 1)
+            self._brushes = {n: [levels[b] for b in bins]}
+        return self._brushes[n]
+
     def draw(self, r, learned_name: str, sinusoidal_name: str) -> None:
-        """Draw r.pca_learned (if any) and r.pca_sinusoidal, each (n, 3)."""
+        """Draw r.pca_learned (if any) and r.pca_sinusoidal, each (n, 3); a side whose coordinates did
+        not change (the learned table does not move with the base) is left as it is."""
         self.result, self.names = r, (learned_name, sinusoidal_name)
-        self.clear_points()
         sides = ((r.pca_learned, r.var_learned, learned_name, 0),
                  (r.pca_sinusoidal, r.var_sinusoidal, sinusoidal_name, 2))
         n = 0
         for coords, var, name, col in sides:
             if coords is None:
+                self._shown[col] = None
                 for k in (0, 1):
+                    self.paths[col + k].clear()
+                    self.dots[col + k].clear()
                     set_title(self.plots[col + k], fill(self.tr("%1: not available"), name), size="9pt")
                 continue
             n = coords.shape[0]
-            brushes = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, n))] if n else []
+            if self._shown.get(col) is coords:
+                continue
+            self._shown[col] = coords
+            brushes = self._brushes_for(n)
             for k, (a, b) in enumerate(((0, 1), (1, 2))):
                 plot = self.plots[col + k]
                 self.paths[col + k].setData(coords[:, a], coords[:, b])
                 self.dots[col + k].setData(coords[:, a], coords[:, b], brush=brushes)
-                set_title(plot, fill(self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)"), name, str(a + 1), str(b + 1), f"{100 * var[a]:.0f}", f"{100 * var[b]:.0f}"),
+                set_title(plot, fill(self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)"), name,
+                                     str(a + 1), str(b + 1), f"{100 * var[a]:.0f}", f"{100 * var[b]:.0f}"),
                           size="9pt")
-                plot.enableAutoRange()
+                steady_range(plot, nice_span(float(coords[:, a].min()), float(coords[:, a].max())),
+                             nice_span(float(coords[:, b].min()), float(coords[:, b].max())))
         self.bar.setLevels((0, max(n - 1, 1)))
 
     def set_colormap(self, name: str) -> None:
