@@ -81,6 +81,32 @@ class View(QWidget):
         pass
 
 
+class ZoomableView(View):
+    """A view whose shown region is the State's zoom (heatmap, curves, similarity): it remembers the
+    current table size (for stale hover readouts) and which zoom it shows."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
+        self._table = None         # (max_len, d_model) of the current params, from show_state
+
+    def new_zoom(self, state, params) -> bool:
+        """Remember the table size; True (the zoom then counts as shown) when the State's zoom is not
+        the one on screen."""
+        if params is not None:
+            self._table = (params.max_len, params.d_model)
+        if state.zoom == self._zoom_shown:
+            return False
+        self._zoom_shown = state.zoom
+        return True
+
+    def stale(self, result) -> bool:
+        """True when `result` is of another table size than the current params (a picture one step
+        behind a slider): its cells are not read out."""
+        return result is None or (self._table is not None
+                                  and (result.params.max_len, result.params.d_model) != self._table)
+
+
 class ImagePlot:
     """A PlotItem holding an ImageItem with a ColorBarItem; y grows downwards (matrix style)."""
 

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
-from explorer.ui.views.base import CURSOR_PEN, View, cache_axes
+from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 LANE = 2.5   # vertical distance between pair lanes (values span -1 .. 1)
@@ -20,7 +20,7 @@ def cos_shade(colour):
     return pg.QtGui.QColor.fromHslF(max(h, 0.0), s, min(lightness + (1 - lightness) * 0.45, 0.72), a)
 
 
-class CurvesView(View):
+class CurvesView(ZoomableView):
     title = "curves"
     pairs_requested = Signal(str, str)   # (mode, text): mode in spread/fastest/slowest/manual
 
@@ -55,7 +55,6 @@ class CurvesView(View):
         self._items: list[pg.PlotDataItem] = []
         self._width = 2.0
         self._extent = None
-        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.entry.editingFinished.connect(
             lambda: self.pairs_requested.emit("manual", self.entry.text()))
@@ -105,10 +104,9 @@ class CurvesView(View):
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (a range of positions), or every position."""
-        zoom = state.zoom
-        if zoom == self._zoom_shown:
+        if not self.new_zoom(state, params):
             return
-        self._zoom_shown = zoom
+        zoom = state.zoom
         if zoom:
             self.plot.setXRange(*zoom[0:2], padding=0)
         elif params is not None:

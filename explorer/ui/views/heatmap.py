@@ -7,10 +7,10 @@ import math
 import pyqtgraph as pg
 
 from explorer.translations import fill
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, per_pixel_hint, set_title
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint, set_title
 
 
-class HeatmapView(View):
+class HeatmapView(ZoomableView):
     title = "heatmap"
 
     def __init__(self, parent=None):
@@ -27,8 +27,6 @@ class HeatmapView(View):
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._extent = None
-        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
-        self._table = None         # (max_len, d_model) of the current params, from show_state
         self.hovered.connect(self._show_hover)
         self.panel.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.panel.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -50,12 +48,9 @@ class HeatmapView(View):
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (positions x channels), or the whole table when it has none."""
-        if params is not None:
-            self._table = (params.max_len, params.d_model)
-        zoom = state.zoom
-        if zoom == self._zoom_shown:
+        if not self.new_zoom(state, params):
             return
-        self._zoom_shown = zoom
+        zoom = state.zoom
         if zoom:
             self.panel.plot.setRange(xRange=zoom[2:4], yRange=zoom[0:2], padding=0)
         elif params is not None:
@@ -91,9 +86,7 @@ class HeatmapView(View):
     def _show_hover(self, pos: int, ch: int) -> None:
         """The readout of the cell under the mouse, read from the shown result (no maths here)."""
         r = self.result
-        stale = r is None or (self._table is not None
-                              and (r.params.max_len, r.params.d_model) != self._table)
-        cell = None if stale else r.cell(pos, ch)
+        cell = None if self.stale(r) else r.cell(pos, ch)
         if cell is None:   # the picture under the mouse may be one step behind the params
             return
         value, exact = cell

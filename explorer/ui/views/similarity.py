@@ -10,7 +10,7 @@ from explorer.translations import fill
 from explorer.ui.views.base import (
     CURSOR_PEN,
     ImagePlot,
-    View,
+    ZoomableView,
     cache_axes,
     cell_under,
     per_pixel_hint,
@@ -19,7 +19,7 @@ from explorer.ui.views.base import (
 )
 
 
-class SimilarityView(View):
+class SimilarityView(ZoomableView):
     title = "similarity"
 
     def __init__(self, parent=None):
@@ -46,8 +46,6 @@ class SimilarityView(View):
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._extent = None
-        self._zoom_shown = ()      # the State's zoom last shown (() = the whole table)
-        self._table = None         # (max_len, d_model) of the current params, from show_state
         self.hovered.connect(self._show_hover)
         self._width = 2.0
         self.panel.plot.scene().sigMouseClicked.connect(self._on_clicked)
@@ -77,12 +75,9 @@ class SimilarityView(View):
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (the same positions on both axes), or the whole matrix."""
-        if params is not None:
-            self._table = (params.max_len, params.d_model)
-        zoom = state.zoom
-        if zoom == self._zoom_shown:
+        if not self.new_zoom(state, params):
             return
-        self._zoom_shown = zoom
+        zoom = state.zoom
         span = zoom[0:2] if zoom else (0, params.max_len) if params is not None else None
         if span is not None:
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
@@ -117,9 +112,7 @@ class SimilarityView(View):
     def _show_hover(self, p: int, q: int) -> None:
         """The readout of S[p, q] under the mouse, read from the shown result (no maths here)."""
         r = self.result
-        stale = r is None or (self._table is not None
-                              and (r.params.max_len, r.params.d_model) != self._table)
-        cell = None if stale else r.cell(p, q)
+        cell = None if self.stale(r) else r.cell(p, q)
         if cell is None:
             return
         value, exact = cell
