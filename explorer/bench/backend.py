@@ -47,6 +47,28 @@ def _cases(n: int, d: int) -> dict:
     return cases
 
 
+MODEL_TOKENS = 512      # the sentence length of the model row (issue #15: within a frame once read)
+
+
+def model_case():
+    """(name, d_model, fn(i)) for a 512-token sentence with SmolLM2 after the model is open: the tokens
+    view's whole compute uncached (tokenize, rows, X, norms), i.e. what a text edit costs (a slider move
+    keeps the cached result: the model's tokens do not depend on the shared sliders); None without
+    SmolLM2."""
+    from explorer.backend.models.shipped import smollm2_path
+    from explorer.compute import model_tokens, models
+    from explorer.params import Params
+
+    if smollm2_path() is None:
+        return None
+    words = " ".join(f"word{i}" for i in range(MODEL_TOKENS))        # well over 512 tokens
+    p = Params(model="smollm2", embedding_source="model", text=words, max_len=MODEL_TOKENS)
+    stamp = models.stamp(p.model)
+    model_tokens.tokens_model.__wrapped__(p, stamp)                  # reads the rows once
+    return ("tokens with SmolLM2, 512 tokens, text edit", models.open_cached(p.model).config.d_model,
+            lambda i: model_tokens.tokens_model.__wrapped__(p, stamp))
+
+
 def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
     rows = []
     for n, d in sizes:
@@ -54,4 +76,8 @@ def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
             count = FULL_REPEAT if "full" in name else repeat
             fn(count + 1)                             # untimed: caches, page faults
             rows.append({"what": name, "max_len": n, "d_model": d, **stats(timed(fn, count))})
+    case = model_case()
+    if case is not None:
+        name, d, fn = case
+        rows.append({"what": name, "max_len": MODEL_TOKENS, "d_model": d, **stats(timed(fn, 20))})
     return rows

@@ -46,6 +46,11 @@ def position_summand(model, n: int) -> np.ndarray:
     return np.asarray(pos, np.float32)
 
 
+# what the result reads with a model: its own tokenizer, table and positions (d_model, base, layout and the
+# sqrt(d) box do not apply), so a slider move keeps the cached result of a long sentence
+MODEL_READS = ("model", "embedding_source", "text")
+
+
 @lru_cache(maxsize=4)
 def tokens_model(params: Params, stamp: tuple) -> TokensResult:
     """The tokens view's result for params.model (stamp: the files' state, so a changed file reopens)."""
@@ -92,4 +97,4 @@ def for_model(params: Params) -> TokensResult:
         stamp = models.stamp(params.model)
     except InputError as exc:
         return TokensResult(params=params, source="model", tokenizer="", error=str(exc))
-    return tokens_model(params, stamp)
+    return tokens_model(params.project(MODEL_READS), stamp)
