@@ -1,6 +1,7 @@
 """Headless Qt for every test; an isolated QSettings store per test."""
 
 import os
+from contextlib import contextmanager
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -28,6 +29,21 @@ def window(qtbot, settings):
     yield win
     win.controller.wait_idle()
     close_and_delete(win)
+
+
+@contextmanager
+def another_window(settings):
+    """Another real main window on the same settings (where a scene or saved state is brought back),
+    shown offscreen, closed and deleted when the block ends."""
+    from explorer.ui.main_window import MainWindow
+
+    win = MainWindow(settings=settings)
+    win.resize(1200, 800)
+    win.show()
+    try:
+        yield win
+    finally:
+        close_and_delete(win)
 
 
 def close_and_delete(win):

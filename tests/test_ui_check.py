@@ -20,7 +20,7 @@ from explorer.compute.arrays import result_arrays
 from explorer.scenes import load_scene, save_scene
 from explorer.ui.file_actions import apply_scene, current_scene
 from tests.check_implementations import PositionalEncoding
-from tests.conftest import close_and_delete
+from tests.conftest import another_window, close_and_delete
 
 L, D = 120, 64
 
@@ -178,8 +178,6 @@ def test_a_file_of_several_arrays_asks_which(window, monkeypatch, tmp_path):
 
 
 def test_a_scene_restores_the_checked_file(window, monkeypatch, tmp_path, settings):
-    from explorer.ui.main_window import MainWindow
-
     path = tmp_path / "pe.npy"
     np.save(path, seeds_table(swap=True))
     open_through_action(window, monkeypatch, path)
@@ -189,10 +187,7 @@ def test_a_scene_restores_the_checked_file(window, monkeypatch, tmp_path, settin
     assert scene.state == window.controller.state
     assert scene.state.views["check"].to_dict(only_changed=True) == {
         "source": str(path), "kind": "pe", "base": 10000.0}
-    other = MainWindow(settings=settings)
-    other.resize(1200, 800)
-    other.show()
-    try:
+    with another_window(settings) as other:
         apply_scene(other, scene)
         assert other.controller.wait_idle()
         assert other.controller.state == window.controller.state
@@ -200,8 +195,6 @@ def test_a_scene_restores_the_checked_file(window, monkeypatch, tmp_path, settin
         assert list(other.views)[other.tabs.currentIndex()] == "check"
         assert view.kind_box.currentData() == "pe" and view.base_box.value() == 10000.0
         assert view.result.mistakes[0].id == "sin_cos_swapped"
-    finally:
-        close_and_delete(other)
 
 
 def test_the_own_controls_rediagnose_on_the_worker_and_never_on_the_gui_thread(

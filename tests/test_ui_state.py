@@ -9,7 +9,7 @@ from explorer.params import Params
 from explorer.scenes import builtin_deck, load_scene, save_scene
 from explorer.ui.file_actions import apply_scene, current_scene
 from explorer.ui.views.registry import VIEW_CLASSES, tab_title
-from tests.conftest import close_and_delete
+from tests.conftest import another_window, close_and_delete
 
 NON_DEFAULT = {   # one setting per view that has any, set through the controller as a control would
     "tokens": {"page": "gauge"}, "conventions": {"rows": 128}, "offset": {"offset": 7, "position": 3},
@@ -37,8 +37,6 @@ def _show(window, name):
 
 
 def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, settings):
-    from explorer.ui.main_window import MainWindow
-
     c = window.controller
     c.update(max_len=200, d_model=48)
     for name, changes in NON_DEFAULT.items():
@@ -49,10 +47,7 @@ def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, s
     path = save_scene(tmp_path / "all.json", current_scene(window))
     scene = load_scene(path)
     assert scene.state == c.state and scene.view == "rope"
-    other = MainWindow(settings=settings)
-    other.resize(1200, 800)
-    other.show()
-    try:
+    with another_window(settings) as other:
         apply_scene(other, scene)
         assert other.controller.wait_idle()
         assert other.controller.state == c.state
@@ -65,8 +60,6 @@ def test_every_view_state_round_trips_through_a_scene(window, qtbot, tmp_path, s
             assert drawn is not None and drawn.params == c.params, name
             if hasattr(drawn, "state"):
                 assert drawn.state == c.state.views[name], name
-    finally:
-        close_and_delete(other)
 
 
 def test_headless_export_equals_what_the_window_shows(window, tmp_path):
@@ -157,8 +150,6 @@ def test_views_are_made_when_their_tab_is_first_shown(window):
 def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp_path):
     """Zooming the heatmap writes its region into the State; a scene brings the same region back in
     another window, computed at full detail there."""
-    from explorer.ui.main_window import MainWindow
-
     window.controller.update(max_len=20000)
     _show(window, "heatmap")
     view = window.views["heatmap"]
@@ -170,10 +161,7 @@ def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp
     assert 990 <= zoom[0] <= 1001 and 1099 <= zoom[1] <= 1110 and zoom[2] == 0 and 63 <= zoom[3] <= 66
     assert view.result.pos_step == 1 and view.result.pos0 == zoom[0]
     scene = load_scene(save_scene(tmp_path / "zoom.json", current_scene(window)))
-    other = MainWindow(settings=settings)
-    other.resize(1200, 800)
-    other.show()
-    try:
+    with another_window(settings) as other:
         apply_scene(other, scene)
         assert other.controller.wait_idle()
         shown = other.views["heatmap"]
@@ -182,5 +170,3 @@ def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp
         assert shown.result.pos_step == 1 and shown.result.pos0 == zoom[0]
         other.controller.update(max_len=300)            # a new table size shows all of it again
         assert other.controller.state.views["heatmap"].zoom == ()
-    finally:
-        close_and_delete(other)
