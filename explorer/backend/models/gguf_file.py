@@ -111,7 +111,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "rms_norm_eps": _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where),
         "rope_theta": _float(f, f"{arch}.rope.freq_base", where, default=10000.0),
         "tie_word_embeddings": "output.weight" not in header.tensors,
-        spec.hidden_act[0]: spec.hidden_act[1],
+        spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(rot <= head_dim and rot % 2 == 0, f"{where}: RoPE dimension {rot} must be even and <= {head_dim}")
