@@ -2,7 +2,7 @@
 
 llama: q/k rows (and their biases) permuted with LlamaModel.permute; qwen2 / qwen3: stored as Hugging Face
 has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm / attn_k_norm;
-gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight, key_length = head_dim.
+gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
 """
@@ -42,7 +42,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
     if arch == "llama":
         w.add_rope_dimension_count(head_dim)
-    if arch in ("qwen3", "gemma"):
+    if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
         w.add_key_length(head_dim)
         w.add_value_length(head_dim)
     tokens, types, merges = fx.vocabulary()
