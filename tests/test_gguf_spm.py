@@ -98,7 +98,10 @@ def llama_pair(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def gemma_pair(tmp_path_factory):
-    from transformers.integrations.gguf import convert_gguf_tokenizer, get_gguf_tokenizer
+    from transformers.integrations.gguf import (
+        convert_gguf_tokenizer,
+        get_gguf_tokenizer,
+    )
 
     path = write_spm(tmp_path_factory.mktemp("gemma") / "g.gguf", arch="gemma", prefix=False)
     arch, tokenizer_dict, _ = get_gguf_tokenizer(str(path))

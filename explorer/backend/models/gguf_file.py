@@ -19,7 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.backend.models.gguf_archs import ROPE_FREQS, SUPPORTED_ARCHITECTURES, arch_of, rope_scaling_from_factors
+from explorer.backend.models.gguf_archs import (
+    ROPE_FREQS,
+    SUPPORTED_ARCHITECTURES,
+    arch_of,
+    rope_scaling_from_factors,
+)
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, require

@@ -85,7 +85,15 @@ def _checked(fields: dict, where: str) -> tuple[list[str], np.ndarray, np.ndarra
 
 def spm_tokenizer(fields: dict, where: str):
     """The `tokenizers.Tokenizer` of a SentencePiece ('llama') GGUF vocabulary; InputError if malformed."""
-    from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from tokenizers import (
+        AddedToken,
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+    )
 
     tokens, scores, types = _checked(fields, where)
     n = len(tokens)
