@@ -62,19 +62,27 @@ def test_config_is_the_family(written):
     assert c.embed_scale == (pytest.approx(np.sqrt(hf.hidden_size)) if family == "gemma" else 1.0)
 
 
-def test_weights_equal_gguf_dequantize_undone(written):
-    """Every tensor: gguf's own reader + dequantize, un-permuted (llama) and minus 1 (gemma norms)."""
-    family, _, torch_model, model, _, path = written
+def gguf_side_weights(path, family: str, cfg, names) -> dict[str, np.ndarray]:
+    """HF name -> gguf's own reader + dequantize, un-permuted (llama) and minus 1 (gemma norms)."""
     ref = {t.name: t for t in gguf.GGUFReader(path).tensors}
-    cfg = torch_model.config
-    for name in model.tensors.names():
+    out = {}
+    for name in names:
         t = ref[aw.gguf_name(name)]
-        want = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float32).reshape(model.tensors.shape(name))
+        want = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float32)
+        want = want.reshape(tuple(int(n) for n in reversed(t.shape.tolist())))
         if family == "llama" and (".q_proj." in name or ".k_proj." in name):
             heads = cfg.num_attention_heads if ".q_proj." in name else cfg.num_key_value_heads
             want = want[_inverse_permutation(want.shape[0], heads)]
         if family == "gemma" and name.endswith("norm.weight"):
             want = want - np.float32(1)
+        out[name] = want
+    return out
+
+
+def test_weights_equal_gguf_dequantize_undone(written):
+    family, _, torch_model, model, _, path = written
+    names = model.tensors.names()
+    for name, want in gguf_side_weights(path, family, torch_model.config, names).items():
         np.testing.assert_array_equal(model.tensors.read(name), want, err_msg=name)
 
 
@@ -93,9 +101,16 @@ def test_weights_equal_the_transformers_model(written):
 
 
 def test_x_and_layer0_qk_equal_transformers(written):
-    family, qtype, torch_model, model, _, _ = written
+    """F16: the model itself (the file holds it exactly); Q8_0: the model with gguf's dequantized weights."""
+    import copy
+
+    family, qtype, torch_model, model, _, path = written
     if qtype != "F16":
-        pytest.skip("the F16 file holds the model exactly; Q8_0 is checked against gguf's dequantize")
+        torch_model = copy.deepcopy(torch_model)
+        weights = gguf_side_weights(path, family, torch_model.config, model.tensors.names())
+        state = {k: torch.from_numpy(weights[k.removeprefix("model.")]) for k in torch_model.state_dict()
+                 if k.removeprefix("model.") in weights}
+        torch_model.load_state_dict(state, strict=False)
     ref = mh.capture(torch_model, family, IDS)
     cfg = model.config
     close(model.input_x(IDS), ref["x"])

@@ -17,6 +17,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,3 +99,16 @@ def rope_scaling_from_factors(factors: np.ndarray, base: float, dim: int, contex
     listed = [float(f) for f in factors]
     return {"rope_type": "longrope", "short_factor": listed, "long_factor": listed, "factor": 1.0,
             "attention_factor": 1.0, "original_max_position_embeddings": int(context)}
+
+
+def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
+    """Llama 3.x: rope_freqs.weight (info: its TensorInfo; one F32 factor per pair) -> config["rope_scaling"]."""
+    require(info.ggml_type == 0 and len(info.ne) == 1, f"{where}: tensor {ROPE_FREQS} must be a 1-D F32 tensor")
+    raw = os.pread(fd, info.n_bytes, info.start)
+    require(len(raw) == info.n_bytes, f"{where}: the file ended early (was it changed or removed while open?)")
+    factors = np.frombuffer(raw, dtype="<f4")                                   # (rot/2,)
+    rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
+    scaling = rope_scaling_from_factors(factors, config["rope_theta"], rot, config["max_position_embeddings"],
+                                        where)
+    if scaling:
+        config["rope_scaling"] = scaling

@@ -22,8 +22,8 @@ import numpy as np
 from explorer.backend.models.gguf_archs import (
     ROPE_FREQS,
     SUPPORTED_ARCHITECTURES,
+    apply_rope_freqs,
     arch_of,
-    rope_scaling_from_factors,
 )
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
@@ -265,7 +265,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
                         f"{gguf.GGMLQuantizationType(info.ggml_type).name}, which cannot be dequantized here")
         _check_layer0(header, config, where)
         if ROPE_FREQS in header.tensors:
-            _apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
+            apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
         tokenizer = tokenizer_from_metadata(header.fields, where)
     except InputError:
         os.close(fd)
@@ -274,19 +274,6 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         os.close(fd)
         raise InputError(f"{where}: reading failed ({exc.strerror or exc})") from exc
     return config, GGUFTensorReader(path, fd, header, config), tokenizer
-
-
-def _apply_rope_freqs(fd: int, info: TensorInfo, config: dict, where: str) -> None:
-    """Llama 3.x: rope_freqs.weight (one F32 factor per rotated pair) -> config["rope_scaling"] (gguf_archs.py)."""
-    require(info.ggml_type == 0 and len(info.ne) == 1, f"{where}: tensor {ROPE_FREQS} must be a 1-D F32 tensor")
-    raw = os.pread(fd, info.n_bytes, info.start)
-    require(len(raw) == info.n_bytes, f"{where}: the file ended early (was it changed or removed while open?)")
-    factors = np.frombuffer(raw, dtype="<f4")                                   # (rot/2,)
-    rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
-    scaling = rope_scaling_from_factors(factors, config["rope_theta"], rot, config["max_position_embeddings"],
-                                        where)
-    if scaling:
-        config["rope_scaling"] = scaling
 
 
 def _check_layer0(header: Header, config: dict, where: str) -> None:
