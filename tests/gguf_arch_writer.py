@@ -24,8 +24,11 @@ def gguf_name(hf: str) -> str:
     return f"blk.{layer}.{BLOCK[base]}.{kind}"
 
 
-def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None) -> dict[str, np.ndarray]:
-    """Write `model` (a transformers *ForCausalLM) as a GGUF of `arch`; the stored float32 arrays by GGUF name."""
+def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None,
+                      vocabulary=None) -> dict[str, np.ndarray]:
+    """Write `model` (a transformers *ForCausalLM) as a GGUF of `arch`; the stored float32 arrays by GGUF name.
+
+    vocabulary(writer), if given, writes the tokenizer metadata instead of the byte-level default."""
     import gguf
 
     cfg = model.config
@@ -45,12 +48,15 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
         w.add_key_length(head_dim)
         w.add_value_length(head_dim)
-    tokens, types, merges = fx.vocabulary()
-    w.add_tokenizer_model("gpt2")
-    w.add_tokenizer_pre("smollm")
-    w.add_token_list(tokens)
-    w.add_token_types(types)
-    w.add_token_merges(merges)
+    if vocabulary is not None:
+        vocabulary(w)
+    else:
+        tokens, types, merges = fx.vocabulary()
+        w.add_tokenizer_model("gpt2")
+        w.add_tokenizer_pre("smollm")
+        w.add_token_list(tokens)
+        w.add_token_types(types)
+        w.add_token_merges(merges)
     stored = {}
     tied = getattr(cfg, "tie_word_embeddings", False)
     for hf, arr in fx.hf_weights(model).items():

@@ -58,10 +58,21 @@ def vocabulary(seed: int = 0):
 
 
 def write_spm(path, arch="llama", tokens=None, scores="auto", types=None, prefix=True, bos=True, eos=False):
+    w = gguf.GGUFWriter(str(path), arch)
+    add_spm(w, tokens, scores, types, prefix, bos, eos)
+    w.add_tensor("token_embd.weight", np.zeros((len(tokens or vocabulary()[0]), 32), np.float32))   # needs one
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return path
+
+
+def add_spm(w, tokens=None, scores="auto", types=None, prefix=True, bos=True, eos=False) -> None:
+    """The SentencePiece tokenizer metadata, as llama.cpp's _set_vocab_sentencepiece writes it."""
     t, s, ty = vocabulary()
     tokens = t if tokens is None else tokens
     types = ty if types is None else types
-    w = gguf.GGUFWriter(str(path), arch)
     w.add_tokenizer_model("llama")
     w.add_token_list(tokens)
     if scores is not None:
@@ -73,12 +84,6 @@ def write_spm(path, arch="llama", tokens=None, scores="auto", types=None, prefix
     w.add_add_bos_token(bos)
     w.add_add_eos_token(eos)
     w.add_add_space_prefix(prefix)
-    w.add_tensor("token_embd.weight", np.zeros((len(tokens), 32), np.float32))   # a writer needs a tensor
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
-    return path
 
 
 def ours(path):
@@ -174,3 +179,24 @@ def test_bad_vocabularies_are_one_line_errors(tmp_path, change, match):
     with pytest.raises(InputError, match=match) as info:
         ours(path)
     assert "\n" not in str(info.value) and str(path) in str(info.value)
+
+
+def test_a_llama2_style_model_tokenizes_with_its_sentencepiece_vocabulary(tmp_path):
+    """Through open_model: ids as transformers gives them, byte-fallback pieces shown as their bytes."""
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    from explorer.backend.models.hf_folder import open_model
+    from tests import gguf_arch_writer as aw
+
+    n = len(vocabulary()[0])
+    config = LlamaConfig(vocab_size=n, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)
+    aw.write_family_gguf(tmp_path / "m.gguf", LlamaForCausalLM(config).eval(), "llama", vocabulary=add_spm)
+    theirs = AutoTokenizer.from_pretrained(str(tmp_path), gguf_file="m.gguf")
+    text = "hello ß 你好 🙂"
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        tokens = model.tokenize(text)
+        assert tokens.ids.tolist() == theirs.encode(text)
+        shown = [t.text for t in tokens.tokens]
+        assert tokens.tokens[0].special and "<c3>" in shown and "<9f>" in shown
+        assert model.input_x(tokens.ids).shape == (len(tokens.ids), 32)
