@@ -7,11 +7,17 @@ Built as Hugging Face transformers builds it from the same file (transformers 5.
   vocabulary as `tokenization_utils_base.generate_merges` does: every split of a token into two tokens, best
   score of the merged token first (ties: longer left piece, then longer right piece, then file order). That
   is llama.cpp's SPM rule (`llm_tokenizer_spm`: merge the adjacent pair whose union scores highest).
-- Llama-style: no normalizer, Metaspace("▁", prepend "first", no split), decoder ▁ -> space, byte fallback,
-  fuse, strip the one leading space. `tokenizer.ggml.add_space_prefix` false (llama.cpp's flag; transformers
-  ignores it) prepends nothing and strips nothing.
+- Llama-style: spaces -> ▁ and, when `tokenizer.ggml.add_space_prefix` is true (the default), one ▁ in front
+  of every stretch of text between special tokens: llama.cpp's rule (`llama_vocab::impl::tokenize`, case
+  LLAMA_VOCAB_TYPE_SPM: `if (add_space_prefix && is_prev_special) text = ' '`, is_prev_special true at the
+  start and after each special token). transformers uses Metaspace(prepend_scheme "first") instead, which
+  adds no ▁ to text after a special token nor to text that already starts with a space; those are the only
+  places where its ids differ (tests/test_gguf_spm.py pins both). Built as normalizers Prepend("▁") +
+  Replace(" ", "▁"), which `tokenizers` applies to each stretch between added tokens (as transformers'
+  phi3_tokenizer does). Decoder: ▁ -> space, byte fallback, fuse, strip the one leading space.
 - Gemma-style (general.architecture gemma*): tokens of only spaces are respelled with ▁, merges follow the file
-  order instead of the scores, normalizer " " -> "▁", no prefix, no strip (GemmaTokenizer).
+  order instead of the scores, normalizer " " -> "▁" (GemmaTokenizer); llama.cpp's converter writes
+  add_space_prefix false for Gemma, so no prefix and no strip.
 - control tokens (type 3) and the bos / eos / unk / pad tokens are special added tokens, user-defined ones
   (type 4) plain added tokens; BOS / EOS added as `tokenizer.ggml.add_bos_token` (default true, as llama.cpp
   and transformers for SentencePiece files) / `add_eos_token` (default false) say.
@@ -91,14 +97,13 @@ def spm_tokenizer(fields: dict, where: str):
         decoders,
         models,
         normalizers,
-        pre_tokenizers,
         processors,
     )
 
     tokens, scores, types = _checked(fields, where)
     n = len(tokens)
     gemma = str(fields.get("general.architecture", "")).startswith("gemma")
-    prefix = _flag(fields, "tokenizer.ggml.add_space_prefix", True, where) and not gemma
+    prefix = _flag(fields, "tokenizer.ggml.add_space_prefix", True, where)     # llama.cpp's Gemma files: false
     add_bos = _flag(fields, "tokenizer.ggml.add_bos_token", True, where)
     add_eos = _flag(fields, "tokenizer.ggml.add_eos_token", False, where)
     ids = {key: _special_id(fields, key, n, where) for key in SPECIAL_IDS}
@@ -111,13 +116,10 @@ def spm_tokenizer(fields: dict, where: str):
         tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, fuse_unk=True, byte_fallback=True,
                                    unk_token=spelled[unk] if unk is not None else None))
         steps = [decoders.Replace(SPACE, " "), decoders.ByteFallback(), decoders.Fuse()]
-        if gemma:
-            tok.normalizer = normalizers.Replace(" ", SPACE)
-        else:
-            tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="first" if prefix
-                                                         else "never", split=False)
-            if prefix:
-                steps.append(decoders.Strip(content=" ", left=1, right=0))
+        spaces = normalizers.Replace(" ", SPACE)
+        tok.normalizer = normalizers.Sequence([normalizers.Prepend(SPACE), spaces]) if prefix else spaces
+        if prefix:
+            steps.append(decoders.Strip(content=" ", left=1, right=0))
         tok.decoder = decoders.Sequence(steps)
         special = {i for i in np.flatnonzero(types == CONTROL).tolist()} | {i for i in ids.values() if i is not None}
         tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
