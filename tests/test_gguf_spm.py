@@ -236,3 +236,13 @@ def test_a_llama2_style_model_tokenizes_with_its_sentencepiece_vocabulary(tmp_pa
         shown = [t.text for t in tokens.tokens]
         assert tokens.tokens[0].special and "<c3>" in shown and "<9f>" in shown
         assert model.input_x(tokens.ids).shape == (len(tokens.ids), 32)
+
+
+def test_a_vocabulary_tokenizers_cannot_build_is_one_line(tmp_path):
+    """A BOS token with a space in it cannot go into a template: refused in one line, not a Rust panic."""
+    tokens, scores, types = vocabulary()
+    tokens = tokens[:1] + ["<s> x"] + tokens[2:]
+    path = write_spm(tmp_path / "b.gguf", tokens=tokens, scores=scores, types=types)
+    with pytest.raises(InputError, match=r"its vocabulary cannot be made into a tokenizer: ") as info:
+        ours(path)
+    assert "\n" not in str(info.value)

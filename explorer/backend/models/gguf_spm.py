@@ -18,7 +18,7 @@ Built as Hugging Face transformers builds it from the same file (transformers 5.
 - Gemma-style (general.architecture gemma*): tokens of only spaces are respelled with ▁, merges follow the file
   order instead of the scores, normalizer " " -> "▁" (GemmaTokenizer); llama.cpp's converter writes
   add_space_prefix false for Gemma, so no prefix and no strip.
-- control tokens (type 3) and the bos / eos / unk / pad tokens are special added tokens, user-defined ones
+- control (type 3) and unknown (type 2) tokens and the bos / eos / unk / pad tokens are special added tokens, user-defined ones
   (type 4) plain added tokens; BOS / EOS added as `tokenizer.ggml.add_bos_token` (default true, as llama.cpp
   and transformers for SentencePiece files) / `add_eos_token` (default false) say.
 """
@@ -121,18 +121,20 @@ def spm_tokenizer(fields: dict, where: str):
         if prefix:
             steps.append(decoders.Strip(content=" ", left=1, right=0))
         tok.decoder = decoders.Sequence(steps)
-        special = {i for i in np.flatnonzero(types == CONTROL).tolist()} | {i for i in ids.values() if i is not None}
+        special = set(np.flatnonzero((types == CONTROL) | (types == UNKNOWN)).tolist())
+        special |= {i for i in ids.values() if i is not None}
         tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
         tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
                         for i in np.flatnonzero(types == USER_DEFINED).tolist() if tokens[i] in vocab])
+        bos, eos = ids["bos_token_id"], ids["eos_token_id"]
+        single, pairs = "$A", {}
+        if add_bos and bos is not None:
+            single, pairs[tokens[bos]] = f"{tokens[bos]} {single}", bos
+        if add_eos and eos is not None:
+            single, pairs[tokens[eos]] = f"{single} {tokens[eos]}", eos
+        if pairs:
+            tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(pairs.items()))
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
-        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {exc}") from exc
-    bos, eos = ids["bos_token_id"], ids["eos_token_id"]
-    single, pairs = "$A", {}
-    if add_bos and bos is not None:
-        single, pairs[tokens[bos]] = f"{tokens[bos]} {single}", bos
-    if add_eos and eos is not None:
-        single, pairs[tokens[eos]] = f"{single} {tokens[eos]}", eos
-    if pairs:
-        tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(pairs.items()))
+        why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {why}") from exc
     return tok
