@@ -119,3 +119,23 @@ def test_bad_rope_freqs_are_refused(tmp_path, arch, factors, match):
     with pytest.raises(InputError, match=match) as info:
         open_model(str(path))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["llama3.1", "llama3.2"])
+def test_real_llama3_shapes_recover_their_parameters(name):
+    """Llama 3.1 8B / 3.2 1B shapes (head_dim 128 / 64, theta 500,000): the factors transformers implies, as
+    llama.cpp stores them (float32), give back exactly the llama3 rope_scaling of config.json."""
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    from explorer.backend.models.gguf_archs import rope_scaling_from_factors
+
+    head_dim = 128 if name == "llama3.1" else 64
+    params = {"rope_type": "llama3", "rope_theta": 500000.0, **SCALINGS[name]}
+    config = LlamaConfig(hidden_size=32 * head_dim, num_attention_heads=32, head_dim=head_dim,
+                         max_position_embeddings=131072, rope_parameters=params)
+    scaled, _ = ROPE_INIT_FUNCTIONS["llama3"](config, "cpu")
+    plain = 1.0 / (500000.0 ** (torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim))
+    factors = (plain / scaled).numpy().astype(np.float32)
+    got = rope_scaling_from_factors(factors, 500000.0, head_dim, 131072, "x.gguf")
+    assert got == {"rope_type": "llama3", **SCALINGS[name]}
