@@ -146,3 +146,18 @@ def test_opening_reads_headers_only_rss():
     assert out.returncode == 0, out.stderr[-2000:]
     grew = json.loads(out.stdout.strip().splitlines()[-1])["grew"]
     assert grew < 60 * 2**20, f"RSS grew {grew / 2**20:.0f} MB"
+
+
+def test_display_pieces_cached_per_id_equal_a_fresh_models():
+    """Model.tokenize decodes each id once per model: a second text reuses the first's pieces, and its
+    tokens equal those of a model that saw nothing before (byte pieces, Chinese, emoji, specials)."""
+    from explorer.backend.models.hf_folder import open_model
+
+    warm, fresh = open_model(str(SMOLLM2)), open_model(str(SMOLLM2))
+    for text in SENTENCES:
+        warm.tokenize(text)
+    for text in reversed(SENTENCES):
+        assert warm.tokenize(text).tokens == fresh.tokenize(text).tokens, text
+        fresh._shown.clear()
+    partial = [t for t in fresh.tokenize("Emoji 🙂👨‍👩‍👧").tokens if t.partial]
+    assert partial and all(t.text.startswith("<") for t in partial)

@@ -23,14 +23,21 @@ from explorer.params import Params
 NO_TABLE = 10_000_000      # RoPE models: no position table to run out of (the view still stops at 512)
 
 
-def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise angle in degrees between a and b; (n,). NaN where either row is zero."""
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    den = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)               # (n,)
-    dot = np.einsum("ij,ij->i", a, b)                                          # (n,)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cos = np.where(den > 0, dot / np.where(den > 0, den, 1.0), np.nan)
-    return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+def _gauge(t: np.ndarray, pe: np.ndarray, scale: float) -> dict:
+    """|E|, |PE| and the angles between s E + PE and s E, for s = scale and s = 1, from three row-wise
+    dot products (E.E, PE.PE, E.PE, accumulated in float64) instead of a norm per vector; each (n,).
+    NaN where a vector is zero."""
+    tt = np.einsum("ij,ij->i", t, t, dtype=np.float64)                        # (n,) |E|^2
+    pp = np.einsum("ij,ij->i", pe, pe, dtype=np.float64)                      # (n,) |PE|^2
+    tp = np.einsum("ij,ij->i", t, pe, dtype=np.float64)                       # (n,) E.PE
+    out = {"token_norm": np.sqrt(tt), "pe_norm": np.sqrt(pp)}
+    for key, s in (("angle_scaled", scale), ("angle_unscaled", 1.0)):
+        dot = s * s * tt + s * tp                                             # (sE + PE).(sE)
+        den = np.sqrt(np.clip(s * s * tt + 2 * s * tp + pp, 0.0, None)) * (abs(s) * out["token_norm"])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cos = np.where(den > 0, dot / np.where(den > 0, den, 1.0), np.nan)
+        out[key] = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    return out
 
 
 def position_summand(model, n: int) -> np.ndarray:
@@ -77,17 +84,14 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         token_rows = (x - pe) / np.float32(scale)
         table_rows = np.zeros((win.columns.size, cfg.d_model), np.float32)
         table_rows[np.searchsorted(win.columns, ids)] = token_rows
-    scaled = token_rows * np.float32(scale)
-    norm = np.linalg.norm(token_rows.astype(np.float64), axis=1)              # (n,)
+    gauge = _gauge(token_rows, pe, scale)
     for a in (table_rows, token_rows, pe, x, win.matrix):
         a.setflags(write=False)
     return TokensResult(
         params=params, source=source, tokenizer=tokenized.name, tokens=tokenized.tokens[:n],
         n_total=len(tokenized), limit=limit, limit_kind=kind, vocab_size=rows, d_model=cfg.d_model,
         scale=scale, columns=win.columns, one_hot=win.matrix, table_rows=table_rows,
-        token_rows=token_rows, pe_rows=pe, x=x, token_norm=norm, scaled_norm=norm * scale,
-        pe_norm=np.linalg.norm(pe.astype(np.float64), axis=1),
-        angle_scaled=_angle(scaled + pe, scaled), angle_unscaled=_angle(token_rows + pe, token_rows),
+        token_rows=token_rows, pe_rows=pe, x=x, scaled_norm=gauge["token_norm"] * scale, **gauge,
         model_name=model.name, family=cfg.family, position=cfg.position)
 
 

@@ -63,6 +63,7 @@ class Model:
         self.name = name
         self.path = Path(path) if path is not None else None
         self._lock = threading.Lock()      # one reader, many threads: positioned reads, but keep it simple
+        self._shown: dict[int, tuple[str, bool]] = {}   # token id -> (display text, partial), once each
         tokenizer.no_padding()
         tokenizer.no_truncation()
 
@@ -77,15 +78,25 @@ class Model:
         require(len(text) <= MAX_CHARS, f"text has {len(text):,} characters; at most {MAX_CHARS:,} "
                                         "can be tokenized")
         enc = self.tokenizer.encode(_clean(text))
+        shown = self._display_pieces(enc.ids, enc.tokens, enc.special_tokens_mask)
         n, tokens = len(text), []
-        for tid, piece, (s, e), sp in zip(enc.ids, enc.tokens, enc.offsets, enc.special_tokens_mask):
+        for tid, (s, e), sp in zip(enc.ids, enc.offsets, enc.special_tokens_mask):
             if sp and s == e:
                 s = e = 0 if not tokens else n
-            shown, partial = (_visible(piece), False) if sp else \
-                display_piece(piece, self.tokenizer.decode([tid], skip_special_tokens=False))
-            tokens.append(Token(int(tid), int(min(s, n)), int(min(e, n)), shown, partial=partial,
-                                special=bool(sp)))
+            text_shown, partial = shown[tid]
+            tokens.append(Token(tid, min(s, n), min(e, n), text_shown, partial=partial, special=bool(sp)))
         return TokenizedText(tuple(tokens), self.name, self.tokenizer.get_vocab_size(with_added_tokens=True))
+
+    def _display_pieces(self, ids, pieces, special) -> dict[int, tuple[str, bool]]:
+        """id -> (display text, partial) for these tokens; each id is decoded once per model (a text
+        edit re-tokenizes mostly the same tokens), the new ones in one batch."""
+        cache = self._shown
+        new = {tid: (piece, sp) for tid, piece, sp in zip(ids, pieces, special) if tid not in cache}
+        if new:
+            decoded = self.tokenizer.decode_batch([[tid] for tid in new], skip_special_tokens=False)
+            for (tid, (piece, sp)), text in zip(new.items(), decoded):
+                cache[tid] = (_visible(piece), False) if sp else display_piece(piece, text)
+        return cache
 
     def _ids(self, ids) -> np.ndarray:
         ids = np.asarray(ids).reshape(-1)
