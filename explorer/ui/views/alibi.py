@@ -57,7 +57,7 @@ class AlibiView(PanelView):
             lo = -float(r.slopes[h]) * (n - 1)
             panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
             panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
-            set_title(panel.plot, size=TITLE_SIZE, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h])))
+            set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h])))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
         self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))

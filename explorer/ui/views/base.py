@@ -217,9 +217,10 @@ def scaled_label(text: str, size) -> pg.LabelItem:
     return item
 
 
-def set_title(plot, text: str, size=None, **style) -> None:
+def set_title(plot, text: str, size=None, free_width: bool = False, **style) -> None:
     """plot.setTitle at `size` points x the presentation scale (default TITLE_PT), only when the
-    text or scale changes: each call re-lays out the plot (~1 ms)."""
+    text or scale changes: each call re-lays out the plot (~1 ms). free_width: the title's text does
+    not widen its column (see free_title_width; for short titles that change with every step)."""
     key = (text, _points(size), _text_scale[0])
     if getattr(plot, "_shown_title", None) != key:
         plot._shown_title = key
@@ -228,7 +229,7 @@ def set_title(plot, text: str, size=None, **style) -> None:
         if not text:
             plot.setTitle(None)            # no empty 30 px band above the plot
             return
-        if not getattr(plot.titleLabel, "_width_free", False):
+        if free_width and not getattr(plot.titleLabel, "_width_free", False):
             free_title_width(plot.titleLabel)
         plot.setTitle(text, size=scaled_pt(size), **style)
         fit_title_row(plot)
@@ -237,7 +238,8 @@ def set_title(plot, text: str, size=None, **style) -> None:
 def free_title_width(label: pg.LabelItem) -> None:
     """Let a plot title's text not size its column (the plot below it does): a title that changes
     with every step (ALiBi's "head 3: m = 1/8") would otherwise re-lay out every panel of the canvas,
-    and every axis would redraw. pyqtgraph's LabelItem.updateMin (called on each setText and
+    and every axis would redraw. Only for titles shorter than their plot: a longer one would run
+    under the next column. pyqtgraph's LabelItem.updateMin (called on each setText and
     resize) asks for the text's width; this one asks for its height only."""
     def update_min() -> None:
         height = label.itemRect().height()
