@@ -1,8 +1,67 @@
-"""The one exception type a user can meet, with a message meant for a person."""
+"""The one exception type a user can meet, with a message meant for a person.
+
+A message is English (the CLI, logs and tests read `str(exc)`), but the window shows it in its own
+language. Write a message with numbered arguments, ``msg("%1 is not a folder", path)``: the result is
+the English text (a `str`) that also remembers its template and arguments, so `localized(text, lang)`
+can translate the template (context "Errors" of resources/i18n/<lang>.json) and put the arguments
+back. A plain literal (``require(ok, "text must be a string")``) is translated as it is.
+tools/translations.py collects every literal template of ``msg(...)``, ``require(_, ...)`` and
+``InputError(...)`` into that context.
+"""
+
+from __future__ import annotations
+
+from explorer.translations import fill, translate
+
+CONTEXT = "Errors"
+
+
+class Message(str):
+    """English text made from `template` ("%1 .. %N") and `args`; `localized(lang)` in another language."""
+
+    def __new__(cls, template: str, *args) -> "Message":
+        text = super().__new__(cls, fill(template, *args))
+        text.template, text.args = template, args
+        return text
+
+    def __reduce__(self):
+        return Message, (self.template, *self.args)
+
+    def localized(self, lang: str) -> str:
+        return localized(self, lang)
+
+
+def msg(template: str, *args) -> Message:
+    """A message from a literal English `template` with %1 .. %N and its arguments (str, numbers,
+    paths, or other messages, which are translated too)."""
+    return Message(template, *args)
+
+
+def localized(text, lang: str) -> str:
+    """`text` (a Message, a plain English message or an InputError) in `lang`; "en" gives it unchanged."""
+    if isinstance(text, BaseException):
+        return error_text(text, lang)
+    if lang == "en":
+        return str(text)
+    if isinstance(text, Message):
+        args = [localized(a, lang) if isinstance(a, (Message, BaseException)) else a for a in text.args]
+        return fill(translate(CONTEXT, text.template, lang), *args)
+    return translate(CONTEXT, str(text), lang) if isinstance(text, str) else str(text)
+
+
+def error_text(exc: BaseException, lang: str) -> str:
+    """What the user reads for `exc` in `lang`: an InputError's message translated, any other str(exc)."""
+    if lang == "en" or not isinstance(exc, InputError) or len(exc.args) != 1:
+        return str(exc)
+    return localized(exc.args[0], lang)
 
 
 class InputError(ValueError):
     """A value the user gave is outside what the program can do; the message says why."""
+
+    def localized(self, lang: str) -> str:
+        """The message in `lang` (English: the same as str(self))."""
+        return error_text(self, lang)
 
 
 def require(ok: bool, message: str) -> None:
