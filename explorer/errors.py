@@ -56,6 +56,12 @@ def error_text(exc: BaseException, lang: str) -> str:
     return localized(exc.args[0], lang)
 
 
+def message_of(exc: BaseException) -> str:
+    """An exception's message to keep in a result (a Message keeps its template; else str(exc))."""
+    args = getattr(exc, "args", ())
+    return args[0] if len(args) == 1 and isinstance(args[0], Message) else str(exc)
+
+
 class InputError(ValueError):
     """A value the user gave is outside what the program can do; the message says why."""
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.errors import InputError, Message, msg, require
+from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
@@ -112,7 +112,7 @@ def check_view(params: Params, state: CheckState = CheckState()) -> CheckResult:
     except OSError as exc:
         return CheckResult(params, state, error=msg("cannot read %1: %2", state.source, exc.strerror or exc))
     except InputError as exc:
-        return CheckResult(params, state, error=exc.args[0] if isinstance(exc.args[0], Message) else str(exc))
+        return CheckResult(params, state, error=message_of(exc))
 
 
 def array_names(path: str) -> list[str]:

@@ -107,8 +107,9 @@ class ModelActions(QObject):
         for spec, reason in (("smollm2", smollm2_missing()), ("minilm", minilm_available())):
             act = self.shipped[spec]
             act.setEnabled(reason is None)
-            act.setToolTip(reason or "")
-            act.setStatusTip(reason or "")
+            text = localized(reason, current_language()) if reason else ""
+            act.setToolTip(text)
+            act.setStatusTip(text)
 
     # asking -------------------------------------------------------------------------------------
     def ask_file(self) -> None:
