@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stub:
         for ctx, key in sorted(missing):
             table.setdefault(ctx, {}).setdefault(key, "")
-        JSON.write_text(json.dumps(table, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        JSON.write_text(json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for line in [f"{c}: {k!r}" for c, k in missing] + bad:
         print(f"todo: {line}")
     print(f"wrote {TS.relative_to(ROOT)}, {QM.relative_to(ROOT)}: {len(seen)} strings, "
