@@ -4,23 +4,44 @@ A message is English (the CLI, logs and tests read `str(exc)`), but the window s
 language. Write a message with numbered arguments, ``msg("%1 is not a folder", path)``: the result is
 the English text (a `str`) that also remembers its template and arguments, so `localized(text, lang)`
 can translate the template (context "Errors" of resources/i18n/<lang>.json) and put the arguments
-back. A plain literal (``require(ok, "text must be a string")``) is translated as it is.
+back. A plain literal (``require(ok, "text must be a string")``) is translated as it is;
+``require(ok, "%1 is not a folder", path)`` makes the message only when it is raised.
 tools/translations.py collects every literal template of ``msg(...)``, ``require(_, ...)`` and
 ``InputError(...)`` into that context.
 """
 
 from __future__ import annotations
 
+import re
+
 from explorer.translations import fill, translate
 
 CONTEXT = "Errors"
+_ARG = re.compile(r"%(\d+)")
+_compiled: dict[str, tuple] = {}        # template -> (its texts, the argument numbers between them)
+
+
+def _english(template: str, args: tuple) -> str:
+    """`translations.fill(template, *args)`, with the template's split kept (a message is made often)."""
+    split = _compiled.get(template)
+    if split is None:
+        parts = _ARG.split(template)
+        split = _compiled[template] = (parts[0::2], [int(p) for p in parts[1::2]])
+    texts, numbers = split
+    if not numbers:
+        return template
+    n, out = len(args), [texts[0]]
+    for k, text in zip(numbers, texts[1:]):
+        out.append(str(args[k - 1]) if 0 < k <= n else f"%{k}")
+        out.append(text)
+    return "".join(out)
 
 
 class Message(str):
     """English text made from `template` ("%1 .. %N") and `args`; `localized(lang)` in another language."""
 
     def __new__(cls, template: str, *args) -> "Message":
-        text = super().__new__(cls, fill(template, *args))
+        text = super().__new__(cls, _english(template, args))
         text.template, text.args = template, args
         return text
 
@@ -70,7 +91,8 @@ class InputError(ValueError):
         return error_text(self, lang)
 
 
-def require(ok: bool, message: str) -> None:
-    """Raise InputError(message) unless ok."""
+def require(ok: bool, message: str, *args) -> None:
+    """Raise InputError(message) unless ok; with args, message is a template and msg(message, *args) is
+    made only when it is raised (a check run for every row or every slider step stays cheap)."""
     if not ok:
-        raise InputError(message)
+        raise InputError(Message(message, *args) if args else message)

@@ -69,7 +69,7 @@ class Params:
         require(isinstance(data, dict), "parameters must be a JSON object")
         known = {f.name for f in fields(cls)}
         extra = sorted(_shown(k) for k in data if k not in known)
-        require(not extra, msg("unknown parameter(s): %1", ", ".join(extra)))
+        require(not extra, "unknown parameter(s): %1", ", ".join(extra))
         data = dict(data)
         if "curve_pairs" in data:
             require(isinstance(data["curve_pairs"], list), "curve_pairs must be a list of numbers")
@@ -85,12 +85,12 @@ def _shown(value) -> str:
 
 def _whole(name: str, value, lo: int, hi: int) -> None:
     require(isinstance(value, int) and not isinstance(value, bool),
-            msg("%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", _shown(value)))
-    require(lo <= value <= hi, msg("%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", f"{value:,}"))
+            "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", _shown(value))
+    require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", f"{value:,}")
 
 
 def _choice(name: str, value, allowed) -> None:
-    require(value in allowed, msg("%1 must be one of %2; got %3", name, ", ".join(allowed), _shown(value)))
+    require(value in allowed, "%1 must be one of %2; got %3", name, ", ".join(allowed), _shown(value))
 
 
 def validate(p: Params) -> None:
@@ -99,9 +99,9 @@ def validate(p: Params) -> None:
     _whole("max_len", p.max_len, *MAX_LEN_RANGE)
     ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
     require(ok and p.base > 1 and (isinstance(p.base, int) or math.isfinite(p.base)),
-            msg("base must be a finite number greater than 1, not %1", _shown(p.base)))
+            "base must be a finite number greater than 1, not %1", _shown(p.base))
     require(p.base <= BASE_RANGE[1],
-            msg("base must be at most %1; got %2", f"{BASE_RANGE[1]:g}", _shown(p.base)))
+            "base must be at most %1; got %2", f"{BASE_RANGE[1]:g}", _shown(p.base))
     _choice("layout", p.layout, LAYOUTS)
     _choice("dtype", p.dtype, DTYPES)
     _choice("device", p.device, DEVICES)
@@ -110,11 +110,11 @@ def validate(p: Params) -> None:
     _whole("seed", p.seed, 0, 2**31 - 1)
     require(isinstance(p.text, str), "text must be a string")
     require(len(p.text) <= TEXT_LIMIT,
-            msg("the text has %1 characters; at most %2 are shown", f"{len(p.text):,}", f"{TEXT_LIMIT:,}"))
+            "the text has %1 characters; at most %2 are shown", f"{len(p.text):,}", f"{TEXT_LIMIT:,}")
     _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
     _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
     require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and "\n" not in p.model,
-            msg("model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", _shown(p.model)))
+            "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", _shown(p.model))
     require(p.embedding_source != "model" or p.model.strip() != "",
             "embedding_source model needs a model: open one (File → Open model…) or give --model")
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
@@ -151,9 +151,9 @@ def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:
     for part in text.replace(";", ",").replace(" ", ",").split(","):
         if not part:
             continue
-        require(part.isdigit(), msg("“%1” is not a frequency index (a whole number 0 .. %2)", part, n - 1))
+        require(part.isdigit(), "“%1” is not a frequency index (a whole number 0 .. %2)", part, n - 1)
         i = int(part)
-        require(i < n, msg("frequency index %1 does not exist: d_model %2 has 0 .. %3", i, d_model, n - 1))
+        require(i < n, "frequency index %1 does not exist: d_model %2 has 0 .. %3", i, d_model, n - 1)
         out.append(i)
     require(0 < len(out) <= 16, "give between 1 and 16 frequency indices, e.g. 0, 4, 16")
     return tuple(dict.fromkeys(out))

@@ -76,18 +76,18 @@ class Scene:
 
 
 def _texts(data, key: str, where: str) -> tuple[tuple[str, str], ...]:
-    require(isinstance(data, dict), msg("%1: “%2” must be an object with the keys %3, not %4", where, key,
-                                        " and ".join(LANGS), type(data).__name__))
+    require(isinstance(data, dict), "%1: “%2” must be an object with the keys %3, not %4", where, key,
+                                    " and ".join(LANGS), type(data).__name__)
     missing = [lang for lang in LANGS if lang not in data]
     extra = sorted(set(data) - set(LANGS))
-    require(not missing, msg("%1: “%2” lacks the language(s) %3", where, key, ", ".join(missing)))
-    require(not extra, msg("%1: “%2” has unknown language(s) %3; allowed: %4", where, key, ", ".join(extra),
-                           ", ".join(LANGS)))
+    require(not missing, "%1: “%2” lacks the language(s) %3", where, key, ", ".join(missing))
+    require(not extra, "%1: “%2” has unknown language(s) %3; allowed: %4", where, key, ", ".join(extra),
+                       ", ".join(LANGS))
     for lang in LANGS:
         text = data[lang]
-        require(isinstance(text, str), msg("%1: “%2.%3” must be text", where, key, lang))
-        require(len(text) <= MAX_TEXT, msg("%1: “%2.%3” has %4 characters; at most %5 are allowed", where, key,
-                                           lang, f"{len(text):,}", f"{MAX_TEXT:,}"))
+        require(isinstance(text, str), "%1: “%2.%3” must be text", where, key, lang)
+        require(len(text) <= MAX_TEXT, "%1: “%2.%3” has %4 characters; at most %5 are allowed", where, key,
+                                       lang, f"{len(text):,}", f"{MAX_TEXT:,}")
     return tuple((lang, data[lang]) for lang in LANGS)
 
 
@@ -105,7 +105,7 @@ def _cut(message: str) -> str:
 
 
 def _version(data: dict, where: str) -> int:
-    require("version" in data, msg("%1: the key “version” is missing", where))
+    require("version" in data, "%1: the key “version” is missing", where)
     v = data["version"]
     require(isinstance(v, int) and not isinstance(v, bool),
             _cut(msg("%1: “version” must be a whole number, not %2", where, repr(v))))
@@ -116,16 +116,16 @@ def _version(data: dict, where: str) -> int:
 
 def scene_from_dict(data, where: str = msg("scene")) -> Scene:
     """Validate a parsed scene (version 1 or 2); InputError naming the bad key (and `where` it is)."""
-    require(isinstance(data, dict), msg("%1 must be a JSON object, not %2", where, type(data).__name__))
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
     version = _version(data, where)
     if version == 1:
         missing = sorted(V1_REQUIRED - set(data))
-        require(not missing, msg("%1: missing key(s): %2", where, ", ".join(missing)))
+        require(not missing, "%1: missing key(s): %2", where, ", ".join(missing))
     extra = sorted(set(data) - (V1_KEYS if version == 1 else SCENE_KEYS))
     require(not extra, _cut(msg("%1: unknown key(s): %2", where, ", ".join(extra))))
     for key in ("params", "views"):
         require(data.get(key) is None or isinstance(data[key], dict),
-                msg("%1: “%2” must be an object", where, key))
+                "%1: “%2” must be an object", where, key)
     try:
         state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor", "preset")
                                  if k in data},
@@ -140,14 +140,14 @@ def scene_from_dict(data, where: str = msg("scene")) -> Scene:
 
 def deck_from_dict(data, where: str = msg("deck")) -> list[Scene]:
     """Validate a parsed deck; every scene is checked, the message names its number."""
-    require(isinstance(data, dict), msg("%1 must be a JSON object, not %2", where, type(data).__name__))
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
     _version(data, where)
     extra = sorted(set(data) - {"version", "scenes"})
     require(not extra, _cut(msg("%1: unknown key(s): %2", where, ", ".join(extra))))
     scenes = data.get("scenes")
-    require(isinstance(scenes, list), msg("%1: “scenes” must be a list of scenes", where))
+    require(isinstance(scenes, list), "%1: “scenes” must be a list of scenes", where)
     require(0 < len(scenes) <= MAX_SCENES,
-            msg("%1: “scenes” must hold 1 to %2 scenes; it has %3", where, MAX_SCENES, len(scenes)))
+            "%1: “scenes” must hold 1 to %2 scenes; it has %3", where, MAX_SCENES, len(scenes))
     return [scene_from_dict(s, msg("%1: scene %2", where, i + 1)) for i, s in enumerate(scenes)]
 
 
@@ -164,7 +164,7 @@ def _refuse_constant(name: str):
 
 def _parse_float(text: str) -> float:
     value = float(text)
-    require(math.isfinite(value), msg("the number %1 is too large", text[:40]))
+    require(math.isfinite(value), "the number %1 is too large", text[:40])
     return value
 
 
@@ -173,9 +173,9 @@ def read_json(path: str | os.PathLike, what: str):
     p = Path(path)
     try:
         size = p.stat().st_size
-        require(p.is_file(), msg("the %1 %2 is not a file", what, p))
-        require(size <= MAX_FILE_BYTES, msg("the %1 %2 is %3 bytes; a %1 is at most %4 bytes", what, p,
-                                            f"{size:,}", f"{MAX_FILE_BYTES:,}"))
+        require(p.is_file(), "the %1 %2 is not a file", what, p)
+        require(size <= MAX_FILE_BYTES, "the %1 %2 is %3 bytes; a %1 is at most %4 bytes", what, p,
+                                        f"{size:,}", f"{MAX_FILE_BYTES:,}")
         raw = p.read_bytes()[:MAX_FILE_BYTES + 1]
     except FileNotFoundError:
         raise InputError(msg("the %1 %2 does not exist", what, p)) from None
@@ -183,7 +183,7 @@ def read_json(path: str | os.PathLike, what: str):
         raise InputError(msg("cannot read the %1 %2: permission denied", what, p)) from None
     except OSError as exc:
         raise InputError(msg("cannot read the %1 %2: %3", what, p, exc.strerror or exc)) from None
-    require(len(raw) <= MAX_FILE_BYTES, msg("the %1 %2 is over %3 bytes", what, p, f"{MAX_FILE_BYTES:,}"))
+    require(len(raw) <= MAX_FILE_BYTES, "the %1 %2 is over %3 bytes", what, p, f"{MAX_FILE_BYTES:,}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -227,13 +227,13 @@ def scene_bytes(scene: Scene) -> bytes:
 
 def save_scene(path: str | os.PathLike, scene: Scene) -> Path:
     """Write a scene file atomically (the old file survives a failure)."""
-    require(Path(path).suffix.lower() == ".json", msg("a scene file must end in .json, not %1", path))
+    require(Path(path).suffix.lower() == ".json", "a scene file must end in .json, not %1", path)
     return atomic_write_bytes(path, scene_bytes(scene))
 
 
 def save_deck(path: str | os.PathLike, scenes: list[Scene]) -> Path:
     """Write a deck file atomically."""
-    require(Path(path).suffix.lower() == ".json", msg("a deck file must end in .json, not %1", path))
+    require(Path(path).suffix.lower() == ".json", "a deck file must end in .json, not %1", path)
     data = {"version": VERSION, "scenes": [s.to_dict() for s in scenes]}
     return atomic_write_bytes(path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n")
                               .encode("utf-8"))

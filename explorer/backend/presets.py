@@ -66,7 +66,7 @@ class Preset:
     def frequencies(self, seq_len: int | None = None) -> RopeFrequencies:
         """inv_freq (rotary_dim/2,) and attention factor; InputError for a model without RoPE."""
         require(self.position == "rope",
-                msg("preset %1 has no RoPE (its positions are %2)", self.name, self.position))
+                "preset %1 has no RoPE (its positions are %2)", self.name, self.position)
         return inv_frequencies(self.head_dim, self.rope_theta, self.rope_scaling, seq_len,
                                self.max_position_embeddings)
 
@@ -86,39 +86,39 @@ def _whole(name: str, where: str, value, allow_none: bool = False) -> None:
     if allow_none and value is None:
         return
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
-    require(ok, msg("presets: %1.%2 must be a whole number >= 1, not %3", where, name, repr(value)))
+    require(ok, "presets: %1.%2 must be a whole number >= 1, not %3", where, name, repr(value))
 
 
 def _source(where: str, data) -> Source:
     require(isinstance(data, dict) and data.get("repo") and data.get("path"),
-            msg("presets: %1.sources entries need repo and path", where))
+            "presets: %1.sources entries need repo and path", where)
     return Source(repo=data["repo"], path=data["path"], what=data.get("what", ""), commit=data.get("commit"))
 
 
 def _preset(name: str, data) -> Preset:
     """One validated entry; InputError naming the entry and field."""
-    require(isinstance(data, dict), msg("presets: %1 must be an object", name))
+    require(isinstance(data, dict), "presets: %1 must be an object", name)
     missing = [k for k in _KEYS if k not in data]
-    require(not missing, msg("presets: %1 lacks %2", name, ", ".join(missing)))
+    require(not missing, "presets: %1 lacks %2", name, ", ".join(missing))
     for key in ("d_model", "n_heads", "n_kv_heads", "head_dim", "context_length"):
         _whole(key, name, data[key])
     _whole("max_position_embeddings", name, data["max_position_embeddings"], allow_none=True)
     _whole("vocab_size", name, data["vocab_size"], allow_none=True)
     family = data["position"]
     require(family in POSITION_FAMILIES,
-            msg("presets: %1.position must be one of %2, not %3", name, ", ".join(POSITION_FAMILIES), repr(family)))
+            "presets: %1.position must be one of %2, not %3", name, ", ".join(POSITION_FAMILIES), repr(family))
     rope = family == "rope"
     for key in ("rope_theta", "rotary_fraction", "pairing"):
         require((data[key] is not None) == rope,
-                msg("presets: %1.%2 must be set exactly when position is rope", name, key))
+                "presets: %1.%2 must be set exactly when position is rope", name, key)
     require(data["pairing"] is None or data["pairing"] in PAIRINGS,
-            msg("presets: %1.pairing must be one of %2 or null", name, ", ".join(PAIRINGS)))
-    require(rope or data["rope_scaling"] is None, msg("presets: %1.rope_scaling needs position rope", name))
+            "presets: %1.pairing must be one of %2 or null", name, ", ".join(PAIRINGS))
+    require(rope or data["rope_scaling"] is None, "presets: %1.rope_scaling needs position rope", name)
     scale = data["embedding_scale"]
     require(isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0,
-            msg("presets: %1.embedding_scale must be a number > 0", name))
-    require(isinstance(data["sources"], list) and data["sources"], msg("presets: %1.sources must be a list",
-                                                                                   name))
+            "presets: %1.embedding_scale must be a number > 0", name)
+    require(isinstance(data["sources"], list) and data["sources"], "presets: %1.sources must be a list",
+                                                                               name)
     scaling = None
     if rope:
         params = dict(data["rope_scaling"] or {"rope_type": "default"})
@@ -171,5 +171,5 @@ def preset_names() -> tuple[str, ...]:
 def get_preset(name: str) -> Preset:
     """The preset called name; InputError listing the known names."""
     presets = load_presets()
-    require(name in presets, msg("unknown preset %1; known presets: %2", repr(name), ", ".join(presets)))
+    require(name in presets, "unknown preset %1; known presets: %2", repr(name), ", ".join(presets))
     return presets[name]

@@ -139,12 +139,12 @@ def bert_input(tables: MiniLMTables, ids, token_type: int = 0, layer_norm: bool 
     ids = np.asarray(ids, dtype=np.int64).reshape(-1)                      # (n,)
     n = ids.shape[0]
     require(n <= tables.max_len,
-            msg("%1 tokens is longer than MiniLM's %2 learned positions; "
-                "shorten the text (a learned table cannot be extended without training)", n, tables.max_len))
+            "%1 tokens is longer than MiniLM's %2 learned positions; "
+            "shorten the text (a learned table cannot be extended without training)", n, tables.max_len)
     require(n == 0 or (ids.min() >= 0 and ids.max() < tables.vocab_size),
-            msg("token ids must lie in 0..%1 (WordPiece ids) for MiniLM's table", tables.vocab_size - 1))
+            "token ids must lie in 0..%1 (WordPiece ids) for MiniLM's table", tables.vocab_size - 1)
     require(token_type in range(tables.token_type.shape[0]),
-            msg("token_type must be 0 or 1, not %1", repr(token_type)))
+            "token_type must be 0 or 1, not %1", repr(token_type))
     x = tables.word[ids] + tables.position[:n] + tables.token_type[token_type][None, :]  # (n, d)
     if layer_norm and tables.ln_weight is not None:
         mean = x.mean(axis=1, keepdims=True)                                  # (n, 1)

@@ -162,7 +162,7 @@ def _load_wordpiece():
 
 def get_tokenizer(name: str):
     """The loaded tokenizer object (cached; first call loads it). InputError if unavailable."""
-    require(name in TOKENIZERS, msg("tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name)))
+    require(name in TOKENIZERS, "tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name))
     if name in _loaded:
         return _loaded[name]
     reason = available_tokenizers()[name]
@@ -245,10 +245,10 @@ def _tokenize_char(text: str) -> TokenizedText:
 
 def tokenize(text: str, name: str) -> TokenizedText:
     """Cut `text` with tokenizer `name`; InputError for non-text, over 100,000 characters, or unknown name."""
-    require(isinstance(text, str), msg("text must be a string, not %1", type(text).__name__))
+    require(isinstance(text, str), "text must be a string, not %1", type(text).__name__)
     require(len(text) <= MAX_CHARS,
-            msg("text has %1 characters; at most %2 can be tokenized", f"{len(text):,}", f"{MAX_CHARS:,}"))
-    require(name in TOKENIZERS, msg("tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name)))
+            "text has %1 characters; at most %2 can be tokenized", f"{len(text):,}", f"{MAX_CHARS:,}")
+    require(name in TOKENIZERS, "tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name))
     if name in ("cl100k", "qwen"):
         return _tokenize_bpe(text, name, nfc=name == "qwen")
     if name == "wordpiece":

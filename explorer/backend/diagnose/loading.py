@@ -32,20 +32,20 @@ def as_array(x) -> tuple[np.ndarray, str]:
         x = np.asarray(x)
         dtype = str(x.dtype)
     require(x.dtype.kind in "fiub",
-            msg("the data must hold real numbers, not %1 values", x.dtype))
+            "the data must hold real numbers, not %1 values", x.dtype)
     return check_values(np.asarray(x, dtype=np.float64)), dtype
 
 
 def check_values(x: np.ndarray) -> np.ndarray:
     """InputError for an empty, too large, too many-dimensional or non-finite array."""
-    require(x.size > 0, msg("the array is empty (shape %1)", x.shape))
-    require(x.size <= MAX_VALUES, msg("the array holds %1 numbers; the check reads at most %2 (save fewer "
-                                      "positions)", f"{x.size:,}", f"{MAX_VALUES:,}"))
+    require(x.size > 0, "the array is empty (shape %1)", x.shape)
+    require(x.size <= MAX_VALUES, "the array holds %1 numbers; the check reads at most %2 (save fewer "
+                                  "positions)", f"{x.size:,}", f"{MAX_VALUES:,}")
     squeezed = x.squeeze() if x.ndim > 2 else x
     require(squeezed.ndim <= 2 or (squeezed.ndim == 3 and _rows_equal(squeezed)),
-            msg("the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector", x.shape))
+            "the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector", x.shape)
     bad = int(np.count_nonzero(~np.isfinite(x)))
-    require(bad == 0, msg("the array holds %1 NaN or infinite values; a PE table has none", f"{bad:,}"))
+    require(bad == 0, "the array holds %1 NaN or infinite values; a PE table has none", f"{bad:,}")
     return x
 
 
@@ -58,10 +58,10 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     """(float64 array, storage dtype, name of the array in the file) from `path`."""
     p = Path(path)
     suffix = p.suffix.lower()
-    require(suffix in SUFFIXES, msg("FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path))))
-    require(p.is_file(), msg("cannot read %1: no such file", p))
-    require(p.stat().st_size <= MAX_FILE_BYTES, msg("%1 is %2 bytes; the check reads files up to %3 bytes", p,
-                                                    f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}"))
+    require(suffix in SUFFIXES, "FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
+    require(p.is_file(), "cannot read %1: no such file", p)
+    require(p.stat().st_size <= MAX_FILE_BYTES, "%1 is %2 bytes; the check reads files up to %3 bytes", p,
+                                                f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}")
     try:
         arrays = _read(p, suffix)
     except InputError:
@@ -108,7 +108,7 @@ def _read_torch(p: Path) -> dict:
                              "it is refused: save the tensor with torch.save(tensor) or as .npy", p))
     out: dict = {}
     _collect(obj, "", out)
-    require(out, msg("%1 holds no tensor", p))
+    require(out, "%1 holds no tensor", p)
     return out
 
 
@@ -127,13 +127,13 @@ def _collect(obj, prefix: str, out: dict) -> None:
 
 def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]:
     if key is not None:
-        require(key in arrays, msg("%1 has no array %2; it has: %3", p, repr(key), ", ".join(sorted(arrays)) or "-"))
+        require(key in arrays, "%1 has no array %2; it has: %3", p, repr(key), ", ".join(sorted(arrays)) or "-")
         chosen = key
     else:
         candidates = [k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and _size(v) > 1]
-        require(candidates, msg("%1 holds no array with more than one number", p))
-        require(len(candidates) == 1, msg("%1 holds %2 arrays (%3): choose one with --key NAME", p, len(candidates),
-                                          ", ".join(sorted(candidates)[:8])))
+        require(candidates, "%1 holds no array with more than one number", p)
+        require(len(candidates) == 1, "%1 holds %2 arrays (%3): choose one with --key NAME", p, len(candidates),
+                                      ", ".join(sorted(candidates)[:8]))
         chosen = candidates[0]
     array, dtype = as_array(arrays[chosen])
     if p.suffix.lower() == ".csv":

@@ -26,28 +26,28 @@ def _pickle_refusal(path: Path) -> InputError:
 
 
 def _read_json(path: Path, what: str) -> dict:
-    require(path.is_file(), msg("%1 has no %2; a model folder needs config.json, tokenizer.json and "
-                                "model.safetensors", path.parent, path.name))
+    require(path.is_file(), "%1 has no %2; a model folder needs config.json, tokenizer.json and "
+                            "model.safetensors", path.parent, path.name)
     try:
-        require(path.stat().st_size <= MAX_JSON, msg("%1 is too large to be a %2", path, what))
+        require(path.stat().st_size <= MAX_JSON, "%1 is too large to be a %2", path, what)
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(msg("%1 vanished while it was read", path)) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise InputError(msg("%1 is not a valid %2: %3", path, what, str(exc).splitlines()[0][:120])) from None
-    require(isinstance(data, dict), msg("%1 is not a valid %2: it must hold a JSON object", path, what))
+    require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
     return data
 
 
 def load_tokenizer(path: Path):
     """A tokenizers.Tokenizer from a tokenizer.json; InputError if missing or unreadable."""
-    require(path.is_file(), msg("%1 has no tokenizer.json (the model's own tokenizer is needed)", path.parent))
+    require(path.is_file(), "%1 has no tokenizer.json (the model's own tokenizer is needed)", path.parent)
     try:
         from tokenizers import Tokenizer
     except ImportError:
         raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
     try:
-        require(path.stat().st_size <= MAX_JSON * 4, msg("%1 is too large to be a tokenizer.json", path))
+        require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a tokenizer.json", path)
         return Tokenizer.from_file(str(path))
     except InputError:
         raise
@@ -60,7 +60,7 @@ def load_tokenizer(path: Path):
 def open_hf_folder(path, name: str | None = None) -> Model:
     """A local Hugging Face folder -> Model (headers only are read); InputError with one line if bad."""
     folder = Path(path)
-    require(folder.is_dir(), msg("%1 is not a folder", folder))
+    require(folder.is_dir(), "%1 is not a folder", folder)
     has_safetensors = (folder / "model.safetensors").is_file() or \
         (folder / "model.safetensors.index.json").is_file()
     if not has_safetensors:
@@ -96,9 +96,9 @@ def _shipped(spec: str) -> Model:
         from explorer.backend import pretrained
 
         folder = pretrained.minilm_dir()
-        require(folder is not None, msg("the MiniLM model is not installed; run: %1", pretrained.INSTALL_HINT))
+        require(folder is not None, "the MiniLM model is not installed; run: %1", pretrained.INSTALL_HINT)
         require((folder / "config.json").is_file(),
-                msg("%1 has no config.json; reinstall: %2", folder, pretrained.INSTALL_HINT))
+                "%1 has no config.json; reinstall: %2", folder, pretrained.INSTALL_HINT)
         return open_hf_folder(folder, name="all-MiniLM-L6-v2")
     try:
         shipped = importlib.import_module("explorer.backend.models.shipped")
@@ -112,7 +112,7 @@ def _shipped(spec: str) -> Model:
 def open_model(spec) -> Model:
     """'minilm' | 'smollm2' | a Hugging Face folder | a .gguf file -> Model; InputError with one line if not."""
     require(isinstance(spec, (str, Path)) and str(spec).strip() != "",
-            msg("model must be a folder, a .gguf file or one of %1, not %2", ", ".join(SHIPPED), repr(spec)))
+            "model must be a folder, a .gguf file or one of %1, not %2", ", ".join(SHIPPED), repr(spec))
     if isinstance(spec, str) and spec.lower() in SHIPPED:
         return _shipped(spec.lower())
     path = Path(spec).expanduser()
@@ -122,11 +122,11 @@ def open_model(spec) -> Model:
     if suffix in PICKLE_SUFFIXES:
         raise _pickle_refusal(path)
     if suffix == ".gguf":
-        require(path.is_file(), msg("%1 does not exist", path))
+        require(path.is_file(), "%1 does not exist", path)
         return open_gguf_file(path)
     if path.is_file() and (path.name in ("config.json", "tokenizer.json") or suffix == ".safetensors"):
         return open_hf_folder(path.parent)      # a file of a model folder: open the folder
-    require(path.exists(), msg("%1 does not exist; give a model folder, a .gguf file or one of %2", path,
-                               ", ".join(SHIPPED)))
+    require(path.exists(), "%1 does not exist; give a model folder, a .gguf file or one of %2", path,
+                           ", ".join(SHIPPED))
     raise InputError(msg("%1 is not a model: give a Hugging Face folder (config.json, tokenizer.json, "
                          "model.safetensors), a .gguf file, or one of %2", path, ", ".join(SHIPPED)))

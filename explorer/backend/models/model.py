@@ -73,9 +73,9 @@ class Model:
 
     def tokenize(self, text: str) -> TokenizedText:
         """The model's own tokenizer.json: tokens with ids and character spans; special tokens marked."""
-        require(isinstance(text, str), msg("text must be a string, not %1", type(text).__name__))
-        require(len(text) <= MAX_CHARS, msg("text has %1 characters; at most %2 can be tokenized", f"{len(text):,}",
-                                            f"{MAX_CHARS:,}"))
+        require(isinstance(text, str), "text must be a string, not %1", type(text).__name__)
+        require(len(text) <= MAX_CHARS, "text has %1 characters; at most %2 can be tokenized", f"{len(text):,}",
+                                        f"{MAX_CHARS:,}")
         enc = self.tokenizer.encode(_clean(text))
         n, tokens = len(text), []
         for tid, piece, (s, e), sp in zip(enc.ids, enc.tokens, enc.offsets, enc.special_tokens_mask):
@@ -93,7 +93,7 @@ class Model:
         ids = ids.astype(np.int64)
         rows = self.vocab_rows
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < rows),
-                msg("token ids must lie in 0..%1 (the rows of %2's token table)", rows - 1, self.name))
+                "token ids must lie in 0..%1 (the rows of %2's token table)", rows - 1, self.name)
         return ids
 
     def rows(self, ids) -> np.ndarray:
@@ -117,7 +117,7 @@ class Model:
         'default' RoPE is computed here; a scaled one (linear, dynamic, yarn, llama3, longrope) by
         explorer.backend.rope_scaling, as transformers computes it."""
         cfg = self.config
-        require(cfg.position == "rope", msg("%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type))
+        require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
         params = cfg.rope_parameters
         kind = params["rope_type"]
         if kind == "default":
@@ -141,8 +141,8 @@ class Model:
         since PE Explorer does not run the layers before it."""
         arr = np.asarray(ids_or_x)
         if arr.ndim <= 1:
-            require(layer == 0, msg("layer %1 reads the output of the layers before it, which PE Explorer "
-                                    "does not compute; only layer 0 can be computed from the text", layer))
+            require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
+                                "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
         if inv_freq is None and self.config.position == "rope":
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])

@@ -133,10 +133,10 @@ class SafetensorsReader:
         except BaseException:
             self.close()
             raise
-        require(bool(self._entries), msg("%1 holds no tensors", ", ".join(map(str, self._paths))))
+        require(bool(self._entries), "%1 holds no tensors", ", ".join(map(str, self._paths)))
 
     def _open_one(self, i: int, path: Path) -> None:
-        require(path.is_file(), msg("checkpoint file %1 is missing", path))
+        require(path.is_file(), "checkpoint file %1 is missing", path)
         try:
             fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
@@ -149,17 +149,17 @@ class SafetensorsReader:
             head += os.pread(fd, n, 8)
         for name, (dtype, shape, start, nbytes) in parse_header(path, head, size).items():
             short = strip_prefix(name)
-            require(short not in self._entries, msg("%1: tensor %2 appears twice in the checkpoint", path,
-                                                    repr(short)))
+            require(short not in self._entries, "%1: tensor %2 appears twice in the checkpoint", path,
+                                                repr(short))
             self._entries[short] = _Entry(i, dtype, shape, start, nbytes)
 
     def _entry(self, name: str, ndim: int | None = None) -> _Entry:
-        require(name in self._entries, msg("the checkpoint has no tensor %1", repr(name)))
+        require(name in self._entries, "the checkpoint has no tensor %1", repr(name))
         e = self._entries[name]
-        require(e.dtype in READABLE, msg("tensor %1 has dtype %2; only %3 tensors can be read", repr(name),
-                                         e.dtype, ", ".join(READABLE)))
+        require(e.dtype in READABLE, "tensor %1 has dtype %2; only %3 tensors can be read", repr(name),
+                                     e.dtype, ", ".join(READABLE))
         require(ndim is None or len(e.shape) == ndim,
-                msg("tensor %1 has shape %2, expected %3 dimensions", repr(name), e.shape, ndim))
+                "tensor %1 has shape %2, expected %3 dimensions", repr(name), e.shape, ndim)
         return e
 
     def _pread(self, e: _Entry, nbytes: int, offset: int) -> bytes:
@@ -169,20 +169,20 @@ class SafetensorsReader:
             buf = os.pread(self._fds[e.file], nbytes, offset)
         except OSError as exc:
             raise InputError(msg("cannot read %1: %2", path, exc.strerror or exc)) from None
-        require(len(buf) == nbytes, msg("%1 became shorter while it was read (changed on disk?)", path))
+        require(len(buf) == nbytes, "%1 became shorter while it was read (changed on disk?)", path)
         return buf
 
     def names(self) -> list[str]:
         return sorted(self._entries)
 
     def shape(self, name: str) -> tuple[int, ...]:
-        require(name in self._entries, msg("the checkpoint has no tensor %1", repr(name)))
+        require(name in self._entries, "the checkpoint has no tensor %1", repr(name))
         return self._entries[name].shape
 
     def read(self, name: str) -> np.ndarray:
         e = self._entry(name)
-        require(e.nbytes <= MAX_WHOLE_READ, msg("tensor %1 (%2 bytes) is too big to read whole",
-                                                         repr(name), f"{e.nbytes:,}"))
+        require(e.nbytes <= MAX_WHOLE_READ, "tensor %1 (%2 bytes) is too big to read whole",
+                                                     repr(name), f"{e.nbytes:,}")
         return _to_float32(self._pread(e, e.nbytes, e.start), e.dtype, e.shape)
 
     def rows(self, name: str, ids) -> np.ndarray:
@@ -190,7 +190,7 @@ class SafetensorsReader:
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)                     # (n,)
         n_rows, cols = e.shape
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < n_rows),
-                msg("token ids must lie in 0..%1 (the rows of %2)", n_rows - 1, repr(name)))
+                "token ids must lie in 0..%1 (the rows of %2)", n_rows - 1, repr(name))
         row_bytes = cols * DTYPE_SIZES[e.dtype]
         if ids.size > 1 and (np.diff(ids) == 1).all():                        # a run (a position table)
             buf = self._pread(e, row_bytes * ids.size, e.start + int(ids[0]) * row_bytes)
@@ -218,8 +218,8 @@ def open_safetensors_folder(folder: Path) -> SafetensorsReader:
                                  index)) from None
         for shard in shards:
             require(isinstance(shard, str) and shard == Path(shard).name and shard.endswith(".safetensors"),
-                    msg("%1 names a shard %2 that is not a .safetensors file in the folder", index, repr(shard)))
+                    "%1 names a shard %2 that is not a .safetensors file in the folder", index, repr(shard))
         return SafetensorsReader([folder / s for s in shards])
     single = folder / "model.safetensors"
-    require(single.is_file(), msg("%1 has no model.safetensors (nor model.safetensors.index.json)", folder))
+    require(single.is_file(), "%1 has no model.safetensors (nor model.safetensors.index.json)", folder)
     return SafetensorsReader([single])
