@@ -9,7 +9,8 @@ Translations live in resources/i18n/zh_CN.json (context -> English source -> Chi
 source of truth; the .ts is generated from it and the code, the .qm compiled from the .ts.
 Sources: every explorer/**/*.py (``self.tr``, ``QCoreApplication.translate``, ``QT_TRANSLATE_NOOP``);
 the backend's refusals go into context "Errors": the literal template of every ``msg(...)``, and the
-literal message of every ``require(ok, ...)`` and ``InputError(...)`` (see explorer/errors.py).
+literal message of every ``require(ok, ...)``, ``InputError(...)`` and ``check_budget(n, size, ...)``
+(see explorer/errors.py).
 ``--english`` lists the refusals still written as f-strings (shown in English in every language).
 A string with a disambiguation comment is keyed "source ## comment". Strings equal (ignoring case) to
 a "Glossary" entry take its translation unless their own context gives one.
@@ -65,7 +66,8 @@ def extract(out_ts: Path) -> None:
 
 
 ERRORS = "Errors"
-MESSAGE_CALLS = {"msg": 0, "require": 1, "InputError": 0}   # function -> index of its message argument
+MESSAGE_CALLS = {"msg": 0, "require": 1, "InputError": 0,   # function -> index of its message argument
+                 "check_budget": 2}
 
 
 def _message_args(tree: ast.AST):

@@ -686,6 +686,22 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>该模块没有 (max_len, d_model) 的缓冲区：请给出 d_model= 和 max_len=</translation>
         </message>
         <message>
+            <source>%1 must be a whole number between %2 and %3, not %4</source>
+            <translation>%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 x %2 ALiBi bias tensor</source>
+            <translation>%1 x %2 x %2 的 ALiBi 偏置张量</translation>
+        </message>
+        <message>
+            <source>a %1 x %2^2 ALiBi image</source>
+            <translation>%1 x %2^2 的 ALiBi 图像</translation>
+        </message>
+        <message>
+            <source>%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model</source>
+            <translation>%1 需要 %2，超过了 %3 的内存预算；请选择更小的 max_len 或 d_model</translation>
+        </message>
+        <message>
             <source>kind must be one of %1, not %2</source>
             <translation>kind 必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -770,6 +786,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 需要 pickle 才能加载（其中有 Python 对象，而不只是张量），因此被拒绝：请用 torch.save(tensor) 只保存张量，或保存为 .npy</translation>
         </message>
         <message>
+            <source>learned_metric must be one of %1, not %2</source>
+            <translation>learned_metric 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>the learned position table must be 2-d with at least 2 rows, not shape %1</source>
+            <translation>可学习的位置表必须是至少 2 行的二维表，形状不能是 %1</translation>
+        </message>
+        <message>
             <source>the learned position table holds NaN or infinite values</source>
             <translation>可学习的位置表中有 NaN 或无穷大的值</translation>
         </message>
@@ -778,8 +802,104 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>normalise 必须是 true 或 false</translation>
         </message>
         <message>
+            <source>curves over %1 distances</source>
+            <translation>覆盖 %1 个距离的曲线</translation>
+        </message>
+        <message>
+            <source>token ids must be a flat list, not an array of shape %1</source>
+            <translation>词元 ID 必须是扁平列表，而不是形状为 %1 的数组</translation>
+        </message>
+        <message>
             <source>token ids must be whole numbers</source>
             <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must be &gt;= 0, not %1</source>
+            <translation>词元 ID 必须 &gt;= 0，而不是 %1</translation>
+        </message>
+        <message>
+            <source>d_model must be a whole number &gt;= 1, not %1</source>
+            <translation>d_model 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>seed must be a whole number &gt;= 0, not %1</source>
+            <translation>seed 必须是 &gt;= 0 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>token rows (%1 x %2)</source>
+            <translation>词元行（%1 x %2）</translation>
+        </message>
+        <message>
+            <source>token rows and PE rows must be 2-D, not %1 and %2</source>
+            <translation>词元行和位置编码行必须是二维的，而不是 %1 和 %2</translation>
+        </message>
+        <message>
+            <source>PE has d_model %1 but the token rows have %2</source>
+            <translation>位置编码的 d_model 为 %1，但词元行的是 %2</translation>
+        </message>
+        <message>
+            <source>the sequence has %1 tokens but the position table stops at max_len %2: extend the table (raise max_len) or stop the sequence (shorten the text)</source>
+            <translation>序列有 %1 个词元，但位置表在 max_len %2 处就结束了：请延长位置表（增大 max_len）或截短序列（缩短文本）</translation>
+        </message>
+        <message>
+            <source>the token rows have d_model %1, not %2</source>
+            <translation>词元行的 d_model 为 %1，而不是 %2</translation>
+        </message>
+        <message>
+            <source>vocab_size must be a whole number &gt;= 1, not %1</source>
+            <translation>vocab_size 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>token id %1 is outside the vocabulary 0..%2</source>
+            <translation>词元 ID %1 超出了词表范围 0..%2</translation>
+        </message>
+        <message>
+            <source>neighbours must be a whole number in 0..16, not %1</source>
+            <translation>neighbours 必须是 0..16 之间的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>layout must be one of %1, not %2</source>
+            <translation>layout 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>dtype must be one of %1, not %2</source>
+            <translation>dtype 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>max_len must be a whole number &gt;= 1, not %1</source>
+            <translation>max_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 %3</source>
+            <translation>%1 x %2 的%3</translation>
+        </message>
+        <message>
+            <source>export kind must be one of %1, not %2</source>
+            <translation>导出类型必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>PE table</source>
+            <translation>位置编码表</translation>
+        </message>
+        <message>
+            <source>similarity matrix</source>
+            <translation>相似度矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 permutation matrix</source>
+            <translation>%1 x %1 的置换矩阵</translation>
+        </message>
+        <message>
+            <source>the number of rows shown must be a whole number &gt;= 1, not %1</source>
+            <translation>显示的行数必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>metric must be one of %1, not %2</source>
+            <translation>metric 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 x %1 layout comparison</source>
+            <translation>%1 x %1 的布局对比</translation>
         </message>
         <message>
             <source>inv_freq has %1 frequencies; a head of %2 channels takes at most %3</source>
@@ -1342,6 +1462,46 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 不是有效的索引（它需要一个从张量到文件的 'weight_map'）</translation>
         </message>
         <message>
+            <source>rows must be &gt;= 1, not %1</source>
+            <translation>rows 必须 &gt;= 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>ch_step must be a whole number &gt;= 1, not %1</source>
+            <translation>ch_step 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>cols must be &gt;= 1, not %1</source>
+            <translation>cols 必须 &gt;= 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>channels ch0 .. ch0 + cols * ch_step must lie in 0 .. %1</source>
+            <translation>通道 ch0 .. ch0 + cols * ch_step 必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>precision must be one of %1, not %2</source>
+            <translation>precision 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>mode must be one of %1, not %2</source>
+            <translation>mode 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 rows of a %2-wide PE table</source>
+            <translation>宽 %2 的位置编码表中的 %1 行</translation>
+        </message>
+        <message>
+            <source>max_points must be a whole number &gt;= 1 or None, not %1</source>
+            <translation>max_points 必须是 &gt;= 1 的整数或 None，而不是 %1</translation>
+        </message>
+        <message>
+            <source>%1 positions of a %2-wide PE table</source>
+            <translation>宽 %2 的位置编码表中的 %1 个位置</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number between 1 and 100,000,000, not %2</source>
+            <translation>%1 必须是 1 到 100,000,000 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
             <source>presets: %1.%2 must be a whole number &gt;= 1, not %3</source>
             <translation>预设：%1.%2 必须是 &gt;= 1 的整数，而不是 %3</translation>
         </message>
@@ -1438,20 +1598,184 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中没有张量 %2；请重新安装：%3</translation>
         </message>
         <message>
+            <source>%1 must be a whole number, not %2</source>
+            <translation>%1 必须是整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 rotation matrix</source>
+            <translation>%1 x %1 的旋转矩阵</translation>
+        </message>
+        <message>
             <source>ps and ks must be lists of positions / offsets</source>
             <translation>ps 和 ks 必须是位置 / 偏移量的列表</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 table of dot products</source>
+            <translation>%1 x %2 的点积表</translation>
+        </message>
+        <message>
+            <source>head_dim must be an even whole number &gt;= 2 (RoPE rotates channel pairs), not %1</source>
+            <translation>head_dim 必须是 &gt;= 2 的偶数（RoPE 成对旋转通道），而不是 %1</translation>
+        </message>
+        <message>
+            <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
+            <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the context-extension factor must be a number &gt;= 1, not %1</source>
+            <translation>上下文扩展因子必须是 &gt;= 1 的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>x must be a 2-d array (n, head_dim), not shape %1</source>
+            <translation>x 必须是二维数组 (n, head_dim)，形状不能是 %1</translation>
+        </message>
+        <message>
+            <source>%1 positions for %2 rows</source>
+            <translation>%1 个位置对应 %2 行</translation>
+        </message>
+        <message>
+            <source>a score curve over %1 distances</source>
+            <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>%1 rotated rows</source>
+            <translation>%1 个旋转后的行</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number between %2 and 10,000,000, not %3</source>
+            <translation>%1 必须是 %2 到 10,000,000 之间的整数，而不是 %3</translation>
+        </message>
+        <message>
+            <source>score curves over %1 distances</source>
+            <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 RoPE score matrix</source>
+            <translation>%1 x %1 的 RoPE 得分矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 RoPE score image</source>
+            <translation>%1 x %1 的 RoPE 得分图像</translation>
+        </message>
+        <message>
+            <source>a model config must be a JSON object (dict), not %1</source>
+            <translation>模型配置必须是 JSON 对象（dict），而不是 %1</translation>
         </message>
         <message>
             <source>rope_parameters / rope_scaling must be an object or null</source>
             <translation>rope_parameters / rope_scaling 必须是对象或 null</translation>
         </message>
         <message>
+            <source>rope_type must be one of %1; got %2</source>
+            <translation>rope_type 必须是 %1 之一；实际为 %2</translation>
+        </message>
+        <message>
             <source>rotary_dim needs head_dim (or hidden_size and num_attention_heads)</source>
             <translation>rotary_dim 需要 head_dim（或 hidden_size 和 num_attention_heads）</translation>
         </message>
         <message>
+            <source>rope type %1 needs original_max_position_embeddings (or max_position_embeddings) in the config</source>
+            <translation>rope 类型 %1 需要配置中的 original_max_position_embeddings（或 max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>rope type %1 without factor needs max_position_embeddings</source>
+            <translation>没有 factor 的 rope 类型 %1 需要 max_position_embeddings</translation>
+        </message>
+        <message>
             <source>rope type dynamic needs max_position_embeddings in the config</source>
             <translation>rope 类型 dynamic 需要配置中的 max_position_embeddings</translation>
+        </message>
+        <message>
+            <source>%1 must be a finite number &gt; 0, not %2</source>
+            <translation>%1 必须是 &gt; 0 的有限数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a list of finite numbers &gt; 0 (one per rotated pair), not %2</source>
+            <translation>%1 必须是 &gt; 0 的有限数的列表（每个旋转对一个），而不是 %2</translation>
+        </message>
+        <message>
+            <source>head_dim must be a whole number &gt;= 2, not %1</source>
+            <translation>head_dim 必须是 &gt;= 2 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number &gt;= 2 (RoPE rotates channel pairs)</source>
+            <translation>head_dim x partial_rotary_factor = %1 x %2 得到 %3 个旋转通道；它必须是 &gt;= 2 的偶数（RoPE 成对旋转通道）</translation>
+        </message>
+        <message>
+            <source>rope type %1 needs %2: give original_max_position_embeddings (or max_position_embeddings)</source>
+            <translation>rope 类型 %1 需要 %2：请给出 original_max_position_embeddings（或 max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>max_position_embeddings must be a whole number &gt;= 1, not %1</source>
+            <translation>max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
+            <translation>base（rope_theta）必须是大于 1 的有限数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>scaling must be a RopeScaling or None, not %1</source>
+            <translation>scaling 必须是 RopeScaling 或 None，而不是 %1</translation>
+        </message>
+        <message>
+            <source>seq_len must be a whole number &gt;= 1, not %1</source>
+            <translation>seq_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>unknown RoPE parameter(s): %1; known: %2</source>
+            <translation>未知的 RoPE 参数：%1；已知的参数：%2</translation>
+        </message>
+        <message>
+            <source>partial_rotary_factor must be a number in (0, 1], not %1</source>
+            <translation>partial_rotary_factor 必须是 (0, 1] 之内的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>original_max_position_embeddings must be a whole number &gt;= 1, not %1</source>
+            <translation>original_max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>beta_fast must be greater than beta_slow; got %1 &lt;= %2</source>
+            <translation>beta_fast 必须大于 beta_slow；实际为 %1 &lt;= %2</translation>
+        </message>
+        <message>
+            <source>truncate must be true or false, not %1</source>
+            <translation>truncate 必须是 true 或 false，而不是 %1</translation>
+        </message>
+        <message>
+            <source>rope type %1 without factor needs max_position_embeddings (factor = max_position_embeddings / original_max_position_embeddings)</source>
+            <translation>没有 factor 的 rope 类型 %1 需要 max_position_embeddings（factor = max_position_embeddings / original_max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got %1</source>
+            <translation>rope 类型 dynamic 至少需要 4 个旋转通道（dim/(dim-2)）；实际为 %1</translation>
+        </message>
+        <message>
+            <source>%1 is not a parameter of rope type %2 (it takes: %3)</source>
+            <translation>%1 不是 rope 类型 %2 的参数（它接受：%3）</translation>
+        </message>
+        <message>
+            <source>rope type %1 needs %2 (it takes: %3)</source>
+            <translation>rope 类型 %1 需要 %2（它接受：%3）</translation>
+        </message>
+        <message>
+            <source>%1 must be a finite number, not %2</source>
+            <translation>%1 必须是有限的数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>low_freq_factor must be less than high_freq_factor; got %1 &gt;= %2</source>
+            <translation>low_freq_factor 必须小于 high_freq_factor；实际为 %1 &gt;= %2</translation>
+        </message>
+        <message>
+            <source>%1 must have %2 numbers (one per rotated pair: head_dim %3 x partial_rotary_factor %4 / 2), not %5</source>
+            <translation>%1 必须有 %2 个数（每个旋转对一个：head_dim %3 x partial_rotary_factor %4 / 2），而不是 %5 个</translation>
+        </message>
+        <message>
+            <source>only partial_rotary_factor</source>
+            <translation>只有 partial_rotary_factor</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 similarity matrix</source>
+            <translation>%1 x %1 的相似度矩阵</translation>
         </message>
         <message>
             <source>tokenizer must be one of %1, not %2</source>
@@ -1486,6 +1810,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法加载分词器 %1：%2</translation>
         </message>
         <message>
+            <source>a %1 x %2 PE table</source>
+            <translation>%1 x %2 的位置编码表</translation>
+        </message>
+        <message>
+            <source>unknown view %1; the views are %2</source>
+            <translation>未知的视图 %1；可用的视图为 %2</translation>
+        </message>
+        <message>
             <source>the text has no tokens; give some text with --text</source>
             <translation>文本中没有词元；请用 --text 给出一些文本</translation>
         </message>
@@ -1504,6 +1836,18 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the array given to explorer.show() (%1) is no longer in memory: open a file with File → Check my table…</source>
             <translation>传给 explorer.show() 的数组（%1）已不在内存中：请用 文件 → 检查我的表… 打开一个文件</translation>
+        </message>
+        <message>
+            <source>alibi_head must be a head 0 .. %1 of the %2 heads; got %3</source>
+            <translation>alibi_head 必须是 %2 个头中的 0 .. %1 之一；实际为 %3</translation>
+        </message>
+        <message>
+            <source>position must be in 0 .. %1</source>
+            <translation>位置必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>channel must be in 0 .. %1</source>
+            <translation>通道必须在 0 .. %1 之内</translation>
         </message>
         <message>
             <source>model must be a folder, a .gguf file or one of minilm, smollm2</source>
@@ -1534,8 +1878,28 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
         <message>
-            <source>%1 must be a whole number between %2 and %3, not %4</source>
-            <translation>%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
+            <source>positions must be in 0 .. %1</source>
+            <translation>位置必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>cannot write %1: the folder %2 does not exist</source>
+            <translation>无法写入 %1：文件夹 %2 不存在</translation>
+        </message>
+        <message>
+            <source>output file must end in %1, not %2</source>
+            <translation>输出文件的扩展名必须是 %1，而不是 %2</translation>
+        </message>
+        <message>
+            <source>cannot write %1: permission denied (is the folder read-only?)</source>
+            <translation>无法写入 %1：权限不足（文件夹是只读的吗？）</translation>
+        </message>
+        <message>
+            <source>cannot write %1: %2</source>
+            <translation>无法写入 %1：%2</translation>
+        </message>
+        <message>
+            <source>unknown file type %1: use one of %2</source>
+            <translation>未知的文件类型 %1：请使用 %2 之一</translation>
         </message>
         <message>
             <source>%1 must be between %2 and %3; got %4</source>
@@ -1822,6 +2186,18 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>内存不足，无法显示此视图；请选择更小的 max_len 或 d_model</translation>
         </message>
         <message>
+            <source>the %1 file must end in %2, not %3</source>
+            <translation>%1文件的扩展名必须是 %2，而不是 %3</translation>
+        </message>
+        <message>
+            <source>dpi must be between %1 and %2; got %3</source>
+            <translation>dpi 必须在 %1 到 %2 之间；实际为 %3</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 pixel image is too large (at most %3 pixels a side and %4 million in all); lower the dpi or the size</source>
+            <translation>%1 x %2 像素的图像太大（每边最多 %3 像素，总共最多 %4 百万像素）；请降低 dpi 或尺寸</translation>
+        </message>
+        <message>
             <source>Qt could not encode the PNG image</source>
             <translation>Qt 无法编码 PNG 图像</translation>
         </message>
@@ -1834,8 +2210,24 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>曲线视图中没有可导出的曲线</translation>
         </message>
         <message>
+            <source>the %1 view has no array data to export</source>
+            <translation>%1 视图没有可导出的数组数据</translation>
+        </message>
+        <message>
             <source>the view has no result yet; wait until it is drawn</source>
             <translation>视图还没有结果；请等它画完</translation>
+        </message>
+        <message>
+            <source>image</source>
+            <translation>图像</translation>
+        </message>
+        <message>
+            <source>data</source>
+            <translation>数据</translation>
+        </message>
+        <message>
+            <source>not enough memory for a %1 x %2 pixel image; lower the dpi</source>
+            <translation>内存不足，无法生成 %1 x %2 像素的图像；请降低 dpi</translation>
         </message>
         <message>
             <source>cannot open %1: %2: %3</source>
@@ -1858,16 +2250,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>zoom 必须给出从 0 起的非空范围（pos0 &lt; pos1，ch0 &lt; ch1），而不是 %1</translation>
         </message>
         <message>
-            <source>%1 must be a whole number, not %2</source>
-            <translation>%1 必须是整数，而不是 %2</translation>
-        </message>
-        <message>
             <source>none</source>
             <translation>无</translation>
-        </message>
-        <message>
-            <source>%1 must be a finite number, not %2</source>
-            <translation>%1 必须是有限的数，而不是 %2</translation>
         </message>
         <message>
             <source>%1 must be text, not %2</source>
