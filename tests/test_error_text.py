@@ -87,13 +87,12 @@ def test_every_refusal_template_has_chinese_with_the_same_placeholders():
     assert {"scene", "deck"} <= set(templates) and table["%1 is not a folder"] == "%1 不是文件夹"
 
 
-def test_the_models_params_scenes_and_check_modules_have_no_english_only_refusals():
+def test_no_refusal_the_window_can_show_is_english_only():
+    """Every f-string refusal left is one the window never shows: the command line's own (explorer/commands),
+    the Python API's argument checks (explorer.show / explorer.check), and an unknown view's name."""
     _templates, english = load_tool().error_messages()
-    covered = ("explorer/backend/models/", "explorer/params.py", "explorer/viewstate.py", "explorer/state.py",
-               "explorer/scenes.py", "explorer/backend/presets.py", "explorer/backend/tokens.py",
-               "explorer/backend/pretrained.py", "explorer/backend/diagnose/", "explorer/compute/models.py",
-               "explorer/compute/qk.py", "explorer/compute/check.py")
-    left = [where for where in english if where.startswith(covered)]
+    never_shown = ("explorer/commands/", "explorer/api.py", "explorer/ui/api_window.py", "explorer/ui/views/registry.py")
+    left = [where for where in english if not where.startswith(never_shown)]
     assert [where for where in left if not _changed_on_another_branch(where)] == []
 
 
@@ -229,3 +228,33 @@ def test_the_chinese_window_refuses_a_typed_value_in_chinese(chinese_window):
 def test_the_english_window_keeps_the_english_refusal(window):
     assert not window.controller.update(d_model=0)
     assert window.statusBar().currentMessage() == "d_model must be between 1 and 8,192; got 0"
+
+
+def test_the_chinese_window_refuses_a_table_file_in_chinese(chinese_window, tmp_path):
+    path = tmp_path / "table.npy"
+    path.write_bytes(b"not a numpy file at all")
+    chinese_window.check_actions.open_file(str(path))
+    assert chinese_window.check_actions.wait_idle()
+    chinese_window.controller.wait_idle()
+    shown = chinese_window.statusBar().currentMessage()
+    assert shown.startswith("无法把 ") and "table.npy" in shown and "作为 .npy 读取" in shown
+
+
+def test_a_worker_refusal_is_worded_in_the_language_its_job_began_in(qapp, monkeypatch):
+    from explorer.ui import controller
+
+    def refuse():
+        raise InputError(msg("%1 would need %2, more than the memory budget of %3; choose a smaller max_len or "
+                             "d_model", msg("a %1 x %1 similarity matrix", 50000), "18.6 GiB", "1.0 GiB"))
+
+    got = []
+    signals = controller._Signals()
+    signals.failed.connect(lambda generation, text: got.append((generation, text)))
+    monkeypatch.setattr(controller, "_ui_language", lambda: "zh_CN")
+    job = controller._Job(7, {"similarity": refuse}, signals)
+    monkeypatch.setattr(controller, "_ui_language", lambda: "en")          # a switch after the job began
+    job.run()
+    assert got == [(7, "50000 x 50000 的相似度矩阵 需要 18.6 GiB，超过了 1.0 GiB 的内存预算；请选择更小的 max_len 或 d_model")]
+    controller._Job(8, {"similarity": refuse}, signals).run()
+    assert got[1] == (8, "a 50000 x 50000 similarity matrix would need 18.6 GiB, more than the memory budget of "
+                         "1.0 GiB; choose a smaller max_len or d_model")
