@@ -40,7 +40,7 @@ def _english(template: str, args: tuple) -> str:
 class Message(str):
     """English text made from `template` ("%1 .. %N") and `args`; `localized(lang)` in another language."""
 
-    def __new__(cls, template: str, *args) -> "Message":
+    def __new__(cls, template: str, *args):
         text = super().__new__(cls, _english(template, args))
         text.template, text.args = template, args
         return text

@@ -255,8 +255,8 @@ def test_a_worker_refusal_is_worded_in_the_language_its_job_began_in(qapp, monke
     job = controller._Job(7, {"similarity": refuse}, signals)
     monkeypatch.setattr(controller, "_ui_language", lambda: "en")          # a switch after the job began
     job.run()
-    assert got == [(7, "50000 x 50000 的相似度矩阵 需要 18.6 GiB，超过了 1.0 GiB 的内存预算；"
-                       "请选择更小的 max_len 或 d_model")]
+    assert got == [(7, ("50000 x 50000 的相似度矩阵 需要 18.6 GiB，超过了 1.0 GiB 的内存预算；"
+                        "请选择更小的 max_len 或 d_model"))]
     controller._Job(8, {"similarity": refuse}, signals).run()
-    assert got[1] == (8, "a 50000 x 50000 similarity matrix would need 18.6 GiB, more than the memory budget of "
-                         "1.0 GiB; choose a smaller max_len or d_model")
+    assert got[1] == (8, ("a 50000 x 50000 similarity matrix would need 18.6 GiB, more than the memory budget "
+                          "of 1.0 GiB; choose a smaller max_len or d_model"))

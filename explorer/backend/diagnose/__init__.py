@@ -13,7 +13,7 @@ import numpy as np
 
 from explorer.backend.diagnose.loading import as_array, load_array
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
-from explorer.errors import msg, require
+from explorer.errors import require
 
 __all__ = ["KINDS", "Diagnosis", "Mistake", "diagnose", "load_array"]
 

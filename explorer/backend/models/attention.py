@@ -23,7 +23,7 @@ from explorer.backend.models.families import (
     rms_norm,
 )
 from explorer.backend.models.tensors import TensorReader
-from explorer.errors import msg, require
+from explorer.errors import require
 
 
 @dataclass(frozen=True)

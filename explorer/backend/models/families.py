@@ -12,7 +12,7 @@ import numpy as np
 
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.tensors import TensorReader
-from explorer.errors import msg, require
+from explorer.errors import require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight"}
