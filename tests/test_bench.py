@@ -37,8 +37,9 @@ def test_plain_curves_draw_every_chosen_pair_at_every_position():
     (_, lines), = plain.curves(p, None)
     pe = sinusoidal_pe(64, 16, p.base, p.layout, "float32")
     assert len(lines) == 4 and all(len(x) == 64 for x, _ in lines)
-    np.testing.assert_array_equal(lines[2][1], pe[:, 6])          # sin of pair 3, interleaved
-    np.testing.assert_array_equal(lines[3][1], pe[:, 7])
+    np.testing.assert_array_equal(lines[0][1], pe[:, 0])          # pair 0 in the first lane
+    np.testing.assert_array_equal(lines[2][1], pe[:, 6] - 2.5)    # sin of pair 3, second lane
+    np.testing.assert_array_equal(lines[3][1], pe[:, 7] - 2.5)
 
 
 def test_plain_rope_scores_match_the_backend_profile():
@@ -113,3 +114,19 @@ def test_mirror_draws_what_a_view_shows(qtbot):
     np.testing.assert_array_equal(image, result.image)
     lines = next(d for k, d, *_ in panels if k == "curves" and len(d[0][0]) == len(result.profile_k))
     np.testing.assert_array_equal(lines[0][1], result.profile_f)
+
+
+def test_views_that_do_not_read_the_base_are_stepped_by_a_control_they_read():
+    from explorer import catalogue
+    from explorer.bench import frames
+
+    for name, (field, value_of) in frames.OWN_CONTROL.items():
+        entry = catalogue.entry(name)
+        assert "base" not in entry.reads, name
+        assert field in entry.state_type.__dataclass_fields__, (name, field)
+        values = {value_of(i) for i in range(40)}
+        assert len(values) > 1
+        for v in values:                       # every stepped value is one the view accepts
+            entry.state_type(**{field: v})
+    moved = {e.name for e in catalogue.ENTRIES if "base" in e.reads} | set(frames.OWN_CONTROL)
+    assert moved | set(frames.NOT_MOVED) == set(catalogue.NAMES)

@@ -111,18 +111,37 @@ def show_view(app, window, name: str):
     return window.views.get(name) or window.tabs.currentWidget()
 
 
+# Views whose result does not read the shared base: the bench steps a control of their own instead
+# (view field, value of step i); the check view reads no control at all (its table is the user's).
+OWN_CONTROL = {"rope": ("base", lambda i: 10000.0 + 25.0 * i), "alibi": ("heads", lambda i: 1 + i % 64),
+               "qk": ("head", lambda i: i % 9)}
+NOT_MOVED = ("check",)      # frames timed (a redraw), no plain path: nothing the sliders change
+BENCH_MODEL = {"qk": "smollm2"}   # the shipped model, when installed: the qk view needs one
+
+
+def stepped_control(window, name: str):
+    """(control kind, a function value -> None that moves it): the base slider, or the view's own."""
+    from explorer import catalogue
+
+    if name in OWN_CONTROL and "base" not in catalogue.entry(name).reads:
+        field, value_of = OWN_CONTROL[name]
+        return field, lambda v: window.controller.update_view(name, **{field: value_of(v)})
+    return "base", window.controls.base.slider.setValue
+
+
 def view_series(app, window, name: str, n: int, d: int, steps: int) -> dict:
-    """Slider change -> rendered pixels for one view at one size."""
+    """Control change -> rendered pixels for one view at one size (the base slider, or the view's
+    own control when it does not read the base)."""
     view = window.views.get(name) or window.tabs.currentWidget()
-    window.controller.update(max_len=n, d_model=d, base=10000.0)
+    window.controller.update(max_len=n, d_model=d, base=10000.0, model=_bench_model(name))
     window.controller.wait_idle()
     app.processEvents()
-    slider = window.controls.base.slider
-    start = slider.value()
+    control, set_value = stepped_control(window, name)
+    start = window.controls.base.slider.value() if control == "base" else 100
     gc.collect()                          # start each series without garbage from the last
 
     def move(value):
-        slider.setValue(value)
+        set_value(value)
         window.controller.wait_idle()
         view.grab()
 
@@ -130,7 +149,16 @@ def view_series(app, window, name: str, n: int, d: int, steps: int) -> dict:
         move(start + 1 + i)
     times = timed(lambda i: move(start - 1 - (i % 40) if i % 80 < 40 else start - 40 + (i % 40)),
                   steps)
-    return {"view": name, "max_len": n, "d_model": d, **stats(times)}
+    return {"view": name, "max_len": n, "d_model": d, "control": control, **stats(times)}
+
+
+def _bench_model(name: str) -> str:
+    """The model a view is timed with ("" for none, or when the shipped one is not installed)."""
+    if name not in BENCH_MODEL:
+        return ""
+    from explorer.backend.models.shipped import smollm2_path
+
+    return BENCH_MODEL[name] if smollm2_path() is not None else ""
 
 
 def plain_series(window, name: str, n: int, d: int, steps: int) -> dict:
@@ -172,10 +200,13 @@ def frame_rows(steps: int = 60, views: list[str] | None = None, sizes=SIZES,
         for n, d in sizes:
             local.append(floor_row(*size, repeat=LOCAL_FLOOR_REPEAT)["p50_ms"])
             frames.append({**view_series(app, window, name, n, d, steps), "floor_ms": local[-1]})
-            if plain:
+            if plain and name not in NOT_MOVED:
                 plains.append(plain_series(window, name, n, d, steps))
             if log is not None:
-                log(frames[-1], plains[-1] if plain else None)
+                log(frames[-1], plains[-1] if plain and name not in NOT_MOVED else None)
+        if _bench_model(name):
+            window.controller.update(model="")
+            window.controller.wait_idle()
     window.close()
     if local:
         floor["series_p50_ms"] = round(float(np.median(local)), 2)

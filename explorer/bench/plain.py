@@ -5,7 +5,9 @@
 draws, from full tables computed the textbook way (the whole (max_len, d_model) PE table, matmul
 similarity, one rotation per position) instead of screen-size closed forms. `PlainCanvas` draws them
 as a beginner would: one PlotItem per panel, `setImage(autoLevels=True)` with a ColorBarItem that
-follows the levels, `setData` on one curve per line, then `grab()`.
+follows the levels, `setData` on one curve per line, then `grab()`. Curves get the pens the views
+use (LINE_WIDTH px: #17's lines that stay visible on a projector), so the ratio compares the data
+paths, not pen widths.
 
 Two limits the plain way cannot pass: pyqtgraph draws at most 32767 rows or columns of an image
 (larger tables are sliced), and an n x n matrix is computed for at most MATRIX_CAP positions
@@ -24,6 +26,7 @@ from explorer.backend.encodings import channel_layout, frequencies, sinusoidal_p
 MATRIX_CAP = 8192    # positions of an n x n matrix computed the plain way
 ALIBI_CAP = 4096     # positions of each of the four ALiBi bias images
 IMAGE_LIMIT = 32767  # pyqtgraph: rows / columns of one image
+LINE_WIDTH = 2.0     # every view's curves are at least 2 px wide at scale 1 (PanelView.pen, curves)
 
 
 def _pe(p, n: int | None = None, layout: str | None = None) -> np.ndarray:
@@ -54,11 +57,11 @@ def curves(p, view):
     sin_idx, cos_idx = range(p.d_model)[sin_cols], range(p.d_model)[cos_cols]
     x = np.arange(p.max_len)
     lines = []
-    for i in dict.fromkeys(p.curve_pairs):
+    for lane, i in enumerate(dict.fromkeys(p.curve_pairs)):          # one lane per pair, as the view
         if i < len(sin_idx):
-            lines.append((x, pe[:, sin_idx[i]]))
+            lines.append((x, pe[:, sin_idx[i]] - 2.5 * lane))
         if i < len(cos_idx):
-            lines.append((x, pe[:, cos_idx[i]]))
+            lines.append((x, pe[:, cos_idx[i]] - 2.5 * lane))
     return [("curves", lines)]
 
 
@@ -165,8 +168,17 @@ def distance_view(p, view):
     k = np.arange(n)
     pe = _pe(p)
     o_rot = _rotate(np.ones(hd), n, rope.rope_frequencies(hd, b))
-    return [("curves", [(k, pe @ pe[0] / (pe[0] @ pe[0])), (k, o_rot @ o_rot[0] / hd),
-                        (k, np.exp(-m * k)), (k, np.ones(n))])]
+    lines = [(k, pe @ pe[0] / (pe[0] @ pe[0])), (k, o_rot @ o_rot[0] / hd), (k, np.exp(-m * k)),
+             (k, np.ones(n))]
+    if bool(getattr(state, "learned", False)):        # MiniLM: mean cosine of rows p and p + k
+        from explorer.backend import pretrained
+        from explorer.compute.learned import cosine_matrix
+
+        if pretrained.minilm_available() is None:
+            cos = cosine_matrix(pretrained.minilm_tables().position)        # (512, 512)
+            lk = np.arange(min(n, len(cos)))
+            lines.append((lk, np.array([np.diagonal(cos, int(j)).mean() for j in lk])))
+    return [("curves", lines)]
 
 
 def precision_view(p, view):
@@ -269,7 +281,7 @@ class PlainCanvas:
                 plot.autoRange()
                 continue
             while len(items) < len(data):
-                items.append(plot.plot([], [], pen=pg.mkPen(len(items), width=1)))
+                items.append(plot.plot([], [], pen=pg.mkPen(len(items), width=LINE_WIDTH)))
             for item, (x, y) in zip(items, data):
                 item.setData(x, y)
             plot.autoRange()

@@ -2,7 +2,7 @@
 
 The table is the opened model's (Params.model: GPT-2 1024 x 768, BERT 512 x 768, OPT, MiniLM) when it
 has learned positions, else MiniLM's 512 x 384. Both tables come with their cosine similarity and a PCA
-of their rows (centred, numpy SVD): the first three principal components of every position.
+of their rows (centred; explorer.compute.pca): the first three principal components of every position.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import numpy as np
 from explorer.backend import pretrained
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
+from explorer.compute.pca import pca
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError, message_of
 from explorer.params import Params
 
 MAX_ROWS = 2048            # positions shown at most (OPT-350m has 2048; cosine 2048² is 16 MB)
-PCS = 3                    # principal components kept
 
 
 @dataclass(frozen=True)
@@ -58,37 +58,6 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(a, axis=1)                                           # (n,)
     unit = a / np.where(norm > 0, norm, 1.0)[:, None]
     return unit @ unit.T
-
-
-def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
-    """(coordinates (n, k), explained variance fractions (k,)) of the centred rows (principal components).
-
-    Each component's sign is fixed so that its largest-|loading| channel is positive (SVD's sign is
-    arbitrary; this keeps the picture from flipping between runs)."""
-    a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
-    a = a - a.mean(axis=0, keepdims=True)
-    # eigenvectors of the smaller of the (d, d) covariance and the (n, n) Gram matrix: the same
-    # components as the SVD of `a`, 3-4x faster than np.linalg.svd at 512 x 384
-    if a.shape[1] <= a.shape[0]:
-        lam, v = np.linalg.eigh(a.T @ a)                                       # ascending
-        vt = v[:, ::-1].T                                                      # (d, d) rows = PCs
-        s = np.sqrt(np.clip(lam[::-1], 0.0, None))
-        u = (a @ vt.T[:, :k]) / np.where(s[:k] > 0, s[:k], 1.0)                # (n, k)
-    else:
-        lam, w = np.linalg.eigh(a @ a.T)
-        s = np.sqrt(np.clip(lam[::-1], 0.0, None))
-        u = w[:, ::-1][:, :k]                                                  # (n, k)
-        vt = (u.T @ a) / np.where(s[:k] > 0, s[:k], 1.0)[:, None]              # (k, d)
-    k = min(k, s.size)
-    sign = np.sign(vt[np.arange(k), np.abs(vt[:k]).argmax(axis=1)])            # (k,)
-    sign[sign == 0] = 1.0
-    coords = u[:, :k] * s[:k] * sign                                           # (n, k)
-    total = float((s ** 2).sum())
-    var = (s[:k] ** 2) / total if total > 0 else np.zeros(k)
-    if k < PCS:
-        coords = np.pad(coords, ((0, 0), (0, PCS - k)))
-        var = np.pad(var, (0, PCS - k))
-    return coords.astype(np.float32), var
 
 
 @lru_cache(maxsize=4)

@@ -109,7 +109,9 @@ def choose_model(spec: str) -> tuple[str, str, str]:
 
 
 @lru_cache(maxsize=4)
-def _qk(spec: str, stamp: tuple, text: str, note: str, params: Params, state: QkState) -> QkResult:
+def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
+    """Every head's q, k and logits for the model and text (the head drawn is chosen in qk_view:
+    stepping through heads reuses this)."""
     model = models.open_cached(spec)
     cfg = model.config
     tokenized = model.tokenize(text)
@@ -121,7 +123,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str, params: Params, state: Qk
     arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)
     for a in arrays:
         a.setflags(write=False)
-    return QkResult(params, state, model.name, min(state.head, cfg.n_heads - 1), cfg.n_heads,
+    return QkResult(Params(), QkState(), model.name, 0, cfg.n_heads,
                     cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
                     tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
                     np.asarray(qk.kv_head), delta, prof, prof_plain, note)
@@ -131,7 +133,8 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
     """Everything the qk view draws; an error result (with the install hint) when no RoPE model is there."""
     try:
         spec, note, kind = choose_model(params.model)
-        r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note, params, state)
+        r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
+        r = replace(r, params=params, state=state, head=min(state.head, r.n_heads - 1))
         return replace(r, note_kind=kind, requested=models.display_name(params.model)) if kind else r
     except InputError as exc:
         return QkResult(params, state, error=message_of(exc))

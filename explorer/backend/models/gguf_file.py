@@ -3,10 +3,11 @@
 Opening reads the header only (gguf_header.py); tensors are read later with `os.pread`, a row at a time where
 only rows are asked for, and dequantized with `gguf.quants.dequantize`. Never the whole file.
 
-llama.cpp's converter stores q_proj/k_proj rows permuted (convert_hf_to_gguf.py, `LlamaModel.permute`:
-`w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with n_head = the kv head
-count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's interleaved pairs. The reader
-undoes it, so q_proj / k_proj equal the Hugging Face weights.
+llama.cpp's converter stores a "llama" file's q_proj/k_proj rows permuted (convert_hf_to_gguf.py,
+`LlamaModel.permute`: `w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with
+n_head = the kv head count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's
+interleaved pairs. The reader undoes it, so q_proj / k_proj equal the Hugging Face weights. Qwen2 / Qwen3 /
+Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py).
 """
 
 from __future__ import annotations
@@ -18,16 +19,22 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.backend.models.gguf_archs import (
+    ROPE_FREQS,
+    SUPPORTED_ARCHITECTURES,
+    apply_rope_freqs,
+    arch_of,
+)
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, require
 
-SUPPORTED_ARCHITECTURES = ("llama",)     # SmolLM2, Llama, Mistral-style checkpoints convert to "llama"
 _TOP = {"token_embd.weight": "embed_tokens.weight", "output_norm.weight": "norm.weight",
         "output.weight": "lm_head.weight"}
 _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj",
           "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
-          "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj"}
+          "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj",
+          "attn_q_norm": "self_attn.q_norm", "attn_k_norm": "self_attn.k_norm"}
 _BLOCK_RE = re.compile(r"blk\.(\d+)\.([a-z_]+)\.(weight|bias)")
 MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
 WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
@@ -83,12 +90,13 @@ def _float(fields: dict, key: str, where: str, default=None) -> float:
 
 
 def config_from_metadata(header: Header, where: str) -> dict:
-    """A transformers-style config.json dict for a llama-architecture GGUF; InputError for others."""
+    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma GGUF; InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
     require(arch in SUPPORTED_ARCHITECTURES, f"{where}: architecture {arch!r} is not supported; supported: "
                                              f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    spec = arch_of(f, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
@@ -99,7 +107,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d,
             "%1: tensor token_embd.weight is missing or not (vocab, %2)", where, d)
     config = {
-        "model_type": arch, "architectures": ["LlamaForCausalLM"],
+        "model_type": spec.model_type, "architectures": [spec.hf_class],
         "hidden_size": d, "num_hidden_layers": _int(f, f"{arch}.block_count", where),
         "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": head_dim,
         "intermediate_size": _int(f, f"{arch}.feed_forward_length", where, default=4 * d),
@@ -108,7 +116,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "rms_norm_eps": _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where),
         "rope_theta": _float(f, f"{arch}.rope.freq_base", where, default=10000.0),
         "tie_word_embeddings": "output.weight" not in header.tensors,
-        "hidden_act": "silu",
+        spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
@@ -123,6 +131,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
             scaling["original_max_position_embeddings"] = _int(
                 f, f"{arch}.rope.scaling.original_context_length", where)
         config["rope_scaling"] = scaling
+    if ROPE_FREQS in header.tensors:
+        require(arch == "llama" and kind == "none", f"{where}: tensor {ROPE_FREQS} is only read in a 'llama' "
+                                                    "file without rope scaling metadata (as llama.cpp does)")
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
@@ -140,6 +151,7 @@ class GGUFTensorReader:
             if name is not None:
                 self._info[name] = info
         self._heads = {"q_proj": config["num_attention_heads"], "k_proj": config["num_key_value_heads"]}
+        self._arch = arch_of(header.fields, str(path))
 
     def names(self) -> list[str]:
         return list(self._info)
@@ -155,7 +167,7 @@ class GGUFTensorReader:
 
     def _row_index(self, name: str, n_rows: int) -> np.ndarray | None:
         kind = name.split(".")[-2]
-        if kind in self._heads and name.startswith("layers."):
+        if kind in self._heads and name.startswith("layers.") and self._arch.permuted_qk:
             heads = self._heads[kind]
             require(n_rows % (2 * heads) == 0, "%1: %2 has %3 rows, not 2 x %4 heads", self._path, name, n_rows,
                                                heads)
@@ -214,6 +226,11 @@ class GGUFTensorReader:
             return self.rows(name, np.arange(info.ne[1]))
         n_rows = int(np.prod(info.ne[1:]))
         out = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)
+        if len(info.ne) == 1:
+            perm = self._row_index(name, int(info.ne[0]))                      # a q/k bias, permuted as its rows
+            out = out.reshape(-1)[perm] if perm is not None else out
+            if self._arch.norm_shift and name.endswith("norm.weight"):
+                out = out - np.float32(self._arch.norm_shift)                  # Gemma: the converter's + 1
         return out.reshape(self.shape(name))
 
     def close(self) -> None:
@@ -248,6 +265,8 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
         _check_layer0(header, config, where)
+        if ROPE_FREQS in header.tensors:
+            apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
         tokenizer = tokenizer_from_metadata(header.fields, where)
     except InputError:
         os.close(fd)
@@ -266,6 +285,8 @@ def _check_layer0(header: Header, config: dict, where: str) -> None:
             "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
             "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
             "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
+    if config["model_type"] == "qwen3":
+        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     for name, ne in want.items():
         info = header.tensors.get(name)
         require(info is not None, "%1: tensor %2 is missing", where, name)

@@ -1,5 +1,7 @@
 """A GGUF file's vocabulary and merges (`tokenizer.ggml.*`) -> a `tokenizers` byte-level BPE Tokenizer.
 
+SentencePiece ('llama') vocabularies are built by gguf_spm.py.
+
 The pre-tokenizer regexes per `tokenizer.ggml.pre` are llama.cpp's, from `llama_vocab::impl::load`
 (src/llama-vocab.cpp, ggml-org/llama.cpp): the regexes are applied one after another, each splitting the
 pieces the previous one made, and text no regex matches stays a piece of its own ("isolated" in `tokenizers`).
@@ -48,8 +50,12 @@ def tokenizer_from_metadata(fields: dict, where: str):
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, processors
 
     model = _field(fields, "tokenizer.ggml.model", where, str, "the tokenizer type")
+    if model == "llama":
+        from explorer.backend.models.gguf_spm import spm_tokenizer
+
+        return spm_tokenizer(fields, where)
     require(model == "gpt2", f"{where}: tokenizer.ggml.model is {model!r}; only byte-level BPE ('gpt2') "
-                             "vocabularies can be read (SentencePiece 'llama' ones cannot yet)")
+                             "and SentencePiece ('llama') vocabularies can be read")
     pre = fields.get("tokenizer.ggml.pre", "default")
     require(pre in PRE_REGEXES, "%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3", where, repr(pre),
             ", ".join(sorted(PRE_REGEXES)))

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 from explorer.translations import fill
 
@@ -141,11 +141,16 @@ def cache_axes(*items) -> None:
 
     An axis only changes with its range, but Qt replays its text on every repaint (~0.2 ms per
     axis, 10-24 axes per multi-panel view); pyqtgraph's own update() on a range change refreshes
-    the pixmap.
+    the pixmap. Vertical axes keep the widest text space they needed (see below).
     """
     for item in items:       # a ColorBarItem is a PlotItem: its scale plus three frame axes
         for name in ("left", "bottom", "right", "top"):
-            item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            axis = item.getAxis(name)
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            if name in ("left", "right"):
+                # grow for longer tick labels, never shrink back: a colour bar whose labels go
+                # "-0.5" -> "-12.25" -> "-3" would re-lay out the whole canvas on every step
+                axis.setStyle(autoReduceTextSpace=False)
 
 
 def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
@@ -223,8 +228,27 @@ def set_title(plot, text: str, size=None, **style) -> None:
         if not text:
             plot.setTitle(None)            # no empty 30 px band above the plot
             return
+        if not getattr(plot.titleLabel, "_width_free", False):
+            free_title_width(plot.titleLabel)
         plot.setTitle(text, size=scaled_pt(size), **style)
         fit_title_row(plot)
+
+
+def free_title_width(label: pg.LabelItem) -> None:
+    """Let a plot title's text not size its column (the plot below it does): a title that changes
+    with every step (ALiBi's "head 3: m = 1/8") would otherwise re-lay out every panel of the canvas,
+    and every axis would redraw. pyqtgraph's LabelItem.updateMin (called on each setText and
+    resize) asks for the text's width; this one asks for its height only."""
+    def update_min() -> None:
+        height = label.itemRect().height()
+        label.setMinimumWidth(0)
+        label.setMinimumHeight(height)
+        label._sizeHint = {Qt.SizeHint.MinimumSize: (0, height), Qt.SizeHint.PreferredSize: (0, height),
+                           Qt.SizeHint.MaximumSize: (-1, -1), Qt.SizeHint.MinimumDescent: (0, 0)}
+        label.updateGeometry()
+
+    label.updateMin = update_min
+    label._width_free = True
 
 
 def fit_title_row(plot) -> None:

@@ -6,13 +6,32 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import cache_axes, nice_span, set_title, steady_range
-from explorer.translations import fill
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
 #                                keeps 32 entries, not one per point (a per-point colour cost ~50 ms)
+
+
+def move_points(dots: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray, brushes: list) -> None:
+    """Put the scatter's points at (x, y) (n,), coloured by `brushes` (one per point).
+
+    When the point count and brushes are those already shown, only the coordinates are written into
+    the item's record array (`ScatterPlotItem.data`, read by its paint in pixel mode) and its bounds
+    are dropped: setData would rebuild every point's style (~2.5 ms for 512 points, twice a frame)."""
+    data = dots.data
+    if len(data) != len(x) or getattr(dots, "_pe_brushes", None) is not brushes:
+        dots.setData(x, y, brush=brushes)
+        dots._pe_brushes = brushes
+        return
+    data["x"], data["y"] = x, y
+    dots.prepareGeometryChange()
+    dots.informViewBoundsChanged()
+    dots.bounds = [None, None]
+    dots.invalidate()
+    dots.sigPlotChanged.emit(dots)
 
 
 class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
@@ -90,7 +109,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             for k, (a, b) in enumerate(((0, 1), (1, 2))):
                 plot = self.plots[col + k]
                 self.paths[col + k].setData(coords[:, a], coords[:, b])
-                self.dots[col + k].setData(coords[:, a], coords[:, b], brush=brushes)
+                move_points(self.dots[col + k], coords[:, a], coords[:, b], brushes)
                 set_title(plot, fill(self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)"), name,
                                      str(a + 1), str(b + 1), f"{100 * var[a]:.0f}", f"{100 * var[b]:.0f}"),
                           size="9pt")

@@ -1,0 +1,114 @@
+"""What each GGUF architecture means in Hugging Face terms, and Llama 3's `rope_freqs.weight`.
+
+Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
+- `LlamaModel` (general.architecture "llama"; also Hugging Face's MistralForCausalLM, so Mistral 7B files are
+  "llama" too, and llama.cpp's `MistralModel` for Mistral-format checkpoints writes MODEL_ARCH.LLAMA):
+  `modify_tensors` permutes q_proj / k_proj rows with `LlamaModel.permute` (undone by the reader).
+- `Qwen2Model(TextModel)`, MODEL_ARCH.QWEN2: no `modify_tensors` permutation (llama.cpp runs Qwen2 with
+  NEOX-style RoPE, Hugging Face's rotate-half), so q/k are stored as Hugging Face has them; q/k/v biases as
+  `blk.N.attn_q.bias`. `Qwen3Model(Qwen2Model)`, MODEL_ARCH.QWEN3: the same plus `attn_q_norm` / `attn_k_norm`.
+- `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
+  (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
+- `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
+  factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
+  RoPE divides theta_i by it. No rope scaling metadata is written for it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.errors import require
+
+
+@dataclass(frozen=True)
+class Arch:
+    """One GGUF architecture: the Hugging Face model_type it reads as, and how llama.cpp changed its tensors."""
+
+    model_type: str
+    hf_class: str
+    permuted_qk: bool          # LlamaModel.permute on q_proj / k_proj rows (and their biases)
+    norm_shift: float          # added by the converter to every *norm.weight (Gemma: 1)
+    hidden_act: tuple[str, str]
+
+
+ARCHS = {
+    "llama": Arch("llama", "LlamaForCausalLM", True, 0.0, ("hidden_act", "silu")),
+    "qwen2": Arch("qwen2", "Qwen2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "qwen3": Arch("qwen3", "Qwen3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "gemma": Arch("gemma", "GemmaForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
+}
+SUPPORTED_ARCHITECTURES = tuple(ARCHS)
+ROPE_FREQS = "rope_freqs.weight"
+LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3
+FACTOR_TOLERANCE = 1e-6
+
+
+def arch_of(fields: dict, where: str) -> Arch:
+    """The Arch of general.architecture; InputError naming the supported ones otherwise."""
+    arch = fields.get("general.architecture")
+    require(isinstance(arch, str), f"{where}: metadata general.architecture is missing")
+    require(arch in ARCHS, f"{where}: architecture {arch!r} is not supported; supported: "
+                           f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    return ARCHS[arch]
+
+
+def llama_cpp_factors(base: float, dim: int, factor: float, low: float, high: float, original: int) -> np.ndarray:
+    """rope_freqs as convert_hf_to_gguf.py's LlamaModel.generate_extra_tensors computes them; (dim/2,) float32.
+
+    freqs = 1 / base^(arange(0, dim, 2) / dim) in float32 (torch there), the rest in Python floats."""
+    freqs = (1.0 / (np.float32(base) ** (np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim))))
+    freqs = freqs.astype(np.float32)
+    low_wavelen, high_wavelen = original / low, original / high
+    out = []
+    for freq in freqs.tolist():
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_wavelen:
+            out.append(1.0)
+        elif wavelen > low_wavelen:
+            out.append(factor)
+        else:
+            smooth = (original / wavelen - low) / (high - low)
+            out.append(1 / ((1 - smooth) / factor + smooth))
+    return np.asarray(out, dtype=np.float32)
+
+
+def rope_scaling_from_factors(factors: np.ndarray, base: float, dim: int, context: int, where: str) -> dict:
+    """A transformers rope_scaling that gives theta_i / factors[i], the frequencies llama.cpp uses.
+
+    A llama3 scaling when one of the Llama 3.x parameter sets reproduces every factor to 1e-6 (relative);
+    otherwise the factors themselves, carried as a 'longrope' scaling whose short and long factors are both
+    the file's and whose attention factor is 1 (transformers' longrope: inv_freq = 1 / (ext * base^(2i/dim)))."""
+    factors = np.asarray(factors, dtype=np.float64).reshape(-1)               # (dim/2,)
+    require(factors.size == dim // 2, f"{where}: tensor {ROPE_FREQS} has {factors.size} factors; RoPE rotates "
+                                      f"{dim // 2} pairs")
+    require(bool(np.all(np.isfinite(factors)) and np.all(factors > 0)),
+            f"{where}: tensor {ROPE_FREQS} must hold finite factors > 0")
+    if np.all(factors == 1.0):
+        return {}
+    top = float(factors.max())
+    for low, high, original in LLAMA3_CANDIDATES:
+        want = llama_cpp_factors(base, dim, top, low, high, original).astype(np.float64)
+        if np.all(np.abs(want - factors) <= FACTOR_TOLERANCE * factors):
+            return {"rope_type": "llama3", "factor": top, "low_freq_factor": low, "high_freq_factor": high,
+                    "original_max_position_embeddings": original}
+    listed = [float(f) for f in factors]
+    return {"rope_type": "longrope", "short_factor": listed, "long_factor": listed, "factor": 1.0,
+            "attention_factor": 1.0, "original_max_position_embeddings": int(context)}
+
+
+def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
+    """Llama 3.x: rope_freqs.weight (info: its TensorInfo; one F32 factor per pair) -> config["rope_scaling"]."""
+    require(info.ggml_type == 0 and len(info.ne) == 1, f"{where}: tensor {ROPE_FREQS} must be a 1-D F32 tensor")
+    raw = os.pread(fd, info.n_bytes, info.start)
+    require(len(raw) == info.n_bytes, f"{where}: the file ended early (was it changed or removed while open?)")
+    factors = np.frombuffer(raw, dtype="<f4")                                   # (rot/2,)
+    rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
+    scaling = rope_scaling_from_factors(factors, config["rope_theta"], rot, config["max_position_embeddings"],
+                                        where)
+    if scaling:
+        config["rope_scaling"] = scaling

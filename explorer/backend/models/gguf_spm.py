@@ -1,0 +1,140 @@
+"""A SentencePiece GGUF vocabulary (`tokenizer.ggml.model == "llama"`: Llama 2, Mistral v0.1, Gemma) -> Tokenizer.
+
+Built as Hugging Face transformers builds it from the same file (transformers 5.x,
+`integrations/gguf/gguf_tokenizer_mapping.py`: `sentencepiece_tokenizer` -> `LlamaTokenizer`,
+`gemma_tokenizer` -> `GemmaTokenizer`, then `add_gguf_special_tokens`), with the `tokenizers` library only:
+- a BPE over the file's tokens with byte fallback (`<0xNN>` byte tokens) and merges recovered from the
+  vocabulary as `tokenization_utils_base.generate_merges` does: every split of a token into two tokens, best
+  score of the merged token first (ties: longer left piece, then longer right piece, then file order). That
+  is llama.cpp's SPM rule (`llm_tokenizer_spm`: merge the adjacent pair whose union scores highest).
+- Llama-style: spaces -> ▁ and, when `tokenizer.ggml.add_space_prefix` is true (the default), one ▁ in front
+  of every stretch of text between special tokens: llama.cpp's rule (`llama_vocab::impl::tokenize`, case
+  LLAMA_VOCAB_TYPE_SPM: `if (add_space_prefix && is_prev_special) text = ' '`, is_prev_special true at the
+  start and after each special token). transformers uses Metaspace(prepend_scheme "first") instead, which
+  adds no ▁ to text after a special token nor to text that already starts with a space; those are the only
+  places where its ids differ (tests/test_gguf_spm.py pins both). Built as normalizers Prepend("▁") +
+  Replace(" ", "▁"), which `tokenizers` applies to each stretch between added tokens (as transformers'
+  phi3_tokenizer does). Decoder: ▁ -> space, byte fallback, fuse, strip the one leading space.
+- Gemma-style (general.architecture gemma*): tokens of only spaces are respelled with ▁, merges follow the file
+  order instead of the scores, normalizer " " -> "▁" (GemmaTokenizer); llama.cpp's converter writes
+  add_space_prefix false for Gemma, so no prefix and no strip.
+- control (type 3) and unknown (type 2) tokens and the bos / eos / unk / pad tokens are special added tokens, user-defined ones
+  (type 4) plain added tokens; BOS / EOS added as `tokenizer.ggml.add_bos_token` (default true, as llama.cpp
+  and transformers for SentencePiece files) / `add_eos_token` (default false) say.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from explorer.errors import InputError, require
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6   # llama.cpp's llama_token_type
+BYTE_TOKEN = re.compile(r"<0x[0-9A-F]{2}>")
+SPACE = "\u2581"
+SPECIAL_IDS = ("bos_token_id", "eos_token_id", "unknown_token_id", "padding_token_id")
+
+
+def _flag(fields: dict, key: str, default: bool, where: str) -> bool:
+    value = fields.get(key, default)
+    require(isinstance(value, (bool, np.bool_)), f"{where}: metadata {key} is {value!r}; it must be true or false")
+    return bool(value)
+
+
+def _special_id(fields: dict, key: str, n: int, where: str) -> int | None:
+    value = fields.get(f"tokenizer.ggml.{key}")
+    if value is None:
+        return None
+    require(isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n,
+            f"{where}: metadata tokenizer.ggml.{key} is {value!r}; it must be a token id below {n:,}")
+    return int(value)
+
+
+def recovered_merges(tokens: list[str], order: dict[str, float], vocab: dict[str, int]) -> list[tuple[str, str]]:
+    """transformers' generate_merges(vocab, vocab_scores=order): (left, right) pairs, best merged score first."""
+    merges = []
+    for merged, score in order.items():
+        local = []
+        for i in range(1, len(merged)):
+            left, right = merged[:i], merged[i:]
+            if left in vocab and right in vocab:
+                local.append((left, right, score))
+        local.sort(key=lambda m: (vocab[m[0]], vocab[m[1]]))
+        merges.extend(local)
+    merges = sorted(merges, key=lambda m: (m[2], len(m[0]), len(m[1])), reverse=True)
+    return [(left, right) for left, right, _ in merges]
+
+
+def _checked(fields: dict, where: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+    tokens = fields.get("tokenizer.ggml.tokens")
+    require(isinstance(tokens, list) and len(tokens) > 0 and all(isinstance(t, str) for t in tokens),
+            f"{where}: metadata tokenizer.ggml.tokens must be a non-empty list of strings")
+    n = len(tokens)
+    scores = fields.get("tokenizer.ggml.scores")
+    require(scores is not None, f"{where}: metadata tokenizer.ggml.scores is missing; a SentencePiece "
+                                "vocabulary needs one score per token")
+    require(isinstance(scores, np.ndarray) and scores.shape == (n,) and scores.dtype.kind == "f",
+            f"{where}: metadata tokenizer.ggml.scores must hold one number per token ({n:,})")
+    require(bool(np.all(np.isfinite(scores))), f"{where}: metadata tokenizer.ggml.scores must be finite numbers")
+    types = fields.get("tokenizer.ggml.token_type")
+    if types is None:
+        types = np.full(n, NORMAL, dtype=np.int32)
+    require(isinstance(types, np.ndarray) and types.shape == (n,) and types.dtype.kind in "iu",
+            f"{where}: metadata tokenizer.ggml.token_type must hold one integer per token ({n:,})")
+    bad = [i for i in np.flatnonzero(types == BYTE) if not BYTE_TOKEN.fullmatch(tokens[i])]
+    require(not bad, f"{where}: token {bad[0] if bad else 0} ({tokens[bad[0]] if bad else ''!r}) is marked as a "
+                     "byte token but is not written <0xNN> (two upper-case hex digits)")
+    return tokens, scores, types
+
+
+def spm_tokenizer(fields: dict, where: str):
+    """The `tokenizers.Tokenizer` of a SentencePiece ('llama') GGUF vocabulary; InputError if malformed."""
+    from tokenizers import (
+        AddedToken,
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        processors,
+    )
+
+    tokens, scores, types = _checked(fields, where)
+    n = len(tokens)
+    gemma = str(fields.get("general.architecture", "")).startswith("gemma")
+    prefix = _flag(fields, "tokenizer.ggml.add_space_prefix", True, where)     # llama.cpp's Gemma files: false
+    add_bos = _flag(fields, "tokenizer.ggml.add_bos_token", True, where)
+    add_eos = _flag(fields, "tokenizer.ggml.add_eos_token", False, where)
+    ids = {key: _special_id(fields, key, n, where) for key in SPECIAL_IDS}
+    spelled = [SPACE * len(t) if gemma and " " in t and not t.strip() else t for t in tokens]
+    vocab = {t: i for i, t in enumerate(spelled)}          # a repeated string: its last id, as transformers
+    order = {t: -float(i) for i, t in enumerate(spelled)} if gemma else dict(zip(spelled, scores.tolist()))
+    merges = recovered_merges(spelled, order, vocab)
+    unk = ids["unknown_token_id"]
+    try:
+        tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, fuse_unk=True, byte_fallback=True,
+                                   unk_token=spelled[unk] if unk is not None else None))
+        steps = [decoders.Replace(SPACE, " "), decoders.ByteFallback(), decoders.Fuse()]
+        spaces = normalizers.Replace(" ", SPACE)
+        tok.normalizer = normalizers.Sequence([normalizers.Prepend(SPACE), spaces]) if prefix else spaces
+        if prefix:
+            steps.append(decoders.Strip(content=" ", left=1, right=0))
+        tok.decoder = decoders.Sequence(steps)
+        special = set(np.flatnonzero((types == CONTROL) | (types == UNKNOWN)).tolist())
+        special |= {i for i in ids.values() if i is not None}
+        tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
+        tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
+                        for i in np.flatnonzero(types == USER_DEFINED).tolist() if tokens[i] in vocab])
+        bos, eos = ids["bos_token_id"], ids["eos_token_id"]
+        single, pairs = "$A", {}
+        if add_bos and bos is not None:
+            single, pairs[tokens[bos]] = f"{tokens[bos]} {single}", bos
+        if add_eos and eos is not None:
+            single, pairs[tokens[eos]] = f"{single} {tokens[eos]}", eos
+        if pairs:
+            tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(pairs.items()))
+    except Exception as exc:   # the Rust side reports malformed input with its own exception types
+        why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {why}") from exc
+    return tok

@@ -1,0 +1,99 @@
+"""Write a tiny transformers model of any RoPE family as llama.cpp's convert_hf_to_gguf.py would.
+
+llama: q/k rows (and their biases) permuted with LlamaModel.permute; qwen2 / qwen3: stored as Hugging Face
+has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm / attn_k_norm;
+gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
+2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
+quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests import gguf_fixtures as fx
+
+BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm"})
+
+
+def gguf_name(hf: str) -> str:
+    if hf in fx.GGUF_NAMES:
+        return fx.GGUF_NAMES[hf]
+    _, layer, rest = hf.split(".", 2)
+    base, kind = rest.rsplit(".", 1)
+    return f"blk.{layer}.{BLOCK[base]}.{kind}"
+
+
+def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None,
+                      vocabulary=None) -> dict[str, np.ndarray]:
+    """Write `model` (a transformers *ForCausalLM) as a GGUF of `arch`; the stored float32 arrays by GGUF name.
+
+    vocabulary(writer), if given, writes the tokenizer metadata instead of the byte-level default."""
+    import gguf
+
+    cfg = model.config
+    head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
+    w = gguf.GGUFWriter(str(path), arch)
+    w.add_block_count(cfg.num_hidden_layers)
+    w.add_context_length(cfg.max_position_embeddings)
+    w.add_embedding_length(cfg.hidden_size)
+    w.add_feed_forward_length(cfg.intermediate_size)
+    w.add_head_count(cfg.num_attention_heads)
+    w.add_head_count_kv(cfg.num_key_value_heads)
+    w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+    if arch != "gemma":                       # GemmaModel writes no freq base (llama.cpp's default 10000)
+        w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
+    if arch == "llama":
+        w.add_rope_dimension_count(head_dim)
+    if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
+        w.add_key_length(head_dim)
+        w.add_value_length(head_dim)
+    if vocabulary is not None:
+        vocabulary(w)
+    else:
+        tokens, types, merges = fx.vocabulary()
+        w.add_tokenizer_model("gpt2")
+        w.add_tokenizer_pre("smollm")
+        w.add_token_list(tokens)
+        w.add_token_types(types)
+        w.add_token_merges(merges)
+    stored = {}
+    tied = getattr(cfg, "tie_word_embeddings", False)
+    for hf, arr in fx.hf_weights(model).items():
+        if hf == "lm_head.weight" and (tied or arch == "gemma"):
+            continue
+        name = gguf_name(hf)
+        if arch == "llama" and ".self_attn.q_proj." in hf:
+            arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
+        elif arch == "llama" and ".self_attn.k_proj." in hf:
+            arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
+        if arch == "gemma" and hf.endswith("norm.weight"):
+            arr = (arr + 1).astype(np.float32)
+        if arr.ndim == 1:
+            stored[name] = arr.astype(np.float32)
+            w.add_tensor(name, stored[name])
+        elif qtype == "F16" or arr.shape[1] % 32:
+            w.add_tensor(name, arr.astype(np.float16))
+            stored[name] = arr.astype(np.float16).astype(np.float32)
+        else:
+            q8 = gguf.GGMLQuantizationType.Q8_0
+            q = gguf.quants.quantize(arr, q8)
+            w.add_tensor(name, q, raw_dtype=q8)
+            stored[name] = gguf.quants.dequantize(q, q8)
+    if rope_freqs is not None:
+        w.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return stored
+
+
+def fp16_exact(model) -> None:
+    """Round the model's 2-D weights to float16 in place, so an F16 file holds them exactly."""
+    import torch
+
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.ndim == 2:
+                p.copy_(p.half().float())

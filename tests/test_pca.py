@@ -1,0 +1,64 @@
+"""The warm-started subspace PCA equals numpy's SVD of the centred rows, for PE and random tables."""
+
+import numpy as np
+import pytest
+
+from explorer.backend.encodings import sinusoidal_pe
+from explorer.compute import pca as pca_module
+from explorer.compute.pca import pca, top_eigenpairs
+
+
+def svd_reference(rows):
+    a = np.asarray(rows, np.float64)
+    a = a - a.mean(axis=0)
+    u, s, vt = np.linalg.svd(a, full_matrices=False)
+    return u[:, :3] * s[:3], s[:3] ** 2 / (s ** 2).sum(), vt[:3]
+
+
+def assert_same_components(rows, coords, var):
+    want, want_var, vt = svd_reference(rows)
+    scale = np.abs(want).max()
+    for j in range(3):
+        sign = np.sign(vt[j][np.abs(vt[j]).argmax()])      # the module's convention: largest loading > 0
+        np.testing.assert_allclose(coords[:, j], want[:, j] * sign, atol=2e-5 * scale)
+    np.testing.assert_allclose(var, want_var, rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.parametrize("n, d, base", [(512, 384, 10000.0), (512, 384, 100.0), (1024, 768, 1e6),
+                                        (40, 32, 10000.0), (64, 512, 10000.0), (512, 384, 1.5)])
+def test_pca_of_sinusoidal_pe_equals_svd(n, d, base):
+    rows = sinusoidal_pe(n, d, base, "interleaved", "float32")
+    coords, var = pca(rows)
+    assert coords.shape == (n, 3) and coords.dtype == np.float32
+    assert_same_components(rows, coords, var)
+
+
+def test_a_warm_start_from_the_previous_step_gives_the_same_answer_as_a_cold_one():
+    pca_module._STARTS.clear()
+    cold = [pca(sinusoidal_pe(512, 384, b, "concat", "float32")) for b in (9000.0, 9100.0)]
+    pca_module._STARTS.clear()
+    warm_second = pca(sinusoidal_pe(512, 384, 9100.0, "concat", "float32"))
+    np.testing.assert_allclose(cold[1][0], warm_second[0], atol=1e-5 * np.abs(cold[1][0]).max())
+    assert_same_components(sinusoidal_pe(512, 384, 9100.0, "concat", "float32"), *cold[1])
+
+
+def test_pca_of_random_and_degenerate_tables():
+    rng = np.random.default_rng(3)
+    rows = rng.standard_normal((300, 100)) * np.linspace(3, 0.1, 100)   # distinct variances
+    assert_same_components(rows, *pca(rows))
+    flat = np.ones((20, 8))                                            # no variance at all
+    coords, var = pca(flat)
+    assert np.all(coords == 0) and np.all(var == 0)
+    two = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])               # rank 1, d < 3
+    coords, var = pca(two)
+    assert coords.shape == (3, 3) and var[0] == pytest.approx(1.0) and np.all(coords[:, 1:] == 0)
+
+
+def test_top_eigenpairs_falls_back_to_the_full_solver_when_the_iteration_does_not_settle(monkeypatch):
+    monkeypatch.setattr(pca_module, "MAX_STEPS", 0)
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((200, 120))
+    lam, v = top_eigenpairs(a.T @ a, 3)
+    want_lam, want_v = np.linalg.eigh(a.T @ a)
+    np.testing.assert_allclose(lam, want_lam[::-1][:3], rtol=1e-12)
+    np.testing.assert_allclose(np.abs((v * want_v[:, ::-1][:, :3]).sum(axis=0)), 1.0, rtol=1e-10)
