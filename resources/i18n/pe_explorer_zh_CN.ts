@@ -982,6 +982,30 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>位置表的形状为 %1；config.json 说宽度是 %2</translation>
         </message>
         <message>
+            <source>%1: metadata general.architecture is missing</source>
+            <translation>%1：缺少元数据 general.architecture</translation>
+        </message>
+        <message>
+            <source>%1: architecture %2 is not supported; supported: %3</source>
+            <translation>%1：不支持架构 %2；支持的有：%3</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has %3 factors; RoPE rotates %4 pairs</source>
+            <translation>%1：张量 %2 有 %3 个因子；而 RoPE 旋转 %4 对</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 must hold finite factors &gt; 0</source>
+            <translation>%1：张量 %2 中的因子必须是 &gt; 0 的有限数</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 must be a 1-D F32 tensor</source>
+            <translation>%1：张量 %2 必须是一维 F32 张量</translation>
+        </message>
+        <message>
+            <source>%1: the file ended early (was it changed or removed while open?)</source>
+            <translation>%1：文件提前结束了（打开期间被改动或删除了？）</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is missing</source>
             <translation>%1：缺少元数据 %2</translation>
         </message>
@@ -992,10 +1016,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; it must be a positive number</source>
             <translation>%1：元数据 %2 为 %3；它必须是正数</translation>
-        </message>
-        <message>
-            <source>%1: metadata general.architecture is missing</source>
-            <translation>%1：缺少元数据 general.architecture</translation>
         </message>
         <message>
             <source>%1: %2 attention heads cannot share %3 key/value heads</source>
@@ -1018,16 +1038,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：不支持 rope 缩放 %2（只支持 none、linear、yarn）</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata (as llama.cpp does)</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2（与 llama.cpp 一致）</translation>
+        </message>
+        <message>
             <source>%1: the model file is closed</source>
             <translation>%1：模型文件已关闭</translation>
         </message>
         <message>
             <source>%1: no tensor named %2</source>
             <translation>%1：没有名为 %2 的张量</translation>
-        </message>
-        <message>
-            <source>%1: the file ended early (was it changed or removed while open?)</source>
-            <translation>%1：文件提前结束了（打开期间被改动或删除了？）</translation>
         </message>
         <message>
             <source>%1: %2 is not a 2-D table</source>
@@ -1170,6 +1190,42 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：文件在读取过程中变小了</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; it must be true or false</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.%2 is %3; it must be a token id below %4</source>
+            <translation>%1：元数据 tokenizer.ggml.%2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.tokens must be a non-empty list of strings</source>
+            <translation>%1：元数据 tokenizer.ggml.tokens 必须是非空的字符串列表</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores is missing; a SentencePiece vocabulary needs one score per token</source>
+            <translation>%1：缺少元数据 tokenizer.ggml.scores；SentencePiece 词表需要为每个词元给出一个分数</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores must hold one number per token (%2)</source>
+            <translation>%1：元数据 tokenizer.ggml.scores 必须为每个词元给出一个数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores must be finite numbers</source>
+            <translation>%1：元数据 tokenizer.ggml.scores 必须是有限数</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.token_type must hold one integer per token (%2)</source>
+            <translation>%1：元数据 tokenizer.ggml.token_type 必须为每个词元给出一个整数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: token %2 (%3) is marked as a byte token but is not written &lt;0xNN&gt; (two upper-case hex digits)</source>
+            <translation>%1：词元 %2（%3）被标为字节词元，却没有写成 &lt;0xNN&gt;（两位大写十六进制数字）</translation>
+        </message>
+        <message>
+            <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
+            <translation>%1：它的词表无法构建成分词器：%2</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is missing (%3); the file has no usable tokenizer</source>
             <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
         </message>
@@ -1180,6 +1236,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; it must be a token id below %4</source>
             <translation>%1：元数据 %2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece ('llama') vocabularies can be read</source>
+            <translation>%1：tokenizer.ggml.model 为 %2；只能读取字节级 BPE（'gpt2'）和 SentencePiece（'llama'）词表</translation>
         </message>
         <message>
             <source>%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3</source>
@@ -1212,10 +1272,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: merge %2 names tokens that are not in the vocabulary</source>
             <translation>%1：合并规则 %2 中的词元不在词表里</translation>
-        </message>
-        <message>
-            <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
-            <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
         <message>
             <source>%1 has no %2; a model folder needs config.json, tokenizer.json and model.safetensors</source>

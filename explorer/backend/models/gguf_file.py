@@ -94,8 +94,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
-    require(arch in SUPPORTED_ARCHITECTURES, f"{where}: architecture {arch!r} is not supported; supported: "
-                                             f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    require(arch in SUPPORTED_ARCHITECTURES, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
+                                             ", ".join(SUPPORTED_ARCHITECTURES))
     spec = arch_of(f, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
@@ -132,8 +132,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
                 f, f"{arch}.rope.scaling.original_context_length", where)
         config["rope_scaling"] = scaling
     if ROPE_FREQS in header.tensors:
-        require(arch == "llama" and kind == "none", f"{where}: tensor {ROPE_FREQS} is only read in a 'llama' "
-                                                    "file without rope scaling metadata (as llama.cpp does)")
+        require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
+                                                    "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])

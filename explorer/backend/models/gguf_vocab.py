@@ -54,8 +54,8 @@ def tokenizer_from_metadata(fields: dict, where: str):
         from explorer.backend.models.gguf_spm import spm_tokenizer
 
         return spm_tokenizer(fields, where)
-    require(model == "gpt2", f"{where}: tokenizer.ggml.model is {model!r}; only byte-level BPE ('gpt2') "
-                             "and SentencePiece ('llama') vocabularies can be read")
+    require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece "
+                             "('llama') vocabularies can be read", where, repr(model))
     pre = fields.get("tokenizer.ggml.pre", "default")
     require(pre in PRE_REGEXES, "%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3", where, repr(pre),
             ", ".join(sorted(PRE_REGEXES)))
