@@ -17,6 +17,7 @@ TEXT_LIMIT = 100_000  # characters
 TOKENIZER_NAMES = ("cl100k", "wordpiece", "char", "qwen")
 EMBEDDING_SOURCES = ("untrained", "minilm", "model")
 MODEL_SPEC_LIMIT = 4096  # characters of a model spec (a path)
+_PAIR_INDEX = msg("a curve pair index")     # the name a bad curve pair is refused by
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ def validate(p: Params) -> None:
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
             "curve_pairs must list at most 16 frequency indices")
     for i in p.curve_pairs:
-        _whole(msg("a curve pair index"), i, 0, D_MODEL_RANGE[1])
+        _whole(_PAIR_INDEX, i, 0, D_MODEL_RANGE[1])
 
 
 _DEFAULT = Params()
