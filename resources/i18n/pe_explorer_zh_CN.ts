@@ -1958,6 +1958,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>未知的文件类型 %1：请使用 %2 之一</translation>
         </message>
         <message>
+            <source>a curve pair index</source>
+            <translation>曲线频率对的序号</translation>
+        </message>
+        <message>
             <source>%1 must be between %2 and %3; got %4</source>
             <translation>%1 必须在 %2 到 %3 之间；实际为 %4</translation>
         </message>
@@ -2020,10 +2024,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>curve_pairs must be a list of numbers</source>
             <translation>curve_pairs 必须是数的列表</translation>
-        </message>
-        <message>
-            <source>a curve pair index</source>
-            <translation>曲线频率对的序号</translation>
         </message>
         <message>
             <source>%1: “%2” must be an object with the keys %3, not %4</source>
