@@ -110,7 +110,7 @@ NAMES: tuple[str, ...] = tuple(VIEWS)
 
 def entry(name: str) -> ViewEntry:
     """The catalogue entry of `name`; InputError listing the known names."""
-    require(name in VIEWS, f"unknown view {name!r}; the views are {', '.join(NAMES)}")
+    require(name in VIEWS, "unknown view %1; the views are %2", repr(name), ", ".join(NAMES))
     return VIEWS[name]
 
 

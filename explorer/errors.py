@@ -1,11 +1,98 @@
-"""The one exception type a user can meet, with a message meant for a person."""
+"""The one exception type a user can meet, with a message meant for a person.
+
+A message is English (the CLI, logs and tests read `str(exc)`), but the window shows it in its own
+language. Write a message with numbered arguments, ``msg("%1 is not a folder", path)``: the result is
+the English text (a `str`) that also remembers its template and arguments, so `localized(text, lang)`
+can translate the template (context "Errors" of resources/i18n/<lang>.json) and put the arguments
+back. A plain literal (``require(ok, "text must be a string")``) is translated as it is;
+``require(ok, "%1 is not a folder", path)`` makes the message only when it is raised.
+tools/translations.py collects every literal template of ``msg(...)``, ``require(_, ...)`` and
+``InputError(...)`` into that context.
+"""
+
+from __future__ import annotations
+
+import re
+
+from explorer.translations import fill, translate
+
+CONTEXT = "Errors"
+_ARG = re.compile(r"%(\d+)")
+_compiled: dict[str, tuple] = {}        # template -> (its texts, the argument numbers between them)
+
+
+def _english(template: str, args: tuple) -> str:
+    """`translations.fill(template, *args)`, with the template's split kept (a message is made often)."""
+    split = _compiled.get(template)
+    if split is None:
+        parts = _ARG.split(template)
+        split = _compiled[template] = (parts[0::2], [int(p) for p in parts[1::2]])
+    texts, numbers = split
+    if not numbers:
+        return template
+    n, out = len(args), [texts[0]]
+    for k, text in zip(numbers, texts[1:]):
+        out.append(str(args[k - 1]) if 0 < k <= n else f"%{k}")
+        out.append(text)
+    return "".join(out)
+
+
+class Message(str):
+    """English text made from `template` ("%1 .. %N") and `args`; `localized(lang)` in another language."""
+
+    def __new__(cls, template: str, *args):
+        text = super().__new__(cls, _english(template, args))
+        text.template, text.args = template, args
+        return text
+
+    def __reduce__(self):
+        return Message, (self.template, *self.args)
+
+    def localized(self, lang: str) -> str:
+        return localized(self, lang)
+
+
+def msg(template: str, *args) -> Message:
+    """A message from a literal English `template` with %1 .. %N and its arguments (str, numbers,
+    paths, or other messages, which are translated too)."""
+    return Message(template, *args)
+
+
+def localized(text, lang: str) -> str:
+    """`text` (a Message, a plain English message or an InputError) in `lang`; "en" gives it unchanged."""
+    if isinstance(text, BaseException):
+        return error_text(text, lang)
+    if lang == "en":
+        return str(text)
+    if isinstance(text, Message):
+        args = [localized(a, lang) if isinstance(a, (Message, BaseException)) else a for a in text.args]
+        return fill(translate(CONTEXT, text.template, lang), *args)
+    return translate(CONTEXT, str(text), lang) if isinstance(text, str) else str(text)
+
+
+def error_text(exc: BaseException, lang: str) -> str:
+    """What the user reads for `exc` in `lang`: an InputError's message translated, any other str(exc)."""
+    if lang == "en" or not isinstance(exc, InputError) or len(exc.args) != 1:
+        return str(exc)
+    return localized(exc.args[0], lang)
+
+
+def message_of(exc: BaseException) -> str:
+    """An exception's message to keep in a result (a Message keeps its template; else str(exc))."""
+    args = getattr(exc, "args", ())
+    return args[0] if len(args) == 1 and isinstance(args[0], Message) else str(exc)
 
 
 class InputError(ValueError):
     """A value the user gave is outside what the program can do; the message says why."""
 
+    def localized(self, lang: str) -> str:
+        """The message in `lang` (English: the same as str(self))."""
+        return error_text(self, lang)
 
-def require(ok: bool, message: str) -> None:
-    """Raise InputError(message) unless ok."""
+
+def require(ok: bool, message: str, *args) -> None:
+    """Raise InputError(message) unless ok; with args, message is a template and msg(message, *args) is
+    made only when it is raised (a check run for every row or every slider step stays cheap)."""
     if not ok:
-        raise InputError(message)
+        raise InputError(Message(message, *args) if args else message)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError
+from explorer.errors import InputError, msg
 
 ARRAY_SUFFIXES = (".npy", ".csv")
 
@@ -29,7 +29,7 @@ def atomic_writer(path: str | os.PathLike):
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise InputError(f"cannot write {target}: the folder {folder} does not exist")
+        raise InputError(msg("cannot write %1: the folder %2 does not exist", target, folder))
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -41,9 +41,9 @@ def atomic_writer(path: str | os.PathLike):
         os.replace(tmp, target)
         tmp = None
     except PermissionError:
-        raise InputError(f"cannot write {target}: permission denied (is the folder read-only?)")
+        raise InputError(msg("cannot write %1: permission denied (is the folder read-only?)", target))
     except OSError as exc:
-        raise InputError(f"cannot write {target}: {exc.strerror or exc}")
+        raise InputError(msg("cannot write %1: %2", target, exc.strerror or exc))
     finally:
         if tmp is not None:
             try:
@@ -69,7 +69,7 @@ def array_bytes(array: np.ndarray, suffix: str) -> bytes:
         fmt = "%.9g" if array.dtype == np.float32 else "%.17g"
         np.savetxt(buf, flat, delimiter=",", fmt=fmt)
     else:
-        raise InputError(f"unknown file type {suffix!r}: use one of {', '.join(ARRAY_SUFFIXES)}")
+        raise InputError(msg("unknown file type %1: use one of %2", repr(suffix), ", ".join(ARRAY_SUFFIXES)))
     return buf.getvalue()
 
 
@@ -77,7 +77,7 @@ def check_array_path(path: str | os.PathLike) -> str:
     """The suffix (.npy/.csv) of an array file path; InputError for any other."""
     suffix = Path(path).suffix.lower()
     if suffix not in ARRAY_SUFFIXES:
-        raise InputError(f"output file must end in {' or '.join(ARRAY_SUFFIXES)}, not {str(path)!r}")
+        raise InputError(msg("output file must end in %1, not %2", " or ".join(ARRAY_SUFFIXES), repr(str(path))))
     return suffix
 
 

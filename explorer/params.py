@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields, replace
 
 from explorer.backend.encodings import DTYPES, LAYOUTS
 from explorer.backend.similarity import METRICS
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 D_MODEL_RANGE = (1, 8192)
 MAX_LEN_RANGE = (1, 10_000_000)
@@ -17,6 +17,7 @@ TEXT_LIMIT = 100_000  # characters
 TOKENIZER_NAMES = ("cl100k", "wordpiece", "char", "qwen")
 EMBEDDING_SOURCES = ("untrained", "minilm", "model")
 MODEL_SPEC_LIMIT = 4096  # characters of a model spec (a path)
+_PAIR_INDEX = msg("a curve pair index")     # the name a bad curve pair is refused by
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class Params:
         require(isinstance(data, dict), "parameters must be a JSON object")
         known = {f.name for f in fields(cls)}
         extra = sorted(_shown(k) for k in data if k not in known)
-        require(not extra, f"unknown parameter(s): {', '.join(extra)}")
+        require(not extra, "unknown parameter(s): %1", ", ".join(extra))
         data = dict(data)
         if "curve_pairs" in data:
             require(isinstance(data["curve_pairs"], list), "curve_pairs must be a list of numbers")
@@ -85,12 +86,12 @@ def _shown(value) -> str:
 
 def _whole(name: str, value, lo: int, hi: int) -> None:
     require(isinstance(value, int) and not isinstance(value, bool),
-            f"{name} must be a whole number between {lo} and {hi:,}, not {_shown(value)}")
-    require(lo <= value <= hi, f"{name} must be between {lo} and {hi:,}; got {value:,}")
+            "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", _shown(value))
+    require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", f"{value:,}")
 
 
 def _choice(name: str, value, allowed) -> None:
-    require(value in allowed, f"{name} must be one of {', '.join(allowed)}; got {_shown(value)}")
+    require(value in allowed, "%1 must be one of %2; got %3", name, ", ".join(allowed), _shown(value))
 
 
 def validate(p: Params) -> None:
@@ -99,9 +100,9 @@ def validate(p: Params) -> None:
     _whole("max_len", p.max_len, *MAX_LEN_RANGE)
     ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
     require(ok and p.base > 1 and (isinstance(p.base, int) or math.isfinite(p.base)),
-            f"base must be a finite number greater than 1, not {_shown(p.base)}")
+            "base must be a finite number greater than 1, not %1", _shown(p.base))
     require(p.base <= BASE_RANGE[1],
-            f"base must be at most {BASE_RANGE[1]:g}; got {_shown(p.base)}")
+            "base must be at most %1; got %2", f"{BASE_RANGE[1]:g}", _shown(p.base))
     _choice("layout", p.layout, LAYOUTS)
     _choice("dtype", p.dtype, DTYPES)
     _choice("device", p.device, DEVICES)
@@ -110,17 +111,17 @@ def validate(p: Params) -> None:
     _whole("seed", p.seed, 0, 2**31 - 1)
     require(isinstance(p.text, str), "text must be a string")
     require(len(p.text) <= TEXT_LIMIT,
-            f"the text has {len(p.text):,} characters; at most {TEXT_LIMIT:,} are shown")
+            "the text has %1 characters; at most %2 are shown", f"{len(p.text):,}", f"{TEXT_LIMIT:,}")
     _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
     _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
     require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and "\n" not in p.model,
-            f"model must be a folder, a .gguf file, smollm2 or minilm (one line), not {_shown(p.model)}")
+            "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", _shown(p.model))
     require(p.embedding_source != "model" or p.model.strip() != "",
             "embedding_source model needs a model: open one (File → Open model…) or give --model")
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
             "curve_pairs must list at most 16 frequency indices")
     for i in p.curve_pairs:
-        _whole("a curve pair index", i, 0, D_MODEL_RANGE[1])
+        _whole(_PAIR_INDEX, i, 0, D_MODEL_RANGE[1])
 
 
 _DEFAULT = Params()
@@ -151,9 +152,9 @@ def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:
     for part in text.replace(";", ",").replace(" ", ",").split(","):
         if not part:
             continue
-        require(part.isdigit(), f"“{part}” is not a frequency index (a whole number 0 .. {n - 1})")
+        require(part.isdigit(), "“%1” is not a frequency index (a whole number 0 .. %2)", part, n - 1)
         i = int(part)
-        require(i < n, f"frequency index {i} does not exist: d_model {d_model} has 0 .. {n - 1}")
+        require(i < n, "frequency index %1 does not exist: d_model %2 has 0 .. %3", i, d_model, n - 1)
         out.append(i)
     require(0 < len(out) <= 16, "give between 1 and 16 frequency indices, e.g. 0, 4, 16")
     return tuple(dict.fromkeys(out))

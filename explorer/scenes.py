@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 from explorer.fileio import atomic_write_bytes
 from explorer.params import Params
 from explorer.paths import resource
@@ -76,88 +76,95 @@ class Scene:
 
 
 def _texts(data, key: str, where: str) -> tuple[tuple[str, str], ...]:
-    require(isinstance(data, dict), f"{where}: “{key}” must be an object with the keys "
-                                    f"{' and '.join(LANGS)}, not {type(data).__name__}")
+    require(isinstance(data, dict), "%1: “%2” must be an object with the keys %3, not %4", where, key,
+                                    " and ".join(LANGS), type(data).__name__)
     missing = [lang for lang in LANGS if lang not in data]
     extra = sorted(set(data) - set(LANGS))
-    require(not missing, f"{where}: “{key}” lacks the language(s) {', '.join(missing)}")
-    require(not extra, f"{where}: “{key}” has unknown language(s) {', '.join(extra)}; "
-                       f"allowed: {', '.join(LANGS)}")
+    require(not missing, "%1: “%2” lacks the language(s) %3", where, key, ", ".join(missing))
+    require(not extra, "%1: “%2” has unknown language(s) %3; allowed: %4", where, key, ", ".join(extra),
+                       ", ".join(LANGS))
     for lang in LANGS:
         text = data[lang]
-        require(isinstance(text, str), f"{where}: “{key}.{lang}” must be text")
-        require(len(text) <= MAX_TEXT, f"{where}: “{key}.{lang}” has {len(text):,} characters; "
-                                       f"at most {MAX_TEXT:,} are allowed")
+        require(isinstance(text, str), "%1: “%2.%3” must be text", where, key, lang)
+        require(len(text) <= MAX_TEXT, "%1: “%2.%3” has %4 characters; at most %5 are allowed", where, key,
+                                       lang, f"{len(text):,}", f"{MAX_TEXT:,}")
     return tuple((lang, data[lang]) for lang in LANGS)
 
 
 def _short(message: str) -> str:
-    """Cut huge numbers (and the whole message) so the message stays one readable line."""
-    message = re.sub(r"[\d,]{30,}", lambda m: m.group()[:14] + "…", message)
-    return message if len(message) <= 300 else message[:299] + "…"
+    """Cut huge numbers (and the whole message) so the message stays one readable line (a message
+    left whole keeps its translation)."""
+    cut = re.sub(r"[\d,]{30,}", lambda m: m.group()[:14] + "…", message)
+    cut = cut if len(cut) <= 300 else cut[:299] + "…"
+    return message if cut == message else cut
+
+
+def _cut(message: str) -> str:
+    """At most 300 characters (a message left whole keeps its translation)."""
+    return message if len(message) <= 300 else message[:300]
 
 
 def _version(data: dict, where: str) -> int:
-    require("version" in data, f"{where}: the key “version” is missing")
+    require("version" in data, "%1: the key “version” is missing", where)
     v = data["version"]
     require(isinstance(v, int) and not isinstance(v, bool),
-            f"{where}: “version” must be a whole number, not {v!r}"[:300])
-    require(v in VERSIONS, f"{where}: version {v} is not supported; this program reads "
-                           f"versions {' and '.join(map(str, VERSIONS))}"[:300])
+            _cut(msg("%1: “version” must be a whole number, not %2", where, repr(v))))
+    require(v in VERSIONS, _cut(msg("%1: version %2 is not supported; this program reads versions %3", where,
+                                    v, " and ".join(map(str, VERSIONS)))))
     return v
 
 
-def scene_from_dict(data, where: str = "scene") -> Scene:
+def scene_from_dict(data, where: str = msg("scene")) -> Scene:
     """Validate a parsed scene (version 1 or 2); InputError naming the bad key (and `where` it is)."""
-    require(isinstance(data, dict), f"{where} must be a JSON object, not {type(data).__name__}")
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
     version = _version(data, where)
     if version == 1:
         missing = sorted(V1_REQUIRED - set(data))
-        require(not missing, f"{where}: missing key(s): {', '.join(missing)}")
+        require(not missing, "%1: missing key(s): %2", where, ", ".join(missing))
     extra = sorted(set(data) - (V1_KEYS if version == 1 else SCENE_KEYS))
-    require(not extra, f"{where}: unknown key(s): {', '.join(extra)}"[:300])
+    require(not extra, _cut(msg("%1: unknown key(s): %2", where, ", ".join(extra))))
     for key in ("params", "views"):
         require(data.get(key) is None or isinstance(data[key], dict),
-                f"{where}: “{key}” must be an object")
+                "%1: “%2” must be an object", where, key)
     try:
         state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor", "preset")
                                  if k in data},
                                 where)
     except InputError as exc:
-        raise InputError(_short(str(exc))) from None
+        raise InputError(_short(exc.args[0])) from None
     question = data.get("question")
     return Scene(state, _texts(data.get("title", dict(_BLANK)), "title", where),
                  _texts(data.get("explain", dict(_BLANK)), "explain", where),
                  None if question is None else _texts(question, "question", where))
 
 
-def deck_from_dict(data, where: str = "deck") -> list[Scene]:
+def deck_from_dict(data, where: str = msg("deck")) -> list[Scene]:
     """Validate a parsed deck; every scene is checked, the message names its number."""
-    require(isinstance(data, dict), f"{where} must be a JSON object, not {type(data).__name__}")
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
     _version(data, where)
     extra = sorted(set(data) - {"version", "scenes"})
-    require(not extra, f"{where}: unknown key(s): {', '.join(extra)}"[:300])
+    require(not extra, _cut(msg("%1: unknown key(s): %2", where, ", ".join(extra))))
     scenes = data.get("scenes")
-    require(isinstance(scenes, list), f"{where}: “scenes” must be a list of scenes")
+    require(isinstance(scenes, list), "%1: “scenes” must be a list of scenes", where)
     require(0 < len(scenes) <= MAX_SCENES,
-            f"{where}: “scenes” must hold 1 to {MAX_SCENES} scenes; it has {len(scenes)}")
-    return [scene_from_dict(s, f"{where}: scene {i + 1}") for i, s in enumerate(scenes)]
+            "%1: “scenes” must hold 1 to %2 scenes; it has %3", where, MAX_SCENES, len(scenes))
+    return [scene_from_dict(s, msg("%1: scene %2", where, i + 1)) for i, s in enumerate(scenes)]
 
 
 def _no_duplicates(pairs: list) -> dict:
     keys = [k for k, _ in pairs]
     dup = sorted({k for k in keys if keys.count(k) > 1})
-    require(not dup, f"the key(s) {', '.join(map(repr, dup))} appear twice in one object"[:300])
+    require(not dup, _cut(msg("the key(s) %1 appear twice in one object", ", ".join(map(repr, dup)))))
     return dict(pairs)
 
 
 def _refuse_constant(name: str):
-    raise InputError(f"{name} is not a number JSON allows")
+    raise InputError(msg("%1 is not a number JSON allows", name))
 
 
 def _parse_float(text: str) -> float:
     value = float(text)
-    require(math.isfinite(value), f"the number {text[:40]} is too large")
+    require(math.isfinite(value), "the number %1 is too large", text[:40])
     return value
 
 
@@ -166,44 +173,44 @@ def read_json(path: str | os.PathLike, what: str):
     p = Path(path)
     try:
         size = p.stat().st_size
-        require(p.is_file(), f"the {what} {p} is not a file")
-        require(size <= MAX_FILE_BYTES, f"the {what} {p} is {size:,} bytes; a {what} is at most "
-                                        f"{MAX_FILE_BYTES:,} bytes")
+        require(p.is_file(), "the %1 %2 is not a file", what, p)
+        require(size <= MAX_FILE_BYTES, "the %1 %2 is %3 bytes; a %1 is at most %4 bytes", what, p,
+                                        f"{size:,}", f"{MAX_FILE_BYTES:,}")
         raw = p.read_bytes()[:MAX_FILE_BYTES + 1]
     except FileNotFoundError:
-        raise InputError(f"the {what} {p} does not exist") from None
+        raise InputError(msg("the %1 %2 does not exist", what, p)) from None
     except PermissionError:
-        raise InputError(f"cannot read the {what} {p}: permission denied") from None
+        raise InputError(msg("cannot read the %1 %2: permission denied", what, p)) from None
     except OSError as exc:
-        raise InputError(f"cannot read the {what} {p}: {exc.strerror or exc}") from None
-    require(len(raw) <= MAX_FILE_BYTES, f"the {what} {p} is over {MAX_FILE_BYTES:,} bytes")
+        raise InputError(msg("cannot read the %1 %2: %3", what, p, exc.strerror or exc)) from None
+    require(len(raw) <= MAX_FILE_BYTES, "the %1 %2 is over %3 bytes", what, p, f"{MAX_FILE_BYTES:,}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the {what} {p} is not UTF-8 text (byte {exc.start}); "
-                         f"a {what} is a JSON file") from None
+        raise InputError(msg("the %1 %2 is not UTF-8 text (byte %3); a %1 is a JSON file", what, p,
+                             exc.start)) from None
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(f"the {what} {p} is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                         f"column {exc.colno}") from None
+        raise InputError(msg("the %1 %2 is not valid JSON: %3 at line %4, column %5", what, p, exc.msg,
+                             exc.lineno, exc.colno)) from None
     except InputError as exc:
-        raise InputError(f"the {what} {p}: {exc}") from None
+        raise InputError(msg("the %1 %2: %3", what, p, exc)) from None
     except (ValueError, RecursionError) as exc:   # over-long integer literals, deep nesting
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:120]
-        raise InputError(f"the {what} {p} cannot be read: {reason}") from None
+        reason = msg("nested too deeply") if isinstance(exc, RecursionError) else str(exc)[:120]
+        raise InputError(msg("the %1 %2 cannot be read: %3", what, p, reason)) from None
 
 
 def load_scene(path: str | os.PathLike) -> Scene:
     """Read and validate a scene file."""
-    return scene_from_dict(read_json(path, "scene file"), f"scene file {Path(path).name}")
+    return scene_from_dict(read_json(path, msg("scene file")), msg("scene file %1", Path(path).name))
 
 
 def load_deck(path: str | os.PathLike) -> list[Scene]:
     """Read and validate a deck file (a bare scene file is a one-scene deck)."""
-    data = read_json(path, "deck file")
-    where = f"deck file {Path(path).name}"
+    data = read_json(path, msg("deck file"))
+    where = msg("deck file %1", Path(path).name)
     if isinstance(data, dict) and "scenes" not in data:
         return [scene_from_dict(data, where)]
     return deck_from_dict(data, where)
@@ -220,13 +227,13 @@ def scene_bytes(scene: Scene) -> bytes:
 
 def save_scene(path: str | os.PathLike, scene: Scene) -> Path:
     """Write a scene file atomically (the old file survives a failure)."""
-    require(Path(path).suffix.lower() == ".json", f"a scene file must end in .json, not {path!s}")
+    require(Path(path).suffix.lower() == ".json", "a scene file must end in .json, not %1", path)
     return atomic_write_bytes(path, scene_bytes(scene))
 
 
 def save_deck(path: str | os.PathLike, scenes: list[Scene]) -> Path:
     """Write a deck file atomically."""
-    require(Path(path).suffix.lower() == ".json", f"a deck file must end in .json, not {path!s}")
+    require(Path(path).suffix.lower() == ".json", "a deck file must end in .json, not %1", path)
     data = {"version": VERSION, "scenes": [s.to_dict() for s in scenes]}
     return atomic_write_bytes(path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n")
                               .encode("utf-8"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from explorer import catalogue
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState, shown
 
@@ -37,7 +37,7 @@ class ViewStates:
 
     def replace(self, name: str, state: ViewState) -> "ViewStates":
         require(isinstance(state, catalogue.entry(name).state_type),
-                f"the {name} view keeps a {catalogue.entry(name).state_type.__name__}")
+                "the %1 view keeps a %2", name, catalogue.entry(name).state_type.__name__)
         return ViewStates(tuple((k, state if k == name else v) for k, v in self.items))
 
     def changed_views(self, other: "ViewStates") -> set[str]:
@@ -60,12 +60,14 @@ class State:
         if self.preset != "":
             from explorer.backend.presets import get_preset
 
-            require(isinstance(self.preset, str), f"“preset” must be a preset name, not {shown(self.preset)}")
+            require(isinstance(self.preset, str), "“preset” must be a preset name, not %1",
+                                                         shown(self.preset))
             get_preset(self.preset)
         if self.cursor is not None:
             ok = isinstance(self.cursor, int) and not isinstance(self.cursor, bool)
             require(ok and 0 <= self.cursor < self.params.max_len,
-                    f"“cursor” must be a position in 0 .. {self.params.max_len - 1}, not {shown(self.cursor)}")
+                    "“cursor” must be a position in 0 .. %1, not %2", self.params.max_len - 1,
+                    shown(self.cursor))
 
     def with_params(self, **changes) -> "State":
         """Shared parameters changed (validated); a cursor past a shrunk table is dropped."""
@@ -99,46 +101,46 @@ class State:
         return out
 
     @classmethod
-    def from_dict(cls, data, where: str = "state") -> "State":
+    def from_dict(cls, data, where: str = msg("state")) -> "State":
         """Validate {"params"?, "view"?, "views"?, "cursor"?}; InputError naming the bad key."""
-        require(isinstance(data, dict), f"{where} must be a JSON object")
+        require(isinstance(data, dict), "%1 must be a JSON object", where)
         preset = data.get("preset", "") or ""
         try:
             base = _preset_base(preset)
         except InputError as exc:
-            raise InputError(f"{where}: “preset”: {exc}") from None
+            raise InputError(msg("%1: “preset”: %2", where, exc)) from None
         try:
             raw_params = data.get("params") or {}
             require(isinstance(raw_params, dict), "parameters must be a JSON object")
             params = Params.from_dict({**base.params.changed(), **raw_params})
         except (TypeError, InputError) as exc:
-            raise InputError(f"{where}: “params”: {exc}") from None
+            raise InputError(msg("%1: “params”: %2", where, exc)) from None
         views = base.views
         raw = data.get("views") or {}
-        require(isinstance(raw, dict), f"{where}: “views” must be an object: view name -> settings")
+        require(isinstance(raw, dict), "%1: “views” must be an object: view name -> settings", where)
         for name, settings in raw.items():
-            require(name in catalogue.VIEWS, f"{where}: “views” names an unknown view {shown(name)}; "
-                                             f"the views are {', '.join(catalogue.NAMES)}")
+            require(name in catalogue.VIEWS, "%1: “views” names an unknown view %2; the views are %3",
+                                             where, shown(name), ", ".join(catalogue.NAMES))
             try:
                 require(isinstance(settings, dict), "a view's settings must be a JSON object")
                 merged = {**base.views[name].to_dict(only_changed=True), **settings}
                 views = views.replace(name, catalogue.entry(name).state_type.from_dict(merged))
             except InputError as exc:
-                raise InputError(f"{where}: “views.{name}”: {exc}") from None
+                raise InputError(msg("%1: “views.%2”: %3", where, name, exc)) from None
         view = data.get("view", "heatmap")
         require(isinstance(view, str) and view in catalogue.VIEWS,
-                f"{where}: “view” must be one of {', '.join(catalogue.NAMES)}, not {shown(view)}")
+                "%1: “view” must be one of %2, not %3", where, ", ".join(catalogue.NAMES), shown(view))
         try:
             return cls(params, views, view, data.get("cursor"), preset)
         except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(msg("%1: %2", where, exc)) from None
 
 
 def _preset_base(name: str) -> State:
     """The default State with the preset `name` applied ("" : the defaults); InputError for unknown."""
     if not name:
         return _DEFAULT_STATE
-    require(isinstance(name, str), f"a preset is named by text, not {shown(name)}")
+    require(isinstance(name, str), "a preset is named by text, not %1", shown(name))
     from explorer.presets_state import apply_preset
 
     return apply_preset(State(), name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import MISSING, dataclass, fields, replace
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 
 def shown(value) -> str:
@@ -44,8 +44,8 @@ class ViewState:
         """A new state with `changes` applied and validated; unknown names refused."""
         known = {f.name for f in fields(self)}
         extra = sorted(k for k in changes if k not in known)
-        require(not extra, f"unknown setting(s) {', '.join(extra)}; "
-                           f"allowed: {', '.join(sorted(known)) or 'none'}")
+        require(not extra, "unknown setting(s) %1; allowed: %2", ", ".join(extra),
+                           ", ".join(sorted(known)) or msg("none"))
         return replace(self, **changes)
 
     def to_dict(self, only_changed: bool = False) -> dict:
@@ -64,8 +64,8 @@ class ViewState:
         require(isinstance(data, dict), "a view's settings must be a JSON object")
         known = {f.name: f for f in fields(cls)}
         extra = sorted(shown(k) for k in data if k not in known)
-        require(not extra, f"unknown setting(s) {', '.join(extra)}; "
-                           f"allowed: {', '.join(sorted(known)) or 'none'}")
+        require(not extra, "unknown setting(s) %1; allowed: %2", ", ".join(extra),
+                           ", ".join(sorted(known)) or msg("none"))
         values = {}
         for name, value in data.items():
             if isinstance(value, list) and isinstance(_default(known[name]), (tuple, type(None))):
@@ -104,26 +104,27 @@ def _check_field(cls, name: str, default, value) -> None:
     """InputError naming `name` when value is not of its default's kind or outside its range."""
     lo, hi = cls.RANGES.get(name, (None, None))
     if isinstance(default, bool):
-        require(isinstance(value, bool), f"{name} must be true or false, not {shown(value)}")
+        require(isinstance(value, bool), "%1 must be true or false, not %2", name, shown(value))
     elif isinstance(default, int):
         require(isinstance(value, int) and not isinstance(value, bool),
-                f"{name} must be a whole number, not {shown(value)}")
+                "%1 must be a whole number, not %2", name, shown(value))
     elif isinstance(default, float) or (default is None and name in cls.RANGES):
         if value is None and default is None:
             return
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        require(ok and math.isfinite(value), f"{name} must be a finite number, not {shown(value)}")
+        require(ok and math.isfinite(value), "%1 must be a finite number, not %2", name, shown(value))
     elif isinstance(default, str):
-        require(isinstance(value, str), f"{name} must be text, not {shown(value)}")
+        require(isinstance(value, str), "%1 must be text, not %2", name, shown(value))
     elif isinstance(default, tuple) or default is None:
         require(value is None or isinstance(value, tuple),
-                f"{name} must be a list or null, not {shown(value)}")
+                "%1 must be a list or null, not %2", name, shown(value))
     if name in cls.CHOICES:
         allowed = cls.CHOICES[name]
-        require(value in allowed, f"{name} must be one of {', '.join(map(str, allowed))}; "
-                                  f"got {shown(value)}")
+        require(value in allowed, "%1 must be one of %2; got %3", name, ", ".join(map(str, allowed)),
+                                  shown(value))
     if lo is not None and value is not None and not isinstance(value, (tuple, str)):
-        require(lo <= value <= hi, f"{name} must be between {lo:g} and {hi:g}; got {shown(value)}")
+        require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, f"{lo:g}", f"{hi:g}",
+                                   shown(value))
 
 
 @dataclass(frozen=True)
@@ -142,9 +143,9 @@ class ZoomState(ViewState):
         super().__post_init__()
         z = self.zoom
         require(len(z) in (0, 2, 4) and all(isinstance(v, int) and not isinstance(v, bool) for v in z),
-                f"zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not {shown(z)}")
+                "zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not %1", shown(z))
         require(all(0 <= z[i] < z[i + 1] for i in range(0, len(z), 2)),
-                f"zoom must name non-empty ranges from 0 up (pos0 < pos1, ch0 < ch1), not {shown(z)}")
+                "zoom must name non-empty ranges from 0 up (pos0 < pos1, ch0 < ch1), not %1", shown(z))
 
     def fit(self, params) -> "ZoomState":
         """The zoom clipped to the table; () when nothing of it is left or it covers everything."""

@@ -7,7 +7,11 @@
 
 Translations live in resources/i18n/zh_CN.json (context -> English source -> Chinese), the reviewable
 source of truth; the .ts is generated from it and the code, the .qm compiled from the .ts.
-Sources: every explorer/**/*.py (``self.tr``, ``QCoreApplication.translate``, ``QT_TRANSLATE_NOOP``).
+Sources: every explorer/**/*.py (``self.tr``, ``QCoreApplication.translate``, ``QT_TRANSLATE_NOOP``);
+the backend's refusals go into context "Errors": the literal template of every ``msg(...)``, and the
+literal message of every ``require(ok, ...)``, ``InputError(...)`` and ``check_budget(n, size, ...)``
+(see explorer/errors.py).
+``--english`` lists the refusals still written as f-strings (shown in English in every language).
 A string with a disambiguation comment is keyed "source ## comment". Strings equal (ignoring case) to
 a "Glossary" entry take its translation unless their own context gives one.
 """
@@ -15,6 +19,7 @@ a "Glossary" entry take its translation unless their own context gives one.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import shutil
@@ -58,6 +63,54 @@ def extract(out_ts: Path) -> None:
     cmd = [qt_tool("lupdate"), "-silent", "-no-obsolete", "-locations", "none",
            "-source-language", "en", "-target-language", LANG, *files, "-ts", str(out_ts)]
     subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+ERRORS = "Errors"
+MESSAGE_CALLS = {"msg": 0, "require": 1, "InputError": 0,   # function -> index of its message argument
+                 "check_budget": 2}
+
+
+def _message_args(tree: ast.AST):
+    """The message argument of each msg/require/InputError call in `tree`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            index = MESSAGE_CALLS.get(name)
+            if index is not None and len(node.args) > index:
+                yield node.args[index]
+
+
+def error_messages() -> tuple[list[str], list[str]]:
+    """(literal refusal templates in source order, "file:line" of refusals written as f-strings)."""
+    found, english = {}, []
+    for path in sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for arg in _message_args(tree):
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.setdefault(arg.value, None)
+            elif isinstance(arg, ast.JoinedStr):
+                english.append(f"{path.relative_to(ROOT)}:{arg.lineno}")
+    return list(found), sorted(english, key=lambda s: (s.split(":")[0], int(s.split(":")[1])))
+
+
+def add_error_context(ts_path: Path) -> None:
+    """Append the refusal templates to the .ts lupdate wrote, as context "Errors"."""
+    tree = ET.parse(ts_path)
+    root = tree.getroot()
+    context = next((c for c in root.iter("context") if c.findtext("name") == ERRORS), None)
+    if context is None:
+        context = ET.Element("context")
+        ET.SubElement(context, "name").text = ERRORS
+        names = [c.findtext("name") or "" for c in root.findall("context")]
+        root.insert(sum(n < ERRORS for n in names), context)
+    have = {m.findtext("source") for m in context.iter("message")}
+    for text in sorted(error_messages()[0]):          # sorted: moving code leaves the .ts alone
+        if text not in have:
+            message = ET.SubElement(context, "message")
+            ET.SubElement(message, "source").text = text
+            ET.SubElement(message, "translation").set("type", "unfinished")
+    tree.write(ts_path, encoding="utf-8", xml_declaration=True)
 
 
 def key_of(message: ET.Element) -> str:
@@ -113,6 +166,7 @@ def build(work: Path, table: dict) -> tuple[Path, Path, list[str], list[str], se
     """Extract, merge and compile into ``work``; returns (ts, qm, missing, bad, seen)."""
     ts, qm = work / TS.name, work / QM.name
     extract(ts)
+    add_error_context(ts)
     missing, bad, seen = merge(ts, table)
     compile_qm(ts, qm)
     return ts, qm, missing, bad, seen
@@ -128,9 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="fail on untranslated or out-of-date files")
+    mode.add_argument("--english", action="store_true", help="list refusals written as f-strings")
     mode.add_argument("--stub", action="store_true", help="add empty entries for new strings to the JSON")
     args = ap.parse_args(argv)
 
+    if args.english:
+        english = error_messages()[1]
+        print("\n".join(english + [f"{len(english)} refusal(s) only in English (f-strings)"]))
+        return 0
     table = load_table()
     with tempfile.TemporaryDirectory() as tmp:
         ts, qm, missing, bad, seen = build(Path(tmp), table)
@@ -152,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stub:
         for ctx, key in sorted(missing):
             table.setdefault(ctx, {}).setdefault(key, "")
-        JSON.write_text(json.dumps(table, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        JSON.write_text(json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for line in [f"{c}: {k!r}" for c, k in missing] + bad:
         print(f"todo: {line}")
     print(f"wrote {TS.relative_to(ROOT)}, {QM.relative_to(ROOT)}: {len(seen)} strings, "

@@ -20,8 +20,8 @@ MAX_HEADS = 1024
 
 def _whole(name: str, value, lo: int, hi: int) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    require(ok and lo <= value <= hi, f"{name} must be a whole number between {lo} and {hi:,}, "
-                                      f"not {value!r}")
+    require(ok and lo <= value <= hi, "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}",
+                                      repr(value))
     return int(value)
 
 
@@ -50,7 +50,7 @@ def bias(heads: int, max_len: int, causal: bool = False) -> np.ndarray:
     heads = _whole("the number of heads", heads, 1, MAX_HEADS)
     max_len = _whole("max_len", max_len, 1, 10_000_000)
     check_budget(heads * max_len * max_len + max_len * max_len, 8,
-                 f"a {heads} x {max_len} x {max_len} ALiBi bias tensor")
+                 "a %1 x %2 x %2 ALiBi bias tensor", heads, max_len)
     return _bias_at(heads, np.arange(max_len), causal)
 
 
@@ -75,7 +75,7 @@ def bias_strided(heads: int, max_len: int, max_rows: int = 512, causal: bool = F
     max_len = _whole("max_len", max_len, 1, 10_000_000)
     max_rows = _whole("max_rows", max_rows, 1, 100_000)
     pos = np.arange(0, max_len, -(-max_len // max_rows))                     # (rows,)
-    check_budget(heads * len(pos) ** 2 + len(pos) ** 2, 8, f"a {heads} x {len(pos)}^2 ALiBi image")
+    check_budget(heads * len(pos) ** 2 + len(pos) ** 2, 8, "a %1 x %2^2 ALiBi image", heads, len(pos))
     return pos, _bias_at(heads, pos, causal)
 
 

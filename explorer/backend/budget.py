@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from explorer.errors import InputError
+from explorer.errors import InputError, msg
 
 DEFAULT_BUDGET_BYTES = 1 << 30  # 1 GiB
 
@@ -16,11 +16,11 @@ def human_bytes(n: float) -> str:
     return f"{n:.1f} PiB"
 
 
-def check_budget(n_elements: int, itemsize: int, what: str,
-                 budget: int = DEFAULT_BUDGET_BYTES) -> None:
-    """Raise InputError when n_elements * itemsize exceeds budget."""
+def check_budget(n_elements: int, itemsize: int, what: str, *args, budget: int = DEFAULT_BUDGET_BYTES) -> None:
+    """Raise InputError when n_elements * itemsize exceeds budget; `what` names the array (a template with
+    %1 .. %N when args are given, made into a message only when refused)."""
     size = int(n_elements) * int(itemsize)
     if size > budget:
         raise InputError(
-            f"{what} would need {human_bytes(size)}, more than the memory budget of "
-            f"{human_bytes(budget)}; choose a smaller max_len or d_model")
+            msg("%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model",
+                msg(what, *args), human_bytes(size), human_bytes(budget)))

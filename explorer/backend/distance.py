@@ -33,17 +33,17 @@ LEARNED_METRICS = ("cosine", "dot")
 def _whole(name: str, value, lo: int, hi: int) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     require(ok and lo <= value <= hi,
-            f"{name} must be a whole number between {lo} and {hi:,}, not {value!r}")
+            "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", repr(value))
     return int(value)
 
 
 def learned_vs_distance(table, ks, metric: str = "cosine") -> np.ndarray:
     """Mean over p of cos-sim (or dot) of rows p and p + k of `table` (L, D), for each k < L; (K,)."""
     require(metric in LEARNED_METRICS,
-            f"learned_metric must be one of {', '.join(LEARNED_METRICS)}, not {metric!r}")
+            "learned_metric must be one of %1, not %2", ", ".join(LEARNED_METRICS), repr(metric))
     p = np.asarray(table, dtype=np.float64)
     require(p.ndim == 2 and p.shape[0] >= 2 and p.shape[1] >= 1,
-            f"the learned position table must be 2-d with at least 2 rows, not shape {p.shape}")
+            "the learned position table must be 2-d with at least 2 rows, not shape %1", p.shape)
     require(bool(np.all(np.isfinite(p))), "the learned position table holds NaN or infinite values")
     if metric == "cosine":
         norms = np.linalg.norm(p, axis=1, keepdims=True)                      # (L, 1)
@@ -72,7 +72,7 @@ def distance_chart(max_dist: int = 512, d_model: int = 128, base: float = 10000.
     stride = 1
     if max_points is not None:
         stride = -(-(max_dist + 1) // _whole("max_points", max_points, 2, 10_000_000))
-    check_budget(-(-(max_dist + 1) // stride) * 12, 8, f"curves over {max_dist + 1:,} distances")
+    check_budget(-(-(max_dist + 1) // stride) * 12, 8, "curves over %1 distances", f"{max_dist + 1:,}")
     ks = np.arange(0, max_dist + 1, stride)                                   # (K,)
 
     w, _ = split_frequencies(d_model, base, "interleaved")   # PE(0)'s unpaired sine is 0

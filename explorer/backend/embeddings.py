@@ -20,10 +20,10 @@ from explorer.errors import require
 
 def _ids(ids) -> np.ndarray:
     arr = np.asarray(ids)
-    require(arr.ndim <= 1, f"token ids must be a flat list, not an array of shape {arr.shape}")
+    require(arr.ndim <= 1, "token ids must be a flat list, not an array of shape %1", arr.shape)
     require(arr.size == 0 or np.issubdtype(arr.dtype, np.integer), "token ids must be whole numbers")
     arr = arr.astype(np.int64, copy=False).reshape(-1)                       # (n,)
-    require(arr.size == 0 or arr.min() >= 0, f"token ids must be >= 0, not {int(arr.min()) if arr.size else 0}")
+    require(arr.size == 0 or arr.min() >= 0, "token ids must be >= 0, not %1", int(arr.min()) if arr.size else 0)
     return arr
 
 
@@ -35,9 +35,9 @@ def untrained_rows(ids, d_model: int, seed: int) -> np.ndarray:
     """
     ids = _ids(ids)
     require(isinstance(d_model, (int, np.integer)) and d_model >= 1,
-            f"d_model must be a whole number >= 1, not {d_model!r}")
-    require(isinstance(seed, (int, np.integer)) and seed >= 0, f"seed must be a whole number >= 0, not {seed!r}")
-    check_budget(ids.size * d_model, 4, f"token rows ({ids.size} x {d_model})")
+            "d_model must be a whole number >= 1, not %1", repr(d_model))
+    require(isinstance(seed, (int, np.integer)) and seed >= 0, "seed must be a whole number >= 0, not %1", repr(seed))
+    check_budget(ids.size * d_model, 4, "token rows (%1 x %2)", ids.size, d_model)
     uniq, inverse = np.unique(ids, return_inverse=True)                     # (u,), (n,)
     table = np.empty((uniq.size, d_model), dtype=np.float32)                # (u, d)
     for k, tid in enumerate(uniq.tolist()):
@@ -47,12 +47,12 @@ def untrained_rows(ids, d_model: int, seed: int) -> np.ndarray:
 
 def _check_pair(token_rows: np.ndarray, pe_rows: np.ndarray) -> tuple[int, int]:
     require(token_rows.ndim == 2 and pe_rows.ndim == 2,
-            f"token rows and PE rows must be 2-D, not {token_rows.shape} and {pe_rows.shape}")
+            "token rows and PE rows must be 2-D, not %1 and %2", token_rows.shape, pe_rows.shape)
     n, d = token_rows.shape
-    require(pe_rows.shape[1] == d, f"PE has d_model {pe_rows.shape[1]} but the token rows have {d}")
+    require(pe_rows.shape[1] == d, "PE has d_model %1 but the token rows have %2", pe_rows.shape[1], d)
     require(n <= pe_rows.shape[0],
-            f"the sequence has {n} tokens but the position table stops at max_len {pe_rows.shape[0]}: "
-            "extend the table (raise max_len) or stop the sequence (shorten the text)")
+            "the sequence has %1 tokens but the position table stops at max_len %2: extend the table (raise max_len) "
+            "or stop the sequence (shorten the text)", n, pe_rows.shape[0])
     return n, d
 
 
@@ -81,7 +81,7 @@ def scale_gauge(token_rows: np.ndarray, pe_rows: np.ndarray, d_model: int) -> di
     token_rows = np.asarray(token_rows, dtype=np.float64)
     pe_rows = np.asarray(pe_rows, dtype=np.float64)
     n, d = _check_pair(token_rows, pe_rows)
-    require(d == d_model, f"the token rows have d_model {d}, not {d_model}")
+    require(d == d_model, "the token rows have d_model %1, not %2", d, d_model)
     pe = pe_rows[:n]                                                           # (n, d)
     root = math.sqrt(d)
     token_norm = np.linalg.norm(token_rows, axis=1)                            # (n,)
@@ -122,11 +122,11 @@ def one_hot_window(ids, vocab_size: int, neighbours: int = 1) -> OneHotWindow:
     """
     ids = _ids(ids)
     require(isinstance(vocab_size, (int, np.integer)) and vocab_size >= 1,
-            f"vocab_size must be a whole number >= 1, not {vocab_size!r}")
+            "vocab_size must be a whole number >= 1, not %1", repr(vocab_size))
     require(ids.size == 0 or ids.max() < vocab_size,
-            f"token id {int(ids.max()) if ids.size else 0} is outside the vocabulary 0..{vocab_size - 1}")
+            "token id %1 is outside the vocabulary 0..%2", int(ids.max()) if ids.size else 0, vocab_size - 1)
     require(isinstance(neighbours, (int, np.integer)) and 0 <= neighbours <= 16,
-            f"neighbours must be a whole number in 0..16, not {neighbours!r}")
+            "neighbours must be a whole number in 0..16, not %1", repr(neighbours))
     offsets = np.arange(-neighbours, neighbours + 1)                           # (2k+1,)
     cand = (np.unique(ids)[:, None] + offsets[None, :]).reshape(-1)            # (u*(2k+1),)
     columns = np.unique(cand[(cand >= 0) & (cand < vocab_size)])               # (k,)

@@ -25,11 +25,11 @@ DTYPES = ("float32", "float64")
 
 def check_args(d_model: int, base: float, layout: str) -> None:
     """Raise InputError for a d_model, base or layout the formula cannot take."""
-    require(layout in LAYOUTS, f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    require(layout in LAYOUTS, "layout must be one of %1, not %2", ", ".join(LAYOUTS), repr(layout))
     require(isinstance(d_model, (int, np.integer)) and d_model >= 1,
-            f"d_model must be a whole number >= 1, not {d_model!r}")
+            "d_model must be a whole number >= 1, not %1", repr(d_model))
     require(isinstance(base, (int, float)) and math.isfinite(base) and base > 1,
-            f"base must be a finite number > 1, not {base!r}")
+            "base must be a finite number > 1, not %1", repr(base))
 
 
 def channel_layout(d_model: int, layout: str) -> tuple[slice, slice]:
@@ -74,9 +74,9 @@ def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str
                   dtype: str = "float32", start: int = 0) -> np.ndarray:
     """Full PE table for positions start .. start+max_len-1; shape (max_len, d_model)."""
     check_args(d_model, base, layout)
-    require(dtype in DTYPES, f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}")
+    require(dtype in DTYPES, "dtype must be one of %1, not %2", ", ".join(DTYPES), repr(dtype))
     require(isinstance(max_len, (int, np.integer)) and max_len >= 1,
-            f"max_len must be a whole number >= 1, not {max_len!r}")
+            "max_len must be a whole number >= 1, not %1", repr(max_len))
     np_dtype = np.dtype(dtype).type
     w = _frequencies_like_seed(d_model, base, layout, np_dtype)          # (n_sin,)
     angle = np.arange(start, start + max_len, dtype=np_dtype)[:, None] * w[None, :]  # (N, n_sin)

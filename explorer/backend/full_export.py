@@ -13,7 +13,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_blocks
-from explorer.errors import InputError
+from explorer.errors import InputError, msg
 from explorer.fileio import atomic_writer, check_array_path
 
 KINDS = ("pe", "similarity")
@@ -27,7 +27,7 @@ class Cancelled(InputError):
 def full_shape(kind: str, params) -> tuple[int, int]:
     """(rows, cols) of the full table."""
     if kind not in KINDS:
-        raise InputError(f"export kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        raise InputError(msg("export kind must be one of %1, not %2", ", ".join(KINDS), repr(kind)))
     return (params.max_len, params.d_model if kind == "pe" else params.max_len)
 
 
@@ -52,7 +52,8 @@ def export_full(kind: str, params, path: str | os.PathLike,
     suffix = check_array_path(path)
     rows, cols = full_shape(kind, params)
     itemsize = np.dtype(params.dtype).itemsize
-    check_budget(rows * cols, itemsize, f"a {rows} x {cols} {'PE table' if kind == 'pe' else 'similarity matrix'}")
+    check_budget(rows * cols, itemsize, "a %1 x %2 %3", rows, cols,
+                                        msg("PE table") if kind == "pe" else msg("similarity matrix"))
     step = max(1, BLOCK_ELEMENTS // max(cols, 1))
     with atomic_writer(path) as fh:
         if suffix == ".npy":

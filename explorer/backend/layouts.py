@@ -34,7 +34,7 @@ def concat_order(d_model: int) -> np.ndarray:
 
 def concat_permutation(d_model: int) -> np.ndarray:
     """P (d x d, 0/1 float64) with PE_concat = PE_interleaved @ P; P[src[j], j] = 1."""
-    check_budget(d_model * d_model, 8, f"a {d_model} x {d_model} permutation matrix")
+    check_budget(d_model * d_model, 8, "a %1 x %1 permutation matrix", d_model)
     p = np.zeros((d_model, d_model))
     p[concat_order(d_model), np.arange(d_model)] = 1.0
     return p
@@ -67,9 +67,9 @@ class LayoutComparison:
 def screen_grid(max_len: int, max_rows: int = SCREEN_ROWS) -> tuple[int, int]:
     """(step, rows): the smallest whole block size with rows = max_len // step <= max_rows."""
     require(isinstance(max_len, (int, np.integer)) and max_len >= 1,
-            f"max_len must be a whole number >= 1, not {max_len!r}")
+            "max_len must be a whole number >= 1, not %1", repr(max_len))
     require(isinstance(max_rows, (int, np.integer)) and max_rows >= 1,
-            f"the number of rows shown must be a whole number >= 1, not {max_rows!r}")
+            "the number of rows shown must be a whole number >= 1, not %1", repr(max_rows))
     step = -(-max_len // max_rows)
     return step, max(1, max_len // step)
 
@@ -82,10 +82,10 @@ def compare_layouts(max_len: int, d_model: int, base: float = 10000.0, metric: s
     the trailing max_len % step positions are left out. diff_concat is computed from the two
     matrices as drawn; permutation_error checks the tables themselves (independent of the closed form).
     """
-    require(metric in METRICS, f"metric must be one of {', '.join(METRICS)}, not {metric!r}")
+    require(metric in METRICS, "metric must be one of %1, not %2", ", ".join(METRICS), repr(metric))
     check_args(d_model, base, "interleaved")
     step, rows = screen_grid(max_len, max_rows)
-    check_budget(rows * rows * 4 + rows * d_model * 3, 8, f"{rows} x {rows} layout comparison")
+    check_budget(rows * rows * 4 + rows * d_model * 3, 8, "%1 x %1 layout comparison", rows)
     # dtype=float32 is the screen path; interleaved and concat share every frequency, so their
     # matrices stay bit-identical either way (diff_concat is exactly 0)
     mats = {lay: similarity_blocks(0, 0, step, rows, rows, d_model, base, lay, metric, dtype)

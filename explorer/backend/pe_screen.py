@@ -97,12 +97,12 @@ def pe_screen(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols:
               d_model: int, base: float, layout: str = "interleaved") -> np.ndarray:
     """Mean of PE over `rows` blocks of `step` positions from row0 and `cols` runs of `ch_step`
     channels from ch0; (rows, cols) float32."""
-    require(isinstance(rows, (int, np.integer)) and rows >= 1, f"rows must be >= 1, not {rows!r}")
+    require(isinstance(rows, (int, np.integer)) and rows >= 1, "rows must be >= 1, not %1", repr(rows))
     require(isinstance(ch_step, (int, np.integer)) and ch_step >= 1,
-            f"ch_step must be a whole number >= 1, not {ch_step!r}")
-    require(isinstance(cols, (int, np.integer)) and cols >= 1, f"cols must be >= 1, not {cols!r}")
+            "ch_step must be a whole number >= 1, not %1", repr(ch_step))
+    require(isinstance(cols, (int, np.integer)) and cols >= 1, "cols must be >= 1, not %1", repr(cols))
     require(0 <= ch0 and ch0 + cols * ch_step <= d_model,
-            f"channels ch0 .. ch0 + cols * ch_step must lie in 0 .. {d_model}")
+            "channels ch0 .. ch0 + cols * ch_step must lie in 0 .. %1", d_model)
     s = int(ch_step)
     t_count = max(1, math.isqrt(rows))
     b_count = -(-rows // t_count)

@@ -86,7 +86,7 @@ def round_to(x, dtype: str) -> np.ndarray:
 
     float32: one correct rounding (numpy); float16 and bfloat16: via float32, as torch does.
     """
-    require(dtype in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dtype!r}")
+    require(dtype in PRECISIONS, "precision must be one of %1, not %2", ", ".join(PRECISIONS), repr(dtype))
     if dtype == "bfloat16":
         return to_bfloat16(x)
     if dtype == "float16":
@@ -96,7 +96,7 @@ def round_to(x, dtype: str) -> np.ndarray:
 
 def collision_position(dtype: str) -> int:
     """The first whole p with p + 1 rounding onto p in `dtype` (2^(mantissa bits + 1))."""
-    require(dtype in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dtype!r}")
+    require(dtype in PRECISIONS, "precision must be one of %1, not %2", ", ".join(PRECISIONS), repr(dtype))
     return 2 ** (MANTISSA_BITS[dtype] + 1)
 
 
@@ -104,9 +104,9 @@ def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfl
                mode: str = "compute", layout: str = "interleaved") -> np.ndarray:
     """PE at `positions` as the dtype pipeline holds it (see module doc); (n, d_model) float32."""
     check_args(d_model, base, layout)
-    require(mode in MODES, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    require(mode in MODES, "mode must be one of %1, not %2", ", ".join(MODES), repr(mode))
     pos = np.asarray(positions, dtype=np.float64).reshape(-1)                # (n,)
-    check_budget(len(pos) * d_model * 4, 8, f"{len(pos)} rows of a {d_model}-wide PE table")
+    check_budget(len(pos) * d_model * 4, 8, "%1 rows of a %2-wide PE table", len(pos), d_model)
     w = frequencies(d_model, base, layout)                                   # (n_sin,)
     if mode == "store":
         angle = pos[:, None] * w[None, :]                                    # (n, n_sin)
@@ -210,17 +210,17 @@ def all_precisions(max_len: int, d_model: int, base: float = 10000.0, mode: str 
     for name, value in (("max_len", max_len), ("train_max_len", train_max_len)):
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
         require(ok and 1 <= value <= 100_000_000,
-                f"{name} must be a whole number between 1 and 100,000,000, not {value!r}")
+                "%1 must be a whole number between 1 and 100,000,000, not %2", name, repr(value))
     ok = isinstance(max_points, (int, np.integer)) and not isinstance(max_points, bool)
     require(max_points is None or (ok and max_points >= 1),
-            f"max_points must be a whole number >= 1 or None, not {max_points!r}")
-    require(mode in MODES, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+            "max_points must be a whole number >= 1 or None, not %1", repr(max_points))
+    require(mode in MODES, "mode must be one of %1, not %2", ", ".join(MODES), repr(mode))
     for dt in dtypes:
-        require(dt in PRECISIONS, f"precision must be one of {', '.join(PRECISIONS)}, not {dt!r}")
+        require(dt in PRECISIONS, "precision must be one of %1, not %2", ", ".join(PRECISIONS), repr(dt))
     check_args(d_model, base, layout)
     pos = sample_positions(max_len, max_points, dtypes, jitter)              # (n,)
     n = len(pos)
-    check_budget(n * d_model * 8, 8, f"{n} positions of a {d_model}-wide PE table")
+    check_budget(n * d_model * 8, 8, "%1 positions of a %2-wide PE table", n, d_model)
     w = frequencies(d_model, base, layout)                                   # (n_sin,)
     n_cos = channel_counts(d_model, layout)[1]
     # |PE64(p+1) - PE64(p)|^2: a pair gives |e^{iw} - 1|^2 = 2 - 2 cos w for every p; an unpaired

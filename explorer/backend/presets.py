@@ -17,7 +17,7 @@ from explorer.backend.rope_scaling import (
     inv_frequencies,
     rotary_dim,
 )
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 POSITION_FAMILIES = ("learned", "sinusoidal", "rope", "alibi", "none")
 PAIRINGS = ("interleaved", "half")
@@ -66,7 +66,7 @@ class Preset:
     def frequencies(self, seq_len: int | None = None) -> RopeFrequencies:
         """inv_freq (rotary_dim/2,) and attention factor; InputError for a model without RoPE."""
         require(self.position == "rope",
-                f"preset {self.name} has no RoPE (its positions are {self.position})")
+                "preset %1 has no RoPE (its positions are %2)", self.name, self.position)
         return inv_frequencies(self.head_dim, self.rope_theta, self.rope_scaling, seq_len,
                                self.max_position_embeddings)
 
@@ -86,38 +86,39 @@ def _whole(name: str, where: str, value, allow_none: bool = False) -> None:
     if allow_none and value is None:
         return
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
-    require(ok, f"presets: {where}.{name} must be a whole number >= 1, not {value!r}")
+    require(ok, "presets: %1.%2 must be a whole number >= 1, not %3", where, name, repr(value))
 
 
 def _source(where: str, data) -> Source:
     require(isinstance(data, dict) and data.get("repo") and data.get("path"),
-            f"presets: {where}.sources entries need repo and path")
+            "presets: %1.sources entries need repo and path", where)
     return Source(repo=data["repo"], path=data["path"], what=data.get("what", ""), commit=data.get("commit"))
 
 
 def _preset(name: str, data) -> Preset:
     """One validated entry; InputError naming the entry and field."""
-    require(isinstance(data, dict), f"presets: {name} must be an object")
+    require(isinstance(data, dict), "presets: %1 must be an object", name)
     missing = [k for k in _KEYS if k not in data]
-    require(not missing, f"presets: {name} lacks {', '.join(missing)}")
+    require(not missing, "presets: %1 lacks %2", name, ", ".join(missing))
     for key in ("d_model", "n_heads", "n_kv_heads", "head_dim", "context_length"):
         _whole(key, name, data[key])
     _whole("max_position_embeddings", name, data["max_position_embeddings"], allow_none=True)
     _whole("vocab_size", name, data["vocab_size"], allow_none=True)
     family = data["position"]
     require(family in POSITION_FAMILIES,
-            f"presets: {name}.position must be one of {', '.join(POSITION_FAMILIES)}, not {family!r}")
+            "presets: %1.position must be one of %2, not %3", name, ", ".join(POSITION_FAMILIES), repr(family))
     rope = family == "rope"
     for key in ("rope_theta", "rotary_fraction", "pairing"):
         require((data[key] is not None) == rope,
-                f"presets: {name}.{key} must be set exactly when position is rope")
+                "presets: %1.%2 must be set exactly when position is rope", name, key)
     require(data["pairing"] is None or data["pairing"] in PAIRINGS,
-            f"presets: {name}.pairing must be one of {', '.join(PAIRINGS)} or null")
-    require(rope or data["rope_scaling"] is None, f"presets: {name}.rope_scaling needs position rope")
+            "presets: %1.pairing must be one of %2 or null", name, ", ".join(PAIRINGS))
+    require(rope or data["rope_scaling"] is None, "presets: %1.rope_scaling needs position rope", name)
     scale = data["embedding_scale"]
     require(isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0,
-            f"presets: {name}.embedding_scale must be a number > 0")
-    require(isinstance(data["sources"], list) and data["sources"], f"presets: {name}.sources must be a list")
+            "presets: %1.embedding_scale must be a number > 0", name)
+    require(isinstance(data["sources"], list) and data["sources"], "presets: %1.sources must be a list",
+                                                                               name)
     scaling = None
     if rope:
         params = dict(data["rope_scaling"] or {"rope_type": "default"})
@@ -125,7 +126,7 @@ def _preset(name: str, data) -> Preset:
         try:
             scaling = RopeScaling(**params)
         except TypeError as exc:
-            raise InputError(f"presets: {name}.rope_scaling: {exc}") from None
+            raise InputError(msg("presets: %1.rope_scaling: %2", name, exc)) from None
     preset = Preset(name=name, title=data["title"], d_model=data["d_model"], n_heads=data["n_heads"],
                     n_kv_heads=data["n_kv_heads"], head_dim=data["head_dim"], position=family,
                     context_length=data["context_length"],
@@ -144,7 +145,7 @@ def presets_from_json(text: str) -> dict[str, Preset]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"presets: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise InputError(msg("presets: not valid JSON (%1 at line %2)", exc.msg, exc.lineno)) from None
     require(isinstance(data, dict) and isinstance(data.get("presets"), dict),
             "presets: the file must be an object with a 'presets' object")
     return {name: _preset(name, entry) for name, entry in data["presets"].items()}
@@ -159,7 +160,7 @@ def load_presets() -> dict[str, Preset]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"cannot read the presets file {path}: {exc.strerror or exc}") from None
+        raise InputError(msg("cannot read the presets file %1: %2", path, exc.strerror or exc)) from None
     return presets_from_json(text)
 
 
@@ -170,5 +171,5 @@ def preset_names() -> tuple[str, ...]:
 def get_preset(name: str) -> Preset:
     """The preset called name; InputError listing the known names."""
     presets = load_presets()
-    require(name in presets, f"unknown preset {name!r}; known presets: {', '.join(presets)}")
+    require(name in presets, "unknown preset %1; known presets: %2", repr(name), ", ".join(presets))
     return presets[name]

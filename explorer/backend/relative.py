@@ -24,13 +24,13 @@ DTYPES = ("float32", "float64")
 
 
 def _check_dtype(dtype: str) -> np.dtype:
-    require(dtype in DTYPES, f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}")
+    require(dtype in DTYPES, "dtype must be one of %1, not %2", ", ".join(DTYPES), repr(dtype))
     return np.dtype(dtype)
 
 
 def _check_int(name: str, value) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    require(ok, f"{name} must be a whole number, not {value!r}")
+    require(ok, "%1 must be a whole number, not %2", name, repr(value))
     return int(value)
 
 
@@ -43,7 +43,7 @@ def rotation_matrix(d_model: int, offset: int, base: float = 10000.0,
     check_args(d_model, base, "interleaved")
     k = _check_int("the offset k", offset)
     np_dtype = _check_dtype(dtype)
-    check_budget(d_model * d_model, np_dtype.itemsize, f"a {d_model} x {d_model} rotation matrix")
+    check_budget(d_model * d_model, np_dtype.itemsize, "a %1 x %1 rotation matrix", d_model)
     kw = k * frequencies(d_model, base)                                      # (n_sin,) float64
     h = d_model // 2
     c, s = np.cos(kw), np.sin(kw)
@@ -110,7 +110,7 @@ def dot_vs_offset(ps, ks, d_model: int, base: float = 10000.0) -> np.ndarray:
     ps = np.atleast_1d(np.asarray(ps, dtype=np.float64))                     # (P,)
     ks = np.atleast_1d(np.asarray(ks, dtype=np.float64))                     # (K,)
     require(ps.ndim == 1 and ks.ndim == 1, "ps and ks must be lists of positions / offsets")
-    check_budget(len(ps) * len(ks) * 2, 8, f"a {len(ps)} x {len(ks)} table of dot products")
+    check_budget(len(ps) * len(ks) * 2, 8, "a %1 x %2 table of dot products", len(ps), len(ks))
     w, w_odd = split_frequencies(d_model, base, "interleaved")
     step = _even_spacing(ks)
     if step is not None and len(ks):

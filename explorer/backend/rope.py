@@ -30,10 +30,10 @@ def check_rope(head_dim: int, base: float, pairing: str = "interleaved") -> None
     """InputError for an odd or non-positive head_dim, a base <= 1 or an unknown pairing."""
     ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
     require(ok and head_dim >= 2 and head_dim % 2 == 0,
-            f"head_dim must be an even whole number >= 2 (RoPE rotates channel pairs), not {head_dim!r}")
+            "head_dim must be an even whole number >= 2 (RoPE rotates channel pairs), not %1", repr(head_dim))
     require(isinstance(base, (int, float)) and math.isfinite(base) and base > 1,
-            f"base must be a finite number > 1, not {base!r}")
-    require(pairing in PAIRINGS, f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+            "base must be a finite number > 1, not %1", repr(base))
+    require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
 
 
 def rope_frequencies(head_dim: int, base: float = 10000.0) -> np.ndarray:
@@ -57,14 +57,14 @@ def pairing_permutation(head_dim: int) -> np.ndarray:
 def ntk_base(base: float, scale: float, head_dim: int) -> float:
     """NTK-aware base base * s^(d/(d-2)); head_dim must be >= 4 (d = 2 has no formula)."""
     check_rope(head_dim, base)
-    require(head_dim >= 4, f"NTK-aware scaling needs head_dim >= 4, not {head_dim}")
+    require(head_dim >= 4, "NTK-aware scaling needs head_dim >= 4, not %1", head_dim)
     return float(base * _check_scale(scale) ** (head_dim / (head_dim - 2)))
 
 
 def _check_scale(scale: float) -> float:
     """The context-extension factor s, checked (a finite number >= 1)."""
     ok = isinstance(scale, (int, float)) and not isinstance(scale, bool) and math.isfinite(scale)
-    require(ok and scale >= 1, f"the context-extension factor must be a number >= 1, not {scale!r}")
+    require(ok and scale >= 1, "the context-extension factor must be a number >= 1, not %1", repr(scale))
     return float(scale)
 
 
@@ -79,10 +79,10 @@ def rotate(x, positions, base: float = 10000.0, pairing: str = "interleaved",
            scale: float = 1.0) -> np.ndarray:
     """Rotate rows x[j] (n, head_dim) by positions[j] / scale; float64 (n, head_dim)."""
     x = np.asarray(x, dtype=np.float64)
-    require(x.ndim == 2, f"x must be a 2-d array (n, head_dim), not shape {x.shape}")
+    require(x.ndim == 2, "x must be a 2-d array (n, head_dim), not shape %1", x.shape)
     check_rope(x.shape[1], base, pairing)
     pos = np.asarray(positions, dtype=np.float64).reshape(-1) / _check_scale(scale)  # (n,)
-    require(len(pos) == len(x), f"{len(pos)} positions for {len(x)} rows")
+    require(len(pos) == len(x), "%1 positions for %2 rows", len(pos), len(x))
     angle = pos[:, None] * rope_frequencies(x.shape[1], base)[None, :]       # (n, d/2)
     return _apply(x, np.cos(angle), np.sin(angle), pairing)
 
@@ -109,7 +109,7 @@ def phasors(step: int, count: int, theta: np.ndarray) -> np.ndarray:
 def query_key(head_dim: int, kind: str = "ones", seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(q, k), each (head_dim,): all ones; independent N(0,1) draws; or one draw used for both."""
     check_rope(head_dim, 10000.0)
-    require(kind in KINDS, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    require(kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), repr(kind))
     if kind == "ones":
         return np.ones(head_dim), np.ones(head_dim)
     rng = np.random.default_rng(seed)
@@ -141,7 +141,7 @@ def score_vs_distance(head_dim: int, base: float = 10000.0, max_dist: int = 512,
     q P, k P gives the same numbers). scale > 1 divides positions (position interpolation).
     """
     _check_len("max_dist", max_dist, 0)
-    check_budget((2 * max_dist + 1) * 3, 8, f"a score curve over {2 * max_dist + 1:,} distances")
+    check_budget((2 * max_dist + 1) * 3, 8, "a score curve over %1 distances", f"{2 * max_dist + 1:,}")
     theta = rope_frequencies(head_dim, base) / _check_scale(scale)
     q, k = query_key(head_dim, kind, seed)
     delta = np.arange(-max_dist, max_dist + 1)
@@ -173,7 +173,7 @@ def rotated_qk(head_dim: int, max_len: int, base: float = 10000.0, pairing: str 
     check_rope(head_dim, base, pairing)
     step = -(-max_len // max_rows)
     positions = np.arange(0, max_len, step)                                  # (rows,)
-    check_budget(len(positions) * head_dim * 4, 8, f"{len(positions)} rotated rows")
+    check_budget(len(positions) * head_dim * 4, 8, "%1 rotated rows", len(positions))
     q, k = query_key(head_dim, kind, seed)
     z = phasors(step, len(positions), rope_frequencies(head_dim, base))     # (rows, d/2)
     c, s = z.real.astype(np.float32), z.imag.astype(np.float32)
@@ -184,7 +184,7 @@ def rotated_qk(head_dim: int, max_len: int, base: float = 10000.0, pairing: str 
 def _check_len(name: str, value, lo: int = 1) -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     require(ok and lo <= value <= 10_000_000,
-            f"{name} must be a whole number between {lo} and 10,000,000, not {value!r}")
+            "%1 must be a whole number between %2 and 10,000,000, not %3", name, lo, repr(value))
     return int(value)
 
 
@@ -192,7 +192,7 @@ def variant_scores(head_dim: int, base: float = 10000.0, scale: float = 4.0, max
                    kind: str = "ones", seed: int = 0) -> dict:
     """name -> (delta, score) for delta = 0 .. max_dist, one curve per frequency variant."""
     _check_len("max_dist", max_dist, 0)
-    check_budget((max_dist + 1) * 8, 8, f"score curves over {max_dist + 1:,} distances")
+    check_budget((max_dist + 1) * 8, 8, "score curves over %1 distances", f"{max_dist + 1:,}")
     q, k = query_key(head_dim, kind, seed)
     delta = np.arange(max_dist + 1)
     return {name: (delta, _score_profile(theta, q, k, 0.0, 1.0, len(delta)))
@@ -208,7 +208,7 @@ def score_matrix(head_dim: int, max_len: int, base: float = 10000.0,
     """
     check_rope(head_dim, base, pairing)
     _check_len("max_len", max_len)
-    check_budget(max_len * max_len * 2, 8, f"a {max_len} x {max_len} RoPE score matrix")
+    check_budget(max_len * max_len * 2, 8, "a %1 x %1 RoPE score matrix", max_len)
     return score_matrix_blocks(head_dim, max_len, 1, base)
 
 
@@ -216,7 +216,7 @@ def score_matrix_blocks(head_dim: int, rows: int, step: int, base: float = 10000
     """Means of the all-ones score matrix over step x step blocks from position 0; (rows, rows)."""
     _check_len("rows", rows)
     _check_len("step", step)
-    check_budget(rows * rows * 2, 8, f"a {rows} x {rows} RoPE score image")
+    check_budget(rows * rows * 2, 8, "a %1 x %1 RoPE score image", rows)
     theta = rope_frequencies(head_dim, base)
     wgt = 2.0 * box_factor(theta, step) ** 2
     g = cos_sum(-(rows - 1) * step, step, 2 * rows - 1, theta, wgt)          # (2 rows - 1,)

@@ -43,14 +43,14 @@ def _scalar_list(value):
 
 def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
     """(base, scaling) from a config dict; InputError naming what is wrong or missing."""
-    require(isinstance(config, dict), f"a model config must be a JSON object (dict), not {_shown(config)}")
+    require(isinstance(config, dict), "a model config must be a JSON object (dict), not %1", _shown(config))
     rope = config.get("rope_parameters")
     if rope is None:
         rope = config.get("rope_scaling")
     rope = dict(rope or {})
     require(isinstance(rope, dict), "rope_parameters / rope_scaling must be an object or null")
     kind = rope.get("rope_type", rope.get("type", "default"))
-    require(kind in ROPE_TYPES, f"rope_type must be one of {', '.join(ROPE_TYPES)}; got {_shown(kind)}")
+    require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), _shown(kind))
     base = rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA))
     values = {name: _scalar_list(rope[name]) for name in _FIELDS_OF[kind] if rope.get(name) is not None}
     top_original = config.get("original_max_position_embeddings")
@@ -59,11 +59,11 @@ def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
         # transformers: a top-level original_max_position_embeddings wins (Phi-3); else the dict's; else
         # max_position_embeddings
         original = top_original or values.get("original_max_position_embeddings") or max_len
-        require(original is not None, f"rope type {kind} needs original_max_position_embeddings "
-                "(or max_position_embeddings) in the config")
+        require(original is not None, "rope type %1 needs original_max_position_embeddings (or "
+                                      "max_position_embeddings) in the config", kind)
         values["original_max_position_embeddings"] = original
         if kind in ("yarn", "longrope") and values.get("factor") is None:
-            require(max_len is not None, f"rope type {kind} without factor needs max_position_embeddings")
+            require(max_len is not None, "rope type %1 without factor needs max_position_embeddings", kind)
             values["factor"] = max_len / original
     elif kind == "dynamic":
         # transformers scales against max_position_embeddings, whatever the dict says

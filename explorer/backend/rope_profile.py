@@ -145,7 +145,7 @@ def score_vs_distance_scaled(head_dim: int, base: float, scaling: RopeScaling | 
     dim = rotary_dim(head_dim, scaling.partial_rotary_factor)
     _check_len("max_dist", max_dist, 0)
     count = 2 * max_dist + 1
-    check_budget(count * 6, 8, f"a score curve over {count:,} distances")
+    check_budget(count * 6, 8, "a score curve over %1 distances", f"{count:,}")
     q, k = query_key(head_dim, kind, seed)
     rest = float(q[dim:] @ k[dim:])
     curve = [_score_profile(theta, q[:dim], k[:dim], -max_dist, 1.0, count)
@@ -164,7 +164,7 @@ def channel_pairs(head_dim: int, partial_rotary_factor: float = 1.0, pairing: st
       interleaved  GPT-J / RoFormer rotate_every_two, DeepSeek: pair i = channels (2i, 2i + 1)"""
     from explorer.errors import require
 
-    require(pairing in PAIRINGS, f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+    require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
     dim = rotary_dim(head_dim, partial_rotary_factor)
     out = np.full(head_dim, -1, dtype=np.int64)
     half = dim // 2

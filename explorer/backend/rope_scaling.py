@@ -29,7 +29,7 @@ from explorer.backend.rope_types import (
     yarn_attention_factor,
     yarn_ramp,
 )
-from explorer.errors import require
+from explorer.errors import msg, require
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
 YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0     # transformers' defaults ("or 32", "or 1")
@@ -60,13 +60,13 @@ def _is_number(value) -> bool:
 
 
 def _positive(name: str, value) -> None:
-    require(_is_number(value) and value > 0, f"{name} must be a finite number > 0, not {_shown(value)}")
+    require(_is_number(value) and value > 0, "%1 must be a finite number > 0, not %2", name, _shown(value))
 
 
 def _factor_list(name: str, value) -> tuple[float, ...]:
     ok = isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0
     require(ok and all(_is_number(v) and v > 0 for v in value),
-            f"{name} must be a list of finite numbers > 0 (one per rotated pair), not {_shown(value)}")
+            "%1 must be a list of finite numbers > 0 (one per rotated pair), not %2", name, _shown(value))
     return tuple(float(v) for v in value)
 
 
@@ -91,33 +91,33 @@ class RopeScaling:
 
     def __post_init__(self) -> None:
         kind = self.rope_type
-        require(kind in ROPE_TYPES, f"rope_type must be one of {', '.join(ROPE_TYPES)}; got {_shown(kind)}")
+        require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), _shown(kind))
         p = self.partial_rotary_factor
         require(_is_number(p) and 0 < p <= 1,
-                f"partial_rotary_factor must be a number in (0, 1], not {_shown(p)}")
+                "partial_rotary_factor must be a number in (0, 1], not %1", _shown(p))
         used = _FIELDS_OF[kind]
         for f in fields(self):
             if f.name in ("rope_type", "partial_rotary_factor") or getattr(self, f.name) is None:
                 continue
-            require(f.name in used, f"{f.name} is not a parameter of rope type {kind} (it takes: "
-                    f"{', '.join(used) or 'only partial_rotary_factor'})")
+            require(f.name in used, "%1 is not a parameter of rope type %2 (it takes: %3)", f.name, kind,
+                                    ", ".join(used) or msg("only partial_rotary_factor"))
         for name in _REQUIRED.get(kind, ()):
             require(getattr(self, name) is not None,
-                    f"rope type {kind} needs {name} (it takes: {', '.join(used)})")
+                    "rope type %1 needs %2 (it takes: %3)", kind, name, ", ".join(used))
         for name in ("factor", "low_freq_factor", "high_freq_factor", "attention_factor"):
             if getattr(self, name) is not None:
                 _positive(name, getattr(self, name))
         for name in ("mscale", "mscale_all_dim"):
             value = getattr(self, name)
-            require(value is None or _is_number(value), f"{name} must be a finite number, not {_shown(value)}")
+            require(value is None or _is_number(value), "%1 must be a finite number, not %2", name, _shown(value))
         length = self.original_max_position_embeddings
         require(length is None or (isinstance(length, (int, np.integer)) and not isinstance(length, bool)
                                    and length >= 1),
-                f"original_max_position_embeddings must be a whole number >= 1, not {_shown(length)}")
+                "original_max_position_embeddings must be a whole number >= 1, not %1", _shown(length))
         if kind == "llama3":
             require(self.low_freq_factor < self.high_freq_factor,
-                    f"low_freq_factor must be less than high_freq_factor; got {self.low_freq_factor} "
-                    f">= {self.high_freq_factor}")
+                    "low_freq_factor must be less than high_freq_factor; got %1 >= %2", self.low_freq_factor,
+                    self.high_freq_factor)
         if kind == "yarn":
             self._check_yarn()
         for name in ("short_factor", "long_factor"):
@@ -128,9 +128,9 @@ class RopeScaling:
         fast, slow = self.yarn_betas
         _positive("beta_fast", fast)
         _positive("beta_slow", slow)
-        require(fast > slow, f"beta_fast must be greater than beta_slow; got {fast} <= {slow}")
+        require(fast > slow, "beta_fast must be greater than beta_slow; got %1 <= %2", fast, slow)
         require(self.truncate is None or isinstance(self.truncate, bool),
-                f"truncate must be true or false, not {_shown(self.truncate)}")
+                "truncate must be true or false, not %1", _shown(self.truncate))
 
     @property
     def yarn_betas(self) -> tuple[float, float]:
@@ -157,20 +157,20 @@ class RopeFrequencies(NamedTuple):
 def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
     ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
-    require(ok and head_dim >= 2, f"head_dim must be a whole number >= 2, not {_shown(head_dim)}")
+    require(ok and head_dim >= 2, "head_dim must be a whole number >= 2, not %1", _shown(head_dim))
     dim = int(head_dim * partial_rotary_factor)
     require(dim >= 2 and dim % 2 == 0,
-            f"head_dim x partial_rotary_factor = {head_dim} x {partial_rotary_factor} gives {dim} rotated "
-            "channels; it must be an even whole number >= 2 (RoPE rotates channel pairs)")
+            "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
+            ">= 2 (RoPE rotates channel pairs)", head_dim, partial_rotary_factor, dim)
     return dim
 
 
 def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:
     length = scaling.original_max_position_embeddings or max_position_embeddings
-    require(length is not None, f"rope type {scaling.rope_type} needs {what}: give "
-            "original_max_position_embeddings (or max_position_embeddings)")
+    require(length is not None, "rope type %1 needs %2: give original_max_position_embeddings (or "
+                                "max_position_embeddings)", scaling.rope_type, what)
     require(isinstance(length, (int, np.integer)) and length >= 1,
-            f"max_position_embeddings must be a whole number >= 1, not {_shown(length)}")
+            "max_position_embeddings must be a whole number >= 1, not %1", _shown(length))
     return int(length)
 
 
@@ -180,8 +180,8 @@ def resolved_factor(scaling: RopeScaling, max_position_embeddings: int | None = 
         return float(scaling.factor)
     if scaling.rope_type in ("yarn", "longrope"):
         require(max_position_embeddings is not None,
-                f"rope type {scaling.rope_type} without factor needs max_position_embeddings (factor = "
-                "max_position_embeddings / original_max_position_embeddings)")
+                "rope type %1 without factor needs max_position_embeddings (factor = max_position_embeddings / "
+                "original_max_position_embeddings)", scaling.rope_type)
         return max_position_embeddings / scaling.original_max_position_embeddings
     return 1.0
 
@@ -194,12 +194,12 @@ def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embedd
 
 
 def _check_inputs(head_dim, base, scaling, seq_len) -> int:
-    require(_is_number(base) and base > 1, f"base (rope_theta) must be a finite number > 1, not {_shown(base)}")
+    require(_is_number(base) and base > 1, "base (rope_theta) must be a finite number > 1, not %1", _shown(base))
     require(scaling is None or isinstance(scaling, RopeScaling),
-            f"scaling must be a RopeScaling or None, not {_shown(scaling)}")
+            "scaling must be a RopeScaling or None, not %1", _shown(scaling))
     require(seq_len is None or (isinstance(seq_len, (int, np.integer)) and not isinstance(seq_len, bool)
                                 and seq_len >= 1),
-            f"seq_len must be a whole number >= 1, not {_shown(seq_len)}")
+            "seq_len must be a whole number >= 1, not %1", _shown(seq_len))
     return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
 
 
@@ -219,14 +219,15 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
     if kind == "linear":
         return RopeFrequencies(plain / scaling.factor, 1.0)
     if kind == "dynamic":
-        require(dim >= 4, f"rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got {dim}")
+        require(dim >= 4, "rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got %1", dim)
         scaled = base * dynamic_scale(scaling, seq_len, max_position_embeddings) ** (dim / (dim - 2))
         return RopeFrequencies(default_inv_freq(dim, scaled), 1.0)
     if kind == "longrope":
         for name in ("short_factor", "long_factor"):
             got = len(getattr(scaling, name))
-            require(got == dim // 2, f"{name} must have {dim // 2} numbers (one per rotated pair: head_dim "
-                    f"{head_dim} x partial_rotary_factor {scaling.partial_rotary_factor} / 2), not {got}")
+            require(got == dim // 2, "%1 must have %2 numbers (one per rotated pair: head_dim %3 x "
+                                     "partial_rotary_factor %4 / 2), not %5", name, dim // 2, head_dim,
+                                     scaling.partial_rotary_factor, got)
     factor = resolved_factor(scaling, max_position_embeddings)
     if kind == "yarn":
         ramp, _, _ = yarn_ramp(scaling, dim, base)
@@ -246,7 +247,7 @@ def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, 
     """The friendly form: rope_frequencies(128, 5e5, "llama3", factor=8, low_freq_factor=1, ...)."""
     known = {f.name for f in fields(RopeScaling)} - {"rope_type"}
     extra = sorted(k for k in params if k not in known)
-    require(not extra, f"unknown RoPE parameter(s): {', '.join(extra)}; known: {', '.join(sorted(known))}")
+    require(not extra, "unknown RoPE parameter(s): %1; known: %2", ", ".join(extra), ", ".join(sorted(known)))
     scaling = RopeScaling(rope_type=rope_type, **params)
     return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
 

@@ -97,7 +97,7 @@ def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def similarity_matrix(max_len: int, d_model: int, base: float = 10000.0,
                       layout: str = "interleaved", metric: str = "dot") -> np.ndarray:
     """Full (max_len, max_len) float64 similarity by closed form."""
-    check_budget(int(max_len * max_len * 1.5), 8, f"a {max_len} x {max_len} similarity matrix")
+    check_budget(int(max_len * max_len * 1.5), 8, "a %1 x %1 similarity matrix", max_len)
     return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric)
 
 
@@ -105,7 +105,7 @@ def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,
                       layout: str = "interleaved", metric: str = "dot",
                       dtype: str = "float64") -> np.ndarray:
     """The textbook path: PE @ PE.T (and row norms for cosine); the check for the closed form."""
-    check_budget(max_len * (max_len + d_model), 8, f"a {max_len} x {max_len} similarity matrix")
+    check_budget(max_len * (max_len + d_model), 8, "a %1 x %1 similarity matrix", max_len)
     pe = sinusoidal_pe(max_len, d_model, base, layout, dtype)
     s = pe @ pe.T
     if metric == "cosine":

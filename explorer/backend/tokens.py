@@ -29,7 +29,7 @@ import numpy as np
 
 from explorer.backend import pretrained
 from explorer.backend.nfc_spans import nfc_map
-from explorer.errors import InputError, require
+from explorer.errors import InputError, message_of, msg, require
 from explorer.paths import resource
 
 MAX_CHARS = 100_000
@@ -92,24 +92,24 @@ def _cheap_check(name: str) -> str | None:
         try:
             import tiktoken  # noqa: F401
         except ImportError:
-            return "the tiktoken package is not installed; run: pip install tiktoken"
+            return msg("the tiktoken package is not installed; run: pip install tiktoken")
         if not resource(*CL100K_FILE).is_file():
-            return f"the cl100k_base rank file {resource(*CL100K_FILE)} is missing; reinstall PE Explorer"
+            return msg("the cl100k_base rank file %1 is missing; reinstall PE Explorer", resource(*CL100K_FILE))
     elif name == "qwen":
         try:
             import tiktoken  # noqa: F401
         except ImportError:
-            return "the tiktoken package is not installed; run: pip install tiktoken"
+            return msg("the tiktoken package is not installed; run: pip install tiktoken")
         if _qwen_rank_file() is None:
-            return f"the Qwen tokenizer is not installed; run: {QWEN_INSTALL}"
+            return msg("the Qwen tokenizer is not installed; run: %1", QWEN_INSTALL)
     elif name == "wordpiece":
         try:
             import tokenizers  # noqa: F401
         except ImportError:
-            return "the tokenizers package is not installed; run: pip install tokenizers"
+            return msg("the tokenizers package is not installed; run: pip install tokenizers")
         if pretrained.minilm_file("tokenizer.json") is None:
-            return ("the WordPiece vocabulary of all-MiniLM-L6-v2 is not installed; run: "
-                    + pretrained.INSTALL_HINT)
+            return msg("the WordPiece vocabulary of all-MiniLM-L6-v2 is not installed; run: %1",
+                       pretrained.INSTALL_HINT)
     return None
 
 
@@ -120,8 +120,8 @@ def _load_cl100k():
     raw = gzip.decompress(path.read_bytes())
     digest = hashlib.sha256(raw).hexdigest()
     if digest != CL100K_SHA256:
-        raise InputError(f"{path} is damaged (sha256 {digest[:12]}..., expected {CL100K_SHA256[:12]}...); "
-                         "reinstall PE Explorer")
+        raise InputError(msg("%1 is damaged (sha256 %2..., expected %3...); reinstall PE Explorer", path,
+                             digest[:12], CL100K_SHA256[:12]))
     ranks = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
     return tiktoken.Encoding(name="cl100k_base", pat_str=CL100K_PAT, mergeable_ranks=ranks,
                              special_tokens=CL100K_SPECIAL)
@@ -162,19 +162,19 @@ def _load_wordpiece():
 
 def get_tokenizer(name: str):
     """The loaded tokenizer object (cached; first call loads it). InputError if unavailable."""
-    require(name in TOKENIZERS, f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {name!r}")
+    require(name in TOKENIZERS, "tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name))
     if name in _loaded:
         return _loaded[name]
     reason = available_tokenizers()[name]
     if reason is not None:
-        raise InputError(f"tokenizer {name!r} is unavailable: {reason}")
+        raise InputError(msg("tokenizer %1 is unavailable: %2", repr(name), reason))
     with _lock:
         if name not in _loaded:
             try:
                 _loaded[name] = {"cl100k": _load_cl100k, "qwen": _load_qwen, "wordpiece": _load_wordpiece}[name]()
             except Exception as exc:  # remember why, so available_tokenizers tells the truth next time
-                _failed[name] = str(exc)
-                raise InputError(f"tokenizer {name!r} could not be loaded: {exc}") from exc
+                _failed[name] = message_of(exc)
+                raise InputError(msg("tokenizer %1 could not be loaded: %2", repr(name), exc)) from exc
     return _loaded[name]
 
 
@@ -245,10 +245,10 @@ def _tokenize_char(text: str) -> TokenizedText:
 
 def tokenize(text: str, name: str) -> TokenizedText:
     """Cut `text` with tokenizer `name`; InputError for non-text, over 100,000 characters, or unknown name."""
-    require(isinstance(text, str), f"text must be a string, not {type(text).__name__}")
+    require(isinstance(text, str), "text must be a string, not %1", type(text).__name__)
     require(len(text) <= MAX_CHARS,
-            f"text has {len(text):,} characters; at most {MAX_CHARS:,} can be tokenized")
-    require(name in TOKENIZERS, f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {name!r}")
+            "text has %1 characters; at most %2 can be tokenized", f"{len(text):,}", f"{MAX_CHARS:,}")
+    require(name in TOKENIZERS, "tokenizer must be one of %1, not %2", ", ".join(TOKENIZERS), repr(name))
     if name in ("cl100k", "qwen"):
         return _tokenize_bpe(text, name, nfc=name == "qwen")
     if name == "wordpiece":

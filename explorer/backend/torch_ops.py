@@ -38,7 +38,7 @@ def sinusoidal_pe_torch(max_len: int, d_model: int, base: float = 10000.0,
 def full_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
             dtype: str = "float32", device: str = "auto") -> tuple[np.ndarray, str]:
     """Full PE as numpy, computed on the chosen device; returns (array, device name used)."""
-    check_budget(max_len * d_model, np.dtype(dtype).itemsize, f"a {max_len} x {d_model} PE table")
+    check_budget(max_len * d_model, np.dtype(dtype).itemsize, "a %1 x %2 PE table", max_len, d_model)
     choice = choose_device(device)
     if choice.name == "numpy":
         return sinusoidal_pe(max_len, d_model, base, layout, dtype), "numpy"

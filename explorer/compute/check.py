@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
@@ -102,17 +102,17 @@ def check_view(params: Params, state: CheckState = CheckState()) -> CheckResult:
         if state.source.startswith(MEMORY_PREFIX):
             with _LOCK:
                 held = _MEMORY.get(state.source)
-            require(held is not None, f"the array given to explorer.show() ({state.source}) is no "
-                                      "longer in memory: open a file with File → Check my table…")
+            require(held is not None, "the array given to explorer.show() (%1) is no longer in memory: "
+                                      "open a file with File → Check my table…", state.source)
             return _diagnosed_memory(params, state)
         stat = os.stat(state.source)
         return _diagnosed_file(params, state, stat.st_mtime_ns, stat.st_size)
     except FileNotFoundError:
-        return CheckResult(params, state, error=f"cannot read {state.source}: no such file")
+        return CheckResult(params, state, error=msg("cannot read %1: no such file", state.source))
     except OSError as exc:
-        return CheckResult(params, state, error=f"cannot read {state.source}: {exc.strerror or exc}")
+        return CheckResult(params, state, error=msg("cannot read %1: %2", state.source, exc.strerror or exc))
     except InputError as exc:
-        return CheckResult(params, state, error=str(exc))
+        return CheckResult(params, state, error=message_of(exc))
 
 
 def array_names(path: str) -> list[str]:

@@ -32,7 +32,8 @@ class DistanceState(RopeScalingFields):
     def __post_init__(self) -> None:
         super().__post_init__()
         require(self.alibi_head < self.heads,
-                f"alibi_head must be a head 0 .. {self.heads - 1} of the {self.heads} heads; got {self.alibi_head}")
+                "alibi_head must be a head 0 .. %1 of the %2 heads; got %3", self.heads - 1, self.heads,
+                self.alibi_head)
 
     def rope_head_base(self) -> tuple[int, float]:
         return self.head_dim, self.rope_base

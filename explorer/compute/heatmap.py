@@ -65,8 +65,8 @@ def heatmap(params: Params, window: Window) -> HeatmapResult:
 
 def pe_value(params: Params, pos: int, channel: int) -> tuple[float, float, float]:
     """(PE[pos, channel] in the chosen dtype, w of the channel, wavelength 2 pi / w)."""
-    require(0 <= pos < params.max_len, f"position must be in 0 .. {params.max_len - 1}")
-    require(0 <= channel < params.d_model, f"channel must be in 0 .. {params.d_model - 1}")
+    require(0 <= pos < params.max_len, "position must be in 0 .. %1", params.max_len - 1)
+    require(0 <= channel < params.d_model, "channel must be in 0 .. %1", params.d_model - 1)
     row = sinusoidal_pe(1, params.d_model, params.base, params.layout, params.dtype, start=pos)
     w = float(channel_frequency(params.d_model, params.base, params.layout)[channel])
     return float(row[0, channel]), w, (2 * math.pi / w) if w > 0 else math.inf

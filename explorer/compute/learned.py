@@ -17,7 +17,7 @@ from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.compute.pca import pca
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
-from explorer.errors import InputError
+from explorer.errors import InputError, message_of
 from explorer.params import Params
 
 MAX_ROWS = 2048            # positions shown at most (OPT-350m has 2048; cosine 2048² is 16 MB)
@@ -114,7 +114,7 @@ def _learned(base: float, layout: str) -> LearnedResult:
     try:
         learned_rows = pretrained.minilm_tables().position                             # (512, 384)
     except InputError as exc:
-        error = str(exc)
+        error = message_of(exc)
     return LearnedResult(Params(), error=error, total_rows=MINILM_LEN,
                          **_sides(learned_rows, MINILM_LEN, MINILM_D, base, layout))
 

@@ -17,7 +17,7 @@ from explorer.backend.embeddings import one_hot_window
 from explorer.backend.models import families
 from explorer.compute import models
 from explorer.compute.tokens import ONE_HOT_NEIGHBOURS, TokensResult, _cut
-from explorer.errors import InputError
+from explorer.errors import InputError, message_of
 from explorer.params import Params
 
 NO_TABLE = 10_000_000      # RoPE models: no position table to run out of (the view still stops at 512)
@@ -78,7 +78,7 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         pe = position_summand(model, n)                                        # (n, d)
     except InputError as exc:
         return TokensResult(params=params, source=source, tokenizer=models.display_name(params.model),
-                            error=str(exc), model_name=models.display_name(params.model))
+                            error=message_of(exc), model_name=models.display_name(params.model))
     scale = float(cfg.embed_scale)
     if token_rows.shape[1] != cfg.d_model:      # OPT with project_in: show E after the projection
         token_rows = (x - pe) / np.float32(scale)
@@ -100,5 +100,5 @@ def for_model(params: Params) -> TokensResult:
     try:
         stamp = models.stamp(params.model)
     except InputError as exc:
-        return TokensResult(params=params, source="model", tokenizer="", error=str(exc))
+        return TokensResult(params=params, source="model", tokenizer="", error=message_of(exc))
     return tokens_model(params.project(MODEL_READS), stamp)

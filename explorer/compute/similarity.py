@@ -56,6 +56,6 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
 def similarity_value(params: Params, p: int, q: int) -> float:
     """Exact S[p, q] (dot or cosine) by the closed form."""
     n = params.max_len
-    require(0 <= p < n and 0 <= q < n, f"positions must be in 0 .. {n - 1}")
+    require(0 <= p < n and 0 <= q < n, "positions must be in 0 .. %1", n - 1)
     return float(similarity_blocks(p, q, 1, 1, 1, params.d_model, params.base, params.layout,
                                    params.metric)[0, 0])

@@ -21,7 +21,7 @@ from explorer.backend import pretrained
 from explorer.backend.embeddings import input_rows, one_hot_window, scale_gauge, untrained_rows
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.tokens import Token, tokenize
-from explorer.errors import InputError
+from explorer.errors import InputError, message_of
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
@@ -146,7 +146,7 @@ def tokens(params: Params) -> TokensResult:
     try:
         tokenized = tokenize(params.text, params.tokenizer)
     except InputError as exc:
-        return TokensResult(params=params, source="untrained", tokenizer=params.tokenizer, error=str(exc))
+        return TokensResult(params=params, source="untrained", tokenizer=params.tokenizer, error=message_of(exc))
     d = params.d_model
     n, limit, kind = _cut(len(tokenized), params.max_len, "max_len")
     pe = sinusoidal_pe(max(n, 1), d, params.base, params.layout, "float32")[:n]      # (n, d)
@@ -165,7 +165,7 @@ def tokens_minilm(params: Params) -> TokensResult:
         tables = pretrained.minilm_tables()
         tokenized = tokenize(params.text, "wordpiece")
     except InputError as exc:
-        return TokensResult(params=params, source="minilm", tokenizer="wordpiece", error=str(exc))
+        return TokensResult(params=params, source="minilm", tokenizer="wordpiece", error=message_of(exc))
     n, limit, kind = _cut(len(tokenized), tables.max_len, "learned")
     pe = tables.position[:n] + tables.token_type[0][None, :]                          # (n, 384)
     return replace(_assemble(params, "minilm", tokenized, n, limit, kind, tables.d_model, 1.0,

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QProgressDialog
 
 from explorer import catalogue
 from explorer.compute import check as data
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
 
 VIEW = "check"
@@ -56,16 +56,18 @@ class _CheckJob(QRunnable):
             self.signals.stage.emit(self.generation, self.words["diagnosing"])
             result = catalogue.entry(VIEW).run(self.params, self.state)   # cached: the view reuses it
             if result.error:
-                self.signals.failed.emit(self.generation, result.error)
+                self.signals.failed.emit(self.generation, localized(result.error, self.state.lang))
             else:
                 self.signals.done.emit(self.generation, ("ok", self.state))
         except InputError as exc:
-            self.signals.failed.emit(self.generation, str(exc))
+            self.signals.failed.emit(self.generation, error_text(exc, self.state.lang))
         except MemoryError:
-            self.signals.failed.emit(self.generation, "not enough memory to check this file")
+            self.signals.failed.emit(self.generation, localized(msg("not enough memory to check this file"),
+                                                                self.state.lang))
         except Exception as exc:  # noqa: BLE001 - keep the window alive; one line for the user
             traceback.print_exc()
-            self.signals.failed.emit(self.generation, f"internal error: {type(exc).__name__}: {exc}")
+            self.signals.failed.emit(self.generation, localized(
+                msg("internal error: %1: %2", type(exc).__name__, exc), self.state.lang))
 
 
 class CheckActions(QObject):

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from explorer import catalogue
 from explorer.compute.screen import Window
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text, localized, msg
 from explorer.params import Params
 from explorer.state import State
 
@@ -53,10 +53,17 @@ class _AsideSignals(QObject):
     done = Signal(int, object)
 
 
+def _ui_language() -> str:
+    from explorer.ui.i18n import current_language
+
+    return current_language()
+
+
 class _Job(QRunnable):
     def __init__(self, generation: int, tasks: dict[str, Callable[[], object]], signals: _Signals):
         super().__init__()
         self.generation, self.tasks, self.signals = generation, tasks, signals
+        self.lang = _ui_language()          # a refusal is worded in the language the job began in
         self.setAutoDelete(True)
 
     def run(self) -> None:
@@ -64,13 +71,14 @@ class _Job(QRunnable):
             out = {name: task() for name, task in self.tasks.items()}
             self.signals.done.emit(self.generation, out)
         except InputError as exc:
-            self.signals.failed.emit(self.generation, str(exc))
+            self.signals.failed.emit(self.generation, error_text(exc, self.lang))
         except MemoryError:
-            self.signals.failed.emit(self.generation, "not enough memory for this view; "
-                                                      "choose a smaller max_len or d_model")
+            self.signals.failed.emit(self.generation, localized(msg(
+                "not enough memory for this view; choose a smaller max_len or d_model"), self.lang))
         except Exception as exc:  # keep the window alive; the message names the problem
             traceback.print_exc()
-            self.signals.failed.emit(self.generation, f"internal error: {type(exc).__name__}: {exc}")
+            self.signals.failed.emit(self.generation, localized(
+                msg("internal error: %1: %2", type(exc).__name__, exc), self.lang))
 
 
 class Controller(QObject):
@@ -114,7 +122,7 @@ class Controller(QObject):
         try:
             new = self.state.with_params(**changes)
         except (InputError, TypeError) as exc:
-            self.message.emit(str(exc))
+            self.message.emit(error_text(exc, _ui_language()))
             return False
         self._replace(new)
         return True
@@ -124,7 +132,7 @@ class Controller(QObject):
         try:
             new = self.state.with_view_state(name, **changes)
         except (InputError, TypeError) as exc:
-            self.message.emit(str(exc))
+            self.message.emit(error_text(exc, _ui_language()))
             return False
         self._replace(new)
         return True

@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 from explorer.fileio import array_bytes, atomic_write_bytes
 
 SCREEN_DPI = 96                    # logical DPI: dpi / 96 is the scale applied to the widget
@@ -31,15 +31,15 @@ DATA_SUFFIXES = (".csv", ".npy", ".npz")   # .npz: every array the view draws, n
 
 def _suffix(path, allowed: tuple[str, ...], what: str) -> str:
     suffix = Path(path).suffix.lower()
-    require(suffix in allowed, f"the {what} file must end in {' or '.join(allowed)}, "
-                               f"not {os.fspath(path)!r}")
+    require(suffix in allowed, "the %1 file must end in %2, not %3", what, " or ".join(allowed),
+                               repr(os.fspath(path)))
     return suffix
 
 
 def check_dpi(dpi) -> float:
     require(isinstance(dpi, (int, float)) and not isinstance(dpi, bool)
             and DPI_RANGE[0] <= dpi <= DPI_RANGE[1],
-            f"dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}; got {dpi!r}")
+            "dpi must be between %1 and %2; got %3", DPI_RANGE[0], DPI_RANGE[1], repr(dpi))
     return float(dpi)
 
 
@@ -49,11 +49,11 @@ def view_image(view, dpi: float = SCREEN_DPI) -> QImage:
     size: QSize = view.size()
     w, h = round(size.width() * scale), round(size.height() * scale)
     require(0 < w <= MAX_SIDE_PX and 0 < h <= MAX_SIDE_PX and w * h <= MAX_PIXELS,
-            f"a {w} x {h} pixel image is too large (at most {MAX_SIDE_PX} pixels a side and "
-            f"{MAX_PIXELS // 1_000_000} million in all); lower the dpi or the size")
+            "a %1 x %2 pixel image is too large (at most %3 pixels a side and %4 million in all); lower the dpi or "
+            "the size", w, h, MAX_SIDE_PX, MAX_PIXELS // 1_000_000)
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     if image.isNull():
-        raise InputError(f"not enough memory for a {w} x {h} pixel image; lower the dpi")
+        raise InputError(msg("not enough memory for a %1 x %2 pixel image; lower the dpi", w, h))
     image.setDevicePixelRatio(scale)
     image.fill(QColor("white"))
     painter = QPainter(image)
@@ -133,19 +133,19 @@ def _pin_text_widths(svg: bytes) -> bytes:
 
 def export_view_png(view, path, dpi: float = SCREEN_DPI) -> Path:
     """Write the view as a PNG at `dpi` (96 = on-screen size); returns the path."""
-    _suffix(path, (".png",), "image")
+    _suffix(path, (".png",), msg("image"))
     return atomic_write_bytes(path, png_bytes(view_image(view, dpi)))
 
 
 def export_view_svg(view, path) -> Path:
     """Write the view as an SVG document; returns the path."""
-    _suffix(path, (".svg",), "image")
+    _suffix(path, (".svg",), msg("image"))
     return atomic_write_bytes(path, svg_bytes(view, getattr(view, "title", "PE Explorer")))
 
 
 def export_view_image(view, path, dpi: float = SCREEN_DPI) -> Path:
     """PNG or SVG by the file's suffix."""
-    if _suffix(path, IMAGE_SUFFIXES, "image") == ".svg":
+    if _suffix(path, IMAGE_SUFFIXES, msg("image")) == ".svg":
         return export_view_svg(view, path)
     return export_view_png(view, path, dpi)
 
@@ -171,7 +171,7 @@ def _first_arrays(result, title: str) -> tuple[np.ndarray, str]:
     found = [(f.name, getattr(result, f.name)) for f in dataclasses.fields(result)
              if isinstance(getattr(result, f.name), np.ndarray)] \
         if dataclasses.is_dataclass(result) else []
-    require(bool(found), f"the {title} view has no array data to export")
+    require(bool(found), "the %1 view has no array data to export", title)
     name, first = found[0]
     if first.ndim != 1:
         return first, name
@@ -205,7 +205,7 @@ def view_arrays(view) -> tuple[np.ndarray, str]:
 def export_view_data(view, path) -> Path:
     """Write the view's current result array as .npy or .csv (with a # header line), or every array
     of its result as .npz (the same file `pe-explorer export view` writes headless)."""
-    suffix = _suffix(path, DATA_SUFFIXES, "data")
+    suffix = _suffix(path, DATA_SUFFIXES, msg("data"))
     if suffix == ".npz":
         from explorer.compute.arrays import npz_bytes, result_arrays
 

@@ -13,8 +13,9 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import scenes
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text
 from explorer.translations import fill
+from explorer.ui.i18n import current_language
 
 
 def apply_scene(window, scene) -> None:
@@ -63,7 +64,7 @@ class FileActions(QObject):
         try:
             slot()
         except InputError as exc:
-            QMessageBox.warning(self.window, self.tr("PE Explorer"), str(exc))
+            QMessageBox.warning(self.window, self.tr("PE Explorer"), error_text(exc, current_language()))
 
     def _view(self):
         return self.window.views[self.window.controller.state.view]

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.compute import formulas
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text
 from explorer.ui.fonts import with_cjk_fallback
 from explorer.ui.i18n import current_language
 
@@ -29,7 +29,7 @@ def texts_for(name: str, state, lang: str, channel: int) -> tuple[str, str]:
         return (formulas.formula_html(name, state.params, state.cursor, lang, channel, view_state),
                 formulas.code_for(name, state.params, view_state))
     except InputError as exc:
-        return f"<p>{exc}</p>", f"# {exc}\n"
+        return f"<p>{error_text(exc, lang)}</p>", f"# {exc}\n"
 
 
 class FormulaPanel(QDockWidget):

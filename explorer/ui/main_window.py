@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QScrollAr
                                QVBoxLayout, QWidget)
 
 from explorer import catalogue
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.state import State
 from explorer.viewstate import ZoomState
@@ -18,6 +18,7 @@ from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.file_actions import FileActions
+from explorer.ui.i18n import current_language
 from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
@@ -198,7 +199,7 @@ class MainWindow(QMainWindow):
             state = apply_preset(self.controller.state, name) if name else replace(self.controller.state,
                                                                                      preset="")
         except InputError as exc:
-            self.statusBar().showMessage(str(exc), 8000)
+            self.statusBar().showMessage(error_text(exc, current_language()), 8000)
             self.controls.show_preset(self.controller.state)
             return
         self.controller.set_state(state)
@@ -247,7 +248,7 @@ class MainWindow(QMainWindow):
         try:
             pairs = parse_pairs(text, d) if mode == "manual" else pick_pairs(mode, d)
         except InputError as exc:
-            self.views["curves"].set_readout(str(exc))
+            self.views["curves"].set_readout(error_text(exc, current_language()))
             return
         self.views["curves"].set_readout(" ")
         self.controller.update(curve_pairs=pairs)

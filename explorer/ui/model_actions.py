@@ -12,8 +12,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
 from explorer.compute import models
-from explorer.errors import InputError
+from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
+from explorer.ui.i18n import current_language
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
 SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
@@ -36,9 +37,10 @@ class _LoadSignals(QObject):
 
 
 class _Load(QRunnable):
-    def __init__(self, ticket: int, spec: str, text: str, signals: _LoadSignals):
+    def __init__(self, ticket: int, spec: str, text: str, signals: _LoadSignals, lang: str = "en"):
         super().__init__()
         self.ticket, self.spec, self.text, self.signals = ticket, spec, text, signals
+        self.lang = lang                            # the UI's language, for a refusal
         self.setAutoDelete(True)
 
     def run(self) -> None:
@@ -47,10 +49,11 @@ class _Load(QRunnable):
             model.tokenize(self.text[:2000])        # the tokenizer works on this machine
             self.signals.done.emit(self.ticket, self.spec, model, "")
         except InputError as exc:
-            self.signals.done.emit(self.ticket, self.spec, None, " ".join(str(exc).splitlines()))
+            self.signals.done.emit(self.ticket, self.spec, None, " ".join(error_text(exc, self.lang).splitlines()))
         except Exception as exc:  # noqa: BLE001 - a damaged file must not end the window
             self.signals.done.emit(self.ticket, self.spec, None,
-                                   f"cannot open {self.spec}: {type(exc).__name__}: {exc}".splitlines()[0])
+                                   localized(msg("cannot open %1: %2: %3", self.spec, type(exc).__name__,
+                                                 exc), self.lang).splitlines()[0])
 
 
 class ModelActions(QObject):
@@ -104,8 +107,9 @@ class ModelActions(QObject):
         for spec, reason in (("smollm2", smollm2_missing()), ("minilm", minilm_available())):
             act = self.shipped[spec]
             act.setEnabled(reason is None)
-            act.setToolTip(reason or "")
-            act.setStatusTip(reason or "")
+            text = localized(reason, current_language()) if reason else ""
+            act.setToolTip(text)
+            act.setStatusTip(text)
 
     # asking -------------------------------------------------------------------------------------
     def ask_file(self) -> None:
@@ -146,7 +150,8 @@ class ModelActions(QObject):
         dialog.hide()                    # shown only if the load takes longer than SHOW_AFTER_MS
         self.dialog = dialog
         QTimer.singleShot(SHOW_AFTER_MS, self, lambda ticket=self.ticket: self._show_dialog(ticket))
-        self._pool.start(_Load(self.ticket, spec, self.window.controller.params.text, self._signals))
+        self._pool.start(_Load(self.ticket, spec, self.window.controller.params.text, self._signals,
+                                      current_language()))
 
     def _show_dialog(self, ticket: int) -> None:
         if ticket == self.ticket and self.busy and self.dialog is not None:

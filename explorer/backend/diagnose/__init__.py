@@ -25,11 +25,11 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     dtype: the storage dtype when x was already converted (e.g. read from a float16 file)."""
     from explorer.backend.diagnose.rope_cache import PAIRINGS, check_inv_freq
 
-    require(kind is None or kind in KINDS, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    require(kind is None or kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), repr(kind))
     require(pairing is None or pairing in PAIRINGS,
-            f"pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+            "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
     require(base is None or (isinstance(base, (int, float)) and np.isfinite(base) and base > 1),
-            f"base must be a finite number > 1, not {base!r}")
+            "base must be a finite number > 1, not %1", repr(base))
     arr, stored = as_array(x)
     dtype = dtype or stored
     expect = {"base": base, "pairing": pairing}
@@ -37,10 +37,10 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
         return replace(_all_zero(arr, kind, dtype, lang), lang=lang)
     tables, label = _tables(arr)
     if tables is None:
-        require(kind in (None, "inv_freq"), f"a vector of {arr.size} numbers is an inv_freq vector, "
-                                            f"not a {kind} table")
+        require(kind in (None, "inv_freq"), "a vector of %1 numbers is an inv_freq vector, not a %2 table",
+                                            arr.size, kind)
         return replace(check_inv_freq(arr.reshape(-1), dtype, expect, lang), lang=lang)
-    require(kind != "inv_freq", f"an inv_freq vector has one dimension, not shape {arr.shape}")
+    require(kind != "inv_freq", "an inv_freq vector has one dimension, not shape %1", arr.shape)
     peak = float(np.max(np.abs(tables[0][0])))      # fit extreme data at peak 1: no overflow for 1e300
     peak = peak if not 1e-100 < peak < 1e100 else 1.0
     results = []

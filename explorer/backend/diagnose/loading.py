@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
 MAX_VALUES = 1 << 24          # 16,777,216 numbers: a 32768 x 512 table
@@ -32,20 +32,20 @@ def as_array(x) -> tuple[np.ndarray, str]:
         x = np.asarray(x)
         dtype = str(x.dtype)
     require(x.dtype.kind in "fiub",
-            f"the data must hold real numbers, not {x.dtype} values")
+            "the data must hold real numbers, not %1 values", x.dtype)
     return check_values(np.asarray(x, dtype=np.float64)), dtype
 
 
 def check_values(x: np.ndarray) -> np.ndarray:
     """InputError for an empty, too large, too many-dimensional or non-finite array."""
-    require(x.size > 0, f"the array is empty (shape {x.shape})")
-    require(x.size <= MAX_VALUES, f"the array holds {x.size:,} numbers; the check reads at most "
-                                  f"{MAX_VALUES:,} (save fewer positions)")
+    require(x.size > 0, "the array is empty (shape %1)", x.shape)
+    require(x.size <= MAX_VALUES, "the array holds %1 numbers; the check reads at most %2 (save fewer "
+                                  "positions)", f"{x.size:,}", f"{MAX_VALUES:,}")
     squeezed = x.squeeze() if x.ndim > 2 else x
     require(squeezed.ndim <= 2 or (squeezed.ndim == 3 and _rows_equal(squeezed)),
-            f"the array has shape {x.shape}: give (L, d), (d, L), (1, L, d) or a vector")
+            "the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector", x.shape)
     bad = int(np.count_nonzero(~np.isfinite(x)))
-    require(bad == 0, f"the array holds {bad:,} NaN or infinite values; a PE table has none")
+    require(bad == 0, "the array holds %1 NaN or infinite values; a PE table has none", f"{bad:,}")
     return x
 
 
@@ -58,19 +58,19 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     """(float64 array, storage dtype, name of the array in the file) from `path`."""
     p = Path(path)
     suffix = p.suffix.lower()
-    require(suffix in SUFFIXES, f"FILE must end in {', '.join(SUFFIXES)}, not {str(path)!r}")
-    require(p.is_file(), f"cannot read {p}: no such file")
-    require(p.stat().st_size <= MAX_FILE_BYTES, f"{p} is {p.stat().st_size:,} bytes; the check reads "
-                                                 f"files up to {MAX_FILE_BYTES:,} bytes")
+    require(suffix in SUFFIXES, "FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
+    require(p.is_file(), "cannot read %1: no such file", p)
+    require(p.stat().st_size <= MAX_FILE_BYTES, "%1 is %2 bytes; the check reads files up to %3 bytes", p,
+                                                f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}")
     try:
         arrays = _read(p, suffix)
     except InputError:
         raise
     except MemoryError:
-        raise InputError(f"not enough memory to read {p}")
+        raise InputError(msg("not enough memory to read %1", p))
     except Exception as exc:  # every reader has its own errors; the user needs one line
         reason = " ".join(str(exc).split())[:160] or type(exc).__name__
-        raise InputError(f"cannot read {p} as {suffix}: {reason}")
+        raise InputError(msg("cannot read %1 as %2: %3", p, suffix, reason))
     return _pick(arrays, key, p)
 
 
@@ -104,11 +104,11 @@ def _read_torch(p: Path) -> dict:
     try:
         obj = torch.load(p, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
-        raise InputError(f"{p} needs pickle to load (it holds Python objects, not only tensors); "
-                         "it is refused: save the tensor with torch.save(tensor) or as .npy")
+        raise InputError(msg("%1 needs pickle to load (it holds Python objects, not only tensors); "
+                             "it is refused: save the tensor with torch.save(tensor) or as .npy", p))
     out: dict = {}
     _collect(obj, "", out)
-    require(out, f"{p} holds no tensor")
+    require(out, "%1 holds no tensor", p)
     return out
 
 
@@ -127,13 +127,13 @@ def _collect(obj, prefix: str, out: dict) -> None:
 
 def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]:
     if key is not None:
-        require(key in arrays, f"{p} has no array {key!r}; it has: {', '.join(sorted(arrays)) or '-'}")
+        require(key in arrays, "%1 has no array %2; it has: %3", p, repr(key), ", ".join(sorted(arrays)) or "-")
         chosen = key
     else:
         candidates = [k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and _size(v) > 1]
-        require(candidates, f"{p} holds no array with more than one number")
-        require(len(candidates) == 1, f"{p} holds {len(candidates)} arrays "
-                                      f"({', '.join(sorted(candidates)[:8])}): choose one with --key NAME")
+        require(candidates, "%1 holds no array with more than one number", p)
+        require(len(candidates) == 1, "%1 holds %2 arrays (%3): choose one with --key NAME", p, len(candidates),
+                                      ", ".join(sorted(candidates)[:8]))
         chosen = candidates[0]
     array, dtype = as_array(arrays[chosen])
     if p.suffix.lower() == ".csv":

@@ -49,8 +49,8 @@ def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0) -> np.ndarra
     """RoPE, rotate-half pairing, positions 0..n-1, on the first 2*len(inv_freq) channels; (H, n, hd)."""
     half = inv_freq.shape[0]
     rot = 2 * half
-    require(0 < rot <= x.shape[-1], f"inv_freq has {half} frequencies; a head of {x.shape[-1]} channels "
-                                    f"takes at most {x.shape[-1] // 2}")
+    require(0 < rot <= x.shape[-1], "inv_freq has %1 frequencies; a head of %2 channels takes at most %3",
+                                    half, x.shape[-1], x.shape[-1] // 2)
     pos = np.arange(x.shape[-2], dtype=np.float32)                            # (n,)
     freqs = pos[:, None] * inv_freq.astype(np.float32)[None, :]               # (n, half)
     emb = np.concatenate([freqs, freqs], axis=-1)                             # (n, rot)
@@ -70,10 +70,10 @@ def _bias(reader: TensorReader, name: str) -> np.ndarray | float:
 
 def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int):
     """(q (H, n, hd), k (KV, n, hd)) of `layer` from its input x (n, d), before RoPE."""
-    require(0 <= layer < cfg.n_layers, f"layer must be in 0..{cfg.n_layers - 1}, not {layer}")
+    require(0 <= layer < cfg.n_layers, "layer must be in 0..%1, not %2", cfg.n_layers - 1, layer)
     x = np.asarray(x, dtype=np.float32)
     require(x.ndim == 2 and x.shape[1] == cfg.d_model,
-            f"the layer input must have shape (n, {cfg.d_model}), not {x.shape}")
+            "the layer input must have shape (n, %1), not %2", cfg.d_model, x.shape)
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
         w = reader.read(need(reader, w_name))
@@ -89,8 +89,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         q = x @ reader.read(need(reader, names["q"])).T + _bias(reader, names["q_bias"])      # (n, H*hd)
         k = x @ reader.read(need(reader, names["k"])).T + _bias(reader, names["k_bias"])      # (n, KV*hd)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
-            f"layer {layer}'s q/k projections give {q.shape[1]} / {k.shape[1]} channels; config.json "
-            f"says {cfg.n_heads} x {hd} and {cfg.n_kv_heads} x {hd}")
+            "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
+            layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm:
         q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps)

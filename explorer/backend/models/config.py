@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
             "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma"}
@@ -65,13 +65,13 @@ def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
             break
     else:
         v = default
-    require(type(v) is int and v > 0, f"config.json: {key} must be a positive integer, not {v!r}")
+    require(type(v) is int and v > 0, "config.json: %1 must be a positive integer, not %2", key, repr(v))
     return v
 
 
 def _float(v, key: str) -> float:
     require(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
-            f"config.json: {key} must be a positive number, not {v!r}")
+            "config.json: %1 must be a positive number, not %2", key, repr(v))
     return float(v)
 
 
@@ -87,10 +87,10 @@ def rope_parameters(cfg: dict) -> dict:
     params = cfg.get("rope_parameters")
     if params is None:
         scaling = cfg.get("rope_scaling") or {}
-        require(isinstance(scaling, dict), f"config.json: rope_scaling must be an object, not {scaling!r}")
+        require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", repr(scaling))
         params = dict(scaling)
         params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
-    require(isinstance(params, dict), f"config.json: rope_parameters must be an object, not {params!r}")
+    require(isinstance(params, dict), "config.json: rope_parameters must be an object, not %1", repr(params))
     params = dict(params)
     kind = params.pop("type", None)
     params["rope_type"] = params.get("rope_type") or kind or "default"
@@ -116,7 +116,7 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
     model_type = cfg.get("model_type")
     if model_type not in FAMILIES:
-        raise InputError(f"model_type {model_type!r} is not supported; supported: {', '.join(SUPPORTED)}")
+        raise InputError(msg("model_type %1 is not supported; supported: %2", repr(model_type), ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
@@ -130,8 +130,8 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
                             _int(cfg, "num_attention_heads"))
         if family == "bert":
             kind = cfg.get("position_embedding_type", "absolute")
-            require(kind == "absolute", f"config.json: BERT position_embedding_type {kind!r} is not supported "
-                                        "(only 'absolute')")
+            require(kind == "absolute", "config.json: BERT position_embedding_type %1 is not supported "
+                                        "(only 'absolute')", repr(kind))
         proj = _int(cfg, "word_embed_proj_dim", default=d) if family == "opt" else d
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
                   "max_positions": _int(cfg, "max_position_embeddings"),
@@ -143,8 +143,8 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
         kv = _int(cfg, "num_key_value_heads", default=heads)
-        require(heads % kv == 0, f"config.json: num_attention_heads {heads} is not a multiple of "
-                                 f"num_key_value_heads {kv}")
+        require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
+                                 "num_key_value_heads %2", heads, kv)
         bias = family == "qwen2" or bool(cfg.get("attention_bias", False))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=2048),
@@ -152,7 +152,7 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
                   "word_embed_proj_dim": d}
     head_dim = cfg.get("head_dim") if family in ROPE_FAMILIES else None
     if head_dim is None:
-        require(d % heads == 0, f"config.json: the hidden size {d} is not a multiple of the {heads} heads")
+        require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
     require(type(head_dim) is int and head_dim > 0, "config.json: head_dim must be a positive integer")
     rope, base, partial = (), None, 1.0
@@ -161,7 +161,7 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
         base = params["rope_theta"]
         partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
         partial = _float(partial, "partial_rotary_factor")
-        require(partial <= 1.0, f"config.json: partial_rotary_factor must be in (0, 1], not {partial}")
+        require(partial <= 1.0, "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
         rope = tuple(sorted((k, _hashable(v)) for k, v in params.items()))
     scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0
     if family == "opt" and cfg.get("scale_embedding"):

@@ -32,7 +32,7 @@ def first(reader: TensorReader, *names: str) -> str | None:
 
 def need(reader: TensorReader, *names: str) -> str:
     name = first(reader, *names)
-    require(name is not None, f"the checkpoint has no tensor {names[0]!r}; is it the model it claims to be?")
+    require(name is not None, "the checkpoint has no tensor %1; is it the model it claims to be?", repr(names[0]))
     return name
 
 
@@ -40,11 +40,11 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
     """InputError now (at open) if the embedding or position table is missing or has the wrong width."""
     e = reader.shape(need(reader, embed_name(cfg)))
     require(len(e) == 2 and e[1] == cfg.word_embed_proj_dim,
-            f"the token table has shape {e}; config.json says width {cfg.word_embed_proj_dim}")
+            "the token table has shape %1; config.json says width %2", e, cfg.word_embed_proj_dim)
     if cfg.position == "learned":
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
-                f"the position table has shape {p}; config.json says width {cfg.d_model}")
+                "the position table has shape %1; config.json says width %2", p, cfg.d_model)
 
 
 def layer_norm(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: float) -> np.ndarray:
@@ -74,8 +74,8 @@ def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) 
     name = need(reader, POSITIONS[cfg.family])
     rows = reader.shape(name)[0] - cfg.position_offset
     n = rows if n is None else n
-    require(0 <= n <= rows, f"{n} tokens is longer than the model's {rows} learned positions; "
-                            "shorten the text (a learned table cannot be extended without training)")
+    require(0 <= n <= rows, "%1 tokens is longer than the model's %2 learned positions; "
+                            "shorten the text (a learned table cannot be extended without training)", n, rows)
     return reader.rows(name, np.arange(cfg.position_offset, cfg.position_offset + n))   # (n, d)
 
 

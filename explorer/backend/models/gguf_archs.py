@@ -51,9 +51,9 @@ FACTOR_TOLERANCE = 1e-6
 def arch_of(fields: dict, where: str) -> Arch:
     """The Arch of general.architecture; InputError naming the supported ones otherwise."""
     arch = fields.get("general.architecture")
-    require(isinstance(arch, str), f"{where}: metadata general.architecture is missing")
-    require(arch in ARCHS, f"{where}: architecture {arch!r} is not supported; supported: "
-                           f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
+    require(arch in ARCHS, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
+                           ", ".join(SUPPORTED_ARCHITECTURES))
     return ARCHS[arch]
 
 
@@ -84,10 +84,10 @@ def rope_scaling_from_factors(factors: np.ndarray, base: float, dim: int, contex
     otherwise the factors themselves, carried as a 'longrope' scaling whose short and long factors are both
     the file's and whose attention factor is 1 (transformers' longrope: inv_freq = 1 / (ext * base^(2i/dim)))."""
     factors = np.asarray(factors, dtype=np.float64).reshape(-1)               # (dim/2,)
-    require(factors.size == dim // 2, f"{where}: tensor {ROPE_FREQS} has {factors.size} factors; RoPE rotates "
-                                      f"{dim // 2} pairs")
+    require(factors.size == dim // 2, "%1: tensor %2 has %3 factors; RoPE rotates %4 pairs", where, ROPE_FREQS,
+                                      factors.size, dim // 2)
     require(bool(np.all(np.isfinite(factors)) and np.all(factors > 0)),
-            f"{where}: tensor {ROPE_FREQS} must hold finite factors > 0")
+            "%1: tensor %2 must hold finite factors > 0", where, ROPE_FREQS)
     if np.all(factors == 1.0):
         return {}
     top = float(factors.max())
@@ -103,9 +103,9 @@ def rope_scaling_from_factors(factors: np.ndarray, base: float, dim: int, contex
 
 def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
     """Llama 3.x: rope_freqs.weight (info: its TensorInfo; one F32 factor per pair) -> config["rope_scaling"]."""
-    require(info.ggml_type == 0 and len(info.ne) == 1, f"{where}: tensor {ROPE_FREQS} must be a 1-D F32 tensor")
+    require(info.ggml_type == 0 and len(info.ne) == 1, "%1: tensor %2 must be a 1-D F32 tensor", where, ROPE_FREQS)
     raw = os.pread(fd, info.n_bytes, info.start)
-    require(len(raw) == info.n_bytes, f"{where}: the file ended early (was it changed or removed while open?)")
+    require(len(raw) == info.n_bytes, "%1: the file ended early (was it changed or removed while open?)", where)
     factors = np.frombuffer(raw, dtype="<f4")                                   # (rot/2,)
     rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
     scaling = rope_scaling_from_factors(factors, config["rope_theta"], rot, config["max_position_embeddings"],

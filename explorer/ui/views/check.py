@@ -13,6 +13,8 @@ from explorer.compute import check as data
 from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks
 from explorer.translations import fill
+from explorer.errors import localized
+from explorer.ui.i18n import current_language
 
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
@@ -126,7 +128,7 @@ class CheckView(PanelView):
         self.stack.setCurrentWidget(self.hint)
         self.source_line.setText("")
         self.fix_line.setText("")
-        self.summary_line.setText(error)
+        self.summary_line.setText(localized(error, current_language()))
         self.summary_line.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
         self.summary_line.setVisible(bool(error))
         self.source_line.setVisible(False)

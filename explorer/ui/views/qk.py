@@ -7,9 +7,10 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel
 
 from explorer.compute import qk as data
-from explorer.ui.i18n import Retranslatable
+from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.base import cell_under, set_title, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView
+from explorer.errors import localized
 from explorer.translations import fill
 
 
@@ -65,7 +66,8 @@ class QkView(Retranslatable, PanelView):
 
     def draw(self, r) -> None:
         if r.error:
-            self.note.setText(f'<b style="color:#a33">{fill(self.tr("Nothing to show: %1"), r.error)}</b>')
+            reason = fill(self.tr("Nothing to show: %1"), localized(r.error, current_language()))
+            self.note.setText(f'<b style="color:#a33">{reason}</b>')
             self.note.show()
             for panel in (self.q_img, self.k_img, self.rot_img, self.plain_img):
                 panel.image.clear()
@@ -78,9 +80,10 @@ class QkView(Retranslatable, PanelView):
         if r.note_kind == "learned":
             self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."), r.requested))
         elif r.note_kind == "failed":
-            self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested, r.note))
+            self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested,
+                                   localized(r.note, current_language())))
         else:
-            self.note.setText(r.note)
+            self.note.setText(localized(r.note, current_language()))
         self.head_box.blockSignals(True)
         self.head_box.setMaximum(max(r.n_heads - 1, 0))
         self.head_box.setValue(r.head)

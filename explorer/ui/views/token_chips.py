@@ -7,7 +7,9 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
+from explorer.errors import localized
 from explorer.translations import fill
+from explorer.ui.i18n import current_language
 
 CHIP_SPECIAL = QColor("#fdd9a0")    # [CLS], [SEP]
 CHIP_PARTIAL = QColor("#f6c6d8")    # incomplete UTF-8 bytes, shown as hex
@@ -69,7 +71,8 @@ def notice_text(r) -> str:
     """The line above the chips: why nothing is shown, or where a long text was cut (context TokensView)."""
     n, limit, total = r.n_shown, r.limit, r.n_total
     if r.error:
-        return fill(QCoreApplication.translate("TokensView", "Nothing to show: %1"), r.error)
+        return fill(QCoreApplication.translate("TokensView", "Nothing to show: %1"),
+                    localized(r.error, current_language()))
     lines = []
     if r.limit_kind == "max_len":
         lines.append(fill(QCoreApplication.translate("TokensView", 

@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 from explorer.backend.pretrained import minilm_available
 from explorer.backend.tokens import TOKENIZERS, available_tokenizers
 from explorer.compute.tokens import PAGES
+from explorer.errors import localized
 from explorer.params import TEXT_LIMIT
-from explorer.ui.i18n import Retranslatable
+from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views import token_model
 from explorer.ui.views.base import View, symmetric_levels
 from explorer.ui.views.token_chips import notice_text
@@ -287,4 +288,4 @@ class TokensView(Retranslatable, View):
 def _enable_item(box: QComboBox, index: int, reason: str | None) -> None:
     item = box.model().item(index)
     item.setEnabled(reason is None)
-    item.setToolTip(reason or "")
+    item.setToolTip(localized(reason, current_language()) if reason else "")
