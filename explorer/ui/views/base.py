@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from explorer.ui.views.image_item import ScreenImage
 from explorer.translations import fill
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w", foreground="k")
@@ -117,7 +118,7 @@ class ImagePlot:
         self.plot.setLabel("bottom", x_label)
         self.plot.setLabel("left", y_label)
         self.plot.setMenuEnabled(False)
-        self.image = pg.ImageItem()
+        self.image = ScreenImage()
         self.plot.addItem(self.image)
         self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap),
                                    interactive=False, width=18)

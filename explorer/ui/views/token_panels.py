@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import (CURSOR_PEN, cache_axes, keep_together, scaled_label, set_bar_levels,
                                    set_title)
@@ -45,7 +46,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             plot.invertY(True)
             plot.setMenuEnabled(False)
             plot.hideButtons()
-            image = pg.ImageItem()
+            image = ScreenImage()
             plot.addItem(image)
             line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
             line.hide()
