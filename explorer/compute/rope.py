@@ -15,6 +15,7 @@ from explorer.compute.screen import IMAGE_PX, frozen, grid
 from explorer.params import Params
 
 PAGES = ("rotation", "scaling")
+HALF_CURVE_PX = 512   # points of each rotation-page curve: its two charts share the view's width
 
 
 @dataclass(frozen=True)
@@ -60,20 +61,20 @@ def _profile(theta, q, k, start: float, step: float, count: int) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def rope_view(params: Params, state: RopeState = RopeState()) -> RopeResult:
-    """Everything the RoPE view draws; curves strided to <= CURVE_PX points."""
+    """Everything the RoPE view draws; curves strided to <= HALF_CURVE_PX points."""
     hd, b, n = state.head_dim, state.base, params.max_len
     rope.check_rope(hd, b, state.pairing)
     perm = rope.pairing_permutation(hd)
     pos, q_rot, k_rot = rope.rotated_qk(hd, n, b, state.pairing, "random", state.seed, IMAGE_PX)
     theta = rope.rope_frequencies(hd, b)
-    step, count = grid(2 * n - 1)
+    step, count = grid(2 * n - 1, HALF_CURVE_PX)
     delta = -(n - 1) + np.arange(count) * step                                 # (K,)
     ones, _ = rope.query_key(hd, "ones")
     q, k = rope.query_key(hd, "random", state.seed)
     s_ones = _profile(theta, ones, ones, -(n - 1), step, count)
     s_rand = _profile(theta, q, k, -(n - 1), step, count)
     span = int(math.ceil(state.scale * n))
-    e_step, e_count = grid(span)
+    e_step, e_count = grid(span, HALF_CURVE_PX)
     ext = np.arange(e_count) * e_step                                          # (E,)
     variants = {name: _profile(th, ones, ones, 0.0, e_step, e_count)
                 for name, th in rope.frequency_variants(hd, b, state.scale).items()}

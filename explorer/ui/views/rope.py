@@ -3,12 +3,13 @@ the rotation page (rotated q/k, the two pairings and their permutation, context 
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
-from explorer.ui.views.base import symmetric_levels
+from explorer.ui.views.base import nice_span, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
@@ -145,8 +146,14 @@ class RopeView(PanelView):
                 item.setPen(self.pen(PALETTE[(i + 2) % len(PALETTE)]))
         self.trained_line.setPos(r.params.max_len)
         line_label_font(self.trained_line)
-        self.score.enableAutoRange()
-        self.ext.enableAutoRange()
+        # steady ranges: autorange every frame moved the y range a little and redrew both charts' axes
+        scores = np.concatenate([r.score_ones, r.score_random])
+        steady_range(self.score, (float(r.delta[0]), float(r.delta[-1])),
+                     nice_span(float(scores.min()), float(scores.max())))
+        shown = [y for y in r.variants.values() if y is not None]
+        ext = np.concatenate(shown) if shown else np.zeros(1)
+        steady_range(self.ext, (0.0, max(float(r.ext_delta[-1]), float(r.params.max_len))),
+                     nice_span(float(ext.min()), float(ext.max())))
 
     def _rotation_text(self, r) -> str:
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"
