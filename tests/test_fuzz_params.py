@@ -287,3 +287,21 @@ def test_messages_are_one_short_line(make):
     with pytest.raises(InputError) as info:
         make()
     check_message(info.value)
+
+
+def test_curve_envelopes_are_the_exact_range_of_each_columns_positions():
+    """Dense curves: pairs (x, min), (x, max) per pixel column, equal to the range of the continuous
+    sin/cos over the column's positions and the one before it (so the drawn bars join), sampled finely."""
+    p = Params(max_len=20_000, d_model=64, base=10000.0, curve_pairs=(0, 9, 31))
+    r = compute.curves(p, compute.Window.full(p, 300, 700))
+    assert r.pos_step > 1
+    w = compute.frequencies(p.d_model, p.base, p.layout)
+    for line in r.lines:
+        phase = np.pi / 2 if line.kind == "cos" else 0.0
+        x, y = line.x.reshape(-1, 2), line.y.reshape(-1, 2)                  # (columns, 2)
+        assert np.all(x[:, 0] == x[:, 1])
+        for j in range(0, len(x), 37):
+            s = j * r.pos_step
+            e = min(s + r.pos_step - 1, p.max_len - 1)
+            values = np.sin(np.linspace(max(s - 1, 0), e, 20_001) * w[line.pair] + phase)
+            np.testing.assert_allclose(y[j], [values.min(), values.max()], atol=1e-6)

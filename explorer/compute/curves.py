@@ -41,7 +41,9 @@ def _sin_envelope(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 @lru_cache(maxsize=4)
 def curves(params: Params, window: Window) -> CurvesResult:
-    """sin/cos of the chosen frequency pairs over positions; per-pixel min/max envelope when dense."""
+    """sin/cos of the chosen frequency pairs over positions; per-pixel min/max envelope when dense
+    (pairs (x, min), (x, max) per pixel column: the curve's range over that column's positions and the
+    one before it)."""
     win = window.clipped(params)
     w = frequencies(params.d_model, params.base, params.layout)
     n_cos = channel_counts(params.d_model, params.layout)[1]
@@ -60,7 +62,10 @@ def curves(params: Params, window: Window) -> CurvesResult:
             else:
                 starts = np.arange(win.pos0, win.pos1, step, dtype=np.float64)
                 ends = np.minimum(starts + step - 1, win.pos1 - 1)
-                lo, hi = _sin_envelope(starts * w[i] + phase, ends * w[i] + phase)
+                # each pixel column's range includes the previous block's last position, so the
+                # columns' vertical bars join (the view draws one bar min..max per column)
+                joined = np.maximum(starts - 1, win.pos0)
+                lo, hi = _sin_envelope(joined * w[i] + phase, ends * w[i] + phase)
                 x = np.repeat((starts + ends) / 2, 2)
                 y = np.stack([lo, hi], axis=1).reshape(-1)
             lines.append(CurveLine(i, kind, float(2 * np.pi / w[i]), x, y))
