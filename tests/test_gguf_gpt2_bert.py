@@ -140,8 +140,8 @@ def test_tokenizer_ids_equal_the_original(written):
              "unaffable cafés, xyzzy ωμέγα 🙂", "  spaces\tand\nnew lines  ", "[CLS] the [SEP] mat [MASK]",
              "<|endoftext|>hello world"]
     for text in texts:
-        assert model.tokenize(text).ids == tuple(original(text)["input_ids"]), text
-        assert model.tokenize(text).ids == hf.tokenize(text).ids, text
+        assert model.tokenize(text).ids.tolist() == original(text)["input_ids"], text
+        assert model.tokenize(text).ids.tolist() == hf.tokenize(text).ids.tolist(), text
 
 
 def _bad(tmp_path, kind="gpt2", **kw):

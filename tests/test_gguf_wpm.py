@@ -97,7 +97,7 @@ def test_minilm_written_as_gguf_gives_transformers_x(tmp_path):
         ids = ours.tokenize(text).ids
         assert list(ids) == original(text)["input_ids"]
         with torch.no_grad():
-            ref = model.embeddings(input_ids=torch.as_tensor([ids]))[0].numpy()
+            ref = model.embeddings(input_ids=torch.as_tensor(np.asarray(ids)[None, :]))[0].numpy()
         np.testing.assert_allclose(ours.input_x(ids), ref, rtol=0, atol=1e-5 * max(1.0, float(np.abs(ref).max())))
 
 
