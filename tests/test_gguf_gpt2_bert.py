@@ -132,7 +132,7 @@ def test_layer0_qk_equal_transformers(written):
 
 
 def test_tokenizer_ids_equal_the_original(written):
-    arch, _, _, model, hf, _ = written
+    _, _, _, model, hf, _ = written
     from transformers import AutoTokenizer
 
     original = AutoTokenizer.from_pretrained(hf.path)

@@ -106,8 +106,8 @@ def test_minilm_written_as_gguf_gives_transformers_x(tmp_path):
     ({"tokenizer.ggml.token_type": np.ones(3, np.int32)}, "token_type must hold one integer per token"),
     ({"tokenizer.ggml.unknown_token_id": 10**6}, "unknown_token_id is 1000000; it must be a token id below"),
     ({"tokenizer.ggml.add_bos_token": "yes"}, "add_bos_token is 'yes'; it must be true or false"),
-    ({"tokenizer.ggml.model": "t5"}, "only byte-level BPE ('gpt2'), SentencePiece ('llama') and WordPiece "
-                                     "('bert') vocabularies can be read"),
+    ({"tokenizer.ggml.model": "t5"}, ("only byte-level BPE ('gpt2'), SentencePiece ('llama') and WordPiece "
+                                      "('bert') vocabularies can be read")),
 ])
 def test_malformed_vocabularies_are_refused(change, match):
     _, tokenizer = lw.tiny_bert()

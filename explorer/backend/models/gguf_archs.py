@@ -1,4 +1,5 @@
-"""What each GGUF architecture means in Hugging Face terms, and Llama 3's `rope_freqs.weight`.
+"""What each GGUF architecture means in Hugging Face terms, Llama 3's `rope_freqs.weight`, the metadata readers
+(`meta_int`, `meta_float`) and the RoPE families' layer-0 shape check.
 
 Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `LlamaModel` (general.architecture "llama"; also Hugging Face's MistralForCausalLM, so Mistral 7B files are
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
 
@@ -135,3 +137,20 @@ def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
                                         where)
     if scaling:
         config["rope_scaling"] = scaling
+
+
+def check_rope_layer0(header: Header, config: dict, where: str) -> None:
+    """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
+    (in, out))."""
+    d, hd = config["hidden_size"], config["head_dim"]
+    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
+            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
+            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
+    if config["model_type"] == "qwen3":
+        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    for name, ne in want.items():
+        info = header.tensors.get(name)
+        require(info is not None, "%1: tensor %2 is missing", where, name)
+        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))

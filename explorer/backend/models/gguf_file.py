@@ -21,11 +21,23 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.backend.models.gguf_archs import ROPE_FREQS, SUPPORTED_ARCHITECTURES, apply_rope_freqs, arch_of
-from explorer.backend.models.gguf_archs import meta_float as _float, meta_int as _int
+from explorer.backend.models.gguf_archs import (
+    ROPE_FREQS,
+    SUPPORTED_ARCHITECTURES,
+    apply_rope_freqs,
+    arch_of,
+    check_rope_layer0,
+)
+from explorer.backend.models.gguf_archs import meta_float as _float
+from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
-from explorer.backend.models.gguf_learned import LEARNED, check_learned_layer0, learned_config, learned_hf_name, \
-    transposed
+from explorer.backend.models.gguf_learned import (
+    LEARNED,
+    check_learned_layer0,
+    learned_config,
+    learned_hf_name,
+    transposed,
+)
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, require
 
@@ -268,7 +280,8 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        _check_layer0(header, config, where)
+        check = check_learned_layer0 if config["model_type"] in LEARNED else check_rope_layer0
+        check(header, config, where)
         if ROPE_FREQS in header.tensors and config["model_type"] not in LEARNED:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
         tokenizer = tokenizer_from_metadata(header.fields, where)
@@ -279,21 +292,3 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         os.close(fd)
         raise InputError(msg("%1: reading failed (%2)", where, exc.strerror or exc)) from exc
     return config, GGUFTensorReader(path, fd, header, config), tokenizer
-
-
-def _check_layer0(header: Header, config: dict, where: str) -> None:
-    """The tensors a view reads exist with the shapes the config implies (GGUF ne = (in, out))."""
-    if config["model_type"] in LEARNED:
-        return check_learned_layer0(header, config, where)
-    d, hd = config["hidden_size"], config["head_dim"]
-    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
-            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
-            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
-    if config["model_type"] == "qwen3":
-        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
-    for name, ne in want.items():
-        info = header.tensors.get(name)
-        require(info is not None, "%1: tensor %2 is missing", where, name)
-        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))

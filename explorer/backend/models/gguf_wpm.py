@@ -67,7 +67,15 @@ def _checked(fields: dict, where: str) -> tuple[list[str], np.ndarray]:
 
 def wpm_tokenizer(fields: dict, where: str):
     """The `tokenizers.Tokenizer` of a WordPiece ('bert') GGUF vocabulary; InputError if malformed."""
-    from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from tokenizers import (
+        AddedToken,
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+    )
 
     tokens, types = _checked(fields, where)
     n = len(tokens)
