@@ -185,3 +185,22 @@ def test_missing_layer_norm_epsilon_is_named(tmp_path):
     path.write_bytes(data)
     with pytest.raises(InputError, match=r"^[^\n]*metadata gpt2\.attention\.layer_norm_epsilon is missing$"):
         open_model(str(path))
+
+
+def test_the_cli_reads_the_files(written, capsys, tmp_path):
+    """`tokens --model F.gguf`, `export input` and `export learned-pe` on the GGUF file, as on its folder."""
+    import json
+
+    from explorer.commands.cli import main
+
+    _, qtype, _, model, hf, stored = written
+    path = str(model.path)
+    assert main(["tokens", "the cat sat, 中国", "--model", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ids"] == hf.tokenize("the cat sat, 中国").ids.tolist()
+    assert main(["export", "learned-pe", "--model", path, "-o", str(tmp_path / "p.npy")]) == 0
+    table = np.load(tmp_path / "p.npy")
+    close(table, hf.positions() if qtype == "F16" else stored["position_embd.weight"])
+    assert main(["export", "input", "--model", path, "--text", "the cat sat", "-o", str(tmp_path / "x.npy")]) == 0
+    close(np.load(tmp_path / "x.npy"), model.input_x(model.tokenize("the cat sat").ids))
+    if qtype == "F16":
+        close(np.load(tmp_path / "x.npy"), hf.input_x(hf.tokenize("the cat sat").ids))
