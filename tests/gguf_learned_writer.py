@@ -97,20 +97,21 @@ def phantom(token: str, kind: int) -> str:
     return token[2:] if token.startswith("##") else "\u2581" + token
 
 
-def write_vocab(w, folder, tokenizer, arch: str, vocab_size: int) -> None:
+def write_vocab(w, folder, tokenizer, kind: str, vocab_size: int, pre: str | None = None) -> None:
+    """kind "gpt2": _set_vocab_gpt2 (also RobertaModel's); "bert": BertModel.set_vocab."""
     import gguf
 
     tokens, types = converter_vocab(tokenizer, vocab_size)
-    if arch == "gpt2":
+    if kind == "gpt2":
         w.add_tokenizer_model("gpt2")
-        w.add_tokenizer_pre("gpt-2")             # get_vocab_base_pre's answer for GPT-2's tokenizer
+        w.add_tokenizer_pre(pre or "gpt-2")      # get_vocab_base_pre's answer for GPT-2's tokenizer
         w.add_token_list(tokens)
         w.add_token_types(types)
         gguf.SpecialVocab(folder, load_merges=True).add_to_gguf(w, quiet=True)
     else:
         w.add_token_type_count(2)
         w.add_tokenizer_model("bert")
-        w.add_tokenizer_pre("bert-bge")
+        w.add_tokenizer_pre(pre or "bert-bge")
         w.add_token_list([phantom(t, k) for t, k in zip(tokens, types)])
         w.add_token_types(types)
         gguf.SpecialVocab(folder, n_vocab=len(tokens)).add_to_gguf(w, quiet=True)
@@ -129,10 +130,12 @@ def _kept(arch: str, name: str, tied: bool) -> str | None:
 
 
 def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "F16", skip=(), replace=None,
-                       quantize_tables: bool = False) -> dict[str, np.ndarray]:
+                       quantize_tables: bool = False, vocab: str | None = None,
+                       pre: str | None = None) -> dict[str, np.ndarray]:
     """Write `model` as a `gpt2` / `bert` GGUF; returns the stored float32 arrays (GGUF orientation) by name.
 
-    skip: GGUF names left out; replace: GGUF name -> the array written instead (a damaged file)."""
+    skip: GGUF names left out; replace: GGUF name -> the array written instead (a damaged file); vocab / pre:
+    the vocabulary kind ("gpt2" | "bert", default arch) and tokenizer.ggml.pre to write instead."""
     import gguf
 
     cfg = model.config
@@ -154,7 +157,7 @@ def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "
         w.add_head_count(cfg.num_attention_heads)
         w.add_layer_norm_eps(cfg.layer_norm_eps)
         w.add_causal_attention(False)
-    write_vocab(w, folder, tokenizer, arch, cfg.vocab_size)
+    write_vocab(w, folder, tokenizer, vocab or arch, cfg.vocab_size, pre)
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.GPT2 if arch == "gpt2" else gguf.MODEL_ARCH.BERT, layers)
     tied = bool(getattr(cfg, "tie_word_embeddings", False))
     stored = {}

@@ -204,3 +204,15 @@ def test_the_cli_reads_the_files(written, capsys, tmp_path):
     close(np.load(tmp_path / "x.npy"), model.input_x(model.tokenize("the cat sat").ids))
     if qtype == "F16":
         close(np.load(tmp_path / "x.npy"), hf.input_x(hf.tokenize("the cat sat").ids))
+
+
+def test_a_roberta_style_bert_file_is_refused_by_its_pre_tokenizer(tmp_path):
+    """RobertaModel writes arch `bert` with a byte-level vocabulary and pre 'roberta-bpe': not read (yet)."""
+    bert, _ = build("bert")
+    _, byte_level = build("gpt2")
+    lw.save(tmp_path / "hf", bert, byte_level)
+    path = tmp_path / "roberta.gguf"
+    lw.write_learned_gguf(path, bert, byte_level, tmp_path / "hf", "bert", vocab="gpt2", pre="roberta-bpe")
+    with pytest.raises(InputError, match=r"^[^\n]*tokenizer\.ggml\.pre is 'roberta-bpe'; supported pre-tokenizers "
+                                         r"are [^\n]*gpt-2"):
+        open_model(str(path))
