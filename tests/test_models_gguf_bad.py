@@ -81,8 +81,8 @@ def refused(tmp_path, data: bytes, match: str) -> str:
               + b"\0" * 64), "overlap"),
     (raw_gguf(0, 1, _s("general.alignment") + struct.pack("<II", 4, 3) + b"\0" * 40), "power of two"),
     (raw_gguf(0, 0) + b"\0" * 40, "general.architecture is missing"),
-    (raw_gguf(0, 1, _s("general.architecture") + struct.pack("<I", 8) + _s("gpt2") + b"\0" * 40),
-     "architecture 'gpt2' is not supported; supported: llama, qwen2, qwen3, gemma"),
+    (raw_gguf(0, 1, _s("general.architecture") + struct.pack("<I", 8) + _s("gptj") + b"\0" * 40),
+     "architecture 'gptj' is not supported; supported: llama, qwen2, qwen3, gemma, gpt2, bert"),
 ])
 def test_crafted_headers(tmp_path, data, match):
     """Each crafted header is refused for its own reason (the message names it)."""
@@ -105,7 +105,7 @@ def test_unsupported_quantization_type(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"arch": "phi3"}, "architecture 'phi3' is not supported; supported: llama, qwen2, qwen3, gemma"),
+    ({"arch": "phi3"}, "architecture 'phi3' is not supported; supported: llama, qwen2, qwen3, gemma, gpt2, bert"),
     ({"tokenizer": False}, "tokenizer.ggml.model is missing"),
     ({"pre": "no-such-pre"}, "tokenizer.ggml.pre is 'no-such-pre'; supported pre-tokenizers are"),
 ])

@@ -1134,6 +1134,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少张量 %2</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is missing or not (rows, %3)</source>
+            <translation>%1：张量 %2 缺失，或形状不是 (rows, %3)</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata (as llama.cpp does)</source>
             <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2（与 llama.cpp 一致）</translation>
         </message>
@@ -1166,6 +1170,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：张量 %2 和 %3 重叠</translation>
         </message>
         <message>
+            <source>%1: the WordPiece vocabulary names no unknown token (metadata tokenizer.ggml.unknown_token_id, or a token [UNK])</source>
+            <translation>%1：WordPiece 词表没有指明未知词元（元数据 tokenizer.ggml.unknown_token_id，或词元 [UNK]）</translation>
+        </message>
+        <message>
             <source>%1: the file ended early (was it changed or removed while open?)</source>
             <translation>%1：文件提前结束了（打开期间被改动或删除了？）</translation>
         </message>
@@ -1194,6 +1202,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：模型文件已关闭</translation>
         </message>
         <message>
+            <source>%1: the width %2 is not a multiple of the %3 attention heads</source>
+            <translation>%1：宽度 %2 不是 %3 个注意力头的倍数</translation>
+        </message>
+        <message>
             <source>%1: token %2 (%3) is marked as a byte token but is not written &lt;0xNN&gt; (two upper-case hex digits)</source>
             <translation>%1：词元 %2（%3）被标为字节词元，却没有写成 &lt;0xNN&gt;（两位大写十六进制数字）</translation>
         </message>
@@ -1202,8 +1214,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：tokenizer.ggml.merges 必须是字符串</translation>
         </message>
         <message>
-            <source>%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece ('llama') vocabularies can be read</source>
-            <translation>%1：tokenizer.ggml.model 为 %2；只能读取字节级 BPE（'gpt2'）和 SentencePiece（'llama'）词表</translation>
+            <source>%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2'), SentencePiece ('llama') and WordPiece ('bert') vocabularies can be read</source>
+            <translation>%1：tokenizer.ggml.model 为 %2；只能读取字节级 BPE（'gpt2'）、SentencePiece（'llama'）和 WordPiece（'bert'）词表</translation>
         </message>
         <message>
             <source>%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3</source>
@@ -1764,6 +1776,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>not enough memory to read %1</source>
             <translation>内存不足，无法读取 %1</translation>
+        </message>
+        <message>
+            <source>one token type per token, which tells the special tokens</source>
+            <translation>每个词元一个词元类型，用来区分特殊词元</translation>
         </message>
         <message>
             <source>only partial_rotary_factor</source>

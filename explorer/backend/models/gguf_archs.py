@@ -1,4 +1,5 @@
-"""What each GGUF architecture means in Hugging Face terms, and Llama 3's `rope_freqs.weight`.
+"""What each GGUF architecture means in Hugging Face terms, Llama 3's `rope_freqs.weight`, the metadata readers
+(`meta_int`, `meta_float`) and the RoPE families' layer-0 shape check.
 
 Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `LlamaModel` (general.architecture "llama"; also Hugging Face's MistralForCausalLM, so Mistral 7B files are
@@ -9,6 +10,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   `blk.N.attn_q.bias`. `Qwen3Model(Qwen2Model)`, MODEL_ARCH.QWEN3: the same plus `attn_q_norm` / `attn_k_norm`.
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
+- `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
+  read by gguf_learned.py.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
   factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
   RoPE divides theta_i by it. No rope scaling metadata is written for it.
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
 
@@ -34,6 +38,7 @@ class Arch:
     permuted_qk: bool          # LlamaModel.permute on q_proj / k_proj rows (and their biases)
     norm_shift: float          # added by the converter to every *norm.weight (Gemma: 1)
     hidden_act: tuple[str, str]
+    learned: bool = False      # a learned position table (gguf_learned.py), not RoPE
 
 
 ARCHS = {
@@ -41,11 +46,31 @@ ARCHS = {
     "qwen2": Arch("qwen2", "Qwen2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "qwen3": Arch("qwen3", "Qwen3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gemma": Arch("gemma", "GemmaForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
+    "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
+    "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 ROPE_FREQS = "rope_freqs.weight"
 LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3
 FACTOR_TOLERANCE = 1e-6
+
+
+def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
+    """Integer metadata `key` (low .. 2^31); InputError naming the key if missing or out of range."""
+    value = fields.get(key, default)
+    require(value is not None, "%1: metadata %2 is missing", where, key)
+    require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value < 1 << 31,
+            "%1: metadata %2 is %3; it must be an integer from %4 to 2^31", where, key, repr(value), low)
+    return int(value)
+
+
+def meta_float(fields: dict, key: str, where: str, default=None) -> float:
+    """Positive float metadata `key`; InputError naming the key if missing or not a positive number."""
+    value = fields.get(key, default)
+    require(value is not None, "%1: metadata %2 is missing", where, key)
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
+            "%1: metadata %2 is %3; it must be a positive number", where, key, repr(value))
+    return float(value)
 
 
 def arch_of(fields: dict, where: str) -> Arch:
@@ -112,3 +137,20 @@ def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
                                         where)
     if scaling:
         config["rope_scaling"] = scaling
+
+
+def check_rope_layer0(header: Header, config: dict, where: str) -> None:
+    """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
+    (in, out))."""
+    d, hd = config["hidden_size"], config["head_dim"]
+    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
+            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
+            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
+            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
+    if config["model_type"] == "qwen3":
+        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    for name, ne in want.items():
+        info = header.tensors.get(name)
+        require(info is not None, "%1: tensor %2 is missing", where, name)
+        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))

@@ -7,7 +7,9 @@ llama.cpp's converter stores a "llama" file's q_proj/k_proj rows permuted (conve
 `LlamaModel.permute`: `w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with
 n_head = the kv head count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's
 interleaved pairs. The reader undoes it, so q_proj / k_proj equal the Hugging Face weights. Qwen2 / Qwen3 /
-Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py).
+Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py). `gpt2` and
+`bert` (learned positions) have their own names and config (gguf_learned.py); GPT-2's Conv1D weights, which
+the converter transposed, are transposed back.
 """
 
 from __future__ import annotations
@@ -24,8 +26,18 @@ from explorer.backend.models.gguf_archs import (
     SUPPORTED_ARCHITECTURES,
     apply_rope_freqs,
     arch_of,
+    check_rope_layer0,
 )
+from explorer.backend.models.gguf_archs import meta_float as _float
+from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
+from explorer.backend.models.gguf_learned import (
+    LEARNED,
+    check_learned_layer0,
+    learned_config,
+    learned_hf_name,
+    transposed,
+)
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, require
 
@@ -41,8 +53,10 @@ WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one g
 _dequantizable: dict[int, bool] = {}
 
 
-def hf_name(gguf_name: str) -> str | None:
-    """Hugging Face name (without the `model.` prefix) of a GGUF tensor name, or None if unknown."""
+def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
+    """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown."""
+    if arch in LEARNED:
+        return learned_hf_name(arch, gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = _BLOCK_RE.fullmatch(gguf_name)
@@ -73,30 +87,17 @@ def _can_dequantize(code: int) -> bool:
     return _dequantizable[code]
 
 
-def _int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
-    value = fields.get(key, default)
-    require(value is not None, "%1: metadata %2 is missing", where, key)
-    require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value < 1 << 31,
-            "%1: metadata %2 is %3; it must be an integer from %4 to 2^31", where, key, repr(value), low)
-    return int(value)
-
-
-def _float(fields: dict, key: str, where: str, default=None) -> float:
-    value = fields.get(key, default)
-    require(value is not None, "%1: metadata %2 is missing", where, key)
-    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
-            "%1: metadata %2 is %3; it must be a positive number", where, key, repr(value))
-    return float(value)
-
-
 def config_from_metadata(header: Header, where: str) -> dict:
-    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma GGUF; InputError for others."""
+    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma / gpt2 / bert GGUF; InputError
+    for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
     require(arch in SUPPORTED_ARCHITECTURES, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
                                              ", ".join(SUPPORTED_ARCHITECTURES))
     spec = arch_of(f, where)
+    if spec.learned:
+        return learned_config(header, arch, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
@@ -146,12 +147,14 @@ class GGUFTensorReader:
     def __init__(self, path: Path, fd: int, header: Header, config: dict):
         self._path, self._fd, self._lock = path, fd, threading.Lock()
         self._info: dict[str, TensorInfo] = {}
+        arch = config["model_type"]
         for gname, info in header.tensors.items():
-            name = hf_name(gname)
+            name = hf_name(gname, arch)
             if name is not None:
                 self._info[name] = info
-        self._heads = {"q_proj": config["num_attention_heads"], "k_proj": config["num_key_value_heads"]}
+        self._heads = {"q_proj": config.get("num_attention_heads"), "k_proj": config.get("num_key_value_heads")}
         self._arch = arch_of(header.fields, str(path))
+        self._transposed = {name for name in self._info if transposed(arch, name)}   # GPT-2's Conv1D weights
 
     def names(self) -> list[str]:
         return list(self._info)
@@ -163,7 +166,8 @@ class GGUFTensorReader:
         return info
 
     def shape(self, name: str) -> tuple:
-        return tuple(int(n) for n in reversed(self._get(name).ne))     # HF orientation: (out, in)
+        ne = tuple(int(n) for n in self._get(name).ne)
+        return ne if name in self._transposed else ne[::-1]            # HF orientation: (out, in); Conv1D (in, out)
 
     def _row_index(self, name: str, n_rows: int) -> np.ndarray | None:
         kind = name.split(".")[-2]
@@ -194,15 +198,26 @@ class GGUFTensorReader:
 
     def rows(self, name: str, ids) -> np.ndarray:
         """Rows `ids` of a 2-D tensor, float32 (len(ids), cols); InputError for ids outside the table."""
-        info = self._get(name)
-        require(len(info.ne) == 2, "%1: %2 is not a 2-D table", self._path, name)
-        cols, n_rows = int(info.ne[0]), int(info.ne[1])
+        if name in self._transposed:                 # a Conv1D weight: its Hugging Face rows are stored columns
+            return self.read(name)[self._ids(name, ids, self.shape(name)[0])]
+        return self._stored_rows(name, ids)
+
+    @staticmethod
+    def _ids(name: str, ids, n_rows: int) -> np.ndarray:
         idx = np.asarray(ids)
         require(idx.ndim == 1 and (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)),
                 "%1: row ids must be a 1-D list of integers", name)
         idx = idx.astype(np.int64)
         require(idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows),
                 "%1: row ids must be from 0 to %2", name, n_rows - 1)
+        return idx
+
+    def _stored_rows(self, name: str, ids) -> np.ndarray:
+        """Rows `ids` of a 2-D tensor as stored (ne[1] rows of ne[0] columns), float32 (len(ids), ne[0])."""
+        info = self._get(name)
+        require(len(info.ne) == 2, "%1: %2 is not a 2-D table", self._path, name)
+        cols, n_rows = int(info.ne[0]), int(info.ne[1])
+        idx = self._ids(name, ids, n_rows)
         perm = self._row_index(name, n_rows)
         stored = perm[idx] if perm is not None else idx                         # (n,) rows as stored
         row_bytes = info.n_bytes // n_rows
@@ -223,7 +238,8 @@ class GGUFTensorReader:
         require(out_bytes <= MAX_WHOLE_READ, "%1: %2 (%3 bytes as float32) is too big to read whole; read "
                                              "rows of it", self._path, name, f"{out_bytes:,}")
         if len(info.ne) == 2:
-            return self.rows(name, np.arange(info.ne[1]))
+            table = self._stored_rows(name, np.arange(info.ne[1]))            # (ne[1], ne[0])
+            return np.ascontiguousarray(table.T) if name in self._transposed else table
         n_rows = int(np.prod(info.ne[1:]))
         out = self._dequantize(self._pread(info.start, info.n_bytes), info, n_rows)
         if len(info.ne) == 1:
@@ -259,13 +275,14 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
             header = read_header(fh, size, where)
         config = config_from_metadata(header, where)
         for info in header.tensors.values():
-            if hf_name(info.name) is not None:
+            if hf_name(info.name, config["model_type"]) is not None:
                 import gguf
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        _check_layer0(header, config, where)
-        if ROPE_FREQS in header.tensors:
+        check = check_learned_layer0 if config["model_type"] in LEARNED else check_rope_layer0
+        check(header, config, where)
+        if ROPE_FREQS in header.tensors and config["model_type"] not in LEARNED:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
         tokenizer = tokenizer_from_metadata(header.fields, where)
     except InputError:
@@ -275,19 +292,3 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         os.close(fd)
         raise InputError(msg("%1: reading failed (%2)", where, exc.strerror or exc)) from exc
     return config, GGUFTensorReader(path, fd, header, config), tokenizer
-
-
-def _check_layer0(header: Header, config: dict, where: str) -> None:
-    """The tensors a view reads exist with the shapes the config implies (GGUF ne = (in, out))."""
-    d, hd = config["hidden_size"], config["head_dim"]
-    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
-            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
-            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
-    if config["model_type"] == "qwen3":
-        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
-    for name, ne in want.items():
-        info = header.tensors.get(name)
-        require(info is not None, "%1: tensor %2 is missing", where, name)
-        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))

@@ -1,6 +1,6 @@
 """A GGUF file's vocabulary and merges (`tokenizer.ggml.*`) -> a `tokenizers` byte-level BPE Tokenizer.
 
-SentencePiece ('llama') vocabularies are built by gguf_spm.py.
+SentencePiece ('llama') vocabularies are built by gguf_spm.py, WordPiece ('bert') ones by gguf_wpm.py.
 
 The pre-tokenizer regexes per `tokenizer.ggml.pre` are llama.cpp's, from `llama_vocab::impl::load`
 (src/llama-vocab.cpp, ggml-org/llama.cpp): the regexes are applied one after another, each splitting the
@@ -21,7 +21,8 @@ QWEN2_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p
             r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 # tokenizer.ggml.pre -> regexes, applied in order (llama.cpp src/llama-vocab.cpp)
 PRE_REGEXES = {
-    "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "mpt": (GPT2_RE,), "olmo": (GPT2_RE,),
+    "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "gpt-2": (GPT2_RE,), "phi-2": (GPT2_RE,), "mpt": (GPT2_RE,),
+    "olmo": (GPT2_RE,),
     "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
     "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,),
@@ -54,8 +55,12 @@ def tokenizer_from_metadata(fields: dict, where: str):
         from explorer.backend.models.gguf_spm import spm_tokenizer
 
         return spm_tokenizer(fields, where)
-    require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2') and SentencePiece "
-                             "('llama') vocabularies can be read", where, repr(model))
+    if model == "bert":
+        from explorer.backend.models.gguf_wpm import wpm_tokenizer
+
+        return wpm_tokenizer(fields, where)
+    require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2'), SentencePiece "
+                             "('llama') and WordPiece ('bert') vocabularies can be read", where, repr(model))
     pre = fields.get("tokenizer.ggml.pre", "default")
     require(pre in PRE_REGEXES, "%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3", where, repr(pre),
             ", ".join(sorted(PRE_REGEXES)))
