@@ -83,10 +83,13 @@ class CurvesView(ZoomableView):
             # an envelope (pos_step > 1): 1 px vertical bars, one per pixel column (wide pens cost
             # 3-4x per frame there)
             width = self._width if result.pos_step == 1 else max(1.0, self._width / 2)
-            item.setPen(pg.mkPen(colour, width=width))
             # as separate segments ("pairs"): half the segments of a zig-zag through the same points,
             # and Qt strokes a 2,000-vertex zig-zag path ~10x slower than it draws the bars
-            item.curve.setSegmentedLineMode("on" if result.pos_step > 1 else "auto")
+            style = (colour.name(), width, "on" if result.pos_step > 1 else "auto")
+            if getattr(item, "_style", None) != style:     # each setPen re-lays the curve's data
+                item._style = style
+                item.setPen(pg.mkPen(colour, width=width))
+                item.curve.setSegmentedLineMode(style[2])
             if result.pos_step > 1:    # bars (x, min)-(x, max), a pixel longer at each end: as thick
                 y = line.y - LANE * lane   # as a 2 px line, and Qt draws no zero-length line (a flat
                 y[0::2] -= px              # crest would leave a gap)
