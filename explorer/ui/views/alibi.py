@@ -7,7 +7,7 @@ from fractions import Fraction
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.base import set_title
-from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 
 
@@ -42,7 +42,7 @@ class AlibiView(PanelView):
         step = max(1, -(-heads // 16))
         self.slope_plot.getAxis("bottom").setTicks([[(h, str(h)) for h in range(0, heads, step)], []])
         self.slope_plot.setXRange(-0.5, heads - 0.5, padding=0.02)
-        self.slope_curve.setPen(self.pen(PALETTE[0]))
+        set_pen(self.slope_curve, self.pen(PALETTE[0]))
         n = r.params.max_len
         step = int(r.positions[1] - r.positions[0]) if len(r.positions) > 1 else 1
         span = len(r.positions) * step

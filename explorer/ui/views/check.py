@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidge
 
 from explorer.compute import check as data
 from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
-from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 from explorer.errors import localized
 from explorer.ui.i18n import current_language
@@ -205,15 +205,15 @@ class CheckView(PanelView):
         self.stack.setCurrentWidget(self.curves_canvas)
         i = r.rows.astype(np.float64)
         self.mine_curve.setData(i, _positive(r.table))
-        self.mine_curve.setPen(self.pen(PALETTE[1], 3.0))
+        set_pen(self.mine_curve, self.pen(PALETTE[1], 3.0))
         if r.reference is not None:
             self.ref_curve.setData(i, _positive(r.reference))
             self.diff_curve.setData(i, r.difference)
         else:
             self.ref_curve.setData([], [])
             self.diff_curve.setData([], [])
-        self.ref_curve.setPen(self.pen("#bbbbbb", 8.0))
-        self.diff_curve.setPen(self.pen(PALETTE[0]))
+        set_pen(self.ref_curve, self.pen("#bbbbbb", 8.0))
+        set_pen(self.diff_curve, self.pen(PALETTE[0]))
         self.freq_plot.enableAutoRange()
         self.diff_plot.enableAutoRange()
 

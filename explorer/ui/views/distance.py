@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QSizePolicy
 
 from explorer.compute import distance as data
 from explorer.ui.views.base import nice_span, steady_range
-from explorer.ui.views.panel_view import GREY, PALETTE, PanelView
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
@@ -78,7 +78,7 @@ class DistanceView(PanelView):
             self._key_visible(item, curve is not None)
             if curve is not None:
                 item.setData(*curve)
-                item.setPen(self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
+                set_pen(item, self.pen(STYLE[key], 2.5 if key == "none" else 2.0))
         shown = [c for c in r.curves.values()]
         xs = max(float(np.max(k)) for k, _ in shown) if shown else 1.0
         ys = np.concatenate([np.ravel(y) for _, y in shown]) if shown else np.zeros(1)

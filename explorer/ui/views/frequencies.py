@@ -9,7 +9,7 @@ import pyqtgraph as pg
 
 from explorer.compute.frequencies import FrequenciesState
 from explorer.ui.views.base import decades, set_title, steady_range
-from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font
+from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill
 
 
@@ -54,7 +54,7 @@ class FrequenciesView(PanelView):
             return
         for item, y, colour in ((self.r_before, r.rope_before, GREY), (self.r_after, r.rope_after, PALETTE[2])):
             item.setData(range(len(y)), y)
-            item.setPen(self.pen(colour, 2.5 if item is self.r_before else 2.0))
+            set_pen(item, self.pen(colour, 2.5 if item is self.r_before else 2.0))
         key = "<span style='color:%1'>■ %2</span>"
         title = (fill(key, GREY, self.tr("RoPE θᵢ before scaling")) + "  "
                  + fill(key, PALETTE[2], self.tr("RoPE θᵢ after scaling")) + "  ("
@@ -65,9 +65,9 @@ class FrequenciesView(PanelView):
 
     def draw(self, r) -> None:
         self.w_curve.setData(r.index, r.w)
-        self.w_curve.setPen(self.pen(PALETTE[0]))
+        set_pen(self.w_curve, self.pen(PALETTE[0]))
         self.l_curve.setData(r.index, r.wavelength)
-        self.l_curve.setPen(self.pen(PALETTE[1]))
+        set_pen(self.l_curve, self.pen(PALETTE[1]))
         self._draw_rope(r)
         self.len_line.setPos(math.log10(r.params.max_len))
         line_label_font(self.len_line)

@@ -6,7 +6,7 @@ import numpy as np
 
 from explorer.compute import offset as data
 from explorer.ui.views.base import nice_ceil, set_title
-from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView
+from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
 from explorer.translations import fill
 
 VECTOR_CHANNELS = 128   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot (readable, cheap)
@@ -93,7 +93,7 @@ class OffsetView(PanelView):
                 item.setData(r.ks[at], r.dots[i][at])
             if relabel:
                 if i == 0:
-                    item.setPen(self.pen(colour, 3.0))
+                    set_pen(item, self.pen(colour, 3.0))
                 else:
                     item.setSymbolBrush(colour)
                     item.setSymbolSize(7 * self.line_scale)

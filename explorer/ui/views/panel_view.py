@@ -41,6 +41,13 @@ def line_label_font(line: pg.InfiniteLine) -> None:
         line.label.setFont(QApplication.font())
 
 
+def set_pen(item, pen) -> None:
+    """item.setPen(pen) unless the item has that pen already: each setPen re-lays the curve's data,
+    and the views set their pens on every draw."""
+    if item.opts.get("pen") != pen:
+        item.setPen(pen)
+
+
 class PanelView(View):
     """Subclasses pass their default state, build controls with spin/dspin/combo/check, and draw(result)."""
 

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 
 from explorer.compute import precision as data
 from explorer.ui.views.base import nice_span, steady_range
-from explorer.ui.views.panel_view import GREY, PALETTE, PanelView
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
 
 COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
@@ -45,11 +45,11 @@ class PrecisionView(PanelView):
     def draw(self, r) -> None:
         first = next(iter(r.curves.values()))
         self.exact.setData(first.positions, first.exact_neighbour)
-        self.exact.setPen(self.pen("#bbbbbb", 6))
+        set_pen(self.exact, self.pen("#bbbbbb", 6))
         for dt, item in self.items.items():
             c = r.curves[dt]
             item.setData(c.positions, c.neighbour)
-            item.setPen(self.pen(COLOURS[dt], 2.0 if dt != "float32" else 3.0))
+            set_pen(item, self.pen(COLOURS[dt], 2.0 if dt != "float32" else 3.0))
         lo = min(r.state.train_max_len, r.span)
         self.region.setRegion((lo, max(lo, r.span)))
         self.region.setVisible(r.state.train_max_len < r.span)

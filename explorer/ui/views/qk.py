@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.base import cell_under, set_title, symmetric_levels
-from explorer.ui.views.panel_view import PALETTE, PanelView
+from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
 
@@ -106,9 +106,9 @@ class QkView(Retranslatable, PanelView):
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
         self.curve_rot.setData(r.distance, r.by_distance[h])
-        self.curve_rot.setPen(self.pen(PALETTE[0]))
+        set_pen(self.curve_rot, self.pen(PALETTE[0]))
         self.curve_plain.setData(r.distance, r.by_distance_plain[h])
-        self.curve_plain.setPen(self.pen(PALETTE[1]))
+        set_pen(self.curve_plain, self.pen(PALETTE[1]))
         self.dist.enableAutoRange()
         shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
             fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.base import nice_span, steady_range, symmetric_levels
-from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font
+from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
 
@@ -135,15 +135,15 @@ class RopeView(PanelView):
         self.perm.show(r.permutation, 0, 0, hd, hd, (0.0, 1.0))
         self.perm.plot.setRange(xRange=(0, hd), yRange=(0, hd), padding=0)
         self.s_ones.setData(r.delta, r.score_ones)
-        self.s_ones.setPen(self.pen(PALETTE[0]))
+        set_pen(self.s_ones, self.pen(PALETTE[0]))
         self.s_rand.setData(r.delta, r.score_random)
-        self.s_rand.setPen(self.pen(PALETTE[1], 1.5))
+        set_pen(self.s_rand, self.pen(PALETTE[1], 1.5))
         for i, (name, item) in enumerate(self.variant_items.items()):
             y = r.variants.get(name)
             item.setVisible(y is not None)
             if y is not None:
                 item.setData(r.ext_delta, y)
-                item.setPen(self.pen(PALETTE[(i + 2) % len(PALETTE)]))
+                set_pen(item, self.pen(PALETTE[(i + 2) % len(PALETTE)]))
         self.trained_line.setPos(r.params.max_len)
         line_label_font(self.trained_line)
         # steady ranges: autorange every frame moved the y range a little and redrew both charts' axes

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
 from explorer.ui.views.base import set_title
-from explorer.ui.views.panel_view import GREY, TITLE_SIZE
+from explorer.ui.views.panel_view import GREY, TITLE_SIZE, set_pen
 from explorer.translations import fill
 
 REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
@@ -183,15 +183,15 @@ class ScalingPanels:
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
-        self.f_before.setPen(o.pen(BEFORE, 2.0))
+        set_pen(self.f_before, o.pen(BEFORE, 2.0))
         self.f_after.setData(i, p.inv_freq_after)
-        self.f_after.setPen(o.pen(AFTER, 2.0))
+        set_pen(self.f_after, o.pen(AFTER, 2.0))
         self.f_dots.setData(i, np.log10(p.inv_freq_after), brush=brushes)
         set_title(self.freq, f"{_key(BEFORE, before)} {_key(AFTER, after)}", size=TITLE_SIZE)
         self.w_before.setData(i, p.wavelength_before)
-        self.w_before.setPen(o.pen(BEFORE, 2.0))
+        set_pen(self.w_before, o.pen(BEFORE, 2.0))
         self.w_after.setData(i, p.wavelength_after)
-        self.w_after.setPen(o.pen(AFTER, 2.0))
+        set_pen(self.w_after, o.pen(AFTER, 2.0))
         self.w_dots.setData(i, np.log10(p.wavelength_after), brush=brushes)
         set_title(self.wave, QCoreApplication.translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
         self._lines(p)
@@ -220,9 +220,9 @@ class ScalingPanels:
             title += " · " + fill(QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)"), str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)
         self.s_before.setData(s.distance, s.score_before)
-        self.s_before.setPen(o.pen(BEFORE, 2.0))
+        set_pen(self.s_before, o.pen(BEFORE, 2.0))
         self.s_after.setData(s.distance, s.score_after)
-        self.s_after.setPen(o.pen(AFTER, 2.0))
+        set_pen(self.s_after, o.pen(AFTER, 2.0))
         att = fill(QCoreApplication.translate("RopeScaling", "attention factor %1"), f"{p.attention_factor:.4g}")
         set_title(self.score, f"{_key(BEFORE, before)} {_key(AFTER, after)} · {att}", size=TITLE_SIZE)
         for plot in (self.freq, self.wave, self.score):
