@@ -45,6 +45,21 @@ def test_leaving_f11_restores_scale_and_window_size(window, qtbot):
     assert window.font().pointSizeF() == p.base_point_size
 
 
+def test_control_labels_follow_the_scale_back_after_f11(window, qtbot):
+    """The preset marks (bold / italic) on the d_model and max_len labels and the sqrt(d) box set only
+    weight and style: a State shown during F11 left them at 1.5x after leaving it."""
+    p = window.presenter
+    c = window.controls
+    p.toggle_presentation()
+    window.controller.update(d_model=96)                 # the preset marks are shown again at 1.5x
+    window.controller.wait_idle()
+    assert c.d_model.label.font().pointSizeF() == p.base_point_size * 1.5
+    p.toggle_presentation()
+    qtbot.wait(10)
+    for widget in (c.d_model.label, c.max_len.label, c.scale_box):
+        assert widget.font().pointSizeF() == p.base_point_size, widget
+
+
 def test_titles_follow_the_scale_after_a_language_switch(window, qtbot, settings):
     """A rebuilt window (what Settings -> Language does) keeps F11, and every plot title and
     sign is drawn at its size x the scale, also those set after the scale changed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton,
                                QStyle, QStyleOptionComboBox, QStylePainter, QVBoxLayout, QWidget)
 
@@ -113,7 +114,7 @@ class ControlPanel(QWidget):
         for key, widget in (("d_model", self.d_model.label), ("max_len", self.max_len.label),
                             ("scale_embedding", self.scale_box)):
             from_preset = bool(state.preset) and key not in changed
-            font = widget.font()
+            font = QFont()     # only weight and style set: the size still follows the window's scale
             font.setBold(from_preset)
             font.setItalic(key in changed)
             widget.setFont(font)
