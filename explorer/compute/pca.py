@@ -57,12 +57,11 @@ def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
     if d <= n:                                   # eigenvectors of the (d, d) covariance: the loadings
         lam, vt = top_eigenpairs(a.T @ a, min(k, d), key=("cov", n, d))
         vt = vt.T                                                              # (k, d) rows = PCs
-        total = float(np.einsum("ij,ij->", a, a))
     else:                                        # of the (n, n) Gram matrix: the coordinates
         lam, u = top_eigenpairs(a @ a.T, min(k, n), key=("gram", n, d))
         s = np.sqrt(np.clip(lam, 0.0, None))
         vt = (u.T @ a) / np.where(s > 0, s, 1.0)[:, None]                      # (k, d)
-        total = float(np.einsum("ij,ij->", a, a))
+    total = float(np.einsum("ij,ij->", a, a))                                  # the whole variance
     kk = lam.size
     sign = np.sign(vt[np.arange(kk), np.abs(vt).argmax(axis=1)])               # (kk,)
     sign[sign == 0] = 1.0
