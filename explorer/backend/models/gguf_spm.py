@@ -98,7 +98,6 @@ def spm_tokenizer(fields: dict, where: str):
         decoders,
         models,
         normalizers,
-        processors,
     )
 
     tokens, scores, types = _checked(fields, where)
@@ -127,15 +126,29 @@ def spm_tokenizer(fields: dict, where: str):
         tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
         tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
                         for i in np.flatnonzero(types == USER_DEFINED).tolist() if tokens[i] in vocab])
-        bos, eos = ids["bos_token_id"], ids["eos_token_id"]
-        single, pairs = "$A", {}
-        if add_bos and bos is not None:
-            single, pairs[tokens[bos]] = f"{tokens[bos]} {single}", bos
-        if add_eos and eos is not None:
-            single, pairs[tokens[eos]] = f"{single} {tokens[eos]}", eos
-        if pairs:
-            tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(pairs.items()))
+        post = edge_template(tokens, ids["bos_token_id"] if add_bos else None,
+                             ids["eos_token_id"] if add_eos else None)
+        if post is not None:
+            tok.post_processor = post
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
-        why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
-        raise InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, why)) from exc
+        raise vocabulary_error(exc, where) from exc
     return tok
+
+
+def edge_template(pieces, first: int | None, last: int | None):
+    """A post-processor that puts token `first` before the text and `last` after it (ids, or None for
+    neither), or None when there is nothing to add."""
+    from tokenizers import processors
+
+    single, ends = "$A", {}
+    if first is not None:
+        single, ends[pieces[first]] = f"{pieces[first]} {single}", first
+    if last is not None:
+        single, ends[pieces[last]] = f"{single} {pieces[last]}", last
+    return processors.TemplateProcessing(single=single, special_tokens=list(ends.items())) if ends else None
+
+
+def vocabulary_error(exc: Exception, where: str) -> InputError:
+    """The one-line refusal for a vocabulary `tokenizers` would not build (the first line of its reason)."""
+    why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+    return InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, why))

@@ -24,8 +24,16 @@ import re
 
 import numpy as np
 
-from explorer.backend.models.gguf_spm import CONTROL, NORMAL, SPACE, _flag, _special_id
-from explorer.errors import InputError, msg, require
+from explorer.backend.models.gguf_spm import (
+    CONTROL,
+    NORMAL,
+    SPACE,
+    _flag,
+    _special_id,
+    edge_template,
+    vocabulary_error,
+)
+from explorer.errors import msg, require
 
 CONTINUATION = "##"
 MAX_WORD_CHARS = 100                 # transformers' WordPiece max_input_chars_per_word
@@ -74,7 +82,6 @@ def wpm_tokenizer(fields: dict, where: str):
         models,
         normalizers,
         pre_tokenizers,
-        processors,
     )
 
     tokens, types = _checked(fields, where)
@@ -105,14 +112,9 @@ def wpm_tokenizer(fields: dict, where: str):
         special = set(np.flatnonzero(types == CONTROL).tolist()) | {unk}
         special |= {i for i in (cls, sep) if i is not None}
         tok.add_special_tokens([AddedToken(pieces[i], special=True, normalized=False) for i in sorted(special)])
-        single, ends = "$A", {}
-        if add_cls and cls is not None:
-            single, ends[pieces[cls]] = f"{pieces[cls]} {single}", cls
-        if add_sep and sep is not None:
-            single, ends[pieces[sep]] = f"{single} {pieces[sep]}", sep
-        if ends:
-            tok.post_processor = processors.TemplateProcessing(single=single, special_tokens=list(ends.items()))
+        post = edge_template(pieces, cls if add_cls else None, sep if add_sep else None)
+        if post is not None:
+            tok.post_processor = post
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
-        why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
-        raise InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, why)) from exc
+        raise vocabulary_error(exc, where) from exc
     return tok
