@@ -69,17 +69,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)
-        if arr.ndim == 1:
-            stored[name] = arr.astype(np.float32)
-            w.add_tensor(name, stored[name])
-        elif qtype == "F16" or arr.shape[1] % 32:
-            w.add_tensor(name, arr.astype(np.float16))
-            stored[name] = arr.astype(np.float16).astype(np.float32)
-        else:
-            q8 = gguf.GGMLQuantizationType.Q8_0
-            q = gguf.quants.quantize(arr, q8)
-            w.add_tensor(name, q, raw_dtype=q8)
-            stored[name] = gguf.quants.dequantize(q, q8)
+        stored[name] = fx.add_weight(w, name, arr, qtype)
     if rope_freqs is not None:
         w.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
     w.write_header_to_file()

@@ -130,21 +130,29 @@ def write_llama_gguf(path, model, qtype: str = "F16", arch: str = "llama", token
             data, raw = raw_override[name]
             w.add_tensor(name, data, raw_dtype=raw)
             continue
-        if arr.ndim == 1:
-            w.add_tensor(name, arr.astype(np.float32))
-            stored[name] = arr.astype(np.float32)
-        elif qtype == "F16":
-            w.add_tensor(name, arr.astype(np.float16))
-            stored[name] = arr.astype(np.float16).astype(np.float32)
-        else:
-            q = gguf.quants.quantize(arr, gguf.GGMLQuantizationType.Q8_0)
-            w.add_tensor(name, q, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
-            stored[name] = gguf.quants.dequantize(q, gguf.GGMLQuantizationType.Q8_0)
+        stored[name] = add_weight(w, name, arr, qtype)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
     return stored
+
+
+def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = False) -> np.ndarray:
+    """Write one tensor as llama.cpp's converter would: 1-D (or float32=True) as F32, else F16, or Q8_0
+    when asked and the rows are whole 32-value blocks; returns the float32 values the file now holds."""
+    import gguf
+
+    if arr.ndim == 1 or float32:
+        writer.add_tensor(name, arr.astype(np.float32))
+        return arr.astype(np.float32)
+    if qtype == "F16" or arr.shape[1] % 32:
+        writer.add_tensor(name, arr.astype(np.float16))
+        return arr.astype(np.float16).astype(np.float32)
+    q8 = gguf.GGMLQuantizationType.Q8_0
+    q = gguf.quants.quantize(arr, q8)
+    writer.add_tensor(name, q, raw_dtype=q8)
+    return gguf.quants.dequantize(q, q8)
 
 
 def reference_encode(text: str, regexes, tokens: list[str], merges: list[str]) -> list[int]:

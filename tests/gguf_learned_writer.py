@@ -174,17 +174,7 @@ def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "
             continue
         arr = np.asarray(replace[name], np.float32) if replace and name in replace else arr
         table = name in ("position_embd.weight", "token_types.weight") and not quantize_tables
-        if arr.ndim == 1 or table:
-            stored[name] = arr.astype(np.float32)
-            w.add_tensor(name, stored[name])
-        elif qtype == "F16" or arr.shape[1] % 32:
-            w.add_tensor(name, arr.astype(np.float16))
-            stored[name] = arr.astype(np.float16).astype(np.float32)
-        else:
-            q8 = gguf.GGMLQuantizationType.Q8_0
-            q = gguf.quants.quantize(arr, q8)
-            w.add_tensor(name, q, raw_dtype=q8)
-            stored[name] = gguf.quants.dequantize(q, q8)
+        stored[name] = fx.add_weight(w, name, arr, qtype, float32=table)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
