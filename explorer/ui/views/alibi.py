@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import set_title
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
@@ -27,8 +28,8 @@ class AlibiView(PanelView):
         self.slope_plot.setLogMode(y=True)
         self.slope_plot.getAxis("left").enableAutoSIPrefix(False)
         decade_ticks(self.slope_plot.getAxis("left"))
-        self.slope_curve = self.slope_plot.plot([], [], pen=self.pen(PALETTE[0]), symbol="o",
-                                                symbolBrush=PALETTE[0], symbolSize=7)
+        self.slope_curve = add_curve(self.slope_plot, [], [], pen=self.pen(PALETTE[0]), symbol="o",
+                                           symbolBrush=PALETTE[0], symbolSize=7)
         self.panels = [self.image(1, 2 * i, self.tr("key j"), self.tr("query i"), cmap="CET-L1")
                        for i in range(data.ALIBI_SHOWN)]
         for panel in self.panels[1:]:   # one "query i" label is enough; the others crowd the bars

@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidget
 
 from explorer.compute import check as data
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
@@ -112,9 +113,9 @@ class CheckView(PanelView):
         self.freq_plot.setLogMode(y=True)
         decade_ticks(self.freq_plot.getAxis("left"))
         self.legend(self.freq_plot)
-        self.ref_curve = self.freq_plot.plot([], [], name=self.tr("reference"))
-        self.mine_curve = self.freq_plot.plot([], [], name=self.tr("yours"))
-        self.diff_curve = self.diff_plot.plot([], [])
+        self.ref_curve = add_curve(self.freq_plot, [], [], name=self.tr("reference"))
+        self.mine_curve = add_curve(self.freq_plot, [], [], name=self.tr("yours"))
+        self.diff_curve = add_curve(self.diff_plot, [], [])
 
     # state ------------------------------------------------------------------------------------
     def show_state(self, state, params=None) -> None:

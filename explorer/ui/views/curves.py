@@ -6,6 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -71,7 +72,7 @@ class CurvesView(ZoomableView):
         p = result.params
         lines = result.lines
         while len(self._items) < len(lines):
-            self._items.append(self.plot.plot([], []))
+            self._items.append(add_curve(self.plot, [], []))
         lanes: dict[int, int] = {}
         ticks = []
         px = abs(self.plot.getViewBox().viewPixelSize()[1])     # one pixel in data units (y)

@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.compute.frequencies import FrequenciesState
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import decades, set_title, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill
@@ -29,13 +30,13 @@ class FrequenciesView(PanelView):
         self.chart.setLogMode(y=True)
         decade_ticks(self.chart.getAxis("left"))
         self.legend(self.chart, (10, 10))
-        self.w_curve = self.chart.plot([], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
-        self.l_curve = self.chart.plot([], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
+        self.w_curve = add_curve(self.chart, [], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
+        self.l_curve = add_curve(self.chart, [], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
         # RoPE's own pairs (head_dim/2, far fewer than d_model/2): a second chart, shown with `rope`
         self.rope_chart = self.plot(1, 0, self.tr("RoPE pair i"), self.tr("θᵢ (log scale)"))
         self.rope_chart.setLogMode(y=True)
-        self.r_before = self.rope_chart.plot([], [])
-        self.r_after = self.rope_chart.plot([], [])
+        self.r_before = add_curve(self.rope_chart, [], [])
+        self.r_after = add_curve(self.rope_chart, [], [])
         self.canvas.ci.removeItem(self.rope_chart)
         self.rope_shown = False
         self.len_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5), movable=False,

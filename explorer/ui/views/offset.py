@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.compute import offset as data
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import nice_ceil, set_title
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
 from explorer.translations import fill
@@ -76,7 +77,7 @@ class OffsetView(PanelView):
         cost ~5 ms a frame."""
         while len(self.dot_items) < len(r.ps):
             i = len(self.dot_items)
-            self.dot_items.append(self.dots.plot([], []) if i == 0 else self.dots.plot(
+            self.dot_items.append(add_curve(self.dots, [], []) if i == 0 else self.dots.plot(
                 [], [], pen=None, symbol=SYMBOLS[i % len(SYMBOLS)], symbolPen=None))
         relabel = (r.ps, self.line_scale) != self._legend_key
         if relabel:

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import cache_axes, nice_span, set_title, steady_range
+from explorer.ui.views.base import cache_axes, nice_span, set_bar_levels, set_title, steady_range
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
@@ -115,7 +115,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
                           size="9pt")
                 steady_range(plot, nice_span(float(coords[:, a].min()), float(coords[:, a].max())),
                              nice_span(float(coords[:, b].min()), float(coords[:, b].max())))
-        self.bar.setLevels((0, max(n - 1, 1)))
+        set_bar_levels(self.bar, (0, max(n - 1, 1)))
 
     def set_colormap(self, name: str) -> None:
         """Positions keep their own sequential map (the user's map is diverging, for signed values)."""

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QLabel
 
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views.base import cell_under, set_title, symmetric_levels
+from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.base import cell_under, nice_span, set_title, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
@@ -38,8 +39,8 @@ class QkView(Retranslatable, PanelView):
         self.dist = self.plot(1, 2, "m − n", "", "", colspan=4)
         self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
         self.legend(self.dist, (-10, 10))
-        self.curve_rot = self.dist.plot([], [], name="RoPE")
-        self.curve_plain = self.dist.plot([], [], name="plain")
+        self.curve_rot = add_curve(self.dist, [], [], name="RoPE")
+        self.curve_plain = add_curve(self.dist, [], [], name="plain")
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
@@ -109,7 +110,10 @@ class QkView(Retranslatable, PanelView):
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
         self.curve_plain.setData(r.distance, r.by_distance_plain[h])
         set_pen(self.curve_plain, self.pen(PALETTE[1]))
-        self.dist.enableAutoRange()
+        both = np.concatenate([r.by_distance[h], r.by_distance_plain[h]])
+        if len(r.distance) and both.size:   # nice ends: the axes redraw only when these move
+            steady_range(self.dist, x=(float(r.distance[0]), float(r.distance[-1])),
+                         y=nice_span(float(np.nanmin(both)), float(np.nanmax(both))))
         shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
             fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), f"{r.rope_base:g}", shown))

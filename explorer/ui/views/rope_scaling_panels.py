@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import set_title
 from explorer.ui.views.panel_view import GREY, TITLE_SIZE, set_pen
 from explorer.translations import fill
@@ -132,8 +133,8 @@ class ScalingPanels:
         pair = QCoreApplication.translate("RopeScaling", "pair i")
         self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
         self.freq.setLogMode(y=True)
-        self.f_before = self.freq.plot([], [])
-        self.f_after = self.freq.plot([], [])
+        self.f_before = add_curve(self.freq, [], [])
+        self.f_after = add_curve(self.freq, [], [])
         self.f_dots = pg.ScatterPlotItem(size=6, pen=None)
         self.freq.addItem(self.f_dots)
         self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
@@ -144,8 +145,8 @@ class ScalingPanels:
                                         brush=pg.mkBrush(230, 159, 0, 45), pen=pg.mkPen(None))
         for item in (self.band, self.ramp):
             self.wave.addItem(item, ignoreBounds=True)
-        self.w_before = self.wave.plot([], [])
-        self.w_after = self.wave.plot([], [])
+        self.w_before = add_curve(self.wave, [], [])
+        self.w_after = add_curve(self.wave, [], [])
         self.w_dots = pg.ScatterPlotItem(size=6, pen=None)
         self.wave.addItem(self.w_dots)
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
@@ -165,8 +166,8 @@ class ScalingPanels:
         self.channels.plot.addItem(self.unrotated_text, ignoreBounds=True)
         self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
         self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
-        self.s_before = self.score.plot([], [])
-        self.s_after = self.score.plot([], [])
+        self.s_before = add_curve(self.score, [], [])
+        self.s_after = add_curve(self.score, [], [])
         self.s_l0 = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                     movable=False, label="L₀", labelOpts={"position": 0.95, "color": "#444444"})
         self.s_ext = pg.InfiniteLine(angle=90, pen=pg.mkPen("#444444", width=1.5), movable=False,

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 
 from explorer.translations import fill
+from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import (
     CURSOR_PEN,
     ImagePlot,
+    nice_span,
+    steady_range,
     ZoomableView,
     cache_axes,
     cell_under,
@@ -35,7 +39,7 @@ class SimilarityView(ZoomableView):
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
         self.profile.setLabel("left", "f(k)")
         self.profile.setMenuEnabled(False)
-        self.profile_curve = self.profile.plot([], [], pen=pg.mkPen("#0072B2", width=2))
+        self.profile_curve = add_curve(self.profile, [], [], pen=pg.mkPen("#0072B2", width=2))
         self.canvas.ci.layout.setColumnStretchFactor(0, 3)
         self.canvas.ci.layout.setColumnStretchFactor(2, 2)
         self.row_line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
@@ -60,6 +64,9 @@ class SimilarityView(ZoomableView):
         side = img.shape[0] * result.pos_step
         self.panel.show(img, result.pos0, result.pos0, side, side, levels)
         self.profile_curve.setData(result.profile_k, result.profile_f)
+        if len(result.profile_k):          # nice ends: the axes redraw only when these move
+            steady_range(self.profile, x=(float(result.profile_k[0]), float(result.profile_k[-1])),
+                         y=nice_span(float(np.min(result.profile_f)), float(np.max(result.profile_f))))
         hint = per_pixel_hint(result.pos_step)
         set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
                                     else self.tr("dot product")) + (f": {hint}" if hint else ""))
@@ -70,7 +77,6 @@ class SimilarityView(ZoomableView):
                                   if p.metric == "cosine" else "f(k)")
             span = self._zoom_shown or (0, p.max_len)                # a scene's zoom, or all of it
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
-            self.profile.enableAutoRange()
         self.result = result
 
     def show_state(self, state, params=None) -> None:

@@ -1,0 +1,93 @@
+"""Curves whose 2-3 px lines are drawn as a few 1 px lines side by side (Qt's fast path).
+
+Qt's raster engine draws a 1 px cosmetic pen with a line rasterizer, but strokes any wider pen into
+polygons first: a 1024-point curve at 2 px costs ~2.3 ms against ~0.2 ms at 1 px. The views draw
+every curve at >= 2 px (thin lines fade on a projector), so ThickCurve draws a w px line as the same
+1 px line offset by whole device pixels: 3 copies at 2 px, 5 at 3 px (a plus sign, corners left
+out). The pixels set are the pen's within a pixel (tested against Qt's own wide pen).
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter, QPen, QTransform
+
+MAX_PASSES_WIDTH = 3      # wider pens (presentation scale >= 2) are stroked by Qt as before
+
+
+def offsets(width: int) -> list[tuple[int, int]]:
+    """Device-pixel offsets of the 1 px copies that make a `width` px line: a width x width
+    square without its corners (for width 2: one corner, so the copies touch but do not widen a
+    horizontal line to 3 px)."""
+    lo = -((width - 1) // 2)
+    square = [(dx, dy) for dy in range(lo, lo + width) for dx in range(lo, lo + width)]
+    if width == 2:
+        return [o for o in square if o != (lo + 1, lo + 1)]
+    hi = lo + width - 1
+    return [(dx, dy) for dx, dy in square if not (dx in (lo, hi) and dy in (lo, hi))]
+
+
+def pass_width(pen: QPen, antialias: bool, device_ratio: float) -> int:
+    """The whole number of 1 px copies' width for this pen, or 0 when Qt should stroke it itself
+    (thin, dashed, translucent, antialiased or high-DPI: there 1 device px is not 1 logical px)."""
+    width = round(pen.widthF())
+    if (antialias or device_ratio != 1.0 or not pen.isCosmetic() or not pen.isSolid()
+            or pen.style() != Qt.PenStyle.SolidLine or pen.color().alphaF() != 1.0
+            or abs(pen.widthF() - width) > 0.25 or not 2 <= width <= MAX_PASSES_WIDTH):
+        return 0
+    return width
+
+
+class ThickCurve(pg.PlotCurveItem):
+    """pg.PlotCurveItem that paints a plain 2-3 px line as offset 1 px copies (fills, shadows and
+    other pens as pyqtgraph does)."""
+
+    def paint(self, p: QPainter, opt, widget) -> None:
+        if self.xData is None or len(self.xData) == 0:
+            return
+        pen = self.opts["pen"]
+        plain = (self.opts["fillLevel"] is None and self.opts["shadowPen"] is None
+                 and self._exportOpts is False and self.opts["compositionMode"] is None)
+        width = pass_width(pen, bool(self.opts["antialias"]), p.device().devicePixelRatioF()) \
+            if plain else 0
+        if not width:
+            super().paint(p, opt, widget)
+            return
+        thin = QPen(pen)
+        thin.setWidth(0)                      # cosmetic 1 px: the rasterizer's fast path
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setPen(thin)
+        segments = self._getLineSegments() if self._shouldUseDrawLineSegments(pen) else None
+        path = None if segments is not None else self.getPath()
+        base = p.worldTransform()
+        for dx, dy in offsets(width):
+            p.setWorldTransform(base * QTransform.fromTranslate(dx, dy))
+            if segments is not None:
+                p.drawLines(*segments)
+            else:
+                p.drawPath(path)
+        p.setWorldTransform(base)
+
+
+class Curve(pg.PlotDataItem):
+    """pg.PlotDataItem drawn by a ThickCurve; add it with `plot.addItem(Curve(x, y, name=...))`
+    (what plot.plot(x, y, ...) does with a PlotDataItem, legend entry included)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        old = self.curve
+        old.sigClicked.disconnect(self.sigClicked)
+        old.setParentItem(None)
+        self.curve = ThickCurve()
+        self.curve.setParentItem(self)
+        self.curve.sigClicked.connect(self.sigClicked)
+        if args or kwargs:
+            self.setData(*args, **kwargs)
+
+
+def add_curve(plot: pg.PlotItem, *args, **kwargs) -> Curve:
+    """plot.plot(*args, **kwargs), drawn by a ThickCurve."""
+    item = Curve(*args, **kwargs)
+    plot.addItem(item)
+    return item

@@ -1,0 +1,134 @@
+"""The drawing shortcuts of issue #13 against what pyqtgraph / Qt draw the plain way.
+
+ThickCurve draws a 2-3 px line as offset 1 px copies: the pixels it sets are Qt's wide pen's within
+one pixel. Colour bars get their ticks given (bar_ticks): pyqtgraph's major ticks, no minor levels.
+"""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+
+def _dilate(mask):
+    out = mask.copy()
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            out |= np.roll(np.roll(mask, dy, 0), dx, 1)
+    return out
+
+
+def _render(qtbot, make, pen, connect="all", n=1024):
+    """The non-white pixels of one curve drawn by `make` (PlotDataItem or Curve) in a bare plot."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    import explorer.ui.views.base  # noqa: F401 (the app's pyqtgraph options: no antialiasing)
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(600, 300)
+    widget.hideAxis("left")
+    widget.hideAxis("bottom")
+    x = np.linspace(0, 60, n)
+    y = np.sin(x) * np.exp(-x / 40)
+    widget.addItem(make(x, y, pen=pen, connect=connect))
+    widget.setRange(xRange=(0, 60), yRange=(-1, 1), padding=0)
+    widget.show()
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.width(), 4)
+    return pixels[..., :3].min(-1) < 200
+
+
+def test_offsets_make_a_line_of_the_pen_width():
+    from explorer.ui.views.thick_curve import offsets
+
+    assert offsets(2) == [(0, 0), (1, 0), (0, 1)]
+    assert sorted(offsets(3)) == sorted([(0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)])
+
+
+@pytest.mark.parametrize("width", [2, 3])
+@pytest.mark.parametrize("connect", ["all", "pairs"])
+def test_thick_curve_sets_the_wide_pens_pixels_within_one_pixel(qtbot, width, connect):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.thick_curve import Curve
+
+    pen = pg.mkPen("#0072B2", width=width)
+    qt = _render(qtbot, pg.PlotDataItem, pen, connect)
+    ours = _render(qtbot, Curve, pen, connect)
+    assert qt.sum() > 1000
+    assert not (ours & ~_dilate(qt)).any()       # nothing drawn where Qt's pen is not near
+    assert not (qt & ~_dilate(ours)).any()       # no gap where Qt's pen draws
+    assert 0.75 < ours.sum() / qt.sum() < 1.25   # about as heavy
+
+
+@pytest.mark.parametrize("pen_kw", [dict(width=2, style=2), dict(width=1), dict(width=5),
+                                    dict(color=(0, 114, 178, 120), width=2)])
+def test_other_pens_are_drawn_by_qt_unchanged(qtbot, pen_kw):
+    """Dashed, thin, very wide and translucent pens: exactly pyqtgraph's own pixels."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import Qt
+
+    from explorer.ui.views.thick_curve import Curve
+
+    kw = dict(pen_kw)
+    colour = kw.pop("color", "#0072B2")
+    if "style" in kw:
+        kw["style"] = Qt.PenStyle.DashLine
+    pen = pg.mkPen(colour, **kw)
+    assert (_render(qtbot, Curve, pen, n=300) == _render(qtbot, pg.PlotDataItem, pen, n=300)).all()
+
+
+def test_add_curve_keeps_the_legend_entry_and_the_data(qtbot):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.thick_curve import ThickCurve, add_curve
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    plot = widget.getPlotItem()
+    legend = plot.addLegend()
+    item = add_curve(plot, [0, 1, 2], [3, 1, 2], name="mine", pen=pg.mkPen("r", width=2))
+    assert isinstance(item.curve, ThickCurve)
+    assert [label.text for _, label in legend.items] == ["mine"]
+    x, y = item.curve.getData()
+    assert list(x) == [0, 1, 2] and list(y) == [3, 1, 2]
+    assert item.curve.parentItem() is item
+
+
+@pytest.mark.parametrize("lo, hi", [(-1, 1), (0, 1.2), (0, 2047), (-2.5e-5, 2.5e-5), (0.5, 0.7),
+                                    (-12.25, 3.0), (1e-8, 1e-3), (-1e6, 1e6)])
+def test_bar_ticks_are_few_round_values_inside_the_levels(lo, hi):
+    from explorer.ui.views.base import bar_ticks
+
+    ticks = bar_ticks(lo, hi)[0]
+    values = np.array([v for v, _ in ticks])
+    assert 2 <= len(ticks) <= 6
+    assert values.min() >= lo - 1e-12 and values.max() <= hi + 1e-12
+    step = np.diff(values)
+    assert np.allclose(step, step[0])                       # evenly spaced
+    mantissa = step[0] / 10 ** np.floor(np.log10(step[0]))
+    assert any(np.isclose(mantissa, m) for m in (1, 2, 2.5, 5))
+    for v, text in ticks:                                   # the label reads as the value
+        assert float(text) == pytest.approx(v, rel=1e-2, abs=1e-12)
+
+
+def test_bar_ticks_of_symmetric_levels_are_symmetric():
+    from explorer.ui.views.base import bar_ticks
+
+    assert [t for _, t in bar_ticks(-1, 1)[0]] == ["-1", "-0.5", "0", "0.5", "1"]
+    assert bar_ticks(2.0, 1.0) == [[]] and bar_ticks(0.0, float("inf")) == [[]]
+
+
+def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.base import ImagePlot, bar_ticks
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    panel.show(np.zeros((4, 4), np.float32), 0, 0, 4, 4, (-0.5, 0.5))
+    assert panel.bar.axis._tickLevels == bar_ticks(-0.5, 0.5)
+    assert panel.bar.levels() == (-0.5, 0.5)
