@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 
 from explorer.compute import offset as data
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import nice_ceil, set_title
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
+from explorer.ui.views.pca_row import move_points
 from explorer.translations import fill
 
 VECTOR_CHANNELS = 128   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot (readable, cheap)
@@ -30,10 +32,13 @@ class OffsetView(PanelView):
         self.vec = self.plot(0, 2, self.tr("channel"), self.tr("value"),
                              self.tr("PE(p + k) and R(k)·PE(p), float32"))
         self.legend(self.vec, (10, 2), 2)
-        self.shifted = self.vec.plot([], [], pen=None, symbol="o", symbolSize=9, symbolPen=None,
-                                     symbolBrush=PALETTE[0], name="PE(p + k)")
-        self.rotated = self.vec.plot([], [], pen=None, symbol="+", symbolSize=9,
-                                     symbolPen=PALETTE[1], name="R(k)·PE(p)")
+        # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
+        # symbol's style, ~5 ms a frame for this view's five marker sets
+        self.shifted = pg.ScatterPlotItem(symbol="o", size=9, pen=None, brush=PALETTE[0], name="PE(p + k)")
+        self.rotated = pg.ScatterPlotItem(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1],
+                                          name="R(k)·PE(p)")
+        for item in (self.shifted, self.rotated):
+            self.vec.addItem(item)
         self.vec.setYRange(-1.15, 1.15, padding=0)
         self.dots = self.plot(1, 0, self.tr("offset k"), "PE(p)·PE(p + k)",
                               self.tr("the first p as a line, the others as markers: they land "
@@ -59,8 +64,9 @@ class OffsetView(PanelView):
                                if c == d else
                                fill(self.tr("R(k), k = %1: channels 0 … %2 of %3"), str(r.k), str(c - 1), str(d)))
         shown = min(d, VECTOR_CHANNELS)     # thousands of symbols are unreadable and slow to draw
-        self.shifted.setData(r.shifted[:shown])
-        self.rotated.setData(r.rotated[:shown])
+        channels = np.arange(shown, dtype=np.float64)
+        move_points(self.shifted, channels, r.shifted[:shown])
+        move_points(self.rotated, channels, r.rotated[:shown])
         self.vec.setXRange(-0.5, shown - 0.5, padding=0.01)
         title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
             self.tr("p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)")
@@ -77,8 +83,12 @@ class OffsetView(PanelView):
         cost ~5 ms a frame."""
         while len(self.dot_items) < len(r.ps):
             i = len(self.dot_items)
-            self.dot_items.append(add_curve(self.dots, [], []) if i == 0 else self.dots.plot(
-                [], [], pen=None, symbol=SYMBOLS[i % len(SYMBOLS)], symbolPen=None))
+            if i == 0:
+                self.dot_items.append(add_curve(self.dots, [], []))
+            else:
+                self.dot_items.append(pg.ScatterPlotItem(symbol=SYMBOLS[i % len(SYMBOLS)], pen=None,
+                                                         brush=PALETTE[i % len(PALETTE)], size=7))
+                self.dots.addItem(self.dot_items[-1])
         relabel = (r.ps, self.line_scale) != self._legend_key
         if relabel:
             self._legend_key = (r.ps, self.line_scale)
@@ -91,13 +101,13 @@ class OffsetView(PanelView):
             else:
                 at = ((np.arange(MARKERS) + i / len(r.ps)) * n / MARKERS).astype(int)
                 at = np.unique(np.clip(at, 0, n - 1))
-                item.setData(r.ks[at], r.dots[i][at])
+                if relabel:
+                    item.setSize(7 * self.line_scale)
+                    item._pe_brushes = ()          # the next move_points restyles every point
+                move_points(item, r.ks[at].astype(np.float64), r.dots[i][at])
             if relabel:
                 if i == 0:
                     set_pen(item, self.pen(colour, 3.0))
-                else:
-                    item.setSymbolBrush(colour)
-                    item.setSymbolSize(7 * self.line_scale)
                 self.dots.legend.addItem(item, f"p = {p}")
             item.show()
         for item in self.dot_items[len(r.ps):]:

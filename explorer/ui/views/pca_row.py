@@ -15,15 +15,19 @@ BRUSH_LEVELS = 32              # colours the positions are binned into: the scat
 #                                keeps 32 entries, not one per point (a per-point colour cost ~50 ms)
 
 
-def move_points(dots: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray, brushes: list) -> None:
-    """Put the scatter's points at (x, y) (n,), coloured by `brushes` (one per point).
+def move_points(dots: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray, brushes: list | None = None) -> None:
+    """Put the scatter's points at (x, y) (n,), coloured by `brushes` (one per point; None: the
+    item's own brush, size and symbol).
 
     When the point count and brushes are those already shown, only the coordinates are written into
     the item's record array (`ScatterPlotItem.data`, read by its paint in pixel mode) and its bounds
-    are dropped: setData would rebuild every point's style (~2.5 ms for 512 points, twice a frame)."""
+    are dropped: setData would rebuild every point's style (~1 ms per 100 points)."""
     data = dots.data
     if len(data) != len(x) or getattr(dots, "_pe_brushes", None) is not brushes:
-        dots.setData(x, y, brush=brushes)
+        if brushes is None:
+            dots.setData(x, y)
+        else:
+            dots.setData(x, y, brush=brushes)
         dots._pe_brushes = brushes
         return
     data["x"], data["y"] = x, y

@@ -56,6 +56,8 @@ class RopeView(PanelView):
         rotation = self.canvas
         self.box.removeWidget(rotation)
         self.pages = QTabWidget()
+        # document mode: no framed pane (Fusion's pane frame made every grab of the page ~3x dearer)
+        self.pages.setDocumentMode(True)
         self.scaling_canvas = pg.GraphicsLayoutWidget()
         self.scaling_canvas.ci.layout.setVerticalSpacing(10)
         self.pages.addTab(rotation, self.tr("Rotation and pairing"))       # in the order of data.PAGES

@@ -87,6 +87,7 @@ class TokensView(Retranslatable, View):
         self.legend = QLabel("")
         self.box.addWidget(self.legend)
         self.pages = QTabWidget()
+        self.pages.setDocumentMode(True)   # no framed pane: it made each grab of a page ~3x dearer
         self.lookup = MatrixRow(("×", "="), position_rows=(True, False, True), binary_first=True)
         self.sum = MatrixRow(("+", "="), position_rows=(True, True, True), own_scale=(1,))
         self.gauge = GaugePanel()
