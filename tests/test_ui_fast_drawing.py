@@ -132,3 +132,91 @@ def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
     panel.show(np.zeros((4, 4), np.float32), 0, 0, 4, 4, (-0.5, 0.5))
     assert panel.bar.axis._tickLevels == bar_ticks(-0.5, 0.5)
     assert panel.bar.levels() == (-0.5, 0.5)
+
+
+def _argb(item):
+    from PySide6.QtGui import QImage
+
+    item.render()
+    image = item.qimage.convertToFormat(QImage.Format.Format_ARGB32)
+    rows = np.frombuffer(image.constBits(), np.uint32).reshape(image.height(), image.bytesPerLine() // 4)
+    return rows[:, :image.width()].copy(), item.qimage.format()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("levels", [(-1.0, 1.0), (-0.25, 0.75), (0.3, 0.3), (0.0, 1e-6)])
+def test_screen_image_colours_every_pixel_as_pyqtgraph_does(qapp, dtype, levels):
+    """The fast path (straight to a colour-tabled picture) against pyqtgraph's own render, with
+    values beyond the levels, on the levels and between colours."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    import explorer.ui.views.base  # noqa: F401 (row-major images, as in the app)
+    from explorer.ui.views.image_item import ScreenImage
+
+    rng = np.random.default_rng(0)
+    data = rng.uniform(-1.3, 1.3, (97, 131)).astype(dtype)
+    data[0, :6] = [-1, 1, 0, 0.5, -0.5, 0.3]
+    cmap = pg.colormap.get("CET-D1")
+    plain, fast = pg.ImageItem(), ScreenImage()
+    for item in (plain, fast):
+        item.setColorMap(cmap)
+        item.setImage(data, autoLevels=False, levels=levels)
+    assert fast._render_indexed()                                   # the fast path is taken
+    want, _ = _argb(plain)
+    got, fmt = _argb(fast)
+    assert fmt == QImage.Format.Format_ARGB32_Premultiplied
+    assert got.shape == want.shape == data.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_screen_image_leaves_nans_and_translucent_tables_to_pyqtgraph(qapp):
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    import explorer.ui.views.base  # noqa: F401
+    from explorer.ui.views.image_item import ScreenImage
+
+    data = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
+    data[2, 3] = np.nan
+    plain, fast = pg.ImageItem(), ScreenImage()
+    for item in (plain, fast):
+        item.setColorMap(pg.colormap.get("CET-D1"))
+        item.setImage(data, autoLevels=False, levels=(-1, 1))
+    assert not fast._render_indexed()
+    np.testing.assert_array_equal(_argb(fast)[0], _argb(plain)[0])   # NaN stays transparent
+    assert _argb(fast)[0][2, 3] >> 24 == 0
+    translucent = ScreenImage()
+    translucent.setLookupTable(np.full((256, 4), 128, np.uint8))
+    translucent.setImage(np.zeros((4, 4), np.float32), autoLevels=False, levels=(-1, 1))
+    assert not translucent._render_indexed()
+    assert _argb(translucent)[1] == QImage.Format.Format_ARGB32_Premultiplied
+
+
+def test_an_image_panel_draws_a_cached_array_once(qtbot, monkeypatch):
+    """The same array object at the same levels and place is not coloured again; new levels, a
+    new array or clear() draw again."""
+    import pyqtgraph as pg
+
+    from explorer.ui.views.base import ImagePlot
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    calls = []
+    original = panel.image.setImage
+    monkeypatch.setattr(panel.image, "setImage", lambda *a, **k: (calls.append(1), original(*a, **k)))
+    table = np.ones((4, 4), np.float32)
+    def drawn(*args) -> bool:
+        before = len(calls)
+        panel.show(*args)
+        return len(calls) > before
+
+    assert drawn(table, 0, 0, 4, 4, (-1.0, 1.0))
+    assert not drawn(table, 0, 0, 4, 4, (-1.0, 1.0))
+    assert drawn(table, 0, 0, 4, 4, (-2.0, 2.0))
+    assert drawn(table, 0, 0, 8, 4, (-2.0, 2.0))
+    assert drawn(table.copy(), 0, 0, 8, 4, (-2.0, 2.0))
+    panel.clear()
+    assert panel.image.image is None
+    assert drawn(table, 0, 0, 8, 4, (-2.0, 2.0))

@@ -191,7 +191,7 @@ class CheckView(PanelView):
         for panel, values, lv in panels:
             panel.plot.setLabel("bottom", x_label)
             if values is None:
-                panel.image.clear()
+                panel.clear()
                 continue
             # the difference on the scale of the tolerance at least: a match looks pale
             panel.show(values, 0, 0, cols, rows,

@@ -75,7 +75,7 @@ class LearnedView(Retranslatable, View):
                                          "sinusoidal side is shown. Install them with: %1"), INSTALL_HINT))
             self.note.setText(f'<b style="color:#a33">{self.note.text()}</b>')
             for panel in (self.tables[0], self.sims[0]):
-                panel.image.clear()
+                panel.clear()
                 set_title(panel.plot, self.tr("learned positions: not installed"))
         else:
             if result.learned is not self._shown_learned:   # the trained table never changes

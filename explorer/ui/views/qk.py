@@ -71,7 +71,7 @@ class QkView(Retranslatable, PanelView):
             self.note.setText(f'<b style="color:#a33">{reason}</b>')
             self.note.show()
             for panel in (self.q_img, self.k_img, self.rot_img, self.plain_img):
-                panel.image.clear()
+                panel.clear()
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
