@@ -220,3 +220,22 @@ def test_an_image_panel_draws_a_cached_array_once(qtbot, monkeypatch):
     panel.clear()
     assert panel.image.image is None
     assert drawn(table, 0, 0, 8, 4, (-2.0, 2.0))
+
+
+def test_set_extent_sets_a_range_once_and_again_when_it_changes(qtbot):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.base import set_extent
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    plot = widget.getPlotItem()
+    moved = []
+    plot.getViewBox().sigRangeChanged.connect(lambda *a: moved.append(1))
+    set_extent(plot, (0, 10), (0, 5))
+    assert plot.getViewBox().viewRange() == [[0, 10], [0, 5]]
+    count = len(moved)
+    set_extent(plot, (0, 10), (0, 5))
+    assert len(moved) == count
+    set_extent(plot, (0, 20), (0, 5))
+    assert plot.getViewBox().viewRange()[0] == [0, 20]

@@ -7,7 +7,7 @@ from fractions import Fraction
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_title
+from explorer.ui.views.base import set_extent, set_title
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 
@@ -42,7 +42,7 @@ class AlibiView(PanelView):
         heads = len(r.slopes)            # whole heads only (pyqtgraph put ticks at 0.5)
         step = max(1, -(-heads // 16))
         self.slope_plot.getAxis("bottom").setTicks([[(h, str(h)) for h in range(0, heads, step)], []])
-        self.slope_plot.setXRange(-0.5, heads - 0.5, padding=0.02)
+        set_extent(self.slope_plot, x=(-0.5, heads - 0.5), padding=0.02)
         set_pen(self.slope_curve, self.pen(PALETTE[0]))
         n = r.params.max_len
         step = int(r.positions[1] - r.positions[0]) if len(r.positions) > 1 else 1
@@ -57,7 +57,7 @@ class AlibiView(PanelView):
             h = r.shown[i]
             lo = -float(r.slopes[h]) * (n - 1)
             panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
-            panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
+            set_extent(panel.plot, (0, span), (0, span))
             set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h])))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""

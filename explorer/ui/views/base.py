@@ -165,6 +165,10 @@ def cache_axes(*items) -> None:
             axis = item.getAxis(name)
             axis.setCacheMode(cached)
             axis.label.setCacheMode(cached)           # the axis label: a child, not in its pixmap
+            if isinstance(item, pg.ColorBarItem):
+                # its ticks are given (bar_ticks); with an SI prefix on, every level change re-set
+                # the label's HTML (~0.15 ms per bar)
+                axis.enableAutoSIPrefix(False)
             if name in ("left", "right"):
                 # grow for longer tick labels, never shrink back: a colour bar whose labels go
                 # "-0.5" -> "-12.25" -> "-3" would re-lay out the whole canvas on every step
@@ -369,6 +373,18 @@ def steady_range(plot, x: tuple[float, float] | None = None, y: tuple[float, flo
     plot._steady_range = key
     plot.disableAutoRange()
     plot.setRange(xRange=x, yRange=y, padding=0.02)
+
+
+def set_extent(plot, x: tuple[float, float] | None = None, y: tuple[float, float] | None = None,
+               padding: float = 0.0) -> None:
+    """plot.setRange(xRange=x, yRange=y, padding=padding) unless that is the range set last: a
+    view that sets its panels' fixed extents on every draw paid ~0.3 ms per panel per frame (and
+    an axis redraw, when the range had been panned)."""
+    key = (x, y, padding)
+    if getattr(plot, "_extent_set", None) == key:
+        return
+    plot._extent_set = key
+    plot.setRange(xRange=x, yRange=y, padding=padding)
 
 
 def decades(values) -> tuple[float, float]:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidge
 
 from explorer.compute import check as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import cache_axes, set_title, symmetric_levels
+from explorer.ui.views.base import cache_axes, set_extent, set_title, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 from explorer.errors import localized
@@ -196,7 +196,7 @@ class CheckView(PanelView):
             # the difference on the scale of the tolerance at least: a match looks pale
             panel.show(values, 0, 0, cols, rows,
                        lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
-            panel.plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
+            set_extent(panel.plot, (0, cols), (0, rows))
         title = self.tr("the reference it matches") if r.match else \
             self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),

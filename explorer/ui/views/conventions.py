@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.compute import conventions as data
-from explorer.ui.views.base import symmetric_levels
+from explorer.ui.views.base import set_extent, symmetric_levels
 from explorer.ui.views.panel_view import PanelView
 from explorer.translations import fill
 
@@ -38,18 +38,17 @@ class ConventionsView(PanelView):
         for lay, panel in self.pe.items():
             img = r.pe[lay]
             panel.show(img, 0, 0, img.shape[1] * r.ch_step, img.shape[0] * r.pos_step, (-1.0, 1.0))
-            panel.plot.setRange(xRange=(0, img.shape[1] * r.ch_step),
-                                yRange=(0, img.shape[0] * r.pos_step), padding=0)
+            set_extent(panel.plot, (0, img.shape[1] * r.ch_step), (0, img.shape[0] * r.pos_step))
         side = r.permutation.shape[0] * r.perm_step
         self.perm.show(r.permutation, 0, 0, side, side, (0.0, 1.0))
-        self.perm.plot.setRange(xRange=(0, side), yRange=(0, side), padding=0)
+        set_extent(self.perm.plot, (0, side), (0, side))
         comp = r.comparison
         span = comp.rows * comp.step
         s = comp.matrices["interleaved"]
         self.sim.show(s, 0, 0, span, span, symmetric_levels(s))
         self.diff.show(r.diff_t2t, 0, 0, span, span, symmetric_levels(r.diff_t2t))
         for panel in (self.sim, self.diff):
-            panel.plot.setRange(xRange=(0, span), yRange=(0, span), padding=0)
+            set_extent(panel.plot, (0, span), (0, span))
         metric = self.tr("cosine") if p.metric == "cosine" else self.tr("dot product")
         self.set_readout(
             fill(self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "

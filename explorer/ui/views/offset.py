@@ -7,7 +7,7 @@ import pyqtgraph as pg
 
 from explorer.compute import offset as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import nice_ceil, set_title
+from explorer.ui.views.base import nice_ceil, set_extent, set_title
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
 from explorer.ui.views.pca_row import move_points
 from explorer.translations import fill
@@ -58,7 +58,7 @@ class OffsetView(PanelView):
     def draw(self, r) -> None:
         c = r.rotation.shape[0]
         self.rot.show(r.rotation, 0, 0, c, c, (-1.0, 1.0))
-        self.rot.plot.setRange(xRange=(0, c), yRange=(0, c), padding=0)
+        set_extent(self.rot.plot, (0, c), (0, c))
         d = r.params.d_model
         set_title(self.rot.plot, size=TITLE_SIZE, text=fill(self.tr("R(k), k = %1"), str(r.k))
                                if c == d else
@@ -67,7 +67,7 @@ class OffsetView(PanelView):
         channels = np.arange(shown, dtype=np.float64)
         move_points(self.shifted, channels, r.shifted[:shown])
         move_points(self.rotated, channels, r.rotated[:shown])
-        self.vec.setXRange(-0.5, shown - 0.5, padding=0.01)
+        set_extent(self.vec, x=(-0.5, shown - 0.5), padding=0.01)
         title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
             self.tr("p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)")
         set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
@@ -116,5 +116,4 @@ class OffsetView(PanelView):
         lo, hi = float(r.dots.min()), float(r.dots.max())
         bottom = -nice_ceil(-lo) if lo < 0 else 0.0
         top = nice_ceil(hi) if hi > 0 else 1.0
-        self.dots.setRange(xRange=(float(r.ks[0]), float(r.ks[-1])), yRange=(bottom, top),
-                           padding=0.03)
+        set_extent(self.dots, (float(r.ks[0]), float(r.ks[-1])), (bottom, top), padding=0.03)

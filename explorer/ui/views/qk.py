@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import cell_under, nice_span, set_title, steady_range, symmetric_levels
+from explorer.ui.views.base import cell_under, nice_span, set_extent, set_title, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
@@ -98,7 +98,7 @@ class QkView(Retranslatable, PanelView):
         self.rot_img.show(r.logits[h], 0, 0, n, n, levels)
         self.plain_img.show(r.logits_plain[h], 0, 0, n, n, levels)
         for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
-            panel.plot.setRange(xRange=(0, w), yRange=(0, max(n, 1)), padding=0)
+            set_extent(panel.plot, (0, w), (0, max(n, 1)))
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
         set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
         set_title(self.rot_img.plot, fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), str(hd)),

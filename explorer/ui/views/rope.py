@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import nice_span, steady_range, symmetric_levels
+from explorer.ui.views.base import nice_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
@@ -134,9 +134,9 @@ class RopeView(PanelView):
         step = int(r.positions[1] - r.positions[0]) if rows > 1 else 1
         for panel, img in ((self.q_img, r.q), (self.k_img, r.k)):
             panel.show(img, 0, 0, hd, rows * step, symmetric_levels(img))
-            panel.plot.setRange(xRange=(0, hd), yRange=(0, rows * step), padding=0)
+            set_extent(panel.plot, (0, hd), (0, rows * step))
         self.perm.show(r.permutation, 0, 0, hd, hd, (0.0, 1.0))
-        self.perm.plot.setRange(xRange=(0, hd), yRange=(0, hd), padding=0)
+        set_extent(self.perm.plot, (0, hd), (0, hd))
         self.s_ones.setData(r.delta, r.score_ones)
         set_pen(self.s_ones, self.pen(PALETTE[0]))
         self.s_rand.setData(r.delta, r.score_random)

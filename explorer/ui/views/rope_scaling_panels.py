@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_title
+from explorer.ui.views.base import set_extent, set_title
 from explorer.ui.views.panel_view import GREY, TITLE_SIZE, set_pen
 from explorer.translations import fill
 
@@ -209,7 +209,7 @@ class ScalingPanels:
             levels = (levels[0] - 1, levels[1] + 1)
         hd = r.state.head_dim
         self.channels.show(logw, 0, 0, hd, 2, levels)
-        self.channels.plot.setRange(xRange=(0, hd), yRange=(0, 2), padding=0)
+        set_extent(self.channels.plot, (0, hd), (0, 2))
         unrotated = hd - p.rotary_dim
         self.unrotated.setVisible(unrotated > 0)
         self.unrotated_text.setVisible(unrotated > 0)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import (CURSOR_PEN, cache_axes, keep_together, scaled_label, set_bar_levels,
-                                   set_title)
+                                   set_extent, set_title)
 
 
 def _key(title: str, entries) -> str:
@@ -91,7 +91,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             set_bar_levels(self.bar, levels)
         _ticks(plot.getAxis("left"), y_ticks, rows)
         _ticks(plot.getAxis("bottom"), x_ticks, cols)
-        plot.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)), padding=0)
+        set_extent(plot, (0, max(cols, 1)), (0, max(rows, 1)))
 
     def align_axes(self) -> None:
         """Give every left axis the widest one's width, so the three panels line up."""
@@ -259,9 +259,9 @@ class GaugePanel(Retranslatable, QWidget):
         set_title(self.angles, _key(self.tr("angle (X, E)"), key), size="10pt")
         for plot in (self.norms, self.angles):
             _ticks(plot.getAxis("bottom"), labels, n, centre=0.0)
-            plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
+            set_extent(plot, x=(-0.6, max(n, 1) - 0.4))
         self.norms.enableAutoRange(axis="y")
-        self.angles.setYRange(0, 90 if n else 1, padding=0.02)
+        set_extent(self.angles, y=(0, 90 if n else 1), padding=0.02)
         if n == 0:
             return
         med = {k: float(np.nanmedian(v)) for k, v in (("e", r.token_norm), ("s", r.scaled_norm),
