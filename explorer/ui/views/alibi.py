@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
@@ -64,6 +65,7 @@ class AlibiView(PanelView):
         self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
 
 
+@lru_cache(maxsize=4096)
 def _fraction(m: float) -> str:
     """1/256 for exact powers of two, else 4 significant digits (a display format, not maths)."""
     f = Fraction(float(m)).limit_denominator(1 << 20)
