@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtWidgets import QGraphicsItem
 
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
@@ -53,6 +54,8 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             dots = pg.ScatterPlotItem(size=4, pen=None)
             plot.addItem(path)
             plot.addItem(dots)
+            for item in (path.curve, dots):    # the learned side never moves with the base: as a
+                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)   # pixmap, not 512 symbols
             cache_axes(plot)
             for name in ("left", "bottom"):
                 plot.getAxis(name).enableAutoSIPrefix(False)
