@@ -72,6 +72,21 @@ def test_svg_is_xml_with_the_plot_inside(window, tmp_path):
     assert 40 < float(label.get("textLength")) < 120          # "position p" at ~12 px
 
 
+def test_svg_has_the_axes_and_colour_bar_as_text_and_the_screen_caches_come_back(window, tmp_path):
+    """Axes, labels and titles are pixmaps between repaints on screen; an export paints them
+    afresh, so their text is SVG text (not embedded pictures), then the caches return."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    view = show(window, "similarity")
+    axis = view.panel.bar.axis
+    assert axis.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+    root = ET.parse(export_view_svg(view, tmp_path / "s.svg")).getroot()
+    texts = {(el.text or "").strip() for el in root.iter() if el.tag.endswith("text")}
+    assert {"-0.5", "0.5", "cosine similarity"} <= texts               # bar ticks, the title
+    assert "offset k = q − p" in texts                                 # an axis label
+    assert axis.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+
+
 def test_npy_and_csv_equal_the_image_the_view_draws(window, tmp_path):
     for name in ("heatmap", "similarity"):
         view = show(window, name)

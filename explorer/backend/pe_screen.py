@@ -120,8 +120,10 @@ def pe_screen(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols:
     right = _sines32(b_pos, turns, right_phase)                                # (T, 2C)
     right *= damp
     right = right.reshape(t_count, cols, 2 * s)                                 # (T, J, 2s)
-    out = np.einsum("bjk,tjk->btj", left, right, optimize=True)                # (B, T, J)
-    return np.ascontiguousarray(out.reshape(b_count * t_count, cols)[:rows])    # (rows, J)
+    # one (B, 2s) @ (2s, T) product per column, on strided views (no copies in; einsum's own
+    # transposes copied both operands and its result): (J, B, T)
+    out = np.matmul(left.transpose(1, 0, 2), right.transpose(1, 2, 0))
+    return np.ascontiguousarray(out.transpose(1, 2, 0).reshape(b_count * t_count, cols)[:rows])  # (rows, J)
 
 
 def pe_screen_plain(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols: int,

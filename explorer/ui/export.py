@@ -12,6 +12,7 @@ import dataclasses
 import html
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,25 @@ def check_dpi(dpi) -> float:
     return float(dpi)
 
 
+@contextmanager
+def uncached(view):
+    """Paint every plot item afresh while exporting: axes, labels and titles are kept as screen
+    pixmaps between repaints, which an SVG would embed as pictures and a 300 dpi PNG would blur."""
+    from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
+
+    kept = []
+    for gv in view.findChildren(QGraphicsView):
+        for item in gv.scene().items():
+            if item.cacheMode() != QGraphicsItem.CacheMode.NoCache:
+                kept.append((item, item.cacheMode()))
+                item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    try:
+        yield
+    finally:
+        for item, mode in kept:
+            item.setCacheMode(mode)
+
+
 def view_image(view, dpi: float = SCREEN_DPI) -> QImage:
     """The view drawn at dpi / 96 times its on-screen size, white background, DPI metadata set."""
     scale = check_dpi(dpi) / SCREEN_DPI
@@ -60,7 +80,8 @@ def view_image(view, dpi: float = SCREEN_DPI) -> QImage:
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        view.render(painter, QPoint())
+        with uncached(view):
+            view.render(painter, QPoint())
     finally:
         painter.end()
     dpm = round(float(dpi) / 0.0254)
@@ -97,7 +118,8 @@ def svg_bytes(view, title: str = "PE Explorer") -> bytes:
     painter = QPainter(gen)
     try:
         painter.fillRect(QRect(0, 0, size.width(), size.height()), QColor("white"))
-        view.render(painter, QPoint())
+        with uncached(view):
+            view.render(painter, QPoint())
     finally:
         painter.end()
     buf.close()

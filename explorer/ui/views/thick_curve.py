@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPainter, QPen, QTransform
+from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
 
 MAX_PASSES_WIDTH = 3      # wider pens (presentation scale >= 2) are stroked by Qt as before
 
@@ -48,7 +48,8 @@ class ThickCurve(pg.PlotCurveItem):
             return
         pen = self.opts["pen"]
         plain = (self.opts["fillLevel"] is None and self.opts["shadowPen"] is None
-                 and self._exportOpts is False and self.opts["compositionMode"] is None)
+                 and self._exportOpts is False and self.opts["compositionMode"] is None
+                 and p.paintEngine().type() == QPaintEngine.Type.Raster)   # not into an SVG
         width = pass_width(pen, bool(self.opts["antialias"]), p.device().devicePixelRatioF()) \
             if plain else 0
         if not width:
