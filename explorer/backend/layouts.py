@@ -19,7 +19,7 @@ from explorer.backend.similarity import METRICS, similarity_blocks
 from explorer.errors import require
 
 SCREEN_ROWS = 512  # the most rows a layout heatmap gets; longer max_len is shown as block means
-CHECK_ROWS = 32    # table rows on which the permutation itself is checked (cost: 2 x 32 x d)
+CHECK_ROWS = 8     # table rows on which the permutation itself is checked (cost: 2 x 8 x d float64 sines)
 
 
 def concat_order(d_model: int) -> np.ndarray:
