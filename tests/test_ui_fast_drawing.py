@@ -239,3 +239,28 @@ def test_set_extent_sets_a_range_once_and_again_when_it_changes(qtbot):
     assert len(moved) == count
     set_extent(plot, (0, 20), (0, 5))
     assert plot.getViewBox().viewRange()[0] == [0, 20]
+
+
+def test_the_apps_window_freezes_long_lived_objects_after_start_up(qtbot, settings):
+    """run_app's window (freeze_gc=True) moves start-up objects out of the collector once the
+    device probe answered; a test's window (the default) leaves the collector alone."""
+    import gc
+
+    from explorer.ui.gc_pauses import freeze_long_lived
+    from explorer.ui.main_window import MainWindow
+
+    gc.unfreeze()
+    try:
+        plain = MainWindow(settings=settings)
+        qtbot.addWidget(plain)
+        with qtbot.waitSignal(plain.device_probe.shown, timeout=30000):
+            plain.show()
+        qtbot.wait(50)
+        assert gc.get_freeze_count() == 0
+        app_window = MainWindow(settings=settings, freeze_gc=True)
+        qtbot.addWidget(app_window)
+        app_window.show()
+        qtbot.waitUntil(lambda: gc.get_freeze_count() > 10_000, timeout=30000)
+        assert freeze_long_lived() >= gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()

@@ -38,7 +38,7 @@ def open_window():
     app = make_app()
     settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "pe-explorer", "bench")
     settings.clear()
-    window = MainWindow(settings=settings)
+    window = MainWindow(settings=settings, freeze_gc=True)   # as run_app's window
     window.resize(1400, 900)
     window.show()
     app.processEvents()

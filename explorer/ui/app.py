@@ -62,7 +62,7 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
     holder = {}
 
     def open_window():
-        window = MainWindow()
+        window = MainWindow(freeze_gc=True)
         window.language_requested.connect(switch_language)
         window.show()
         holder["window"] = window

@@ -17,6 +17,7 @@ from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
+from explorer.ui.gc_pauses import freeze_long_lived
 from explorer.ui.file_actions import FileActions
 from explorer.ui.i18n import current_language
 from explorer.ui.lecture import Lecture
@@ -33,8 +34,11 @@ class MainWindow(QMainWindow):
     language_requested = Signal(str)
     view_built = Signal(str, object)     # (name, view): a tab's view was just made (views are lazy)
 
-    def __init__(self, settings: QSettings | None = None, parent=None):
+    def __init__(self, settings: QSettings | None = None, parent=None, freeze_gc: bool = False):
+        """freeze_gc: the app's own window (run_app, the bench) freezes long-lived objects out of
+        the garbage collector after start-up and each model load (gc_pauses); tests' windows don't."""
         super().__init__(parent)
+        self.freeze_gc = freeze_gc
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
@@ -134,6 +138,10 @@ class MainWindow(QMainWindow):
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
+        # start-up and each opened model leave long-lived objects: out of later full collections
+        if self.freeze_gc:
+            self.device_probe.shown.connect(self._freeze_long_lived_once)
+            self.model_actions.loaded.connect(lambda *_: QTimer.singleShot(0, freeze_long_lived))
         c.params_changed.connect(self._on_params_for_device)
         # torch loads lazily: probe after the first frame is on screen
         QTimer.singleShot(800, self, self._first_device_probe)
@@ -172,6 +180,12 @@ class MainWindow(QMainWindow):
         self.view_built.emit(name, view)
 
     # slots -------------------------------------------------------------------------------------
+    def _freeze_long_lived_once(self, *_) -> None:
+        """After the first device answer (torch is imported by then), once per window."""
+        if not getattr(self, "_frozen_once", False):
+            self._frozen_once = True
+            QTimer.singleShot(0, freeze_long_lived)
+
     def _first_device_probe(self) -> None:
         """The deferred start-up probe, unless a device was already probed since (it would be older)."""
         if self.device_probe.latest is None:
