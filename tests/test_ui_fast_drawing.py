@@ -264,3 +264,78 @@ def test_the_apps_window_freezes_long_lived_objects_after_start_up(qtbot, settin
         assert freeze_long_lived() >= gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_band_is_chosen_for_flat_tall_envelopes_and_bars_for_jagged_ones():
+    from explorer.ui.views.curves import band_is_cheaper
+
+    m = 1000
+    px = 2.0 / 150                                       # a lane of 150 px
+    assert band_is_cheaper(np.full(m, -1.0), np.full(m, 1.0), px)           # a fast sine, many per column
+    rng = np.random.default_rng(0)
+    lo = rng.uniform(-1, 0.5, m)
+    assert not band_is_cheaper(lo, lo + rng.uniform(0, 0.5, m), px)          # a few positions per column
+    slow = np.sin(np.linspace(0, 20, m))
+    assert not band_is_cheaper(slow - 0.01, slow + 0.01, px)                 # short bars: cheap already
+    assert not band_is_cheaper(np.zeros(1), np.ones(1), px)
+
+
+def test_a_band_covers_the_bars_pixels_within_one_pixel(qtbot):
+    """The filled band against the vertical 1 px bars it replaces (connect="pairs"), same envelope."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    import explorer.ui.views.base  # noqa: F401
+    from explorer.ui.views.band import Band
+
+    x = np.arange(600, dtype=np.float64) + 0.5
+    mid = 0.3 * np.sin(x / 40)
+    lo, hi = mid - 0.6 - 0.01 * np.cos(x / 7), mid + 0.6
+
+    def render(make):
+        widget = pg.PlotWidget()
+        qtbot.addWidget(widget)
+        widget.resize(600, 300)
+        widget.hideAxis("left")
+        widget.hideAxis("bottom")
+        widget.addItem(make())
+        widget.setRange(xRange=(0, 600), yRange=(-1.2, 1.2), padding=0)
+        widget.show()
+        image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+        return np.frombuffer(image.constBits(), np.uint8).reshape(
+            image.height(), image.width(), 4)[..., :3].min(-1) < 200
+
+    def bars():
+        return pg.PlotCurveItem(np.repeat(x, 2), np.stack([lo, hi], 1).ravel(), connect="pairs",
+                                pen=pg.mkPen("#0072B2", width=1))
+
+    def band():
+        item = Band()
+        item.setData(x, lo, hi)
+        item.setColour("#0072B2")
+        return item
+
+    want, got = render(bars)[:, 3:-3], render(band)[:, 3:-3]   # the end columns may round apart
+    assert want.sum() > 20_000
+    assert not (got & ~_dilate(want)).any() and not (want & ~_dilate(got)).any()
+    assert 0.9 < got.sum() / want.sum() < 1.1
+
+
+def test_the_curves_view_draws_long_tables_as_bands(window, qtbot):
+    from explorer.ui.views.band import Band
+
+    window.tabs.setCurrentIndex(list(window.views).index("curves"))
+    view = window.views["curves"]
+    window.controller.update(max_len=32768, d_model=1024, curve_pairs=(0, 4))
+    window.controller.wait_idle()
+    qtbot.wait(10)
+    shown = [(curve.isVisible(), band.isVisible()) for curve, band in view._items[:len(view.result.lines)]]
+    assert view.result.pos_step > 1 and any(b for _, b in shown)
+    for (curve, band), line in zip(view._items, view.result.lines):
+        if band.isVisible():                             # the band spans the envelope, a pixel more
+            assert isinstance(band, Band) and not curve.isVisible()
+            assert band.hi.max() >= line.y.max() - 2.5 * 1 and len(band.x) == len(line.x) // 2
+    window.controller.update(max_len=256)
+    window.controller.wait_idle()
+    assert view.result.pos_step == 1
+    assert all(c.isVisible() and not b.isVisible() for c, b in view._items[:len(view.result.lines)])

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
+from explorer.ui.views.band import Band
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 LANE = 2.5   # vertical distance between pair lanes (values span -1 .. 1)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#882255")
+
+
+def band_is_cheaper(lo: np.ndarray, hi: np.ndarray, px: float) -> bool:
+    """Whether an envelope (lo, hi per pixel column, data units; px = one pixel) is drawn faster as
+    one filled band than as vertical bars. Qt fills a band at ~0.1-0.7 us per pixel of its edges'
+    total rise and fall (each scanline walks every edge crossing it), and draws bars at ~15 ns per
+    pixel of their length: a fast sine over many positions per column (flat edges, tall bars) is a
+    band (1 ms -> 0.06 ms); a jagged envelope (a few positions per column) stays bars (a band took
+    300 ms there)."""
+    if len(lo) < 2 or not px > 0:
+        return False
+    rise = (np.abs(np.diff(hi)).sum() + np.abs(np.diff(lo)).sum()) / px       # edge length, px
+    length = (hi - lo).sum() / px + 2 * len(lo)                                # bar pixels
+    return bool(rise < 0.03 * length)
 
 
 def cos_shade(colour):
@@ -53,7 +69,7 @@ class CurvesView(ZoomableView):
         self.plot.addItem(self.cursor_line, ignoreBounds=True)
         self.box.addWidget(self.plot, 1)
         self.box.addWidget(self.readout)
-        self._items: list[pg.PlotDataItem] = []
+        self._items: list[tuple] = []      # (Curve, Band) per line: a curve, or its envelope
         self._width = 2.0
         self._extent = None
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
@@ -72,37 +88,48 @@ class CurvesView(ZoomableView):
         p = result.params
         lines = result.lines
         while len(self._items) < len(lines):
-            self._items.append(add_curve(self.plot, [], []))
+            band = Band()                          # a dense curve's per-pixel min/max envelope
+            self.plot.addItem(band)
+            self._items.append((add_curve(self.plot, [], []), band))
         lanes: dict[int, int] = {}
         ticks = []
         px = abs(self.plot.getViewBox().viewPixelSize()[1])     # one pixel in data units (y)
-        for item, line in zip(self._items, lines):
+        for (item, band), line in zip(self._items, lines):
             lane = lanes.setdefault(line.pair, len(lanes))
             colour = pg.mkColor(PALETTE[lane % len(PALETTE)])
             if line.kind == "cos":   # lighter shade: dashed pens on long paths are ~100x slower
                 colour = cos_shade(colour)
-            # an envelope (pos_step > 1): 1 px vertical bars, one per pixel column (wide pens cost
-            # 3-4x per frame there)
-            width = self._width if result.pos_step == 1 else max(1.0, self._width / 2)
-            # as separate segments ("pairs"): half the segments of a zig-zag through the same points,
-            # and Qt strokes a 2,000-vertex zig-zag path ~10x slower than it draws the bars
-            style = (colour.name(), width, "on" if result.pos_step > 1 else "auto")
-            if getattr(item, "_style", None) != style:     # each setPen re-lays the curve's data
-                item._style = style
-                item.setPen(pg.mkPen(colour, width=width))
-                item.curve.setSegmentedLineMode(style[2])
-            if result.pos_step > 1:    # bars (x, min)-(x, max), a pixel longer at each end: as thick
-                y = line.y - LANE * lane   # as a 2 px line, and Qt draws no zero-length line (a flat
-                y[0::2] -= px              # crest would leave a gap)
-                y[1::2] += px
-                item.setData(line.x, y, connect="pairs")
+            y = line.y - LANE * lane
+            if result.pos_step > 1 and band_is_cheaper(y[0::2], y[1::2], px):
+                # one filled band min..max over the pixel columns, a pixel wider at each edge: as
+                # thick as a 2 px line where the curve is flat, and no gaps
+                band.setData(line.x[0::2], y[0::2] - px, y[1::2] + px)
+                band.setColour(colour)
+                band.show()
+                item.hide()
             else:
-                item.setData(line.x, line.y - LANE * lane)
-            item.show()
+                # a curve (ThickCurve, 2 px), or an envelope as 1 px vertical bars min..max, one
+                # per pixel column, a pixel longer at each end (Qt draws no zero-length line)
+                bars = result.pos_step > 1
+                width = max(1.0, self._width / 2) if bars else self._width
+                style = (colour.name(), width, "on" if bars else "auto")
+                if getattr(item, "_style", None) != style:     # each setPen re-lays the curve's data
+                    item._style = style
+                    item.setPen(pg.mkPen(colour, width=width))
+                    item.curve.setSegmentedLineMode(style[2])
+                if bars:                     # (y is a new array: line.y - LANE * lane)
+                    y[0::2] -= px
+                    y[1::2] += px
+                    item.setData(line.x, y, connect="pairs")
+                else:
+                    item.setData(line.x, y)
+                item.show()
+                band.hide()
             if line.kind == "sin":
                 ticks.append((-LANE * lane, f"i={line.pair}  λ={line.wavelength:.4g}"))
-        for item in self._items[len(lines):]:
+        for item, band in self._items[len(lines):]:
             item.hide()
+            band.hide()
         self.plot.getAxis("left").setTicks([ticks, []])
         self.plot.setYRange(-LANE * (len(lanes) - 1) - 1.15, 1.15, padding=0)
         if (p.max_len,) != self._extent:
