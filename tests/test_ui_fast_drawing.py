@@ -100,7 +100,7 @@ def test_add_curve_keeps_the_legend_entry_and_the_data(qtbot):
 @pytest.mark.parametrize("lo, hi", [(-1, 1), (0, 1.2), (0, 2047), (-2.5e-5, 2.5e-5), (0.5, 0.7),
                                     (-12.25, 3.0), (1e-8, 1e-3), (-1e6, 1e6)])
 def test_bar_ticks_are_few_round_values_inside_the_levels(lo, hi):
-    from explorer.ui.views.base import bar_ticks
+    from explorer.ui.views.ranges import bar_ticks
 
     ticks = bar_ticks(lo, hi)[0]
     values = np.array([v for v, _ in ticks])
@@ -115,7 +115,7 @@ def test_bar_ticks_are_few_round_values_inside_the_levels(lo, hi):
 
 
 def test_bar_ticks_of_symmetric_levels_are_symmetric():
-    from explorer.ui.views.base import bar_ticks
+    from explorer.ui.views.ranges import bar_ticks
 
     assert [t for _, t in bar_ticks(-1, 1)[0]] == ["-1", "-0.5", "0", "0.5", "1"]
     assert bar_ticks(2.0, 1.0) == [[]] and bar_ticks(0.0, float("inf")) == [[]]
@@ -124,7 +124,8 @@ def test_bar_ticks_of_symmetric_levels_are_symmetric():
 def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
     import pyqtgraph as pg
 
-    from explorer.ui.views.base import ImagePlot, bar_ticks
+    from explorer.ui.views.base import ImagePlot
+    from explorer.ui.views.ranges import bar_ticks
 
     canvas = pg.GraphicsLayoutWidget()
     qtbot.addWidget(canvas)
@@ -225,7 +226,7 @@ def test_an_image_panel_draws_a_cached_array_once(qtbot, monkeypatch):
 def test_set_extent_sets_a_range_once_and_again_when_it_changes(qtbot):
     import pyqtgraph as pg
 
-    from explorer.ui.views.base import set_extent
+    from explorer.ui.views.ranges import set_extent
 
     widget = pg.PlotWidget()
     qtbot.addWidget(widget)

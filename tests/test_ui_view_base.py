@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QGraphicsItem
 
-from explorer.ui.views.base import nice_ceil, symmetric_levels
+from explorer.ui.views.ranges import nice_ceil, symmetric_levels
 from explorer.ui.views.registry import VIEW_CLASSES
 
 

@@ -8,7 +8,8 @@ from functools import lru_cache
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_extent, set_title
+from explorer.ui.views.base import set_title
+from explorer.ui.views.ranges import set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.compute import conventions as data
-from explorer.ui.views.base import set_extent, symmetric_levels
+from explorer.ui.views.ranges import set_extent, symmetric_levels
 from explorer.ui.views.panel_view import PanelView
 from explorer.translations import fill
 

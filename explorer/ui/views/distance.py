@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QSizePolicy
 
 from explorer.compute import distance as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import nice_span, steady_range
+from explorer.ui.views.ranges import nice_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
 

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import cache_axes, nice_span, set_bar_levels, set_title, steady_range
+from explorer.ui.views.base import cache_axes, set_title
+from explorer.ui.views.ranges import nice_span, set_bar_levels, steady_range
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 
 from explorer.compute import precision as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import nice_span, steady_range
+from explorer.ui.views.ranges import nice_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
 

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import cell_under, nice_span, set_extent, set_title, steady_range, symmetric_levels
+from explorer.ui.views.base import cell_under, set_title
+from explorer.ui.views.ranges import nice_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import nice_span, set_extent, steady_range, symmetric_levels
+from explorer.ui.views.ranges import nice_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill

@@ -9,18 +9,9 @@ import pyqtgraph as pg
 
 from explorer.translations import fill
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import (
-    CURSOR_PEN,
-    ImagePlot,
-    nice_span,
-    steady_range,
-    ZoomableView,
-    cache_axes,
-    cell_under,
-    per_pixel_hint,
-    set_title,
-    symmetric_levels,
-)
+from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under,
+                                   per_pixel_hint, set_title)
+from explorer.ui.views.ranges import nice_span, steady_range, symmetric_levels
 
 
 class SimilarityView(ZoomableView):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from explorer.ui.views.base import symmetric_levels
+from explorer.ui.views.ranges import symmetric_levels
 from explorer.translations import fill
 
 

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import (CURSOR_PEN, cache_axes, keep_together, scaled_label, set_bar_levels,
-                                   set_extent, set_title)
+from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, scaled_label, set_title
+from explorer.ui.views.ranges import set_bar_levels, set_extent
 
 
 def _key(title: str, entries) -> str:

@@ -26,7 +26,8 @@ from explorer.errors import localized
 from explorer.params import TEXT_LIMIT
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views import token_model
-from explorer.ui.views.base import View, symmetric_levels
+from explorer.ui.views.base import View
+from explorer.ui.views.ranges import symmetric_levels
 from explorer.ui.views.token_chips import notice_text
 from explorer.ui.views.token_chips import CHIP_PARTIAL, CHIP_SPECIAL, CHIP_UNKNOWN, ChipStrip, chip_text
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
