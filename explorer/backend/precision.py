@@ -263,9 +263,10 @@ def _fill_block(p: np.ndarray, z: np.ndarray | None, w: np.ndarray, n_cos: int, 
         if mode == "store":
             sin_a, cos_a = round_to(exact_sin, dt), round_to(exact_cos, dt)
             sin_b, cos_b = round_to(next_sin, dt), round_to(next_cos, dt)
-        else:
-            sin_a, cos_a = _rounded_sin_cos(p, w, dt)
-            sin_b, cos_b = _rounded_sin_cos(p + 1, w, dt)
+        else:                            # rows p and p + 1 in one pass (elementwise: the same values)
+            sin_ab, cos_ab = _rounded_sin_cos(np.concatenate([p, p + 1]), w, dt)
+            b = len(p)
+            sin_a, cos_a, sin_b, cos_b = sin_ab[:b], cos_ab[:b], sin_ab[b:], cos_ab[b:]
         neighbour[dt][:] = _norm(sin_b - sin_a, cos_b - cos_a, n_cos)
         if error is not None:
             error[dt][:] = _norm(sin_a - exact_sin, cos_a - exact_cos, n_cos)
