@@ -72,7 +72,11 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
 
     def switch_language(new_lang: str):
         """Save the choice, install its translator, rebuild the window with the same settings."""
+        import gc
+
         from explorer.ui.i18n import install_translator, save_language
+
+        gc.unfreeze()       # the old window's objects may be collected again; the new one freezes anew
 
         old = holder["window"]
         old.save_settings()

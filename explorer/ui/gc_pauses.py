@@ -5,7 +5,8 @@ tokenizers). A full (generation 2) collection walks every one of them: 130-150 m
 2-core machine, a visible hitch in a slider drag every few hundred frames. `gc.freeze()` moves the
 objects alive at that moment into a permanent generation that collections skip, so later full
 collections walk only what was made since. The window calls this once the device probe (which
-imports torch) has answered, and again after each model opens (its tokenizer and tables).
+imports torch) has answered, and again after each model opens (its tokenizer and tables). A language
+switch (a new window) unfreezes first, so the old window's objects can be collected.
 """
 
 from __future__ import annotations
