@@ -150,6 +150,12 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
             "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
     if config["model_type"] == "qwen3":
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    require_tensor_shapes(header, want, where)
+
+
+def require_tensor_shapes(header: Header, want: dict, where: str) -> None:
+    """Each tensor name -> GGUF ne in `want` is in the file with that shape; InputError naming the first
+    that is missing or of another shape."""
     for name, ne in want.items():
         info = header.tensors.get(name)
         require(info is not None, "%1: tensor %2 is missing", where, name)

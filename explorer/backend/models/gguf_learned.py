@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from explorer.backend.models.gguf_archs import ARCHS, meta_float, meta_int
+from explorer.backend.models.gguf_archs import ARCHS, meta_float, meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
@@ -116,7 +116,4 @@ def check_learned_layer0(header: Header, config: dict, where: str) -> None:
         want = {"token_embd_norm.weight": (d,), "token_embd_norm.bias": (d,),
                 "blk.0.attn_q.weight": (d, d), "blk.0.attn_q.bias": (d,),
                 "blk.0.attn_k.weight": (d, d), "blk.0.attn_k.bias": (d,)}
-    for name, ne in want.items():
-        info = header.tensors.get(name)
-        require(info is not None, "%1: tensor %2 is missing", where, name)
-        require(info.ne == ne, "%1: tensor %2 has shape %3, expected %4", where, name, list(info.ne), list(ne))
+    require_tensor_shapes(header, want, where)
