@@ -103,8 +103,7 @@ class OffsetView(PanelView):
                 at = ((np.arange(MARKERS) + i / len(r.ps)) * n / MARKERS).astype(int)
                 at = np.unique(np.clip(at, 0, n - 1))
                 if relabel:
-                    item.setSize(7 * self.line_scale)
-                    item._pe_brushes = ()          # the next move_points restyles every point
+                    item.setSize(7 * self.line_scale)   # the default size: its points are restyled
                 move_points(item, r.ks[at].astype(np.float64), r.dots[i][at])
             if relabel:
                 if i == 0:
