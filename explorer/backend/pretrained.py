@@ -75,8 +75,10 @@ def _package_folder() -> Path | None:
 def minilm_dir() -> Path | None:
     """The installed package's `model/` folder, or None when the package is not installed."""
     folder = _package_folder()
-    model = folder / "model" if folder is not None else None
-    return model if model is not None and model.is_dir() else None
+    if folder is None:
+        return None
+    model = folder / "model"
+    return model if model.is_dir() else None
 
 
 def minilm_file(name: str) -> Path | None:
