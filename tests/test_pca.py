@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from explorer.backend.encodings import sinusoidal_pe
+from explorer.backend.pe_covariance import sinusoidal_covariance
+from tests.pe_tables import float64_table
 from explorer.compute import pca as pca_module
 from explorer.compute.pca import pca, top_eigenpairs
 
@@ -29,6 +31,19 @@ def assert_same_components(rows, coords, var):
 def test_pca_of_sinusoidal_pe_equals_svd(n, d, base):
     rows = sinusoidal_pe(n, d, base, "interleaved", "float32")
     coords, var = pca(rows)
+    assert coords.shape == (n, 3) and coords.dtype == np.float32
+    assert_same_components(rows, coords, var)
+
+
+@pytest.mark.parametrize("n, d, base, layout", [(512, 384, 10000.0, "interleaved"), (512, 384, 1.5, "concat"),
+                                                (1024, 768, 1e6, "t2t"), (64, 512, 10000.0, "interleaved")])
+def test_pca_given_the_closed_form_covariance_equals_svd(n, d, base, layout):
+    """Against the float64 table at the same frequencies: at base 1.5 PC2 and PC3 are nearly
+    degenerate (their eigenvalues 2e-4 apart), so the float32 table's rounding may turn them within
+    their plane; the closed form is that of the exact table."""
+    rows = float64_table(n, d, base, layout)
+    coords, var = pca(sinusoidal_pe(n, d, base, layout, "float32"),
+                      covariance=sinusoidal_covariance(n, d, base, layout))
     assert coords.shape == (n, 3) and coords.dtype == np.float32
     assert_same_components(rows, coords, var)
 

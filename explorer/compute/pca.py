@@ -6,9 +6,9 @@ vectors converges at the rate lambda_{BLOCK+1} / lambda_3 (~0.3 for sinusoidal P
 C @ V (d x d x BLOCK) give the top three eigenpairs to RESIDUAL; the block of the previous call on a
 table of the same shape is where the next call starts (a slider step moves the components a little).
 pca() starts without forming C = AᵀA (n·d², ~2.5 ms at 512 x 384): each product is Aᵀ(A V), two
-(n, d, BLOCK) products (~0.5 ms); a base step's warm start settles in 2. After IMPLICIT_STEPS it forms
-C and goes on with C @ V (~0.15 ms each). When the iteration does not settle in MAX_STEPS, the full
-`np.linalg.eigh` answers instead.
+(n, d, BLOCK) products (~0.5 ms); a base step's warm start settles in ~7. After IMPLICIT_STEPS it
+forms C and goes on with C @ V (~0.1 ms each). Given C in closed form (sinusoidal PE), every product
+is C @ V. When the iteration does not settle in MAX_STEPS, the full `np.linalg.eigh` answers instead.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ _STARTS: dict[tuple, np.ndarray] = {}   # (n, d) -> the last block (d, BLOCK): t
 
 def top_eigenpairs(c: np.ndarray, k: int, key=None) -> tuple[np.ndarray, np.ndarray]:
     """(eigenvalues (k,) descending, eigenvectors (d, k)) of the symmetric PSD matrix c (d, d), float64."""
-    return _top_eigenpairs(lambda v: c @ v, lambda: c, c.shape[0], float(np.trace(c)), k, key)
+    return _top_eigenpairs(lambda v: c @ v, lambda: c, c.shape[0], float(np.trace(c)), k, key, explicit=True)
 
 
-def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None):
+def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explicit: bool = False):
     """top_eigenpairs of the (d, d) PSD matrix C given as apply(V) = C @ V for the first
-    IMPLICIT_STEPS products; full() forms C itself (then, for small d, or for the fallback);
-    trace = tr(C)."""
+    IMPLICIT_STEPS products; full() forms C itself (then, for small d, or for the fallback; at
+    once when `explicit`, C being at hand); trace = tr(C). Once C is formed, a step takes two
+    products (C² V: the convergence rate squared for one Rayleigh-Ritz and QR, which cost more than
+    a product C @ V at d = 384)."""
     p = min(d, max(BLOCK, k))
     if p >= d // 2:                              # small matrices: the full solver is cheap
         lam, v = np.linalg.eigh(full())
@@ -41,7 +43,7 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None):
         start = np.random.default_rng(0).standard_normal((d, p))
     v = np.linalg.qr(start)[0]                                                 # (d, p) orthonormal
     scale = max(trace, 1e-300)
-    c = None
+    c = full() if explicit else None
     for step in range(MAX_STEPS):
         if step == IMPLICIT_STEPS:
             c = full()
@@ -54,19 +56,28 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None):
             if key is not None:
                 _STARTS[key] = vs
             return lam[:k], vs[:, :k]
-        v = np.linalg.qr(ws)[0]
+        v = np.linalg.qr(ws if c is None else c @ ws)[0]
     lam, v = np.linalg.eigh(full() if c is None else c)
     return lam[::-1][:k], v[:, ::-1][:, :k]
 
 
-def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
+def pca(rows: np.ndarray, k: int = PCS, covariance: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(coordinates (n, k) float32, explained variance fractions (k,)) of the centred rows (n, d).
 
+    covariance: (C (d, d), column means (d,)) of the rows when known in closed form (sinusoidal PE:
+    explorer.backend.pe_covariance); then the rows are read only for the coordinates.
     Each component's sign is fixed so that its largest-|loading| channel is positive (an eigenvector's
     sign is arbitrary; this keeps the picture from flipping between slider steps)."""
     a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
-    a = a - a.mean(axis=0, keepdims=True)
     n, d = a.shape
+    if covariance is not None:
+        c, mean = covariance
+        a = a - mean
+        total = float(np.trace(c))
+        lam, vt = _top_eigenpairs(lambda v: c @ v, lambda: c, d, total, min(k, d), key=("cov", n, d),
+                                  explicit=True)
+        return _signed_coordinates(a, lam, vt.T, total, k)
+    a = a - a.mean(axis=0, keepdims=True)
     total = float(np.einsum("ij,ij->", a, a))                                  # the whole variance = tr(C)
     if d <= n:                                   # eigenvectors of the (d, d) covariance: the loadings
         lam, vt = _top_eigenpairs(lambda v: a.T @ (a @ v), lambda: a.T @ a, d, total, min(k, d),
@@ -77,6 +88,12 @@ def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
                                  key=("gram", n, d))
         s = np.sqrt(np.clip(lam, 0.0, None))
         vt = (u.T @ a) / np.where(s > 0, s, 1.0)[:, None]                      # (k, d)
+    return _signed_coordinates(a, lam, vt, total, k)
+
+
+def _signed_coordinates(a: np.ndarray, lam: np.ndarray, vt: np.ndarray, total: float, k: int):
+    """(coordinates (n, k) float32, variance fractions (k,)) of the centred rows a (n, d) on the
+    components vt (kk, d) with eigenvalues lam (kk,), padded with zeros to k."""
     kk = lam.size
     sign = np.sign(vt[np.arange(kk), np.abs(vt).argmax(axis=1)])               # (kk,)
     sign[sign == 0] = 1.0
