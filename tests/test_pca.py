@@ -5,9 +5,9 @@ import pytest
 
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.pe_covariance import sinusoidal_covariance
-from tests.pe_tables import float64_table
 from explorer.compute import pca as pca_module
 from explorer.compute.pca import pca, top_eigenpairs
+from tests.pe_tables import float64_table
 
 
 def svd_reference(rows):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.encodings import _frequencies_like_seed, channel_layout, channel_counts
+from explorer.backend.encodings import _frequencies_like_seed, channel_counts, channel_layout
 
 
 def _position_sums(a: np.ndarray, b: np.ndarray, n: int) -> dict:
