@@ -163,3 +163,29 @@ def test_float16_beyond_its_range_is_nan_without_warnings():
     assert np.all(np.isnan(c.neighbour[65520:]))           # positions round to inf
     assert np.all(np.isfinite(c.neighbour[:65000]))
     assert np.isinf(pr.round_to(np.array([1e39]), "bfloat16")[0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_looked_up_sines_equal_sin_then_rounding_bit_for_bit(dtype):
+    """The 16-bit pipeline looks its rounded sin/cos up in a table of every 16-bit value; it must
+    give what computing them does: every finite value, subnormals, inf (-> NaN) and NaN."""
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(0, 70000, 20000), rng.uniform(-5, 5, 5000), 10.0 ** rng.uniform(-9, 5, 5000),
+                        [0.0, -0.0, 2.0 ** -24, 6e-8, 65504.0, 1e6, np.inf, -np.inf, np.nan]])
+    angle = pr.round_to(x, dtype)
+    with np.errstate(invalid="ignore"):
+        want_sin, want_cos = pr.round_to(np.sin(angle), dtype), pr.round_to(np.cos(angle), dtype)
+    sin_table, cos_table = pr._sin_cos_tables(dtype)
+    key = angle.view(np.uint32) >> np.uint32(pr.SPARE_BITS[dtype])
+    np.testing.assert_array_equal(sin_table[key].view(np.uint32)[~np.isnan(want_sin)],
+                                  want_sin.view(np.uint32)[~np.isnan(want_sin)])
+    np.testing.assert_array_equal(np.isnan(sin_table[key]), np.isnan(want_sin))
+    np.testing.assert_array_equal(cos_table[key], want_cos)
+    # and the pipeline itself, positions past float16's range included
+    pos = np.arange(0, 70000, 7.0)
+    w = pr.frequencies(16, 10000.0, "interleaved")
+    got = pr._rounded_sin_cos(pos, w, dtype)
+    a = pr.round_to(pr.round_to(pos, dtype)[:, None] * pr.round_to(w, dtype)[None, :], dtype)
+    want = pr._sin_cos_rounded(a, dtype)
+    for g, v in zip(got, want):
+        np.testing.assert_array_equal(g, v)
