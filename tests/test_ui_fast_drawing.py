@@ -242,6 +242,23 @@ def test_set_extent_sets_a_range_once_and_again_when_it_changes(qtbot):
     assert plot.getViewBox().viewRange()[0] == [0, 20]
 
 
+def test_a_held_span_stays_while_the_data_fits_and_fills_half_of_it():
+    from types import SimpleNamespace
+
+    from explorer.ui.views.ranges import held_span, nice_span
+
+    plot = SimpleNamespace()
+    first = held_span(plot, "y", 0.13, 0.91)
+    assert first == nice_span(0.13, 0.91) == (0.12, 1.0)
+    assert held_span(plot, "y", 0.2, 0.95) == first          # inside, fills 75%: kept
+    assert held_span(plot, "y", 0.5, 0.99) == first          # still fills half of it
+    assert held_span(plot, "y", 0.1, 0.9) == nice_span(0.1, 0.9)    # below its low end: a new span
+    assert held_span(plot, "y", 0.2, 1.3) == nice_span(0.2, 1.3)    # beyond its high end
+    wide = held_span(plot, "y", 0.2, 1.3)
+    assert held_span(plot, "y", 0.6, 0.7) == nice_span(0.6, 0.7) != wide   # a small part: tightened
+    assert held_span(plot, "x", -3.0, 2.0) == nice_span(-3.0, 2.0)         # each axis its own
+
+
 def test_the_apps_window_freezes_long_lived_objects_after_start_up(qtbot, settings):
     """run_app's window (freeze_gc=True) moves start-up objects out of the collector once the
     device probe answered; a test's window (the default) leaves the collector alone."""

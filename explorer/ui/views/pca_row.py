@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import cache_axes, set_title
-from explorer.ui.views.ranges import nice_span, set_bar_levels, steady_range
+from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
@@ -121,8 +121,8 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
                 set_title(plot, fill(self.tr("%1: PC%2 × PC%3<br>(%4% + %5% of the variance)"), name,
                                      str(a + 1), str(b + 1), f"{100 * var[a]:.0f}", f"{100 * var[b]:.0f}"),
                           size="9pt")
-                steady_range(plot, nice_span(float(coords[:, a].min()), float(coords[:, a].max())),
-                             nice_span(float(coords[:, b].min()), float(coords[:, b].max())))
+                steady_range(plot, held_span(plot, "x", float(coords[:, a].min()), float(coords[:, a].max())),
+                             held_span(plot, "y", float(coords[:, b].min()), float(coords[:, b].max())))
         set_bar_levels(self.bar, (0, max(n - 1, 1)))
 
     def set_colormap(self, name: str) -> None:

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 
 from explorer.compute import precision as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.ranges import nice_span, steady_range
+from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
 
@@ -56,7 +56,7 @@ class PrecisionView(PanelView):
         self.region.setVisible(r.state.train_max_len < r.span)
         top = max(float(np.max(first.exact_neighbour)) if len(first.exact_neighbour) else 0.0,
                   *(float(np.max(c.neighbour)) if len(c.neighbour) else 0.0 for c in r.curves.values()))
-        steady_range(self.chart, (0, r.span), nice_span(0.0, max(top, 1e-9)))
+        steady_range(self.chart, (0, r.span), held_span(self.chart, "y", 0.0, max(top, 1e-9)))
         parts = []
         for dt, c in r.curves.items():
             where = str(c.first_collision) if c.first_collision is not None else \

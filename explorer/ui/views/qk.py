@@ -10,7 +10,7 @@ from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import cell_under, set_title
-from explorer.ui.views.ranges import nice_span, set_extent, steady_range, symmetric_levels
+from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
@@ -114,7 +114,7 @@ class QkView(Retranslatable, PanelView):
         both = np.concatenate([r.by_distance[h], r.by_distance_plain[h]])
         if len(r.distance) and both.size:   # nice ends: the axes redraw only when these move
             steady_range(self.dist, x=(float(r.distance[0]), float(r.distance[-1])),
-                         y=nice_span(float(np.nanmin(both)), float(np.nanmax(both))))
+                         y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
         shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
             fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), f"{r.rope_base:g}", shown))

@@ -74,6 +74,22 @@ def nice_span(lo: float, hi: float) -> tuple[float, float]:
     return (a, b) if b > a else (a - 1.0, a + 1.0)
 
 
+HELD_FILL = 0.5   # a held span is kept while the data still spans at least this fraction of it
+
+
+def held_span(plot, axis: str, lo: float, hi: float, fill: float = HELD_FILL) -> tuple[float, float]:
+    """nice_span(lo, hi), or the span this gave last for (plot, axis) while [lo, hi] still lies
+    inside it and spans at least `fill` of it. Data that moves a little with each slider step
+    crossed a nice end every few steps, and each new span redrew the axis (~1-2 ms)."""
+    key = "_held_" + axis
+    last = getattr(plot, key, None)
+    if last is not None and last[0] <= lo and hi <= last[1] and hi - lo >= fill * (last[1] - last[0]):
+        return last
+    span = nice_span(lo, hi)
+    setattr(plot, key, span)
+    return span
+
+
 def _nice_floor(m: float) -> float:
     """The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is <= m (m > 0)."""
     e = 10.0 ** math.floor(math.log10(m))

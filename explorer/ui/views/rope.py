@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.ranges import nice_span, set_extent, steady_range, symmetric_levels
+from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
@@ -152,11 +152,11 @@ class RopeView(PanelView):
         # steady ranges: autorange every frame moved the y range a little and redrew both charts' axes
         scores = np.concatenate([r.score_ones, r.score_random])
         steady_range(self.score, (float(r.delta[0]), float(r.delta[-1])),
-                     nice_span(float(scores.min()), float(scores.max())))
+                     held_span(self.score, "y", float(scores.min()), float(scores.max())))
         shown = [y for y in r.variants.values() if y is not None]
         ext = np.concatenate(shown) if shown else np.zeros(1)
         steady_range(self.ext, (0.0, max(float(r.ext_delta[-1]), float(r.params.max_len))),
-                     nice_span(float(ext.min()), float(ext.max())))
+                     held_span(self.ext, "y", float(ext.min()), float(ext.max())))
 
     def _rotation_text(self, r) -> str:
         ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"

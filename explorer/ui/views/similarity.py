@@ -11,7 +11,7 @@ from explorer.translations import fill
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under,
                                    per_pixel_hint, set_title)
-from explorer.ui.views.ranges import nice_span, steady_range, symmetric_levels
+from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
 
 
 class SimilarityView(ZoomableView):
@@ -56,8 +56,9 @@ class SimilarityView(ZoomableView):
         self.panel.show(img, result.pos0, result.pos0, side, side, levels)
         self.profile_curve.setData(result.profile_k, result.profile_f)
         if len(result.profile_k):          # nice ends: the axes redraw only when these move
+            f = result.profile_f
             steady_range(self.profile, x=(float(result.profile_k[0]), float(result.profile_k[-1])),
-                         y=nice_span(float(np.min(result.profile_f)), float(np.max(result.profile_f))))
+                         y=held_span(self.profile, "y", float(np.min(f)), float(np.max(f))))
         hint = per_pixel_hint(result.pos_step)
         set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
                                     else self.tr("dot product")) + (f": {hint}" if hint else ""))
