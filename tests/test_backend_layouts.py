@@ -106,3 +106,21 @@ def test_layout_images_are_block_means_of_each_table(d, ch_step):
         want = pe[:, :cols * ch_step].reshape(rows, step, cols, ch_step).mean(axis=(1, 3))
         assert img.dtype == np.float32 and img.shape == (rows, cols)
         np.testing.assert_allclose(img, want, atol=2e-5, err_msg=lay)
+
+
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+def test_the_concat_checks_read_the_tables_and_catch_a_wrong_one(monkeypatch, metric):
+    """diff_concat and permutation_error come from sampled rows of the two tables, not from the
+    closed form (which gives concat the interleaved matrix): a concat table with other frequencies
+    shows in both."""
+    from explorer.backend import layouts
+
+    real = layouts.pe_block_mean
+
+    def skewed(row0, step, rows, d_model, base, layout, *a):
+        return real(row0, step, rows, d_model, base * (2.0 if layout == "concat" else 1.0), layout, *a)
+
+    assert compare_layouts(512, 64, 10000.0, metric).diff_concat < 1e-9
+    monkeypatch.setattr(layouts, "pe_block_mean", skewed)
+    res = compare_layouts(512, 64, 10000.0, metric)
+    assert res.diff_concat > 1e-3 and res.permutation_error > 1e-3

@@ -32,7 +32,6 @@ class ConventionsResult:
     perm_step: int           # channels per permutation image cell
     comparison: layouts.LayoutComparison
     diff_t2t: np.ndarray     # (rows, rows) S_t2t - S_interleaved
-    diff_concat: np.ndarray  # (rows, rows) S_concat - S_interleaved (zero up to rounding)
     params: Params
     state: ConventionsState
 
@@ -61,7 +60,6 @@ def conventions(params: Params, state: ConventionsState = ConventionsState()) ->
     perm, perm_step = permutation_image(d)
     m = comp.matrices
     diff_t2t = (m["t2t"] - m["interleaved"]).astype(np.float32)
-    diff_concat = (m["concat"] - m["interleaved"]).astype(np.float32)
-    frozen(perm, diff_t2t, diff_concat, *pe.values())
-    return ConventionsResult(pe, step, ch_step, perm, perm_step, comp, diff_t2t, diff_concat,
+    frozen(perm, diff_t2t, *pe.values())
+    return ConventionsResult(pe, step, ch_step, perm, perm_step, comp, diff_t2t,
                              params, state)
