@@ -199,3 +199,43 @@ def test_titles_are_not_cut_at_3x(window, qtbot):
         assert checked > 20
     finally:
         window.presenter.set_scale(1.0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, lang):
+    """No plot row needs more width than its canvas has (the PCA row's titles and RoPE's two-column
+    legend did: the last plot and the position bar went off the edge). F11 as it lays out: the
+    control panel hidden, 1.5x."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        for f11 in (False, True):
+            if f11:
+                win.dock.hide()
+                win.presenter.set_scale(1.5)
+            checked = 0
+            for i, name in enumerate(list(win.views)):
+                win.tabs.setCurrentIndex(i)
+                win.controller.wait_idle()
+                qtbot.wait(5)
+                for gv in win.views[name].findChildren(pg.GraphicsView):
+                    top = gv.ci if isinstance(gv, pg.GraphicsLayoutWidget) else gv.getPlotItem()
+                    if not gv.isVisible():
+                        continue
+                    need = top.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+                    assert need <= gv.viewport().width() + 1, (lang, f11, name, need, gv.viewport().width())
+                    checked += 1
+            assert checked >= 14
+        win.presenter.set_scale(1.0)
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")

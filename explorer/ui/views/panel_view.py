@@ -144,8 +144,9 @@ class PanelView(View):
                                labelTextSize=scaled_pt(TITLE_SIZE))
         legend._base_pt = 9.0          # rescale_labels keeps it at 9 pt x the presentation scale
         legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
-        item.layout.removeItem(item.getAxis("top"))     # hidden; its cell holds the legend
-        item.layout.addItem(legend, 1, 1)
+        item.layout.removeItem(item.getAxis("top"))     # hidden; its row holds the legend,
+        item.layout.addItem(legend, 1, 0, 1, 3)         # over the left axis too: RoPE's two-column
+        #                                                 legend was wider than its data area
         item.layout.setAlignment(legend, Qt.AlignmentFlag.AlignHCenter)
         item.legend = legend
         return legend

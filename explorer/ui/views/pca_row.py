@@ -59,6 +59,11 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             for item in (path, dots):    # the learned side never moves with the base: as a
                 item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)   # pixmap, not 512 symbols
             cache_axes(plot)
+            # the two-line title spans the left axis too: over the view box alone, four titles
+            # plus four axes were wider than the row at 1280 px (and in presentation mode), and
+            # the last plot and the position bar went off the edge
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 3)
             for name in ("left", "bottom"):
                 plot.getAxis(name).enableAutoSIPrefix(False)
             self.plots.append(plot)
