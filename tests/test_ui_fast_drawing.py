@@ -242,6 +242,43 @@ def test_set_extent_sets_a_range_once_and_again_when_it_changes(qtbot):
     assert plot.getViewBox().viewRange()[0] == [0, 20]
 
 
+def test_dots_keep_their_bounding_rect_only_while_nothing_it_depends_on_changed(qtbot):
+    """Dots' kept rectangle equals pyqtgraph's own after new data, points moved in place, a new symbol
+    size, a range change and a resize."""
+    import pyqtgraph as pg
+
+    from explorer.ui.views.dots import Dots, move_points
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(400, 300)
+    widget.show()
+    plot = widget.getPlotItem()
+    dots = Dots(size=6, pen=None)
+    plot.addItem(dots)
+
+    def same():
+        qtbot.wait(1)
+        kept = dots.boundingRect()
+        assert dots.boundingRect() is kept                                     # kept between calls
+        assert kept == pg.ScatterPlotItem.boundingRect(dots)                   # and still right
+
+    move_points(dots, np.arange(5.0), np.arange(5.0) ** 2)
+    same()
+    move_points(dots, np.arange(5.0) * 3, -np.arange(5.0))                     # moved in place
+    same()
+    dots.setSize(14)
+    same()
+    plot.setRange(xRange=(0, 100), yRange=(-50, 50), padding=0)                # pixel padding changes
+    same()
+    widget.resize(200, 500)
+    same()
+    dots.setData([1.0], [2.0])
+    same()
+    dots.clear()
+    same()
+
+
 def test_a_held_span_stays_while_the_data_fits_and_fills_half_of_it():
     from types import SimpleNamespace
 

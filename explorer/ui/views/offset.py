@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 
 from explorer.compute import offset as data
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import set_title
 from explorer.ui.views.ranges import nice_ceil, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
-from explorer.ui.views.pca_row import move_points
+from explorer.ui.views.dots import Dots, move_points
 from explorer.translations import fill
 
 VECTOR_CHANNELS = 128   # channels drawn as symbols in the PE(p+k) vs R(k)PE(p) plot (readable, cheap)
@@ -35,8 +34,8 @@ class OffsetView(PanelView):
         self.legend(self.vec, (10, 2), 2)
         # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
         # symbol's style, ~5 ms a frame for this view's five marker sets
-        self.shifted = pg.ScatterPlotItem(symbol="o", size=9, pen=None, brush=PALETTE[0], name="PE(p + k)")
-        self.rotated = pg.ScatterPlotItem(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1],
+        self.shifted = Dots(symbol="o", size=9, pen=None, brush=PALETTE[0], name="PE(p + k)")
+        self.rotated = Dots(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1],
                                           name="R(k)·PE(p)")
         for item in (self.shifted, self.rotated):
             self.vec.addItem(item)
@@ -87,7 +86,7 @@ class OffsetView(PanelView):
             if i == 0:
                 self.dot_items.append(add_curve(self.dots, [], []))
             else:
-                self.dot_items.append(pg.ScatterPlotItem(symbol=SYMBOLS[i % len(SYMBOLS)], pen=None,
+                self.dot_items.append(Dots(symbol=SYMBOLS[i % len(SYMBOLS)], pen=None,
                                                          brush=PALETTE[i % len(PALETTE)], size=7))
                 self.dots.addItem(self.dot_items[-1])
         relabel = (r.ps, self.line_scale) != self._legend_key

@@ -10,34 +10,12 @@ from PySide6.QtWidgets import QGraphicsItem
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import cache_axes, set_title
+from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
 #                                keeps 32 entries, not one per point (a per-point colour cost ~50 ms)
-
-
-def move_points(dots: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray, brushes: list | None = None) -> None:
-    """Put the scatter's points at (x, y) (n,), coloured by `brushes` (one per point; None: the
-    item's own brush, size and symbol).
-
-    When the point count and brushes are those already shown, only the coordinates are written into
-    the item's record array (`ScatterPlotItem.data`, read by its paint in pixel mode) and its bounds
-    are dropped: setData would rebuild every point's style (~1 ms per 100 points)."""
-    data = dots.data
-    if len(data) != len(x) or getattr(dots, "_pe_brushes", None) is not brushes:
-        if brushes is None:
-            dots.setData(x, y)
-        else:
-            dots.setData(x, y, brush=brushes)
-        dots._pe_brushes = brushes
-        return
-    data["x"], data["y"] = x, y
-    dots.prepareGeometryChange()
-    dots.informViewBoundsChanged()
-    dots.bounds = [None, None]
-    dots.invalidate()
-    dots.sigPlotChanged.emit(dots)
 
 
 class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
@@ -53,7 +31,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             plot.setAspectLocked(True)
             # a bare curve: PlotDataItem's setData (~0.5 ms for 512 points) wraps this one's (~0.1)
             path = pg.PlotCurveItem(pen=pg.mkPen("#c8c8c8", width=1))
-            dots = pg.ScatterPlotItem(size=4, pen=None)
+            dots = Dots(size=4, pen=None)
             plot.addItem(path)
             plot.addItem(dots)
             for item in (path, dots):    # the learned side never moves with the base: as a

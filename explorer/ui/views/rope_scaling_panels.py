@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
+from explorer.ui.views.dots import Dots
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import set_title
 from explorer.ui.views.ranges import set_extent
@@ -136,7 +137,7 @@ class ScalingPanels:
         self.freq.setLogMode(y=True)
         self.f_before = add_curve(self.freq, [], [])
         self.f_after = add_curve(self.freq, [], [])
-        self.f_dots = pg.ScatterPlotItem(size=6, pen=None)
+        self.f_dots = Dots(size=6, pen=None)
         self.freq.addItem(self.f_dots)
         self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
         self.wave.setLogMode(y=True)
@@ -148,7 +149,7 @@ class ScalingPanels:
             self.wave.addItem(item, ignoreBounds=True)
         self.w_before = add_curve(self.wave, [], [])
         self.w_after = add_curve(self.wave, [], [])
-        self.w_dots = pg.ScatterPlotItem(size=6, pen=None)
+        self.w_dots = Dots(size=6, pen=None)
         self.wave.addItem(self.w_dots)
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
