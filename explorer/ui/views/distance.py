@@ -83,7 +83,8 @@ class DistanceView(PanelView):
         shown = [c for c in r.curves.values()]
         xs = max(float(np.max(k)) for k, _ in shown) if shown else 1.0
         ys = np.concatenate([np.ravel(y) for _, y in shown]) if shown else np.zeros(1)
-        steady_range(self.chart, (0, max(1.0, xs)), held_span(self.chart, "y", float(np.min(ys)), float(np.max(ys))))
+        steady_range(self.chart, (0, max(1.0, xs)),
+                     held_span(self.chart, "y", float(np.min(ys)), float(np.max(ys))))
         rope = "" if r.state.plain_rope else " · " + fill(self.tr(
             "RoPE curve: %1, attention factor² included"), r.state.label())
         self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + fill(self.tr(
