@@ -34,3 +34,20 @@ def test_it_equals_a_float64_table_at_the_same_float32_frequencies(n, d, base, l
     got, mean = sinusoidal_covariance(n, d, base, layout)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9 * max(np.abs(want).max(), 1.0))
     np.testing.assert_allclose(mean, want_mean, rtol=0, atol=1e-12)
+
+
+def test_the_learned_view_uses_the_closed_form_up_to_max_d_and_the_table_beyond(monkeypatch):
+    """Wider than MAX_D, the (d/2)² grids would hold ~16 x d²/32 bytes at once: the PCA reads the table."""
+    from explorer.backend import pe_covariance
+    from explorer.compute import learned
+    from tests.test_pca import assert_same_components
+
+    calls = []
+    real = pe_covariance.sinusoidal_covariance
+    monkeypatch.setattr(pe_covariance, "sinusoidal_covariance", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(pe_covariance, "MAX_D", 64)
+    for d, closed in ((64, True), (66, False)):
+        calls.clear()
+        sides = learned._sides(None, 96, d, 10000.0, "interleaved")
+        assert bool(calls) == closed
+        assert_same_components(sides["sinusoidal"], sides["pca_sinusoidal"], sides["var_sinusoidal"])

@@ -25,6 +25,9 @@ import numpy as np
 
 from explorer.backend.encodings import _frequencies_like_seed, channel_counts, channel_layout
 
+MAX_D = 2048   # wider tables take the table's own path: ~16 (d/2, d/2) float64 grids are alive at once
+#                (128 MB at d = 2048, 512 MB at d = 4096), and the grids' cost grows as d², the table's as n·d
+
 
 def _position_sums(a: np.ndarray, b: np.ndarray, n: int) -> dict:
     """{sign: (Sc, Ss)} of θ = a_i + sign * b_j over positions 0 .. n-1 for sign = +1 and -1; each

@@ -12,9 +12,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend import pretrained
+from explorer.backend import pe_covariance, pretrained
 from explorer.backend.encodings import sinusoidal_pe
-from explorer.backend.pe_covariance import sinusoidal_covariance
 from explorer.backend.similarity import similarity_matrix
 from explorer.compute.pca import pca
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
@@ -99,7 +98,8 @@ def _learned_side(key: int, rows: np.ndarray) -> dict:
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
-    pca_sin, var_sin = pca(sin, covariance=sinusoidal_covariance(n, d, base, layout))
+    closed = pe_covariance.sinusoidal_covariance(n, d, base, layout) if d <= pe_covariance.MAX_D else None
+    pca_sin, var_sin = pca(sin, covariance=closed)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
         out.update(learned=learned_rows, **_learned_side(id(learned_rows), learned_rows))
