@@ -36,8 +36,9 @@ def test_it_equals_a_float64_table_at_the_same_float32_frequencies(n, d, base, l
     np.testing.assert_allclose(mean, want_mean, rtol=0, atol=1e-12)
 
 
-def test_the_learned_view_uses_the_closed_form_up_to_max_d_and_the_table_beyond(monkeypatch):
-    """Wider than MAX_D, the (d/2)² grids would hold ~16 x d²/32 bytes at once: the PCA reads the table."""
+def test_the_learned_view_uses_the_closed_form_only_where_it_is_cheaper(monkeypatch):
+    """Up to MAX_D and d <= n (wider, the grids hold ~16 x d²/32 bytes at once; with d > n the table's
+    PCA works on the smaller Gram matrix): the PCA reads the table otherwise, with the same answer."""
     from explorer.backend import pe_covariance
     from explorer.compute import learned
     from tests.test_pca import assert_same_components
@@ -46,8 +47,8 @@ def test_the_learned_view_uses_the_closed_form_up_to_max_d_and_the_table_beyond(
     real = pe_covariance.sinusoidal_covariance
     monkeypatch.setattr(pe_covariance, "sinusoidal_covariance", lambda *a: calls.append(a) or real(*a))
     monkeypatch.setattr(pe_covariance, "MAX_D", 64)
-    for d, closed in ((64, True), (66, False)):
+    for n, d, closed in ((96, 64, True), (96, 66, False), (60, 64, False)):
         calls.clear()
-        sides = learned._sides(None, 96, d, 10000.0, "interleaved")
-        assert bool(calls) == closed
+        sides = learned._sides(None, n, d, 10000.0, "interleaved")
+        assert bool(calls) == closed, (n, d)
         assert_same_components(sides["sinusoidal"], sides["pca_sinusoidal"], sides["var_sinusoidal"])

@@ -10,8 +10,8 @@ Each entry is a sum of a cosine over positions, which has a closed form:
 
 (D(0) = n). The trigonometry of θ = a ± b comes by angle addition from each frequency's own sines
 and cosines at the multiples ½, n/2 and (n-1)/2: 6 h trig calls and ~30 (h, h) array operations,
-h = d/2, instead of n·d² (~1 ms against ~2.5 ms to form C at 512 x 384, ~5 against ~40 ms at
-2048 x 1024). Angle addition loses nothing to cancellation here: the frequencies lie in (0, 1], so
+h = d/2, instead of n·d² (~1 ms against ~2.5 ms to form C at 512 x 384; ~30 ms at 2048 x 1024,
+where the whole PCA takes 52 ms against 111 from the table). Angle addition loses nothing to cancellation here: the frequencies lie in (0, 1], so
 a small θ comes only from two small frequencies (whose sines are small too) or two equal ones (an
 exact 0, where D = n).
 
@@ -25,8 +25,15 @@ import numpy as np
 
 from explorer.backend.encodings import _frequencies_like_seed, channel_counts, channel_layout
 
-MAX_D = 2048   # wider tables take the table's own path: ~16 (d/2, d/2) float64 grids are alive at once
-#                (128 MB at d = 2048, 512 MB at d = 4096), and the grids' cost grows as d², the table's as n·d
+MAX_D = 1024   # wider tables take the table's own path: ~16 (d/2, d/2) float64 grids are alive at once
+#                (34 MB at d = 1024, 512 MB at 4096), and their cost grows as d², the table's as n·d
+
+
+def cheaper_than_the_table(n: int, d_model: int) -> bool:
+    """Whether the closed form beats reading the (n, d) table. Measured with each path's own warm start
+    over base steps: 3.4 vs 8.0 ms at 512 x 384, 14.5 vs 31 at 1024 x 768, 52 vs 111 at 2048 x 1024; but
+    with d > n the table's PCA works on the smaller (n, n) Gram matrix (4.7 vs 23 ms at 512 x 768)."""
+    return d_model <= min(n, MAX_D)
 
 
 def _position_sums(a: np.ndarray, b: np.ndarray, n: int) -> dict:

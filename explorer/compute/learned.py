@@ -98,7 +98,8 @@ def _learned_side(key: int, rows: np.ndarray) -> dict:
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
-    closed = pe_covariance.sinusoidal_covariance(n, d, base, layout) if d <= pe_covariance.MAX_D else None
+    closed = (pe_covariance.sinusoidal_covariance(n, d, base, layout)
+              if pe_covariance.cheaper_than_the_table(n, d) else None)
     pca_sin, var_sin = pca(sin, covariance=closed)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
