@@ -45,7 +45,7 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explici
     scale = max(trace, 1e-300)
     c = full() if explicit else None
     for step in range(MAX_STEPS):
-        if step == IMPLICIT_STEPS:
+        if c is None and step == IMPLICIT_STEPS:
             c = full()
         w = apply(v) if c is None else c @ v                                   # (d, p)
         lam, s = np.linalg.eigh(v.T @ w)                                       # Ritz values, ascending
@@ -72,11 +72,8 @@ def pca(rows: np.ndarray, k: int = PCS, covariance: tuple | None = None) -> tupl
     n, d = a.shape
     if covariance is not None:
         c, mean = covariance
-        a = a - mean
-        total = float(np.trace(c))
-        lam, vt = _top_eigenpairs(lambda v: c @ v, lambda: c, d, total, min(k, d), key=("cov", n, d),
-                                  explicit=True)
-        return _signed_coordinates(a, lam, vt.T, total, k)
+        lam, vt = top_eigenpairs(c, min(k, d), key=("cov", n, d))
+        return _signed_coordinates(a - mean, lam, vt.T, float(np.trace(c)), k)
     a = a - a.mean(axis=0, keepdims=True)
     total = float(np.einsum("ij,ij->", a, a))                                  # the whole variance = tr(C)
     if d <= n:                                   # eigenvectors of the (d, d) covariance: the loadings
