@@ -15,7 +15,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import LAYOUTS, check_args, pe_block_mean
 from explorer.backend.pe_screen import pe_screen
-from explorer.backend.similarity import METRICS, similarity_blocks
+from explorer.backend.similarity import METRICS, rows_similarity, similarity_blocks
 from explorer.errors import require
 
 SCREEN_ROWS = 512  # the most rows a layout heatmap gets; longer max_len is shown as block means
@@ -101,15 +101,6 @@ def compare_layouts(max_len: int, d_model: int, base: float = 10000.0, metric: s
     perm_err = float(np.max(np.abs(inter[:, concat_order(d_model)] - concat)))
     return LayoutComparison(
         matrices=mats, step=step, rows=rows,
-        diff_concat=float(np.max(np.abs(_similarity(inter, metric) - _similarity(concat, metric)))),
+        diff_concat=float(np.max(np.abs(rows_similarity(inter, metric) - rows_similarity(concat, metric)))),
         diff_t2t=float(np.max(np.abs(mats["interleaved"] - mats["t2t"]))),
         permutation_error=perm_err)
-
-
-def _similarity(rows: np.ndarray, metric: str) -> np.ndarray:
-    """rows @ rows.T, or the cosine of every pair (zero rows give 0); (n, n) float64."""
-    s = rows @ rows.T
-    if metric == "cosine":
-        norm = np.linalg.norm(rows, axis=1)
-        s = s / np.where(np.outer(norm, norm) > 0, np.outer(norm, norm), np.inf)
-    return s

@@ -106,9 +106,13 @@ def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,
                       dtype: str = "float64") -> np.ndarray:
     """The textbook path: PE @ PE.T (and row norms for cosine); the check for the closed form."""
     check_budget(max_len * (max_len + d_model), 8, "a %1 x %1 similarity matrix", max_len)
-    pe = sinusoidal_pe(max_len, d_model, base, layout, dtype)
-    s = pe @ pe.T
+    return rows_similarity(sinusoidal_pe(max_len, d_model, base, layout, dtype), metric)
+
+
+def rows_similarity(rows: np.ndarray, metric: str = "dot") -> np.ndarray:
+    """rows @ rows.T, or the cosine of every pair of rows (a zero row gives 0); (n, n)."""
+    s = rows @ rows.T
     if metric == "cosine":
-        n = np.einsum("ij,ij->i", pe, pe)
+        n = np.einsum("ij,ij->i", rows, rows)
         s = s / _safe_sqrt_outer(n, n)
     return s
