@@ -11,9 +11,9 @@ Each entry is a sum of a cosine over positions, which has a closed form:
 (D(0) = n). The trigonometry of θ = a ± b comes by angle addition from each frequency's own sines
 and cosines at the multiples ½, n/2 and (n-1)/2: 6 h trig calls and ~30 (h, h) array operations,
 h = d/2, instead of n·d² (~1 ms against ~2.5 ms to form C at 512 x 384; ~30 ms at 2048 x 1024,
-where the whole PCA takes 52 ms against 111 from the table). Angle addition loses nothing to cancellation here: the frequencies lie in (0, 1], so
-a small θ comes only from two small frequencies (whose sines are small too) or two equal ones (an
-exact 0, where D = n).
+where the whole PCA takes 52 ms against 111 from the table). Angle addition loses nothing to
+cancellation here: the frequencies lie in (0, 1], so a small θ comes only from two small frequencies
+(whose sines are small too) or two equal ones (an exact 0, where D = n).
 
 The frequencies are the float32 ones `sinusoidal_pe(..., "float32")` uses, so C is that table's
 covariance up to the table's own float32 rounding (~1e-8 of the largest eigenvalue).

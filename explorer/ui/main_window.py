@@ -39,6 +39,7 @@ class MainWindow(QMainWindow):
         the garbage collector after start-up and each model load (gc_pauses); tests' windows don't."""
         super().__init__(parent)
         self.freeze_gc = freeze_gc
+        self._frozen_once = False          # the start-up freeze has been scheduled
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
@@ -182,7 +183,7 @@ class MainWindow(QMainWindow):
     # slots -------------------------------------------------------------------------------------
     def _freeze_long_lived_once(self, *_) -> None:
         """After the first device answer (torch is imported by then), once per window."""
-        if not getattr(self, "_frozen_once", False):
+        if not self._frozen_once:
             self._frozen_once = True
             QTimer.singleShot(0, freeze_long_lived)
 

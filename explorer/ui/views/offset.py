@@ -35,8 +35,7 @@ class OffsetView(PanelView):
         # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
         # symbol's style, ~5 ms a frame for this view's five marker sets
         self.shifted = Dots(symbol="o", size=9, pen=None, brush=PALETTE[0], name="PE(p + k)")
-        self.rotated = Dots(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1],
-                                          name="R(k)·PE(p)")
+        self.rotated = Dots(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1], name="R(k)·PE(p)")
         for item in (self.shifted, self.rotated):
             self.vec.addItem(item)
         self.vec.setYRange(-1.15, 1.15, padding=0)
@@ -87,7 +86,7 @@ class OffsetView(PanelView):
                 self.dot_items.append(add_curve(self.dots, [], []))
             else:
                 self.dot_items.append(Dots(symbol=SYMBOLS[i % len(SYMBOLS)], pen=None,
-                                                         brush=PALETTE[i % len(PALETTE)], size=7))
+                                           brush=PALETTE[i % len(PALETTE)], size=7))
                 self.dots.addItem(self.dot_items[-1])
         relabel = (r.ps, self.line_scale) != self._legend_key
         if relabel:

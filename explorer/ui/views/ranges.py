@@ -74,6 +74,12 @@ def nice_span(lo: float, hi: float) -> tuple[float, float]:
     return (a, b) if b > a else (a - 1.0, a + 1.0)
 
 
+def _nice_floor(m: float) -> float:
+    """The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is <= m (m > 0)."""
+    e = 10.0 ** math.floor(math.log10(m))
+    return next(f * e for f in reversed(NICE) if f * e <= m * (1 + 1e-12))
+
+
 HELD_FILL = 0.5   # a held span is kept while the data still spans at least this fraction of it
 
 
@@ -88,12 +94,6 @@ def held_span(plot, axis: str, lo: float, hi: float, fill: float = HELD_FILL) ->
     span = nice_span(lo, hi)
     setattr(plot, key, span)
     return span
-
-
-def _nice_floor(m: float) -> float:
-    """The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is <= m (m > 0)."""
-    e = 10.0 ** math.floor(math.log10(m))
-    return next(f * e for f in reversed(NICE) if f * e <= m * (1 + 1e-12))
 
 
 def steady_range(plot, x: tuple[float, float] | None = None, y: tuple[float, float] | None = None) -> None:
