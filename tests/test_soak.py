@@ -141,6 +141,10 @@ def _move(rng: random.Random, window, sliders, combos, checks) -> None:
 def test_soak_twenty_thousand_moves(window, qtlog):
     from PySide6.QtCore import QCoreApplication
 
+    from explorer.allocator import keep_freed_memory
+
+    keep_freed_memory()          # as `pe-explorer` runs: freed frames' pages are kept for the next
+
     sliders, combos, checks = _controls(window)
     assert len(sliders) >= 3 and len(combos) >= 4 and checks
     shown = []

@@ -13,9 +13,11 @@ What it prints (and `--json` carries):
   explorer.bench.frames and explorer.bench.plain; ratio = plain p50 / view p50 (>= 1: the view wins).
 """
 
+from explorer.allocator import keep_freed_memory
 from explorer.blas import single_threaded_blas
 
 single_threaded_blas()     # as the app runs (before numpy loads): see explorer.blas
+keep_freed_memory()        # as the app runs: see explorer.allocator
 
 from explorer.bench.report import main
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from explorer import __version__
+from explorer.allocator import keep_freed_memory
 from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
 from explorer.commands import check as check_command
@@ -202,6 +203,7 @@ def _run_gui(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
     single_threaded_blas()
+    keep_freed_memory()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["render"]:
         from explorer.commands.render import render_main
