@@ -126,6 +126,28 @@ def test_alibi_heads_and_causal(qtbot):
     assert view.result.state.causal and np.isnan(view.panels[0].image.image).any()
 
 
+def test_alibi_slope_axis_spans_a_power_of_two_of_heads(qtbot):
+    view = make(qtbot, "alibi")
+    axis = view.slope_plot.getAxis("bottom")
+    step(view, lambda: view.heads_box.setValue(12))
+    x, _ = view.slope_curve.getOriginalDataset()
+    lo, hi = view.slope_plot.viewRange()[0]
+    assert len(x) == 12 and lo < -0.4 and 15.4 < hi < 16    # heads 0 .. 15 on the axis
+    assert [v for v, _ in axis._tickLevels[0]] == list(range(16))
+    view.grab()                                              # the axis is drawn: its picture kept
+    drawn = axis.picture
+    assert drawn is not None
+    for heads in (13, 16, 9):                                # within 9 .. 16: the same axis
+        step(view, lambda h=heads: view.heads_box.setValue(h))
+        view.grab()
+        assert axis.picture is drawn, heads
+        assert len(view.slope_curve.getOriginalDataset()[0]) == heads
+    step(view, lambda: view.heads_box.setValue(17))          # past 16: an axis for 32 heads
+    view.grab()
+    assert axis.picture is not drawn and 31.4 < view.slope_plot.viewRange()[0][1] < 32.5
+    assert [v for v, _ in axis._tickLevels[0]] == list(range(0, 32, 2))
+
+
 def test_distance_controls(qtbot):
     view = make(qtbot, "distance")
     _, a0 = view.items["alibi"].getData()

@@ -41,10 +41,12 @@ class AlibiView(PanelView):
 
     def draw(self, r) -> None:
         self.slope_curve.setData(list(range(len(r.slopes))), r.slopes)
-        heads = len(r.slopes)            # whole heads only (pyqtgraph put ticks at 0.5)
-        step = max(1, -(-heads // 16))
-        self.slope_plot.getAxis("bottom").setTicks([[(h, str(h)) for h in range(0, heads, step)], []])
-        set_extent(self.slope_plot, x=(-0.5, heads - 0.5), padding=0.02)
+        axis_heads = _axis_heads(len(r.slopes))
+        if getattr(self.slope_plot, "_ticked_heads", None) != axis_heads:   # a new axis: ~1.5 ms
+            self.slope_plot._ticked_heads = axis_heads
+            step = max(1, -(-axis_heads // 16))  # whole heads only (pyqtgraph put ticks at 0.5)
+            self.slope_plot.getAxis("bottom").setTicks([[(h, str(h)) for h in range(0, axis_heads, step)], []])
+        set_extent(self.slope_plot, x=(-0.5, axis_heads - 0.5), padding=0.02)
         set_pen(self.slope_curve, self.pen(PALETTE[0]))
         n = r.params.max_len
         step = int(r.positions[1] - r.positions[0]) if len(r.positions) > 1 else 1
@@ -64,6 +66,13 @@ class AlibiView(PanelView):
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
         self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
+
+
+def _axis_heads(heads: int) -> int:
+    """How many heads the slope chart's x axis spans: the power of two at or above `heads` (ALiBi
+    builds its slopes from powers of two). The heads spin box redrew the axis and its ticks on
+    every step (~1.5 ms); now only when it passes a power of two."""
+    return 1 << max(0, heads - 1).bit_length()
 
 
 @lru_cache(maxsize=4096)
