@@ -11,7 +11,6 @@ the next frame reuses them. Memory stays flat: what is kept is at most what one 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 
 M_TRIM_THRESHOLD = -1          # mallopt's parameter numbers (glibc malloc.h)
@@ -24,10 +23,9 @@ def keep_freed_memory() -> bool:
     """Fix glibc's thresholds (see the module docstring); False where there is no glibc."""
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):       # musl and others: no mallopt, nothing to do
+    try:    # the C library the interpreter runs on (find_library would start ldconfig)
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):       # no mallopt (not glibc): nothing to do
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD,
