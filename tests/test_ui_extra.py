@@ -126,26 +126,29 @@ def test_alibi_heads_and_causal(qtbot):
     assert view.result.state.causal and np.isnan(view.panels[0].image.image).any()
 
 
-def test_alibi_slope_axis_spans_a_power_of_two_of_heads(qtbot):
+def test_alibi_slope_axis_rounds_the_head_count_up(qtbot):
     view = make(qtbot, "alibi")
     axis = view.slope_plot.getAxis("bottom")
     step(view, lambda: view.heads_box.setValue(12))
     x, _ = view.slope_curve.getOriginalDataset()
     lo, hi = view.slope_plot.viewRange()[0]
-    assert len(x) == 12 and lo < -0.4 and 15.4 < hi < 16    # heads 0 .. 15 on the axis
-    assert [v for v, _ in axis._tickLevels[0]] == list(range(16))
+    assert len(x) == 12 and lo < -0.4 and 11.4 < hi < 12    # 12 heads fill it: heads 0 .. 11
+    assert [v for v, _ in axis._tickLevels[0]] == list(range(12))
+    step(view, lambda: view.heads_box.setValue(13))          # 13 .. 16 share an axis of 16 heads
     view.grab()                                              # the axis is drawn: its picture kept
     drawn = axis.picture
-    assert drawn is not None
-    for heads in (13, 16, 9):                                # within 9 .. 16: the same axis
+    assert drawn is not None and 15.4 < view.slope_plot.viewRange()[0][1] < 16
+    for heads in (14, 16, 15):
         step(view, lambda h=heads: view.heads_box.setValue(h))
         view.grab()
         assert axis.picture is drawn, heads
         assert len(view.slope_curve.getOriginalDataset()[0]) == heads
-    step(view, lambda: view.heads_box.setValue(17))          # past 16: an axis for 32 heads
+    step(view, lambda: view.heads_box.setValue(17))          # past 16: multiples of 8
     view.grab()
-    assert axis.picture is not drawn and 31.4 < view.slope_plot.viewRange()[0][1] < 32.5
-    assert [v for v, _ in axis._tickLevels[0]] == list(range(0, 32, 2))
+    assert axis.picture is not drawn and 23.4 < view.slope_plot.viewRange()[0][1] < 24.5
+    assert [v for v, _ in axis._tickLevels[0]] == list(range(0, 24, 2))
+    step(view, lambda: view.heads_box.setValue(3))           # up to 4 heads: exact
+    assert 2.4 < view.slope_plot.viewRange()[0][1] < 3
 
 
 def test_distance_controls(qtbot):
