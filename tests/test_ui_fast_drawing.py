@@ -135,6 +135,58 @@ def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
     assert panel.bar.levels() == (-0.5, 0.5)
 
 
+def _pixels(widget) -> np.ndarray:
+    image = widget.grab().toImage()
+    return np.array(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
+
+
+def test_a_colour_bar_plays_a_kept_scale_only_for_the_same_state(qtbot):
+    import pyqtgraph as pg
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.views.base import ImagePlot
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    canvas.resize(320, 260)
+    canvas.show()
+    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    scale = panel.bar.axis
+    assert scale._kept_pictures is not None
+    data = np.linspace(-1, 1, 16, dtype=np.float32).reshape(4, 4)
+    drawn = {}
+    # a scale, another, one with the same ticks at other places, the first again
+    for levels in ((-3.0, 3.0), (-0.4, 0.4), (-3.4, 3.4), (-3.0, 3.0)):
+        panel.show(data * levels[1], 0, 0, 4, 4, levels)
+        pixels = _pixels(canvas)
+        if levels in drawn:
+            assert scale.picture is drawn[levels][0]            # played, not drawn anew
+            assert np.array_equal(pixels, drawn[levels][1])    # and the same pixels
+        drawn[levels] = (scale.picture, pixels)
+    for other in ((-0.4, 0.4), (-3.4, 3.4)):
+        assert not np.array_equal(drawn[(-3.0, 3.0)][1], drawn[other][1]), other
+    font = QApplication.font()
+    try:                                                     # presentation mode: a larger font
+        QApplication.setFont(QFont(font.family(), font.pointSize() * 2))
+        panel.show(data * 0.4, 0, 0, 4, 4, (-0.4, 0.4))
+        panel.show(data * 3.0, 0, 0, 4, 4, (-3.0, 3.0))
+        pixels = _pixels(canvas)
+        assert scale.picture is not drawn[(-3.0, 3.0)][0]      # the old picture is not reused
+        assert not np.array_equal(pixels, drawn[(-3.0, 3.0)][1])
+    finally:
+        QApplication.setFont(font)
+
+
+def test_axes_that_draw_more_than_the_key_sees_keep_no_pictures(qtbot):
+    from explorer.ui.views.kept_axis import keep_pictures
+    from explorer.ui.views.token_panels import LabelAxis
+
+    axis = LabelAxis("left")             # its token labels are not part of the picture key
+    keep_pictures(axis)
+    assert getattr(axis, "_kept_pictures", None) is None
+
+
 def _argb(item):
     from PySide6.QtGui import QImage
 

@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
+from explorer.ui.views.kept_axis import keep_pictures
 from explorer.ui.views.ranges import set_bar_levels
 from explorer.translations import fill
 
@@ -169,6 +170,7 @@ def cache_axes(*items) -> None:
                 # its ticks are given (bar_ticks); with an SI prefix on, every level change re-set
                 # the label's HTML (~0.15 ms per bar)
                 axis.enableAutoSIPrefix(False)
+            keep_pictures(axis)                       # its last few pictures are kept
             if name in ("left", "right"):
                 # grow for longer tick labels, never shrink back: a colour bar whose labels go
                 # "-0.5" -> "-12.25" -> "-3" would re-lay out the whole canvas on every step
