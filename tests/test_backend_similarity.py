@@ -69,3 +69,18 @@ def test_float32_screen_path_is_close_to_float64():
     a = similarity_blocks(0, 0, 7, 300, 300, 1024, 1e4, "interleaved", "cosine", np.float32)
     b = similarity_blocks(0, 0, 7, 300, 300, 1024, 1e4, "interleaved", "cosine")
     assert np.abs(a - b).max() < 1e-3
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "t2t"])
+@pytest.mark.parametrize("d", [64, 65, 384])
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+@pytest.mark.parametrize("trig", [np.float64, np.float32])
+def test_a_float32_matrix_is_the_float64_one_rounded_bit_for_bit(layout, d, metric, trig):
+    # the Toeplitz profile is rounded before it is laid out (no float64 matrix): the same bits
+    for args in ((0, 0, 1, 90, 90), (5, 17, 3, 40, 60)):
+        wide = similarity_blocks(*args, d, 1e4, layout, metric, trig)
+        narrow = similarity_blocks(*args, d, 1e4, layout, metric, trig, np.float32)
+        assert narrow.dtype == np.float32 and wide.dtype == np.float64
+        np.testing.assert_array_equal(narrow, wide.astype(np.float32))
+    np.testing.assert_array_equal(similarity_matrix(90, d, 1e4, layout, metric, np.float32),
+                                  similarity_matrix(90, d, 1e4, layout, metric).astype(np.float32))

@@ -62,22 +62,27 @@ def offset_profile_blocks(start: float, step: float, count: int, d_model: int, b
 
 
 def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: int, d_model: int,
-                      base: float, layout: str, metric: str = "dot", dtype=np.float64) -> np.ndarray:
-    """Block means of S over a (rows x cols) grid of step x step blocks; (rows, cols) float64.
+                      base: float, layout: str, metric: str = "dot", dtype=np.float64,
+                      out_dtype=np.float64) -> np.ndarray:
+    """Block means of S over a (rows x cols) grid of step x step blocks; (rows, cols) out_dtype.
 
     Exact for step 1. Mean of cos((p-q)w) over a block = cos((c_p - c_q) w) * box(w)^2, so the
     Toeplitz part needs only rows + cols - 1 values of a weighted offset profile. dtype=float32 is
     the screen path (trig and matmul in float32; ~1e-4 relative, invisible in a colour map).
+    out_dtype=float32 gives the float64 result rounded, bit for bit, without a float64 matrix
+    when d_model is even (the profile is rounded before it is laid out).
     """
     w, w_odd = split_frequencies(d_model, base, layout)
     box = box_factor(w, step)
     # offsets between block centres: (row0 - col0) + (r - c) step, r - c from -(cols-1) to rows-1
     g = cos_sum(row0 - col0 - (cols - 1) * step, step, rows + cols - 1, w, box * box, dtype)
+    if w_odd is None:
+        if metric == "cosine":
+            g /= len(w) if len(w) else np.inf  # every row has squared norm h; d=0 pairs -> 0
+        g = g.astype(out_dtype, copy=False)
     # s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards
     s = np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()         # (rows, cols)
     if w_odd is None:
-        if metric == "cosine":
-            s /= len(w) if len(w) else np.inf  # every row has squared norm h; d=0 pairs -> 0
         return s
     f = box_factor(np.array([w_odd]), step)[0]
     u = np.sin((row0 + np.arange(rows) * step + (step - 1) / 2) * w_odd) * f       # (rows,)
@@ -85,7 +90,7 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     s += u[:, None] * v[None, :]
     if metric == "cosine":
         s /= _safe_sqrt_outer(len(w) + u * u, len(w) + v * v)
-    return s
+    return s.astype(out_dtype, copy=False)
 
 
 def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -95,10 +100,12 @@ def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def similarity_matrix(max_len: int, d_model: int, base: float = 10000.0,
-                      layout: str = "interleaved", metric: str = "dot") -> np.ndarray:
-    """Full (max_len, max_len) float64 similarity by closed form."""
+                      layout: str = "interleaved", metric: str = "dot",
+                      out_dtype=np.float64) -> np.ndarray:
+    """Full (max_len, max_len) similarity by closed form (float64, or it rounded to out_dtype)."""
     check_budget(int(max_len * max_len * 1.5), 8, "a %1 x %1 similarity matrix", max_len)
-    return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric)
+    return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric,
+                             out_dtype=out_dtype)
 
 
 def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,

@@ -97,7 +97,7 @@ def _learned_side(key: int, rows: np.ndarray) -> dict:
 
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
-    sim_sin = similarity_matrix(n, d, base, layout, "cosine").astype(np.float32)
+    sim_sin = similarity_matrix(n, d, base, layout, "cosine", np.float32)        # (n, n)
     closed = (pe_covariance.sinusoidal_covariance(n, d, base, layout)
               if pe_covariance.cheaper_than_the_table(n, d) else None)
     pca_sin, var_sin = pca(sin, covariance=closed)

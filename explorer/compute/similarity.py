@@ -42,14 +42,14 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
     step = block_step(n, min(win.rows_px, win.cols_px))
     rows = math.ceil(n / step)
     img = similarity_blocks(win.pos0, win.pos0, step, rows, rows, params.d_model, params.base,
-                            params.layout, params.metric, np.float32)
+                            params.layout, params.metric, np.float32, np.float32)
     k_step = block_step(params.max_len, win.cols_px)
     k_count = math.ceil(params.max_len / k_step)
     f = offset_profile_blocks(0, k_step, k_count, params.d_model, params.base, params.layout)
     if params.metric == "cosine":
         f = f / max(1, channel_counts(params.d_model, params.layout)[1])   # h paired channels
     k = np.arange(k_count) * k_step + (k_step - 1) / 2
-    return SimilarityResult(img.astype(np.float32), win.pos0, step, k, f, params)
+    return SimilarityResult(img, win.pos0, step, k, f, params)
 
 
 

@@ -73,7 +73,9 @@ class FrequenciesView(PanelView):
         self._draw_rope(r)
         self.len_line.setPos(math.log10(r.params.max_len))
         line_label_font(self.len_line)
-        self.len_line.label.setFormat(fill(self.tr("max_len = %1"), str(r.params.max_len)))
+        text = fill(self.tr("max_len = %1"), str(r.params.max_len))
+        if self.len_line.label.format != text:     # each setFormat re-lays out the label (~0.2 ms)
+            self.len_line.label.setFormat(text)
         steady_range(self.chart, (0, max(1, len(r.w) - 1)),
                      decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
