@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QApplication
 KEPT = 16      # pictures per axis (a few kB each)
 
 
-_DRAW = pg.AxisItem.paint       # pyqtgraph's own
+_DRAW = getattr(pg.AxisItem.paint, "pyqtgraph_paint", pg.AxisItem.paint)   # pyqtgraph's own,
+#                                                                            also on a reload
 
 
 def _paint(axis, p, opt, widget) -> None:
@@ -41,6 +42,7 @@ def _paint(axis, p, opt, widget) -> None:
         kept.popitem(last=False)
 
 
+_paint.pyqtgraph_paint = _DRAW
 pg.AxisItem.paint = _paint
 
 
