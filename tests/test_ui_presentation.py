@@ -217,6 +217,7 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         win = MainWindow(settings=settings)
         win.resize(1280, 800)
         win.show()
+        win.controller.update_view("alibi", heads=13)   # a long per-head title: "m = 0.04419"
         for f11 in (False, True):
             if f11:
                 win.dock.hide()
@@ -233,6 +234,12 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
                     need = top.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
                     assert need <= gv.viewport().width() + 1, (lang, f11, name, need, gv.viewport().width())
                     checked += 1
+                    # a title that does not size its column still fits the room it is given
+                    for label in gv.scene().items():
+                        if (isinstance(label, pg.LabelItem) and getattr(label, "_width_free", False)
+                                and label.isVisible() and label.text):
+                            text = label.item.boundingRect().width()
+                            assert text <= label.geometry().width() + 1, (lang, f11, name, label.text)
             assert checked >= 14
         win.presenter.set_scale(1.0)
         win.controller.wait_idle()

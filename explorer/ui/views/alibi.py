@@ -8,7 +8,7 @@ from functools import lru_cache
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_title
+from explorer.ui.views.base import set_title, title_over_axis
 from explorer.ui.views.ranges import set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
@@ -36,6 +36,8 @@ class AlibiView(PanelView):
                        for i in range(data.ALIBI_SHOWN)]
         for panel in self.panels[1:]:   # one "query i" label is enough; the others crowd the bars
             panel.plot.getAxis("left").showLabel(False)
+        for panel in self.panels:       # "head 12: m = 0.04419" is wider than its image in F11
+            title_over_axis(panel.plot)
         self.canvas.ci.layout.setRowStretchFactor(0, 2)
         self.canvas.ci.layout.setRowStretchFactor(1, 3)
 

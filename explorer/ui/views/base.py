@@ -269,6 +269,14 @@ def free_title_width(label: pg.LabelItem) -> None:
     label._width_free = True
 
 
+def title_over_axis(plot: pg.PlotItem) -> None:
+    """The plot's title spans its left axis as well as its view box: a short panel's title (ALiBi's
+    "head 12: m = 0.04419" in presentation mode, the PCA row's two-line titles) otherwise ran past
+    the view box into the next column or off the canvas."""
+    plot.layout.removeItem(plot.titleLabel)
+    plot.layout.addItem(plot.titleLabel, 0, 0, 1, 3)
+
+
 def fit_title_row(plot) -> None:
     """pyqtgraph fixes the title row at 30 px: at 2x-3x the title would be cut; make it fit."""
     if not plot.titleLabel.isVisible():

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import cache_axes, set_title
+from explorer.ui.views.base import cache_axes, set_title, title_over_axis
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
 
@@ -37,11 +37,9 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
             for item in (path, dots):    # the learned side never moves with the base: as a
                 item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)   # pixmap, not 512 symbols
             cache_axes(plot)
-            # the two-line title spans the left axis too: over the view box alone, four titles
-            # plus four axes were wider than the row at 1280 px (and in presentation mode), and
-            # the last plot and the position bar went off the edge
-            plot.layout.removeItem(plot.titleLabel)
-            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 3)
+            # over the view box alone, four two-line titles plus four axes were wider than the row
+            # at 1280 px (and in presentation mode): the last plot and the bar went off the edge
+            title_over_axis(plot)
             for name in ("left", "bottom"):
                 plot.getAxis(name).enableAutoSIPrefix(False)
             self.plots.append(plot)
