@@ -157,7 +157,8 @@ def cache_axes(*items) -> None:
 
     An axis only changes with its range, but Qt replays its text on every repaint (~0.2 ms per
     axis, 10-24 axes per multi-panel view); pyqtgraph's own update() on a range change refreshes
-    the pixmap. Vertical axes keep the widest text space they needed (see below).
+    the pixmap. Each axis also keeps the pictures of its last scales (kept_axis), and vertical
+    axes keep the widest text space they needed (see below).
     """
     cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
     for item in items:       # a ColorBarItem is a PlotItem: its scale plus three frame axes
