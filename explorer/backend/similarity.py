@@ -79,11 +79,8 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     if w_odd is None:
         if metric == "cosine":
             g /= len(w) if len(w) else np.inf  # every row has squared norm h; d=0 pairs -> 0
-        g = g.astype(out_dtype, copy=False)
-    # s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards
-    s = np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()         # (rows, cols)
-    if w_odd is None:
-        return s
+        return _toeplitz(g.astype(out_dtype, copy=False), cols)
+    s = _toeplitz(g, cols)
     f = box_factor(np.array([w_odd]), step)[0]
     u = np.sin((row0 + np.arange(rows) * step + (step - 1) / 2) * w_odd) * f       # (rows,)
     v = np.sin((col0 + np.arange(cols) * step + (step - 1) / 2) * w_odd) * f       # (cols,)
@@ -91,6 +88,12 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     if metric == "cosine":
         s /= _safe_sqrt_outer(len(w) + u * u, len(w) + v * v)
     return s.astype(out_dtype, copy=False)
+
+
+def _toeplitz(g: np.ndarray, cols: int) -> np.ndarray:
+    """s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards, copied;
+    (len(g) - cols + 1, cols)."""
+    return np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()
 
 
 def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -16,8 +16,6 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QApplication
 
 KEPT = 16      # pictures per axis (a few kB each)
-
-
 _DRAW = getattr(pg.AxisItem.paint, "pyqtgraph_paint", pg.AxisItem.paint)   # pyqtgraph's own,
 #                                                                            also on a reload
 
@@ -33,13 +31,12 @@ def _paint(axis, p, opt, widget) -> None:
     key = picture_key(axis)
     if key in kept:
         kept.move_to_end(key)
-        axis.picture = kept[key]
-        _DRAW(axis, p, opt, widget)                  # plays it
-        return
-    _DRAW(axis, p, opt, widget)                      # draws it
-    kept[key] = axis.picture
-    while len(kept) > KEPT:
-        kept.popitem(last=False)
+        axis.picture = kept[key]                     # pyqtgraph plays it instead of drawing
+    _DRAW(axis, p, opt, widget)
+    if key not in kept:
+        kept[key] = axis.picture
+        if len(kept) > KEPT:
+            kept.popitem(last=False)
 
 
 _paint.pyqtgraph_paint = _DRAW
