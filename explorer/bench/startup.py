@@ -6,6 +6,11 @@ window, lets that paint finish (a zero timer), prints the wall-clock time and en
 (os._exit: the device probe may still be importing torch on a pool thread; the user sees the window
 long before that). The parent takes the time just before it starts the process, so the figure
 includes the interpreter start, every import, the QApplication, the window and its first frame.
+
+Bytecode: the child may write it (PYTHONDONTWRITEBYTECODE, set on some machines, is dropped for it), as
+any `python` run does: pip leaves site-packages compiled, and an editable install or a checkout compiles
+the project on its first run. The first launch, which writes any bytecode missing, is reported apart
+(`first_launch_ms`); `window_visible_ms` is the median of the launches after it: every later start.
 """
 
 from __future__ import annotations
@@ -47,13 +52,22 @@ main([])
 """
 
 
+def child_env(platform: str, config_home: str, env_extra: dict | None = None) -> dict:
+    """The child's environment: this one, with the platform, fresh settings, the project first on
+    the path, and bytecode writable (a user's Python writes it; PYTHONDONTWRITEBYTECODE would make
+    every start compile the project anew)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": config_home,
+           "PYTHONPATH": os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]),
+                                                      os.environ.get("PYTHONPATH", "")] if p),
+           **(env_extra or {})}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def measure_once(platform: str, env_extra: dict | None = None, timeout: float = 60.0) -> float:
     """ms from process start to the main window's first painted frame, fresh settings."""
     with tempfile.TemporaryDirectory(prefix="pe-startup-") as tmp:
-        env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": tmp,
-               "PYTHONPATH": os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]),
-                                                          os.environ.get("PYTHONPATH", "")] if p),
-               **(env_extra or {})}
+        env = child_env(platform, tmp, env_extra)
         t0 = time.time()
         proc = subprocess.run([sys.executable, "-c", CHILD], check=False, env=env, capture_output=True,
                               text=True, timeout=timeout)
@@ -83,11 +97,13 @@ def _xvfb() -> tuple[subprocess.Popen | None, str | None]:
 
 
 def startup_rows(repeat: int = 3) -> dict:
-    """{"window_visible_ms": median offscreen, "offscreen_ms": [...], "x11_ms": [...] or a reason}."""
+    """{"window_visible_ms": the worse platform's median, "first_launch_ms": the launch before them
+    (it writes any bytecode missing), "offscreen_ms": [...], "x11_ms": [...] or "x11": a reason}."""
     out: dict = {}
     if getattr(sys, "frozen", False):      # a bundle cannot run `python -c`: time it from outside
         return {"window_visible_ms": None, "offscreen_ms": [], "x11": "not measured in a bundle"}
     try:
+        out["first_launch_ms"] = round(measure_once("offscreen"), 1)
         offscreen = [measure_once("offscreen") for _ in range(repeat)]
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return {"window_visible_ms": None, "offscreen_ms": [], "x11": f"offscreen failed: {exc}"}
