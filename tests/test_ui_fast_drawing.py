@@ -446,3 +446,84 @@ def test_the_curves_view_draws_long_tables_as_bands(window, qtbot):
     window.controller.wait_idle()
     assert view.result.pos_step == 1
     assert all(c.isVisible() and not b.isVisible() for c, b in view._items[:len(view.result.lines)])
+
+
+class _LayoutRequests:
+    """Counts the LayoutRequest events one widget receives (each one re-lays it out and, through
+    its parents, repaints the whole window)."""
+
+    def __init__(self, widget):
+        from PySide6.QtCore import QEvent, QObject
+
+        outer = self
+
+        class Filter(QObject):
+            def eventFilter(self, obj, event):
+                if event.type() == QEvent.Type.LayoutRequest:
+                    outer.count += 1
+                return False
+
+        self.count = 0
+        self.filter = Filter()
+        widget.installEventFilter(self.filter)
+
+
+def test_a_new_readout_of_the_same_height_does_not_re_lay_out_the_view(qtbot):
+    """A readout that follows the base changes its words on every slider step: only when the words
+    need another line does the view's layout hear of it, and then the line is there."""
+    from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+
+    from explorer.ui.views.base import Readout
+
+    holder = QWidget()
+    box = QVBoxLayout(holder)
+    readout = Readout()
+    box.addWidget(readout)
+    box.addStretch(1)
+    qtbot.addWidget(holder)
+    holder.resize(400, 300)
+    holder.show()
+    readout.setText("base 10000: longest wavelength 62832 positions")
+    QApplication.processEvents()
+    one_line = readout.height()
+    assert readout.isVisible() and one_line > 0
+    requests = _LayoutRequests(holder)
+    for base in (10001, 10002, 20000):
+        readout.setText(f"base {base}: longest wavelength {base * 6.283:.0f} positions")
+        QApplication.processEvents()
+    assert requests.count == 0
+    assert readout.text().startswith("base 20000") and readout.label.text() == readout.text()
+    readout.setText(" ".join(["a much longer readout that wraps"] * 8))
+    QApplication.processEvents()
+    assert requests.count >= 1 and readout.height() > 1.5 * one_line
+    assert readout.label.height() == readout.height()
+    readout.setText(" ")
+    QApplication.processEvents()
+    assert not readout.isVisible()
+
+
+def test_rope_scaling_boxes_are_placed_again_only_for_another_rope_type(qtbot):
+    """Each RoPE step shows the state in its controls; re-placing the scaling boxes there re-laid
+    out (and repainted) the whole window twice a step."""
+    import dataclasses
+
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.views.rope import RopeView
+
+    view = RopeView()
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    view.show_state(view.state)
+    qtbot.wait(50)                       # the first layout settles
+    requests = _LayoutRequests(view)
+    for base in (20000.0, 30000.0):
+        view.show_state(dataclasses.replace(view.state, base=base))
+        QApplication.processEvents()
+    assert requests.count == 0
+    assert view.params_boxes.boxes["factor"].isHidden()        # the default type reads no factor
+    view.show_state(dataclasses.replace(view.state, rope_type="linear", factor=4.0))
+    QApplication.processEvents()
+    assert requests.count >= 1 and not view.params_boxes.boxes["factor"].isHidden()
+    assert view.params_boxes.boxes["factor"].value() == 4.0

@@ -6,8 +6,8 @@ import math
 import re
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.kept_axis import keep_pictures
 from explorer.ui.views.ranges import set_bar_levels
@@ -18,17 +18,60 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w",
 CURSOR_PEN = pg.mkPen("#e67e22", width=2)
 
 
-class Readout(QLabel):
+class Readout(QWidget):
     """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
-    is 1.3x bold in presentation mode)."""
+    is 1.3x bold in presentation mode).
+
+    A wrapped QLabel in a box without a layout. QLabel.setText asks its parent for a new layout on
+    every change; in the view's layout that request climbs to the window, which then repaints the
+    whole tab (a readout that follows the base did so on every slider step). The box takes the
+    request itself and passes it on only when the wrapped text needs another height."""
 
     def __init__(self):
-        super().__init__("")
+        super().__init__()
+        self.label = QLabel("", self)
+        self.label.setWordWrap(True)
+        self._height = 0
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setVisible(False)
 
+    def text(self) -> str:
+        return self.label.text()
+
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
-        super().setText(text)
+        self.label.setText(text)
+        self._fit()
         self.setVisible(bool(text.strip()))
+
+    def setWordWrap(self, on: bool) -> None:  # noqa: N802 (Qt name)
+        self.label.setWordWrap(on)
+        self._fit()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(self.label.minimumSizeHint().width(), self._height)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(0, self._height)
+
+    def _fit(self) -> None:
+        """The label's height at this width; a new one is passed on to the view's layout."""
+        width = self.width() if self.width() > 0 else self.label.sizeHint().width()
+        height = self.label.heightForWidth(width) if self.label.wordWrap() else -1
+        height = height if height > 0 else self.label.sizeHint().height()
+        if height != self._height:
+            self._height = height
+            self.updateGeometry()
+
+    def event(self, e) -> bool:
+        if e.type() == QEvent.Type.LayoutRequest:     # from the label: new text or font
+            self._fit()
+            return True
+        return super().event(e)
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt name)
+        self.label.setGeometry(0, 0, self.width(), max(self.height(), 1))
+        self._fit()
+        super().resizeEvent(e)
 
 
 class Caption(QLabel):

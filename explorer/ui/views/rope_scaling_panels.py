@@ -103,8 +103,21 @@ class ScalingControls:
 
     PER_ROW = 5
 
+    _placed = None      # the fields laid out last (None: none yet)
+
     def show_state(self, state) -> None:
         shown = set(fields_of(state.rope_type)) | set(self.ALWAYS) | set(self.EXTRA.get(state.rope_type, ()))
+        if shown != self._placed:   # re-placing the boxes re-lays out the whole window (a full
+            self._place(shown)      # repaint), so only when the rope type shows other fields
+        for key, box in self.boxes.items():
+            value = getattr(state, key)
+            box.blockSignals(True)
+            box.setValue(box.minimum() if value is None else value)
+            box.blockSignals(False)
+
+    def _place(self, shown: set) -> None:
+        """Lay out the boxes of `shown`, PER_ROW to a line after `first`; hide the others."""
+        self._placed = shown
         placed = 0
         if self.first is not None:
             self.layout.addWidget(self.first[0], 0, 0)
@@ -121,10 +134,6 @@ class ScalingControls:
                 placed += 1
             box.setVisible(visible)
             self.labels[key].setVisible(visible)
-            value = getattr(state, key)
-            box.blockSignals(True)
-            box.setValue(box.minimum() if value is None else value)
-            box.blockSignals(False)
 
 
 class ScalingPanels:
