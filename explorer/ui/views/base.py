@@ -18,22 +18,20 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w",
 CURSOR_PEN = pg.mkPen("#e67e22", width=2)
 
 
-class Readout(QWidget):
-    """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
-    is 1.3x bold in presentation mode).
+class SteadyLabel(QWidget):
+    """A QLabel in a box without a layout, for text that changes on every slider step.
 
-    A wrapped QLabel in a box without a layout. QLabel.setText asks its parent for a new layout on
-    every change; in the view's layout that request climbs to the window, which then repaints the
-    whole tab (a readout that follows the base did so on every slider step). The box takes the
-    request itself and passes it on only when the wrapped text needs another height."""
+    QLabel.setText asks its parent for a new layout on every change; in a view's layout that request
+    climbs to the window, which then repaints the whole tab. The box takes the request itself and
+    passes it on only when the text needs another size: another height when it wraps, another
+    width or height when it does not."""
 
-    def __init__(self):
+    def __init__(self, wrap: bool = True):
         super().__init__()
         self.label = QLabel("", self)
-        self.label.setWordWrap(True)
-        self._height = 0
+        self.label.setWordWrap(wrap)
+        self._need = QSize(0, 0)        # what the layout was last told: (width, height)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.setVisible(False)
 
     def text(self) -> str:
         return self.label.text()
@@ -41,25 +39,28 @@ class Readout(QWidget):
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         self.label.setText(text)
         self._fit()
-        self.setVisible(bool(text.strip()))
 
     def setWordWrap(self, on: bool) -> None:  # noqa: N802 (Qt name)
         self.label.setWordWrap(on)
         self._fit()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return QSize(self.label.minimumSizeHint().width(), self._height)
+        return self._need
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return QSize(0, self._height)
+        return QSize(0 if self.label.wordWrap() else self._need.width(), self._need.height())
 
     def _fit(self) -> None:
-        """The label's height at this width; a new one is passed on to the view's layout."""
-        width = self.width() if self.width() > 0 else self.label.sizeHint().width()
-        height = self.label.heightForWidth(width) if self.label.wordWrap() else -1
-        height = height if height > 0 else self.label.sizeHint().height()
-        if height != self._height:
-            self._height = height
+        """The size the text needs (wrapped: its height at this width); a new one goes to the layout."""
+        hint = self.label.sizeHint()
+        if self.label.wordWrap():
+            width = self.width() if self.width() > 0 else hint.width()
+            height = self.label.heightForWidth(width)
+            need = QSize(self.label.minimumSizeHint().width(), height if height > 0 else hint.height())
+        else:
+            need = hint
+        if need != self._need:
+            self._need = need
             self.updateGeometry()
 
     def event(self, e) -> bool:
@@ -72,6 +73,19 @@ class Readout(QWidget):
         self.label.setGeometry(0, 0, self.width(), max(self.height(), 1))
         self._fit()
         super().resizeEvent(e)
+
+
+class Readout(SteadyLabel):
+    """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
+    is 1.3x bold in presentation mode). A readout that follows the base changes on every step."""
+
+    def __init__(self):
+        super().__init__(wrap=True)
+        self.setVisible(False)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self.setVisible(bool(text.strip()))
 
 
 class Caption(QLabel):

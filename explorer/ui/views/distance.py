@@ -61,9 +61,7 @@ class DistanceView(PanelView):
         super().set_state(**changes)
 
     def show_state(self, state, params=None) -> None:
-        self.alibi_box.blockSignals(True)
-        self.alibi_box.setMaximum(state.heads - 1)
-        self.alibi_box.blockSignals(False)
+        self.quiet_range(self.alibi_box, self.alibi_box.minimum(), state.heads - 1)
         super().show_state(state, params)
 
     def _key_visible(self, item, visible: bool) -> None:

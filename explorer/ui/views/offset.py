@@ -50,9 +50,7 @@ class OffsetView(PanelView):
     def show_params(self, params) -> None:
         n = params.max_len
         for box, lo in ((self.k_box, -(n - 1)), (self.p_box, 0)):
-            box.blockSignals(True)
-            box.setRange(lo, n - 1)
-            box.blockSignals(False)
+            self.quiet_range(box, lo, n - 1)
 
     def draw(self, r) -> None:
         c = r.rotation.shape[0]

@@ -204,6 +204,16 @@ class PanelView(View):
         self.controls.addWidget(widget)
 
     @staticmethod
+    def quiet_range(box, lo, hi) -> None:
+        """Give a spin box the range [lo, hi] without emitting, and only when it has another one:
+        each setRange asks for a new layout (the box's width follows its range), which repaints
+        the whole window."""
+        if (box.minimum(), box.maximum()) != (lo, hi):
+            box.blockSignals(True)
+            box.setRange(lo, hi)
+            box.blockSignals(False)
+
+    @staticmethod
     def quiet_set(widget, value) -> None:
         """Set a control's value without emitting (used when Params move its range)."""
         widget.blockSignals(True)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import cell_under, set_title
+from explorer.ui.views.base import SteadyLabel, cell_under, set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
@@ -24,7 +24,7 @@ class QkView(Retranslatable, PanelView):
         self.head_label = QLabel()
         self.controls.addWidget(self.head_label)
         self.head_box = self.spin("", 0, 1023, self.state.head, "head")
-        self.head_info = QLabel("")
+        self.head_info = SteadyLabel(wrap=False)     # changes with every head
         self.controls.addWidget(self.head_info)
         self.controls.addStretch(1)
         self.note = QLabel("")
@@ -86,10 +86,8 @@ class QkView(Retranslatable, PanelView):
                                    localized(r.note, current_language())))
         else:
             self.note.setText(localized(r.note, current_language()))
-        self.head_box.blockSignals(True)
-        self.head_box.setMaximum(max(r.n_heads - 1, 0))
-        self.head_box.setValue(r.head)
-        self.head_box.blockSignals(False)
+        self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
+        self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
         self.head_info.setText(fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])), str(r.n_kv_heads), r.model_name))
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
