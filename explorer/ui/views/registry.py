@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from explorer import catalogue
 from explorer.errors import require
 from explorer.ui.views.alibi import AlibiView
+from explorer.ui.views.base import one_rect_repaints
 from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
 from explorer.ui.views.curves import CurvesView
@@ -62,6 +63,7 @@ def make_view(name: str):
     """A new widget for catalogue view `name`, told its name."""
     view = VIEW_CLASSES[name]()
     view.name = name
+    one_rect_repaints(view)
     return view
 
 
