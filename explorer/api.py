@@ -92,13 +92,22 @@ def module_table(module, d_model: int | None = None, max_len: int | None = None)
     if table is not None:
         d_model = d_model or int(table.shape[-1])
         max_len = max_len or min(int(table.shape[-2]), MODULE_ROWS)
+    from explorer.backend.diagnose.loading import check_size
+    from explorer.errors import InputError
+
     require(d_model is not None and max_len is not None,
             "the module has no (max_len, d_model) buffer: give d_model= and max_len=")
+    require(int(d_model) >= 1 and int(max_len) >= 1, "d_model and max_len must be at least 1 (got %1, %2)",
+            d_model, max_len)
+    check_size((max_len, d_model), int(max_len) * int(d_model))    # before the zeros are made
     was_training = module.training
     try:
         module.eval()
         with torch.no_grad():
-            out = module(torch.zeros(1, max_len, d_model))
+            out = module(torch.zeros(1, int(max_len), int(d_model)))
+    except Exception as exc:    # the user's module: its own error, said in one line
+        raise InputError(f"the module failed on zeros (1, {max_len}, {d_model}): "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
     finally:
         module.train(was_training)
     require(isinstance(out, torch.Tensor), f"the module returned {type(out).__name__}, not a tensor")

@@ -192,3 +192,30 @@ def test_bfloat16_safetensors(tmp_path, capsys):
     save_file({"pe": RIGHT["bfloat16_storage"][0]()}, str(tmp_path / "bf.safetensors"))
     rc, out = run_json(capsys, tmp_path / "bf.safetensors")
     assert rc == 0 and out["convention"]["dtype"] == "bfloat16" and out["key"] == "pe"
+
+
+def test_a_tensor_claiming_far_more_than_it_stores_is_refused_before_it_is_copied(tmp_path, capsys):
+    """10 floats of storage seen as 100000 x 100000 (stride 0): the size is checked on the shape, before
+    the float64 copy that would ask for 80 GB (it was a traceback, exit 1)."""
+    path = tmp_path / "huge_view.pt"
+    torch.save(torch.zeros(10).as_strided((100_000, 100_000), (0, 0)), path)
+    assert path.stat().st_size < 10_000
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "10,000,000,000 numbers" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_api_checks_a_module_s_size_and_says_its_error_in_one_line():
+    import explorer
+    from explorer.errors import InputError
+
+    class Reshapes(torch.nn.Module):
+        def forward(self, x):
+            return x.reshape(-1, 7)
+
+    with pytest.raises(InputError, match="10,000,000,000 numbers"):
+        explorer.check(Reshapes(), d_model=100_000, max_len=100_000)    # no 40 GB of zeros first
+    with pytest.raises(InputError, match="at least 1"):
+        explorer.check(Reshapes(), d_model=0, max_len=10)
+    with pytest.raises(InputError, match=r"the module failed on zeros \(1, 10, 8\): RuntimeError"):
+        explorer.check(Reshapes(), d_model=8, max_len=10)

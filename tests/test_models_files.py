@@ -201,3 +201,21 @@ def test_a_file_that_vanishes_while_loading(good, tmp_path, monkeypatch):
 def test_the_next_good_open_works_after_every_failure(good):
     with open_model(good) as m:
         assert np.isfinite(m.input_x(m.tokenize(mh.TEXT).ids)).all()
+
+
+def test_a_projection_of_the_wrong_width_is_named_not_a_matmul_traceback(tmp_path):
+    """A valid checkpoint whose layer-0 k_proj reads 7 channels instead of d_model: one line naming
+    the tensor (it was numpy's matmul error)."""
+    from safetensors.numpy import load_file, save_file
+
+    from tests import models_helpers as mh
+
+    folder = tmp_path / "llama"
+    mh.build("llama", folder)
+    tensors = load_file(folder / "model.safetensors")
+    name = next(k for k in tensors if k.endswith("layers.0.self_attn.k_proj.weight"))
+    tensors[name] = np.ascontiguousarray(tensors[name][:, :7])
+    save_file(tensors, folder / "model.safetensors", metadata={"format": "pt"})
+    with open_model(folder) as m:
+        with pytest.raises(InputError, match=r"k_proj.weight has shape \(\d+, 7\); it must read"):
+            m.layer0_qk(np.array([1, 2, 3]))

@@ -982,6 +982,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
         <message>
+            <source>%1: layer %2's weights do not fit its config: %3</source>
+            <translation>%1：第 %2 层的权重与其配置不符：%3</translation>
+        </message>
+        <message>
             <source>%1: merge %2 is not two tokens separated by one space</source>
             <translation>%1：合并规则 %2 不是由一个空格隔开的两个词元</translation>
         </message>
@@ -1594,6 +1598,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>覆盖 %1 个距离的曲线</translation>
         </message>
         <message>
+            <source>d_model and max_len must be at least 1 (got %1, %2)</source>
+            <translation>d_model 和 max_len 至少为 1（得到 %1、%2）</translation>
+        </message>
+        <message>
             <source>d_model must be a whole number &gt;= 1, not %1</source>
             <translation>d_model 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
@@ -1684,6 +1692,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>layer %1 reads the output of the layers before it, which PE Explorer does not compute; only layer 0 can be computed from the text</source>
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>
+            <translation>第 %1 层的 %2 形状为 %3；它必须读取模型的 %4 个通道</translation>
         </message>
         <message>
             <source>layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5</source>

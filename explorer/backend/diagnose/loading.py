@@ -27,20 +27,27 @@ def as_array(x) -> tuple[np.ndarray, str]:
         if x.is_complex():
             raise InputError("a complex tensor cannot be checked: give its real part (the cos cache) "
                              "or its imaginary part (the sin cache)")
-        x = x.double().numpy()
+        check_size(tuple(x.shape), x.numel())   # before the copy: a tensor may claim far more
+        x = x.double().numpy()                  # than it stores (stride 0 over a few values)
     else:
         x = np.asarray(x)
         dtype = str(x.dtype)
+        check_size(x.shape, x.size)
     require(x.dtype.kind in "fiub",
             "the data must hold real numbers, not %1 values", x.dtype)
     return check_values(np.asarray(x, dtype=np.float64)), dtype
 
 
+def check_size(shape: tuple, size: int) -> None:
+    """InputError for an empty array or one of more than MAX_VALUES numbers."""
+    require(size > 0, "the array is empty (shape %1)", tuple(shape))
+    require(size <= MAX_VALUES, "the array holds %1 numbers; the check reads at most %2 (save fewer "
+                                "positions)", f"{size:,}", f"{MAX_VALUES:,}")
+
+
 def check_values(x: np.ndarray) -> np.ndarray:
     """InputError for an empty, too large, too many-dimensional or non-finite array."""
-    require(x.size > 0, "the array is empty (shape %1)", x.shape)
-    require(x.size <= MAX_VALUES, "the array holds %1 numbers; the check reads at most %2 (save fewer "
-                                  "positions)", f"{x.size:,}", f"{MAX_VALUES:,}")
+    check_size(x.shape, x.size)
     squeezed = x.squeeze() if x.ndim > 2 else x
     require(squeezed.ndim <= 2 or (squeezed.ndim == 3 and _rows_equal(squeezed)),
             "the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector", x.shape)

@@ -68,6 +68,15 @@ def _bias(reader: TensorReader, name: str) -> np.ndarray | float:
     return reader.read(name) if first(reader, name) else np.float32(0.0)
 
 
+def _projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1) -> np.ndarray:
+    """The 2-D weight `name`, whose `axis` must have d_model entries (what it multiplies)."""
+    w = reader.read(need(reader, name))
+    require(w.ndim == 2 and w.shape[axis] == d_model,
+            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name,
+            tuple(w.shape), d_model)
+    return w
+
+
 def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int):
     """(q (H, n, hd), k (KV, n, hd)) of `layer` from its input x (n, d), before RoPE."""
     require(0 <= layer < cfg.n_layers, "layer must be in 0..%1, not %2", cfg.n_layers - 1, layer)
@@ -83,11 +92,13 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.family == "gemma")
     names, hd = qk_names(cfg, layer), cfg.head_dim
     if cfg.family == "gpt2":
-        qkv = x @ reader.read(need(reader, names["qkv"])) + _bias(reader, names["qkv_bias"])  # (n, 3d)
+        w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
+        qkv = x @ w + _bias(reader, names["qkv_bias"])                                  # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
     else:
-        q = x @ reader.read(need(reader, names["q"])).T + _bias(reader, names["q_bias"])      # (n, H*hd)
-        k = x @ reader.read(need(reader, names["k"])).T + _bias(reader, names["k_bias"])      # (n, KV*hd)
+        q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + _bias(reader, names["q_bias"])
+        k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + _bias(reader, names["k_bias"])
+        #                                                                 (n, H*hd), (n, KV*hd)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)

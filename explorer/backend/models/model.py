@@ -158,7 +158,13 @@ class Model:
         if inv_freq is None and self.config.position == "rope":
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
         with self._lock:
-            return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
+            try:
+                return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
+            except ValueError as exc:     # a norm or bias that does not broadcast: a damaged file
+                if isinstance(exc, InputError):
+                    raise
+                raise InputError(msg("%1: layer %2's weights do not fit its config: %3", self.name, layer,
+                                     str(exc).splitlines()[0])) from None
 
     def norms(self, ids) -> dict[str, np.ndarray | None]:
         """Row norms for the scale gauge: token (|E[id]|, scaled as the model scales it), position, input."""
