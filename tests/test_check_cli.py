@@ -219,3 +219,56 @@ def test_the_api_checks_a_module_s_size_and_says_its_error_in_one_line():
         explorer.check(Reshapes(), d_model=0, max_len=10)
     with pytest.raises(InputError, match=r"the module failed on zeros \(1, 10, 8\): RuntimeError"):
         explorer.check(Reshapes(), d_model=8, max_len=10)
+
+
+def _npz_with_members(path, members: dict) -> None:
+    """A .npz written by hand: name -> the raw bytes of its .npy member."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, raw in members.items():
+            z.writestr(name + ".npy", raw)
+
+
+def _npy_bytes(array=None, header_shape=None) -> bytes:
+    """A .npy's bytes; header_shape: a header that claims this shape over the array's few values."""
+    import io
+
+    from numpy.lib import format as npy
+
+    buf = io.BytesIO()
+    if header_shape is None:
+        np.save(buf, array)
+    else:
+        npy.write_array_header_1_0(buf, {"descr": "<f8", "fortran_order": False, "shape": header_shape})
+        buf.write(np.zeros(4).tobytes())
+    return buf.getvalue()
+
+
+def test_a_npz_is_read_from_its_headers_first_and_only_the_chosen_array_after(tmp_path, capsys):
+    """A few KB can declare (or, compressed, hold) gigabytes: the size is refused from the header, and
+    --key reads one member only (a damaged neighbour no longer stops it)."""
+    from explorer.backend.encodings import sinusoidal_pe
+
+    bomb = tmp_path / "bomb.npz"
+    _npz_with_members(bomb, {"pe": _npy_bytes(header_shape=(100_000, 100_000))})
+    assert main(["check", str(bomb)]) == 2
+    assert "10,000,000,000 numbers" in capsys.readouterr().err
+    table = sinusoidal_pe(64, 32, 10000.0, "interleaved", "float32")
+    two = tmp_path / "two.npz"
+    _npz_with_members(two, {"pe": _npy_bytes(table), "broken": _npy_bytes(table)[:-100]})
+    assert main(["check", str(two), "--key", "pe"]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_text_named_npy_is_not_a_pickle_and_a_folder_is_not_missing(tmp_path, capsys):
+    """np.load's own message for text in a .npy suggested allow_pickle=True (unsafe advice)."""
+    text = tmp_path / "table.npy"
+    text.write_text("0.0,1.0\n0.84,0.54\n")
+    assert main(["check", str(text)]) == 2
+    err = capsys.readouterr().err
+    assert "not a .npy array" in err and "pickle" not in err
+    folder = tmp_path / "folder.npy"
+    folder.mkdir()
+    assert main(["check", str(folder)]) == 2
+    assert "not a file" in capsys.readouterr().err

@@ -102,3 +102,31 @@ def test_export_without_kind_names_the_kinds(capsys):
     assert main(["export"]) == 2
     err = capsys.readouterr().err
     assert "required: kind" not in err and "pe, similarity" in err and err.count("\n") == 1
+
+
+class _Unwritable:
+    """A standard output whose writes fail as a closed pipe or a full disk does."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def write(self, text):
+        raise self.error
+
+    def flush(self):
+        raise self.error
+
+    def fileno(self):
+        raise ValueError("no file")
+
+
+def test_a_closed_pipe_ends_quietly_and_a_full_disk_in_one_line(monkeypatch, capsys):
+    """`pe-explorer views --json | head` and `> /dev/full` were tracebacks."""
+    import errno
+
+    monkeypatch.setattr(sys, "stdout", _Unwritable(BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    assert main(["views", "--json"]) == 141
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(errno.ENOSPC, "No space left on device")))
+    assert main(["presets", "--json"]) == 2
+    assert capsys.readouterr().err.strip() == "pe-explorer: error: cannot write the output: No space left on device"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from explorer import __version__
@@ -202,6 +203,37 @@ def _run_gui(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()              # a closed pipe or a full disk shows here, not at exit
+        return code
+    except BrokenPipeError:             # `pe-explorer views --json | head`: the reader has gone
+        _drop_stdout()
+        return 141                      # as a shell tool killed by SIGPIPE
+    except OSError as exc:              # e.g. standard output on a full disk
+        print(f"pe-explorer: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        _drop_stdout()
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point a standard output that cannot be written at /dev/null, so the interpreter's last
+    flush at exit has nothing to fail on (a stdout that still writes is left alone)."""
+    try:
+        sys.stdout.flush()
+        return
+    except OSError:
+        pass
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):   # not a real file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _main(argv: list[str] | None) -> int:
     single_threaded_blas()
     keep_freed_memory()
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -738,6 +738,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中有 %2 个数组（%3）：请用 --key NAME 选择其中一个</translation>
         </message>
         <message>
+            <source>%1 holds no .npy array</source>
+            <translation>%1 中没有 .npy 数组</translation>
+        </message>
+        <message>
             <source>%1 holds no array with more than one number</source>
             <translation>%1 中没有包含多于一个数的数组</translation>
         </message>
@@ -1490,8 +1494,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法把 %1 作为 %2 读取：%3</translation>
         </message>
         <message>
+            <source>cannot read %1 as .npy: it is not a .npy array (%2)</source>
+            <translation>无法将 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
+        </message>
+        <message>
             <source>cannot read %1: %2</source>
             <translation>无法读取 %1：%2</translation>
+        </message>
+        <message>
+            <source>cannot read %1: it holds Python objects (they would need pickle, which is refused); save numbers (np.save on a float array)</source>
+            <translation>无法读取 %1：它包含 Python 对象（需要 pickle，已拒绝）；请保存数值（对浮点数组使用 np.save）</translation>
+        </message>
+        <message>
+            <source>cannot read %1: it is not a file (a folder or a device)</source>
+            <translation>无法读取 %1：它不是文件（是文件夹或设备）</translation>
         </message>
         <message>
             <source>cannot read %1: no such file</source>

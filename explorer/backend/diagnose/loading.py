@@ -66,7 +66,8 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     p = Path(path)
     suffix = p.suffix.lower()
     require(suffix in SUFFIXES, "FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
-    require(p.is_file(), "cannot read %1: no such file", p)
+    require(p.exists(), "cannot read %1: no such file", p)
+    require(p.is_file(), "cannot read %1: it is not a file (a folder or a device)", p)
     require(p.stat().st_size <= MAX_FILE_BYTES, "%1 is %2 bytes; the check reads files up to %3 bytes", p,
                                                 f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}")
     try:
@@ -81,13 +82,67 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     return _pick(arrays, key, p)
 
 
+class Stored:
+    """An array of a .npy file or .npz member known by its header: shape and dtype now, the values
+    on load() (a 3 MB .npz can hold gigabytes of compressed zeros: sizes are checked first)."""
+
+    def __init__(self, shape: tuple, dtype: np.dtype, load):
+        self.shape, self.dtype, self.ndim = tuple(shape), dtype, len(shape)
+        self._load = load
+
+    def load(self) -> np.ndarray:
+        check_size(self.shape, _size(self))
+        return self._load()
+
+
+def _npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
+    """(shape, dtype) from the header of a .npy stream; InputError for one that is not a plain array."""
+    from numpy.lib import format as npy
+
+    try:
+        version = npy.read_magic(f)
+        read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, _, dtype = read_header(f)
+    except (ValueError, SyntaxError) as exc:
+        raise InputError(msg("cannot read %1 as .npy: it is not a .npy array (%2)", p,
+                             str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__))
+    require(not dtype.hasobject, "cannot read %1: it holds Python objects (they would need pickle, which "
+                                 "is refused); save numbers (np.save on a float array)", p)
+    return shape, dtype
+
+
+def _npy_member(p: Path, member: str) -> np.ndarray:
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(p) as z, z.open(member) as f:
+        return npy.read_array(f, allow_pickle=False)
+
+
+def _read_npz(p: Path) -> dict:
+    """name -> Stored for each array of a .npz, read from the members' headers only."""
+    import zipfile
+
+    out: dict = {}
+    with zipfile.ZipFile(p) as z:
+        for info in z.infolist():
+            if info.filename.endswith(".npy"):
+                with z.open(info) as f:
+                    shape, dtype = _npy_header(f, p)
+                out[info.filename[:-4]] = Stored(shape, dtype, lambda m=info.filename: _npy_member(p, m))
+    require(out, "%1 holds no .npy array", p)
+    return out
+
+
 def _read(p: Path, suffix: str) -> dict:
-    """name -> array-like, everything the file holds."""
+    """name -> array-like (or Stored: its header read, its values on load()), everything the file holds."""
     if suffix == ".npy":
-        return {"": np.load(p, allow_pickle=False)}
+        with open(p, "rb") as f:
+            shape, dtype = _npy_header(f, p)
+        return {"": Stored(shape, dtype, lambda: np.load(p, allow_pickle=False))}
     if suffix == ".npz":
-        with np.load(p, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
+        return _read_npz(p)
     if suffix == ".csv":
         return {"": np.loadtxt(p, delimiter=",", ndmin=2)}
     if suffix == ".safetensors":
@@ -142,7 +197,10 @@ def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]
         require(len(candidates) == 1, "%1 holds %2 arrays (%3): choose one with --key NAME", p, len(candidates),
                                       ", ".join(sorted(candidates)[:8]))
         chosen = candidates[0]
-    array, dtype = as_array(arrays[chosen])
+    chosen_array = arrays[chosen]
+    if isinstance(chosen_array, Stored):
+        chosen_array = chosen_array.load()
+    array, dtype = as_array(chosen_array)
     if p.suffix.lower() == ".csv":
         dtype = text_precision(array)
     return array, dtype, chosen
