@@ -1495,7 +1495,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>cannot read %1 as .npy: it is not a .npy array (%2)</source>
-            <translation>无法将 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
+            <translation>无法把 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
         </message>
         <message>
             <source>cannot read %1: %2</source>
