@@ -191,3 +191,24 @@ def test_a_llama3_cache_from_transformers_is_named_llama3_through_the_presets():
     assert result.convention["pairing"] == "half" and result.convention["head_dim"] == 128
     # transformers makes inv_freq in float32: its rounding times 300 positions is ~1e-5
     assert result.convention["rope_params"]["factor"] == 8.0 and result.max_error < 5e-5
+
+
+def test_a_table_is_never_fitted_with_more_channels_than_a_model_has(monkeypatch):
+    """(2, 8388608) read as 8M channels made the fit allocate 4 GB grids (bases x rows x d) and run
+    for minutes: an orientation wider than MAX_CHANNELS is not tried, and a shape too wide either
+    way round is refused in one line."""
+    import explorer.backend.diagnose as diag
+    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.errors import InputError
+
+    monkeypatch.setattr(diag, "MAX_CHANNELS", 16)
+    table = sinusoidal_pe(100, 8, 10000.0, "interleaved", "float32")
+    r = diag.diagnose(table.T.copy())                       # (8, 100): only (100, 8) may be fitted
+    assert r.match and r.convention["orientation"].startswith("(d, L)")
+    seen = []
+    real = diag._check_table
+    monkeypatch.setattr(diag, "_check_table", lambda t, *a: seen.append(t.shape) or real(t, *a))
+    diag.diagnose(np.random.default_rng(0).standard_normal((4, 100)))
+    assert seen == [(100, 4)]
+    with pytest.raises(InputError, match="more than 16 columns either way round"):
+        diag.diagnose(np.ones((20, 30)) + np.arange(30))

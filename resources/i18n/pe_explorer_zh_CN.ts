@@ -1982,6 +1982,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>seq_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
         <message>
+            <source>shape %1 has more than %2 columns either way round; a PE table has at most %2 channels (d_model)</source>
+            <translation>形状 %1 无论哪个方向都超过 %2 列；PE 表最多有 %2 个通道（d_model）</translation>
+        </message>
+        <message>
             <source>similarity matrix</source>
             <translation>相似度矩阵</translation>
         </message>

@@ -18,6 +18,10 @@ from explorer.errors import require
 __all__ = ["KINDS", "Diagnosis", "Mistake", "diagnose", "load_array"]
 
 
+MAX_CHANNELS = 32768   # d_model of a table the check fits (twice the widest model known; its fit holds
+#                       (bases, rows, d) grids, 4 GB for a (2, 8388608) array read as 8M channels)
+
+
 def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str | None = None,
              lang: str = "en", dtype: str | None = None) -> Diagnosis:
     """Diagnose x (numpy array, torch tensor, nested list). kind: None (guess), 'pe', 'rope_cache'
@@ -78,6 +82,9 @@ def _tables(arr: np.ndarray):
         out.append((arr.T, "(d, L): transposed"))
     if arr.shape[0] < arr.shape[1]:     # tables usually have more positions than channels
         out.reverse()
+    out = [(t, orient) for t, orient in out if t.shape[1] <= MAX_CHANNELS]
+    require(out, "shape %1 has more than %2 columns either way round; a PE table has at most %2 "
+                 "channels (d_model)", shape, f"{MAX_CHANNELS:,}")
     return out, label
 
 
