@@ -423,3 +423,19 @@ def test_channel_pairs_follow_transformers_rotations(head_dim, fraction):
         # the frequency index: Llama's cat(freqs, freqs), GPT-J's repeat_interleave(freqs, 2)
         first = pairs[:dim // 2] if pairing == "half" else pairs[0:dim:2]
         assert np.array_equal(first, np.arange(dim // 2))
+
+
+def test_settings_that_overflow_the_frequencies_are_refused_not_written_as_inf():
+    """linear with factor 1e-320: transformers' own formula gives inf for every pair; that is an
+    error in one line, not an inv_freq file of infinities (and no overflow warning on stderr)."""
+    import warnings
+
+    from explorer.backend.rope_scaling import RopeScaling, inv_frequencies
+    from explorer.errors import InputError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # an overflow warning would fail here
+        with pytest.raises(InputError, match="not finite numbers"):
+            inv_frequencies(64, 10000.0, RopeScaling(rope_type="linear", factor=1e-320))
+        ok = inv_frequencies(64, 10000.0, RopeScaling(rope_type="linear", factor=1e-3))
+    assert np.all(np.isfinite(ok.inv_freq)) and ok.inv_freq[0] == pytest.approx(1000.0)

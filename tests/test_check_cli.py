@@ -272,3 +272,15 @@ def test_text_named_npy_is_not_a_pickle_and_a_folder_is_not_missing(tmp_path, ca
     folder.mkdir()
     assert main(["check", str(folder)]) == 2
     assert "not a file" in capsys.readouterr().err
+
+
+def test_a_blank_csv_is_one_line_without_numpy_s_warning(tmp_path, capsys):
+    import warnings
+
+    blank = tmp_path / "blank.csv"
+    blank.write_text("\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(["check", str(blank)]) == 2
+    assert [str(w.message) for w in caught] == []
+    assert capsys.readouterr().err.count("\n") == 1

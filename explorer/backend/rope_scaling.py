@@ -209,7 +209,19 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
 
     seq_len: the current length (dynamic; longrope picks long_factor when seq_len > L0).
     max_position_embeddings: the config's; dynamic's L0 when the scaling has none, and yarn/longrope's
-    factor = max_position_embeddings / L0 when the scaling has no factor."""
+    factor = max_position_embeddings / L0 when the scaling has no factor. InputError when the
+    settings give a frequency or factor that is not a finite number (a factor of 1e-320 overflows)."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        out = _inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
+    kind = (scaling or RopeScaling()).rope_type
+    require(bool(np.all(np.isfinite(out.inv_freq))) and math.isfinite(out.attention_factor),
+            "rope type %1 with these settings gives frequencies that are not finite numbers "
+            "(a factor too small or too large?)", kind)
+    return out
+
+
+def _inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None,
+                     seq_len: int | None, max_position_embeddings: int | None) -> RopeFrequencies:
     dim = _check_inputs(head_dim, base, scaling, seq_len)
     scaling = scaling or RopeScaling()
     kind = scaling.rope_type

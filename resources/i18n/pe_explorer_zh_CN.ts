@@ -1918,6 +1918,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>rope 类型 %1 需要配置中的 original_max_position_embeddings（或 max_position_embeddings）</translation>
         </message>
         <message>
+            <source>rope type %1 with these settings gives frequencies that are not finite numbers (a factor too small or too large?)</source>
+            <translation>rope 类型 %1 在这些设置下给出的频率不是有限数（factor 太小或太大？）</translation>
+        </message>
+        <message>
             <source>rope type %1 without factor needs max_position_embeddings</source>
             <translation>没有 factor 的 rope 类型 %1 需要 max_position_embeddings</translation>
         </message>

@@ -7,6 +7,7 @@ file that needs pickle is refused). Every failure is an InputError with one clea
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -71,7 +72,9 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     require(p.stat().st_size <= MAX_FILE_BYTES, "%1 is %2 bytes; the check reads files up to %3 bytes", p,
                                                 f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}")
     try:
-        arrays = _read(p, suffix)
+        with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
+            warnings.simplefilter("ignore")  # the one line below says what went wrong
+            arrays = _read(p, suffix)
     except InputError:
         raise
     except MemoryError:
