@@ -51,14 +51,13 @@ class SteadyLabel(QWidget):
         return QSize(0 if self.label.wordWrap() else self._need.width(), self._need.height())
 
     def _fit(self) -> None:
-        """The size the text needs (wrapped: its height at this width); a new one goes to the layout."""
-        hint = self.label.sizeHint()
-        if self.label.wordWrap():
-            width = self.width() if self.width() > 0 else hint.width()
-            height = self.label.heightForWidth(width)
-            need = QSize(self.label.minimumSizeHint().width(), height if height > 0 else hint.height())
-        else:
-            need = hint
+        """The size the text needs (wrapped: its height at this width, any width will do); a new one
+        goes to the layout. One text layout a call: this runs on every step."""
+        if self.label.wordWrap() and self.width() > 0:
+            need = QSize(0, max(self.label.heightForWidth(self.width()), 1))
+        else:                   # not wrapped, or not laid out yet: the label's own wish
+            need = self.label.sizeHint()
+            need = QSize(0, need.height()) if self.label.wordWrap() else need
         if need != self._need:
             self._need = need
             self.updateGeometry()
