@@ -129,4 +129,4 @@ def test_a_closed_pipe_ends_quietly_and_a_full_disk_in_one_line(monkeypatch, cap
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(errno.ENOSPC, "No space left on device")))
     assert main(["presets", "--json"]) == 2
-    assert capsys.readouterr().err.strip() == "pe-explorer: error: cannot write the output: No space left on device"
+    assert capsys.readouterr().err.strip() == "pe-explorer: error: No space left on device"

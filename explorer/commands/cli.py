@@ -211,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         _drop_stdout()
         return 141                      # as a shell tool killed by SIGPIPE
     except OSError as exc:              # e.g. standard output on a full disk
-        print(f"pe-explorer: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"pe-explorer: error: {exc.strerror or exc}{where}", file=sys.stderr)
         _drop_stdout()
         return 2
 
