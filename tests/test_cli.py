@@ -130,3 +130,14 @@ def test_a_closed_pipe_ends_quietly_and_a_full_disk_in_one_line(monkeypatch, cap
     monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(errno.ENOSPC, "No space left on device")))
     assert main(["presets", "--json"]) == 2
     assert capsys.readouterr().err.strip() == "pe-explorer: error: No space left on device"
+
+
+@pytest.mark.parametrize("view", ["tokens", "learned", "qk"])
+def test_export_view_of_a_model_it_cannot_read_is_refused_not_written_empty(view, tmp_path, capsys):
+    """The window shows why beside a fallback; `export view` wrote 16 empty arrays (tokens) or the
+    fallback's (learned: MiniLM, qk: SmolLM2) with exit 0."""
+    out = tmp_path / "v.npz"
+    assert main(["export", "view", "--view", view, "--model", str(tmp_path / "nonexist"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "nonexist does not exist" in err and "showing" not in err and err.count("\n") == 1
+    assert not out.exists()

@@ -69,9 +69,23 @@ def view_arrays(args) -> dict:
     view_state = state.views[args.view]
     window = (catalogue.zoom_window(state.params, view_state, ROWS_PX, COLS_PX)
               if entry.call == "window" else None)
-    arrays = result_arrays(entry.run(state.params, view_state, window))
+    result = entry.run(state.params, view_state, window)
+    refusal = _refusal(result)
+    require(not refusal, "%1", refusal)
+    arrays = result_arrays(result)
     require(bool(arrays), f"the {args.view} view has no array data")
     return arrays
+
+
+def _refusal(result) -> str:
+    """Why a result holds none of what was asked: its error (no tokenizer, an unreadable model or
+    file), or the model it could not read and fell back from (the window says so beside its
+    fallback; a file of the fallback's arrays would not). "" when it holds what was asked."""
+    if getattr(result, "error", ""):
+        return str(result.error)
+    if getattr(result, "note_kind", "") == "failed":     # "<why>; showing <fallback>": the why
+        return str(result.note).rsplit("; showing ", 1)[0]
+    return ""
 
 
 def run_export_view(args) -> int:
