@@ -93,6 +93,40 @@ def test_render_a_deck_into_a_folder_without_carrying_state(qapp, tmp_path, caps
                      ("heatmap", deck[2].params, None)]      # scene 1's cursor is not kept
 
 
+def test_a_deck_that_fails_partway_leaves_no_slides_and_keeps_the_old_ones(qapp, tmp_path, capsys,
+                                                                           monkeypatch):
+    """Slides are drawn into a staging folder and moved into place at the end: a failure on slide 2
+    left slide 1 behind (beside, or instead of, an earlier run's), or a new empty folder."""
+    import explorer.ui.export as export
+
+    deck = [make_scene(Params(d_model=16, max_len=40), "heatmap"),
+            make_scene(Params(d_model=16, max_len=40), "curves")]
+    path = save_deck(tmp_path / "d.json", deck)
+    real, calls = export.export_view_image, []
+
+    def fails_second(view, out, dpi=96):
+        calls.append(out)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(view, out, dpi)
+
+    monkeypatch.setattr(export, "export_view_image", fails_second)
+    new = tmp_path / "new"
+    assert render_main(["--deck", str(path), "-o", str(new)] + SMALL) == 1
+    assert len(calls) == 2 and not new.exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "01_heatmap.png").write_bytes(b"an earlier run's slide")
+    calls.clear()
+    assert render_main(["--deck", str(path), "-o", str(kept)] + SMALL) == 1
+    assert sorted(p.name for p in kept.iterdir()) == ["01_heatmap.png"]
+    assert (kept / "01_heatmap.png").read_bytes() == b"an earlier run's slide"
+    monkeypatch.setattr(export, "export_view_image", real)
+    assert render_main(["--deck", str(path), "-o", str(kept)] + SMALL) == 0
+    assert sorted(p.name for p in kept.iterdir()) == ["01_heatmap.png", "02_curves.png"]
+    assert png_size(kept / "01_heatmap.png") == (400, 300)
+
+
 def window_view_names(settings):
     from explorer.ui.main_window import MainWindow
 

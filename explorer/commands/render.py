@@ -245,16 +245,36 @@ def _headless() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
+def _render_deck(jobs: list, out: Path, size, args) -> list[Path]:
+    """Every slide drawn into a staging folder inside `out`, then moved into place: a deck that
+    fails on slide 5 leaves neither slides 1-4 nor a new empty folder behind."""
+    import shutil
+
+    created = not out.exists()
+    out.mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".pe-render-", dir=out))
+    try:
+        drawn = render_jobs([(scene, staging / path.name) for scene, path in jobs], size, args.dpi,
+                            args.lang)
+        for path in drawn:
+            os.replace(path, out / path.name)
+        return [out / path.name for path in drawn]
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created and not any(out.iterdir()):
+            out.rmdir()
+
+
 def render_main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer render ...`; returns the exit code (0 ok, 2 bad input)."""
     try:
         args = build_parser().parse_args(argv)
         size = parse_size(args.size)
         jobs = plan(args)
-        if args.deck:
-            Path(args.output).mkdir(exist_ok=True)
         _headless()
-        for path in render_jobs(jobs, size, args.dpi, args.lang):
+        written = (_render_deck(jobs, Path(args.output), size, args) if args.deck
+                   else render_jobs(jobs, size, args.dpi, args.lang))
+        for path in written:
             print(f"wrote {path}")
         return 0
     except SystemExit as exc:          # --help
