@@ -71,7 +71,8 @@ def view_arrays(args) -> dict:
               if entry.call == "window" else None)
     result = entry.run(state.params, view_state, window)
     refusal = _refusal(result)
-    require(not refusal, "%1", refusal)
+    if refusal:
+        raise InputError(refusal)
     arrays = result_arrays(result)
     require(bool(arrays), f"the {args.view} view has no array data")
     return arrays

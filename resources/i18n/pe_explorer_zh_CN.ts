@@ -1506,6 +1506,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法读取 %1：它包含 Python 对象（需要 pickle，已拒绝）；请保存数值（对浮点数组使用 np.save）</translation>
         </message>
         <message>
+            <source>cannot read %1: it holds no numbers</source>
+            <translation>无法读取 %1：其中没有数值</translation>
+        </message>
+        <message>
             <source>cannot read %1: it is not a file (a folder or a device)</source>
             <translation>无法读取 %1：它不是文件（是文件夹或设备）</translation>
         </message>

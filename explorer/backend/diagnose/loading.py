@@ -147,7 +147,9 @@ def _read(p: Path, suffix: str) -> dict:
     if suffix == ".npz":
         return _read_npz(p)
     if suffix == ".csv":
-        return {"": np.loadtxt(p, delimiter=",", ndmin=2)}
+        table = np.loadtxt(p, delimiter=",", ndmin=2)
+        require(table.size > 0, "cannot read %1: it holds no numbers", p)
+        return {"": table}
     if suffix == ".safetensors":
         from safetensors.numpy import load_file
 
