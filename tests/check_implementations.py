@@ -176,4 +176,6 @@ WRONG = {
     "rope_cache_i_for_2i": (lambda: rope_cache(exponent=torch.arange(HD // 2).float()), "exponent_i", {}),
     "inv_freq_no_reciprocal": (lambda: 10000 ** (torch.arange(0, HD, 2).float() / HD), "wrong_sign", {}),
     "inv_freq_i_for_2i": (lambda: 1.0 / 10000 ** (torch.arange(HD // 2).float() / HD), "exponent_i", {}),
+    # integer division: every exponent 0, every inv_freq 1 (was diagnosed "OK, base 1")
+    "inv_freq_integer_division": (lambda: 1.0 / (10000 ** (torch.arange(0, HD, 2) // HD)), "constant_freq", {}),
 }

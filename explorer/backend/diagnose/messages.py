@@ -35,6 +35,11 @@ TEMPLATES = {
         "the exponent lost its minus sign: frequencies grow as base^(+2i/d) (pair 1 turns {w1:.4g} "
         "rad per position, faster than pair 0's 1 rad)",
         "指数少了负号：频率按 base^(+2i/d) 增长（第 1 对每个位置转 {w1:.4g} 弧度，比第 0 对的 1 弧度还快）"),
+    "constant_freq": (
+        "every pair turns at the same {w:.4g} rad per position: the exponent is 0 for every pair "
+        "(integer division, e.g. arange(0, dim, 2) // dim), so there is no base to read",
+        "每一对都以相同的 {w:.4g} 弧度/位置旋转：每一对的指数都是 0（整数除法，例如 arange(0, dim, 2) // dim），"
+        "因此读不出 base"),
     "only_sin": (
         "only sines: the cosine channels {where}",
         "只有正弦：余弦通道{where}"),
@@ -60,6 +65,7 @@ FIXES = {
     "sin_cos_swapped": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
     "positions_from_1": "position = torch.arange(0, max_len).unsqueeze(1).float()",
     "wrong_sign": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
+    "constant_freq": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))",
     "only_sin": "pe[:, 1::2] = torch.cos(position * div_term)",
     "dropout_on": "module.eval() before calling it, or save the buffer itself: module.pe.squeeze(0)",
     "wrong_base": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim)) with the "

@@ -174,6 +174,9 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
         msg = "an inv_freq vector holds positive numbers" if np.any(w <= 0) else "one number"
         found = (mistake("unknown", lang, nearest=msg, err=float("inf"), tol=tol),)
         return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
+    if float(np.max(np.abs(w / w[0] - 1))) <= tol:      # base 1: every pair the same frequency
+        found = (mistake("constant_freq", lang, w=float(w[0])),)
+        return Diagnosis("inv_freq", False, {**conv, "base": 1.0}, found, 0.0, tol, w, None)
     slope, icpt = log_slope(k, np.log(w), True)
     sign = -1 if slope <= 0 else 1
     gain = math.exp(icpt)
