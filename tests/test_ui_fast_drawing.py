@@ -97,6 +97,51 @@ def test_add_curve_keeps_the_legend_entry_and_the_data(qtbot):
     assert item.curve.parentItem() is item
 
 
+@pytest.mark.parametrize("x, y", [
+    (np.linspace(0, 60, 512), np.sin(np.linspace(0, 60, 512))),
+    (np.arange(5.0), np.array([3.0, np.nan, -2.0, 7.5, np.nan])),           # NaN gaps (float16 views)
+    (np.arange(4.0), np.array([1.0, np.inf, -2.0, 0.5])),                  # inf: pyqtgraph drops it
+    (np.arange(3.0), np.full(3, np.nan)),                                  # nothing finite
+    (np.arange(4, dtype=np.float32), np.array([0.25, -1.5, 2.0, 1.0], dtype=np.float32)),
+])
+@pytest.mark.parametrize("frac, ortho", [(1.0, None), (0.5, None), (1.0, (0.5, 2.5))])
+def test_thick_curve_bounds_are_pyqtgraphs(qtbot, x, y, frac, ortho):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.thick_curve import ThickCurve
+
+    ours, theirs = ThickCurve(), pg.PlotCurveItem()
+    for item in (ours, theirs):
+        item.setData(x, y, pen=pg.mkPen("r", width=2))
+    def same(a, b):                    # (None, None), floats, NaN or percentile arrays
+        np.testing.assert_array_equal(np.array(a, dtype=float), np.array(b, dtype=float))
+
+    for ax in (0, 1):
+        same(ours.dataBounds(ax, frac, ortho), theirs.dataBounds(ax, frac, ortho))
+        same(ours.dataBounds(ax, frac, ortho), theirs.dataBounds(ax, frac, ortho))   # cached
+    same(ours.boundingRect().getRect(), theirs.boundingRect().getRect())
+    ours.setData(x[:2], y[:2] + 10)                                        # new data, new bounds
+    theirs.setData(x[:2], y[:2] + 10)
+    same(ours.dataBounds(1), theirs.dataBounds(1))
+
+
+def test_thick_curve_bounds_of_plain_data_skip_pyqtgraphs_general_version(qtbot, monkeypatch):
+    import pyqtgraph as pg
+
+    from explorer.ui.views.thick_curve import ThickCurve
+
+    item = ThickCurve()
+    item.setData(np.arange(512.0), np.cos(np.arange(512.0)), pen=pg.mkPen("r", width=2))
+
+    def general(*args, **kwargs):
+        raise AssertionError("pyqtgraph's nanmin / nanmax bounds were used")
+
+    monkeypatch.setattr(pg.PlotCurveItem, "dataBounds", general)
+    assert item.dataBounds(0) == (0.0, 511.0)
+    assert item.dataBounds(1) == (float(np.cos(np.arange(512.0)).min()), 1.0)
+    item.boundingRect()
+
+
 @pytest.mark.parametrize("lo, hi", [(-1, 1), (0, 1.2), (0, 2047), (-2.5e-5, 2.5e-5), (0.5, 0.7),
                                     (-12.25, 3.0), (1e-8, 1e-3), (-1e6, 1e6)])
 def test_bar_ticks_are_few_round_values_inside_the_levels(lo, hi):
