@@ -98,6 +98,24 @@ def test_changed_values_are_named_and_none_keeps_them(window):
     assert not window.controls.preset_label.isVisible()
 
 
+def test_a_base_step_leaves_the_preset_marks_alone_until_they_change(window, monkeypatch):
+    """A slider step that changes nothing the preset set does not set the marks' fonts and tips
+    again (three setFont + setToolTip calls a step); a value the preset set, changed, does."""
+    _choose(window, "llama-3.1-8b")
+    label = window.controls.d_model.label
+    line = window.controls.preset_label.text()
+    calls = []
+    monkeypatch.setattr(label, "setToolTip", lambda text: calls.append(text))
+    for base in (600000.0, 700000.0):
+        window.controls.base.value_changed.emit(base)
+        assert window.controller.wait_idle()
+    assert calls == [] and window.controls.preset_label.text() == line   # the shared base is
+    #                                                                         no preset value
+    window.controls.d_model.value_changed.emit(512.0)
+    assert window.controller.wait_idle()
+    assert calls and "4096" in calls[-1] and label.font().italic()
+
+
 def test_scene_with_a_preset_and_overrides_round_trips(window, tmp_path, settings):
     _choose(window, "qwen2.5-7b-yarn")
     c = window.controller

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLa
                                QStyle, QStyleOptionComboBox, QStylePainter, QVBoxLayout, QWidget)
 
 from explorer.params import BASE_RANGE, D_MODEL_RANGE, MAX_LEN_RANGE, Params
+from explorer.ui.i18n import current_language
 from explorer.ui.slider_row import SliderRow
 from explorer.translations import fill
 
@@ -49,6 +50,7 @@ class ControlPanel(QWidget):
         self.reset_button = QPushButton(self.tr("Reset to defaults"))
         self.preset_box = self._preset_combo()
         self.preset_label = QLabel("")
+        self._preset_shown = None        # (preset, overrides, language) the fonts and line show
         self.preset_label.setObjectName("presetLine")
         self.preset_label.setWordWrap(True)
         self.preset_label.hide()
@@ -110,6 +112,10 @@ class ControlPanel(QWidget):
         self.preset_box.setCurrentIndex(max(0, self.preset_box.findData(state.preset)))
         self.preset_box.blockSignals(False)
         overrides = preset_overrides(state)
+        shown = (state.preset, tuple(overrides), current_language())
+        if shown == self._preset_shown:     # a slider step: fonts, tips and line as they are
+            return
+        self._preset_shown = shown
         changed = {f: old for where, f, old, _ in overrides if where == "params"}
         for key, widget in (("d_model", self.d_model.label), ("max_len", self.max_len.label),
                             ("scale_embedding", self.scale_box)):

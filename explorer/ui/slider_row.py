@@ -84,7 +84,8 @@ class SliderRow(QWidget):
         self.slider.blockSignals(True)
         self.slider.setValue(self._to_tick(v))
         self.slider.blockSignals(False)
-        self.entry.setText(self._fmt(v))
+        if self.entry.text() != self._fmt(v):      # the text a slider step just wrote, or another
+            self.entry.setText(self._fmt(v))
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
