@@ -194,6 +194,23 @@ def test_bfloat16_safetensors(tmp_path, capsys):
     assert rc == 0 and out["convention"]["dtype"] == "bfloat16" and out["key"] == "pe"
 
 
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.float8_e5m2])
+def test_float8_safetensors(tmp_path, capsys, dtype):
+    """float8 has no numpy dtype (safetensors' numpy reader raised AttributeError: 'cannot read ...:
+    module numpy has no attribute float8_e4m3fn'); read through torch, with float8's rounding as
+    the tolerance: the seeds' table matches, a swapped one is named."""
+    from safetensors.torch import save_file
+
+    name = str(dtype).replace("torch.", "")
+    for label, make in (("right", RIGHT["base_500"][0]), ("swapped", WRONG["sin_cos_swapped"][0])):
+        save_file({"pe": torch.as_tensor(make()).float().to(dtype).contiguous()},
+                  str(tmp_path / f"{label}.safetensors"))
+    rc, out = run_json(capsys, tmp_path / "right.safetensors")
+    assert rc == 0 and out["match"] and out["convention"]["dtype"] == name
+    rc, out = run_json(capsys, tmp_path / "swapped.safetensors")
+    assert rc == 1 and [m["id"] for m in out["mistakes"]] == ["sin_cos_swapped"]
+
+
 def test_a_tensor_claiming_far_more_than_it_stores_is_refused_before_it_is_copied(tmp_path, capsys):
     """10 floats of storage seen as 100000 x 100000 (stride 0): the size is checked on the shape, before
     the float64 copy that would ask for 80 GB (it was a traceback, exit 1)."""

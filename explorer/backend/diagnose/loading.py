@@ -155,7 +155,7 @@ def _read(p: Path, suffix: str) -> dict:
 
         try:
             return dict(load_file(str(p)))
-        except TypeError:  # bfloat16 has no numpy dtype: read it through torch
+        except (TypeError, AttributeError):  # bfloat16 and float8 have no numpy dtype: via torch
             from safetensors.torch import load_file as load_torch
 
             return dict(load_torch(str(p)))

@@ -9,7 +9,8 @@ import numpy as np
 KINDS = ("pe", "rope_cache", "inv_freq")
 EPS32 = float(np.finfo(np.float32).eps)
 STORAGE_EPS = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": EPS32,
-               "float64": float(np.finfo(np.float64).eps)}
+               "float64": float(np.finfo(np.float64).eps),
+               "float8_e4m3fn": 2.0 ** -3, "float8_e5m2": 2.0 ** -2}   # 3 and 2 mantissa bits
 
 
 @dataclass(frozen=True, slots=True)
