@@ -178,4 +178,7 @@ WRONG = {
     "inv_freq_i_for_2i": (lambda: 1.0 / 10000 ** (torch.arange(HD // 2).float() / HD), "exponent_i", {}),
     # integer division: every exponent 0, every inv_freq 1 (was diagnosed "OK, base 1")
     "inv_freq_integer_division": (lambda: 1.0 / (10000 ** (torch.arange(0, HD, 2) // HD)), "constant_freq", {}),
+    # pe = torch.zeros(max_len, d_model) saved before the sin / cos lines ran (was "no match, nearest:
+    # every value is 0, max error 0 > 0")
+    "buffer_never_filled": (lambda: torch.zeros(L, D), "all_zero", {}),
 }

@@ -52,6 +52,10 @@ TEMPLATES = {
     "wrong_pairing": (
         "the cache is laid out as {found}, but {expected} was asked for: {why}",
         "缓存按 {found} 排列，但要求的是 {expected}：{why}"),
+    "all_zero": (
+        "every value is 0: nothing was written into it (a buffer made with torch.zeros and never "
+        "filled, or the wrong tensor saved)",
+        "所有值都是 0：里面什么也没写进去（用 torch.zeros 建好却从未填入，或保存错了张量）"),
     "unknown": (
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
@@ -67,6 +71,7 @@ FIXES = {
     "wrong_sign": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
     "constant_freq": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))",
     "only_sin": "pe[:, 1::2] = torch.cos(position * div_term)",
+    "all_zero": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
     "dropout_on": "module.eval() before calling it, or save the buffer itself: module.pe.squeeze(0)",
     "wrong_base": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim)) with the "
                   "model's rope_theta as base",
