@@ -193,6 +193,8 @@ BAD = [   # (argv builder, words in the one error line)
     (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--bogus"], "--bogus"),
     (lambda t: ["--deck", f"{t}/none.json", "-o", f"{t}/out"], "does not exist"),
     (lambda t: ["--deck", "builtin", "-o", f"{t}/out", "--format", "gif"], "--format"),
+    # a PNG was written under the name while --format said svg
+    (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--format", "svg"], "does not match"),
     (lambda t: ["--deck", "builtin", "--scene", "x.json", "-o", f"{t}/out"], "not allowed"),
 ]
 

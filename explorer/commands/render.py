@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a model preset (see `pe-explorer presets`); flags override its values")
     p.add_argument("--cursor", type=int, default=None, help="position to mark")
     p.add_argument("-o", "--output", required=True, help="FILE.png / FILE.svg, or a folder (--deck)")
-    p.add_argument("--format", default="png", metavar="png|svg", help="image type for --deck: png (default) or svg")
+    p.add_argument("--format", default=None, metavar="png|svg",
+                   help="image type for --deck: png (default) or svg (one picture takes its -o suffix)")
     p.add_argument("--dpi", type=float, default=DEFAULT_DPI, help="96 = screen size (PNG only)")
     p.add_argument("--lang", default="en", metavar="en|zh_CN", help="language of the picture: en (default) or zh_CN")
     p.add_argument("--size", default=DEFAULT_SIZE, help="view size WxH in screen pixels")
@@ -95,6 +96,7 @@ def plan(args) -> list:
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
     out = Path(args.output)
     if args.deck:
+        args.format = args.format or "png"
         require(args.format in ("png", "svg"), f"--format must be png or svg, not {args.format!r}")
         path = resource(*BUILTIN_DECK) if args.deck == "builtin" else Path(args.deck)
         scenes = load_deck(path)
@@ -106,6 +108,9 @@ def plan(args) -> list:
         require(base is not None or args.view, "give --view NAME (or --scene FILE, or --deck FILE)")
         suffix = out.suffix.lower()
         require(suffix in IMAGE_SUFFIXES, f"the output must end in .png or .svg, not {str(out)!r}")
+        require(args.format is None or f".{args.format}" == suffix,
+                f"--format {args.format} does not match the output {out.name}: one picture is "
+                f"written as its name's suffix says (name it .{args.format}, or drop --format)")
         folder = out.parent if str(out.parent) else Path(".")
         require(folder.is_dir(), f"cannot write {out}: the folder {folder} does not exist")
         require(os.access(folder, os.W_OK), f"cannot write {out}: the folder {folder} is read-only")
