@@ -130,7 +130,9 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     (tmp_path / "table.txt").write_text("1,2\n")
     np.save(tmp_path / "four_d.npy", np.ones((2, 3, 4, 5)))
     np.save(tmp_path / "scalar.npy", np.float32(3.0))
-    return [(tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
+    np.save(tmp_path / "numpy_bytes.npy", np.ones((8, 4)))      # renamed: it was 'needs pickle'
+    (tmp_path / "numpy_bytes.npy").rename(tmp_path / "numpy_bytes.pt")
+    return [(tmp_path / "numpy_bytes.pt", "is a NumPy .npy file, not a torch file"), (tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
             (tmp_path / "objects.npy", "cannot read"), (tmp_path / "pickled.pt", "needs pickle"),
             (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "cannot read"),
             (tmp_path / "table.txt", "must end in"), (tmp_path / "four_d.npy", "shape"),

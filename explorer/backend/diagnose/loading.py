@@ -168,6 +168,9 @@ def _read_torch(p: Path) -> dict:
 
     import torch
 
+    with open(p, "rb") as f:
+        magic = f.read(6)
+    require(magic != b"\x93NUMPY", "%1 is a NumPy .npy file, not a torch file: name it .npy", p)
     try:
         obj = torch.load(p, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
