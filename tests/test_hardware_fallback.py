@@ -60,6 +60,23 @@ def test_no_gpu_explicit_request_falls_back(monkeypatch, requested):
     np.testing.assert_allclose(pe, oracle(50, 12), atol=2e-5)
 
 
+def test_export_says_when_the_device_asked_for_was_not_used(monkeypatch, tmp_path, capsys):
+    """`export pe --device cuda` on a machine without one: the table, and a note on stderr naming
+    why (it said nothing); --device auto and a device that was used say nothing."""
+    from explorer.commands.cli import main
+
+    _no_gpu(monkeypatch)
+    out = tmp_path / "pe.npy"
+    assert main(["export", "pe", "--max-len", "20", "--d-model", "8", "--device", "cuda", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--device cuda was not used" in err and "no CUDA GPU" in err
+    np.testing.assert_allclose(np.load(out), oracle(20, 8), atol=2e-6)
+    for device in ("auto", "cpu"):
+        assert main(["export", "pe", "--max-len", "20", "--d-model", "8", "--device", device,
+                     "-o", str(out)]) == 0
+        assert capsys.readouterr().err == ""
+
+
 def test_gpu_that_errors_in_the_probe(monkeypatch):
     """CUDA claims to be there, but every tensor op on it raises: fall back with the error named."""
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)

@@ -119,8 +119,10 @@ def _export_array(args):
     if args.kind == "pe":
         from explorer.backend.torch_ops import full_pe
 
-        return full_pe(params.max_len, params.d_model, params.base, params.layout,
-                       params.dtype, params.device)[0]
+        table, used = full_pe(params.max_len, params.d_model, params.base, params.layout,
+                              params.dtype, params.device)
+        _say_device(args.device, used)
+        return table
     if args.kind == "similarity":
         from explorer.backend.similarity import similarity_matrix
 
@@ -146,6 +148,17 @@ def _export_array(args):
             raise InputError(reason)
         return minilm_tables().position
     return _input_array(args)
+
+
+def _say_device(requested: str, used: str) -> None:
+    """A note on stderr when the device asked for by name was not the one that computed."""
+    from explorer.backend.device import choose_device
+
+    if requested in ("auto", used):
+        return
+    choice = choose_device(requested)
+    why = choice.reason if choice.name != requested else f"{requested} failed during the computation"
+    print(f"note: --device {requested} was not used: {why}; computed with {used}", file=sys.stderr)
 
 
 def _input_array(args):
