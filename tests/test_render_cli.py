@@ -260,3 +260,20 @@ def test_render_help_lists_every_view_and_the_choices(capsys):
     for word in (*VIEW_NAMES, "interleaved", "concat", "t2t", "cosine", "dot", "float64",
                  "wordpiece", "char", "zh_CN", "seed of the untrained embedding table"):
         assert word in text, word
+
+
+def test_a_scene_whose_model_cannot_be_read_is_drawn_with_a_note(qapp, tmp_path, capsys):
+    """The view falls back (and says so in the picture); the command said nothing, so a script
+    rendering slides could not tell. Now one note on stderr names the reason; the file is written."""
+    from dataclasses import replace
+
+    from explorer.state import State
+
+    state = replace(State().with_params(model=str(tmp_path / "no_such_model")), view="qk")
+    save_scene(tmp_path / "scene.json", make_scene(state))
+    assert render_main(["--scene", str(tmp_path / "scene.json"), "-o", str(tmp_path / "qk.png")] + SMALL) == 0
+    err = capsys.readouterr().err
+    assert (tmp_path / "qk.png").stat().st_size > 0
+    assert err.count("\n") == 1 and "qk.png does not show what was asked" in err and "does not exist" in err
+    assert render_main(["--view", "qk", "-o", str(tmp_path / "fine.png")] + SMALL) == 0
+    assert capsys.readouterr().err == ""

@@ -203,6 +203,7 @@ def render_jobs(jobs: list, size: tuple[int, int], dpi: float, lang: str) -> lis
     from PySide6.QtCore import QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
+    from explorer.commands.views import refusal_of
     from explorer.ui.app import make_app
     from explorer.ui.export import export_view_image
     from explorer.ui.i18n import current_language, install_translator
@@ -227,6 +228,10 @@ def render_jobs(jobs: list, size: tuple[int, int], dpi: float, lang: str) -> lis
             for scene, path in jobs:
                 view = _show(window, scene, size, errors)
                 written.append(export_view_image(view, path, dpi))
+                missed = refusal_of(view.result)     # the picture says so; a script reads stderr
+                if missed:
+                    print(f"note: {path.name} does not show what was asked: {missed} "
+                          f"(the picture names what it shows instead)", file=sys.stderr)
                 view.hide()
     finally:
         if window is not None:

@@ -70,7 +70,7 @@ def view_arrays(args) -> dict:
     window = (catalogue.zoom_window(state.params, view_state, ROWS_PX, COLS_PX)
               if entry.call == "window" else None)
     result = entry.run(state.params, view_state, window)
-    refusal = _refusal(result)
+    refusal = refusal_of(result)
     if refusal:
         raise InputError(refusal)
     arrays = result_arrays(result)
@@ -78,7 +78,7 @@ def view_arrays(args) -> dict:
     return arrays
 
 
-def _refusal(result) -> str:
+def refusal_of(result) -> str:
     """Why a result holds none of what was asked: its error (no tokenizer, an unreadable model or
     file), or the model it could not read and fell back from (the window says so beside its
     fallback; a file of the fallback's arrays would not). "" when it holds what was asked."""
