@@ -94,6 +94,29 @@ def test_titles_follow_the_scale_after_a_language_switch(window, qtbot, settings
         window.presenter.set_scale(1.0)
 
 
+def test_the_readout_is_large_only_above_1x(window, qtbot, settings):
+    """1.3x bold in F11 and at larger scales; back at 1x (leaving F11, Ctrl+-, or a window rebuilt
+    for a language switch, which sets the old scale) plain, as in a window just opened: it stayed
+    1.3x bold."""
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    readout = window.views["heatmap"].readout
+    plain = readout.font()
+    window.presenter.toggle_presentation()
+    assert readout.font().bold() and readout.font().pointSizeF() > 1.3 * plain.pointSizeF()
+    window.presenter.toggle_presentation()
+    assert window.presenter.scale == 1.0
+    assert not readout.font().bold() and readout.font().pointSizeF() == plain.pointSizeF()
+    new = MainWindow(settings=settings)
+    new.show()
+    carry_presentation(window, new)                      # what a language switch does
+    font = new.views["heatmap"].readout.font()
+    assert not font.bold() and font.pointSizeF() == plain.pointSizeF()
+    close_and_delete(new)
+
+
 def test_signs_keep_their_size_after_a_scale_round_trip(window):
     view = window.views["tokens"]
     signs = [i for gv in view.findChildren(pg.GraphicsView) for i in gv.scene().items()

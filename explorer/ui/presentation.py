@@ -127,8 +127,9 @@ class Presenter(QObject):
         view.setFont(font)
         view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
         big = QFont(font)
-        big.setPointSizeF(size * 1.3)
-        big.setBold(True)
+        if self.scale > 1.0 or self.high_contrast:  # at 1x the readout is plain, as in a new window
+            big.setPointSizeF(size * 1.3)
+            big.setBold(True)
         view.readout.setFont(big)
         for gv in view.findChildren(pg.GraphicsView):
             for item in gv.scene().items():
