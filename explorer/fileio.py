@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import tempfile
 from contextlib import contextmanager
@@ -59,18 +58,20 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     return Path(path)
 
 
-def array_bytes(array: np.ndarray, suffix: str) -> bytes:
-    """Serialize an array as .npy or .csv (2-D; a 3-D array is written as stacked 2-D blocks)."""
-    buf = io.BytesIO()
+def write_array(fh, array: np.ndarray, suffix: str, header: str = "") -> None:
+    """Write an array to the open binary file fh as .npy or .csv (2-D; a 3-D array as stacked 2-D
+    blocks; header: a '# ...' first line of a .csv). Streamed: a CSV row at a time, so a table near
+    the memory budget is not held a second (and, as text, a third) time in memory."""
     if suffix == ".npy":
-        np.save(buf, array, allow_pickle=False)
+        np.save(fh, array, allow_pickle=False)
     elif suffix == ".csv":
         flat = array.reshape(-1, array.shape[-1]) if array.ndim > 2 else np.atleast_2d(array)
         fmt = "%.9g" if array.dtype == np.float32 else "%.17g"
-        np.savetxt(buf, flat, delimiter=",", fmt=fmt)
+        if header:
+            fh.write(("# " + header.replace("\n", " ") + "\n").encode("utf-8"))
+        np.savetxt(fh, flat, delimiter=",", fmt=fmt)
     else:
         raise InputError(msg("unknown file type %1: use one of %2", repr(suffix), ", ".join(ARRAY_SUFFIXES)))
-    return buf.getvalue()
 
 
 def check_array_path(path: str | os.PathLike) -> str:
@@ -81,6 +82,9 @@ def check_array_path(path: str | os.PathLike) -> str:
     return suffix
 
 
-def save_array(path: str | os.PathLike, array: np.ndarray) -> Path:
-    """Write array to path (.npy or .csv by suffix), atomically."""
-    return atomic_write_bytes(path, array_bytes(array, check_array_path(path)))
+def save_array(path: str | os.PathLike, array: np.ndarray, header: str = "") -> Path:
+    """Write array to path (.npy or .csv by suffix), atomically, streamed (see write_array)."""
+    suffix = check_array_path(path)
+    with atomic_writer(path) as fh:
+        write_array(fh, array, suffix, header)
+    return Path(path)

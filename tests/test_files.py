@@ -115,6 +115,24 @@ def test_success_replaces_and_round_trips(target):
     assert sorted(p.name for p in target.parent.iterdir()) == ["out.npy"]
 
 
+def test_saving_streams_the_file_instead_of_building_it_in_memory(tmp_path):
+    """A 2 MB table (5.6 MB as CSV text) is written without holding the file's bytes: the whole
+    text was built in memory and copied once more (a table near the 1 GiB budget needed 3-5 GiB)."""
+    import tracemalloc
+
+    data = np.random.default_rng(0).standard_normal((5_000, 50))
+    for name in ("x.csv", "x.npy"):
+        tracemalloc.start()
+        try:
+            fileio.save_array(tmp_path / name, data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert (tmp_path / name).stat().st_size >= data.nbytes and peak < 1_000_000, (name, peak)
+    np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), data)
+    np.testing.assert_array_equal(np.loadtxt(tmp_path / "x.csv", delimiter=","), data)   # %.17g
+
+
 def test_object_arrays_are_not_pickled(tmp_path):
     with pytest.raises((InputError, ValueError)):
         fileio.save_array(tmp_path / "x.npy", np.array([{"a": 1}], dtype=object))

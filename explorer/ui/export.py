@@ -20,7 +20,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
 from explorer.errors import InputError, msg, require
-from explorer.fileio import array_bytes, atomic_write_bytes
+from explorer.fileio import atomic_write_bytes, save_array
 
 SCREEN_DPI = 96                    # logical DPI: dpi / 96 is the scale applied to the widget
 DPI_RANGE = (24, 1200)
@@ -235,10 +235,7 @@ def export_view_data(view, path) -> Path:
         require(result is not None, "the view has no result yet; wait until it is drawn")
         return atomic_write_bytes(path, npz_bytes(result_arrays(result)))
     array, header = view_arrays(view)
-    data = array_bytes(array, suffix)
-    if suffix == ".csv" and header:
-        data = ("# " + header.replace("\n", " ") + "\n").encode("utf-8") + data
-    return atomic_write_bytes(path, data)
+    return save_array(path, array, header if suffix == ".csv" else "")
 
 
 def copy_view_image(view, dpi: float = SCREEN_DPI) -> QImage:
