@@ -53,10 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "smollm2 or minilm")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
                                 title="commands (none: open the window)")
-    export = sub.add_parser("export", help="write an array to .npy or .csv",
-                            description="Write one array to FILE.npy or FILE.csv. KIND is one of "
-                                        + ", ".join(EXPORT_KINDS) + "; `pe-explorer export KIND "
-                                        "--help` lists its options.")
+    export = sub.add_parser("export", help="write an array to .npy or .csv (several as .npz)")
     kinds = export.add_subparsers(dest="kind", parser_class=_Parser, metavar="KIND",
                                   title="kinds")
     _common_pe_args(kinds.add_parser("pe", help="the (max_len, d_model) PE table"))
@@ -106,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rope_commands.add_parsers(sub, kinds)
     check_command.add_parser(sub)
+    export.description = ("Write one array to FILE.npy or FILE.csv (view, qk and rope-frequencies: "
+                          "their arrays to FILE.npz). KIND is one of " + ", ".join(kinds.choices)
+                          + "; `pe-explorer export KIND --help` lists its options.")
+    export.set_defaults(all_kinds=tuple(kinds.choices))      # every kind, for the message below
     return parser
 
 
@@ -199,7 +200,7 @@ def _run_export(args) -> int:
     from explorer.fileio import check_array_path, save_array
 
     if not args.kind:
-        raise InputError("export needs a KIND: " + ", ".join(EXPORT_KINDS)
+        raise InputError("export needs a KIND: " + ", ".join(getattr(args, "all_kinds", EXPORT_KINDS))
                          + " (e.g. `pe-explorer export pe --help`)")
     check_array_path(args.output)          # before any work: a bad suffix costs nothing
     array = _export_array(args)
