@@ -152,6 +152,22 @@ def test_corrupt_saved_settings_fall_back_to_defaults(qtbot, settings):
     win.controller.wait_idle()
 
 
+@pytest.mark.parametrize("platform_keys", ["this platform's", "none (Windows)"])
+def test_ctrl_q_quits_where_the_platform_has_no_quit_keys(qtbot, settings, monkeypatch, platform_keys):
+    """QKeySequence.Quit is Ctrl+Q on Linux, Cmd+Q on macOS and nothing on Windows, where the
+    README's Ctrl+Q did nothing."""
+    from PySide6.QtGui import QKeySequence
+
+    if platform_keys.startswith("none"):
+        monkeypatch.setattr(QKeySequence, "keyBindings", staticmethod(lambda key: []))
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    quit_action = next(a for a in win.findChildren(type(win.menuBar().actions()[0]))
+                       if a.text().replace("&", "") == "Quit")
+    assert QKeySequence("Ctrl+Q") in quit_action.shortcuts()
+    win.controller.wait_idle()
+
+
 def test_keyboard_shortcut_switches_tab(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentIndex() == 2

@@ -114,7 +114,9 @@ class MainWindow(QMainWindow):
     # set-up -----------------------------------------------------------------------------------
     def _build_menus(self) -> None:
         quit_action = QAction(self.tr("&Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        # the platform's quit keys; Windows has none (Alt+F4 closes windows there): Ctrl+Q, as the README says
+        quit_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+                                 or [QKeySequence("Ctrl+Q")])
         quit_action.triggered.connect(self.close)
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         file_menu.addAction(quit_action)
