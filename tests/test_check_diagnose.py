@@ -212,3 +212,23 @@ def test_a_table_is_never_fitted_with_more_channels_than_a_model_has(monkeypatch
     assert seen == [(100, 4)]
     with pytest.raises(InputError, match="more than 16 columns either way round"):
         diag.diagnose(np.ones((20, 30)) + np.arange(30))
+
+
+def test_templates_written_into_a_used_buffer_and_blocked_residuals_equal_the_plain_ones():
+    """The large-table shortcuts of the PE check (one reused template buffer, residual maxima a
+    block of rows at a time) give the numbers of the plain computation bit for bit."""
+    from explorer.backend.diagnose import pe_table
+    from explorer.backend.diagnose.pe_models import Spec, all_specs, template
+
+    rng = np.random.default_rng(3)
+    positions = np.arange(5, 205)
+    work = np.empty((len(positions), 12))
+    for spec in all_specs(12):
+        work[:] = rng.standard_normal(work.shape)                 # whatever the last template left
+        got = template(spec, 12, 500.0, positions, work)
+        assert got is work or np.shares_memory(got, work)
+        np.testing.assert_array_equal(got, template(spec, 12, 500.0, positions))
+    x = rng.standard_normal((200, 12))
+    t = template(Spec(), 12, 500.0, positions)
+    for s in (1.0, -2.5):
+        assert pe_table._max_residual(x, t, s) == float(np.abs(x - s * t).max())

@@ -76,20 +76,34 @@ def column_plan(spec: Spec, d_model: int, base: float) -> tuple[np.ndarray, np.n
     return np.exp(e * math.log(base)), kind
 
 
-def template(spec: Spec, d_model: int, base: float, positions: np.ndarray) -> np.ndarray:
-    """The unit-scale table of `spec` at `positions`; (len(positions), d_model) float64."""
-    return templates(spec, d_model, np.array([math.log(base)]), positions)[0]
+def template(spec: Spec, d_model: int, base: float, positions: np.ndarray,
+             out: np.ndarray | None = None) -> np.ndarray:
+    """The unit-scale table of `spec` at `positions`; (len(positions), d_model) float64 (written
+    into `out` when given)."""
+    return templates(spec, d_model, np.array([math.log(base)]), positions,
+                     None if out is None else out[None])[0]
 
 
-def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Unit-scale tables of `spec` for many ln(base) at once; (len(ln_bases), len(positions), d_model)."""
+def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """Unit-scale tables of `spec` for many ln(base) at once; (len(ln_bases), len(positions), d_model).
+    out: an array of that shape to write them into (a check of a large table reuses one: a fresh
+    table-sized array is first touched page by page, ~2 s for 128 MB on our CI machines)."""
     e, kind = column_exponents(spec, d_model)
     w = np.exp(np.asarray(ln_bases, dtype=np.float64)[:, None] * e[None, :])          # (G, d)
     pos = np.asarray(positions, dtype=np.float64)
-    out = np.zeros((len(w), len(pos), d_model))
+    if out is None:
+        out = np.zeros((len(w), len(pos), d_model))
+    else:
+        out[..., kind == ZERO] = 0.0
     for code, fn in ((SIN, np.sin), (COS, np.cos)):
         cols = np.flatnonzero(kind == code)
-        if len(cols):
+        if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]):
+            # evenly spaced (every layout's sines and cosines): written in place, no temporaries
+            view = out[..., cols[0]:cols[-1] + 1:cols[1] - cols[0]]                 # (G, n, c)
+            np.multiply(pos[None, :, None], w[:, None, cols], out=view)
+            fn(view, out=view)
+        elif len(cols):
             out[..., cols] = fn(pos[None, :, None] * w[:, None, cols])               # (G, n, c)
     return out
 

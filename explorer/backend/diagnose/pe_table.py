@@ -73,13 +73,19 @@ def _checkable(spec, base, start, rows, d, mask) -> np.ndarray | None:
     return ok if mask is None else ok & mask
 
 
-def _max_error(x, mask, spec, base, start, rows=None) -> tuple[float, float]:
+def _max_error(x, mask, spec, base, start, rows=None, work=None) -> tuple[float, float]:
     """(scale, max |x - scale * template|) over the whole table, x being the table's `rows`
     (default: all of them); masked entries and angles beyond ANGLE_CAP left out. inf when less
-    than half of the table can be checked."""
+    than half of the table can be checked. work: an array shaped like x for the template."""
     rows = np.arange(len(x)) if rows is None else rows
-    t = template(spec, x.shape[1], base, rows + start)
+    t = template(spec, x.shape[1], base, rows + start, work)
     mask = _checkable(spec, base, start, rows, x.shape[1], mask)
+    if mask is None:     # in place: no table-sized temporaries (a 4096 x 4096 table has 128 MB each)
+        tt = float(np.vdot(t, t))
+        scale = float(np.vdot(x, t)) / tt if tt > 0 else 0.0       # scaled_sse's scale
+        t *= scale
+        t -= x                                                     # -(x - scale t), exactly
+        return scale, float(max(t.max(), -t.min())) if t.size else 0.0
     scale = scaled_sse(x, t, mask)[0]
     r = np.abs(x - scale * t)
     if mask is not None:
@@ -89,14 +95,32 @@ def _max_error(x, mask, spec, base, start, rows=None) -> tuple[float, float]:
     return scale, float(r.max()) if r.size else 0.0
 
 
-def _snap_scale(x, mask, spec, base, start, scale, err, tol) -> tuple[float, float]:
+RESIDUAL_ROWS = 64      # rows per pass of _max_residual: a 2 MB buffer at d = 4096, not the table's 128 MB
+
+
+def _max_residual(x: np.ndarray, t: np.ndarray, s: float) -> float:
+    """max |x - s t| over all entries, a block of rows at a time into one small buffer (a fresh
+    table-sized array is first touched page by page: ~2 s for 128 MB on our CI machines)."""
+    out = 0.0
+    buf = np.empty((min(RESIDUAL_ROWS, len(x)), x.shape[1]))
+    for r0 in range(0, len(x), RESIDUAL_ROWS):
+        r = buf[:len(x[r0:r0 + RESIDUAL_ROWS])]
+        np.multiply(t[r0:r0 + RESIDUAL_ROWS], s, out=r)
+        r -= x[r0:r0 + RESIDUAL_ROWS]                               # -(x - s t), exactly
+        out = max(out, float(r.max()), -float(r.min()))
+    return out
+
+
+def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple[float, float]:
     """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one."""
     rows = np.arange(len(x))
-    t = template(spec, x.shape[1], base, rows + start)
+    t = template(spec, x.shape[1], base, rows + start, work)
     mask = _checkable(spec, base, start, rows, x.shape[1], mask)
     for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
-        r = np.abs(x - s * t)
-        e = float((r[mask] if mask is not None else r).max())
+        if mask is not None:
+            e = float(np.abs(x - s * t)[mask].max())
+        else:
+            e = _max_residual(x, t, s)
         if e <= max(tol, err):
             return s, e
     return scale, err
@@ -118,20 +142,22 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
             ranked.append((float(sse[i]), spec, start, math.exp(ln_bases[i])))
     ranked.sort(key=lambda r: r[0])
     fits = []
+    work = np.empty(x.shape)             # every whole-table template below is written here
     for _, spec, start, base in ranked[:TOP]:
         refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
         # a rising law (or a short table) can make the refinement wander off: keep the better one
-        tried = [(b, *_max_error(x, mask, spec, b, start)) for b in dict.fromkeys((refined, base))]
+        tried = [(b, *_max_error(x, mask, spec, b, start, work=work))
+                 for b in dict.fromkeys((refined, base))]
         base, scale, err = min(tried, key=lambda r: r[2] / max(abs(r[1]), 1e-300))
         tol = _tol(spec, base, start, x.shape, scale, dtype)
         probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
         sub = None if mask is None else mask[probe]
         round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
         if round_base != base:
-            r_scale, r_err = _max_error(x, mask, spec, round_base, start)
+            r_scale, r_err = _max_error(x, mask, spec, round_base, start, work=work)
             if r_err <= max(tol, err):
                 base, scale, err = round_base, r_scale, r_err
-        scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol)
+        scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol, work)
         fits.append(Fit(spec, base, start, scale, err))
     fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
     return fits
