@@ -217,7 +217,8 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis
         if spec.is_right and found and found[0].id.startswith("exponent_"):
             base = base_slip(base, lang)[1]
             conv["base"] = base
-    ref = scale * template(spec.right(), d, base, np.arange(len(x)))
+    ref = template(spec.right(), d, base, np.arange(len(x)))
+    ref *= scale                                          # in place: one table-sized array, not two
     if fit.max_error > tol:
         nearest = _spec_words(fit)
         found = [mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
