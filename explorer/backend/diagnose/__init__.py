@@ -61,22 +61,12 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     return replace(min(results, key=_badness), lang=lang)
 
 
-FILL_FIXES = {   # what an all-zero RoPE cache or inv_freq should have been filled with
-    "rope_cache": "freqs = torch.outer(positions, inv_freq); emb = torch.cat((freqs, freqs), dim=-1); "
-                  "cos, sin = emb.cos(), emb.sin()",
-    "inv_freq": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))",
-}
-
-
 def _all_zero(arr: np.ndarray, kind, dtype: str, lang: str) -> Diagnosis:
     """Zeros fit every table at scale 0: that is no match."""
-    from explorer.backend.diagnose.messages import mistake
+    from explorer.backend.diagnose.messages import FILL_FIXES, mistake
 
     guess = kind or ("inv_freq" if arr.squeeze().ndim <= 1 else "pe")
-    found = mistake("all_zero", lang)
-    if guess != "pe":                   # the fix of the thing it should have held
-        found = replace(found, fix=FILL_FIXES[guess])
-    found = (found,)
+    found = (replace(mistake("all_zero", lang), fix=FILL_FIXES[guess]),)   # the fill of what it should hold
     return Diagnosis(guess, False, {"dtype": dtype, "scale": 0.0}, found, 0.0, 0.0)
 
 

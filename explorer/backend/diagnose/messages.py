@@ -71,7 +71,6 @@ FIXES = {
     "wrong_sign": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
     "constant_freq": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))",
     "only_sin": "pe[:, 1::2] = torch.cos(position * div_term)",
-    "all_zero": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
     "dropout_on": "module.eval() before calling it, or save the buffer itself: module.pe.squeeze(0)",
     "wrong_base": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim)) with the "
                   "model's rope_theta as base",
@@ -79,6 +78,11 @@ FIXES = {
                      "rotate_half, freqs.repeat_interleave(2, dim=-1) with interleaved pairs",
     "unknown": "",
 }
+# an all-zero table: fill it with what the thing it should have been holds
+FIXES["all_zero"] = FIXES["sin_cos_swapped"]
+FILL_FIXES = {"pe": FIXES["sin_cos_swapped"], "inv_freq": FIXES["constant_freq"],
+              "rope_cache": "freqs = torch.outer(positions, inv_freq); emb = torch.cat((freqs, freqs), "
+                            "dim=-1); cos, sin = emb.cos(), emb.sin()"}
 
 ONLY_SIN_WHERE = {"zero": ("are all zero (the cos line is missing)", "全为零（漏了 cos 那一行）"),
                   "sin": ("hold sines too (sin written twice)", "也是正弦（sin 写了两遍）")}
