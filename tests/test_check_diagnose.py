@@ -217,7 +217,7 @@ def test_a_table_is_never_fitted_with_more_channels_than_a_model_has(monkeypatch
 def test_templates_written_into_a_used_buffer_and_blocked_residuals_equal_the_plain_ones():
     """The large-table shortcuts of the PE check (one reused template buffer, residual maxima a
     block of rows at a time) give the numbers of the plain computation bit for bit."""
-    from explorer.backend.diagnose import pe_table
+    from explorer.backend.diagnose.fitting import max_residual
     from explorer.backend.diagnose.pe_models import Spec, all_specs, template
 
     rng = np.random.default_rng(3)
@@ -231,7 +231,7 @@ def test_templates_written_into_a_used_buffer_and_blocked_residuals_equal_the_pl
     x = rng.standard_normal((200, 12))
     t = template(Spec(), 12, 500.0, positions)
     for s in (1.0, -2.5):
-        assert pe_table._max_residual(x, t, s) == float(np.abs(x - s * t).max())
+        assert max_residual(x, t, s) == float(np.abs(x - s * t).max())
 
 
 @pytest.mark.parametrize("kind", ["float64 array", "float32 array", "float64 tensor", "list"])

@@ -1,5 +1,5 @@
-"""Small fitting tools shared by the PE and RoPE checks: least-squares scale, golden-section search,
-row samples, snapping a fitted base to a round number."""
+"""Small fitting tools shared by the PE and RoPE checks: least-squares scale, largest residual,
+golden-section search, row samples, snapping a fitted base to a round number."""
 
 from __future__ import annotations
 
@@ -10,12 +10,35 @@ import numpy as np
 GOLDEN = (math.sqrt(5) - 1) / 2
 
 
+def lsq_scale(x: np.ndarray, t: np.ndarray) -> float:
+    """The least-squares scale s of x ~ s * t (0 when t is all zero); no temporaries."""
+    tt = float(np.vdot(t, t))
+    return float(np.vdot(x, t)) / tt if tt > 0 else 0.0
+
+
+RESIDUAL_ROWS = 64      # rows per pass of max_residual: a 2 MB buffer at d = 4096, not the table's 128 MB
+
+
+def max_residual(x: np.ndarray, t: np.ndarray, s: float) -> float:
+    """max |x - s t| over all entries, a block of rows at a time into one small buffer (a fresh
+    table-sized array is first touched page by page: ~2 s for 128 MB on our CI machines)."""
+    out = 0.0
+    if x.size == 0:
+        return out
+    buf = np.empty((min(RESIDUAL_ROWS, len(x)), x.shape[1]))
+    for r0 in range(0, len(x), RESIDUAL_ROWS):
+        r = buf[:len(x[r0:r0 + RESIDUAL_ROWS])]
+        np.multiply(t[r0:r0 + RESIDUAL_ROWS], s, out=r)
+        r -= x[r0:r0 + RESIDUAL_ROWS]                               # -(x - s t), exactly
+        out = max(out, float(r.max()), -float(r.min()))
+    return out
+
+
 def scaled_sse(x: np.ndarray, t: np.ndarray, mask: np.ndarray | None) -> tuple[float, float]:
     """(scale, sum of squared residuals) of x ~ scale * t over mask (least squares in the scale)."""
     if mask is not None:
         x, t = x[mask], t[mask]
-    tt = float(np.vdot(t, t))
-    scale = float(np.vdot(x, t)) / tt if tt > 0 else 0.0
+    scale = lsq_scale(x, t)
     r = x - scale * t
     return scale, float(np.vdot(r, r))
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.backend.diagnose.fitting import golden_min, sample_rows, scaled_sse, snap
+from explorer.backend.diagnose.fitting import (golden_min, lsq_scale, max_residual, sample_rows,
+                                               scaled_sse, snap)
 from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake
 from explorer.backend.diagnose.pe_models import (Spec, all_specs, base_guesses, column_plan, template,
                                                  templates)
@@ -80,35 +81,14 @@ def _max_error(x, mask, spec, base, start, rows=None, work=None) -> tuple[float,
     rows = np.arange(len(x)) if rows is None else rows
     t = template(spec, x.shape[1], base, rows + start, work)
     mask = _checkable(spec, base, start, rows, x.shape[1], mask)
-    if mask is None:     # in place: no table-sized temporaries (a 4096 x 4096 table has 128 MB each)
-        tt = float(np.vdot(t, t))
-        scale = float(np.vdot(x, t)) / tt if tt > 0 else 0.0       # scaled_sse's scale
-        t *= scale
-        t -= x                                                     # -(x - scale t), exactly
-        return scale, float(max(t.max(), -t.min())) if t.size else 0.0
+    if mask is None:     # no table-sized temporaries (a 4096 x 4096 table has 128 MB each)
+        scale = lsq_scale(x, t)
+        return scale, max_residual(x, t, scale)
     scale = scaled_sse(x, t, mask)[0]
-    r = np.abs(x - scale * t)
-    if mask is not None:
-        if mask.mean() < 0.5:
-            return scale, float("inf")
-        r = r[mask]
+    if mask.mean() < 0.5:
+        return scale, float("inf")
+    r = np.abs(x - scale * t)[mask]
     return scale, float(r.max()) if r.size else 0.0
-
-
-RESIDUAL_ROWS = 64      # rows per pass of _max_residual: a 2 MB buffer at d = 4096, not the table's 128 MB
-
-
-def _max_residual(x: np.ndarray, t: np.ndarray, s: float) -> float:
-    """max |x - s t| over all entries, a block of rows at a time into one small buffer (a fresh
-    table-sized array is first touched page by page: ~2 s for 128 MB on our CI machines)."""
-    out = 0.0
-    buf = np.empty((min(RESIDUAL_ROWS, len(x)), x.shape[1]))
-    for r0 in range(0, len(x), RESIDUAL_ROWS):
-        r = buf[:len(x[r0:r0 + RESIDUAL_ROWS])]
-        np.multiply(t[r0:r0 + RESIDUAL_ROWS], s, out=r)
-        r -= x[r0:r0 + RESIDUAL_ROWS]                               # -(x - s t), exactly
-        out = max(out, float(r.max()), -float(r.min()))
-    return out
 
 
 def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple[float, float]:
@@ -120,7 +100,7 @@ def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple
         if mask is not None:
             e = float(np.abs(x - s * t)[mask].max())
         else:
-            e = _max_residual(x, t, s)
+            e = max_residual(x, t, s)
         if e <= max(tol, err):
             return s, e
     return scale, err

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from explorer.backend.diagnose.fitting import golden_min, log_slope, sample_rows, scaled_sse, snap
+from explorer.backend.diagnose.fitting import (golden_min, log_slope, lsq_scale, max_residual,
+                                               sample_rows, scaled_sse, snap)
 from explorer.backend.diagnose.messages import base_slip, mistake
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 
@@ -81,8 +82,8 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
 
     def err(base, g):
         t = cache_model(h, base, g, func, start, rows)
-        s = scaled_sse(u, t, None)[0]
-        return float(np.max(np.abs(u - s * t))), s
+        s = lsq_scale(u, t)
+        return max_residual(u, t, s), s
 
     scale = err(math.exp(ln_b), gain)[1]
     tol = tolerance(scale, dtype, n + start)
@@ -142,8 +143,8 @@ def _best_scaled(u: np.ndarray, best: dict, dtype: str):
     for cand in preset_candidates(2 * h):
         for func in ("cos", "sin"):
             t = cache_model(h, 0, 0, func, 0, rows, cand.inv_freq)
-            scale = scaled_sse(u, t, None)[0]
-            err = float(np.max(np.abs(u - scale * t)))
+            scale = lsq_scale(u, t)
+            err = max_residual(u, t, scale)
             tol = tolerance(scale, dtype, n)
             if err <= tol:
                 return dict(best, func=func, start=0, scale=scale, max_error=err, tol=tol), cand
