@@ -160,9 +160,9 @@ class Model:
         with self._lock:
             try:
                 return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)
+            except InputError:
+                raise
             except ValueError as exc:     # a norm or bias that does not broadcast: a damaged file
-                if isinstance(exc, InputError):
-                    raise
                 raise InputError(msg("%1: layer %2's weights do not fit its config: %3", self.name, layer,
                                      str(exc).splitlines()[0])) from None
 
