@@ -64,8 +64,17 @@ def _check_output(args) -> None:
         check_array_path(args.output)
 
 
+def _note(note) -> None:
+    """A NaN / ±inf note (explorer.backend.models.finite) on stderr: the file still holds what the model gives."""
+    import sys
+
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+
+
 def _export(args, model) -> int:
-    from explorer.errors import require
+    from explorer.backend.models.finite import bad_rows, damaged_note, input_parts, listed, qk_parts
+    from explorer.errors import msg, require
     from explorer.fileio import save_array
 
     cfg = model.config
@@ -74,17 +83,27 @@ def _export(args, model) -> int:
                 f"{model.name} ({cfg.model_type}) has no learned position table: its positions enter "
                 "inside attention through RoPE; try export qk")
         array = model.positions()
+        bad = bad_rows(array)
+        note = damaged_note([msg("the position rows %1", listed(bad))] if bad.size else [])
     elif args.kind == "input":
-        array = model.input_x(_tokens_of(model, args.text).ids)
+        tokenized = _tokens_of(model, args.text)
+        array = model.input_x(tokenized.ids)
+        note = damaged_note(input_parts([t.text for t in tokenized.tokens], tokenized.ids,
+                                        model.rows(tokenized.ids), model.positions(len(tokenized)), array))
     else:
-        qk = model.layer0_qk(_tokens_of(model, args.text).ids, layer=args.layer)
+        tokenized = _tokens_of(model, args.text)
+        qk = model.layer0_qk(tokenized.ids, layer=args.layer)
         path = _save_npz(args.output, {"q": qk.q_rot, "k": qk.k_rot, "logits": qk.logits,
                                        "q_plain": qk.q, "k_plain": qk.k, "logits_plain": qk.logits_plain,
                                        "kv_head": qk.kv_head})
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
+        if not qk.finite:
+            _note(damaged_note(qk_parts(qk, [t.text for t in tokenized.tokens], tokenized.ids,
+                                        model.rows(tokenized.ids), model.input_x(tokenized.ids))))
         return 0
     path = save_array(args.output, array)
     print(f"wrote {path} {array.shape} {array.dtype}")
+    _note(note)
     return 0
 
 

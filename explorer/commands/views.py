@@ -84,8 +84,8 @@ def refusal_of(result) -> str:
     fallback; a file of the fallback's arrays would not). "" when it holds what was asked."""
     if getattr(result, "error", ""):
         return str(result.error)
-    if getattr(result, "note_kind", "") == "failed":     # "<why>; showing <fallback>": the why
-        return str(result.note).rsplit("; showing ", 1)[0]
+    if getattr(result, "note_kind", "") == "failed":     # the why, without the fallback named
+        return str(result.reason)
     return ""
 
 

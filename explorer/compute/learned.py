@@ -13,11 +13,12 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import pe_covariance, pretrained
+from explorer.backend.models.finite import bad_rows, listed
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.compute.pca import pca
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
-from explorer.errors import InputError, message_of
+from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 
 MAX_ROWS = 2048            # positions shown at most (OPT-350m has 2048; cosine 2048² is 16 MB)
@@ -41,6 +42,8 @@ class LearnedResult:
     note: str = ""                    # why the opened model's table is not shown ("" when it is)
     note_kind: str = ""               # "" | "rope" (the opened model has no learned table) | "failed"
     requested: str = ""               # the opened model's name, when note_kind is set
+    reason: str = ""                  # why the opened model's table is not shown (a Message), without
+    #                                   the fallback named: note is "<reason>; showing MiniLM's table"
     total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
 
     @property
@@ -62,20 +65,25 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _model_table(spec: str, stamp: tuple = ()):
-    """(name, table (n, d), total rows, note): the opened model's learned table, or (None, ..., note)."""
+    """(name, table (n, d), total rows, kind, reason): the opened model's learned table, or
+    (None, None, 0, kind, reason) with kind "rope" (it has none) or "failed" (it cannot be shown)."""
     if not spec:
-        return None, None, 0, ""
+        return None, None, 0, "", ""
     from explorer.compute import models
 
     try:
         model = models.open_cached(spec)
         if model.config.position != "learned":
-            return None, None, 0, (f"{model.name} has no learned position table (its positions enter "
-                                   "inside attention: RoPE); showing MiniLM's")
+            return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
+                                              "inside attention: RoPE)", model.name)
         table = model.positions()                                              # (rows, d)
+        shown = np.asarray(table[:MAX_ROWS], np.float32)
+        bad = bad_rows(shown)      # no cosine or PCA of them: shown as a failed read, with the rows
+        require(bad.size == 0, "%1's learned position table holds NaN or infinite values (positions %2)",
+                model.name, listed(bad))
     except InputError as exc:
-        return None, None, 0, f"{exc}; showing MiniLM's table"
-    return model.name, np.asarray(table[:MAX_ROWS], np.float32), table.shape[0], ""
+        return None, None, 0, "failed", message_of(exc)
+    return model.name, shown, table.shape[0], "", ""
 
 
 _LEARNED_SIDES: dict = {}   # id(table) -> (table, its cosine matrix and PCA): they do not move with the base
@@ -122,10 +130,11 @@ def _learned(base: float, layout: str) -> LearnedResult:
 
 
 @lru_cache(maxsize=4)
-def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | str:
-    name, table, total, note = _model_table(spec, stamp)
+def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | tuple:
+    """The opened model's table beside sinusoidal PE, or (kind, reason) when it has none to show."""
+    name, table, total, kind, reason = _model_table(spec, stamp)
     if table is None:
-        return note
+        return kind, reason
     n, d = table.shape
     return LearnedResult(Params(), source=name, total_rows=total, **_sides(table, n, d, base, layout))
 
@@ -140,9 +149,10 @@ def learned(params: Params) -> LearnedResult:
         try:
             r = _learned_model(models.normal_spec(params.model), models.stamp(params.model), base, layout)
         except InputError as exc:
-            r = f"{exc}; showing MiniLM's table"
+            r = ("failed", message_of(exc))
         if isinstance(r, LearnedResult):
             return replace(r, params=params)
-        return replace(_learned(base, layout), params=params, note=r, requested=models.display_name(params.model),
-                       note_kind="rope" if "no learned position table" in r else "failed")
+        kind, reason = r
+        return replace(_learned(base, layout), params=params, note=msg("%1; showing MiniLM's table", reason),
+                       note_kind=kind, requested=models.display_name(params.model), reason=reason)
     return replace(_learned(base, layout), params=params)

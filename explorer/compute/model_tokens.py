@@ -15,6 +15,7 @@ import numpy as np
 
 from explorer.backend.embeddings import one_hot_window
 from explorer.backend.models import families
+from explorer.backend.models.finite import damaged_note, input_parts
 from explorer.compute import models
 from explorer.compute.tokens import ONE_HOT_NEIGHBOURS, TokensResult, _cut
 from explorer.errors import InputError, message_of
@@ -80,6 +81,8 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         return TokensResult(params=params, source=source, tokenizer=models.display_name(params.model),
                             error=message_of(exc), model_name=models.display_name(params.model))
     scale = float(cfg.embed_scale)
+    warning = damaged_note(input_parts([t.text for t in tokenized.tokens[:n]], ids, token_rows,
+                                       pe if cfg.position == "learned" else None, x))
     if token_rows.shape[1] != cfg.d_model:      # OPT with project_in: show E after the projection
         token_rows = (x - pe) / np.float32(scale)
         table_rows = np.zeros((win.columns.size, cfg.d_model), np.float32)
@@ -92,7 +95,7 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         n_total=len(tokenized), limit=limit, limit_kind=kind, vocab_size=rows, d_model=cfg.d_model,
         scale=scale, columns=win.columns, one_hot=win.matrix, table_rows=table_rows,
         token_rows=token_rows, pe_rows=pe, x=x, scaled_norm=gauge["token_norm"] * scale, **gauge,
-        model_name=model.name, family=cfg.family, position=cfg.position)
+        model_name=model.name, family=cfg.family, position=cfg.position, warning=warning)
 
 
 def for_model(params: Params) -> TokensResult:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from explorer.backend.models.finite import damaged_note, qk_parts
 from explorer.compute import models
 from explorer.errors import InputError, message_of, msg
 from explorer.params import Params
@@ -64,7 +65,9 @@ class QkResult:
     note: str = ""                      # which model is shown and why, when it is not Params.model
     note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
     requested: str = ""                 # Params.model's name, when note_kind is set
+    reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
+    warning: object = ""                # a Message naming the tokens / tensors that hold NaN or ±inf
 
     @property
     def n_shown(self) -> int:
@@ -84,17 +87,18 @@ def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return delta, sums / np.maximum(counts, 1.0)
 
 
-def choose_model(spec: str) -> tuple[str, str, str]:
-    """(the spec to show, a note, its kind): Params.model if it uses RoPE, else SmolLM2 (InputError if
-    SmolLM2 is missing too)."""
-    kind = ""
+def choose_model(spec: str) -> tuple[str, str, str, str]:
+    """(the spec to show, a note, its kind, the reason when it failed): Params.model if it uses RoPE,
+    else SmolLM2 (InputError if SmolLM2 is missing too)."""
+    kind = reason = ""
     if spec:
         try:
             model = models.open_cached(spec)
         except InputError as exc:
-            model, note, kind = None, msg("%1; showing SmolLM2-135M", message_of(exc)), "failed"
+            reason = message_of(exc)
+            model, note, kind = None, msg("%1; showing SmolLM2-135M", reason), "failed"
         if model is not None and model.config.position == "rope":
-            return spec, "", ""
+            return spec, "", "", ""
         if model is not None:
             note, kind = msg("%1 has learned positions, no RoPE; showing SmolLM2-135M", model.name), "learned"
     else:
@@ -105,7 +109,7 @@ def choose_model(spec: str) -> tuple[str, str, str]:
     if missing is not None:
         needs = msg("%1 (%2)", NEEDS_MODEL, missing)
         raise InputError(msg("%1. %2", note, needs) if note else needs)
-    return DEFAULT_MODEL, note, kind
+    return DEFAULT_MODEL, note, kind, reason
 
 
 @lru_cache(maxsize=4)
@@ -118,6 +122,8 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     n = min(len(tokenized), SHOW_LIMIT)
     ids = np.asarray(tokenized.ids[:n], np.int64)
     qk = model.layer0_qk(ids)
+    texts = [t.text for t in tokenized.tokens[:n]]
+    warning = "" if qk.finite else damaged_note(qk_parts(qk, texts, ids, model.rows(ids), model.input_x(ids)))
     delta, prof = mean_by_distance(qk.logits)
     _, prof_plain = mean_by_distance(qk.logits_plain)
     arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)
@@ -126,15 +132,16 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     return QkResult(Params(), QkState(), model.name, 0, cfg.n_heads,
                     cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
                     tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
-                    np.asarray(qk.kv_head), delta, prof, prof_plain, note)
+                    np.asarray(qk.kv_head), delta, prof, prof_plain, note, warning=warning)
 
 
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
     """Everything the qk view draws; an error result (with the install hint) when no RoPE model is there."""
     try:
-        spec, note, kind = choose_model(params.model)
+        spec, note, kind, reason = choose_model(params.model)
         r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
         r = replace(r, params=params, state=state, head=min(state.head, r.n_heads - 1))
-        return replace(r, note_kind=kind, requested=models.display_name(params.model)) if kind else r
+        return (replace(r, note_kind=kind, requested=models.display_name(params.model), reason=reason)
+                if kind else r)
     except InputError as exc:
         return QkResult(params, state, error=message_of(exc))

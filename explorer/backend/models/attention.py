@@ -9,11 +9,12 @@ with channel i + rot/2) on the first rope_dim channels of each head. Shapes: hea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from explorer.backend.models.config import ModelConfig
+from explorer.backend.models.finite import bad_rows, count_non_finite
 from explorer.backend.models.families import (
     first,
     input_norm_names,
@@ -37,6 +38,9 @@ class LayerQK:
     logits: np.ndarray       # (H, n, n) q_rot(m) . k_rot(n) / sqrt(hd)
     logits_plain: np.ndarray  # (H, n, n) q(m) . k(n) / sqrt(hd), without rotation
     kv_head: np.ndarray      # (H,) the kv head each q head reads
+    finite: bool = True                 # whether q, k and both logits are free of NaN and ±inf
+    bad_tensors: tuple[str, ...] = ()   # when not: the tensors read that hold NaN or ±inf
+    bad_input: tuple[int, ...] = ()     # and the rows of the input X that do
 
 
 def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
@@ -58,6 +62,23 @@ def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0) -> np.ndarra
     xr, rest = x[..., :rot], x[..., rot:]
     turned = np.concatenate([-xr[..., half:], xr[..., :half]], axis=-1)       # rotate_half
     return np.concatenate([xr * cos + turned * sin, rest], axis=-1).astype(np.float32, copy=False)
+
+
+class _KeptReads:
+    """A TensorReader that keeps what it read, by name (to name a non-finite tensor afterwards)."""
+
+    def __init__(self, reader: TensorReader):
+        self.reader, self.kept = reader, {}
+
+    def names(self) -> list[str]:
+        return self.reader.names()
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        return self.reader.shape(name)
+
+    def read(self, name: str) -> np.ndarray:
+        self.kept[name] = self.reader.read(name)
+        return self.kept[name]
 
 
 def _heads(y: np.ndarray, heads: int, hd: int) -> np.ndarray:
@@ -112,19 +133,25 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
 def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int = 0,
              inv_freq: np.ndarray | None = None, attention_scaling: float = 1.0) -> LayerQK:
     """q, k (rotated and not) and the per-head logits of `layer` for input x (n, d)."""
-    q, kv = project_qk(cfg, reader, x, layer)
-    group = cfg.n_heads // cfg.n_kv_heads
-    kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
-    k = kv[kv_head]                                                           # (H, n, hd)
-    if cfg.position == "rope":
-        if inv_freq is None:
-            inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
-        inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
-        q_rot, k_rot = rotate(q, inv_freq, attention_scaling), rotate(k, inv_freq, attention_scaling)
-    else:
-        q_rot, k_rot = q, k
-    scale = np.float32(1.0 / np.sqrt(cfg.head_dim))
-    logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
-    plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
-    return LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
-                   logits_plain=plain.astype(np.float32), kv_head=kv_head)
+    reads = _KeptReads(reader)
+    with np.errstate(invalid="ignore", over="ignore"):   # NaN weights are named below, not warned of
+        q, kv = project_qk(cfg, reads, x, layer)
+        group = cfg.n_heads // cfg.n_kv_heads
+        kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
+        k = kv[kv_head]                                                           # (H, n, hd)
+        if cfg.position == "rope":
+            if inv_freq is None:
+                inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
+            inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
+            q_rot, k_rot = rotate(q, inv_freq, attention_scaling), rotate(k, inv_freq, attention_scaling)
+        else:
+            q_rot, k_rot = q, k
+        scale = np.float32(1.0 / np.sqrt(cfg.head_dim))
+        logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
+        plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
+    out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
+                  logits_plain=plain.astype(np.float32), kv_head=kv_head)
+    if not any(count_non_finite(a) for a in (out.q_rot, out.k_rot, out.logits, out.logits_plain)):
+        return out
+    bad = tuple(name for name, a in reads.kept.items() if count_non_finite(a))
+    return replace(out, finite=False, bad_tensors=bad, bad_input=tuple(int(i) for i in bad_rows(x)))

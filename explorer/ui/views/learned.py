@@ -10,7 +10,8 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel
 
 from explorer.backend.pretrained import INSTALL_HINT
-from explorer.ui.i18n import Retranslatable
+from explorer.errors import localized
+from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
 from explorer.ui.views.pca_row import PcaRow
 from explorer.translations import fill
@@ -94,8 +95,9 @@ class LearnedView(Retranslatable, View):
             if result.note_kind == "rope":
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
                                "MiniLM's."), result.requested) + " " + text
-            elif result.note:
-                text = result.note + ". " + text
+            elif result.note_kind == "failed":
+                text = fill(self.tr("%1 is not shown (%2): showing MiniLM's table."), result.requested,
+                            localized(result.reason, current_language())) + " " + text
             self.note.setText(text)
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
         self.pca.draw(result, self.tr("learned"), self.tr("sinusoidal"))

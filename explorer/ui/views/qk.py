@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel
@@ -83,9 +85,14 @@ class QkView(Retranslatable, PanelView):
             self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."), r.requested))
         elif r.note_kind == "failed":
             self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested,
-                                   localized(r.note, current_language())))
+                                   localized(r.reason, current_language())))
         else:
             self.note.setText(localized(r.note, current_language()))
+        if r.warning:           # NaN / inf in the model: named in red above the note
+            plain = html.escape(self.note.text()) if r.note else ""
+            warning = html.escape(localized(r.warning, current_language()))
+            self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
+            self.note.show()
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim

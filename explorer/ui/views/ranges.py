@@ -57,7 +57,10 @@ def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
     diverging map, and the colour bar's ticks stay put while a slider moves (at most 20% of the
     colour range goes unused)."""
     m = float(np.abs(data).max()) if data.size else 1.0
-    m = nice_ceil(max(m, floor)) if math.isfinite(m) else 1.0
+    if not math.isfinite(m):      # NaN or ±inf in it (a damaged checkpoint): the finite values set it
+        finite = np.abs(data[np.isfinite(data)])
+        m = float(finite.max()) if finite.size else 1.0
+    m = nice_ceil(max(m, floor))
     return (-m, m)
 
 

@@ -91,6 +91,8 @@ def notice_text(r) -> str:
             "only."), str(total), str(limit), str(n)))
     elif r.limit_kind == "view":
         lines.append(fill(QCoreApplication.translate("TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
+    if r.warning:
+        lines.append(localized(r.warning, current_language()))
     if r.source == "minilm" and r.params.tokenizer != "wordpiece":
         lines.append(QCoreApplication.translate("TokensView", "MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
     return "\n".join(lines)
