@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from explorer.backend.encodings import sinusoidal_pe
-from explorer.backend.pe_covariance import sinusoidal_covariance
 from explorer.compute import pca as pca_module
 from explorer.compute.pca import pca, top_eigenpairs
+from explorer.compute.sinusoidal_pca import CentredToeplitz, offset_kernel, pca_of_sinusoidal
 from tests.pe_tables import float64_table
 
 
@@ -36,16 +36,29 @@ def test_pca_of_sinusoidal_pe_equals_svd(n, d, base):
 
 
 @pytest.mark.parametrize("n, d, base, layout", [(512, 384, 10000.0, "interleaved"), (512, 384, 1.5, "concat"),
-                                                (1024, 768, 1e6, "t2t"), (64, 512, 10000.0, "interleaved")])
-def test_pca_given_the_closed_form_covariance_equals_svd(n, d, base, layout):
+                                                (1024, 768, 1e6, "t2t"), (64, 512, 10000.0, "interleaved"),
+                                                (2048, 1024, 10000.0, "interleaved"), (8, 6, 10000.0, "concat"),
+                                                (512, 385, 10000.0, "interleaved"), (300, 101, 500.0, "t2t")])
+def test_pca_from_the_toeplitz_gram_matrix_equals_svd(n, d, base, layout):
     """Against the float64 table at the same frequencies: at base 1.5 PC2 and PC3 are nearly
     degenerate (their eigenvalues 2e-4 apart), so the float32 table's rounding may turn them within
-    their plane; the closed form is that of the exact table."""
+    their plane; the Gram matrix is that of the exact table. Odd d (an unpaired sine) takes pca()."""
     rows = float64_table(n, d, base, layout)
-    coords, var = pca(sinusoidal_pe(n, d, base, layout, "float32"),
-                      covariance=sinusoidal_covariance(n, d, base, layout))
+    coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, base, layout, "float32"), base, layout)
     assert coords.shape == (n, 3) and coords.dtype == np.float32
     assert_same_components(rows, coords, var)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 512])
+def test_the_fft_product_equals_the_centred_gram_matrix(n):
+    rows = float64_table(n, 64, 100.0, "interleaved")
+    centred = rows - rows.mean(axis=0)
+    kernel = CentredToeplitz(offset_kernel(n, 64, 100.0, "interleaved"))
+    v = np.random.default_rng(n).standard_normal((n, 5))
+    want = centred @ (centred.T @ v)
+    np.testing.assert_allclose(kernel.apply(v), want, atol=1e-10 * np.abs(want).max())
+    np.testing.assert_allclose(kernel.full(), centred @ centred.T, atol=1e-10 * n * 32)
+    assert kernel.trace == pytest.approx(float(np.einsum("ij,ij->", centred, centred)), rel=1e-10)
 
 
 def test_a_warm_start_from_the_previous_step_gives_the_same_answer_as_a_cold_one():

@@ -12,11 +12,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend import pe_covariance, pretrained
+from explorer.backend import pretrained
 from explorer.backend.models.finite import bad_rows, listed
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import similarity_matrix
 from explorer.compute.pca import pca
+from explorer.compute.sinusoidal_pca import pca_of_sinusoidal
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
@@ -106,9 +107,7 @@ def _learned_side(key: int, rows: np.ndarray) -> dict:
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = similarity_matrix(n, d, base, layout, "cosine", np.float32)        # (n, n)
-    closed = (pe_covariance.sinusoidal_covariance(n, d, base, layout)
-              if pe_covariance.cheaper_than_the_table(n, d) else None)
-    pca_sin, var_sin = pca(sin, covariance=closed)
+    pca_sin, var_sin = pca_of_sinusoidal(sin, base, layout)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
         out.update(learned=learned_rows, **_learned_side(id(learned_rows), learned_rows))

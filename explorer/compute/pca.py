@@ -7,8 +7,9 @@ C @ V (d x d x BLOCK) give the top three eigenpairs to RESIDUAL; the block of th
 table of the same shape is where the next call starts (a slider step moves the components a little).
 pca() starts without forming C = AᵀA (n·d², ~2.5 ms at 512 x 384): each product is Aᵀ(A V), two
 (n, d, BLOCK) products (~0.5 ms); a base step's warm start settles in ~7. After IMPLICIT_STEPS it
-forms C and goes on with C @ V (~0.1 ms each). Given C in closed form (sinusoidal PE), every product
-is C @ V. When the iteration does not settle in MAX_STEPS, the full `np.linalg.eigh` answers instead.
+forms C and goes on with C @ V (~0.1 ms each). Sinusoidal PE's Gram matrix is Toeplitz, and its
+products come by FFT (explorer.compute.sinusoidal_pca, through _top_eigenpairs). When the iteration
+does not settle in MAX_STEPS, the full `np.linalg.eigh` answers instead.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ def top_eigenpairs(c: np.ndarray, k: int, key=None) -> tuple[np.ndarray, np.ndar
     return _top_eigenpairs(lambda v: c @ v, lambda: c, c.shape[0], float(np.trace(c)), k, key, explicit=True)
 
 
-def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explicit: bool = False):
+def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explicit: bool = False,
+                    form_after: int | None = IMPLICIT_STEPS):
     """top_eigenpairs of the (d, d) PSD matrix C given as apply(V) = C @ V for the first
-    IMPLICIT_STEPS products; full() forms C itself (then, for small d, or for the fallback; at
-    once when `explicit`, C being at hand); trace = tr(C). Once C is formed, a step takes two
+    `form_after` products (None: every product); full() forms C itself (then, for small d, or for
+    the fallback; at once when `explicit`, C being at hand); trace = tr(C). Once C is formed, a step takes two
     products (C² V: the convergence rate squared for one Rayleigh-Ritz and QR, which cost more than
     a product C @ V at d = 384)."""
     p = min(d, max(BLOCK, k))
@@ -45,7 +47,7 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explici
     scale = max(trace, 1e-300)
     c = full() if explicit else None
     for step in range(MAX_STEPS):
-        if c is None and step == IMPLICIT_STEPS:
+        if c is None and step == form_after:
             c = full()
         w = apply(v) if c is None else c @ v                                   # (d, p)
         lam, s = np.linalg.eigh(v.T @ w)                                       # Ritz values, ascending
@@ -61,19 +63,14 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explici
     return lam[::-1][:k], v[:, ::-1][:, :k]
 
 
-def pca(rows: np.ndarray, k: int = PCS, covariance: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+def pca(rows: np.ndarray, k: int = PCS) -> tuple[np.ndarray, np.ndarray]:
     """(coordinates (n, k) float32, explained variance fractions (k,)) of the centred rows (n, d).
 
-    covariance: (C (d, d), column means (d,)) of the rows when known in closed form (sinusoidal PE:
-    explorer.backend.pe_covariance); then the rows are read only for the coordinates.
-    Each component's sign is fixed so that its largest-|loading| channel is positive (an eigenvector's
-    sign is arbitrary; this keeps the picture from flipping between slider steps)."""
+    Sinusoidal PE has a faster way: explorer.compute.sinusoidal_pca. Each component's sign is fixed
+    so that its largest-|loading| channel is positive (an eigenvector's sign is arbitrary; this keeps
+    the picture from flipping between slider steps)."""
     a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
     n, d = a.shape
-    if covariance is not None:
-        c, mean = covariance
-        lam, vt = top_eigenpairs(c, min(k, d), key=("cov", n, d))
-        return _signed_coordinates(a - mean, lam, vt.T, float(np.trace(c)), k)
     a = a - a.mean(axis=0, keepdims=True)
     total = float(np.einsum("ij,ij->", a, a))                                  # the whole variance = tr(C)
     if d <= n:                                   # eigenvectors of the (d, d) covariance: the loadings
