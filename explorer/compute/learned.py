@@ -15,7 +15,7 @@ import numpy as np
 from explorer.backend import pretrained
 from explorer.backend.models.finite import bad_rows, listed
 from explorer.backend.encodings import sinusoidal_pe
-from explorer.backend.similarity import similarity_matrix
+from explorer.backend.similarity import rows_similarity, similarity_matrix
 from explorer.compute.pca import pca
 from explorer.compute.sinusoidal_pca import pca_of_sinusoidal
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
@@ -57,11 +57,8 @@ class LearnedResult:
 
 
 def cosine_matrix(rows: np.ndarray) -> np.ndarray:
-    """Cosine similarity of every pair of rows, float64; (n, n). Zero rows give 0."""
-    a = np.asarray(rows, dtype=np.float64)                                     # (n, d)
-    norm = np.linalg.norm(a, axis=1)                                           # (n,)
-    unit = a / np.where(norm > 0, norm, 1.0)[:, None]
-    return unit @ unit.T
+    """Cosine similarity of every pair of rows, in float64; (n, n). Zero rows give 0."""
+    return rows_similarity(np.asarray(rows, dtype=np.float64), "cosine")
 
 
 @lru_cache(maxsize=4)
