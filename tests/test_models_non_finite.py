@@ -144,29 +144,38 @@ def test_views_show_the_warning_and_scale_colours_by_the_finite_values(window, d
     assert tokens.notice.isVisible()
 
 
-def test_fallback_lines_name_the_reason_once_in_the_ui_language(qtbot, damaged, tmp_path):
+def test_fallback_lines_name_the_reason_once_in_the_ui_language(qtbot, damaged, settings):
     """A model that cannot be shown: each view says why in Chinese, with the fallback named once; the
     CLI's refusal is the reason alone."""
-    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
 
     from explorer.backend.models.shipped import smollm2_missing
     from explorer.commands.views import refusal_of
-    from explorer.ui.api_window import open_window, switch_language
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
 
     folder = damaged["gpt2_pos"][0]
     r = learned(Params(model=str(folder)))
     assert refusal_of(r) == r.reason and "; showing" not in refusal_of(r)
-    window = switch_language(open_window(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)),
-                             "zh_CN")
-    qtbot.addWidget(window)
-    window.controller.update(model=str(folder))
-    window.tabs.setCurrentIndex(list(window.views).index("learned"))
-    window.controller.wait_idle()
-    text = window.views["learned"].note.text()
-    assert "NaN" in text and "未显示" in text and "showing" not in text and text.count("MiniLM") == 1
-    if smollm2_missing() is None:
-        window.controller.update(model=str(tmp_path / "missing"))
-        window.tabs.setCurrentIndex(list(window.views).index("qk"))
-        window.controller.wait_idle()
-        text = window.views["qk"].note.text()
-        assert "无法读取" in text and text.count("SmolLM2") == 1 and "showing" not in text
+    app = QApplication.instance()
+    assert i18n.install_translator(app, "zh_CN")
+    try:
+        window = MainWindow(settings=settings)
+        try:
+            window.controller.update(model=str(folder))
+            window.tabs.setCurrentIndex(list(window.views).index("learned"))
+            window.controller.wait_idle()
+            text = window.views["learned"].note.text()
+            assert "NaN" in text and "未显示" in text and "showing" not in text and text.count("MiniLM") == 1
+            if smollm2_missing() is None:
+                window.controller.update(model=str(folder.parent / "missing"))
+                window.tabs.setCurrentIndex(list(window.views).index("qk"))
+                window.controller.wait_idle()
+                text = window.views["qk"].note.text()
+                assert "无法读取" in text and text.count("SmolLM2") == 1 and "showing" not in text
+        finally:
+            window.controller.wait_idle()
+            close_and_delete(window)
+    finally:
+        i18n.install_translator(app, "en")

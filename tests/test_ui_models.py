@@ -209,8 +209,22 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
     window.views["qk"].head_box.setValue(3)                                  # its own control
     window.controller.wait_idle()
     assert window.controller.state.views["qk"].head == 3 and view.result.head == 3
-    np.testing.assert_allclose(view.rot_img.image.image, want.logits[3], atol=1e-6)
+    future = ~np.tri(n, dtype=bool)                                          # keys after the query
+    drawn = view.rot_img.image.image
+    np.testing.assert_allclose(drawn[~future], want.logits[3][~future], atol=1e-6)
+    assert np.isnan(drawn[future]).all()                                      # causal: masked, blank
     assert "kv head 1" in view.head_info.text()                               # 4 heads on 2 kv heads
+    view.causal_box.setChecked(False)                                         # every key
+    window.controller.wait_idle()
+    assert window.controller.state.views["qk"].causal is False
+    np.testing.assert_allclose(view.rot_img.image.image, want.logits[3], atol=1e-6)
+    x, _ = view.curve_rot.getData()
+    assert x[0] == -(n - 1) and x[-1] == n - 1
+    view.causal_box.setChecked(True)
+    window.controller.wait_idle()
+    x, y = view.curve_rot.getData()
+    assert x[0] == 0 and x[-1] == n - 1                                       # m - n >= 0 only
+    np.testing.assert_allclose(y, view.result.by_distance[3, n - 1:])
     reference.close()
 
 

@@ -27,11 +27,13 @@ NEEDS_MODEL = msg("the qk view needs a model with RoPE: install the shipped Smol
 
 @dataclass(frozen=True)
 class QkState(ViewState):
-    """The qk view's own setting: which attention head is drawn."""
+    """The qk view's own settings: which attention head is drawn, and whether keys after the query
+    are masked (causal: every RoPE family here is a decoder, whose attention at m reads n <= m)."""
 
     RANGES = {"head": (0, 1023)}
 
     head: int = 0
+    causal: bool = True
 
 
 def _none() -> np.ndarray:
@@ -62,6 +64,9 @@ class QkResult:
     distance: np.ndarray = field(default_factory=lambda: np.zeros(0))            # (2n-1,) m − n
     by_distance: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))    # (H, 2n-1) mean logit
     by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
+    shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # (n, n) logits[head]
+    #                                           as drawn: NaN where the causal mask hides a key (n > m)
+    shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
     note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
     requested: str = ""                 # Params.model's name, when note_kind is set
@@ -85,6 +90,16 @@ def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sums = np.stack([np.bincount(index, weights=row, minlength=2 * n - 1) for row in flat]) \
         if h else np.zeros((0, 2 * n - 1))
     return delta, sums / np.maximum(counts, 1.0)
+
+
+def _masked(logits: np.ndarray, causal: bool) -> np.ndarray:
+    """One head's (n, n) logits [query m, key n], with NaN above the diagonal (n > m) when causal;
+    read-only."""
+    out = logits
+    if causal and logits.size:
+        out = np.where(np.tri(logits.shape[0], dtype=bool), logits, np.float32(np.nan))
+        out.setflags(write=False)
+    return out
 
 
 def choose_model(spec: str) -> tuple[str, str, str, str]:
@@ -140,7 +155,9 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
     try:
         spec, note, kind, reason = choose_model(params.model)
         r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
-        r = replace(r, params=params, state=state, head=min(state.head, r.n_heads - 1))
+        head = min(state.head, r.n_heads - 1)
+        r = replace(r, params=params, state=state, head=head, shown=_masked(r.logits[head], state.causal),
+                    shown_plain=_masked(r.logits_plain[head], state.causal))
         return (replace(r, note_kind=kind, requested=models.display_name(params.model), reason=reason)
                 if kind else r)
     except InputError as exc:

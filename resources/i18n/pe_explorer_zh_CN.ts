@@ -3374,6 +3374,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>头</translation>
         </message>
         <message>
+            <source>causal (mask future keys)</source>
+            <translation>因果（屏蔽未来的键）</translation>
+        </message>
+        <message>
+            <source>A decoder's attention at query m reads only keys n ≤ m: the logits of later keys are hidden (blank), and the mean logit is taken over m − n ≥ 0.</source>
+            <translation>解码器在查询 m 处的注意力只读取 n ≤ m 的键：之后的键的 logit 被隐藏（留白），平均 logit 只对 m − n ≥ 0 取平均。</translation>
+        </message>
+        <message>
             <source>channel</source>
             <translation>通道</translation>
         </message>
@@ -3452,6 +3460,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>
             <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 RoPE 的 logit %6，不旋转 %7</translation>
+        </message>
+        <message>
+            <source>(masked: the key comes after the query)</source>
+            <translation>（已屏蔽：该键位于查询之后）</translation>
         </message>
     </context>
     <context>

@@ -28,6 +28,7 @@ class QkView(Retranslatable, PanelView):
         self.head_box = self.spin("", 0, 1023, self.state.head, "head")
         self.head_info = SteadyLabel(wrap=False)     # changes with every head
         self.controls.addWidget(self.head_info)
+        self.causal_box = self.check("", self.state.causal, "causal")
         self.controls.addStretch(1)
         self.note = QLabel("")
         self.note.setWordWrap(True)
@@ -54,6 +55,10 @@ class QkView(Retranslatable, PanelView):
             "k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim sees only m − n "
             "of the positions. Without rotation, the same weights see no position at all."))
         self.head_label.setText(self.tr("head"))
+        self.causal_box.setText(self.tr("causal (mask future keys)"))
+        self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m: the "
+                                           "logits of later keys are hidden (blank), and the mean logit is "
+                                           "taken over m − n ≥ 0."))
         ch, pos = self.tr("channel"), self.tr("position")
         for panel, x, y in ((self.q_img, ch, pos), (self.k_img, ch, pos), (self.rot_img, self.tr("key n"),
                             self.tr("query m")), (self.plain_img, self.tr("key n"), self.tr("query m"))):
@@ -100,9 +105,9 @@ class QkView(Retranslatable, PanelView):
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
         self.q_img.show(r.q[h], 0, 0, hd, n, qk_levels)
         self.k_img.show(r.k[h], 0, 0, hd, n, qk_levels)
-        levels = symmetric_levels(np.concatenate([r.logits[h].ravel(), r.logits_plain[h].ravel()]))
-        self.rot_img.show(r.logits[h], 0, 0, n, n, levels)
-        self.plain_img.show(r.logits_plain[h], 0, 0, n, n, levels)
+        levels = symmetric_levels(np.concatenate([r.shown.ravel(), r.shown_plain.ravel()]))
+        self.rot_img.show(r.shown, 0, 0, n, n, levels)           # masked keys (causal): NaN, blank
+        self.plain_img.show(r.shown_plain, 0, 0, n, n, levels)
         for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
             set_extent(panel.plot, (0, w), (0, max(n, 1)))
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
@@ -112,13 +117,15 @@ class QkView(Retranslatable, PanelView):
         set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
-        self.curve_rot.setData(r.distance, r.by_distance[h])
+        seen = slice(max(n - 1, 0) if r.state.causal else 0, None)   # causal: m - n >= 0 only
+        distance = r.distance[seen]
+        self.curve_rot.setData(distance, r.by_distance[h][seen])
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
-        self.curve_plain.setData(r.distance, r.by_distance_plain[h])
+        self.curve_plain.setData(distance, r.by_distance_plain[h][seen])
         set_pen(self.curve_plain, self.pen(PALETTE[1]))
-        both = np.concatenate([r.by_distance[h], r.by_distance_plain[h]])
-        if len(r.distance) and both.size:   # nice ends: the axes redraw only when these move
-            steady_range(self.dist, x=(float(r.distance[0]), float(r.distance[-1])),
+        both = np.concatenate([r.by_distance[h][seen], r.by_distance_plain[h][seen]])
+        if len(distance) and both.size:   # nice ends: the axes redraw only when these move
+            steady_range(self.dist, x=(float(distance[0]), float(distance[-1])),
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
         shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
             fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
@@ -134,6 +141,10 @@ class QkView(Retranslatable, PanelView):
             if cell:
                 m, k = cell
                 h = r.head
-                self.set_readout(fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
-                                         "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k), f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}"))
+                text = fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
+                                    "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k),
+                            f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}")
+                if r.state.causal and k > m:
+                    text += " " + self.tr("(masked: the key comes after the query)")
+                self.set_readout(text)
                 return
