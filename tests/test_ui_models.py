@@ -225,6 +225,8 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
     x, y = view.curve_rot.getData()
     assert x[0] == 0 and x[-1] == n - 1                                       # m - n >= 0 only
     np.testing.assert_allclose(y, view.result.by_distance[3, n - 1:])
+    ticks = view.dist.getAxis("bottom").tickValues(0, n - 1, 1400)           # a short sentence, wide:
+    assert all(float(v).is_integer() for _, values in ticks for v in values)  # no "m − n = 0.5"
     reference.close()
 
 

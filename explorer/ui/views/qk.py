@@ -17,6 +17,8 @@ from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
 
+WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
+
 
 class QkView(Retranslatable, PanelView):
     title = "qk"
@@ -124,6 +126,11 @@ class QkView(Retranslatable, PanelView):
         self.curve_plain.setData(distance, r.by_distance_plain[h][seen])
         set_pen(self.curve_plain, self.pen(PALETTE[1]))
         both = np.concatenate([r.by_distance[h][seen], r.by_distance_plain[h][seen]])
+        whole = bool(len(distance)) and distance[-1] - distance[0] <= WHOLE_TICKS   # a short sentence:
+        if getattr(self, "_whole_ticks", None) != whole:                       # no "m − n = 0.5" ticks
+            self._whole_ticks = whole
+            axis = self.dist.getAxis("bottom")
+            axis.setTickSpacing(1, 1) if whole else axis.setTickSpacing()
         if len(distance) and both.size:   # nice ends: the axes redraw only when these move
             steady_range(self.dist, x=(float(distance[0]), float(distance[-1])),
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
