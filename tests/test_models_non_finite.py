@@ -167,7 +167,7 @@ def test_fallback_lines_name_the_reason_once_in_the_ui_language(qtbot, damaged, 
             window.tabs.setCurrentIndex(list(window.views).index("learned"))
             window.controller.wait_idle()
             text = window.views["learned"].note.text()
-            assert "NaN" in text and "未显示" in text and "showing" not in text and text.count("MiniLM") == 1
+            assert "NaN" in text and "改为显示 MiniLM" in text and "showing" not in text and text.count("MiniLM") == 1
             if smollm2_missing() is None:
                 window.controller.update(model=str(folder.parent / "missing"))
                 window.tabs.setCurrentIndex(list(window.views).index("qk"))

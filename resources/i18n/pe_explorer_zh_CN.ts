@@ -2986,8 +2986,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
         </message>
         <message>
-            <source>%1 is not shown (%2): showing MiniLM's table.</source>
-            <translation>未显示 %1（%2）：改为显示 MiniLM 的位置表。</translation>
+            <source>%1: showing MiniLM's table instead.</source>
+            <translation>%1：改为显示 MiniLM 的位置表。</translation>
         </message>
         <message>
             <source>cosine similarity, learned</source>

@@ -96,7 +96,7 @@ class LearnedView(Retranslatable, View):
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
                                "MiniLM's."), result.requested) + " " + text
             elif result.note_kind == "failed":
-                text = fill(self.tr("%1 is not shown (%2): showing MiniLM's table."), result.requested,
+                text = fill(self.tr("%1: showing MiniLM's table instead."),   # the reason names the model
                             localized(result.reason, current_language())) + " " + text
             self.note.setText(text)
             set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
