@@ -97,6 +97,35 @@ def test_add_curve_keeps_the_legend_entry_and_the_data(qtbot):
     assert item.curve.parentItem() is item
 
 
+@pytest.mark.parametrize("connect", ["all", "pairs"])
+def test_add_line_draws_what_a_curve_draws_and_names_its_legend_entry(qtbot, connect):
+    """The bare line the linear charts use (its setData skips a PlotDataItem's layers): the same
+    pixels as a Curve of the same data and pen, a legend entry by name, the data as given."""
+    import pyqtgraph as pg
+
+    from explorer.ui.views.thick_curve import Curve, ThickCurve, add_line
+
+    def bare(x, y, pen, connect):
+        item = ThickCurve(pen=pen)
+        item.setData(x, y, connect=connect)
+        return item
+
+    pen = pg.mkPen("#0072B2", width=2)
+    assert (_render(qtbot, bare, pen, connect) == _render(qtbot, Curve, pen, connect)).all()
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    plot = widget.getPlotItem()
+    legend = plot.addLegend()
+    line = add_line(plot, name="mine")
+    line.setData(np.array([0.0, 1.0, 2.0]), np.array([3.0, 1.0, 2.0]))
+    assert [label.text for _, label in legend.items] == ["mine"] and legend.items[0][0].item is line
+    x, y = line.getData()
+    assert list(x) == [0, 1, 2] and list(y) == [3, 1, 2] and line in plot.listDataItems()
+    plot.autoRange(padding=0)
+    (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
+    assert (x0, x1, y0, y1) == pytest.approx((0, 2, 1, 3), abs=0.01)     # its bounds reach autoRange
+
+
 @pytest.mark.parametrize("x, y", [
     (np.linspace(0, 60, 512), np.sin(np.linspace(0, 60, 512))),
     (np.arange(5.0), np.array([3.0, np.nan, -2.0, 7.5, np.nan])),           # NaN gaps (float16 views)

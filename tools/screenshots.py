@@ -51,6 +51,8 @@ def main() -> int:
             window.controller.wait_idle()
             window.controller.set_cursor(40)
             app.processEvents()
+            window.grab()       # a first paint may widen an axis to its labels: lay that out first
+            app.processEvents()
             window.grab().save(str(out / f"{name}{args.suffix}.png"))
         window.close()
     print(f"wrote {len(window.views)} screenshots to {out}")

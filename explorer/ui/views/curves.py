@@ -8,7 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
 from explorer.ui.views.band import Band
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -90,7 +90,7 @@ class CurvesView(ZoomableView):
         while len(self._items) < len(lines):
             band = Band()                          # a dense curve's per-pixel min/max envelope
             self.plot.addItem(band)
-            self._items.append((add_curve(self.plot, [], []), band))
+            self._items.append((add_line(self.plot), band))
         lanes: dict[int, int] = {}
         ticks = []
         px = abs(self.plot.getViewBox().viewPixelSize()[1])     # one pixel in data units (y)
@@ -116,13 +116,13 @@ class CurvesView(ZoomableView):
                 if getattr(item, "_style", None) != style:     # each setPen re-lays the curve's data
                     item._style = style
                     item.setPen(pg.mkPen(colour, width=width))
-                    item.curve.setSegmentedLineMode(style[2])
+                    item.setSegmentedLineMode(style[2])
                 if bars:                     # (y is a new array: line.y - LANE * lane)
                     y[0::2] -= px
                     y[1::2] += px
                     item.setData(line.x, y, connect="pairs")
                 else:
-                    item.setData(line.x, y)
+                    item.setData(line.x, y, connect="all")
                 item.show()
                 band.hide()
             if line.kind == "sin":

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSizePolicy
 
 from explorer.compute import distance as data
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
@@ -39,7 +39,7 @@ class DistanceView(PanelView):
         names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
                  "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position"),
                  "rope_unscaled": self.tr("RoPE before scaling")}
-        self.items = {key: add_curve(self.chart, [], []) for key in names}
+        self.items = {key: add_line(self.chart) for key in names}
         # the legend sits in its own column beside the chart, so it never covers a curve
         self.key = pg.LegendItem(brush=pg.mkBrush(255, 255, 255, 0), pen=pg.mkPen(None))
         self.key._base_pt = 9.0        # rescale_labels keeps it at 9 pt x the presentation scale

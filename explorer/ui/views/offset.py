@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.compute import offset as data
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import set_title
 from explorer.ui.views.ranges import nice_ceil, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
@@ -81,7 +81,7 @@ class OffsetView(PanelView):
         while len(self.dot_items) < len(r.ps):
             i = len(self.dot_items)
             if i == 0:
-                self.dot_items.append(add_curve(self.dots, [], []))
+                self.dot_items.append(add_line(self.dots))
             else:
                 self.dot_items.append(Dots(symbol=SYMBOLS[i % len(SYMBOLS)], pen=None,
                                            brush=PALETTE[i % len(PALETTE)], size=7))

@@ -7,7 +7,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.compute import precision as data
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
@@ -40,8 +40,8 @@ class PrecisionView(PanelView):
         self.region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(160, 160, 160, 90),
                                           pen=pg.mkPen(GREY))
         self.chart.addItem(self.region, ignoreBounds=True)
-        self.exact = add_curve(self.chart, [], [], name=self.tr("exact (float64)"))
-        self.items = {dt: add_curve(self.chart, [], [], name=dt) for dt in COLOURS}
+        self.exact = add_line(self.chart, name=self.tr("exact (float64)"))
+        self.items = {dt: add_line(self.chart, name=dt) for dt in COLOURS}
 
     def draw(self, r) -> None:
         first = next(iter(r.curves.values()))

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel
 
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import SteadyLabel, cell_under, set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
@@ -45,8 +45,8 @@ class QkView(Retranslatable, PanelView):
         self.dist = self.plot(1, 2, "m − n", "", "", colspan=4)
         self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
         self.legend(self.dist, (-10, 10))
-        self.curve_rot = add_curve(self.dist, [], [], name="RoPE")
-        self.curve_plain = add_curve(self.dist, [], [], name="plain")
+        self.curve_rot = add_line(self.dist, name="RoPE")
+        self.curve_plain = add_line(self.dist, name="plain")
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 

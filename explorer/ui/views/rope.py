@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
 
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
@@ -78,15 +78,15 @@ class RopeView(PanelView):
                                self.tr("P: x_half = x_interleaved · P"), "CET-L1", reverse=True)
         self.score = self.plot(1, 0, "m − n", "q(m)·k(n)", self.tr("score against distance"), colspan=3)
         self.legend(self.score, (-10, 10))
-        self.s_ones = add_curve(self.score, [], [], name=self.tr("all-ones q, k"))
-        self.s_rand = add_curve(self.score, [], [], name=self.tr("random q, k"))
+        self.s_ones = add_line(self.score, name=self.tr("all-ones q, k"))
+        self.s_rand = add_line(self.score, name=self.tr("random q, k"))
         self.ext = self.plot(1, 3, "m − n", self.tr("score (all-ones)"),
                              self.tr("context extension by s"), colspan=3)
         self.legend(self.ext, columns=2)
         self.variant_items = {
-            "original": add_curve(self.ext, [], [], name=self.tr("original θ")),
-            "interpolation": add_curve(self.ext, [], [], name=self.tr("position interpolation θ/s")),
-            "ntk": add_curve(self.ext, [], [], name=self.tr("NTK-aware base")),
+            "original": add_line(self.ext, name=self.tr("original θ")),
+            "interpolation": add_line(self.ext, name=self.tr("position interpolation θ/s")),
+            "ntk": add_line(self.ext, name=self.tr("NTK-aware base")),
         }
         self.trained_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5), movable=False,
                                             label="max_len", labelOpts={"position": 0.06, "color": "#444444"})

@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.translations import fill
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under,
                                    per_pixel_hint, set_title)
 from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
@@ -30,7 +30,7 @@ class SimilarityView(ZoomableView):
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
         self.profile.setLabel("left", "f(k)")
         self.profile.setMenuEnabled(False)
-        self.profile_curve = add_curve(self.profile, [], [], pen=pg.mkPen("#0072B2", width=2))
+        self.profile_curve = add_line(self.profile, pen=pg.mkPen("#0072B2", width=2))
         self.canvas.ci.layout.setColumnStretchFactor(0, 3)
         self.canvas.ci.layout.setColumnStretchFactor(2, 2)
         self.row_line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
