@@ -118,8 +118,11 @@ def test_alibi_heads_and_causal(qtbot):
     view = make(qtbot, "alibi")
     assert "1/2, 1/4" in view.readout.text() and "1/256" in view.readout.text()
     step(view, lambda: view.heads_box.setValue(2))
-    x, y = view.slope_curve.getOriginalDataset()
-    assert len(x) == 2 and np.allclose(y, [2 ** -4, 2 ** -8])
+    x, y = view.slope_curve.getData()                     # log10(m_h) on the log axis
+    assert len(x) == 2 and np.allclose(10 ** y, [2 ** -4, 2 ** -8])
+    dx, dy = view.slope_dots.getData()
+    np.testing.assert_array_equal(dx, x)
+    np.testing.assert_array_equal(dy, y)
     assert view.panels[0].plot.isVisible() and not view.panels[2].plot.isVisible()
     assert not np.isnan(view.panels[0].image.image).any()
     step(view, lambda: qtbot.mouseClick(view.controls.itemAt(2).widget(), Qt.MouseButton.LeftButton))
@@ -130,7 +133,7 @@ def test_alibi_slope_axis_rounds_the_head_count_up(qtbot):
     view = make(qtbot, "alibi")
     axis = view.slope_plot.getAxis("bottom")
     step(view, lambda: view.heads_box.setValue(12))
-    x, _ = view.slope_curve.getOriginalDataset()
+    x, _ = view.slope_curve.getData()
     lo, hi = view.slope_plot.viewRange()[0]
     assert len(x) == 12 and lo < -0.4 and 11.4 < hi < 12    # 12 heads fill it: heads 0 .. 11
     assert [v for v, _ in axis._tickLevels[0]] == list(range(12))
@@ -142,7 +145,7 @@ def test_alibi_slope_axis_rounds_the_head_count_up(qtbot):
         step(view, lambda h=heads: view.heads_box.setValue(h))
         view.grab()
         assert axis.picture is drawn, heads
-        assert len(view.slope_curve.getOriginalDataset()[0]) == heads
+        assert len(view.slope_curve.getData()[0]) == heads == len(view.slope_dots.getData()[0])
     step(view, lambda: view.heads_box.setValue(17))          # past 16: multiples of 8
     view.grab()
     assert axis.picture is not drawn and 23.4 < view.slope_plot.viewRange()[0][1] < 24.5
