@@ -125,8 +125,8 @@ DEFAULT_PEN = (200, 200, 200)     # a PlotDataItem's, until the view sets its ow
 
 def add_line(plot: pg.PlotItem, name: str | None = None, pen=None) -> ThickCurve:
     """A bare ThickCurve in `plot` (a legend entry when named): its setData costs ~25 us, a
-    PlotDataItem's ~250 us (each frame sets every curve's data). For linear axes only: PlotItem's
-    setLogMode does not reach it."""
+    PlotDataItem's ~250 us (each frame sets every curve's data). PlotItem's setLogMode does not
+    reach it: on a log axis, give it log10 of the values (ALiBi's slopes)."""
     item = ThickCurve(pen=pg.mkPen(DEFAULT_PEN) if pen is None else pen, name=name)
     plot.addItem(item)
     return item
