@@ -79,7 +79,7 @@ def test_learned_positions_with_nan_fall_back_to_minilm_and_say_which_rows(damag
     folder, _ = damaged["gpt2_pos"]
     r = learned(Params(model=str(folder)))
     assert r.note_kind == "failed" and r.source == "all-MiniLM-L6-v2"
-    assert "NaN or infinite" in r.note and "(positions 3)" in r.note
+    assert "NaN or infinite" in r.reason and "(positions 3)" in r.reason
     assert np.isfinite(r.var_learned).all()
 
 

@@ -40,11 +40,10 @@ class LearnedResult:
     var_learned: np.ndarray | None = None      # (3,) fraction of the variance on PC1..PC3
     var_sinusoidal: np.ndarray | None = None   # (3,)
     source: str = "all-MiniLM-L6-v2"  # whose table it is
-    note: str = ""                    # why the opened model's table is not shown ("" when it is)
     note_kind: str = ""               # "" | "rope" (the opened model has no learned table) | "failed"
     requested: str = ""               # the opened model's name, when note_kind is set
-    reason: str = ""                  # why the opened model's table is not shown (a Message), without
-    #                                   the fallback named: note is "<reason>; showing MiniLM's table"
+    reason: str = ""                  # why the opened model's table is not shown (a Message; "" when
+    #                                   it is), without the fallback named
     total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
 
     @property
@@ -149,6 +148,6 @@ def learned(params: Params) -> LearnedResult:
         if isinstance(r, LearnedResult):
             return replace(r, params=params)
         kind, reason = r
-        return replace(_learned(base, layout), params=params, note=msg("%1; showing MiniLM's table", reason),
-                       note_kind=kind, requested=models.display_name(params.model), reason=reason)
+        return replace(_learned(base, layout), params=params, note_kind=kind,
+                       requested=models.display_name(params.model), reason=reason)
     return replace(_learned(base, layout), params=params)

@@ -1322,10 +1322,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1；%2</translation>
         </message>
         <message>
-            <source>%1; showing MiniLM's table</source>
-            <translation>%1；改为显示 MiniLM 的位置表</translation>
-        </message>
-        <message>
             <source>%1; showing SmolLM2-135M</source>
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
