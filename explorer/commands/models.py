@@ -73,7 +73,7 @@ def _note(note) -> None:
 
 
 def _export(args, model) -> int:
-    from explorer.backend.models.finite import bad_rows, damaged_note, input_parts, listed, qk_parts
+    from explorer.backend.models.finite import bad_rows, damaged_note, input_parts, listed, qk_note
     from explorer.errors import msg, require
     from explorer.fileio import save_array
 
@@ -97,9 +97,7 @@ def _export(args, model) -> int:
                                        "q_plain": qk.q, "k_plain": qk.k, "logits_plain": qk.logits_plain,
                                        "kv_head": qk.kv_head})
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
-        if not qk.finite:
-            _note(damaged_note(qk_parts(qk, [t.text for t in tokenized.tokens], tokenized.ids,
-                                        model.rows(tokenized.ids), model.input_x(tokenized.ids))))
+        _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids))
         return 0
     path = save_array(args.output, array)
     print(f"wrote {path} {array.shape} {array.dtype}")

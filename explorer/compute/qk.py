@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend.models.finite import damaged_note, qk_parts
+from explorer.backend.models.finite import qk_note
 from explorer.compute import models
 from explorer.errors import InputError, message_of, msg
 from explorer.params import Params
@@ -137,8 +137,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     n = min(len(tokenized), SHOW_LIMIT)
     ids = np.asarray(tokenized.ids[:n], np.int64)
     qk = model.layer0_qk(ids)
-    texts = [t.text for t in tokenized.tokens[:n]]
-    warning = "" if qk.finite else damaged_note(qk_parts(qk, texts, ids, model.rows(ids), model.input_x(ids)))
+    warning = qk_note(model, qk, [t.text for t in tokenized.tokens[:n]], ids)
     delta, prof = mean_by_distance(qk.logits)
     _, prof_plain = mean_by_distance(qk.logits_plain)
     arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)

@@ -89,3 +89,11 @@ def qk_parts(qk, tokens, ids, token_rows, x) -> list:
     if qk.bad_tensors:
         parts.append(msg("the weights %1", listed(qk.bad_tensors)))
     return parts or [msg("the logits: q·k overflows float32")]
+
+
+def qk_note(model, qk, tokens, ids) -> Message | str:
+    """damaged_note of `model`'s layer q, k and logits `qk` for the tokens' ids ("" when they are
+    finite: only then are the input's rows read again)."""
+    if qk.finite:
+        return ""
+    return damaged_note(qk_parts(qk, tokens, ids, model.rows(ids), model.input_x(ids)))
