@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 
 MODEL_HELP = "a Hugging Face folder, a .gguf file, or smollm2 / minilm (uses the model's own tokenizer)"
 
@@ -39,18 +38,6 @@ def _tokens_of(model, text: str):
     return tokenized
 
 
-def _save_npz(path: str, arrays: dict):
-    from pathlib import Path
-
-    import numpy as np
-
-    from explorer.fileio import atomic_write_bytes
-
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    return atomic_write_bytes(Path(path), buf.getvalue())
-
-
 def _check_output(args) -> None:
     from pathlib import Path
 
@@ -74,8 +61,9 @@ def _note(note) -> None:
 
 def _export(args, model) -> int:
     from explorer.backend.models.finite import bad_rows, damaged_note, input_parts, listed, qk_note
+    from explorer.compute.arrays import npz_bytes
     from explorer.errors import msg, require
-    from explorer.fileio import save_array
+    from explorer.fileio import atomic_write_bytes, save_array
 
     cfg = model.config
     if args.kind == "learned-pe":
@@ -93,9 +81,9 @@ def _export(args, model) -> int:
     else:
         tokenized = _tokens_of(model, args.text)
         qk = model.layer0_qk(tokenized.ids, layer=args.layer)
-        path = _save_npz(args.output, {"q": qk.q_rot, "k": qk.k_rot, "logits": qk.logits,
-                                       "q_plain": qk.q, "k_plain": qk.k, "logits_plain": qk.logits_plain,
-                                       "kv_head": qk.kv_head})
+        arrays = {"q": qk.q_rot, "k": qk.k_rot, "logits": qk.logits, "q_plain": qk.q, "k_plain": qk.k,
+                  "logits_plain": qk.logits_plain, "kv_head": qk.kv_head}
+        path = atomic_write_bytes(args.output, npz_bytes(arrays))
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
         _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids))
         return 0

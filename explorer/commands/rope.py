@@ -100,18 +100,16 @@ def run_export(args) -> int:
 
     require(Path(args.output).suffix.lower() == ".npz",
             f"output file must end in .npz, not {str(args.output)!r}")
-    import io
-
     import numpy as np
 
     from explorer.backend.rope_scaling import inv_frequencies
+    from explorer.compute.arrays import npz_bytes
     from explorer.fileio import atomic_write_bytes
 
     head_dim, base, scaling, max_len = _settings(args)
     freqs = inv_frequencies(head_dim, base, scaling, args.seq_len, max_len)
-    buf = io.BytesIO()
-    np.savez(buf, inv_freq=freqs.inv_freq, attention_factor=np.float64(freqs.attention_factor))
-    path = atomic_write_bytes(args.output, buf.getvalue())
+    path = atomic_write_bytes(args.output, npz_bytes({"inv_freq": freqs.inv_freq,
+                                                      "attention_factor": np.float64(freqs.attention_factor)}))
     print(f"wrote {path} inv_freq {freqs.inv_freq.shape} float64, attention_factor {freqs.attention_factor:.9g}")
     return 0
 
