@@ -14,9 +14,6 @@ from explorer.commands import check as check_command
 from explorer.errors import InputError
 
 
-EXPORT_KINDS = ("pe", "similarity", "rope", "alibi", "offset-rotation", "learned-pe", "input")
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad input as one line and exit code 2 (no usage dump)."""
 
@@ -200,7 +197,7 @@ def _run_export(args) -> int:
     from explorer.fileio import check_array_path, save_array
 
     if not args.kind:
-        raise InputError("export needs a KIND: " + ", ".join(getattr(args, "all_kinds", EXPORT_KINDS))
+        raise InputError("export needs a KIND: " + ", ".join(args.all_kinds)
                          + " (e.g. `pe-explorer export pe --help`)")
     check_array_path(args.output)          # before any work: a bad suffix costs nothing
     array = _export_array(args)
