@@ -235,7 +235,7 @@ def export_view_data(view, path) -> Path:
         require(result is not None, "the view has no result yet; wait until it is drawn")
         return atomic_write_bytes(path, npz_bytes(result_arrays(result)))
     array, header = view_arrays(view)
-    return save_array(path, array, header if suffix == ".csv" else "")
+    return save_array(path, array, header)          # the header goes into a .csv only
 
 
 def copy_view_image(view, dpi: float = SCREEN_DPI) -> QImage:
