@@ -251,3 +251,32 @@ def test_the_diagnosis_never_holds_the_callers_memory(kind):
         before = r.table.copy()
         mine[...] = 0
         np.testing.assert_array_equal(r.table, before)
+
+
+@pytest.mark.parametrize("p", [0.6, 0.8])
+def test_heavy_dropout_is_named_with_its_scale(p):
+    """The seeds' module in train mode with p >= 0.5: under half of the table is non-zero, yet every
+    non-zero entry is PE / (1 - p). The 'under half checkable' rule is about angles beyond
+    ANGLE_CAP among the entries asked for, not about the zeros left out (the check called this
+    'unknown': the fitted scale 1 / (1 - p) was then swapped for 1)."""
+    from tests.check_implementations import dropout_saved
+
+    r = explorer.check(dropout_saved(p))
+    assert [m.id for m in r.mistakes] == ["dropout_on"], r.summary
+    assert f"x {1 / (1 - p):.3g}: dropout p = {p:g} was on" in r.summary
+    assert r.max_error <= r.tolerance
+
+
+def test_a_fit_that_cannot_be_checked_keeps_its_scale_and_its_inf():
+    """_snap_scale must not turn an uncheckable fit (err inf) into a round scale with a finite
+    error over the few entries left."""
+    from explorer.backend.diagnose import pe_table
+    from explorer.backend.diagnose.pe_models import Spec, template
+
+    positions = np.arange(64)
+    x = 3.0 * template(Spec(), 8, 1e4, positions)
+    mask = np.zeros(x.shape, bool)
+    mask[:, :3] = True                                    # under half of the entries asked for
+    ok = np.ones(x.shape, bool)
+    assert pe_table._snap_scale(x, mask, Spec(), 1e4, 0, 2.9, float("inf"), 1e-3) == (2.9, float("inf"))
+    assert pe_table._snap_scale(x, ok, Spec(), 1e4, 0, 3.0001, 1e-4, 1e-3) == (3.0, pytest.approx(0, abs=1e-12))

@@ -64,43 +64,52 @@ def _refine(x, mask, spec, start, ln_b) -> float:
     return ln_b
 
 
-def _checkable(spec, base, start, rows, d, mask) -> np.ndarray | None:
-    """Entries whose angle |p w| <= ANGLE_CAP (beyond it float32 tables are noise), and in mask;
-    None when that is every entry."""
+def _checkable(spec, base, start, rows, d, mask) -> tuple[np.ndarray | None, float]:
+    """(the entries to compare, the share of those in mask that are): entries whose angle
+    |p w| <= ANGLE_CAP (beyond it float32 tables are noise) and in mask; None when that is every
+    entry."""
     w_max = float(np.max(column_plan(spec, d, base)[0]))
     if (rows[-1] + start) * w_max <= ANGLE_CAP:
-        return mask
+        return mask, 1.0
     ok = np.abs((rows + start)[:, None] * column_plan(spec, d, base)[0][None, :]) <= ANGLE_CAP
-    return ok if mask is None else ok & mask
+    if mask is None:
+        return ok, float(ok.mean())
+    kept, asked = ok & mask, int(np.count_nonzero(mask))
+    return kept, (np.count_nonzero(kept) / asked if asked else 0.0)
+
+
+def _residual(x, t, s, mask, share) -> float:
+    """max |x - s t| over mask (None: every entry); inf when less than half of the entries
+    asked for can be checked (a rising law cannot 'explain' a table by its first columns)."""
+    if share < 0.5:
+        return float("inf")
+    if mask is None:     # no table-sized temporaries (a 4096 x 4096 table has 128 MB each)
+        return max_residual(x, t, s)
+    r = np.abs(x - s * t)[mask]
+    return float(r.max()) if r.size else 0.0
 
 
 def _max_error(x, mask, spec, base, start, rows=None, work=None) -> tuple[float, float]:
     """(scale, max |x - scale * template|) over the whole table, x being the table's `rows`
-    (default: all of them); masked entries and angles beyond ANGLE_CAP left out. inf when less
-    than half of the table can be checked. work: an array shaped like x for the template."""
+    (default: all of them); masked entries and angles beyond ANGLE_CAP left out (see _residual).
+    work: an array shaped like x for the template."""
     rows = np.arange(len(x)) if rows is None else rows
     t = template(spec, x.shape[1], base, rows + start, work)
-    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
-    if mask is None:     # no table-sized temporaries (a 4096 x 4096 table has 128 MB each)
-        scale = lsq_scale(x, t)
-        return scale, max_residual(x, t, scale)
-    scale = scaled_sse(x, t, mask)[0]
-    if mask.mean() < 0.5:
-        return scale, float("inf")
-    r = np.abs(x - scale * t)[mask]
-    return scale, float(r.max()) if r.size else 0.0
+    mask, share = _checkable(spec, base, start, rows, x.shape[1], mask)
+    scale = lsq_scale(x, t) if mask is None else scaled_sse(x, t, mask)[0]
+    return scale, _residual(x, t, scale, mask, share)
 
 
 def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple[float, float]:
-    """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one."""
+    """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one.
+    A fit that cannot be checked (err inf) keeps its fitted scale."""
+    if not math.isfinite(err):
+        return scale, err
     rows = np.arange(len(x))
     t = template(spec, x.shape[1], base, rows + start, work)
-    mask = _checkable(spec, base, start, rows, x.shape[1], mask)
+    mask, share = _checkable(spec, base, start, rows, x.shape[1], mask)
     for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
-        if mask is not None:
-            e = float(np.abs(x - s * t)[mask].max())
-        else:
-            e = max_residual(x, t, s)
+        e = _residual(x, t, s, mask, share)
         if e <= max(tol, err):
             return s, e
     return scale, err
