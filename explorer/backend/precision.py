@@ -24,6 +24,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import channel_counts, channel_layout, check_args, frequencies
 from explorer.backend.rope import phasors
+from explorer.backend.unit_rows import exp_i
 from explorer.errors import require
 
 PRECISIONS = ("float32", "float16", "bfloat16")
@@ -223,7 +224,7 @@ def exact_phasors(pos: np.ndarray, stride: int, w: np.ndarray) -> np.ndarray:
     on_grid = pos % stride == 0
     z = np.empty((len(pos), len(w)), dtype=np.complex128)
     z[on_grid] = phasors(stride, int(on_grid.sum()), w)
-    z[~on_grid] = np.exp(1j * pos[~on_grid, None].astype(np.float64) * w[None, :])
+    z[~on_grid] = exp_i(pos[~on_grid, None].astype(np.float64) * w[None, :])
     return z
 
 

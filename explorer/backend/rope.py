@@ -20,6 +20,7 @@ from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor
 from explorer.backend.layouts import concat_order, concat_permutation
 from explorer.backend.similarity import cos_sum
+from explorer.backend.unit_rows import unit_rows
 from explorer.errors import require
 
 PAIRINGS = ("interleaved", "half")
@@ -101,8 +102,8 @@ def phasors(step: int, count: int, theta: np.ndarray) -> np.ndarray:
     e^{i(B + J) theta} = e^{i B theta} e^{i J theta} needs only ~2 sqrt(count) h exponentials."""
     block = max(1, int(np.sqrt(count)))
     n_blocks = -(-count // block)
-    outer = np.exp(1j * (np.arange(n_blocks) * block * step)[:, None] * theta[None, :])  # (B, h)
-    inner = np.exp(1j * (np.arange(block) * step)[:, None] * theta[None, :])              # (J, h)
+    outer = unit_rows(0.0, block * step, n_blocks, theta)                    # (B, h)
+    inner = unit_rows(0.0, step, block, theta)                               # (J, h)
     return (outer[:, None, :] * inner[None, :, :]).reshape(-1, len(theta))[:count]
 
 
@@ -127,8 +128,8 @@ def _score_profile(theta: np.ndarray, q: np.ndarray, k: np.ndarray, start: float
     z = (q[0::2] + 1j * q[1::2]) * (k[0::2] - 1j * k[1::2])                  # (h,)
     block = max(1, int(np.sqrt(count)))
     n_blocks = -(-count // block)
-    outer = np.exp(1j * (start + np.arange(n_blocks) * block * step)[:, None] * theta[None, :])
-    inner = np.exp(1j * (np.arange(block) * step)[:, None] * theta[None, :])  # (J, h)
+    outer = unit_rows(start, block * step, n_blocks, theta)                  # (B, h)
+    inner = unit_rows(0.0, step, block, theta)                               # (J, h)
     return ((outer * z) @ inner.T).real.reshape(-1)[:count]                  # (count,)
 
 

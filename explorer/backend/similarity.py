@@ -12,6 +12,7 @@ import numpy as np
 
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor, channel_counts, frequencies, sinusoidal_pe
+from explorer.backend.unit_rows import unit_rows
 
 METRICS = ("dot", "cosine")
 
@@ -39,11 +40,17 @@ def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.nda
     a = np.ones_like(w) if weight is None else np.asarray(weight, dtype=np.float64)
     block = max(1, int(np.sqrt(count)))
     n_blocks = -(-count // block)
-    outer = ((start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]).astype(dtype)
-    inner = ((np.arange(block) * step)[:, None] * w[None, :]).astype(dtype)     # (J, h)
+    if dtype == np.float64:   # float64 trig is scalar here: e^{i angle} rows by doubling
+        outer = unit_rows(start, block * step, n_blocks, w)                      # (B, h)
+        inner = unit_rows(0.0, step, block, w)                                   # (J, h)
+        cos_o, sin_o, cos_i, sin_i = outer.real, outer.imag, inner.real, inner.imag
+    else:                     # float32 trig is SIMD: on the float64 angle rounded
+        outer = ((start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]).astype(dtype)
+        inner = ((np.arange(block) * step)[:, None] * w[None, :]).astype(dtype)  # (J, h)
+        cos_o, sin_o, cos_i, sin_i = np.cos(outer), np.sin(outer), np.cos(inner), np.sin(inner)
     a = a.astype(dtype)
-    left = np.concatenate([np.cos(outer) * a, -np.sin(outer) * a], axis=1)       # (B, 2h)
-    right = np.concatenate([np.cos(inner), np.sin(inner)], axis=1).T             # (2h, J)
+    left = np.concatenate([cos_o * a, -sin_o * a], axis=1)                       # (B, 2h)
+    right = np.concatenate([cos_i, sin_i], axis=1).T                             # (2h, J)
     return (left @ right).reshape(-1)[:count].astype(np.float64)
 
 
