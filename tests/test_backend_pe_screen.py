@@ -65,3 +65,19 @@ def test_cached_channel_terms_are_read_only():
 def test_bad_arguments_raise_input_error(args):
     with pytest.raises(InputError):
         pe_screen(*args)
+
+
+@pytest.mark.parametrize("step, rows, ch_step, d", [(32, 256, 16, 4096), (2, 40, 2, 384), (1, 16, 3, 12),
+                                                    (5, 7, 4, 8), (3, 10, 3, 10), (7, 20, 1, 6)])
+def test_layouts_together_equal_each_alone_bit_for_bit(step, rows, ch_step, d):
+    """pe_screen_layouts gathers concat's factor tables from interleaved's (a permutation of the same
+    channels): the same pixels as pe_screen of each layout, bit for bit (also where ch_step does not
+    divide d_model or is 1, which take pe_screen itself)."""
+    from explorer.backend.encodings import LAYOUTS
+    from explorer.backend.pe_screen import pe_screen_layouts
+
+    got = pe_screen_layouts(step, rows, ch_step, d, 500.0, LAYOUTS)
+    assert list(got) == list(LAYOUTS)
+    for layout in LAYOUTS:
+        np.testing.assert_array_equal(got[layout], pe_screen(0, step, rows, 0, ch_step, d // ch_step, d,
+                                                             500.0, layout))

@@ -14,7 +14,7 @@ import numpy as np
 
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import LAYOUTS, check_args, pe_block_mean
-from explorer.backend.pe_screen import pe_screen
+from explorer.backend.pe_screen import pe_screen_layouts
 from explorer.backend.similarity import METRICS, rows_similarity, similarity_blocks
 from explorer.errors import require
 
@@ -46,10 +46,10 @@ def layout_images(step: int, rows: int, d_model: int, base: float,
     layout -> (rows, d_model // ch_step) (a trailing partial run of channels is left out).
 
     explorer.backend.pe_screen computes exactly these screen-size means by angle addition
-    (~4x faster than the block-mean table box-filtered at 8192 x 4096).
+    (~4x faster than the block-mean table box-filtered at 8192 x 4096); concat's factor tables are
+    interleaved's, gathered.
     """
-    cols = d_model // ch_step
-    return {lay: pe_screen(0, step, rows, 0, ch_step, cols, d_model, base, lay) for lay in LAYOUTS}
+    return pe_screen_layouts(step, rows, ch_step, d_model, base, LAYOUTS)
 
 
 @dataclass(frozen=True, slots=True)
