@@ -41,8 +41,8 @@ class ViewEntry:
     title: str                      # English; translated in the UI (context "Catalogue")
     state_type: type                # a ViewState subclass; its defaults are the view's defaults
     compute: Callable               # the cached module-level compute function
-    call: str                       # "window": compute(params, window); "state": compute(params, state);
-    #                                 "params": compute(params)
+    call: str                       # "window": compute(params, window) (the zoom and / or the panel's
+    #                                 pixels); "state": compute(params, state); "params": compute(params)
     reads: tuple[str, ...]          # Params fields the compute reads: its cache key
     formula: str                    # the view's formula in plain text (the formula panel has the rich one)
 
@@ -79,7 +79,7 @@ ENTRIES = (
     ViewEntry("tokens", QT_TRANSLATE_NOOP("Catalogue", "Tokens"), tokens.TokensState,
               tokens.for_params, "params", TOKENS, "X = one_hot(ids)·E·√d_model + PE[0:n]"),
     ViewEntry("learned", QT_TRANSLATE_NOOP("Catalogue", "Learned positions"), NoState,
-              learned.learned, "params", ("base", "layout", "model"), "X = E[ids] + P[0:n] (P trained)"),
+              learned.learned, "window", ("base", "layout", "model"), "X = E[ids] + P[0:n] (P trained)"),
     ViewEntry("conventions", QT_TRANSLATE_NOOP("Catalogue", "Layout conventions"),
               conventions.ConventionsState, conventions.conventions, "state",
               ("d_model", "max_len", "base", "metric"), "PE_concat = PE_interleaved · P"),

@@ -79,6 +79,8 @@ def test_headless_export_equals_what_the_window_shows(window, tmp_path):
         with np.load(out, allow_pickle=False) as headless:
             assert set(headless.files) == set(shown), name
             for key in shown:
+                if key.startswith("shown_"):   # Learned's tables as drawn, at the panel's pixels: the
+                    continue                   # export's are at its own (tests/test_compute_learned_shown.py)
                 np.testing.assert_array_equal(headless[key], shown[key], err_msg=f"{name}.{key}")
 
 

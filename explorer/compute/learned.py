@@ -17,6 +17,7 @@ from explorer.backend.models.finite import bad_rows, listed
 from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import rows_similarity, similarity_matrix
 from explorer.compute.pca import pca
+from explorer.compute.screen import ShownImage, Window, block_means
 from explorer.compute.sinusoidal_pca import pca_of_sinusoidal
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError, message_of, msg, require
@@ -45,6 +46,11 @@ class LearnedResult:
     reason: str = ""                  # why the opened model's table is not shown (a Message; "" when
     #                                   it is), without the fallback named
     total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
+    # what the four image panels draw: block means at the panel's pixels (None: no learned table)
+    shown_sinusoidal: ShownImage | None = None
+    shown_sim_sinusoidal: ShownImage | None = None
+    shown_learned: ShownImage | None = None
+    shown_sim_learned: ShownImage | None = None
 
     @property
     def learned_level(self) -> float:
@@ -135,8 +141,8 @@ def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> Learned
 
 
 @lru_cache(maxsize=4)
-def learned(params: Params) -> LearnedResult:
-    """Learned vs sinusoidal positions; depends only on params.base, params.layout and params.model."""
+def _learned_params(params: Params) -> LearnedResult:
+    """The tables, similarities and PCAs for params.base, params.layout and params.model."""
     base, layout = float(params.base), params.layout
     if params.model:
         from explorer.compute import models
@@ -151,3 +157,31 @@ def learned(params: Params) -> LearnedResult:
         return replace(_learned(base, layout), params=params, note_kind=kind,
                        requested=models.display_name(params.model), reason=reason)
     return replace(_learned(base, layout), params=params)
+
+
+_SHOWN_LEARNED: dict = {}   # (id(array), pixels) -> (array, its ShownImage): the trained side is fixed
+
+
+def _shown_fixed(a: np.ndarray | None, rows_px: int, cols_px: int) -> ShownImage | None:
+    """block_means of a trained table or its similarity, once per array and panel size."""
+    if a is None:
+        return None
+    key = (id(a), rows_px, cols_px)
+    got = _SHOWN_LEARNED.get(key)
+    if got is None or got[0] is not a:
+        if len(_SHOWN_LEARNED) > 8:
+            _SHOWN_LEARNED.clear()
+        got = _SHOWN_LEARNED[key] = (a, block_means(a, rows_px, cols_px))
+    return got[1]
+
+
+@lru_cache(maxsize=4)
+def learned(params: Params, window: Window | None = None) -> LearnedResult:
+    """Learned vs sinusoidal positions; depends only on params.base, params.layout and params.model,
+    and draws them at the pixels of the window's panel (default 800 x 1000: the tables themselves)."""
+    r = _learned_params(params)
+    rows_px, cols_px = (window.rows_px, window.cols_px) if window is not None else (800, 1000)
+    return replace(r, shown_sinusoidal=block_means(r.sinusoidal, rows_px, cols_px),
+                   shown_sim_sinusoidal=block_means(r.sim_sinusoidal, rows_px, cols_px),
+                   shown_learned=_shown_fixed(r.learned, rows_px, cols_px),
+                   shown_sim_learned=_shown_fixed(r.sim_learned, rows_px, cols_px))

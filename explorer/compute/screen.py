@@ -45,6 +45,31 @@ def block_step(count: int, pixels: int) -> int:
 
 
 
+@dataclass(frozen=True, slots=True)
+class ShownImage:
+    """A table as drawn: block means sized to the panel's pixels, and the extent they cover."""
+
+    data: np.ndarray      # (rows, cols) float32, read-only
+    height: int           # table rows covered: rows x the row step (a trailing partial block is left out)
+    width: int            # table columns covered
+
+
+def block_means(table: np.ndarray, rows_px: int, cols_px: int) -> ShownImage:
+    """Means of `table` (n, m) over the smallest whole blocks that fit rows_px x cols_px: each pixel
+    shows its block, where a nearest-pixel downscale drops rows and columns (and aliases fast
+    channels into false patterns). The table itself, as float32, when it fits."""
+    n, m = table.shape
+    rs, cs = block_step(n, rows_px), block_step(m, cols_px)
+    rows, cols = n // rs, m // cs
+    if rs == cs == 1:
+        data = np.array(table, dtype=np.float32)
+    else:
+        blocks = np.asarray(table, dtype=np.float32)[:rows * rs, :cols * cs]
+        data = blocks.reshape(rows, rs, cols, cs).mean(axis=(1, 3), dtype=np.float32)
+    data.setflags(write=False)
+    return ShownImage(data, rows * rs, cols * cs)
+
+
 def frozen(*arrays: np.ndarray) -> None:
     """Mark result arrays read-only (results are shared between views and cached)."""
     for a in arrays:

@@ -234,6 +234,9 @@ class MainWindow(QMainWindow):
         if catalogue.entry(name).call != "window":
             c.refresh()
             return
+        if not hasattr(c.state.views[name], "zoom"):   # no zoom (Learned): only its pixels changed
+            c.refresh([name])
+            return
         pos0, pos1, ch0, ch1, _rows, _cols = self.views[name].visible_region()
         zoom = ZoomState.of_region(pos0, pos1, ch0, ch1, c.params, channels=name == "heatmap").zoom
         if zoom == c.state.views[name].zoom:

@@ -126,6 +126,13 @@ class View(QWidget):
     def set_result(self, result) -> None:  # pragma: no cover - each view overrides
         raise NotImplementedError
 
+    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt name)
+        """A view computed at its panel's pixels (one with visible_region) is recomputed at its new
+        size (F11, a window resize): window_changed, which the main window debounces."""
+        super().resizeEvent(e)
+        if hasattr(self, "visible_region") and e.oldSize() != e.size():
+            self.window_changed.emit()
+
     def set_cursor(self, pos: int) -> None:
         pass
 

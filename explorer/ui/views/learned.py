@@ -22,7 +22,8 @@ class LearnedView(Retranslatable, View):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._shown_learned = None     # the learned table drawn (it does not change with Params)
+        self._shown_learned = None     # the learned images drawn (they do not change with Params)
+        self._levels_of = None         # the learned table whose colour limits are worked out
         self._extent = None
         self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
         self.note.setWordWrap(True)
@@ -69,23 +70,25 @@ class LearnedView(Retranslatable, View):
         set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), f"{p.base:g}", {"interleaved": self.tr("interleaved"),
                                                      "concat": self.tr("concat")}.get(p.layout, p.layout)))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
-        self.tables[1].show(result.sinusoidal, 0, 0, d, n, (-1.0, 1.0))
-        self.sims[1].show(result.sim_sinusoidal, 0, 0, n, n, (-1.0, 1.0))
+        self._draw(self.tables[1], result.shown_sinusoidal, (-1.0, 1.0))
+        self._draw(self.sims[1], result.shown_sim_sinusoidal, (-1.0, 1.0))
         if result.learned is None:
             self.note.setText(fill(self.tr("MiniLM's learned positions are not installed, so only the "
                                          "sinusoidal side is shown. Install them with: %1"), INSTALL_HINT))
             self.note.setText(f'<b style="color:#a33">{self.note.text()}</b>')
+            self._shown_learned = None
             for panel in (self.tables[0], self.sims[0]):
                 panel.clear()
                 set_title(panel.plot, self.tr("learned positions: not installed"))
         else:
-            if result.learned is not self._shown_learned:   # the trained table never changes
-                self._shown_learned = result.learned
-                # its colour limit (a percentile: ~1.5 ms) is worked out once, not every frame
+            if result.learned is not self._levels_of:      # the trained table never changes:
+                self._levels_of = result.learned            # its colour limit (a percentile: ~1.5 ms)
                 self._learned_levels = (result.learned_level, float(abs(result.learned).max()))
+            if result.shown_learned is not self._shown_learned:   # a new table or panel size
+                self._shown_learned = result.shown_learned
                 m = self._learned_levels[0]
-                self.tables[0].show(result.learned, 0, 0, d, n, (-m, m))
-                self.sims[0].show(result.sim_learned, 0, 0, n, n, (-1.0, 1.0))
+                self._draw(self.tables[0], result.shown_learned, (-m, m))
+                self._draw(self.sims[0], result.shown_sim_learned, (-1.0, 1.0))
             m, top = self._learned_levels
             set_title(self.tables[0].plot, fill(self.tr("learned positions (%1, %2 × %3)"), result.source, str(n), str(d)))
             text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
@@ -107,6 +110,17 @@ class LearnedView(Retranslatable, View):
                 panel.plot.setRange(xRange=(0, d), yRange=(0, n), padding=0)
             for panel in self.sims:
                 panel.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0)
+
+    @staticmethod
+    def _draw(panel, shown, levels) -> None:
+        """A table's block means (compute.screen.block_means) over the part of the table they cover."""
+        panel.show(shown.data, 0, 0, shown.width, shown.height, levels)
+
+    def visible_region(self) -> tuple[int, int, int, int, int, int]:
+        """(0, 0, 0, 0, rows_px, cols_px): the pixels of one image panel (the four are alike); the
+        compute draws the tables at that size."""
+        rect = self.tables[1].plot.getViewBox().sceneBoundingRect()
+        return 0, 0, 0, 0, max(1, int(rect.height())), max(1, int(rect.width()))
 
     def set_cursor(self, pos: int) -> None:
         if self.result is None or not 0 <= pos < self.result.sinusoidal.shape[0]:

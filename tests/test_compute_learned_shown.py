@@ -1,0 +1,76 @@
+"""The Learned view draws its tables as block means at its panels' pixels (compute.screen.block_means):
+a nearest-pixel downscale of a 512 x 384 table into a ~330 x 130 panel dropped rows and columns and
+aliased the fast channels into false curved bands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.compute.learned import learned
+from explorer.compute.screen import Window, block_means
+from explorer.params import Params
+
+
+def _loop_means(a, rs, cs):
+    """Each whole rs x cs block's mean, one block at a time (the independent reference)."""
+    rows, cols = a.shape[0] // rs, a.shape[1] // cs
+    return np.array([[a[r * rs:(r + 1) * rs, c * cs:(c + 1) * cs].astype(np.float64).mean()
+                      for c in range(cols)] for r in range(rows)])
+
+
+@pytest.mark.parametrize("shape, px", [((512, 384), (130, 330)), ((1024, 768), (300, 700)),
+                                       ((37, 11), (5, 4)), ((512, 512), (512, 512)), ((9, 9), (1, 1))])
+def test_block_means_are_the_means_of_whole_blocks(shape, px):
+    a = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+    shown = block_means(a, *px)
+    rs, cs = -(-shape[0] // px[0]), -(-shape[1] // px[1])
+    assert shown.data.shape[0] <= px[0] and shown.data.shape[1] <= px[1]
+    assert (shown.height, shown.width) == (shape[0] // rs * rs, shape[1] // cs * cs)
+    np.testing.assert_allclose(shown.data, _loop_means(a, rs, cs), rtol=0, atol=2e-6)
+    assert shown.data.dtype == np.float32 and not shown.data.flags.writeable
+
+
+def test_learned_result_draws_at_the_windows_pixels():
+    p = Params(base=500.0)
+    r = learned(p, Window(0, 1, 0, 1, 130, 330))
+    n, d = r.sinusoidal.shape                                          # MiniLM's 512 x 384
+    np.testing.assert_allclose(r.shown_sinusoidal.data, _loop_means(r.sinusoidal, 4, 2), atol=2e-6)
+    np.testing.assert_allclose(r.shown_sim_sinusoidal.data, _loop_means(r.sim_sinusoidal, 4, 2), atol=2e-6)
+    assert (r.shown_sinusoidal.height, r.shown_sinusoidal.width) == (n, d)
+    if r.learned is not None:
+        np.testing.assert_allclose(r.shown_learned.data, _loop_means(r.learned, 4, 2), atol=2e-6)
+        # the trained side is worked out once per panel size, not at every base step
+        assert learned(Params(base=501.0), Window(0, 1, 0, 1, 130, 330)).shown_learned is r.shown_learned
+    big = learned(p)                                                   # 800 x 1000: the tables fit
+    np.testing.assert_array_equal(big.shown_sinusoidal.data, big.sinusoidal)
+    np.testing.assert_array_equal(big.shown_sim_sinusoidal.data, big.sim_sinusoidal)
+
+
+def test_the_learned_view_draws_no_more_pixels_than_its_panels_and_follows_a_resize(window, qtbot):
+    """In the window: each image holds at most its panel's pixels over the whole table, the hover
+    readout still reads the exact cosine, and a larger window recomputes the images larger."""
+    window.tabs.setCurrentIndex(list(window.views).index("learned"))
+    assert window.controller.wait_idle()
+    view = window.views["learned"]
+
+    def sizes():
+        out = []
+        for panel in view.tables + view.sims:
+            rect = panel.plot.getViewBox().sceneBoundingRect()
+            data = panel.image.image
+            assert data.shape[0] <= rect.height() + 1 and data.shape[1] <= rect.width() + 1
+            out.append(data.shape)
+        return out
+
+    small = sizes()
+    r = view.result
+    n, d = r.sinusoidal.shape
+    assert view.tables[1].image.mapRectToParent(view.tables[1].image.boundingRect()).height() == pytest.approx(
+        r.shown_sinusoidal.height)
+    assert small[1][0] < n                          # the 512 positions do not fit this panel
+    view._show_pair(10, 20)
+    assert f"{r.sim_sinusoidal[10, 20]:+.3f}" in view.readout.text()
+    window.resize(1900, 1060)
+    qtbot.waitUntil(lambda: sizes()[1][0] > small[1][0], timeout=5000)
+    assert window.controller.wait_idle()
