@@ -74,3 +74,17 @@ def test_the_learned_view_draws_no_more_pixels_than_its_panels_and_follows_a_res
     window.resize(1900, 1060)
     qtbot.waitUntil(lambda: sizes()[1][0] > small[1][0], timeout=5000)
     assert window.controller.wait_idle()
+
+
+def test_a_resize_recomputes_the_heatmap_at_its_new_pixels_and_keeps_its_zoom(window, qtbot):
+    """F11 or a window resize: the heatmap is computed again for its new size (it stayed at the old
+    resolution until the next slider move), and the State keeps 'the whole table' (no zoom)."""
+    c = window.controller
+    c.update(max_len=4096, d_model=64)
+    window.tabs.setCurrentIndex(list(window.views).index("heatmap"))
+    assert c.wait_idle()
+    rows = window.views["heatmap"].result.image.shape[0]
+    assert rows < 4096                              # block means: more positions than pixel rows
+    window.resize(1900, 1060)
+    qtbot.waitUntil(lambda: window.views["heatmap"].result.image.shape[0] > rows, timeout=5000)
+    assert c.state.views["heatmap"].zoom == ()

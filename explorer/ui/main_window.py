@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.controller = Controller(self.views, self._load_state())
         self.colormap = str(self.settings.value("colormap", "CET-D1"))
         self._window_timer = QTimer(self, singleShot=True, interval=30)
+        self._resize_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()
         self.presenter = Presenter(self)
         self.lecture = Lecture(self)
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._window_timer.timeout.connect(self._on_view_window_changed)
+        self._resize_timer.timeout.connect(self._on_view_resized)
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
@@ -165,6 +167,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         view.cursor_moved.connect(c.set_cursor)
         view.window_changed.connect(self._window_timer.start)
+        view.resized.connect(self._resize_timer.start)
         if hasattr(view, "state_edited"):
             view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
         if name == "curves":
@@ -226,6 +229,13 @@ class MainWindow(QMainWindow):
         for view in self.views.values():
             view.set_colormap(name)
 
+    def _on_view_resized(self) -> None:
+        """The open view got another size (F11, a window resize): a view computed at its pixels is
+        computed again at the new ones; its zoom (what it shows) stays as it was."""
+        name = self.controller.state.view
+        if catalogue.entry(name).call == "window":
+            self.controller.refresh([name])
+
     def _on_view_window_changed(self) -> None:
         """A zoom, pan or resize of the open view: its zoom goes into the State (scenes keep it), and
         the view is recomputed for what it shows now."""
@@ -233,9 +243,6 @@ class MainWindow(QMainWindow):
         name = c.state.view
         if catalogue.entry(name).call != "window":
             c.refresh()
-            return
-        if not hasattr(c.state.views[name], "zoom"):   # no zoom (Learned): only its pixels changed
-            c.refresh([name])
             return
         pos0, pos1, ch0, ch1, _rows, _cols = self.views[name].visible_region()
         zoom = ZoomState.of_region(pos0, pos1, ch0, ch1, c.params, channels=name == "heatmap").zoom

@@ -103,7 +103,8 @@ class View(QWidget):
     """A view: `set_result(result)` draws; `set_cursor(pos)` marks a position; emits what users do."""
 
     cursor_moved = Signal(int)            # a position the user points at
-    window_changed = Signal()             # the visible region changed (zoom/pan/resize)
+    window_changed = Signal()             # the visible region changed (zoom/pan)
+    resized = Signal()                    # a view with visible_region got another size
     hovered = Signal(int, int)            # (position, channel) under the mouse, for a readout
 
     title = "view"
@@ -128,10 +129,10 @@ class View(QWidget):
 
     def resizeEvent(self, e) -> None:  # noqa: N802 (Qt name)
         """A view computed at its panel's pixels (one with visible_region) is recomputed at its new
-        size (F11, a window resize): window_changed, which the main window debounces."""
+        size (F11, a window resize): `resized`, which the main window debounces."""
         super().resizeEvent(e)
         if hasattr(self, "visible_region") and e.oldSize() != e.size():
-            self.window_changed.emit()
+            self.resized.emit()
 
     def set_cursor(self, pos: int) -> None:
         pass
