@@ -24,6 +24,7 @@ from explorer import catalogue
 from explorer.compute import check as data
 from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
+from explorer.ui.gc_pauses import without_collections
 
 VIEW = "check"
 SHORTCUT = "Ctrl+K"
@@ -45,6 +46,7 @@ class _CheckJob(QRunnable):
         self.ask_key, self.signals, self.words = ask_key, signals, words
         self.setAutoDelete(True)
 
+    @without_collections
     def run(self) -> None:
         try:
             if self.ask_key and not self.state.source.startswith(data.MEMORY_PREFIX):

@@ -23,6 +23,7 @@ from explorer.compute.screen import Window
 from explorer.errors import InputError, error_text, localized, msg
 from explorer.params import Params
 from explorer.state import State
+from explorer.ui.gc_pauses import without_collections
 
 
 class _Signals(QObject):
@@ -38,6 +39,7 @@ class _Aside(QRunnable):
         self.generation, self.fn, self.signals = generation, fn, signals
         self.setAutoDelete(True)
 
+    @without_collections
     def run(self) -> None:
         try:
             self.signals.done.emit(self.generation, self.fn())
@@ -66,6 +68,7 @@ class _Job(QRunnable):
         self.lang = _ui_language()          # a refusal is worded in the language the job began in
         self.setAutoDelete(True)
 
+    @without_collections
     def run(self) -> None:
         try:
             out = {name: task() for name, task in self.tasks.items()}

@@ -7,6 +7,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from explorer.backend.device import choose_device
 from explorer.translations import fill
+from explorer.ui.gc_pauses import without_collections
 
 
 class _Signals(QObject):
@@ -18,6 +19,7 @@ class _Probe(QRunnable):
         super().__init__()
         self.requested, self.signals = requested, signals
 
+    @without_collections
     def run(self) -> None:
         choice = choose_device(self.requested)
         try:

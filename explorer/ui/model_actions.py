@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 from explorer.compute import models
 from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
+from explorer.ui.gc_pauses import without_collections
 from explorer.ui.i18n import current_language
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
@@ -43,6 +44,7 @@ class _Load(QRunnable):
         self.lang = lang                            # the UI's language, for a refusal
         self.setAutoDelete(True)
 
+    @without_collections
     def run(self) -> None:
         try:
             model = models.open_cached(self.spec)
