@@ -29,6 +29,8 @@ def test_block_means_are_the_means_of_whole_blocks(shape, px):
     assert (shown.height, shown.width) == (shape[0] // rs * rs, shape[1] // cs * cs)
     np.testing.assert_allclose(shown.data, _loop_means(a, rs, cs), rtol=0, atol=2e-6)
     assert shown.data.dtype == np.float32 and not shown.data.flags.writeable
+    assert np.shares_memory(shown.data, a) == (shown.data.shape == shape)   # a fitting table: no copy
+    assert a.flags.writeable                                                 # and the caller's is left as it was
 
 
 def test_learned_result_draws_at_the_windows_pixels():
@@ -42,6 +44,8 @@ def test_learned_result_draws_at_the_windows_pixels():
         np.testing.assert_allclose(r.shown_learned.data, _loop_means(r.learned, 4, 2), atol=2e-6)
         # the trained side is worked out once per panel size, not at every base step
         assert learned(Params(base=501.0), Window(0, 1, 0, 1, 130, 330)).shown_learned is r.shown_learned
+    # cached on the pixels alone: the window's extent follows max_len / d_model, not read here
+    assert learned(p, Window(0, 4096, 0, 64, 130, 330)) is r
     big = learned(p)                                                   # 800 x 1000: the tables fit
     np.testing.assert_array_equal(big.shown_sinusoidal.data, big.sinusoidal)
     np.testing.assert_array_equal(big.shown_sim_sinusoidal.data, big.sim_sinusoidal)

@@ -148,6 +148,7 @@ def pe_screen(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols:
     return _columns(left, right, rows, cols, s)
 
 
+@lru_cache(maxsize=8)
 def _concat_index(d_model: int, s: int) -> np.ndarray:
     """Where concat's doubled factor columns sit among interleaved's (both over all d_model
     channels, runs of s): concat channel c is interleaved channel src[c] (the same w, phase and
@@ -158,6 +159,7 @@ def _concat_index(d_model: int, s: int) -> np.ndarray:
     index = np.empty(2 * d_model, np.intp)
     index[2 * s * j + k] = at
     index[2 * s * j + s + k] = at + s                                   # its cos A / D sin B slot
+    index.setflags(write=False)
     return index
 
 

@@ -89,21 +89,29 @@ def _model_table(spec: str, stamp: tuple = ()):
     return model.name, shown, table.shape[0], "", ""
 
 
-_LEARNED_SIDES: dict = {}   # id(table) -> (table, its cosine matrix and PCA): they do not move with the base
+_PER_TABLE: dict = {}   # (id(table), what) -> (table, what was derived from it): a trained table
+#                        does not move with the base, so its cosine, PCA and images are made once
 
 
-def _learned_side(key: int, rows: np.ndarray) -> dict:
+def _per_table(table: np.ndarray, what: tuple, make):
+    """make(), kept for this very array (its id alone could be reused by a new one) and `what`."""
+    key = (id(table), what)
+    got = _PER_TABLE.get(key)
+    if got is None or got[0] is not table:
+        if len(_PER_TABLE) > 12:
+            _PER_TABLE.clear()
+        got = _PER_TABLE[key] = (table, make())
+    return got[1]
+
+
+def _learned_side(rows: np.ndarray) -> dict:
     """The learned table's cosine matrix and PCA, computed once per table (the base slider moves only
     the sinusoidal side)."""
-    got = _LEARNED_SIDES.get(key)
-    if got is None or got[0] is not rows:
+    def make() -> dict:
         pca_l, var_l = pca(rows)
-        got = (rows, {"sim_learned": cosine_matrix(rows).astype(np.float32), "pca_learned": pca_l,
-                      "var_learned": var_l})
-        if len(_LEARNED_SIDES) > 4:
-            _LEARNED_SIDES.clear()
-        _LEARNED_SIDES[key] = got
-    return got[1]
+        return {"sim_learned": cosine_matrix(rows).astype(np.float32), "pca_learned": pca_l,
+                "var_learned": var_l}
+    return _per_table(rows, ("sides",), make)
 
 
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
@@ -112,7 +120,7 @@ def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     pca_sin, var_sin = pca_of_sinusoidal(sin, base, layout)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
-        out.update(learned=learned_rows, **_learned_side(id(learned_rows), learned_rows))
+        out.update(learned=learned_rows, **_learned_side(learned_rows))
     else:
         out.update(learned=None, sim_learned=None)
     return out
@@ -159,29 +167,25 @@ def _learned_params(params: Params) -> LearnedResult:
     return replace(_learned(base, layout), params=params)
 
 
-_SHOWN_LEARNED: dict = {}   # (id(array), pixels) -> (array, its ShownImage): the trained side is fixed
-
-
 def _shown_fixed(a: np.ndarray | None, rows_px: int, cols_px: int) -> ShownImage | None:
     """block_means of a trained table or its similarity, once per array and panel size."""
     if a is None:
         return None
-    key = (id(a), rows_px, cols_px)
-    got = _SHOWN_LEARNED.get(key)
-    if got is None or got[0] is not a:
-        if len(_SHOWN_LEARNED) > 8:
-            _SHOWN_LEARNED.clear()
-        got = _SHOWN_LEARNED[key] = (a, block_means(a, rows_px, cols_px))
-    return got[1]
+    return _per_table(a, ("shown", rows_px, cols_px), lambda: block_means(a, rows_px, cols_px))
 
 
 @lru_cache(maxsize=4)
-def learned(params: Params, window: Window | None = None) -> LearnedResult:
-    """Learned vs sinusoidal positions; depends only on params.base, params.layout and params.model,
-    and draws them at the pixels of the window's panel (default 800 x 1000: the tables themselves)."""
+def _shown(params: Params, rows_px: int, cols_px: int) -> LearnedResult:
     r = _learned_params(params)
-    rows_px, cols_px = (window.rows_px, window.cols_px) if window is not None else (800, 1000)
     return replace(r, shown_sinusoidal=block_means(r.sinusoidal, rows_px, cols_px),
                    shown_sim_sinusoidal=block_means(r.sim_sinusoidal, rows_px, cols_px),
                    shown_learned=_shown_fixed(r.learned, rows_px, cols_px),
                    shown_sim_learned=_shown_fixed(r.sim_learned, rows_px, cols_px))
+
+
+def learned(params: Params, window: Window | None = None) -> LearnedResult:
+    """Learned vs sinusoidal positions; depends only on params.base, params.layout and params.model,
+    and draws them at the pixels of the window's panel (default 800 x 1000: the tables themselves).
+    Cached on those pixels alone: the window's positions and channels follow max_len and d_model,
+    which this view does not read."""
+    return _shown(params, *((window.rows_px, window.cols_px) if window is not None else (800, 1000)))

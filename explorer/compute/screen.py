@@ -57,12 +57,12 @@ class ShownImage:
 def block_means(table: np.ndarray, rows_px: int, cols_px: int) -> ShownImage:
     """Means of `table` (n, m) over the smallest whole blocks that fit rows_px x cols_px: each pixel
     shows its block, where a nearest-pixel downscale drops rows and columns (and aliases fast
-    channels into false patterns). The table itself, as float32, when it fits."""
+    channels into false patterns). The table itself (as float32) when it fits."""
     n, m = table.shape
     rs, cs = block_step(n, rows_px), block_step(m, cols_px)
     rows, cols = n // rs, m // cs
-    if rs == cs == 1:
-        data = np.array(table, dtype=np.float32)
+    if rs == cs == 1:    # a read-only view of the table, no copy
+        data = np.asarray(table, dtype=np.float32).view()
     else:
         blocks = np.asarray(table, dtype=np.float32)[:rows * rs, :cols * cs]
         data = blocks.reshape(rows, rs, cols, cs).mean(axis=(1, 3), dtype=np.float32)
