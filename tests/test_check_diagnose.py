@@ -280,3 +280,99 @@ def test_a_fit_that_cannot_be_checked_keeps_its_scale_and_its_inf():
     ok = np.ones(x.shape, bool)
     assert pe_table._snap_scale(x, mask, Spec(), 1e4, 0, 2.9, float("inf"), 1e-3) == (2.9, float("inf"))
     assert pe_table._snap_scale(x, ok, Spec(), 1e4, 0, 3.0001, 1e-4, 1e-3) == (3.0, pytest.approx(0, abs=1e-12))
+
+
+def _direct_templates(spec, d, bases, positions):
+    """The plain computation: a sine or cosine of each angle p * w (float64), per column."""
+    from explorer.backend.diagnose.pe_models import COS, SIN, column_exponents
+
+    e, kind = column_exponents(spec, d)
+    out = np.zeros((len(bases), len(positions), d))
+    for g, base in enumerate(bases):
+        angle = np.asarray(positions, np.float64)[:, None] * np.exp(e * np.log(base))[None, :]
+        out[g][:, kind == SIN] = np.sin(angle[:, kind == SIN])
+        out[g][:, kind == COS] = np.cos(angle[:, kind == COS])
+    return out
+
+
+@pytest.mark.parametrize("positions", [np.arange(200), np.arange(1, 4097), np.arange(5, 605, 3),
+                                       np.arange(1_000_000, 1_000_040), np.arange(7, 11)])
+def test_templates_of_whole_rows_by_doubling_equal_a_sine_per_entry(positions, monkeypatch):
+    """Rows in arithmetic progression (a whole table, its first rows) take e^{i p w} by doubling:
+    every spec's templates equal the sine / cosine of each angle within a few float64 ulp of that
+    angle, across several row blocks, for right specs as the formula of the paper too."""
+    from explorer.backend.diagnose import pe_models
+    from explorer.backend.diagnose.pe_models import all_specs, templates
+
+    monkeypatch.setattr(pe_models, "ROW_BLOCK_BYTES", 16 * 13 * 4 * 3 * 7)     # several blocks
+    bases = [1.5, 500.0, 1e4, 1e8]
+    for d in (12, 13):
+        for spec in all_specs(d):
+            got = templates(spec, d, np.log(bases), positions)
+            want = _direct_templates(spec, d, bases, positions)
+            angle = float(positions[-1]) * (max(bases) if spec.sign > 0 else 1.0)   # max |p w|
+            np.testing.assert_allclose(got, want, rtol=0, atol=64 * np.finfo(float).eps * angle + 1e-15,
+                                       err_msg=f"{spec} d={d}")
+            if spec.is_right and np.all(np.diff(positions) == 1):    # the paper's formula
+                np.testing.assert_allclose(got[2], pe_formula(len(positions), d, 1e4, spec.layout,
+                                                              int(positions[0])),
+                                           rtol=0, atol=64 * np.finfo(float).eps * angle + 1e-15)
+
+
+def test_templates_of_scattered_rows_are_a_sine_per_entry_bit_for_bit():
+    """Rows that are no arithmetic progression (a sample spread over the table) keep the plain
+    sine per entry."""
+    from explorer.backend.diagnose.pe_models import all_specs, progression_step, templates
+
+    rows = np.array([0, 1, 2, 3, 10, 500, 4095])
+    assert progression_step(rows.astype(float)) is None
+    assert progression_step(np.arange(3.0)) is None                  # too few rows to pay
+    assert progression_step(np.arange(2.0, 10.0, 2)) == 2.0
+    assert progression_step(np.arange(0.5, 6.5)) is None             # not whole positions
+    for spec in all_specs(12):
+        np.testing.assert_array_equal(templates(spec, 12, np.log([1e4, 77.0]), rows),
+                                      _direct_templates(spec, 12, [1e4, 77.0], rows))
+
+
+def _pair_frequencies_whole(x, mask, layout):
+    """The mean wrapped atan2 step per pair over the whole table at once (the plain way)."""
+    from explorer.backend.encodings import channel_counts, channel_layout
+
+    sin_cols, cos_cols = channel_layout(x.shape[1], layout)
+    n = channel_counts(x.shape[1], layout)[1]
+    a, b = x[:, sin_cols][:, :n], x[:, cos_cols]
+    theta = np.arctan2(a, b)
+    step = np.pi - np.mod(np.pi - np.diff(theta, axis=0), 2 * np.pi)
+    ok = (a ** 2 + b ** 2) > 0
+    if mask is not None:
+        ok &= mask[:, sin_cols][:, :n] & mask[:, cos_cols]
+    valid = ok[1:] & ok[:-1]
+    count = valid.sum(axis=0)
+    return np.where(count > 0, (step * valid).sum(axis=0) / np.maximum(count, 1), 0.0)
+
+
+@pytest.mark.parametrize("block_bytes", [16, 8 * 7 * 3, 4 << 20])
+def test_pair_speeds_and_duplicated_pairs_taken_by_row_blocks_equal_the_whole_table(block_bytes,
+                                                                                   monkeypatch):
+    """pair_frequencies and duplicated_pairing go a block of rows at a time (no table-sized
+    temporaries): the same speeds as the whole table at once, every step counted once; a pairing
+    that breaks in the last row only is not claimed."""
+    from explorer.backend.diagnose import pe_models, rope_cache
+
+    monkeypatch.setattr(pe_models, "PAIR_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(rope_cache, "PAIRING_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(5)
+    for rows, d in [(2, 4), (3, 5), (100, 12), (1001, 13)]:
+        x = rng.standard_normal((rows, d))
+        mask = rng.random((rows, d)) > 0.2
+        for layout in ("interleaved", "concat", "t2t"):
+            for m in (None, mask):
+                np.testing.assert_allclose(pe_models.pair_frequencies(x, m, layout),
+                                           _pair_frequencies_whole(x, m, layout), rtol=1e-12, atol=1e-15)
+    u = rng.standard_normal((301, 6))
+    half, inter = np.concatenate([u, u], axis=1), np.repeat(u, 2, axis=1)
+    assert rope_cache.duplicated_pairing(half, 1e-9) == "half"
+    assert rope_cache.duplicated_pairing(inter, 1e-9) == "interleaved"
+    for table in (half, inter):
+        table[-1, -1] += 1e-3
+        assert rope_cache.duplicated_pairing(table, 1e-9) is None

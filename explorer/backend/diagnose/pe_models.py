@@ -16,8 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.encodings import LAYOUTS, channel_counts, channel_layout
+from explorer.backend.unit_rows import unit_rows
 
 ASSIGNS = ("sincos", "swapped", "sin_zero", "sin_dup")
+MIN_DOUBLED_ROWS = 4          # rows from which e^{i p w} by doubling beats a sine per entry
+ROW_BLOCK_BYTES = 16 << 20    # e^{i p w} is made this many bytes of rows at a time (below
+#                               glibc's mmap threshold, explorer.allocator: the pages are reused)
+PAIR_BLOCK_BYTES = 4 << 20    # pair_frequencies' angles: this many bytes of rows at a time
 ZERO, SIN, COS = 0, 1, 2
 
 
@@ -96,36 +101,94 @@ def templates(spec: Spec, d_model: int, ln_bases: np.ndarray, positions: np.ndar
         out = np.zeros((len(w), len(pos), d_model))
     else:
         out[..., kind == ZERO] = 0.0
-    for code, fn in ((SIN, np.sin), (COS, np.cos)):
+    source = unit_source(pos)
+    doubled = []                 # (view, part, w of its columns) for the e^{i p w} path
+    for code, fn, part in ((SIN, np.sin, "imag"), (COS, np.cos, "real")):
         cols = np.flatnonzero(kind == code)
         if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]):
             # evenly spaced (every layout's sines and cosines): written in place, no temporaries
             view = out[..., cols[0]:cols[-1] + 1:cols[1] - cols[0]]                 # (G, n, c)
+            if source is not None:
+                doubled.append((view, part, w[:, cols]))
+                continue
             np.multiply(pos[None, :, None], w[:, None, cols], out=view)
             fn(view, out=view)
         elif len(cols):
             out[..., cols] = fn(pos[None, :, None] * w[:, None, cols])               # (G, n, c)
+    if len(doubled) == 2 and np.array_equal(doubled[0][2], doubled[1][2]):
+        # a sine and a cosine per frequency (every right spec): one e^{i p w} serves both
+        write_unit_parts([d[:2] for d in doubled], source, doubled[0][2])
+    else:
+        for view, part, wc in doubled:
+            write_unit_parts([(view, part)], source, wc)
     return out
+
+
+def progression_step(pos: np.ndarray) -> float | None:
+    """The step of positions that are an arithmetic progression of at least MIN_DOUBLED_ROWS
+    whole numbers (a whole table, the first rows), else None."""
+    if len(pos) < MIN_DOUBLED_ROWS or pos[0] != math.floor(pos[0]):
+        return None
+    step = pos[1] - pos[0]
+    if step <= 0 or step != math.floor(step) or not np.array_equal(np.diff(pos), np.full(len(pos) - 1, step)):
+        return None
+    return float(step)
+
+
+def unit_source(pos: np.ndarray):
+    """f(r0, k, w) = e^{i p w} for positions r0 .. r0 + k - 1 of pos, (k, len(w)) complex128, by
+    doubling (unit_rows) when pos is an arithmetic progression (a whole table, its first rows);
+    None (a sine per entry) for anything else. A sample spread over the table by doubling from
+    a coarse and a fine table (p = q T + r) was tried: its gathers cost what the sines saved."""
+    step = progression_step(pos)
+    if step is None:
+        return None
+    return lambda r0, k, w: unit_rows(float(pos[0]) + r0 * step, step, k, w)
+
+
+def write_unit_parts(targets, source, w: np.ndarray) -> None:
+    """Write the imaginary (sin) or real (cos) part of e^{i p w_gc} into each (view (G, n, c),
+    "imag" | "real") of targets, a block of rows at a time; source: see unit_source.
+
+    numpy's float64 sin / cos are scalar calls here (~16-20 ns an element); doubling makes a
+    block from a few rows of trigonometry and complex products (within the rounding of the angle
+    itself, far inside a check's tolerance of 3 float32 ulp of the largest angle)."""
+    g, c = w.shape
+    n = targets[0][0].shape[1]
+    rows = max(1, ROW_BLOCK_BYTES // (16 * g * c))
+    flat = w.reshape(-1)                                                       # (G c,)
+    for r0 in range(0, n, rows):
+        k = min(rows, n - r0)
+        z = source(r0, k, flat).reshape(k, g, c).transpose(1, 0, 2)           # (G, k, c)
+        for view, part in targets:
+            view[:, r0:r0 + k] = z.imag if part == "imag" else z.real
 
 
 def pair_frequencies(x: np.ndarray, mask: np.ndarray | None, layout: str) -> np.ndarray:
     """Signed angular speed of each (sine column, cosine column) pair of `layout`, read from the
     data: the mean wrapped step of atan2(sine, cosine) between consecutive rows; (n_cos,).
-    Negative speeds mean the pair turns backwards (sin and cos swapped)."""
+    Negative speeds mean the pair turns backwards (sin and cos swapped). Taken a block of rows
+    at a time: a (L, d/2) temporary of a 4096 x 4096 table is 67 MB, above glibc's mmap
+    threshold, so each one was mapped and faulted in afresh (~1 s a layout here)."""
     d = x.shape[1]
     sin_cols, cos_cols = channel_layout(d, layout)
     n = channel_counts(d, layout)[1]
-    a, b = x[:, sin_cols][:, :n], x[:, cos_cols]                                # (L, n)
     if len(x) < 2 or n == 0:
         return np.zeros(n)
-    theta = np.arctan2(a, b)
-    step = np.pi - np.mod(np.pi - (theta[1:] - theta[:-1]), 2 * np.pi)          # (L-1, n)
-    ok = (a ** 2 + b ** 2) > 0
-    if mask is not None:
-        ok &= mask[:, sin_cols][:, :n] & mask[:, cos_cols]
-    valid = ok[1:] & ok[:-1]
-    count = valid.sum(axis=0)
-    return np.where(count > 0, (step * valid).sum(axis=0) / np.maximum(count, 1), 0.0)
+    total, count = np.zeros(n), np.zeros(n, np.int64)
+    rows = max(2, PAIR_BLOCK_BYTES // (8 * n))
+    for r0 in range(0, len(x) - 1, rows - 1):       # blocks share a row: every step once
+        block = slice(r0, min(r0 + rows, len(x)))
+        a, b = x[block, sin_cols][:, :n], x[block, cos_cols]                 # (k, n) views
+        theta = np.arctan2(a, b)
+        step = np.pi - np.mod(np.pi - (theta[1:] - theta[:-1]), 2 * np.pi)  # (k-1, n)
+        ok = (a ** 2 + b ** 2) > 0
+        if mask is not None:
+            ok &= mask[block, sin_cols][:, :n] & mask[block, cos_cols]
+        valid = ok[1:] & ok[:-1]
+        count += valid.sum(axis=0)
+        total += (step * valid).sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), 0.0)
 
 
 def base_guesses(x: np.ndarray, mask: np.ndarray | None, layout: str) -> list[float]:

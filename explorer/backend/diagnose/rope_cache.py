@@ -19,6 +19,7 @@ from explorer.backend.diagnose.messages import base_slip, mistake
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 PAIRINGS = ("half", "interleaved")
+PAIRING_BLOCK_BYTES = 4 << 20   # duplicated_pairing compares this many bytes of rows at a time
 PAIRING_WORDS = {"half": "cat(freqs, freqs) (rotate_half pairs i with i + d/2)",
                  "interleaved": "repeat_interleave (pairs 2i, 2i+1)"}
 
@@ -29,10 +30,12 @@ def duplicated_pairing(x: np.ndarray, tol: float) -> str | None:
     if d < 2 or d % 2:
         return None
     h = d // 2
-    if np.max(np.abs(x[:, :h] - x[:, h:])) <= tol:
-        return "half"
-    if np.max(np.abs(x[:, 0::2] - x[:, 1::2])) <= tol:
-        return "interleaved"
+    rows = max(1, PAIRING_BLOCK_BYTES // (8 * h))   # a block of rows at a time, stopping at the
+    for name, first, second in (("half", np.s_[:h], np.s_[h:]),     # first that differs (a PE
+                                ("interleaved", np.s_[0::2], np.s_[1::2])):   # table: its first)
+        if all(np.max(np.abs(x[r0:r0 + rows, first] - x[r0:r0 + rows, second])) <= tol
+               for r0 in range(0, len(x), rows)):
+            return name
     return None
 
 
