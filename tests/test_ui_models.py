@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QFileDialog
 
 from explorer.backend.models.hf_folder import open_model
@@ -227,6 +228,21 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
     np.testing.assert_allclose(y, view.result.by_distance[3, n - 1:])
     ticks = view.dist.getAxis("bottom").tickValues(0, n - 1, 1400)           # a short sentence, wide:
     assert all(float(v).is_integer() for _, values in ticks for v in values)  # no "m − n = 0.5"
+    # cell (m, k) is centred on (k, m): the ticks 0 .. n - 1 stand on the rows, none past the last
+    for panel, width in ((view.q_img, r.head_dim), (view.rot_img, n)):
+        rect = panel.image.mapRectToParent(panel.image.boundingRect())
+        assert (rect.x(), rect.y(), rect.width(), rect.height()) == (-0.5, -0.5, width, n)
+        for axis in (panel.plot.getAxis("left"), view.rot_img.plot.getAxis("bottom")):
+            levels = axis._tickLevels           # the ticks drawn (pyqtgraph keeps the set ones here)
+            shown = [v for v, _ in levels[0]]   # whole, evenly spaced, from 0, up to 12, no minor
+            step = shown[1] - shown[0]          # ones: none in the aspect-locked margin either
+            assert shown == list(range(0, n, int(step))) and float(step).is_integer()
+            assert len(shown) <= 12 and not levels[1]
+            assert [label for _, label in levels[0]] == [str(int(v)) for v in shown]
+    vb = view.rot_img.plot.getViewBox()
+    for m, k, dx, dy in ((3, 1, 0.0, 0.0), (3, 1, 0.45, -0.45), (0, 0, -0.45, -0.45), (n - 1, 2, 0.4, 0.4)):
+        view._on_moved(vb.mapViewToScene(QPointF(k + dx, m + dy)))          # the mouse over the cell
+        assert view.readout.text().startswith(f"query {m} “") and f"key {k} “" in view.readout.text()
     reference.close()
 
 

@@ -3856,8 +3856,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 自己的分词器和嵌入行；X 正是其第一层收到的输入。</translation>
         </message>
         <message>
-            <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “RoPE, real weights” view).</source>
-            <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“RoPE（真实权重）”视图）。</translation>
+            <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “Real RoPE” tab).</source>
+            <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>

@@ -256,14 +256,16 @@ def cache_axes(*items) -> None:
                 axis.setStyle(autoReduceTextSpace=False)
 
 
-def cell_under(plot, scene_pos, rows: int, cols: int) -> tuple[int, int] | None:
+def cell_under(plot, scene_pos, rows: int, cols: int, centred: bool = False) -> tuple[int, int] | None:
     """(row, column) of the integer cell under a scene position in `plot` (y = rows, x = columns),
-    or None outside the plot or outside [0, rows) x [0, cols)."""
+    or None outside the plot or outside [0, rows) x [0, cols). Cell i spans [i, i + 1), or
+    [i - 1/2, i + 1/2) when `centred` (an image drawn from -1/2, its ticks on the cells' centres)."""
     vb = plot.getViewBox()
     if not vb.sceneBoundingRect().contains(scene_pos):
         return None
     pt = vb.mapSceneToView(scene_pos)
-    row, col = math.floor(pt.y()), math.floor(pt.x())
+    half = 0.5 if centred else 0.0
+    row, col = math.floor(pt.y() + half), math.floor(pt.x() + half)
     return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
 

@@ -20,6 +20,17 @@ from explorer.translations import fill
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
 
 
+def whole_tick_step(count: int, most: int = WHOLE_TICKS) -> int:
+    """The tick step of an axis of `count` whole positions: the least of 1, 2, 5, 10, 20, 50, ...
+    giving at most `most` ticks, with no minor ticks between (no position 2.5 exists)."""
+    decade = 1
+    while True:
+        for m in (1, 2, 5):
+            if count <= most * decade * m:
+                return decade * m
+        decade *= 10
+
+
 class QkView(Retranslatable, PanelView):
     title = "qk"
 
@@ -104,14 +115,22 @@ class QkView(Retranslatable, PanelView):
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
         self.head_info.setText(fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])), str(r.n_kv_heads), r.model_name))
+        # cell i is drawn over [i - 1/2, i + 1/2): the ticks of a 5-token sentence read 0 .. 4 on
+        # its rows' centres (from 0, "5" stood on the last row's far edge, a position it lacks)
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
-        self.q_img.show(r.q[h], 0, 0, hd, n, qk_levels)
-        self.k_img.show(r.k[h], 0, 0, hd, n, qk_levels)
+        self.q_img.show(r.q[h], -0.5, -0.5, hd, n, qk_levels)
+        self.k_img.show(r.k[h], -0.5, -0.5, hd, n, qk_levels)
         levels = symmetric_levels(np.concatenate([r.shown.ravel(), r.shown_plain.ravel()]))
-        self.rot_img.show(r.shown, 0, 0, n, n, levels)           # masked keys (causal): NaN, blank
-        self.plain_img.show(r.shown_plain, 0, 0, n, n, levels)
+        self.rot_img.show(r.shown, -0.5, -0.5, n, n, levels)     # masked keys (causal): NaN, blank
+        self.plain_img.show(r.shown_plain, -0.5, -0.5, n, n, levels)
         for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
-            set_extent(panel.plot, (0, w), (0, max(n, 1)))
+            set_extent(panel.plot, (-0.5, w - 0.5), (-0.5, max(n, 1) - 0.5))
+        if getattr(self, "_cell_ticks", None) != n:      # the positions 0 .. n - 1 only: no
+            self._cell_ticks = n                         # "position 0.5", no "key -1" in the
+            ticks = [[(float(v), str(v)) for v in range(0, n, whole_tick_step(n))], []]  # margin
+            for axis in (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
+                         *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img) for a in ("left", "bottom"))):
+                axis.setTicks(ticks)
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
         set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
         set_title(self.rot_img.plot, fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), str(hd)),
@@ -144,7 +163,7 @@ class QkView(Retranslatable, PanelView):
             return
         n = r.n_shown
         for panel, values in ((self.rot_img, r.logits), (self.plain_img, r.logits_plain)):
-            cell = cell_under(panel.plot, scene_pos, n, n)
+            cell = cell_under(panel.plot, scene_pos, n, n, centred=True)
             if cell:
                 m, k = cell
                 h = r.head

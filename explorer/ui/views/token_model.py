@@ -58,5 +58,5 @@ def model_text(r) -> str:
     if r.position == "rope":
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input: position enters inside attention, "
-            "where RoPE rotates q and k (see the “RoPE, real weights” view)."), r.model_name)
+            "where RoPE rotates q and k (see the “Real RoPE” tab)."), r.model_name)
     return text
