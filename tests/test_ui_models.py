@@ -354,3 +354,23 @@ def test_a_slow_load_shows_the_progress_dialog_and_its_cancel_button_changes_not
 
     QCoreApplication.processEvents()
     assert window.controller.state == before and actions.dialog is None and not actions.busy
+
+
+def test_qk_of_an_empty_text_says_so_and_draws_again_after(window, llama):
+    """No tokens (an emptied text box): one line in the view, no internal error, and the next
+    sentence is drawn (the worker's error path used to be a ValueError from an empty bincount)."""
+    open_and_wait(window, llama)
+    view = show(window, "qk")
+    reference = open_model(str(llama))
+    for text in ("", "   "):
+        window.controller.update(text=text)
+        window.controller.wait_idle()
+        if len(reference.tokenize(text)):                   # a tokenizer that adds BOS: 1 token
+            continue
+        assert view.result.error and "internal error" not in view.note.text()
+        assert "the text has no tokens" in view.note.text() and view.note.isVisible()
+        assert view.rot_img.image.image is None                             # nothing stale drawn
+    window.controller.update(text=mh.TEXT)
+    window.controller.wait_idle()
+    assert not view.result.error and view.result.n_shown > 1 and view.rot_img.image.image is not None
+    reference.close()

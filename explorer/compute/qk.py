@@ -15,7 +15,7 @@ import numpy as np
 
 from explorer.backend.models.finite import qk_note
 from explorer.compute import models
-from explorer.errors import InputError, message_of, msg
+from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
@@ -135,6 +135,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     cfg = model.config
     tokenized = model.tokenize(text)
     n = min(len(tokenized), SHOW_LIMIT)
+    require(n > 0, "the text has no tokens: type a sentence in the Tokens view")
     ids = np.asarray(tokenized.ids[:n], np.int64)
     qk = model.layer0_qk(ids)
     warning = qk_note(model, qk, [t.text for t in tokenized.tokens[:n]], ids)

@@ -2262,6 +2262,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>文本有 %1 个字符；最多显示 %2 个</translation>
         </message>
         <message>
+            <source>the text has no tokens: type a sentence in the Tokens view</source>
+            <translation>文本中没有词元：请在“词元”视图中输入一句话</translation>
+        </message>
+        <message>
             <source>the text has no tokens; give some text with --text</source>
             <translation>文本中没有词元；请用 --text 给出一些文本</translation>
         </message>
