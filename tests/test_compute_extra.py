@@ -84,6 +84,32 @@ def test_frequency_table():
     assert r.beyond == int(np.sum(lam > 30))
 
 
+def test_a_table_without_a_sine_cosine_pair_is_refused_in_one_line_or_drawn():
+    """t2t at d_model 1 has one zero-padding channel and no pair: Frequencies says so (it raised
+    ValueError from the min of no wavelengths: 'internal error' in the status bar), and the
+    Precision view's stored-table mode draws it (phasors of no frequencies raised in a reshape)."""
+    with pytest.raises(InputError, match="no sine/cosine pair to show") as err:
+        ce.frequency_table(Params(d_model=1, layout="t2t"))
+    assert "\n" not in str(err.value)
+    assert len(ce.frequency_table(Params(d_model=1, layout="interleaved")).w) == 1   # one sine
+    for max_len in (1, 2, 256):
+        p = Params(d_model=1, layout="t2t", max_len=max_len)
+        for mode in ("compute", "store"):
+            r = ce.precision_view(p, ce.PrecisionState(span=4096, train_max_len=512, mode=mode))
+            for curve in r.curves.values():     # an all-zero table: every neighbour is the same row
+                assert not curve.neighbour.any() and not curve.exact_neighbour.any()
+
+
+def test_phasors_of_no_frequencies_or_no_positions_are_empty():
+    from explorer.backend.rope import phasors
+
+    assert phasors(3, 5, np.array([])).shape == (5, 0)
+    assert phasors(3, 0, np.array([0.5])).shape == (0, 1)
+    theta = np.array([0.1, 0.2])
+    np.testing.assert_allclose(phasors(2, 7, theta), np.exp(1j * np.outer(np.arange(0, 14, 2), theta)),
+                               atol=1e-15)
+
+
 def rope_score(q, k, m, n, hd, base, scale=1.0):
     """q(m).k(n) with explicit 2x2 rotations of interleaved pairs (the oracle)."""
     th = base ** (-np.arange(0, hd, 2) / hd) / scale

@@ -104,7 +104,7 @@ def phasors(step: int, count: int, theta: np.ndarray) -> np.ndarray:
     n_blocks = -(-count // block)
     outer = unit_rows(0.0, block * step, n_blocks, theta)                    # (B, h)
     inner = unit_rows(0.0, step, block, theta)                               # (J, h)
-    return (outer[:, None, :] * inner[None, :, :]).reshape(-1, len(theta))[:count]
+    return (outer[:, None, :] * inner[None, :, :]).reshape(n_blocks * block, len(theta))[:count]
 
 
 def query_key(head_dim: int, kind: str = "ones", seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

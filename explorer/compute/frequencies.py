@@ -13,6 +13,7 @@ from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.rope_types import default_inv_freq
 from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import frozen
+from explorer.errors import require
 from explorer.params import Params
 
 
@@ -49,6 +50,8 @@ class FrequenciesResult:
 def frequency_table(params: Params, state: FrequenciesState = FrequenciesState()) -> FrequenciesResult:
     """w_i and 2 pi / w_i per pair for the current d_model, base and layout (+ RoPE's when state.rope)."""
     w = frequencies(params.d_model, params.base, params.layout)               # (h,)
+    require(len(w) > 0, "d_model %1 in the %2 layout has no sine/cosine pair to show: choose "
+            "d_model >= 2", str(params.d_model), params.layout)
     lam = 2 * np.pi / w
     i = np.arange(len(w))
     frozen(w, lam, i)

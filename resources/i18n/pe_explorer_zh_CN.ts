@@ -1642,6 +1642,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>覆盖 %1 个距离的曲线</translation>
         </message>
         <message>
+            <source>d_model %1 in the %2 layout has no sine/cosine pair to show: choose d_model &gt;= 2</source>
+            <translation>d_model %1 在 %2 布局下没有可显示的正弦/余弦对：请选择 d_model &gt;= 2</translation>
+        </message>
+        <message>
             <source>d_model and max_len must be at least 1 (got %1, %2)</source>
             <translation>d_model 和 max_len 至少为 1（得到 %1、%2）</translation>
         </message>
