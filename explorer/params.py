@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields, replace
 
 from explorer.backend.encodings import DTYPES, LAYOUTS
@@ -149,10 +150,12 @@ def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:
     """'0, 4, 16' -> (0, 4, 16); InputError naming the bad entry or the allowed range."""
     n = (d_model + 1) // 2
     out = []
-    for part in text.replace(";", ",").replace(" ", ",").split(","):
+    for part in re.split(r"[,;\s，；、]+", text):     # full-width separators too (a Chinese IME)
         if not part:
             continue
-        require(part.isdigit(), "“%1” is not a frequency index (a whole number 0 .. %2)", part, n - 1)
+        # isdecimal: "0".."9", full-width "３" and other decimal digits, which int() reads; not
+        # "²" or "①", which str.isdigit passes and int() refuses
+        require(part.isdecimal(), "“%1” is not a frequency index (a whole number 0 .. %2)", part, n - 1)
         i = int(part)
         require(i < n, "frequency index %1 does not exist: d_model %2 has 0 .. %3", i, d_model, n - 1)
         out.append(i)

@@ -305,3 +305,33 @@ def test_curve_envelopes_are_the_exact_range_of_each_columns_positions():
             e = min(s + r.pos_step - 1, p.max_len - 1)
             values = np.sin(np.linspace(max(s - 1, 0), e, 20_001) * w[line.pair] + phase)
             np.testing.assert_allclose(y[j], [values.min(), values.max()], atol=1e-6)
+
+
+@given(st.text(max_size=40), st.integers(1, 4096))
+def test_pair_entry_is_indices_or_one_line_refusal(text, d_model):
+    """The Curves view's typed frequency indices: any text gives indices in range or an InputError
+    ("²" and "①" pass str.isdigit and made int() raise ValueError in the GUI thread)."""
+    from explorer.params import parse_pairs
+
+    try:
+        pairs = parse_pairs(text, d_model)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert 1 <= len(pairs) <= 16 and all(0 <= i < (d_model + 1) // 2 for i in pairs)
+
+
+@pytest.mark.parametrize("text, want", [("0, 4, 16", (0, 4, 16)), ("０，４，１６", (0, 4, 16)),
+                                        ("1；2、3", (1, 2, 3)), ("2 3\t4 2", (2, 3, 4))])
+def test_pair_entry_takes_full_width_digits_and_separators(text, want):
+    from explorer.params import parse_pairs
+
+    assert parse_pairs(text, 64) == want
+
+
+@pytest.mark.parametrize("text", ["²", "①", "1.5", "-1", "3²"])
+def test_pair_entry_refuses_what_is_not_a_whole_number(text):
+    from explorer.params import parse_pairs
+
+    with pytest.raises(InputError, match="is not a frequency index"):
+        parse_pairs(text, 64)
