@@ -205,3 +205,39 @@ def test_export_view_and_render_with_a_preset(tmp_path, capsys):
     assert main(["render", "--view", "rope", "--preset", "pythia-160m", "--size", "900x600",
                  "-o", str(png)]) == 0
     assert png.stat().st_size > 10_000
+
+
+def test_a_linear_factor_below_one_draws_and_leaves_the_worker_running(qtbot):
+    """linear, L0 256, factor 0.001: an extended context of 0 positions. Its marker line took
+    log10(0) in the GUI thread; the exception skipped the controller's hand-over to the next job,
+    so no later change was ever computed (the window froze on that picture)."""
+    view = make(qtbot, "rope")
+    step(view, lambda: view.pages.setCurrentIndex(1))
+    step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData("linear")))
+    step(view, lambda: view.params_boxes.boxes["original_max_len"].setValue(256))
+    step(view, lambda: view.params_boxes.boxes["factor"].setValue(0.001))
+    s = view.result.state
+    assert s.factor == pytest.approx(0.001) and s.original_max_len == 256
+    assert not view.panels.ext_line.isVisible() and view.panels.l0_line.isVisible()
+    assert view.panels.l0_line.value() == pytest.approx(math.log10(256))
+    step(view, lambda: view.params_boxes.boxes["factor"].setValue(4.0))   # still computed, drawn
+    assert view.result.state.factor == 4.0 and view.panels.ext_line.isVisible()
+    assert view.panels.ext_line.value() == pytest.approx(math.log10(1024))
+
+
+def test_a_view_that_fails_to_draw_is_named_and_the_next_change_is_computed(window, monkeypatch):
+    c = window.controller
+    window.tabs.setCurrentIndex(list(window.views).index("heatmap"))
+    assert c.wait_idle()
+    view = window.views["heatmap"]
+    messages = []
+    c.message.connect(messages.append)
+    real = view.set_result
+    monkeypatch.setattr(view, "set_result", lambda r: (_ for _ in ()).throw(ValueError("broken draw")))
+    c.update(base=500.0)
+    assert c.wait_idle()
+    assert messages and "internal error: ValueError: broken draw" in messages[-1]
+    monkeypatch.setattr(view, "set_result", real)
+    c.update(base=600.0)
+    assert c.wait_idle()                                        # the worker was handed the next job
+    assert view.result.params.base == 600.0

@@ -213,14 +213,21 @@ class Controller(QObject):
             self._submit(generation, tasks)
 
     def _on_done(self, generation: int, results: dict) -> None:
-        for name, result in results.items():
-            view = self.views[name]
-            if generation > view.generation:
-                view.generation = generation
-                view.set_result(result)
-                if self.cursor is not None:
-                    view.set_cursor(self.cursor)
-        self._next()
+        try:
+            for name, result in results.items():
+                view = self.views[name]
+                if generation > view.generation:
+                    view.generation = generation
+                    try:
+                        view.set_result(result)
+                        if self.cursor is not None:
+                            view.set_cursor(self.cursor)
+                    except Exception as exc:    # a view that cannot draw this result: say so,
+                        traceback.print_exc()   # and keep the others and the worker going
+                        self.message.emit(localized(msg("internal error: %1: %2", type(exc).__name__, exc),
+                                                    _ui_language()))
+        finally:
+            self._next()    # else _busy stayed set and no later change was ever computed
         self.results_shown.emit(generation)
 
     def _on_failed(self, generation: int, text: str) -> None:

@@ -243,7 +243,8 @@ class ScalingPanels:
     def _lines(self, p) -> None:
         for line, line_s, value in ((self.l0_line, self.s_l0, p.original_context),
                                     (self.ext_line, self.s_ext, p.extended_context)):
-            show = value is not None and (line is self.l0_line or value != p.original_context)
+            # (a linear factor of 0.001 on 256 positions: an extended context of 0, no log10)
+            show = value is not None and value > 0 and (line is self.l0_line or value != p.original_context)
             line.setVisible(show)
             line_s.setVisible(show)
             if show:
