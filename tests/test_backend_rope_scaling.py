@@ -439,3 +439,17 @@ def test_settings_that_overflow_the_frequencies_are_refused_not_written_as_inf()
             inv_frequencies(64, 10000.0, RopeScaling(rope_type="linear", factor=1e-320))
         ok = inv_frequencies(64, 10000.0, RopeScaling(rope_type="linear", factor=1e-3))
     assert np.all(np.isfinite(ok.inv_freq)) and ok.inv_freq[0] == pytest.approx(1000.0)
+
+
+def test_longrope_attention_factor_of_a_one_position_context_is_refused_in_one_line():
+    """sqrt(1 + ln(factor) / ln(L0)) divides by ln(1) = 0 at L0 = 1: it raised ZeroDivisionError in
+    the RoPE view's controls (found by fuzzing the window); transformers' formula is the same."""
+    from explorer.backend.rope_scaling import RopeScaling, inv_frequencies
+
+    s = RopeScaling(rope_type="longrope", short_factor=(1.0,), long_factor=(1.0,),
+                    original_max_position_embeddings=1)
+    with pytest.raises(InputError, match="needs original_max_position_embeddings >= 2") as err:
+        inv_frequencies(2, 10000.0, s, 10, 4096)
+    assert "\n" not in str(err.value)
+    ok = inv_frequencies(2, 10000.0, RopeScaling(**{**s.__dict__, "original_max_position_embeddings": 2}), 10, 4096)
+    assert ok.attention_factor == pytest.approx(math.sqrt(1 + math.log(4096 / 2) / math.log(2)))

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from explorer.errors import require
+
 if TYPE_CHECKING:
     from explorer.backend.rope_scaling import RopeScaling
 
@@ -65,4 +67,7 @@ def longrope_attention_factor(scaling: RopeScaling, factor: float) -> float:
         return float(scaling.attention_factor)
     if factor <= 1.0:
         return 1.0
-    return math.sqrt(1 + math.log(factor) / math.log(scaling.original_max_position_embeddings))
+    length = scaling.original_max_position_embeddings
+    require(length is not None and length >= 2, "longrope's attention factor sqrt(1 + ln(factor) / "
+            "ln(L0)) needs original_max_position_embeddings >= 2, not %1", str(length))
+    return math.sqrt(1 + math.log(factor) / math.log(length))

@@ -1762,6 +1762,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>learned_metric 必须是 %1 之一，而不是 %2</translation>
         </message>
         <message>
+            <source>longrope's attention factor sqrt(1 + ln(factor) / ln(L0)) needs original_max_position_embeddings &gt;= 2, not %1</source>
+            <translation>longrope 的注意力因子 sqrt(1 + ln(factor) / ln(L0)) 需要 original_max_position_embeddings &gt;= 2，而不是 %1</translation>
+        </message>
+        <message>
             <source>low_freq_factor must be less than high_freq_factor; got %1 &gt;= %2</source>
             <translation>low_freq_factor 必须小于 high_freq_factor；实际为 %1 &gt;= %2</translation>
         </message>
