@@ -453,3 +453,26 @@ def test_longrope_attention_factor_of_a_one_position_context_is_refused_in_one_l
     assert "\n" not in str(err.value)
     ok = inv_frequencies(2, 10000.0, RopeScaling(**{**s.__dict__, "original_max_position_embeddings": 2}), 10, 4096)
     assert ok.attention_factor == pytest.approx(math.sqrt(1 + math.log(4096 / 2) / math.log(2)))
+
+
+def test_yarn_mscale_that_zeroes_or_negates_its_factor_is_refused_in_one_line(tmp_path):
+    """0.1 x mscale_all_dim x ln(factor) + 1 = 0 divided by zero (ZeroDivisionError from a scene file,
+    raised on the GUI thread; found by a helper's fuzz); below 0 it flipped the sign of every score.
+    A negative mscale that keeps both terms positive still matches transformers."""
+    from explorer.scenes import load_scene
+
+    assert_same(64, 1e4, RopeScaling("yarn", factor=4.0, original_max_position_embeddings=256, mscale=-1.0,
+                                     mscale_all_dim=2.0))
+    for mscale, mscale_all_dim, name in ((1.0, -10 / math.log(4.0), "mscale_all_dim"),
+                                         (1.0, -20.0, "mscale_all_dim"), (-20.0, 1.0, "mscale")):
+        scaling = RopeScaling("yarn", factor=4.0, original_max_position_embeddings=256, mscale=mscale,
+                              mscale_all_dim=mscale_all_dim)
+        with pytest.raises(InputError, match=f"0.1 x {name} x ln.factor. \\+ 1 must be > 0.*choose {name} > "
+                                             "-7.213") as err:
+            inv_frequencies(64, 1e4, scaling)
+        assert "\n" not in str(err.value)
+    scene = tmp_path / "mscale.json"
+    scene.write_text('{"version": 2, "view": "rope", "views": {"rope": {"rope_type": "yarn", "factor": 4.0, '
+                     '"original_max_len": 256, "mscale": 1.0, "mscale_all_dim": -7.213475204444817}}}')
+    with pytest.raises(InputError, match="mscale_all_dim x ln"):
+        load_scene(scene)

@@ -63,3 +63,25 @@ def test_full_size_export_with_progress_and_cancel(window, tmp_path, monkeypatch
     window.file_actions.export_full("similarity")
     assert not (tmp_path / "other.npy").exists()
     assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_a_scene_whose_yarn_mscale_zeroes_the_factor_is_one_line_and_other_bugs_too(window, tmp_path,
+                                                                                    monkeypatch):
+    """This scene raised ZeroDivisionError on the GUI thread (found by a helper's fuzz); now the
+    backend's refusal. Any other exception from a File action is named in one line, not a traceback."""
+    path = tmp_path / "mscale.json"
+    path.write_text('{"version": 2, "view": "rope", "views": {"rope": {"rope_type": "yarn", "factor": 4.0, '
+                    '"original_max_len": 256, "mscale": 1.0, "mscale_all_dim": -7.213475204444817}}}')
+    before = window.controller.state
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.file_actions._guard(window.file_actions.open_scene)
+    assert window.controller.state == before
+    assert len(shown) == 1 and "mscale_all_dim x ln(factor) + 1 must be > 0" in shown[0] and "\n" not in shown[0]
+
+    def broken():
+        raise RuntimeError("boom")
+
+    window.file_actions._guard(broken)
+    assert shown[1] == "internal error: RuntimeError: boom"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -13,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import scenes
-from explorer.errors import InputError, error_text
+from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
 from explorer.ui.i18n import current_language
 
@@ -65,6 +67,10 @@ class FileActions(QObject):
             slot()
         except InputError as exc:
             QMessageBox.warning(self.window, self.tr("PE Explorer"), error_text(exc, current_language()))
+        except Exception as exc:  # a bug of ours: named in one line, the window stays usable
+            traceback.print_exc()
+            QMessageBox.warning(self.window, self.tr("PE Explorer"), localized(
+                msg("internal error: %1: %2", type(exc).__name__, exc), current_language()))
 
     def _view(self):
         return self.window.views[self.window.controller.state.view]

@@ -2406,6 +2406,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>x 必须是二维数组 (n, head_dim)，形状不能是 %1</translation>
         </message>
         <message>
+            <source>yarn's 0.1 x %1 x ln(factor) + 1 must be &gt; 0; with %1 %2 and factor %3 it is %4: choose %1 &gt; %5</source>
+            <translation>yarn 的 0.1 x %1 x ln(factor) + 1 必须 &gt; 0；%1 为 %2、factor 为 %3 时它是 %4：请选择 %1 &gt; %5</translation>
+        </message>
+        <message>
             <source>zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not %1</source>
             <translation>zoom 必须是 []、[pos0, pos1] 或 [pos0, pos1, ch0, ch1]（整数），而不是 %1</translation>
         </message>
