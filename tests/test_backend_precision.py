@@ -158,10 +158,25 @@ def test_precision_errors():
         pr.neighbour_distances(10_000_000, 8192, max_points=None)
 
 
-def test_float16_beyond_its_range_is_nan_without_warnings():
-    c = pr.neighbour_distances(70_000, 8, dtype="float16", max_points=None)
+@pytest.mark.parametrize("base", [10000.0, 1e9])
+def test_float16_beyond_its_range_is_nan_without_warnings(base):
+    """At base 1e9 the slowest w rounds to 0 in float16, and inf x 0 warned 'invalid value in
+    multiply' (the Precision view, span 2^20); torch's float16 gives the same NaN rows."""
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = pr.neighbour_distances(70_000, 64, base=base, dtype="float16", max_points=None)
+        rows = pr.pe_rounded([65000, 70000], 64, base, "float16", "compute")
     assert np.all(np.isnan(c.neighbour[65520:]))           # positions round to inf
     assert np.all(np.isfinite(c.neighbour[:65000]))
+    w = torch.from_numpy(np.exp(np.arange(0, 64, 2) * -(np.log(base) / 64))).half()
+    assert (w == 0).any() == (base > 1e8)                  # the slowest w is below float16's range
+    angle = torch.tensor([65000.0, 70000.0]).half()[:, None] * w[None, :]
+    np.testing.assert_array_equal(np.isnan(rows[:, 0::2]), torch.sin(angle).isnan().numpy())
+    assert np.isnan(rows[1]).all() and np.isfinite(rows[0]).all()
     assert np.isinf(pr.round_to(np.array([1e39]), "bfloat16")[0])
 
 

@@ -123,8 +123,11 @@ def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfl
 
 def _rounded_sin_cos(pos: np.ndarray, w: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
     """The compute pipeline: position, w, p*w and sin/cos each rounded to dtype; (n, n_sin) each."""
-    # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact
-    angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
+    # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact.
+    # A float16 position > 65504 is inf, and a w below its smallest subnormal is 0: inf x 0 is NaN,
+    # as in a float16 pipeline (that row is NaN anyway: sin(inf))
+    with np.errstate(invalid="ignore"):
+        angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
     if dtype in SPARE_BITS:              # a 16-bit angle: its rounded sine and cosine are looked up
         sin_table, cos_table = _sin_cos_tables(dtype)
         key = angle.view(np.uint32) >> np.uint32(SPARE_BITS[dtype])
