@@ -661,3 +661,28 @@ def test_every_view_repaints_one_rectangle_per_step(qtbot):
         scenes = view.findChildren(QGraphicsView)
         assert scenes, name
         assert {v.viewportUpdateMode() for v in scenes} == {bounding}, name
+
+
+def test_grabbing_a_hidden_view_does_not_recompute_it(window, qtbot):
+    """Qt sends a hidden widget's grab() a resize event with no old size every time; each one made a
+    window-computed view recompute 30 ms later at the same size: a second job in the bench's steps
+    (it hides the window). A real resize still recomputes."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.bench.frames import show_view
+
+    window.hide()
+    view = show_view(QApplication.instance(), window, "learned")
+    view.grab()                                   # its first layout, in the hidden window
+    qtbot.wait(60)
+    window.controller.wait_idle()
+    seen = []
+    view.resized.connect(lambda: seen.append(view.size().toTuple()))
+    for _ in range(3):
+        view.grab()
+    qtbot.wait(60)
+    assert seen == []
+    window.show()
+    window.resize(1000, 700)
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    assert seen[0] == view.size().toTuple()

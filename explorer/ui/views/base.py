@@ -131,7 +131,10 @@ class View(QWidget):
         """A view computed at its panel's pixels (one with visible_region) is recomputed at its new
         size (F11, a window resize): `resized`, which the main window debounces."""
         super().resizeEvent(e)
-        if hasattr(self, "visible_region") and e.oldSize() != e.size():
+        # once a size: Qt sends a hidden widget's grab() a resize event with no old size each time
+        # (a recompute 30 ms later, for nothing)
+        if hasattr(self, "visible_region") and e.size() != getattr(self, "_resized_to", None):
+            self._resized_to = e.size()
             self.resized.emit()
 
     def set_cursor(self, pos: int) -> None:
