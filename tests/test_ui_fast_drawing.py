@@ -502,24 +502,83 @@ def test_a_band_covers_the_bars_pixels_within_one_pixel(qtbot):
     assert 0.9 < got.sum() / want.sum() < 1.1
 
 
-def test_the_curves_view_draws_long_tables_as_bands(window, qtbot):
-    from explorer.ui.views.band import Band
+def test_the_curves_view_draws_long_tables_as_bands_or_bars(window, qtbot):
+    from explorer.ui.views.band import Band, Bars
 
     window.tabs.setCurrentIndex(list(window.views).index("curves"))
     view = window.views["curves"]
-    window.controller.update(max_len=32768, d_model=1024, curve_pairs=(0, 4))
+    window.controller.update(max_len=32768, d_model=1024, curve_pairs=(0, 4, 200))
     window.controller.wait_idle()
     qtbot.wait(10)
-    shown = [(curve.isVisible(), band.isVisible()) for curve, band in view._items[:len(view.result.lines)]]
-    assert view.result.pos_step > 1 and any(b for _, b in shown)
-    for (curve, band), line in zip(view._items, view.result.lines):
-        if band.isVisible():                             # the band spans the envelope, a pixel more
-            assert isinstance(band, Band) and not curve.isVisible()
-            assert band.hi.max() >= line.y.max() - 2.5 * 1 and len(band.x) == len(line.x) // 2
+    parts = view._items[:len(view.result.lines)]
+    assert view.result.pos_step > 1
+    assert any(band.isVisible() for _, band, _ in parts) and any(bars.isVisible() for _, _, bars in parts)
+    for (curve, band, bars), line in zip(parts, view.result.lines):
+        assert not curve.isVisible() and band.isVisible() != bars.isVisible()
+        shown = band if band.isVisible() else bars
+        assert isinstance(shown, (Band, Bars)) and len(shown.x) == len(line.x) // 2
+        assert np.all(shown.hi - shown.lo > line.y[1::2] - line.y[0::2])   # the envelope, a pixel more
+    view.set_line_scale(2.0)                   # presentation mode: bars as wide as its lines / 2
+    assert all(bars.width_px == 2.0 for _, _, bars in parts)
+    view.set_line_scale(1.0)
     window.controller.update(max_len=256)
     window.controller.wait_idle()
     assert view.result.pos_step == 1
-    assert all(c.isVisible() and not b.isVisible() for c, b in view._items[:len(view.result.lines)])
+    assert all(c.isVisible() and not b.isVisible() and not r.isVisible()
+               for c, b, r in view._items[:len(view.result.lines)])
+
+
+def test_bars_cover_the_1px_lines_pixels_within_one_pixel(qtbot):
+    """Bars (rectangles one device pixel wide) against the vertical 1 px lines they replace
+    (connect="pairs"): the same envelope, jagged, at two plot widths (1 and 3 positions a pixel)."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    import explorer.ui.views.base  # noqa: F401
+    from explorer.ui.views.band import Bars
+
+    rng = np.random.default_rng(1)
+    for columns in (600, 200):
+        x = np.arange(columns, dtype=np.float64) * (600 / columns) + 0.5
+        lo = rng.uniform(-1.0, 0.2, columns)
+        hi = lo + rng.uniform(0.05, 0.8, columns)
+
+        def render(make):
+            widget = pg.PlotWidget()
+            qtbot.addWidget(widget)
+            widget.resize(600, 300)
+            widget.hideAxis("left")
+            widget.hideAxis("bottom")
+            widget.addItem(make())
+            widget.setRange(xRange=(0, 600), yRange=(-1.2, 1.2), padding=0)
+            widget.show()
+            image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+            return np.frombuffer(image.constBits(), np.uint8).reshape(
+                image.height(), image.width(), 4)[..., :3].min(-1) < 200
+
+        def lines():
+            return pg.PlotCurveItem(np.repeat(x, 2), np.stack([lo, hi], 1).ravel(), connect="pairs",
+                                    pen=pg.mkPen("#0072B2", width=1))
+
+        def bars():
+            item = Bars()
+            item.setData(x, lo, hi)
+            item.setColour("#0072B2")
+            return item
+
+        want, got = render(lines), render(bars)
+        assert want.sum() > 5_000
+        assert not (got & ~_dilate(want)).any() and not (want & ~_dilate(got)).any()
+        assert 0.85 < got.sum() / want.sum() < 1.15
+        assert (got.any(axis=0) == want.any(axis=0)).mean() > 0.97        # the same columns lit
+        if columns == 200:                     # 3 px apart: a 2 px bar lights twice the columns
+
+            def wide():
+                item = bars()
+                item.setWidth(2.0)
+                return item
+
+            assert render(wide).any(axis=0).sum() == pytest.approx(2 * got.any(axis=0).sum(), rel=0.05)
 
 
 class _LayoutRequests:

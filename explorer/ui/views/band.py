@@ -1,5 +1,5 @@
-"""A filled band between two curves over the same x: how the curves view draws a dense curve's
-per-pixel min/max envelope.
+"""A dense curve's per-pixel min/max envelope, as the curves view draws it: a filled band between
+two curves over the same x (Band), or one bar per pixel column (Bars).
 
 The envelope was one vertical bar per pixel column (a 1 px line from min to max): Qt draws each
 line pixel by pixel, ~1 ms for 1024 full-height bars, eight of them a frame. The same pixels as one
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.Qt import internals
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QPainter
 
@@ -55,3 +56,70 @@ class Band(pg.GraphicsObject):
         if self._path is not None:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             p.fillPath(self._path, self._brush)
+
+
+class Bars(pg.GraphicsObject):
+    """Vertical bars lo[i] <= y <= hi[i] at x[i], `width` device pixels wide (1, more in
+    presentation mode), one colour: the envelope
+    of a jagged curve (a few positions per pixel column), where a band's edges would cost more.
+    Filled as rectangles by Qt's span filler: ~2x faster than the same bars as 1 px lines (0.37
+    against 0.76 ms for 512 bars about 100 px tall), the pixels the same within one."""
+
+    def __init__(self):
+        super().__init__()
+        self._rects = internals.PrimitiveArray(QRectF, 4)
+        self._rect = QRectF()
+        self._brush = QBrush(QColor("black"))
+        self.width_px = 1.0                 # each bar's width in device pixels
+        self._width = None                  # the bars' width in data units when last painted
+        self.x = self.lo = self.hi = np.zeros(0)
+
+    def setData(self, x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:  # noqa: N802 (Qt style)
+        """x (m,), each bar's bottom and top lo, hi (m,), data units."""
+        self.prepareGeometryChange()
+        self.x, self.lo, self.hi = (np.asarray(a, dtype=np.float64) for a in (x, lo, hi))
+        self._rects.resize(len(self.x))
+        cells = self._rects.ndarray()                                          # (m, 4): x, y, w, h
+        cells[:, 1] = self.lo
+        cells[:, 3] = self.hi - self.lo
+        self._width = None
+        if len(self.x):
+            self._rect = QRectF(float(self.x.min()), float(self.lo.min()),
+                                float(self.x.max() - self.x.min()), float(self.hi.max() - self.lo.min()))
+        else:
+            self._rect = QRectF()
+        self.update()
+
+    def setColour(self, colour) -> None:  # noqa: N802
+        colour = pg.mkColor(colour)
+        if self._brush.color() != colour:
+            self._brush = QBrush(colour)
+            self.update()
+
+    def setWidth(self, width_px: float) -> None:  # noqa: N802
+        """Each bar's width in device pixels (the curves' line scale: 1 normally)."""
+        if width_px != self.width_px:
+            self.width_px = float(width_px)
+            self._width = None
+            self.update()
+
+    def brush(self) -> QBrush:
+        return self._brush
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QPainter, *args) -> None:
+        if not len(self.x):
+            return
+        scale = abs(p.worldTransform().m11())              # device pixels per data unit in x
+        width = self.width_px / scale if scale > 0 else 0.0
+        if width != self._width:                           # each bar: x -+ half its width
+            cells = self._rects.ndarray()
+            cells[:, 0] = self.x - width / 2
+            cells[:, 2] = width
+            self._width = width
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setPen(pg.QtCore.Qt.PenStyle.NoPen)
+        p.setBrush(self._brush)
+        p.drawRects(*self._rects.drawargs())

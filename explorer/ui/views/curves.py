@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
 
-from explorer.ui.views.band import Band
+from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
 
@@ -19,8 +19,8 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 def band_is_cheaper(lo: np.ndarray, hi: np.ndarray, px: float) -> bool:
     """Whether an envelope (lo, hi per pixel column, data units; px = one pixel) is drawn faster as
     one filled band than as vertical bars. Qt fills a band at ~0.1-0.7 us per pixel of its edges'
-    total rise and fall (each scanline walks every edge crossing it), and draws bars at ~15 ns per
-    pixel of their length: a fast sine over many positions per column (flat edges, tall bars) is a
+    total rise and fall (each scanline walks every edge crossing it), and fills bars (Bars) at
+    ~10 ns per pixel of their length: a fast sine over many positions per column (flat edges, tall bars) is a
     band (1 ms -> 0.06 ms); a jagged envelope (a few positions per column) stays bars (a band took
     300 ms there)."""
     if len(lo) < 2 or not px > 0:
@@ -69,7 +69,7 @@ class CurvesView(ZoomableView):
         self.plot.addItem(self.cursor_line, ignoreBounds=True)
         self.box.addWidget(self.plot, 1)
         self.box.addWidget(self.readout)
-        self._items: list[tuple] = []      # (Curve, Band) per line: a curve, or its envelope
+        self._items: list[tuple] = []      # (curve, Band, Bars) per line: a curve, or its envelope
         self._width = 2.0
         self._extent = None
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
@@ -88,48 +88,41 @@ class CurvesView(ZoomableView):
         p = result.params
         lines = result.lines
         while len(self._items) < len(lines):
-            band = Band()                          # a dense curve's per-pixel min/max envelope
+            band, bars = Band(), Bars()            # a dense curve's per-pixel min/max envelope
             self.plot.addItem(band)
-            self._items.append((add_line(self.plot), band))
+            self.plot.addItem(bars)
+            self._items.append((add_line(self.plot), band, bars))
         lanes: dict[int, int] = {}
         ticks = []
         px = abs(self.plot.getViewBox().viewPixelSize()[1])     # one pixel in data units (y)
-        for (item, band), line in zip(self._items, lines):
+        for (item, band, bars), line in zip(self._items, lines):
             lane = lanes.setdefault(line.pair, len(lanes))
             colour = pg.mkColor(PALETTE[lane % len(PALETTE)])
             if line.kind == "cos":   # lighter shade: dashed pens on long paths are ~100x slower
                 colour = cos_shade(colour)
             y = line.y - LANE * lane
-            if result.pos_step > 1 and band_is_cheaper(y[0::2], y[1::2], px):
-                # one filled band min..max over the pixel columns, a pixel wider at each edge: as
-                # thick as a 2 px line where the curve is flat, and no gaps
-                band.setData(line.x[0::2], y[0::2] - px, y[1::2] + px)
-                band.setColour(colour)
-                band.show()
-                item.hide()
-            else:
-                # a curve (ThickCurve, 2 px), or an envelope as 1 px vertical bars min..max, one
-                # per pixel column, a pixel longer at each end (Qt draws no zero-length line)
-                bars = result.pos_step > 1
-                width = max(1.0, self._width / 2) if bars else self._width
-                style = (colour.name(), width, "on" if bars else "auto")
+            shown = item
+            if result.pos_step > 1:
+                # the envelope min..max over each pixel column, a pixel longer at each end (as
+                # thick as a 2 px line where the curve is flat, and no gaps): one filled band
+                # where its edges are flat (a fast sine), else one 1 px bar per column
+                shown = band if band_is_cheaper(y[0::2], y[1::2], px) else bars
+                shown.setData(line.x[0::2], y[0::2] - px, y[1::2] + px)
+                shown.setColour(colour)
+                bars.setWidth(max(1.0, self._width / 2))     # wider in presentation mode
+            else:                    # a curve (ThickCurve, 2 px)
+                style = (colour.name(), self._width)
                 if getattr(item, "_style", None) != style:     # each setPen re-lays the curve's data
                     item._style = style
-                    item.setPen(pg.mkPen(colour, width=width))
-                    item.setSegmentedLineMode(style[2])
-                if bars:                     # (y is a new array: line.y - LANE * lane)
-                    y[0::2] -= px
-                    y[1::2] += px
-                    item.setData(line.x, y, connect="pairs")
-                else:
-                    item.setData(line.x, y, connect="all")
-                item.show()
-                band.hide()
+                    item.setPen(pg.mkPen(colour, width=self._width))
+                item.setData(line.x, y, connect="all")
+            for part in (item, band, bars):
+                part.setVisible(part is shown)
             if line.kind == "sin":
                 ticks.append((-LANE * lane, f"i={line.pair}  λ={line.wavelength:.4g}"))
-        for item, band in self._items[len(lines):]:
-            item.hide()
-            band.hide()
+        for parts in self._items[len(lines):]:
+            for part in parts:
+                part.hide()
         self.plot.getAxis("left").setTicks([ticks, []])
         self.plot.setYRange(-LANE * (len(lanes) - 1) - 1.15, 1.15, padding=0)
         if (p.max_len,) != self._extent:
