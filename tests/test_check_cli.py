@@ -304,3 +304,61 @@ def test_a_blank_csv_is_one_line_without_numpy_s_warning(tmp_path, capsys):
     assert [str(w.message) for w in caught] == []
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read" in err and "holds no numbers" in err
+
+
+def _one_line_refusal(capsys, path, needle):
+    assert main(["check", str(path)]) == 2, path
+    err = capsys.readouterr().err
+    assert err.startswith("pe-explorer: error: ") and err.count("\n") == 1, err
+    assert needle in err and "Traceback" not in err, (path, err)
+
+
+def test_a_truncated_npy_and_a_short_npz_member_are_one_line(tmp_path, capsys):
+    """Only the headers were read under the error guard; the values were read later and numpy's
+    ValueError came out as a traceback (found by a helper's fuzz)."""
+    np.save(tmp_path / "t.npy", np.zeros((16, 8), np.float32))
+    data = (tmp_path / "t.npy").read_bytes()
+    (tmp_path / "t.npy").write_bytes(data[:-4])
+    _one_line_refusal(capsys, tmp_path / "t.npy", "cannot read")
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(tmp_path / "t.npz", "w") as z, z.open("table.npy", "w") as f:
+        npy.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (16, 9)})
+        f.write(np.zeros((16, 8), np.float32).tobytes())
+    _one_line_refusal(capsys, tmp_path / "t.npz", "cannot read")
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support:UserWarning")
+@pytest.mark.filterwarnings("ignore:torch.quantize_per_tensor:UserWarning")
+@pytest.mark.parametrize("make, needle", [
+    (lambda: torch.eye(4).to_sparse(), "a sparse coo tensor cannot be checked"),
+    (lambda: torch.eye(4).to_sparse_csr(), "a sparse csr tensor cannot be checked"),
+    (lambda: torch.quantize_per_tensor(torch.eye(4), 0.1, 0, torch.qint8), "tensor.dequantize()"),
+])
+def test_sparse_and_quantized_tensors_are_one_line_from_a_file_and_the_api(tmp_path, capsys, make, needle):
+    import explorer
+    from explorer.errors import InputError
+
+    torch.save(make(), tmp_path / "s.pt")
+    _one_line_refusal(capsys, tmp_path / "s.pt", needle)
+    with pytest.raises(InputError, match=needle.replace("(", ".").replace(")", ".")):
+        explorer.check(make())
+
+
+def test_a_meta_tensor_is_refused_in_one_line():
+    import explorer
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match="a meta tensor holds no values"):
+        explorer.check(torch.ones(16, 8, device="meta"))
+
+
+def test_a_header_of_2_to_the_64_values_is_too_large_not_empty(tmp_path, capsys):
+    """np.prod of (2^32, 2^32) wraps around to 0: the file was said to hold no array."""
+    with open(tmp_path / "h.npy", "wb") as f:
+        from numpy.lib import format as npy
+
+        npy.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (2**32, 2**32)})
+    _one_line_refusal(capsys, tmp_path / "h.npy", "numbers; the check reads at most")

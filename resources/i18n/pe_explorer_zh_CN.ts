@@ -1370,6 +1370,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>__metadata__ 必须把名称映射到字符串</translation>
         </message>
         <message>
+            <source>a %1 tensor cannot be checked: give a dense one (tensor.to_dense())</source>
+            <translation>无法检查 %1 张量：请给出稠密张量（tensor.to_dense()）</translation>
+        </message>
+        <message>
             <source>a %1 x %1 RoPE score image</source>
             <translation>%1 x %1 的 RoPE 得分图像</translation>
         </message>
@@ -1438,6 +1442,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>词元字符串列表</translation>
         </message>
         <message>
+            <source>a meta tensor holds no values (it has only a shape): give a real one</source>
+            <translation>meta 张量不含数值（只有形状）：请给出真实的张量</translation>
+        </message>
+        <message>
             <source>a metadata key</source>
             <translation>元数据键</translation>
         </message>
@@ -1448,6 +1456,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>a preset is named by text, not %1</source>
             <translation>预设名必须是文本，而不是 %1</translation>
+        </message>
+        <message>
+            <source>a quantized tensor cannot be checked: give tensor.dequantize()</source>
+            <translation>无法检查量化张量：请给出 tensor.dequantize()</translation>
         </message>
         <message>
             <source>a scene file must end in .json, not %1</source>

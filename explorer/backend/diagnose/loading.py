@@ -6,6 +6,7 @@ file that needs pickle is refused). Every failure is an InputError with one clea
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from pathlib import Path
@@ -24,6 +25,10 @@ def as_array(x) -> tuple[np.ndarray, str]:
     name = type(x).__module__ or ""
     if name.startswith("torch"):
         dtype = str(x.dtype).replace("torch.", "")
+        require(not x.is_meta, "a meta tensor holds no values (it has only a shape): give a real one")
+        require(not x.is_quantized, "a quantized tensor cannot be checked: give tensor.dequantize()")
+        require(str(x.layout) == "torch.strided", "a %1 tensor cannot be checked: give a dense one "
+                "(tensor.to_dense())", str(x.layout).replace("torch.", "").replace("_", " "))
         x = x.detach().cpu()
         if x.is_complex():
             raise InputError("a complex tensor cannot be checked: give its real part (the cos cache) "
@@ -75,6 +80,7 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
         with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
             warnings.simplefilter("ignore")  # the one line below says what went wrong
             arrays = _read(p, suffix)
+            return _pick(arrays, key, p)   # inside: a truncated .npy fails when its values are read
     except InputError:
         raise
     except MemoryError:
@@ -82,7 +88,6 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     except Exception as exc:  # every reader has its own errors; the user needs one line
         reason = " ".join(str(exc).split())[:160] or type(exc).__name__
         raise InputError(msg("cannot read %1 as %2: %3", p, suffix, reason))
-    return _pick(arrays, key, p)
 
 
 class Stored:
@@ -226,4 +231,5 @@ def text_precision(x: np.ndarray) -> str:
 
 
 def _size(v) -> int:
-    return int(np.prod(v.shape)) if hasattr(v, "shape") else 0
+    """The number of values (a Python int: np.prod wraps around for a header's 2^32 x 2^32)."""
+    return math.prod(int(n) for n in v.shape) if hasattr(v, "shape") else 0
