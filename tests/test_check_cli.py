@@ -362,3 +362,17 @@ def test_a_header_of_2_to_the_64_values_is_too_large_not_empty(tmp_path, capsys)
 
         npy.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (2**32, 2**32)})
     _one_line_refusal(capsys, tmp_path / "h.npy", "numbers; the check reads at most")
+
+
+@pytest.mark.parametrize("values", [[1.0, 1e-300], [1e300, 1.0], [5e-324, 1.0], [1.0, 1e300]])
+def test_an_inv_freq_spanning_600_decades_is_no_match_not_an_overflow(tmp_path, capsys, values):
+    """exp(slope x h) overflowed (OverflowError) before its cap at 1e300, and w / w[0] warned for a
+    denormal w[0] (a second line on stderr). Found by a helper's fuzz."""
+    import warnings
+
+    np.save(tmp_path / "w.npy", np.array(values))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["check", str(tmp_path / "w.npy")]) == 1
+    out = capsys.readouterr()
+    assert out.err == "" and "max error" in out.out

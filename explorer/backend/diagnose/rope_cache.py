@@ -178,18 +178,22 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
         msg = "an inv_freq vector holds positive numbers" if np.any(w <= 0) else "one number"
         found = (mistake("unknown", lang, nearest=msg, err=float("inf"), tol=tol),)
         return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
-    if float(np.max(np.abs(w / w[0] - 1))) <= tol:      # base 1: every pair the same frequency
+    with np.errstate(over="ignore"):                    # w[0] a denormal: w / w[0] is inf
+        spread = float(np.max(np.abs(w / w[0] - 1)))
+    if spread <= tol:                                   # base 1: every pair the same frequency
         found = (mistake("constant_freq", lang, w=float(w[0])),)
         return Diagnosis("inv_freq", False, {**conv, "base": 1.0}, found, 0.0, tol, w, None)
     slope, icpt = log_slope(k, np.log(w), True)
     sign = -1 if slope <= 0 else 1
-    gain = math.exp(icpt)
+    top = math.log(1e300)              # exp beyond this overflows (w spanning 1 .. 1e-300)
+    gain = math.exp(max(-top, min(icpt, top)))
 
     def err(base, g):
-        ref = g * np.exp(sign * k * math.log(base) / h)
-        return float(np.max(np.abs(w / ref - 1)))
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+            ref = g * np.exp(sign * k * math.log(base) / h)
+            return float(np.max(np.abs(w / ref - 1)))
 
-    base = min(math.exp(abs(slope) * h), 1e300)
+    base = math.exp(min(abs(slope) * h, top))
     factor = snap(1 / gain, lambda f: err(base, 1 / f), tol)
     base = snap(base, lambda b: err(b, 1 / factor), tol)
     e = err(base, 1 / factor)
