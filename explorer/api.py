@@ -23,9 +23,12 @@ def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = 
     from explorer.backend.encodings import sinusoidal_pe
     from explorer.errors import require
 
-    name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
+    try:
+        name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
+    except (TypeError, ValueError):              # dtype=0, dtype=[4]: not a data type at all
+        name = None
     require(name in ("float16", "float32", "float64"),
-            f"dtype must be one of float16, float32, float64, not {dtype!r}")
+            "dtype must be one of float16, float32, float64, not %1", " ".join(repr(dtype).split())[:40])
     compute = "float32" if name == "float16" else name
     return sinusoidal_pe(max_len, d_model, base, layout, compute, start).astype(name, copy=False)
 

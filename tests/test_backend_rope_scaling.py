@@ -235,7 +235,7 @@ def test_listed_configs_match_transformers_in_float64_to_1e_12(head_dim, base, s
     ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8, "beta_fast": 1.0,
       "beta_slow": 2.0}, "beta_fast must be greater than beta_slow"),
     ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 0},
-     "original_max_position_embeddings must be a whole number >= 1"),
+     "original_max_position_embeddings must be a whole number from 1 to 2.53"),
     ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8, "low_freq_factor": 1.0},
      "low_freq_factor is not a parameter of rope type yarn"),
     ({"rope_type": "longrope", "short_factor": [1.0, -1.0], "long_factor": [1.0, 1.0],
@@ -255,7 +255,7 @@ def test_bad_scaling_one_line_naming_the_field(kwargs, needle):
     (lambda: inv_frequencies(64, 1e4, RopeScaling(partial_rotary_factor=0.3)), "it must be an even whole number"),
     (lambda: inv_frequencies(7, 1e4), "it must be an even whole number"),
     (lambda: inv_frequencies(64, 1.0), "base .rope_theta. must be a finite number > 1"),
-    (lambda: inv_frequencies(64, 1e4, seq_len=0), "seq_len must be a whole number >= 1"),
+    (lambda: inv_frequencies(64, 1e4, seq_len=0), "seq_len must be a whole number from 1 to 2.53"),
     (lambda: inv_frequencies(64, 1e4, RopeScaling("dynamic", factor=2.0)), "rope type dynamic needs"),
     (lambda: inv_frequencies(64, 1e4, RopeScaling("yarn", original_max_position_embeddings=8)),
      "without factor needs max_position_embeddings"),
@@ -463,6 +463,9 @@ def test_yarn_mscale_that_zeroes_or_negates_its_factor_is_refused_in_one_line(tm
 
     assert_same(64, 1e4, RopeScaling("yarn", factor=4.0, original_max_position_embeddings=256, mscale=-1.0,
                                      mscale_all_dim=2.0))
+    for factor in (1.0, 0.5):           # ln(factor) <= 0: get_mscale is 1, no bound to name
+        assert_same(64, 1e4, RopeScaling("yarn", factor=factor, original_max_position_embeddings=256,
+                                         mscale=1.0, mscale_all_dim=2.0))
     for mscale, mscale_all_dim, name in ((1.0, -10 / math.log(4.0), "mscale_all_dim"),
                                          (1.0, -20.0, "mscale_all_dim"), (-20.0, 1.0, "mscale")):
         scaling = RopeScaling("yarn", factor=4.0, original_max_position_embeddings=256, mscale=mscale,
@@ -476,3 +479,39 @@ def test_yarn_mscale_that_zeroes_or_negates_its_factor_is_refused_in_one_line(tm
                      '"original_max_len": 256, "mscale": 1.0, "mscale_all_dim": -7.213475204444817}}}')
     with pytest.raises(InputError, match="mscale_all_dim x ln"):
         load_scene(scene)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: inv_frequencies(8, 1e4, RopeScaling("yarn", original_max_position_embeddings=4), None, 0),
+     "max_position_embeddings must be a whole number from 1 to 2.53, not 0"),
+    (lambda: inv_frequencies(8, 1e4, RopeScaling("longrope", short_factor=[1] * 4, long_factor=[1] * 4,
+                                                 original_max_position_embeddings=4), None, -8),
+     "max_position_embeddings must be a whole number"),
+    (lambda: inv_frequencies(8, 1e4, RopeScaling("yarn", original_max_position_embeddings=4), None, "8"),
+     "max_position_embeddings must be a whole number"),
+    (lambda: inv_frequencies(8, 1e4, RopeScaling("yarn", original_max_position_embeddings=4), None,
+                             float("nan")), "max_position_embeddings must be a whole number"),
+    (lambda: RopeScaling("dynamic", factor=2.0, original_max_position_embeddings=10 ** 400),
+     "original_max_position_embeddings must be a whole number from 1 to 2.53"),
+    (lambda: inv_frequencies(8, 1e4, seq_len=10 ** 400), "seq_len must be a whole number from 1 to 2.53"),
+    (lambda: inv_frequencies(8, 10 ** 400), "base .rope_theta. must be a finite number > 1"),
+    (lambda: RopeScaling("linear", factor=10 ** 400), "factor must be a finite number > 0"),
+    (lambda: RopeScaling("yarn", factor=4.0, original_max_position_embeddings=4, beta_fast=10 ** 400),
+     "beta_fast must be a finite number > 0"),
+    (lambda: RopeScaling("yarn", factor=4.0, original_max_position_embeddings=4, mscale=10 ** 400),
+     "mscale must be a finite number"),
+    (lambda: RopeScaling("longrope", short_factor=np.ones(()), long_factor=[1.0],
+                         original_max_position_embeddings=4), "short_factor must be a list of finite numbers"),
+    (lambda: RopeScaling("longrope", short_factor=np.ones((4, 1)), long_factor=[1.0],
+                         original_max_position_embeddings=4), "short_factor must be a list of finite numbers"),
+    (lambda: inv_frequencies(2_000_000_000, 1e4), "head_dim must be a whole number from 2 to 65,536"),
+    (lambda: inv_frequencies(10 ** 20, 1e4), "head_dim must be a whole number from 2 to 65,536"),
+])
+def test_lengths_sizes_and_huge_numbers_are_refused_in_one_line(call, needle):
+    """Found by a helper's fuzz: max_position_embeddings was never checked (0 gave a math domain
+    error while the yarn message was made; -8 was taken by longrope), 400-digit ints overflowed in
+    math.isfinite or float(), arrays as factor lists raised TypeError or a many-line message, and
+    head_dim 2e9 wrote an 8 GB file."""
+    with pytest.raises(InputError, match=needle) as err:
+        call()
+    assert "\n" not in str(err.value) and len(str(err.value)) < 300

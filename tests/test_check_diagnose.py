@@ -122,6 +122,32 @@ def test_sinusoidal_and_rope_frequencies():
     np.testing.assert_allclose(np.asarray(linear.inv_freq), want.double().numpy() / 4, rtol=1e-6)
 
 
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(start=float("nan")), "start must be a whole number"),
+    (dict(start="8"), "start must be a whole number"),
+    (dict(start=None), "start must be a whole number"),
+    (dict(start=np.array([4, 4])), "start must be a whole number"),
+    (dict(max_len=True), "max_len must be a whole number >= 1, not True"),
+    (dict(d_model=True), "d_model must be a whole number >= 1, not True"),
+    (dict(dtype=0), "dtype must be one of float16, float32, float64, not 0"),
+    (dict(dtype=[4]), "dtype must be one of float16, float32, float64"),
+    (dict(layout=np.array([4, 4])), "layout must be one of interleaved, concat, t2t, not array"),
+    (dict(base=10 ** 400), "base must be a finite number > 1"),
+    (dict(max_len=10 ** 20), "PE table would need .* more than the memory budget"),
+    (dict(max_len=10 ** 7, d_model=8192), "PE table would need 457.8 GiB, more than the memory budget"),
+])
+def test_sinusoidal_refuses_odd_input_in_one_line(kwargs, needle):
+    """Found by a helper's fuzz: numpy's ValueError / TypeError from deep inside, or a MemoryError
+    after trying to allocate 153 GiB."""
+    from explorer.errors import InputError
+
+    args = {"max_len": 8, "d_model": 8, **kwargs}
+    with pytest.raises(InputError, match=needle) as err:
+        explorer.sinusoidal(**args)
+    assert "\n" not in str(err.value)
+    assert explorer.sinusoidal(8, 8, start=np.int64(3)).shape == (8, 8)
+
+
 def test_import_explorer_is_light():
     code = ("import sys, explorer\n"
             "assert callable(explorer.check) and callable(explorer.sinusoidal)\n"

@@ -122,6 +122,12 @@ def test_preset_values_can_be_overridden(tmp_path):
     (["--head-dim", "64", "--base", "1e4", "--factor", "2"], "factor is not a parameter of rope type default"),
     (["--head-dim", "64", "--base", "0.5"], "base .rope_theta. must be a finite number > 1"),
     (["--head-dim", "sixty", "--base", "1e4"], "invalid int value"),
+    # found by a helper's fuzz: a math domain error, an 8 GB file after 107 s, an OverflowError
+    (["--head-dim", "8", "--base", "1e4", "--rope-type", "yarn", "--original-max-len", "4",
+      "--max-position-embeddings", "0"], r"max_position_embeddings must be a whole number from 1 to 2\^53"),
+    (["--head-dim", "2000000000", "--base", "1e4"], "head_dim must be a whole number from 2 to 65,536"),
+    (["--head-dim", "8", "--base", "1e4", "--rope-type", "dynamic", "--factor", "2", "--original-max-len",
+      "1" + "0" * 400], "original_max_position_embeddings must be a whole number from 1 to"),
 ])
 def test_bad_input_exit_2_one_line_no_file(tmp_path, capsys, argv, needle):
     out = tmp_path / "bad.npz"

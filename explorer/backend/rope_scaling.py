@@ -49,14 +49,28 @@ _REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
              "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")}
 
 
+MAX_LENGTH = 1 << 53      # context lengths and seq_len: whole numbers exact as floats
+MAX_HEAD_DIM = 1 << 16    # rotated channels per head (real models: 64 .. 256)
+
+
 def _shown(value) -> str:
-    text = repr(value)
+    text = " ".join(repr(value).split())          # an array's repr has line breaks
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_number(value) -> bool:
-    return (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-            and math.isfinite(value))
+    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:                          # a 400-digit int: no float holds it
+        return False
+
+
+def _is_length(value) -> bool:
+    """A whole number 1 .. MAX_LENGTH (a context length, seq_len)."""
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and 1 <= value <= MAX_LENGTH)
 
 
 def _positive(name: str, value) -> None:
@@ -64,7 +78,8 @@ def _positive(name: str, value) -> None:
 
 
 def _factor_list(name: str, value) -> tuple[float, ...]:
-    ok = isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0
+    ok = (isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)) \
+        and len(value) > 0
     require(ok and all(_is_number(v) and v > 0 for v in value),
             "%1 must be a list of finite numbers > 0 (one per rotated pair), not %2", name, _shown(value))
     return tuple(float(v) for v in value)
@@ -111,9 +126,8 @@ class RopeScaling:
             value = getattr(self, name)
             require(value is None or _is_number(value), "%1 must be a finite number, not %2", name, _shown(value))
         length = self.original_max_position_embeddings
-        require(length is None or (isinstance(length, (int, np.integer)) and not isinstance(length, bool)
-                                   and length >= 1),
-                "original_max_position_embeddings must be a whole number >= 1, not %1", _shown(length))
+        require(length is None or _is_length(length),
+                "original_max_position_embeddings must be a whole number from 1 to 2^53, not %1", _shown(length))
         if kind == "llama3":
             require(self.low_freq_factor < self.high_freq_factor,
                     "low_freq_factor must be less than high_freq_factor; got %1 >= %2", self.low_freq_factor,
@@ -156,8 +170,9 @@ class RopeFrequencies(NamedTuple):
 
 def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
-    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
-    require(ok and head_dim >= 2, "head_dim must be a whole number >= 2, not %1", _shown(head_dim))
+    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
+    require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
+            f"{MAX_HEAD_DIM:,}", _shown(head_dim))
     dim = int(head_dim * partial_rotary_factor)
     require(dim >= 2 and dim % 2 == 0,
             "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
@@ -193,13 +208,15 @@ def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embedd
     return scaling.factor * length / trained - (scaling.factor - 1)
 
 
-def _check_inputs(head_dim, base, scaling, seq_len) -> int:
+def _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings) -> int:
     require(_is_number(base) and base > 1, "base (rope_theta) must be a finite number > 1, not %1", _shown(base))
     require(scaling is None or isinstance(scaling, RopeScaling),
             "scaling must be a RopeScaling or None, not %1", _shown(scaling))
-    require(seq_len is None or (isinstance(seq_len, (int, np.integer)) and not isinstance(seq_len, bool)
-                                and seq_len >= 1),
-            "seq_len must be a whole number >= 1, not %1", _shown(seq_len))
+    require(seq_len is None or _is_length(seq_len), "seq_len must be a whole number from 1 to 2^53, not %1",
+            _shown(seq_len))
+    require(max_position_embeddings is None or _is_length(max_position_embeddings),
+            "max_position_embeddings must be a whole number from 1 to 2^53, not %1",
+            _shown(max_position_embeddings))
     return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
 
 
@@ -222,7 +239,7 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
 
 def _inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None,
                      seq_len: int | None, max_position_embeddings: int | None) -> RopeFrequencies:
-    dim = _check_inputs(head_dim, base, scaling, seq_len)
+    dim = _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings)
     scaling = scaling or RopeScaling()
     kind = scaling.rope_type
     plain = default_inv_freq(dim, base)                       # (dim/2,)

@@ -46,8 +46,10 @@ def yarn_attention_factor(scaling: RopeScaling, factor: float) -> float:
     def get_mscale(scale: float, mscale: float = 1.0, name: str = "mscale") -> float:
         value = 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
         # a zero divides by zero, a negative turns every score's sign: refused (transformers computes on)
-        require(value > 0, "yarn's 0.1 x %1 x ln(factor) + 1 must be > 0; with %1 %2 and factor %3 it is %4: "
-                "choose %1 > %5", name, f"{mscale:g}", f"{scale:g}", f"{value:.3g}", f"{-10 / math.log(scale):.4g}")
+        if not value > 0:                         # (scale > 1 here: the bound's ln is not 0)
+            require(False, "yarn's 0.1 x %1 x ln(factor) + 1 must be > 0; with %1 %2 and factor %3 it is "
+                    "%4: choose %1 > %5", name, f"{mscale:g}", f"{scale:g}", f"{value:.3g}",
+                    f"{-10 / math.log(scale):.4g}")
         return value
 
     if scaling.mscale and scaling.mscale_all_dim:

@@ -1690,6 +1690,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>dtype 必须是 %1 之一，而不是 %2</translation>
         </message>
         <message>
+            <source>dtype must be one of float16, float32, float64, not %1</source>
+            <translation>dtype 必须是 float16、float32、float64 之一，而不是 %1</translation>
+        </message>
+        <message>
             <source>embedding_source model needs a model: open one (File → Open model…) or give --model</source>
             <translation>embedding_source 为 model 时需要一个模型：请打开一个（文件 → 打开模型…）或给出 --model</translation>
         </message>
@@ -1718,8 +1722,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>请只给出 --preset 或 --head-dim 之一（预设会设定 head_dim；它的其他值可以覆盖）</translation>
         </message>
         <message>
-            <source>head_dim must be a whole number &gt;= 2, not %1</source>
-            <translation>head_dim 必须是 &gt;= 2 的整数，而不是 %1</translation>
+            <source>head_dim must be a whole number from 2 to %1, not %2</source>
+            <translation>head_dim 必须是 2 到 %1 之间的整数，而不是 %2</translation>
         </message>
         <message>
             <source>head_dim must be an even whole number &gt;= 2 (RoPE rotates channel pairs), not %1</source>
@@ -1794,6 +1798,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
         <message>
+            <source>max_position_embeddings must be a whole number from 1 to 2^53, not %1</source>
+            <translation>max_position_embeddings 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
+        </message>
+        <message>
             <source>metric must be one of %1, not %2</source>
             <translation>metric 必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -1862,8 +1870,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>只有 partial_rotary_factor</translation>
         </message>
         <message>
-            <source>original_max_position_embeddings must be a whole number &gt;= 1, not %1</source>
-            <translation>original_max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
+            <source>original_max_position_embeddings must be a whole number from 1 to 2^53, not %1</source>
+            <translation>original_max_position_embeddings 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
         </message>
         <message>
             <source>output file must end in %1, not %2</source>
@@ -2030,8 +2038,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>seed 必须是 &gt;= 0 的整数，而不是 %1</translation>
         </message>
         <message>
-            <source>seq_len must be a whole number &gt;= 1, not %1</source>
-            <translation>seq_len 必须是 &gt;= 1 的整数，而不是 %1</translation>
+            <source>seq_len must be a whole number from 1 to 2^53, not %1</source>
+            <translation>seq_len 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
         </message>
         <message>
             <source>shape %1 has more than %2 columns either way round; a PE table has at most %2 channels (d_model)</source>
@@ -2040,6 +2048,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>similarity matrix</source>
             <translation>相似度矩阵</translation>
+        </message>
+        <message>
+            <source>start must be a whole number, |start| + max_len &lt;= 2^53 (where positions are exact), not %1</source>
+            <translation>start 必须是整数，且 |start| + max_len &lt;= 2^53（在此范围内位置是精确的），而不是 %1</translation>
         </message>
         <message>
             <source>state</source>
