@@ -241,3 +241,35 @@ def test_a_view_that_fails_to_draw_is_named_and_the_next_change_is_computed(wind
     c.update(base=600.0)
     assert c.wait_idle()                                        # the worker was handed the next job
     assert view.result.params.base == 600.0
+
+
+def test_a_computation_that_raises_a_base_exception_is_named_and_the_next_change_is_computed(window,
+                                                                                             monkeypatch):
+    """A Rust panic (pyo3's PanicException) is a BaseException: it passed the worker's `except
+    Exception`, no job was answered and the window never computed again."""
+    from explorer import catalogue
+
+    class Panic(BaseException):
+        pass
+
+    c = window.controller
+    window.tabs.setCurrentIndex(list(window.views).index("heatmap"))
+    assert c.wait_idle()
+    messages = []
+    c.message.connect(messages.append)
+    entry = catalogue.VIEWS["heatmap"]
+    real = type(entry).run
+
+    def run(self, *args):
+        if self is entry:
+            raise Panic("index out of bounds")
+        return real(self, *args)
+
+    monkeypatch.setattr(type(entry), "run", run)
+    c.update(base=700.0)
+    assert c.wait_idle()
+    assert messages and "internal error: Panic: index out of bounds" in messages[-1]
+    monkeypatch.setattr(type(entry), "run", real)
+    c.update(base=800.0)
+    assert c.wait_idle()
+    assert window.views["heatmap"].result.params.base == 800.0

@@ -43,7 +43,7 @@ class _Aside(QRunnable):
     def run(self) -> None:
         try:
             self.signals.done.emit(self.generation, self.fn())
-        except Exception:  # keep the window alive
+        except BaseException:  # keep the window alive (a library's panic is a BaseException)
             traceback.print_exc()
             self.signals.done.emit(self.generation, _FAILED)
 
@@ -78,8 +78,8 @@ class _Job(QRunnable):
         except MemoryError:
             self.signals.failed.emit(self.generation, localized(msg(
                 "not enough memory for this view; choose a smaller max_len or d_model"), self.lang))
-        except Exception as exc:  # keep the window alive; the message names the problem
-            traceback.print_exc()
+        except BaseException as exc:  # keep the window alive; the message names the problem (a
+            traceback.print_exc()        # Rust panic from pyo3 is a BaseException: it left the job unanswered)
             self.signals.failed.emit(self.generation, localized(
                 msg("internal error: %1: %2", type(exc).__name__, exc), self.lang))
 
