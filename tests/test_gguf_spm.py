@@ -238,11 +238,47 @@ def test_a_llama2_style_model_tokenizes_with_its_sentencepiece_vocabulary(tmp_pa
         assert model.input_x(tokens.ids).shape == (len(tokens.ids), 32)
 
 
-def test_a_vocabulary_tokenizers_cannot_build_is_one_line(tmp_path):
-    """A BOS token with a space in it cannot go into a template: refused in one line, not a Rust panic."""
+def test_special_tokens_a_template_reads_otherwise(tmp_path):
+    """A BOS token with a space is placed whole (the template is a list of pieces); one that starts
+    with '$' would be read as a sequence, a Rust panic on every text (found by a helper's fuzz), and
+    one with ':' as a name and a type id: refused when opened, in one line."""
     tokens, scores, types = vocabulary()
-    tokens = tokens[:1] + ["<s> x"] + tokens[2:]
-    path = write_spm(tmp_path / "b.gguf", tokens=tokens, scores=scores, types=types)
-    with pytest.raises(InputError, match=r"its vocabulary cannot be made into a tokenizer: ") as info:
-        ours(path)
-    assert "\n" not in str(info.value)
+    for bos in ("<s> x", "< s >"):
+        spaced = tokens[:1] + [bos] + tokens[2:]
+        tok = ours(write_spm(tmp_path / "b.gguf", tokens=spaced, scores=scores, types=types))
+        enc = tok.encode("hello")
+        assert enc.tokens[0] == bos and enc.ids[0] == 1 and enc.special_tokens_mask[0] == 1
+    for bos in ("$B", "<s:1>"):
+        odd = tokens[:1] + [bos] + tokens[2:]
+        path = write_spm(tmp_path / "d.gguf", tokens=odd, scores=scores, types=types)
+        with pytest.raises(InputError, match=r"the special token .* starts with '\$' or holds ':'") as info:
+            ours(path)
+        assert "\n" not in str(info.value)
+
+
+def test_merges_are_tried_only_at_token_lengths_and_long_tokens_stay_whole():
+    """The same pairs as every split (transformers' generate_merges), for random vocabularies; a
+    300,000-character token (20 s before) is not split."""
+    from explorer.backend.models.gguf_spm import MAX_SPLIT_CHARS, recovered_merges
+
+    def every_split(order, vocab):
+        merges = []
+        for merged, score in order.items():
+            local = [(merged[:i], merged[i:], score) for i in range(1, len(merged))
+                     if merged[:i] in vocab and merged[i:] in vocab]
+            local.sort(key=lambda m: (vocab[m[0]], vocab[m[1]]))
+            merges.extend(local)
+        merges.sort(key=lambda m: (m[2], len(m[0]), len(m[1])), reverse=True)
+        return [(a, b) for a, b, _ in merges]
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        tokens = list(dict.fromkeys("".join(rng.choice(list("abcd▁"), rng.integers(1, 9)))
+                                    for _ in range(300)))
+        vocab = {t: i for i, t in enumerate(tokens)}
+        order = {t: float(rng.normal()) for t in tokens}
+        assert recovered_merges(tokens, order, vocab) == every_split(order, vocab)
+    long = "a" * 300_000
+    vocab = {"a": 0, "aa": 1, long: 2}
+    assert MAX_SPLIT_CHARS < len(long)
+    assert recovered_merges(list(vocab), {"aa": -1.0, long: -2.0}, vocab) == [("a", "a")]

@@ -219,3 +219,35 @@ def test_a_projection_of_the_wrong_width_is_named_not_a_matmul_traceback(tmp_pat
     with open_model(folder) as m:
         with pytest.raises(InputError, match=r"k_proj.weight has shape \(\d+, 7\); it must read"):
             m.layer0_qk(np.array([1, 2, 3]))
+
+
+def test_odd_configs_indexes_and_tokenizers_found_by_fuzzing(good, tmp_path, monkeypatch):
+    """Found by a helper's fuzz: a list as model_type (TypeError: unhashable), head_dim 10^9 (5.9 GB of
+    inv_freq before the weights' shapes were read), an index.json nested 100,000 deep
+    (RecursionError) or of any size (read whole), a tokenizer.json whose template names a
+    sequence the text has not (a Rust panic, a BaseException, at every text)."""
+    from explorer.backend.models import tensors
+
+    folder = copy(good, tmp_path / "m")
+    cfg = json.loads((good / "config.json").read_text())
+    for odd in (["llama"], {"a": 1}):
+        (folder / "config.json").write_text(json.dumps({**cfg, "model_type": odd}))
+        refused(folder, "model_type .* is not supported")
+    (folder / "config.json").write_text(json.dumps({**cfg, "head_dim": 10 ** 9}))
+    refused(folder, "head_dim must be a whole number from 1 to 65,536, not 1000000000")
+    (folder / "config.json").write_text(json.dumps(cfg))
+    (folder / "model.safetensors.index.json").write_text("[" * 100_000 + "]" * 100_000)
+    refused(folder, "is not a valid index")
+    monkeypatch.setattr(tensors, "MAX_INDEX_BYTES", 1000)
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {}, "pad": "x" * 2000}))
+    refused(folder, "is too large to be a safetensors index")
+    (folder / "model.safetensors.index.json").unlink()
+    tok = json.loads((good / "tokenizer.json").read_text())
+    tok["post_processor"] = {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "B", "type_id": 0}}],
+                             "pair": [{"Sequence": {"id": "A", "type_id": 0}},
+                                      {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {}}
+    (folder / "tokenizer.json").write_text(json.dumps(tok))
+    refused(folder, "the model's tokenizer failed")
+    (folder / "tokenizer.json").write_text((good / "tokenizer.json").read_text())
+    with open_model(folder) as model:                           # and the folder opens again
+        assert len(model.tokenize("hello").ids) > 0

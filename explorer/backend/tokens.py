@@ -268,3 +268,16 @@ def tokens_to_json(tokenized: TokenizedText) -> dict:
         "partial": [x.partial for x in t],
         "special": [x.special for x in t],
     }
+
+
+def run_tokenizer(call, *args, **kwargs):
+    """call(*args, **kwargs) on a tokenizers (Rust) object, any failure an InputError. A panic on the
+    Rust side (pyo3's PanicException is a BaseException: a post-processor template naming a sequence
+    the text does not have) would pass `except Exception` and leave the worker's job unanswered."""
+    try:
+        return call(*args, **kwargs)
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, InputError):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - see above
+        reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise InputError(msg("the model's tokenizer failed: %1", reason)) from None

@@ -814,6 +814,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 太大，不可能是 %2</translation>
         </message>
         <message>
+            <source>%1 is too large to be a safetensors index (%2 bytes; at most %3 are read)</source>
+            <translation>%1 太大，不像 safetensors 索引（%2 字节；最多读取 %3 字节）</translation>
+        </message>
+        <message>
             <source>%1 is too large to be a tokenizer.json</source>
             <translation>%1 太大，不可能是 tokenizer.json</translation>
         </message>
@@ -1222,6 +1226,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：模型文件已关闭</translation>
         </message>
         <message>
+            <source>%1: the special token %2 starts with '$' or holds ':', which the tokenizers library reads as a sequence or a type id in a template: this vocabulary cannot be used</source>
+            <translation>%1：特殊词元 %2 以 '$' 开头或含有 ':'，tokenizers 库在模板中会把它读作序列或类型编号：无法使用此词表</translation>
+        </message>
+        <message>
             <source>%1: the width %2 is not a multiple of the %3 attention heads</source>
             <translation>%1：宽度 %2 不是 %3 个注意力头的倍数</translation>
         </message>
@@ -1614,8 +1622,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
         </message>
         <message>
-            <source>config.json: head_dim must be a positive integer</source>
-            <translation>config.json：head_dim 必须是正整数</translation>
+            <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
+            <translation>config.json：head_dim 必须是 1 到 %1 之间的整数，而不是 %2</translation>
         </message>
         <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
@@ -2248,6 +2256,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the logits: q·k overflows float32</source>
             <translation>logits：q·k 超出了 float32 的范围</translation>
+        </message>
+        <message>
+            <source>the model's tokenizer failed: %1</source>
+            <translation>模型的分词器出错：%1</translation>
         </message>
         <message>
             <source>the module has no (max_len, d_model) buffer: give d_model= and max_len=</source>

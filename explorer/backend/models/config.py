@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.backend.rope_scaling import MAX_HEAD_DIM
 from explorer.errors import InputError, msg, require
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
@@ -115,8 +116,10 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
     model_type = cfg.get("model_type")
-    if model_type not in FAMILIES:
-        raise InputError(msg("model_type %1 is not supported; supported: %2", repr(model_type), ", ".join(SUPPORTED)))
+    if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
+        shown = " ".join(repr(model_type).split())
+        raise InputError(msg("model_type %1 is not supported; supported: %2",
+                             shown if len(shown) <= 40 else shown[:37] + "...", ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
@@ -154,7 +157,10 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
-    require(type(head_dim) is int and head_dim > 0, "config.json: head_dim must be a positive integer")
+    # an inv_freq of head_dim / 2 is made before the weights' shapes are read: 10^9 took 5.9 GB
+    require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM,
+            "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
+            repr(head_dim)[:40])
     rope, base, partial = (), None, 1.0
     if family in ROPE_FAMILIES:
         params = rope_parameters(cfg)

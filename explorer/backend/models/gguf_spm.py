@@ -53,12 +53,25 @@ def _special_id(fields: dict, key: str, n: int, where: str) -> int | None:
     return int(value)
 
 
+MAX_SPLIT_CHARS = 4096      # the longest token split into merges (SentencePiece pieces are words and parts)
+
+
 def recovered_merges(tokens: list[str], order: dict[str, float], vocab: dict[str, int]) -> list[tuple[str, str]]:
-    """transformers' generate_merges(vocab, vocab_scores=order): (left, right) pairs, best merged score first."""
+    """transformers' generate_merges(vocab, vocab_scores=order): (left, right) pairs, best merged score first.
+
+    Only splits whose two halves have lengths some token has are tried (the same pairs: each half must
+    be a token): a 300,000-character token took 20 s trying every split. A token longer than
+    MAX_SPLIT_CHARS (no real vocabulary has one) is not split."""
+    lengths = sorted({len(t) for t in vocab})
     merges = []
     for merged, score in order.items():
         local = []
-        for i in range(1, len(merged)):
+        size = len(merged)
+        if size > MAX_SPLIT_CHARS:
+            continue
+        for i in lengths:
+            if i >= size:
+                break
             left, right = merged[:i], merged[i:]
             if left in vocab and right in vocab:
                 local.append((left, right, score))
@@ -127,24 +140,33 @@ def spm_tokenizer(fields: dict, where: str):
         tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
                         for i in np.flatnonzero(types == USER_DEFINED).tolist() if tokens[i] in vocab])
         post = edge_template(tokens, ids["bos_token_id"] if add_bos else None,
-                             ids["eos_token_id"] if add_eos else None)
+                             ids["eos_token_id"] if add_eos else None, where)
         if post is not None:
             tok.post_processor = post
+    except InputError:
+        raise
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
         raise vocabulary_error(exc, where) from exc
     return tok
 
 
-def edge_template(pieces, first: int | None, last: int | None):
+def edge_template(pieces, first: int | None, last: int | None, where: str = "the file"):
     """A post-processor that puts token `first` before the text and `last` after it (ids, or None for
-    neither), or None when there is nothing to add."""
+    neither), or None when there is nothing to add. The template is a list of pieces, so a token with
+    a space is read whole; one that starts with "$" would be read as a sequence (a Rust panic on every
+    text) and one with a ":" as a name and a type id: both refused."""
     from tokenizers import processors
 
-    single, ends = "$A", {}
-    if first is not None:
-        single, ends[pieces[first]] = f"{pieces[first]} {single}", first
-    if last is not None:
-        single, ends[pieces[last]] = f"{single} {pieces[last]}", last
+    single, ends = ["$A"], {}
+    for index, at_start in ((first, True), (last, False)):
+        if index is None:
+            continue
+        piece = pieces[index]
+        require(not piece.startswith("$") and ":" not in piece, "%1: the special token %2 starts with '$' or "
+                "holds ':', which the tokenizers library reads as a sequence or a type id in a template: this "
+                "vocabulary cannot be used", where, repr(piece[:40]))
+        single = [piece, *single] if at_start else [*single, piece]
+        ends[piece] = index
     return processors.TemplateProcessing(single=single, special_tokens=list(ends.items())) if ends else None
 
 

@@ -48,7 +48,9 @@ def _optional_id(fields: dict, key: str, n_vocab: int, where: str) -> int | None
 
 def tokenizer_from_metadata(fields: dict, where: str):
     """The `tokenizers.Tokenizer` the metadata describes; InputError if missing, malformed or unsupported."""
-    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, processors
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers
+
+    from explorer.backend.models.gguf_spm import edge_template
 
     model = _field(fields, "tokenizer.ggml.model", where, str, "the tokenizer type")
     if model == "llama":
@@ -98,11 +100,12 @@ def tokenizer_from_metadata(fields: dict, where: str):
                     for i in np.flatnonzero(types == USER_DEFINED) if vocab[tokens[i]] == i]
             tok.add_special_tokens(special)
             tok.add_tokens(user)
+        bos = _optional_id(fields, "tokenizer.ggml.bos_token_id", n, where)
+        _optional_id(fields, "tokenizer.ggml.eos_token_id", n, where)
+        if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None:
+            tok.post_processor = edge_template(tokens, bos, None, where)
+    except InputError:
+        raise
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
         raise InputError(msg("%1: its vocabulary cannot be made into a tokenizer: %2", where, exc)) from exc
-    bos = _optional_id(fields, "tokenizer.ggml.bos_token_id", n, where)
-    _optional_id(fields, "tokenizer.ggml.eos_token_id", n, where)
-    if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None:
-        tok.post_processor = processors.TemplateProcessing(single=f"{tokens[bos]} $A",
-                                                           special_tokens=[(tokens[bos], bos)])
     return tok

@@ -33,7 +33,7 @@ from explorer.backend.models.gguf_spm import (
     edge_template,
     vocabulary_error,
 )
-from explorer.errors import msg, require
+from explorer.errors import InputError, msg, require
 
 CONTINUATION = "##"
 MAX_WORD_CHARS = 100                 # transformers' WordPiece max_input_chars_per_word
@@ -112,9 +112,11 @@ def wpm_tokenizer(fields: dict, where: str):
         special = set(np.flatnonzero(types == CONTROL).tolist()) | {unk}
         special |= {i for i in (cls, sep) if i is not None}
         tok.add_special_tokens([AddedToken(pieces[i], special=True, normalized=False) for i in sorted(special)])
-        post = edge_template(pieces, cls if add_cls else None, sep if add_sep else None)
+        post = edge_template(pieces, cls if add_cls else None, sep if add_sep else None, where)
         if post is not None:
             tok.post_processor = post
+    except InputError:
+        raise
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
         raise vocabulary_error(exc, where) from exc
     return tok

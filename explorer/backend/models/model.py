@@ -17,7 +17,7 @@ from explorer.backend.models import families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.tensors import TensorReader
-from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible
+from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
 from explorer.errors import InputError, msg, require
 
 
@@ -55,6 +55,7 @@ class Model:
         try:
             self.config: ModelConfig = model_config(config_dict, name)
             families.check_tables(self.config, tensors)
+            run_tokenizer(tokenizer.encode, "a")      # a tokenizer that panics says so when opened
         except BaseException:
             tensors.close()
             raise
@@ -77,7 +78,7 @@ class Model:
         require(isinstance(text, str), "text must be a string, not %1", type(text).__name__)
         require(len(text) <= MAX_CHARS, "text has %1 characters; at most %2 can be tokenized", f"{len(text):,}",
                                         f"{MAX_CHARS:,}")
-        enc = self.tokenizer.encode(_clean(text))
+        enc = run_tokenizer(self.tokenizer.encode, _clean(text))
         shown = self._display_pieces(enc.ids, enc.tokens, enc.special_tokens_mask)
         n, tokens = len(text), []
         for tid, (s, e), sp in zip(enc.ids, enc.offsets, enc.special_tokens_mask):
@@ -93,7 +94,8 @@ class Model:
         cache = self._shown
         new = {tid: (piece, sp) for tid, piece, sp in zip(ids, pieces, special) if tid not in cache}
         if new:
-            decoded = self.tokenizer.decode_batch([[tid] for tid in new], skip_special_tokens=False)
+            decoded = run_tokenizer(self.tokenizer.decode_batch, [[tid] for tid in new],
+                                    skip_special_tokens=False)
             for (tid, (piece, sp)), text in zip(new.items(), decoded):
                 cache[tid] = (_visible(piece), False) if sp else display_piece(piece, text)
         return cache

@@ -24,6 +24,8 @@ import numpy as np
 
 from explorer.errors import InputError, msg, require
 
+MAX_INDEX_BYTES = 64 << 20   # model.safetensors.index.json: a line a tensor name, far below this
+
 PREFIXES = ("model.", "transformer.", "bert.")
 MAX_HEADER = 100_000_000            # the safetensors library's own limit on the JSON header
 MAX_WHOLE_READ = 1 << 30            # read(): a whole tensor of at most 1 GiB
@@ -210,10 +212,12 @@ def open_safetensors_folder(folder: Path) -> SafetensorsReader:
     """The reader for a folder's model.safetensors or its index.json shards; InputError if neither."""
     index = folder / "model.safetensors.index.json"
     if index.is_file():
+        require(index.stat().st_size <= MAX_INDEX_BYTES, "%1 is too large to be a safetensors index "
+                "(%2 bytes; at most %3 are read)", index, f"{index.stat().st_size:,}", f"{MAX_INDEX_BYTES:,}")
         try:
             weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
             shards = sorted(set(weight_map.values()))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             raise InputError(msg("%1 is not a valid index (it needs a 'weight_map' of tensor -> file)",
                                  index)) from None
         for shard in shards:
