@@ -461,30 +461,38 @@ def test_band_is_chosen_for_flat_tall_envelopes_and_bars_for_jagged_ones():
     assert not band_is_cheaper(np.zeros(1), np.ones(1), px)
 
 
-def test_a_band_covers_the_bars_pixels_within_one_pixel(qtbot):
-    """The filled band against the vertical 1 px bars it replaces (connect="pairs"), same envelope."""
+def _envelope_pixels(qtbot, make):
+    """The non-white pixels of the item make() gives, alone in a bare 600 x 300 plot of x 0 .. 600,
+    y -1.2 .. 1.2."""
     import pyqtgraph as pg
     from PySide6.QtGui import QImage
 
-    import explorer.ui.views.base  # noqa: F401
+    import explorer.ui.views.base  # noqa: F401 (the app's pyqtgraph options: no antialiasing)
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(600, 300)
+    widget.hideAxis("left")
+    widget.hideAxis("bottom")
+    widget.addItem(make())
+    widget.setRange(xRange=(0, 600), yRange=(-1.2, 1.2), padding=0)
+    widget.show()
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    return np.frombuffer(image.constBits(), np.uint8).reshape(
+        image.height(), image.width(), 4)[..., :3].min(-1) < 200
+
+
+def test_a_band_covers_the_bars_pixels_within_one_pixel(qtbot):
+    """The filled band against the vertical 1 px bars it replaces (connect="pairs"), same envelope."""
+    import pyqtgraph as pg
+
     from explorer.ui.views.band import Band
 
     x = np.arange(600, dtype=np.float64) + 0.5
     mid = 0.3 * np.sin(x / 40)
     lo, hi = mid - 0.6 - 0.01 * np.cos(x / 7), mid + 0.6
 
-    def render(make):
-        widget = pg.PlotWidget()
-        qtbot.addWidget(widget)
-        widget.resize(600, 300)
-        widget.hideAxis("left")
-        widget.hideAxis("bottom")
-        widget.addItem(make())
-        widget.setRange(xRange=(0, 600), yRange=(-1.2, 1.2), padding=0)
-        widget.show()
-        image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-        return np.frombuffer(image.constBits(), np.uint8).reshape(
-            image.height(), image.width(), 4)[..., :3].min(-1) < 200
+    render = lambda make: _envelope_pixels(qtbot, make)              # noqa: E731
 
     def bars():
         return pg.PlotCurveItem(np.repeat(x, 2), np.stack([lo, hi], 1).ravel(), connect="pairs",
@@ -532,9 +540,7 @@ def test_bars_cover_the_1px_lines_pixels_within_one_pixel(qtbot):
     """Bars (rectangles one device pixel wide) against the vertical 1 px lines they replace
     (connect="pairs"): the same envelope, jagged, at two plot widths (1 and 3 positions a pixel)."""
     import pyqtgraph as pg
-    from PySide6.QtGui import QImage
 
-    import explorer.ui.views.base  # noqa: F401
     from explorer.ui.views.band import Bars
 
     rng = np.random.default_rng(1)
@@ -543,18 +549,7 @@ def test_bars_cover_the_1px_lines_pixels_within_one_pixel(qtbot):
         lo = rng.uniform(-1.0, 0.2, columns)
         hi = lo + rng.uniform(0.05, 0.8, columns)
 
-        def render(make):
-            widget = pg.PlotWidget()
-            qtbot.addWidget(widget)
-            widget.resize(600, 300)
-            widget.hideAxis("left")
-            widget.hideAxis("bottom")
-            widget.addItem(make())
-            widget.setRange(xRange=(0, 600), yRange=(-1.2, 1.2), padding=0)
-            widget.show()
-            image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-            return np.frombuffer(image.constBits(), np.uint8).reshape(
-                image.height(), image.width(), 4)[..., :3].min(-1) < 200
+        render = lambda make: _envelope_pixels(qtbot, make)          # noqa: E731
 
         def lines():
             return pg.PlotCurveItem(np.repeat(x, 2), np.stack([lo, hi], 1).ravel(), connect="pairs",

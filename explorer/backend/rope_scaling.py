@@ -50,7 +50,7 @@ _REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
 
 
 MAX_LENGTH = 1 << 53      # context lengths and seq_len: whole numbers exact as floats
-MAX_HEAD_DIM = 1 << 16    # rotated channels per head (real models: 64 .. 256)
+MAX_HEAD_DIM = 1 << 16    # head_dim at most (an inv_freq of head_dim / 2 is made before any weight is read)
 
 
 def _shown(value) -> str:

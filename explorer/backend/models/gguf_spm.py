@@ -53,7 +53,7 @@ def _special_id(fields: dict, key: str, n: int, where: str) -> int | None:
     return int(value)
 
 
-MAX_SPLIT_CHARS = 4096      # the longest token split into merges (SentencePiece pieces are words and parts)
+MAX_SPLIT_CHARS = 4096      # the longest token split into merges
 
 
 def recovered_merges(tokens: list[str], order: dict[str, float], vocab: dict[str, int]) -> list[tuple[str, str]]:
@@ -61,7 +61,7 @@ def recovered_merges(tokens: list[str], order: dict[str, float], vocab: dict[str
 
     Only splits whose two halves have lengths some token has are tried (the same pairs: each half must
     be a token): a 300,000-character token took 20 s trying every split. A token longer than
-    MAX_SPLIT_CHARS (no real vocabulary has one) is not split."""
+    MAX_SPLIT_CHARS is kept whole: no merge makes it."""
     lengths = sorted({len(t) for t in vocab})
     merges = []
     for merged, score in order.items():
