@@ -21,6 +21,18 @@ MODEL_SPEC_LIMIT = 4096  # characters of a model spec (a path)
 _PAIR_INDEX = msg("a curve pair index")     # the name a bad curve pair is refused by
 
 
+def is_path_text(text: str) -> bool:
+    """Text a file name can be: one line, no NUL byte (the system refuses it: ValueError) and no lone
+    surrogate (it cannot be encoded for the system: UnicodeEncodeError)."""
+    if "\n" in text or "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class Params:
     """Everything the maths needs; replaced, never mutated (use `params.with_(...)`)."""
@@ -115,7 +127,7 @@ def validate(p: Params) -> None:
             "the text has %1 characters; at most %2 are shown", f"{len(p.text):,}", f"{TEXT_LIMIT:,}")
     _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
     _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
-    require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and "\n" not in p.model,
+    require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and is_path_text(p.model),
             "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", _shown(p.model))
     require(p.embedding_source != "model" or p.model.strip() != "",
             "embedding_source model needs a model: open one (File → Open model…) or give --model")

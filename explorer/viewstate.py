@@ -14,6 +14,8 @@ from dataclasses import MISSING, dataclass, fields, replace
 
 from explorer.errors import InputError, msg, require
 
+ZOOM_LIMIT = 10_000_000   # the largest max_len (params.MAX_LEN_RANGE): no zoom reaches further
+
 
 def shown(value) -> str:
     """A user's value as it may appear in a one-line message: repr, at most 40 characters."""
@@ -100,6 +102,14 @@ def _default(f):
     return None
 
 
+def _finite(value) -> bool:
+    """math.isfinite, False for an int too large for a float (a scene's 400-digit number)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _check_field(cls, name: str, default, value) -> None:
     """InputError naming `name` when value is not of its default's kind or outside its range."""
     lo, hi = cls.RANGES.get(name, (None, None))
@@ -111,8 +121,8 @@ def _check_field(cls, name: str, default, value) -> None:
     elif isinstance(default, float) or (default is None and name in cls.RANGES):
         if value is None and default is None:
             return
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        require(ok and math.isfinite(value), "%1 must be a finite number, not %2", name, shown(value))
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and _finite(value)
+        require(ok, "%1 must be a finite number, not %2", name, shown(value))
     elif isinstance(default, str):
         require(isinstance(value, str), "%1 must be text, not %2", name, shown(value))
     elif isinstance(default, tuple) or default is None:
@@ -144,6 +154,8 @@ class ZoomState(ViewState):
         z = self.zoom
         require(len(z) in (0, 2, 4) and all(isinstance(v, int) and not isinstance(v, bool) for v in z),
                 "zoom must be [] or [pos0, pos1] or [pos0, pos1, ch0, ch1] (whole numbers), not %1", shown(z))
+        require(all(v <= ZOOM_LIMIT for v in z), "zoom must stay within %1 positions and channels, not %2",
+                f"{ZOOM_LIMIT:,}", shown(z))
         require(all(0 <= z[i] < z[i + 1] for i in range(0, len(z), 2)),
                 "zoom must name non-empty ranges from 0 up (pos0 < pos1, ch0 < ch1), not %1", shown(z))
 

@@ -210,3 +210,30 @@ def test_builtin_deck_follows_the_lesson_in_both_languages():
     where = [next(i for i, t in enumerate(text) if word.lower() in t.lower()) for word in order]
     assert where == sorted(where), dict(zip(order, where))
     assert sum(s.question is not None for s in deck) >= 3
+
+
+@pytest.mark.parametrize("views, params, words", [
+    ({"similarity": {"zoom": [0, 10 ** 400]}}, {}, "zoom must stay within 10,000,000"),
+    ({"curves": {"zoom": [0, 10 ** 12]}}, {}, "zoom must stay within 10,000,000"),
+    ({"frequencies": {"factor": 10 ** 400}}, {}, "factor must be a finite number"),
+    ({"rope": {"base": -10 ** 400}}, {}, "base must be a finite number"),
+    ({"check": {"source": "a\x00b.npy"}}, {}, "source must be a file path (one line"),
+    ({"check": {"source": "\ud800.npy"}}, {}, "source must be a file path (one line"),
+    ({"check": {"source": "x" * 5000 + ".npy"}}, {}, "at most 4,096 characters"),
+    ({"check": {"key": "a\x00"}}, {}, "key must be a file path"),
+    ({}, {"model": "a\x00b"}, "model must be a folder, a .gguf file"),
+])
+def test_version_2_scenes_found_by_fuzzing_are_refused_in_one_line(tmp_path, views, params, words):
+    """Found by a helper's fuzz: a 400-digit number in a decimal view field raised OverflowError
+    (render: 'internal error', exit 1); a NUL byte or a lone surrogate in a path raised ValueError /
+    UnicodeEncodeError when the view read it; a 5,000-character source came back as a 5,000-character
+    message; a zoom of 10^400 crashed the drawing."""
+    scene = {"version": 2, "view": "heatmap", "views": views}
+    if params:
+        scene["params"] = params
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scene, ensure_ascii=True))
+    with pytest.raises(InputError) as info:
+        load_scene(path)
+    message = str(info.value)
+    assert words in message and "\n" not in message and len(message) < 400, message

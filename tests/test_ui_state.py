@@ -172,3 +172,26 @@ def test_a_zoom_is_part_of_the_state_and_of_a_scene(window, qtbot, settings, tmp
         assert shown.result.pos_step == 1 and shown.result.pos0 == zoom[0]
         other.controller.update(max_len=300)            # a new table size shows all of it again
         assert other.controller.state.views["heatmap"].zoom == ()
+
+
+def test_a_two_number_heatmap_zoom_and_a_four_number_curves_zoom_show_their_positions(window, settings,
+                                                                                       tmp_path):
+    """Found by a helper's fuzz: a heatmap zoom of positions only sliced its channels out of two
+    numbers (a traceback from pyqtgraph's min of nothing, the picture unzoomed), and a curves zoom
+    of four numbers gave setXRange four values (a TypeError) once max_len changed."""
+    import json
+
+    path = tmp_path / "z.json"
+    path.write_text(json.dumps({"version": 2, "view": "heatmap", "params": {"max_len": 1000},
+                                "views": {"heatmap": {"zoom": [100, 200]},
+                                          "curves": {"zoom": [10, 60, 0, 4]}}}))
+    scene = load_scene(path)
+    with another_window(settings) as other:
+        apply_scene(other, scene)
+        assert other.controller.wait_idle()
+        (x0, x1), (y0, y1) = other.views["heatmap"].panel.plot.getViewBox().viewRange()
+        assert (round(y0), round(y1)) == (100, 200) and (round(x0), round(x1)) == (0, 128)
+        _show(other, "curves")
+        assert other.controller.wait_idle()
+        (c0, c1), _ = other.views["curves"].plot.getViewBox().viewRange()
+        assert (round(c0), round(c1)) == (10, 60)

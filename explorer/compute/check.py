@@ -19,8 +19,8 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.errors import InputError, message_of, msg, require
-from explorer.params import Params
-from explorer.viewstate import ViewState
+from explorer.params import MODEL_SPEC_LIMIT, Params, is_path_text
+from explorer.viewstate import ViewState, shown
 
 MEMORY_PREFIX = "memory:"
 SCREEN_ROWS = 1024     # at most this many positions and channels are drawn (evenly spaced, exact values)
@@ -42,6 +42,14 @@ class CheckState(ViewState):
     base: float | None = None  # the base it should have (None = any)
     pairing: str = ""         # the RoPE pairing it should have ("" = any)
     lang: str = "en"          # the language of the diagnosis
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("source", "key"):
+            value = getattr(self, name)
+            require(len(value) <= MODEL_SPEC_LIMIT and is_path_text(value),
+                    "%1 must be a file path (one line, at most %2 characters), not %3", name,
+                    f"{MODEL_SPEC_LIMIT:,}", shown(value))
 
 
 @dataclass(frozen=True)

@@ -830,6 +830,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 必须是 JSON 对象，而不是 %2</translation>
         </message>
         <message>
+            <source>%1 must be a file path (one line, at most %2 characters), not %3</source>
+            <translation>%1 必须是文件路径（一行，至多 %2 个字符），而不是 %3</translation>
+        </message>
+        <message>
             <source>%1 must be a finite number &gt; 0, not %2</source>
             <translation>%1 必须是 &gt; 0 的有限数，而不是 %2</translation>
         </message>
@@ -2452,6 +2456,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>zoom must name non-empty ranges from 0 up (pos0 &lt; pos1, ch0 &lt; ch1), not %1</source>
             <translation>zoom 必须给出从 0 起的非空范围（pos0 &lt; pos1，ch0 &lt; ch1），而不是 %1</translation>
+        </message>
+        <message>
+            <source>zoom must stay within %1 positions and channels, not %2</source>
+            <translation>zoom 必须在 %1 个位置和通道之内，而不是 %2</translation>
         </message>
         <message>
             <source>“%1” is not a frequency index (a whole number 0 .. %2)</source>

@@ -150,6 +150,12 @@ class View(QWidget):
         pass
 
 
+def zoom_ranges(zoom: tuple, max_len: int, d_model: int) -> tuple[tuple, tuple]:
+    """((pos0, pos1), (ch0, ch1)) a State's zoom shows: the whole table where it names no range (a
+    zoom of two numbers is positions only, of any view)."""
+    return tuple(zoom[0:2]) or (0, max_len), tuple(zoom[2:4]) or (0, d_model)
+
+
 class ZoomableView(View):
     """A view whose shown region is the State's zoom (heatmap, curves, similarity): it remembers the
     current table size (for stale hover readouts) and which zoom it shows."""

@@ -128,7 +128,7 @@ class CurvesView(ZoomableView):
         if (p.max_len,) != self._extent:
             self._extent = (p.max_len,)
             if self._zoom_shown:                                      # a scene's zoom
-                self.plot.setXRange(*self._zoom_shown, padding=0)
+                self.plot.setXRange(*self._zoom_shown[0:2], padding=0)
             else:
                 self.plot.setXRange(0, p.max_len, padding=0.01)
         self.entry.blockSignals(True)

@@ -7,7 +7,8 @@ import math
 import pyqtgraph as pg
 
 from explorer.translations import fill
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint, set_title
+from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint, set_title,
+                                    zoom_ranges)
 
 
 class HeatmapView(ZoomableView):
@@ -42,19 +43,20 @@ class HeatmapView(ZoomableView):
         set_title(self.panel.plot, per_pixel_hint(result.pos_step, result.ch_step))
         if new_extent != self._extent:
             self._extent = new_extent
-            z = self._zoom_shown or (0, p.max_len, 0, p.d_model)     # a scene's zoom, or all of it
-            self.panel.plot.setRange(xRange=z[2:4], yRange=z[0:2], padding=0)
+            rows, cols = zoom_ranges(self._zoom_shown, p.max_len, p.d_model)   # a scene's zoom, or all
+            self.panel.plot.setRange(xRange=cols, yRange=rows, padding=0)
         self.result = result
 
     def show_state(self, state, params=None) -> None:
         """Show the State's zoom (positions x channels), or the whole table when it has none."""
         if not self.new_zoom(state, params):
             return
-        zoom = state.zoom
-        if zoom:
-            self.panel.plot.setRange(xRange=zoom[2:4], yRange=zoom[0:2], padding=0)
-        elif params is not None:
-            self.panel.plot.setRange(xRange=(0, params.d_model), yRange=(0, params.max_len), padding=0)
+        table = (params.max_len, params.d_model) if params is not None else self._table
+        if table is not None:
+            rows, cols = zoom_ranges(state.zoom, *table)      # two numbers: those positions, every channel
+            self.panel.plot.setRange(xRange=cols, yRange=rows, padding=0)
+        elif len(state.zoom) == 4:
+            self.panel.plot.setRange(xRange=state.zoom[2:4], yRange=state.zoom[0:2], padding=0)
 
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         """(pos0, pos1, ch0, ch1, rows_px, cols_px) of what the plot shows now."""

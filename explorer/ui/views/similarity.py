@@ -67,7 +67,7 @@ class SimilarityView(ZoomableView):
             h = max(1, p.d_model // 2)
             self.profile.setLabel("left", fill(self.tr("f(k) / %1 (1 at k = 0)"), str(h))
                                   if p.metric == "cosine" else "f(k)")
-            span = self._zoom_shown or (0, p.max_len)                # a scene's zoom, or all of it
+            span = tuple(self._zoom_shown[0:2]) or (0, p.max_len)    # a scene's zoom, or all of it
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
         self.result = result
 
