@@ -62,6 +62,7 @@ def test_the_controllers_jobs_compute_with_collection_paused(window, qtbot):
         window.controller.update(base=777.0)
         assert window.controller.wait_idle()
     finally:
-        object.__setattr__(entry, "run", real)
+        object.__delattr__(entry, "run")        # the class's run again (not a bound copy that would
+        #                                         shadow a later patch of the class)
     assert seen and not any(seen)
     qtbot.waitUntil(gc.isenabled, timeout=5000)   # once the worker has left its job
