@@ -96,3 +96,16 @@ def require(ok: bool, message: str, *args) -> None:
     made only when it is raised (a check run for every row or every slider step stays cheap)."""
     if not ok:
         raise InputError(Message(message, *args) if args else message)
+
+
+def internal_error(exc: BaseException, lang: str) -> str:
+    """The one line a bug of ours shows in `lang`: "internal error: <type>: <message>"."""
+    return localized(msg("internal error: %1: %2", type(exc).__name__, exc), lang)
+
+
+def shown(value) -> str:
+    """A user's value as a one-line message may show it: its repr on one line (an array's repr has
+    line breaks), at most 40 characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 40 else text[:37] + "..."
+

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from explorer.backend.budget import check_budget
-from explorer.errors import require
+from explorer.errors import require, shown
 
 LAYOUTS = ("interleaved", "concat", "t2t")
 DTYPES = ("float32", "float64")
@@ -28,8 +28,9 @@ def _whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _finite(value) -> bool:
-    """A real number that is finite as a float (a 400-digit int is not; math.isfinite would raise)."""
+def finite_number(value) -> bool:
+    """A real number (Python or numpy, not a bool) finite as a float (a 400-digit int is not;
+    math.isfinite would raise)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         return False
     try:
@@ -38,17 +39,12 @@ def _finite(value) -> bool:
         return False
 
 
-def _shown(value) -> str:
-    text = " ".join(repr(value).split())
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def check_args(d_model: int, base: float, layout: str) -> None:
     """Raise InputError for a d_model, base or layout the formula cannot take."""
     require(isinstance(layout, str) and layout in LAYOUTS, "layout must be one of %1, not %2",
-            ", ".join(LAYOUTS), _shown(layout))
-    require(_whole(d_model) and d_model >= 1, "d_model must be a whole number >= 1, not %1", _shown(d_model))
-    require(_finite(base) and base > 1, "base must be a finite number > 1, not %1", _shown(base))
+            ", ".join(LAYOUTS), shown(layout))
+    require(_whole(d_model) and d_model >= 1, "d_model must be a whole number >= 1, not %1", shown(d_model))
+    require(finite_number(base) and base > 1, "base must be a finite number > 1, not %1", shown(base))
 
 
 def channel_layout(d_model: int, layout: str) -> tuple[slice, slice]:
@@ -94,13 +90,13 @@ def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str
     """Full PE table for positions start .. start+max_len-1; shape (max_len, d_model)."""
     check_args(d_model, base, layout)
     require(isinstance(dtype, str) and dtype in DTYPES, "dtype must be one of %1, not %2", ", ".join(DTYPES),
-            _shown(dtype))
-    require(_whole(max_len) and max_len >= 1, "max_len must be a whole number >= 1, not %1", _shown(max_len))
+            shown(dtype))
+    require(_whole(max_len) and max_len >= 1, "max_len must be a whole number >= 1, not %1", shown(max_len))
     check_budget(max_len * d_model * 3 // 2, np.dtype(dtype).itemsize, "a %1 x %2 PE table",
                  f"{max_len:,}", f"{d_model:,}")                       # the table and its angles
     require(_whole(start) and abs(start) + max_len <= 1 << 53,
             "start must be a whole number, |start| + max_len <= 2^53 (where positions are exact), not %1",
-            _shown(start))
+            shown(start))
     np_dtype = np.dtype(dtype).type
     w = _frequencies_like_seed(d_model, base, layout, np_dtype)          # (n_sin,)
     angle = np.arange(start, start + max_len, dtype=np_dtype)[:, None] * w[None, :]  # (N, n_sin)

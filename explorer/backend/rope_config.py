@@ -8,8 +8,8 @@ Keys a rope type does not read are dropped, as transformers ignores them (with a
 
 from __future__ import annotations
 
-from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling, _shown
-from explorer.errors import require
+from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling
+from explorer.errors import require, shown
 
 DEFAULT_THETA = 10_000.0        # transformers' RotaryEmbeddingConfigMixin.default_theta
 
@@ -43,14 +43,14 @@ def _scalar_list(value):
 
 def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
     """(base, scaling) from a config dict; InputError naming what is wrong or missing."""
-    require(isinstance(config, dict), "a model config must be a JSON object (dict), not %1", _shown(config))
+    require(isinstance(config, dict), "a model config must be a JSON object (dict), not %1", shown(config))
     rope = config.get("rope_parameters")
     if rope is None:
         rope = config.get("rope_scaling")
     rope = dict(rope or {})
     require(isinstance(rope, dict), "rope_parameters / rope_scaling must be an object or null")
     kind = rope.get("rope_type", rope.get("type", "default"))
-    require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), _shown(kind))
+    require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), shown(kind))
     base = rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA))
     values = {name: _scalar_list(rope[name]) for name in _FIELDS_OF[kind] if rope.get(name) is not None}
     top_original = config.get("original_max_position_embeddings")

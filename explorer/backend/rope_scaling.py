@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from explorer.backend.encodings import finite_number
 from explorer.backend.rope_types import (
     default_inv_freq,
     llama3_smooth,
@@ -29,7 +30,7 @@ from explorer.backend.rope_types import (
     yarn_attention_factor,
     yarn_ramp,
 )
-from explorer.errors import msg, require
+from explorer.errors import msg, require, shown
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
 YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0     # transformers' defaults ("or 32", "or 1")
@@ -53,18 +54,6 @@ MAX_LENGTH = 1 << 53      # context lengths and seq_len: whole numbers exact as 
 MAX_HEAD_DIM = 1 << 16    # head_dim at most (an inv_freq of head_dim / 2 is made before any weight is read)
 
 
-def _shown(value) -> str:
-    text = " ".join(repr(value).split())          # an array's repr has line breaks
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _is_number(value) -> bool:
-    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:                          # a 400-digit int: no float holds it
-        return False
 
 
 def _is_length(value) -> bool:
@@ -74,14 +63,14 @@ def _is_length(value) -> bool:
 
 
 def _positive(name: str, value) -> None:
-    require(_is_number(value) and value > 0, "%1 must be a finite number > 0, not %2", name, _shown(value))
+    require(finite_number(value) and value > 0, "%1 must be a finite number > 0, not %2", name, shown(value))
 
 
 def _factor_list(name: str, value) -> tuple[float, ...]:
     ok = (isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)) \
         and len(value) > 0
-    require(ok and all(_is_number(v) and v > 0 for v in value),
-            "%1 must be a list of finite numbers > 0 (one per rotated pair), not %2", name, _shown(value))
+    require(ok and all(finite_number(v) and v > 0 for v in value),
+            "%1 must be a list of finite numbers > 0 (one per rotated pair), not %2", name, shown(value))
     return tuple(float(v) for v in value)
 
 
@@ -106,10 +95,10 @@ class RopeScaling:
 
     def __post_init__(self) -> None:
         kind = self.rope_type
-        require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), _shown(kind))
+        require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), shown(kind))
         p = self.partial_rotary_factor
-        require(_is_number(p) and 0 < p <= 1,
-                "partial_rotary_factor must be a number in (0, 1], not %1", _shown(p))
+        require(finite_number(p) and 0 < p <= 1,
+                "partial_rotary_factor must be a number in (0, 1], not %1", shown(p))
         used = _FIELDS_OF[kind]
         for f in fields(self):
             if f.name in ("rope_type", "partial_rotary_factor") or getattr(self, f.name) is None:
@@ -124,10 +113,10 @@ class RopeScaling:
                 _positive(name, getattr(self, name))
         for name in ("mscale", "mscale_all_dim"):
             value = getattr(self, name)
-            require(value is None or _is_number(value), "%1 must be a finite number, not %2", name, _shown(value))
+            require(value is None or finite_number(value), "%1 must be a finite number, not %2", name, shown(value))
         length = self.original_max_position_embeddings
         require(length is None or _is_length(length),
-                "original_max_position_embeddings must be a whole number from 1 to 2^53, not %1", _shown(length))
+                "original_max_position_embeddings must be a whole number from 1 to 2^53, not %1", shown(length))
         if kind == "llama3":
             require(self.low_freq_factor < self.high_freq_factor,
                     "low_freq_factor must be less than high_freq_factor; got %1 >= %2", self.low_freq_factor,
@@ -144,7 +133,7 @@ class RopeScaling:
         _positive("beta_slow", slow)
         require(fast > slow, "beta_fast must be greater than beta_slow; got %1 <= %2", fast, slow)
         require(self.truncate is None or isinstance(self.truncate, bool),
-                "truncate must be true or false, not %1", _shown(self.truncate))
+                "truncate must be true or false, not %1", shown(self.truncate))
 
     @property
     def yarn_betas(self) -> tuple[float, float]:
@@ -172,7 +161,7 @@ def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
     ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
     require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
-            f"{MAX_HEAD_DIM:,}", _shown(head_dim))
+            f"{MAX_HEAD_DIM:,}", shown(head_dim))
     dim = int(head_dim * partial_rotary_factor)
     require(dim >= 2 and dim % 2 == 0,
             "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
@@ -185,7 +174,7 @@ def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: st
     require(length is not None, "rope type %1 needs %2: give original_max_position_embeddings (or "
                                 "max_position_embeddings)", scaling.rope_type, what)
     require(isinstance(length, (int, np.integer)) and length >= 1,
-            "max_position_embeddings must be a whole number >= 1, not %1", _shown(length))
+            "max_position_embeddings must be a whole number >= 1, not %1", shown(length))
     return int(length)
 
 
@@ -209,14 +198,14 @@ def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embedd
 
 
 def _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings) -> int:
-    require(_is_number(base) and base > 1, "base (rope_theta) must be a finite number > 1, not %1", _shown(base))
+    require(finite_number(base) and base > 1, "base (rope_theta) must be a finite number > 1, not %1", shown(base))
     require(scaling is None or isinstance(scaling, RopeScaling),
-            "scaling must be a RopeScaling or None, not %1", _shown(scaling))
+            "scaling must be a RopeScaling or None, not %1", shown(scaling))
     require(seq_len is None or _is_length(seq_len), "seq_len must be a whole number from 1 to 2^53, not %1",
-            _shown(seq_len))
+            shown(seq_len))
     require(max_position_embeddings is None or _is_length(max_position_embeddings),
             "max_position_embeddings must be a whole number from 1 to 2^53, not %1",
-            _shown(max_position_embeddings))
+            shown(max_position_embeddings))
     return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from explorer.errors import require
+from explorer.errors import InputError, msg, require
 
 if TYPE_CHECKING:
     from explorer.backend.rope_scaling import RopeScaling
@@ -47,9 +47,9 @@ def yarn_attention_factor(scaling: RopeScaling, factor: float) -> float:
         value = 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
         # a zero divides by zero, a negative turns every score's sign: refused (transformers computes on)
         if not value > 0:                         # (scale > 1 here: the bound's ln is not 0)
-            require(False, "yarn's 0.1 x %1 x ln(factor) + 1 must be > 0; with %1 %2 and factor %3 it is "
-                    "%4: choose %1 > %5", name, f"{mscale:g}", f"{scale:g}", f"{value:.3g}",
-                    f"{-10 / math.log(scale):.4g}")
+            raise InputError(msg("yarn's 0.1 x %1 x ln(factor) + 1 must be > 0; with %1 %2 and factor %3 "
+                                 "it is %4: choose %1 > %5", name, f"{mscale:g}", f"{scale:g}",
+                                 f"{value:.3g}", f"{-10 / math.log(scale):.4g}"))
         return value
 
     if scaling.mscale and scaling.mscale_all_dim:

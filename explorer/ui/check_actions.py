@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QProgressDialog
 
 from explorer import catalogue
 from explorer.compute import check as data
-from explorer.errors import InputError, error_text, localized, msg
+from explorer.errors import InputError, error_text, internal_error, localized, msg
 from explorer.translations import fill
 from explorer.ui.gc_pauses import without_collections
 
@@ -68,8 +68,7 @@ class _CheckJob(QRunnable):
                                                                 self.state.lang))
         except Exception as exc:  # noqa: BLE001 - keep the window alive; one line for the user
             traceback.print_exc()
-            self.signals.failed.emit(self.generation, localized(
-                msg("internal error: %1: %2", type(exc).__name__, exc), self.state.lang))
+            self.signals.failed.emit(self.generation, internal_error(exc, self.state.lang))
 
 
 class CheckActions(QObject):

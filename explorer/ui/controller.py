@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from explorer import catalogue
 from explorer.compute.screen import Window
-from explorer.errors import InputError, error_text, localized, msg
+from explorer.errors import InputError, error_text, internal_error, localized, msg
 from explorer.params import Params
 from explorer.state import State
 from explorer.ui.gc_pauses import without_collections
@@ -80,8 +80,7 @@ class _Job(QRunnable):
                 "not enough memory for this view; choose a smaller max_len or d_model"), self.lang))
         except BaseException as exc:  # keep the window alive; the message names the problem (a
             traceback.print_exc()        # Rust panic from pyo3 is a BaseException: it left the job unanswered)
-            self.signals.failed.emit(self.generation, localized(
-                msg("internal error: %1: %2", type(exc).__name__, exc), self.lang))
+            self.signals.failed.emit(self.generation, internal_error(exc, self.lang))
 
 
 class Controller(QObject):
@@ -224,8 +223,7 @@ class Controller(QObject):
                             view.set_cursor(self.cursor)
                     except Exception as exc:    # a view that cannot draw this result: say so,
                         traceback.print_exc()   # and keep the others and the worker going
-                        self.message.emit(localized(msg("internal error: %1: %2", type(exc).__name__, exc),
-                                                    _ui_language()))
+                        self.message.emit(internal_error(exc, _ui_language()))
         finally:
             self._next()    # else _busy stayed set and no later change was ever computed
         self.results_shown.emit(generation)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import scenes
-from explorer.errors import InputError, error_text, localized, msg
+from explorer.errors import InputError, error_text, internal_error
 from explorer.translations import fill
 from explorer.ui.i18n import current_language
 
@@ -69,8 +69,7 @@ class FileActions(QObject):
             QMessageBox.warning(self.window, self.tr("PE Explorer"), error_text(exc, current_language()))
         except Exception as exc:  # a bug of ours: named in one line, the window stays usable
             traceback.print_exc()
-            QMessageBox.warning(self.window, self.tr("PE Explorer"), localized(
-                msg("internal error: %1: %2", type(exc).__name__, exc), current_language()))
+            QMessageBox.warning(self.window, self.tr("PE Explorer"), internal_error(exc, current_language()))
 
     def _view(self):
         return self.window.views[self.window.controller.state.view]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.rope_scaling import MAX_HEAD_DIM
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
             "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma"}
@@ -117,9 +117,8 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
-        shown = " ".join(repr(model_type).split())
-        raise InputError(msg("model_type %1 is not supported; supported: %2",
-                             shown if len(shown) <= 40 else shown[:37] + "...", ", ".join(SUPPORTED)))
+        raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
+                             ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
@@ -160,7 +159,7 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     # an inv_freq of head_dim / 2 is made before the weights' shapes are read: 10^9 took 5.9 GB
     require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM,
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
-            repr(head_dim)[:40])
+            shown(head_dim))
     rope, base, partial = (), None, 1.0
     if family in ROPE_FAMILIES:
         params = rope_parameters(cfg)
