@@ -21,15 +21,22 @@ def test_save_and_open_scene_round_trip(window, tmp_path, monkeypatch):
     assert window.tabs.currentIndex() == 2 and window.controller.cursor == 7
 
 
+def _open_through_the_menu(window, monkeypatch, path) -> list[str]:
+    """File > Open scene on `path` (the dialog answered), as the menu runs it; the message boxes' texts
+    (the list goes on collecting for later actions)."""
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.file_actions._guard(window.file_actions.open_scene)
+    return shown
+
+
 def test_bad_scene_file_changes_nothing(window, tmp_path, monkeypatch):
     path = tmp_path / "bad.json"
     path.write_text('{"version": 1, "params": {"d_model": -5}, "view": "heatmap", "cursor": null, '
                     '"title": {"en": "t", "zh_CN": "t"}, "explain": {"en": "e", "zh_CN": "e"}}')
     before = window.controller.params
-    shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.file_actions._guard(window.file_actions.open_scene)
+    shown = _open_through_the_menu(window, monkeypatch, path)
     assert window.controller.params == before
     assert shown and "d_model" in shown[0]
 
@@ -73,10 +80,7 @@ def test_a_scene_whose_yarn_mscale_zeroes_the_factor_is_one_line_and_other_bugs_
     path.write_text('{"version": 2, "view": "rope", "views": {"rope": {"rope_type": "yarn", "factor": 4.0, '
                     '"original_max_len": 256, "mscale": 1.0, "mscale_all_dim": -7.213475204444817}}}')
     before = window.controller.state
-    shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.file_actions._guard(window.file_actions.open_scene)
+    shown = _open_through_the_menu(window, monkeypatch, path)
     assert window.controller.state == before
     assert len(shown) == 1 and "mscale_all_dim x ln(factor) + 1 must be > 0" in shown[0] and "\n" not in shown[0]
 
