@@ -9,9 +9,9 @@ like the command line.
 
 from __future__ import annotations
 
-import math
 from dataclasses import MISSING, dataclass, fields, replace
 
+from explorer.backend.encodings import finite_number
 from explorer.errors import InputError, msg, require
 
 ZOOM_LIMIT = 10_000_000   # the largest max_len (params.MAX_LEN_RANGE): no zoom reaches further
@@ -102,14 +102,6 @@ def _default(f):
     return None
 
 
-def _finite(value) -> bool:
-    """math.isfinite, False for an int too large for a float (a scene's 400-digit number)."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
 def _check_field(cls, name: str, default, value) -> None:
     """InputError naming `name` when value is not of its default's kind or outside its range."""
     lo, hi = cls.RANGES.get(name, (None, None))
@@ -121,7 +113,7 @@ def _check_field(cls, name: str, default, value) -> None:
     elif isinstance(default, float) or (default is None and name in cls.RANGES):
         if value is None and default is None:
             return
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and _finite(value)
+        ok = isinstance(value, (int, float)) and finite_number(value)   # a 400-digit int is not
         require(ok, "%1 must be a finite number, not %2", name, shown(value))
     elif isinstance(default, str):
         require(isinstance(value, str), "%1 must be text, not %2", name, shown(value))
