@@ -190,17 +190,60 @@ def test_looked_up_sines_equal_sin_then_rounding_bit_for_bit(dtype):
     angle = pr.round_to(x, dtype)
     with np.errstate(invalid="ignore"):
         want_sin, want_cos = pr.round_to(np.sin(angle), dtype), pr.round_to(np.cos(angle), dtype)
-    sin_table, cos_table = pr._sin_cos_tables(dtype)
+    table = pr._phasor_table(dtype)
     key = angle.view(np.uint32) >> np.uint32(pr.SPARE_BITS[dtype])
+    sin_table, cos_table = table.imag, table.real
     np.testing.assert_array_equal(sin_table[key].view(np.uint32)[~np.isnan(want_sin)],
                                   want_sin.view(np.uint32)[~np.isnan(want_sin)])
     np.testing.assert_array_equal(np.isnan(sin_table[key]), np.isnan(want_sin))
     np.testing.assert_array_equal(cos_table[key], want_cos)
-    # and the pipeline itself, positions past float16's range included
-    pos = np.arange(0, 70000, 7.0)
-    w = pr.frequencies(16, 10000.0, "interleaved")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("base", [10.0, 10000.0, 1e6, 1e9])
+def test_rounded_angle_keys_equal_round_to_bit_for_bit(dtype, base):
+    """The pipeline rounds p * w by rounding the float32 product's bits at once, and falls back to
+    round_to on rows with subnormal, overflowing or non-finite angles (small p at a large base,
+    float16 positions past 65504, a w that rounds to 0): every row must give round_to's angle and
+    the sines computed from it."""
+    pos = np.concatenate([np.arange(0, 300.0), np.arange(300, 70000, 7.0), [-3.0, -65504.0, 1e5]])
+    w = pr.frequencies(64, base, "interleaved")
+    with np.errstate(invalid="ignore"):
+        a = pr.round_to(pr.round_to(pos, dtype)[:, None] * pr.round_to(w, dtype)[None, :], dtype)
+    fast = pr._mantissa_rounding_rows(pr.round_to(pos, dtype), pr.round_to(w, dtype), dtype)
+    assert fast.any()
+    if dtype == "float16":
+        assert not fast.all()            # positions past 65504 (and small ones at a large base)
+    np.testing.assert_array_equal(pr._angle_keys(pos, w, dtype),
+                                  a.view(np.uint32) >> np.uint32(pr.SPARE_BITS[dtype]))
     got = pr._rounded_sin_cos(pos, w, dtype)
-    a = pr.round_to(pr.round_to(pos, dtype)[:, None] * pr.round_to(w, dtype)[None, :], dtype)
     want = pr._sin_cos_rounded(a, dtype)
     for g, v in zip(got, want):
         np.testing.assert_array_equal(g, v)
+
+
+def test_float32_phasors_equal_sin_and_cos():
+    """float32's pipeline writes cos and sin into one complex64 array: the same values as np.sin
+    and np.cos of the float32 angle."""
+    pos = np.arange(0, 5000, 3.0)
+    w = pr.frequencies(30, 10000.0, "interleaved")
+    angle = pos.astype(np.float32)[:, None] * w.astype(np.float32)[None, :]
+    sin, cos = pr._rounded_sin_cos(pos, w, "float32")
+    np.testing.assert_array_equal(sin, np.sin(angle))
+    np.testing.assert_array_equal(cos, np.cos(angle))
+
+
+@pytest.mark.parametrize("dtype", pr.PRECISIONS)
+@pytest.mark.parametrize("d", [33, 2048])
+def test_neighbour_distance_is_the_float64_norm_of_row_differences(dtype, d):
+    """The curves sum squares in float32 (pairwise) from cos + i sin pairs, an odd d's unpaired sine
+    without its cosine: within 1e-6 of float64 norms of the assembled rows' differences, and 0
+    exactly where the rows are equal."""
+    c = pr.neighbour_distances(3000, d, 10000.0, dtype, mode="compute", max_points=100)
+    p = c.positions
+    rows = pr.pe_rounded(np.concatenate([p, p + 1]), d, 10000.0, dtype, "compute").astype(np.float64)
+    want = np.linalg.norm(rows[len(p):] - rows[:len(p)], axis=1)
+    np.testing.assert_allclose(c.neighbour, want, rtol=1e-6)
+    np.testing.assert_array_equal(c.neighbour == 0, want == 0)
+    if dtype == "bfloat16":
+        assert (want == 0).any() and (want > 0).any()

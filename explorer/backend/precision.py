@@ -31,6 +31,10 @@ PRECISIONS = ("float32", "float16", "bfloat16")
 MODES = ("compute", "store")
 MANTISSA_BITS = {"float32": 23, "float16": 10, "bfloat16": 7}
 SPARE_BITS = {"float16": 13, "bfloat16": 16}   # float32 mantissa bits a 16-bit value leaves 0
+# Where rounding float32 bits to the dtype is plain mantissa rounding: non-zero magnitudes from the
+# smallest normal (float16's subnormals are fixed-point; bfloat16's are float32's own) to the largest
+# finite value (above it float16 is inf)
+MANTISSA_ROUNDING = {"float16": (2.0 ** -14, 65504.0), "bfloat16": (0.0, float(np.finfo(np.float32).max))}
 ROW_BLOCK = 64          # positions per pass at most: each pass's arrays stay in cache (2-3x faster)
 ROW_BLOCK_CELLS = 1 << 16   # positions x frequencies per pass (rows p and p + 1 go together: 512 KB
 #                             float32 arrays); at d = 4096 that is 32 positions, ~2x faster than 64
@@ -64,13 +68,20 @@ def _round_mantissa(f: np.ndarray, drop: int) -> np.ndarray:
     """float32 f with its lowest `drop` mantissa bits rounded off (nearest, ties to even), as a new
     float32 array; NaN payloads may become inf (callers restore NaN). In-place passes over one new
     array: the screen path calls this on (rows, d/2) blocks many times a frame."""
+    r = _rounded_bits(f, drop)
+    r &= np.uint32(0xFFFFFFFF ^ ((1 << drop) - 1))
+    return r.view(np.float32)
+
+
+def _rounded_bits(f: np.ndarray, drop: int) -> np.ndarray:
+    """float32 f's bit patterns rounded at bit `drop` (nearest, ties to even), low bits not yet
+    cleared: >> drop gives the rounded value's top bits; a new uint32 array of f's shape."""
     u = f.view(np.uint32)
     r = u >> np.uint32(drop)
     r &= np.uint32(1)                              # the lowest kept bit: ties go to even
     r += np.uint32((1 << (drop - 1)) - 1)
     r += u
-    r &= np.uint32(0xFFFFFFFF ^ ((1 << drop) - 1))
-    return r.view(np.float32)
+    return r
 
 
 def _float32(x) -> np.ndarray:
@@ -123,16 +134,55 @@ def pe_rounded(positions, d_model: int, base: float = 10000.0, dtype: str = "bfl
 
 def _rounded_sin_cos(pos: np.ndarray, w: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
     """The compute pipeline: position, w, p*w and sin/cos each rounded to dtype; (n, n_sin) each."""
-    # float32 x float32 is one correct rounding; for 16-bit inputs the float32 product is exact.
-    # A float16 position > 65504 is inf, and a w below its smallest subnormal is 0: inf x 0 is NaN,
-    # as in a float16 pipeline (that row is NaN anyway: sin(inf))
-    with np.errstate(invalid="ignore"):
-        angle = round_to(round_to(pos, dtype)[:, None] * round_to(w, dtype)[None, :], dtype)
+    z = _rounded_phasors(pos, w, dtype)
+    return z.imag, z.real
+
+
+def _rounded_phasors(pos: np.ndarray, w: np.ndarray, dtype: str) -> np.ndarray:
+    """The compute pipeline's cos + i sin (see _rounded_sin_cos); (n, n_sin) complex64: one array
+    for one table lookup, and the norms read both parts in one pass."""
     if dtype in SPARE_BITS:              # a 16-bit angle: its rounded sine and cosine are looked up
-        sin_table, cos_table = _sin_cos_tables(dtype)
-        key = angle.view(np.uint32) >> np.uint32(SPARE_BITS[dtype])
-        return np.take(sin_table, key), np.take(cos_table, key)
-    return _sin_cos_rounded(angle, dtype)
+        return np.take(_phasor_table(dtype), _angle_keys(pos, w, dtype))
+    with np.errstate(invalid="ignore"):  # float32 x float32: one correct rounding
+        angle = np.multiply.outer(round_to(pos, dtype), round_to(w, dtype))   # (n, n_sin)
+    z = np.empty(angle.shape, dtype=np.complex64)
+    parts = z.view(np.float32).reshape(*angle.shape, 2)                       # cos, sin
+    np.cos(angle, out=parts[..., 0])
+    np.sin(angle, out=parts[..., 1])
+    return z
+
+
+def _angle_keys(pos: np.ndarray, w: np.ndarray, dtype: str) -> np.ndarray:
+    """Table keys (see _phasor_table) of the 16-bit angles round_to(round_to(p) * round_to(w));
+    (n, n_sin) intp. Each key is the exact float32 product's bits rounded at once (~1/2 the work of
+    round_to, then a shift and a cast); rows where that is not the dtype's rounding (a product that
+    is subnormal or too big for the dtype, or non-finite) go through round_to."""
+    p, f = round_to(pos, dtype), round_to(w, dtype)                          # (n,), (n_sin,)
+    # For 16-bit inputs the float32 product is exact. A float16 position > 65504 is inf, and a w
+    # below its smallest subnormal is 0: inf x 0 is NaN, as in a float16 pipeline (sin(inf): NaN)
+    with np.errstate(invalid="ignore"):
+        angle = np.multiply.outer(p, f)                                      # (n, n_sin)
+    drop = np.uint32(SPARE_BITS[dtype])
+    key = np.empty(angle.shape, dtype=np.intp)
+    np.right_shift(_rounded_bits(angle, SPARE_BITS[dtype]), drop, out=key, casting="unsafe")
+    slow = ~_mantissa_rounding_rows(p, f, dtype)                             # (n,)
+    if slow.any():
+        key[slow] = round_to(angle[slow], dtype).view(np.uint32) >> drop
+    return key
+
+
+def _mantissa_rounding_rows(p: np.ndarray, f: np.ndarray, dtype: str) -> np.ndarray:
+    """(n,) bool: row i of the outer product p x f holds only 0 and magnitudes where mantissa
+    rounding is the dtype's rounding (MANTISSA_ROUNDING); the row's extremes are |p_i| times the
+    extremes of |f|, in float64 (exact for 16-bit factors)."""
+    low, high = MANTISSA_ROUNDING[dtype]
+    a, b = np.abs(p.astype(np.float64)), np.abs(f.astype(np.float64))
+    if not np.isfinite(b).all():
+        return np.zeros(len(a), dtype=bool)
+    b_max = b.max(initial=0.0)
+    b_min = b[b > 0].min(initial=np.inf)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.isfinite(a) & (a * b_max <= high) & ((a == 0) | (a * b_min >= low))
 
 
 def _sin_cos_rounded(angle: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
@@ -142,25 +192,37 @@ def _sin_cos_rounded(angle: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndar
 
 
 @lru_cache(maxsize=None)
-def _sin_cos_tables(dtype: str) -> tuple[np.ndarray, np.ndarray]:
-    """The rounded sine and cosine of every value of a 16-bit dtype, indexed by its float32 bit
+def _phasor_table(dtype: str) -> np.ndarray:
+    """The rounded cos + i sin of every value of a 16-bit dtype, indexed by its float32 bit
     pattern >> SPARE_BITS[dtype] (round_to leaves those low bits 0, NaN and inf included);
-    (2^(32 - spare),) float32 each: 256 KB for bfloat16, 2 MB for float16 (whose 13 spare bits
-    leave a wider key, most of it unused). Built once (~3 ms); a lookup costs ~1/4 of the sin and
+    (2^(32 - spare),) complex64: 512 KB for bfloat16, 4 MB for float16 (whose 13 spare bits leave
+    a wider key, most of it unused). Built once (~3 ms); one lookup costs ~1/4 of the sin, cos and
     rounding passes it replaces, and gives the same bits (tests/test_backend_precision.py)."""
     spare = SPARE_BITS[dtype]
     every = (np.arange(1 << (32 - spare), dtype=np.uint32) << np.uint32(spare)).view(np.float32)
-    tables = _sin_cos_rounded(every, dtype)
-    for t in tables:
-        t.setflags(write=False)
-    return tables
+    sin, cos = _sin_cos_rounded(every, dtype)
+    table = _phasor(cos, sin)
+    table.setflags(write=False)
+    return table
 
 
-def _norm(d_sin: np.ndarray, d_cos: np.ndarray, n_cos: int) -> np.ndarray:
-    """Row norms of a PE difference given its sine part (n, n_sin) and cosine part (n, >= n_cos)."""
-    d_cos = d_cos[:, :n_cos]
-    return np.sqrt(np.einsum("ij,ij->i", d_sin, d_sin, dtype=np.float64)
-                   + np.einsum("ij,ij->i", d_cos, d_cos, dtype=np.float64))
+def _phasor(cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """cos + i sin as complex64 (both parts float32 values)."""
+    z = np.empty(np.shape(cos), dtype=np.complex64)
+    z.real, z.imag = cos, sin
+    return z
+
+
+def _norm(dz: np.ndarray, n_cos: int) -> np.ndarray:
+    """Row norms of a PE difference held as cos + i sin per frequency (n, n_sin) complex (a new
+    array: changed in place); channels past n_cos (odd d's unpaired sine) have no cosine. Summed
+    in the parts' own dtype, pairwise (numpy's sum along a row): ~1e-7 relative in float32, ~1/3
+    the time of casting to float64; 0 exactly when every channel is equal."""
+    if n_cos < dz.shape[1]:
+        dz.real[:, n_cos:] = 0
+    parts = dz.view(dz.real.dtype)                                           # (n, 2 n_sin)
+    np.square(parts, out=parts)
+    return np.sqrt(parts.sum(axis=1, dtype=parts.dtype).astype(np.float64))
 
 
 def _assemble(sin: np.ndarray, cos: np.ndarray, d_model: int, layout: str) -> np.ndarray:
@@ -287,19 +349,15 @@ def _fill_block(p: np.ndarray, z: np.ndarray | None, w: np.ndarray, n_cos: int, 
     """One block of rows p (b,) with z = e^{ipw} (b, n_sin) or None: writes each dtype's neighbour
     distance and rounding error. Norms ignore channel order, so no layout assembly."""
     p = p.astype(np.float64)
-    if z is not None:
-        exact_sin, exact_cos = z.imag, z.real                                # (b, n_sin) each
     if mode == "store":
         z_next = z * np.exp(1j * w)[None, :]                                 # e^{i(p+1)w}
-        next_sin, next_cos = z_next.imag, z_next.real
     for dt in dtypes:
         if mode == "store":
-            sin_a, cos_a = round_to(exact_sin, dt), round_to(exact_cos, dt)
-            sin_b, cos_b = round_to(next_sin, dt), round_to(next_cos, dt)
+            z_a = _phasor(round_to(z.real, dt), round_to(z.imag, dt))
+            z_b = _phasor(round_to(z_next.real, dt), round_to(z_next.imag, dt))
         else:                            # rows p and p + 1 in one pass (elementwise: the same values)
-            sin_ab, cos_ab = _rounded_sin_cos(np.concatenate([p, p + 1]), w, dt)
-            b = len(p)
-            sin_a, cos_a, sin_b, cos_b = sin_ab[:b], cos_ab[:b], sin_ab[b:], cos_ab[b:]
-        neighbour[dt][:] = _norm(sin_b - sin_a, cos_b - cos_a, n_cos)
+            z_ab = _rounded_phasors(np.concatenate([p, p + 1]), w, dt)       # (2b, n_sin)
+            z_a, z_b = z_ab[:len(p)], z_ab[len(p):]
+        neighbour[dt][:] = _norm(z_b - z_a, n_cos)
         if error is not None:
-            error[dt][:] = _norm(sin_a - exact_sin, cos_a - exact_cos, n_cos)
+            error[dt][:] = _norm(z_a - z, n_cos)
