@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QElapsedTimer,
     QEvent,
     QObject,
     QRunnable,
@@ -25,6 +24,7 @@ from explorer.compute import check as data
 from explorer.errors import InputError, error_text, internal_error, localized, msg
 from explorer.translations import fill
 from explorer.ui.gc_pauses import without_collections
+from explorer.ui.idle_wait import wait_until_idle
 
 VIEW = "check"
 SHORTCUT = "Ctrl+K"
@@ -217,11 +217,7 @@ class CheckActions(QObject):
 
     def wait_idle(self, timeout_ms: int = 30000) -> bool:
         """Block until no check runs (tests); True when idle."""
-        timer = QElapsedTimer()
-        timer.start()
-        while (self.busy or self.pool.activeThreadCount()) and timer.elapsed() < timeout_ms:
-            self.pool.waitForDone(5)
-            QCoreApplication.processEvents()
+        wait_until_idle(lambda: self.busy or self.pool.activeThreadCount(), timeout_ms)
         QCoreApplication.processEvents()
         return not self.busy
 

@@ -24,6 +24,7 @@ from explorer.errors import InputError, error_text, internal_error, localized, m
 from explorer.params import Params
 from explorer.state import State
 from explorer.ui.gc_pauses import without_collections
+from explorer.ui.idle_wait import wait_until_idle
 
 
 class _Signals(QObject):
@@ -248,17 +249,8 @@ class Controller(QObject):
 
     def wait_idle(self, timeout_ms: int = 10000) -> bool:
         """Block until no job runs or waits (tests, bench, export); True when idle."""
-        from PySide6.QtCore import QCoreApplication, QElapsedTimer
-
-        timer = QElapsedTimer()
-        timer.start()
-        def busy() -> bool:
-            return self._busy or self._pending is not None or self._aside_busy
-
-        while busy() and timer.elapsed() < timeout_ms:
-            self._pool.waitForDone(5)
-            QCoreApplication.processEvents()
-        return not busy()
+        return wait_until_idle(
+            lambda: self._busy or self._pending is not None or self._aside_busy, timeout_ms)
 
     # cursor ----------------------------------------------------------------------------------
     def set_cursor(self, pos: int) -> None:

@@ -16,6 +16,7 @@ from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill
 from explorer.ui.gc_pauses import without_collections
 from explorer.ui.i18n import current_language
+from explorer.ui.idle_wait import wait_until_idle
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
 SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
@@ -200,14 +201,7 @@ class ModelActions(QObject):
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
         """Block until the load finished and its result was handled (tests)."""
-        from PySide6.QtCore import QCoreApplication, QElapsedTimer
-
-        timer = QElapsedTimer()
-        timer.start()
-        while self.busy and timer.elapsed() < timeout_ms:
-            self._pool.waitForDone(5)
-            QCoreApplication.processEvents()
-        return not self.busy
+        return wait_until_idle(lambda: self.busy, timeout_ms)
 
     def shutdown(self) -> None:
         self.ticket += 1
