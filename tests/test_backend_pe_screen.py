@@ -13,10 +13,13 @@ F32 = 2e-6     # float32 precision of values in [-1, 1] after a sum of a few ter
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
 @pytest.mark.parametrize("d,ch0,ch_step,cols", [(11, 0, 1, 11), (11, 0, 3, 3), (11, 2, 2, 4),
-                                                (12, 1, 5, 2), (33, 0, 4, 8), (7, 6, 1, 1)])
+                                                (12, 1, 5, 2), (33, 0, 4, 8), (7, 6, 1, 1),
+                                                (12, 3, 2, 4), (16, 4, 6, 2), (9, 1, 4, 2)])
 @pytest.mark.parametrize("step,rows,row0", [(1, 40, 0), (3, 30, 0), (8, 11, 5), (5, 7, 13)])
 def test_equals_brute_force_block_and_box_means(layout, d, ch0, ch_step, cols, step, rows, row0):
-    """Mean over each step x ch_step cell of the element-by-element float64 PE table."""
+    """Mean over each step x ch_step cell of the element-by-element float64 PE table: interleaved
+    pairs summed within a column (even ch_step from an even channel), the gathered tables of every
+    other layout and width (odd d: an unpaired sine, t2t's zero padding), and one channel a column."""
     pe = oracle(row0 + rows * step, d, 50.0, layout)[row0:]                 # (rows*step, d)
     blocks = pe[: rows * step].reshape(rows, step, d).mean(axis=1)         # (rows, d)
     want = box_columns(blocks[:, ch0:ch0 + cols * ch_step], ch_step)       # (rows, cols)
