@@ -132,7 +132,15 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     np.save(tmp_path / "scalar.npy", np.float32(3.0))
     np.save(tmp_path / "numpy_bytes.npy", np.ones((8, 4)))      # renamed: it was 'needs pickle'
     (tmp_path / "numpy_bytes.npy").rename(tmp_path / "numpy_bytes.pt")
-    return [(tmp_path / "numpy_bytes.pt", "is a NumPy .npy file, not a torch file"), (tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
+    torch.save(torch.zeros(4, 4), tmp_path / "whole.pt")
+    whole = (tmp_path / "whole.pt").read_bytes()
+    (tmp_path / "cut.pt").write_bytes(whole[: len(whole) // 2])                 # an unfinished copy
+    (tmp_path / "header_hit.pt").write_bytes(whole[:200] + b"\0" * 100 + whole[300:])  # a member's header
+    (tmp_path / "random.pt").write_bytes(bytes(range(7, 250)) * 8)
+    (tmp_path / "empty.pt").write_bytes(b"")
+    return [(tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
+            (tmp_path / "random.pt", "not a file torch.save wrote"), (tmp_path / "empty.pt", "the file is empty"),
+            (tmp_path / "numpy_bytes.pt", "is a NumPy .npy file, not a torch file"), (tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
             (tmp_path / "objects.npy", "cannot read"), (tmp_path / "pickled.pt", "needs pickle"),
             (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "cannot read"),
             (tmp_path / "table.txt", "must end in"), (tmp_path / "four_d.npy", "shape"),

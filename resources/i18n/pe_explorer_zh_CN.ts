@@ -1546,6 +1546,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法把 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
         </message>
         <message>
+            <source>cannot read %1 as .pt: it is not a file torch.save wrote (that is a zip archive or a pickle stream)</source>
+            <translation>无法把 %1 作为 .pt 读取：它不是 torch.save 写出的文件（那是 zip 压缩包或 pickle 数据流）</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy or download?)</source>
+            <translation>无法把 %1 作为 .pt 读取：其 zip 压缩包已损坏或被截断（复制或下载未完成？）</translation>
+        </message>
+        <message>
             <source>cannot read %1: %2</source>
             <translation>无法读取 %1：%2</translation>
         </message>
@@ -1564,6 +1572,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>cannot read %1: no such file</source>
             <translation>无法读取 %1：文件不存在</translation>
+        </message>
+        <message>
+            <source>cannot read %1: the file is empty</source>
+            <translation>无法读取 %1：文件是空的</translation>
         </message>
         <message>
             <source>cannot read the %1 %2: %3</source>

@@ -170,17 +170,31 @@ def _read(p: Path, suffix: str) -> dict:
 def _read_torch(p: Path) -> dict:
     """Tensors of a .pt/.pth file with torch.load(weights_only=True); a state dict is flattened."""
     import pickle
+    import zipfile
 
     import torch
 
     with open(p, "rb") as f:
         magic = f.read(6)
     require(magic != b"\x93NUMPY", "%1 is a NumPy .npy file, not a torch file: name it .npy", p)
+    require(magic, "cannot read %1: the file is empty", p)
+    # torch.save writes a zip archive (before torch 1.6: a pickle stream, which starts with 0x80)
+    is_zip = magic.startswith(b"PK\x03\x04")
+    require(is_zip or magic[:1] == b"\x80", "cannot read %1 as .pt: it is not a file torch.save wrote "
+                                           "(that is a zip archive or a pickle stream)", p)
+    damaged = msg("cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy "
+                  "or download?)", p)
+    if is_zip and not zipfile.is_zipfile(p):
+        raise InputError(damaged)
     try:
         obj = torch.load(p, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
         raise InputError(msg("%1 needs pickle to load (it holds Python objects, not only tensors); "
                              "it is refused: save the tensor with torch.save(tensor) or as .npy", p))
+    except RuntimeError as exc:     # torch's zip reader: "PytorchStreamReader failed reading ..."
+        if is_zip and "PytorchStreamReader" in str(exc):
+            raise InputError(damaged) from None
+        raise
     out: dict = {}
     _collect(obj, "", out)
     require(out, "%1 holds no tensor", p)
