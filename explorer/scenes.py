@@ -243,10 +243,11 @@ def make_scene(params: Params | State, view: str | None = None, cursor: int | No
                title: dict | None = None, explain: dict | None = None,
                question: dict | None = None) -> Scene:
     """A validated Scene from Python values: a whole State, or Params + view + cursor (missing texts
-    become empty strings)."""
+    become empty strings). A view or cursor given with a State replaces the State's."""
     blank = {lang: "" for lang in LANGS}
     if isinstance(params, State):
         state = params.to_dict()
+        state.update({k: v for k, v in (("view", view), ("cursor", cursor)) if v is not None})
     else:
         state = {"params": params.to_dict(), "view": view, "cursor": cursor}
     data = {"version": VERSION, **state,

@@ -106,6 +106,14 @@ def test_scene_v2_round_trip_keeps_every_view_state(tmp_path):
     assert back.state == state and back == scene
 
 
+def test_make_scene_view_and_cursor_replace_the_states():
+    state = State(params=Params(max_len=64)).with_view_state("rope", pairing="half")
+    scene = make_scene(state, view="rope", cursor=9)
+    assert (scene.state.view, scene.state.cursor) == ("rope", 9)
+    assert scene.state.views == state.views and scene.state.params == state.params
+    assert make_scene(state).state == state
+
+
 def test_views_json_lists_the_catalogue(capsys):
     assert main(["views", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
