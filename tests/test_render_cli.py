@@ -93,6 +93,21 @@ def test_render_a_deck_into_a_folder_without_carrying_state(qapp, tmp_path, caps
                      ("heatmap", deck[2].params, None)]      # scene 1's cursor is not kept
 
 
+def test_renders_free_their_hidden_window_and_replaced_views(qapp, tmp_path, capsys):
+    """No event loop runs in a render, so deleteLater alone deleted nothing: each render kept its
+    hidden window (~1,400 widgets) and a deck every view it replaced, until the process ended."""
+    from PySide6.QtWidgets import QApplication
+
+    deck = [make_scene(Params(d_model=16, max_len=40), name) for name in ("heatmap", "curves", "similarity",
+                                                                          "heatmap", "curves", "similarity")]
+    path = save_deck(tmp_path / "d.json", deck)
+    counts = []
+    for run in range(3):
+        assert render_main(["--deck", str(path), "-o", str(tmp_path / f"out{run}")] + SMALL) == 0
+        counts.append(len(QApplication.allWidgets()))
+    assert counts[2] - counts[1] < 600, counts       # a kept window alone is ~1,400 widgets
+
+
 def test_a_deck_that_fails_partway_leaves_no_slides_and_keeps_the_old_ones(qapp, tmp_path, capsys,
                                                                            monkeypatch):
     """Slides are drawn into a staging folder and moved into place at the end: a failure on slide 2
