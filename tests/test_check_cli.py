@@ -138,8 +138,10 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     (tmp_path / "header_hit.pt").write_bytes(whole[:200] + b"\0" * 100 + whole[300:])  # a member's header
     (tmp_path / "random.pt").write_bytes(bytes(range(7, 250)) * 8)
     (tmp_path / "empty.pt").write_bytes(b"")
+    (tmp_path / "ragged.csv").write_text("1,2,3\n4,5,6\n7,8\n")
     return [(tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
             (tmp_path / "random.pt", "not a file torch.save wrote"), (tmp_path / "empty.pt", "the file is empty"),
+            (tmp_path / "ragged.csv", "row 3 has 2 numbers and the rows before it 3"),
             (tmp_path / "numpy_bytes.pt", "is a NumPy .npy file, not a torch file"), (tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
             (tmp_path / "objects.npy", "cannot read"), (tmp_path / "pickled.pt", "needs pickle"),
             (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "cannot read"),

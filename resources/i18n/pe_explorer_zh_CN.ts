@@ -1542,6 +1542,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法把 %1 作为 %2 读取：%3</translation>
         </message>
         <message>
+            <source>cannot read %1 as .csv: row %2 has %3 numbers and the rows before it %4; a table needs the same count in every row</source>
+            <translation>无法把 %1 作为 .csv 读取：第 %2 行有 %3 个数，而之前各行有 %4 个；表格的每一行需要同样多的数</translation>
+        </message>
+        <message>
             <source>cannot read %1 as .npy: it is not a .npy array (%2)</source>
             <translation>无法把 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
         </message>

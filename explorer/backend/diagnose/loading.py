@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -152,7 +153,15 @@ def _read(p: Path, suffix: str) -> dict:
     if suffix == ".npz":
         return _read_npz(p)
     if suffix == ".csv":
-        table = np.loadtxt(p, delimiter=",", ndmin=2)
+        try:
+            table = np.loadtxt(p, delimiter=",", ndmin=2)
+        except ValueError as exc:   # numpy's own advice ("use `usecols`") is for its caller, not the user
+            ragged = re.search(r"number of columns changed from (\d+) to (\d+) at row (\d+)", str(exc))
+            if ragged is None:
+                raise
+            raise InputError(msg("cannot read %1 as .csv: row %2 has %3 numbers and the rows before it %4; "
+                                 "a table needs the same count in every row", p, ragged[3], ragged[2],
+                                 ragged[1])) from None
         require(table.size > 0, "cannot read %1: it holds no numbers", p)
         return {"": table}
     if suffix == ".safetensors":
