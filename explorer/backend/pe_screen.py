@@ -100,22 +100,12 @@ def channel_slots(d_model: int, layout: str, ch_step: int, ch0: int, cols: int
     return out[0], out[1], k0, n
 
 
-def _sines32(pos: np.ndarray, turns: np.ndarray, phase: np.ndarray) -> np.ndarray:
-    """sin(2 pi (pos x turns + phase)) in float32; (len(pos), len(turns)).
-
-    The angle is formed in float64 (exact enough for any table), reduced to one turn, rounded.
-    """
+def _sin_cos32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(sin, cos) of 2 pi (pos x turns + phase) in float32, one angle pass for both;
+    (len(pos), len(turns)) each. The angle is formed in float64 (exact enough for any table),
+    reduced to one turn, then rounded."""
     t = np.multiply.outer(pos, turns)
     t += phase
-    t -= np.floor(t)
-    t *= TWO_PI
-    return np.sin(t.astype(np.float32))
-
-
-def _sin_cos32(pos: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sin, cos) of 2 pi pos x turns in float32, one angle pass for both (as in _sines32);
-    (len(pos), len(turns)) each."""
-    t = np.multiply.outer(pos, turns)
     t -= np.floor(t)
     t *= TWO_PI
     t32 = t.astype(np.float32)
@@ -127,9 +117,10 @@ def _one_channel_columns(a_pos, b_pos, d_model, base, layout, step, ch0, cols) -
     turns, phase, damp = channel_terms(d_model, base, layout, step, 1)
     turns, phase = turns[ch0:ch0 + cols], phase[ch0:ch0 + cols]          # (J,)
     d32 = damp[ch0:ch0 + cols].astype(np.float32)
-    sin_a, cos_a = _sines32(a_pos, turns, phase), _sines32(a_pos, turns, phase + 0.25)  # (B, J)
-    cos_b = _sines32(b_pos, turns, np.full_like(turns, 0.25)) * d32                     # (T, J)
-    sin_b = _sines32(b_pos, turns, np.zeros_like(turns)) * d32
+    sin_a, cos_a = _sin_cos32(a_pos, turns, phase)                        # (B, J)
+    sin_b, cos_b = _sin_cos32(b_pos, turns)                               # (T, J)
+    sin_b *= d32
+    cos_b *= d32
     out = sin_a[:, None, :] * cos_b[None, :, :]                          # (B, T, J)
     out += cos_a[:, None, :] * sin_b[None, :, :]
     return out
