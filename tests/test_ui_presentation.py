@@ -148,6 +148,38 @@ def test_every_tab_is_reachable_from_the_keyboard(window, qtbot):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_typed_values_fit_their_boxes(qtbot, settings, lang, scale):
+    """The d_model, max_len and base boxes show their widest values whole at 1920 x 1080: in Chinese
+    at presentation scale 1.5 the base label once squeezed "10000" against its box's edge."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1920, 1080)
+        win.show()
+        win.presenter.set_scale(scale)
+        qtbot.wait(20)
+        c = win.controls
+        for row, widest in ((c.d_model, 8192), (c.max_len, 10_000_000), (c.base, 999_999)):
+            row.set_value(widest)
+            entry = row.entry
+            inner = entry.contentsRect().width() - entry.textMargins().left() - entry.textMargins().right()
+            needed = entry.fontMetrics().horizontalAdvance(entry.text())
+            assert needed + 4 <= inner, (row.label.text(), entry.text(), needed, inner)
+            assert row.label.geometry().right() < entry.geometry().left()
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_all_tabs_visible_at_1280(qtbot, settings, lang):
     """No scroll arrows: every tab lies inside the tab bar at 1280 x 800."""
     from PySide6.QtWidgets import QApplication

@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSlider, QStyle,
+                               QVBoxLayout, QWidget)
 from explorer.translations import fill
 
 STEPS = 1000  # resolution of a log-scale slider
+ENTRY_DIGITS = 8  # the widest value shown: max_len 10000000
+
+
+class ValueEntry(QLineEdit):
+    """The typed-value box: as wide as ENTRY_DIGITS digits in its current font (presentation mode
+    scales the font), so a long label in another language cannot squeeze the number."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        frame = self.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None, self)
+        margins = self.textMargins()
+        width = (self.fontMetrics().horizontalAdvance("0" * ENTRY_DIGITS) + margins.left()
+                 + margins.right() + 2 * frame + 8)        # 8: QLineEdit's inner text margins
+        return QSize(width, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
 
 class SliderRow(QWidget):
@@ -34,8 +52,8 @@ class SliderRow(QWidget):
         if mark is not None:
             self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
             self.slider.setTickInterval(max(1, self._to_tick(mark)))
-        self.entry = QLineEdit()
-        self.entry.setMaximumWidth(90)
+        self.entry = ValueEntry()
+        self.entry.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.entry.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.message = QLabel("")
         self.message.setObjectName("inputMessage")
