@@ -139,12 +139,29 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     (tmp_path / "random.pt").write_bytes(bytes(range(7, 250)) * 8)
     (tmp_path / "empty.pt").write_bytes(b"")
     (tmp_path / "ragged.csv").write_text("1,2,3\n4,5,6\n7,8\n")
-    return [(tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
+    from safetensors.torch import save_file
+
+    save_file({"pe": torch.zeros(16, 8)}, str(tmp_path / "whole.safetensors"))
+    whole = (tmp_path / "whole.safetensors").read_bytes()
+    (tmp_path / "cut.safetensors").write_bytes(whole[: len(whole) - 100])
+    (tmp_path / "cut_header.safetensors").write_bytes(whole[:30])
+    (tmp_path / "bad_json.safetensors").write_bytes((5).to_bytes(8, "little") + b"{abc}")
+    (tmp_path / "empty.safetensors").write_bytes(b"")
+    np.savez(tmp_path / "whole.npz", pe=np.zeros((16, 8)))
+    whole = (tmp_path / "whole.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "random.npz").write_bytes(bytes(range(7, 250)) * 8)
+    return [(tmp_path / "cut.safetensors", "shorter than its header says"),
+            (tmp_path / "cut_header.safetensors", "shorter than its header says"),
+            (tmp_path / "bad_json.safetensors", "header is not valid JSON"),
+            (tmp_path / "empty.safetensors", "the file is empty"),
+            (tmp_path / "cut.npz", "its end is cut off"), (tmp_path / "random.npz", "not a zip archive"),
+            (tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
             (tmp_path / "random.pt", "not a file torch.save wrote"), (tmp_path / "empty.pt", "the file is empty"),
             (tmp_path / "ragged.csv", "row 3 has 2 numbers and the rows before it 3"),
             (tmp_path / "numpy_bytes.pt", "is a NumPy .npy file, not a torch file"), (tmp_path / "nan.npy", "NaN"), (tmp_path / "empty.npy", "empty"),
             (tmp_path / "objects.npy", "cannot read"), (tmp_path / "pickled.pt", "needs pickle"),
-            (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "cannot read"),
+            (tmp_path / "complex.pt", "complex"), (tmp_path / "garbage.safetensors", "does not start like one"),
             (tmp_path / "table.txt", "must end in"), (tmp_path / "four_d.npy", "shape"),
             (tmp_path / "scalar.npy", "more than one number"), (tmp_path / "missing.npy", "no such file")]
 
@@ -155,6 +172,34 @@ def test_bad_input_exit_2_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.startswith("pe-explorer: error: ") and err.count("\n") == 1, err
         assert needle in err and "Traceback" not in err, (path, err)
+
+
+def test_bad_files_are_one_line_in_chinese_too(tmp_path, capsys):
+    """Every line of _bad_files has its Chinese text (none falls back to English)."""
+    for path, _ in _bad_files(tmp_path):
+        assert main(["check", str(path), "--lang", "zh_CN"]) == 2, path
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (path, err)
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in err), (path, err)
+
+
+def test_a_safetensors_file_is_read_from_its_header_and_only_the_chosen_tensor(tmp_path, capsys,
+                                                                              monkeypatch):
+    """A model.safetensors can be gigabytes of other tensors: --key reads one, and the file-size cap
+    of the formats read whole does not apply (it did: load_file read every tensor)."""
+    from safetensors.torch import save_file
+
+    from explorer.backend.encodings import sinusoidal_pe
+
+    monkeypatch.setattr(loading, "MAX_FILE_BYTES", 10_000)
+    table = torch.from_numpy(sinusoidal_pe(16, 8, 10000.0, "interleaved", "float32"))
+    save_file({"pe": table, "lm_head": torch.zeros(100, 100)}, str(tmp_path / "model.safetensors"))
+    assert (tmp_path / "model.safetensors").stat().st_size > 40_000
+    assert main(["check", str(tmp_path / "model.safetensors"), "--key", "pe"]) == 0
+    assert "OK" in capsys.readouterr().out
+    monkeypatch.setattr(loading, "MAX_VALUES", 1000)        # lm_head's 10,000 numbers: refused, by shape
+    assert main(["check", str(tmp_path / "model.safetensors"), "--key", "lm_head"]) == 2
+    assert "10,000 numbers" in capsys.readouterr().err
 
 
 def test_huge_array_refused(tmp_path, capsys, monkeypatch):

@@ -253,6 +253,7 @@ def _main(argv: list[str] | None) -> int:
         from explorer.commands.render import render_main
 
         return render_main(argv[1:])
+    args = None
     try:
         args = build_parser().parse_args(argv)
         if args.self_test:
@@ -286,8 +287,11 @@ def _main(argv: list[str] | None) -> int:
 
             return bench_main(["--json"] if args.json else [])
         return _run_gui(args)
-    except InputError as exc:
-        print("pe-explorer: error: " + " ".join(str(exc).splitlines()), file=sys.stderr)
+    except InputError as exc:      # in the language of --lang (check's report language, or the window's)
+        from explorer.errors import error_text
+
+        text = error_text(exc, getattr(args, "lang", None) or "en")
+        print("pe-explorer: error: " + " ".join(text.splitlines()), file=sys.stderr)
         return 2
     except MemoryError:
         print("pe-explorer: error: not enough memory for this request; choose smaller sizes",

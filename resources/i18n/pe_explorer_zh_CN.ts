@@ -1550,12 +1550,28 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法把 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
         </message>
         <message>
+            <source>cannot read %1 as .npz: it is not a zip archive (np.savez writes one), or its end is cut off (an unfinished copy or download?)</source>
+            <translation>无法把 %1 作为 .npz 读取：它不是 zip 压缩包（np.savez 写的是 zip），或者结尾被截断了（复制或下载未完成？）</translation>
+        </message>
+        <message>
             <source>cannot read %1 as .pt: it is not a file torch.save wrote (that is a zip archive or a pickle stream)</source>
             <translation>无法把 %1 作为 .pt 读取：它不是 torch.save 写出的文件（那是 zip 压缩包或 pickle 数据流）</translation>
         </message>
         <message>
             <source>cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy or download?)</source>
             <translation>无法把 %1 作为 .pt 读取：其 zip 压缩包已损坏或被截断（复制或下载未完成？）</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .safetensors: it does not start like one (an 8-byte header length, then a JSON header)</source>
+            <translation>无法把 %1 作为 .safetensors 读取：文件开头不像 safetensors 文件（应先是 8 字节的头部长度，然后是 JSON 头部）</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .safetensors: its header is not valid JSON</source>
+            <translation>无法把 %1 作为 .safetensors 读取：其头部不是有效的 JSON</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .safetensors: the file is shorter than its header says (cut short: an unfinished copy or download?)</source>
+            <translation>无法把 %1 作为 .safetensors 读取：文件比其头部声明的短（被截断：复制或下载未完成？）</translation>
         </message>
         <message>
             <source>cannot read %1: %2</source>

@@ -18,7 +18,8 @@ from explorer.errors import InputError, msg, require
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
 MAX_VALUES = 1 << 24          # 16,777,216 numbers: a 32768 x 512 table
-MAX_FILE_BYTES = 1 << 31      # 2 GiB on disk
+MAX_FILE_BYTES = 1 << 31      # 2 GiB on disk, for the formats read whole (.csv, .pt)
+LAZY = (".npy", ".npz", ".safetensors")   # headers first, then only the chosen array: any file size
 
 
 def as_array(x) -> tuple[np.ndarray, str]:
@@ -75,8 +76,10 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     require(suffix in SUFFIXES, "FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
     require(p.exists(), "cannot read %1: no such file", p)
     require(p.is_file(), "cannot read %1: it is not a file (a folder or a device)", p)
-    require(p.stat().st_size <= MAX_FILE_BYTES, "%1 is %2 bytes; the check reads files up to %3 bytes", p,
-                                                f"{p.stat().st_size:,}", f"{MAX_FILE_BYTES:,}")
+    size = p.stat().st_size
+    require(size > 0, "cannot read %1: the file is empty", p)
+    require(size <= MAX_FILE_BYTES or suffix in LAZY, "%1 is %2 bytes; the check reads files up to %3 bytes",
+            p, f"{size:,}", f"{MAX_FILE_BYTES:,}")
     try:
         with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
             warnings.simplefilter("ignore")  # the one line below says what went wrong
@@ -92,10 +95,11 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
 
 
 class Stored:
-    """An array of a .npy file or .npz member known by its header: shape and dtype now, the values
-    on load() (a 3 MB .npz can hold gigabytes of compressed zeros: sizes are checked first)."""
+    """An array of a .npy file, .npz member or safetensors tensor known by its header: shape (and for
+    .npy the dtype) now, the values on load() (a 3 MB .npz can hold gigabytes of compressed zeros, a
+    model.safetensors gigabytes of other tensors: sizes are checked first)."""
 
-    def __init__(self, shape: tuple, dtype: np.dtype, load):
+    def __init__(self, shape: tuple, dtype: np.dtype | None, load):
         self.shape, self.dtype, self.ndim = tuple(shape), dtype, len(shape)
         self._load = load
 
@@ -133,6 +137,9 @@ def _read_npz(p: Path) -> dict:
     """name -> Stored for each array of a .npz, read from the members' headers only."""
     import zipfile
 
+    if not zipfile.is_zipfile(p):
+        raise InputError(msg("cannot read %1 as .npz: it is not a zip archive (np.savez writes one), or "
+                             "its end is cut off (an unfinished copy or download?)", p))
     out: dict = {}
     with zipfile.ZipFile(p) as z:
         for info in z.infolist():
@@ -142,6 +149,37 @@ def _read_npz(p: Path) -> dict:
                 out[info.filename[:-4]] = Stored(shape, dtype, lambda m=info.filename: _npy_member(p, m))
     require(out, "%1 holds no .npy array", p)
     return out
+
+
+def _read_safetensors(p: Path) -> dict:
+    """name -> Stored for each tensor of a .safetensors file, from its header (safetensors' safe_open);
+    only the chosen tensor's bytes are read. torch tensors: bfloat16 and float8 have no numpy dtype."""
+    from safetensors import SafetensorError, safe_open
+
+    def tensor(name: str):
+        with safe_open(str(p), framework="pt") as f:
+            return f.get_tensor(name)
+
+    try:
+        with safe_open(str(p), framework="pt") as f:
+            shapes = {name: tuple(f.get_slice(name).get_shape()) for name in f.keys()}
+    except SafetensorError as exc:
+        raise InputError(_safetensors_message(p, str(exc))) from None
+    require(shapes, "%1 holds no tensors", p)
+    return {name: Stored(shape, None, lambda name=name: tensor(name)) for name, shape in shapes.items()}
+
+
+def _safetensors_message(p: Path, reason: str) -> str:
+    """One line for the safetensors library's header errors (its words are for programmers)."""
+    if "not fully covered" in reason or "invalid header length" in reason:
+        return msg("cannot read %1 as .safetensors: the file is shorter than its header says (cut short: "
+                   "an unfinished copy or download?)", p)
+    if "header too small" in reason or "header too large" in reason:
+        return msg("cannot read %1 as .safetensors: it does not start like one (an 8-byte header length, "
+                   "then a JSON header)", p)
+    if "JSON" in reason:
+        return msg("cannot read %1 as .safetensors: its header is not valid JSON", p)
+    return msg("cannot read %1 as %2: %3", p, ".safetensors", " ".join(reason.split())[:160])
 
 
 def _read(p: Path, suffix: str) -> dict:
@@ -165,14 +203,7 @@ def _read(p: Path, suffix: str) -> dict:
         require(table.size > 0, "cannot read %1: it holds no numbers", p)
         return {"": table}
     if suffix == ".safetensors":
-        from safetensors.numpy import load_file
-
-        try:
-            return dict(load_file(str(p)))
-        except (TypeError, AttributeError):  # bfloat16 and float8 have no numpy dtype: via torch
-            from safetensors.torch import load_file as load_torch
-
-            return dict(load_torch(str(p)))
+        return _read_safetensors(p)
     return _read_torch(p)
 
 
@@ -186,7 +217,6 @@ def _read_torch(p: Path) -> dict:
     with open(p, "rb") as f:
         magic = f.read(6)
     require(magic != b"\x93NUMPY", "%1 is a NumPy .npy file, not a torch file: name it .npy", p)
-    require(magic, "cannot read %1: the file is empty", p)
     # torch.save writes a zip archive (before torch 1.6: a pickle stream, which starts with 0x80)
     is_zip = magic.startswith(b"PK\x03\x04")
     require(is_zip or magic[:1] == b"\x80", "cannot read %1 as .pt: it is not a file torch.save wrote "
