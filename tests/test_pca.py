@@ -90,3 +90,41 @@ def test_top_eigenpairs_falls_back_to_the_full_solver_when_the_iteration_does_no
     want_lam, want_v = np.linalg.eigh(a.T @ a)
     np.testing.assert_allclose(lam, want_lam[::-1][:3], rtol=1e-12)
     np.testing.assert_allclose(np.abs((v * want_v[:, ::-1][:, :3]).sum(axis=0)), 1.0, rtol=1e-10)
+
+
+def test_the_chebyshev_filter_is_the_polynomial_of_the_matrix():
+    """chebyshev_filter(v) = U T_m((2Λ - cut) / cut) Uᵀ v, from numpy's eigendecomposition."""
+    from explorer.compute.pca import chebyshev_filter
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((60, 40))
+    c = a.T @ a                                                        # (40, 40) PSD
+    lam, u = np.linalg.eigh(c)
+    v = rng.standard_normal((40, 4))
+    cut = float(lam[-8])
+    for degree in (1, 2, 6):
+        t = np.cos(degree * np.arccos(np.clip(2 * lam / cut - 1, -1, 1)))
+        above = 2 * lam / cut - 1 > 1
+        t[above] = np.cosh(degree * np.arccosh(2 * lam[above] / cut - 1))
+        want = u @ (t[:, None] * (u.T @ v))
+        got = chebyshev_filter(lambda x: c @ x, v, c @ v, cut, degree)
+        np.testing.assert_allclose(got, want, atol=1e-9 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("n, d, base", [(512, 384, 1.5), (1024, 768, 2.0), (2048, 1024, 5.0)])
+def test_a_small_base_settles_without_the_full_solver(n, d, base, monkeypatch):
+    """At base <= 10 the spectrum is flat (each eigenvalue ~2 % below the one before): plain subspace
+    iteration ran out of steps and formed the (n, n) matrix for eigh (~1.1 s a slider step at OPT's
+    2048 rows). The Chebyshev-filtered steps settle on their own, to the same components."""
+    pca_module._STARTS.clear()
+
+    def no_full(self):
+        raise AssertionError("the full solver was used")
+
+    monkeypatch.setattr(CentredToeplitz, "full", no_full)
+    coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, base, "interleaved", "float32"), base, "interleaved")
+    assert_same_components(float64_table(n, d, base, "interleaved"), coords, var)
+    for step in (1.013, 1.013 ** 2):                                  # dragged: warm starts
+        b = base * step
+        coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, b, "interleaved", "float32"), b, "interleaved")
+    assert_same_components(float64_table(n, d, b, "interleaved"), coords, var)
