@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields, replace
 
 from explorer.backend.encodings import DTYPES, LAYOUTS
 from explorer.backend.similarity import METRICS
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 D_MODEL_RANGE = (1, 8192)
 MAX_LEN_RANGE = (1, 10_000_000)
@@ -82,7 +82,7 @@ class Params:
         """Inverse of to_dict; unknown keys are refused by name."""
         require(isinstance(data, dict), "parameters must be a JSON object")
         known = {f.name for f in fields(cls)}
-        extra = sorted(_shown(k) for k in data if k not in known)
+        extra = sorted(shown(k) for k in data if k not in known)
         require(not extra, "unknown parameter(s): %1", ", ".join(extra))
         data = dict(data)
         if "curve_pairs" in data:
@@ -91,20 +91,14 @@ class Params:
         return cls(**data)
 
 
-def _shown(value) -> str:
-    """A user's value as it may appear in a one-line message: repr, at most 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _whole(name: str, value, lo: int, hi: int) -> None:
     require(isinstance(value, int) and not isinstance(value, bool),
-            "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", _shown(value))
+            "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", shown(value))
     require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", f"{value:,}")
 
 
 def _choice(name: str, value, allowed) -> None:
-    require(value in allowed, "%1 must be one of %2; got %3", name, ", ".join(allowed), _shown(value))
+    require(value in allowed, "%1 must be one of %2; got %3", name, ", ".join(allowed), shown(value))
 
 
 def validate(p: Params) -> None:
@@ -113,9 +107,9 @@ def validate(p: Params) -> None:
     _whole("max_len", p.max_len, *MAX_LEN_RANGE)
     ok = isinstance(p.base, (int, float)) and not isinstance(p.base, bool)
     require(ok and p.base > 1 and (isinstance(p.base, int) or math.isfinite(p.base)),
-            "base must be a finite number greater than 1, not %1", _shown(p.base))
+            "base must be a finite number greater than 1, not %1", shown(p.base))
     require(p.base <= BASE_RANGE[1],
-            "base must be at most %1; got %2", f"{BASE_RANGE[1]:g}", _shown(p.base))
+            "base must be at most %1; got %2", f"{BASE_RANGE[1]:g}", shown(p.base))
     _choice("layout", p.layout, LAYOUTS)
     _choice("dtype", p.dtype, DTYPES)
     _choice("device", p.device, DEVICES)
@@ -128,7 +122,7 @@ def validate(p: Params) -> None:
     _choice("tokenizer", p.tokenizer, TOKENIZER_NAMES)
     _choice("embedding_source", p.embedding_source, EMBEDDING_SOURCES)
     require(isinstance(p.model, str) and len(p.model) <= MODEL_SPEC_LIMIT and is_path_text(p.model),
-            "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", _shown(p.model))
+            "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", shown(p.model))
     require(p.embedding_source != "model" or p.model.strip() != "",
             "embedding_source model needs a model: open one (File → Open model…) or give --model")
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,

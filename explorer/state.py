@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from explorer import catalogue
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 from explorer.params import Params
-from explorer.viewstate import ViewState, shown
+from explorer.viewstate import ViewState
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,15 +12,9 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields, replace
 
 from explorer.backend.encodings import finite_number
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 ZOOM_LIMIT = 10_000_000   # the largest max_len (params.MAX_LEN_RANGE): no zoom reaches further
-
-
-def shown(value) -> str:
-    """A user's value as it may appear in a one-line message: repr, at most 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)

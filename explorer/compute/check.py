@@ -18,9 +18,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.errors import InputError, message_of, msg, require
+from explorer.errors import InputError, message_of, msg, require, shown
 from explorer.params import MODEL_SPEC_LIMIT, Params, is_path_text
-from explorer.viewstate import ViewState, shown
+from explorer.viewstate import ViewState
 
 MEMORY_PREFIX = "memory:"
 SCREEN_ROWS = 1024     # at most this many positions and channels are drawn (evenly spaced, exact values)
