@@ -94,6 +94,47 @@ def test_titles_follow_the_scale_after_a_language_switch(window, qtbot, settings
         window.presenter.set_scale(1.0)
 
 
+def assert_no_tab_elided(win):
+    bar = win.tabs.tabBar()
+    assert bar.font().pointSizeF() == win.presenter.base_point_size * win.presenter.scale
+    for i in range(bar.count()):
+        r = bar.tabRect(i)
+        assert r.left() >= 0 and r.right() <= bar.width(), (i, r, bar.width())
+        elided = bar.fontMetrics().elidedText(bar.tabText(i), Qt.TextElideMode.ElideRight, r.width() - 12)
+        assert elided == bar.tabText(i), f"tab {i} {bar.tabText(i)!r} is elided"
+
+
+def test_tabs_are_whole_after_f11_in_a_window_rebuilt_for_chinese(window, qtbot, settings):
+    """Settings -> Language during F11 builds the new window's tab bar while the application font is
+    1.5x; its style sheet kept that font, so after F11 every tab was elided ("热...", "...")."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    window.resize(1280, 800)
+    window.presenter.toggle_presentation()
+    install_translator(QApplication.instance(), "zh_CN")
+    try:
+        new = MainWindow(settings=settings)
+        new.show()
+        carry_presentation(window, new)
+        qtbot.wait(10)
+        new.presenter.toggle_presentation()
+        new.resize(1280, 800)
+        qtbot.wait(20)
+        assert not new.presenter.in_presentation()
+        assert_no_tab_elided(new)
+        new.controller.wait_idle()
+        close_and_delete(new)
+    finally:
+        install_translator(QApplication.instance(), "en")
+        window.presenter.toggle_presentation()
+        window.presenter.set_scale(1.0)
+
+
 def test_the_readout_is_large_only_above_1x(window, qtbot, settings):
     """1.3x bold in F11 and at larger scales; back at 1x (leaving F11, Ctrl+-, or a window rebuilt
     for a language switch, which sets the old scale) plain, as in a window just opened: it stayed

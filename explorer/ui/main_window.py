@@ -93,9 +93,14 @@ class MainWindow(QMainWindow):
 
     def style_tabs(self, scale: float) -> None:
         """Compact tabs (all 14 fit at 1280 px) at the presentation scale's size (a tab bar with a style
-        sheet ignores setFont, so the size is in the sheet)."""
-        self.tabs.tabBar().setStyleSheet(f"QTabBar::tab {{ padding: {4 * scale:.0f}px {7 * scale:.0f}px; "
-                                         f"font-size: {QApplication.font().pointSizeF():.1f}pt; }}")
+        sheet ignores setFont, so the size is in the sheet). The sheet sizes the bar's own font too:
+        the bar elides its tab texts with that font, and without a size of its own it kept the font
+        it was first styled with, 1.5x in a window rebuilt during F11 (a language switch), so after
+        F11 every Chinese tab read "热..." or "..."."""
+        size = f"{QApplication.font().pointSizeF():.1f}pt"
+        self.tabs.tabBar().setStyleSheet(f"QTabBar {{ font-size: {size}; }} "
+                                         f"QTabBar::tab {{ padding: {4 * scale:.0f}px {7 * scale:.0f}px; "
+                                         f"font-size: {size}; }}")
 
     def step_tab(self, step: int) -> None:
         """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
