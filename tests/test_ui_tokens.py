@@ -45,6 +45,47 @@ def test_chips_show_known_wordpiece_ids(view):
     assert not view.notice.isVisible()
 
 
+def _ink_rows(image, rect) -> np.ndarray:
+    """Per pixel row of `rect` in `image` (a QImage): how many pixels are dark (text)."""
+    from PySide6.QtGui import QColor
+
+    rows = []
+    for y in range(rect.top(), rect.bottom() + 1):
+        rows.append(sum(QColor(image.pixel(x, y)).lightness() < 110
+                        for x in range(rect.left(), rect.right() + 1)))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("text", ["注意力机制需要位置信息", FISH])
+def test_every_chip_shows_its_id_line_in_chinese_too(qtbot, text):
+    """A chip is two lines (token, then "ID · position"). With the bundled CJK font as the fallback
+    (the app's font, as make_app sets it), Qt sized Chinese chips a few pixels short of what it
+    paints and drew "注意..." alone."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.fonts import apply_ui_font
+
+    app = QApplication.instance()
+    before = QFont(app.font())
+    apply_ui_font(app)
+    try:
+        view = TokensView()
+        qtbot.addWidget(view)
+        view.resize(1000, 700)
+        view.show()
+        view.set_result(ct.tokens(Params(text=text, tokenizer="char")))
+        qtbot.wait(10)
+        image = view.chips.viewport().grab().toImage()
+        for item in chips(view)[:6]:
+            rect = view.chips.visualItemRect(item)
+            ink = _ink_rows(image, rect)
+            lower = ink[len(ink) // 2 + 2:]                  # the "ID · position" line
+            assert lower.sum() > 20, (item.text(), ink.tolist())
+    finally:
+        app.setFont(before)
+
+
 def test_set_result_updates_the_inputs(view):
     view.set_result(ct.tokens(Params(text="hello there", tokenizer="cl100k", scale_embedding=False)))
     assert view.text_box.toPlainText() == "hello there"

@@ -68,7 +68,9 @@ class ControlPanel(QWidget):
         lay.addLayout(form)
         lay.addWidget(self.device_label)
         lay.addWidget(self.scale_box)
-        model = QGroupBox(self.tr("Model"))
+        model = QGroupBox(self.tr("Model preset"))     # not the opened model: that is in the File menu
+        model.setToolTip(self.tr("The shape, positions and RoPE settings of a published model. "
+                                 "File → Open model… opens a model's own files."))
         model_lay = QVBoxLayout(model)
         model_lay.addWidget(self.preset_box)
         model_lay.addWidget(self.preset_label)

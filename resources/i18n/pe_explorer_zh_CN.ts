@@ -463,8 +463,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>设备</translation>
         </message>
         <message>
-            <source>Model</source>
-            <translation>模型</translation>
+            <source>Model preset</source>
+            <translation>模型预设</translation>
+        </message>
+        <message>
+            <source>The shape, positions and RoPE settings of a published model. File → Open model… opens a model's own files.</source>
+            <translation>已发布模型的尺寸、位置编码方式和 RoPE 设置。“文件 → 打开模型…”可打开模型自己的文件。</translation>
         </message>
         <message>
             <source>none</source>

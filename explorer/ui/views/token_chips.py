@@ -3,8 +3,10 @@ the notice line above it (why nothing is shown, or where a long text was cut).""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor
+import re
+
+from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 from explorer.errors import localized
@@ -15,6 +17,8 @@ CHIP_SPECIAL = QColor("#fdd9a0")    # [CLS], [SEP]
 CHIP_PARTIAL = QColor("#f6c6d8")    # incomplete UTF-8 bytes, shown as hex
 CHIP_UNKNOWN = QColor("#d0d0d0")    # [UNK]
 CHIP_PLAIN = QColor("#dcebf7")
+_BEYOND_LATIN = re.compile("[\u0250-\U0010ffff]")   # drawn with a fallback font (CJK, ...) when the
+#                                                        UI font lacks it
 
 
 class ChipStrip(QListWidget):
@@ -27,6 +31,7 @@ class ChipStrip(QListWidget):
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setSpacing(2)
         self.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
+        self._tallest = 0       # the fallback-font chips' height (0: none)
         self.fit()
 
     def fill(self, r) -> None:
@@ -46,17 +51,46 @@ class ChipStrip(QListWidget):
             item.setToolTip(tip)
             self.addItem(item)
         self.blockSignals(False)
+        self._size_fallback_chips()
         self.fit()
+
+    def _size_fallback_chips(self) -> None:
+        """Chips whose text needs a fallback font as tall as two lines of the tallest font in the
+        family list. Qt's own size for them is a few pixels short of what it paints: "注意\n12345 · p0"
+        got 32 px and was drawn as "注意..." (it wants 2 x 17 + 2 with the bundled CJK font)."""
+        need = 2 * self._tallest_line() + 2
+        metrics = self.fontMetrics()
+        pad = 2 * (self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        self._tallest = 0
+        for i in range(self.count()):
+            item = self.item(i)
+            text = item.text()
+            if not _BEYOND_LATIN.search(text):
+                continue
+            self._tallest = need                                    # Qt's width: the longer line
+            width = max(metrics.horizontalAdvance(line) for line in text.split("\n")) + pad + 1
+            item.setSizeHint(QSize(width, need))
+
+    def _tallest_line(self) -> int:
+        """The largest line spacing among the font's families (the UI font, then its fallbacks)."""
+        spacings = [self.fontMetrics().lineSpacing()]
+        for family in self.font().families():
+            font = QFont(self.font())
+            font.setFamilies([family])
+            spacings.append(QFontMetrics(font).lineSpacing())
+        return max(spacings)
 
     def fit(self) -> None:
         """Two whole rows of chips at the current font (the presentation scale makes them taller),
         then the strip scrolls."""
         row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing() + 8
+        row = max(row, self._tallest)
         self.setFixedHeight(2 * (row + 2 * self.spacing()) + 2 * self.frameWidth() + 2)
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
+            self._size_fallback_chips()
             self.fit()
 
 
