@@ -55,20 +55,19 @@ class ChipStrip(QListWidget):
         self.fit()
 
     def _size_fallback_chips(self) -> None:
-        """Chips whose text needs a fallback font as tall as two lines of the tallest font in the
-        family list. Qt's own size for them is a few pixels short of what it paints: "注意\n12345 · p0"
-        got 32 px and was drawn as "注意..." (it wants 2 x 17 + 2 with the bundled CJK font)."""
-        need = 2 * self._tallest_line() + 2
-        metrics = self.fontMetrics()
-        pad = 2 * (self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        """When a chip's text needs a fallback font, every chip is as tall as two lines of the tallest
+        family (rows of one height: two whole rows, then the strip scrolls). Qt's own size for such a
+        chip is a few pixels short of what it paints: "注意\n12345 · p0" got 32 px and was drawn
+        as "注意..." (it wants 2 x 17 + 2 with the bundled CJK font)."""
+        items = [self.item(i) for i in range(self.count())]
         self._tallest = 0
-        for i in range(self.count()):
-            item = self.item(i)
-            text = item.text()
-            if not _BEYOND_LATIN.search(text):
-                continue
-            self._tallest = need                                    # Qt's width: the longer line
-            width = max(metrics.horizontalAdvance(line) for line in text.split("\n")) + pad + 1
+        if not any(_BEYOND_LATIN.search(item.text()) for item in items):
+            return
+        self._tallest = need = 2 * self._tallest_line() + 2
+        metrics = self.fontMetrics()
+        pad = 2 * (self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
+        for item in items:                                          # Qt's width: the longer line
+            width = max(metrics.horizontalAdvance(line) for line in item.text().split("\n")) + pad
             item.setSizeHint(QSize(width, need))
 
     def _tallest_line(self) -> int:
