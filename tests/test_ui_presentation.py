@@ -105,8 +105,9 @@ def assert_no_tab_elided(win):
 
 
 def test_tabs_are_whole_after_f11_in_a_window_rebuilt_for_chinese(window, qtbot, settings):
-    """Settings -> Language during F11 builds the new window's tab bar while the application font is
-    1.5x; its style sheet kept that font, so after F11 every tab was elided ("热...", "...")."""
+    """Settings -> Language during F11 builds the new window while the application font is 1.5x: the
+    tab bar's style sheet kept that font, so after F11 every tab was elided ("热...", "..."), and the
+    tab widget kept it too, so every view first opened after F11 had 1.5x text."""
     from PySide6.QtWidgets import QApplication
 
     from explorer.ui.app import carry_presentation
@@ -127,12 +128,37 @@ def test_tabs_are_whole_after_f11_in_a_window_rebuilt_for_chinese(window, qtbot,
         qtbot.wait(20)
         assert not new.presenter.in_presentation()
         assert_no_tab_elided(new)
+        base = new.presenter.base_point_size
+        assert new.tabs.font().pointSizeF() == base    # it stayed 1.5x, and views made later too
+        for i in range(new.tabs.count()):              # each view is made now, after F11
+            new.tabs.setCurrentIndex(i)
+            qtbot.wait(5)
+        for name, view in new.views.items():
+            assert view.font().pointSizeF() == base, name
+        assert new.views["check"].hint.font().pointSizeF() == pytest.approx(base * 1.3)
         new.controller.wait_idle()
         close_and_delete(new)
     finally:
         install_translator(QApplication.instance(), "en")
         window.presenter.toggle_presentation()
         window.presenter.set_scale(1.0)
+
+
+def test_the_check_hint_and_fix_line_follow_the_scale(window, qtbot):
+    """The empty check view's hint (1.3x) and its fixed-width fix line kept the size of the font
+    they were made with through every scale change."""
+    window.tabs.setCurrentIndex(list(window.views).index("check"))
+    qtbot.wait(5)
+    view = window.views["check"]
+    p = window.presenter
+    try:
+        for scale in (1.5, 2.0, 1.0):
+            p.set_scale(scale)
+            qtbot.wait(5)
+            assert view.hint.font().pointSizeF() == pytest.approx(p.base_point_size * scale * 1.3)
+            assert view.fix_line.font().pointSizeF() == pytest.approx(p.base_point_size * scale)
+    finally:
+        p.set_scale(1.0)
 
 
 def test_the_readout_is_large_only_above_1x(window, qtbot, settings):

@@ -110,6 +110,9 @@ class Presenter(QObject):
         font.setPointSizeF(size)
         QApplication.setFont(font)
         self.window.setFont(font)
+        # and on the tabs themselves: in a window built while the fonts were scaled (a language
+        # switch during F11) the tab widget kept 1.5x after F11, and so did every view made later
+        self.window.tabs.setFont(font)
         self.window.style_tabs(self.scale)
         self.window.set_panel_scale(self.scale)
         for view in self.window.views.values():     # views made later get it in apply_to

@@ -60,15 +60,11 @@ class CheckView(PanelView):
         self.fix_line.setWordWrap(True)
         self.fix_line.setTextFormat(Qt.TextFormat.PlainText)
         self.fix_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.fix_line.setFont(mono)
         self.hint = QLabel(self._hint_text())
         self.hint.setObjectName("checkHint")
         self.hint.setWordWrap(True)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        hint_font = QFont(self.hint.font())
-        hint_font.setPointSizeF(hint_font.pointSizeF() * 1.3)
-        self.hint.setFont(hint_font)
+        self._size_own_fonts()
         self.curves_canvas = pg.GraphicsLayoutWidget()
         self.box.removeWidget(self.canvas)
         self.stack = QStackedWidget()
@@ -81,6 +77,22 @@ class CheckView(PanelView):
         self._build_images()
         self._build_curves()
         self._show_empty("")
+
+    def _size_own_fonts(self) -> None:
+        """The fix line in the fixed-width font and the empty view's hint at 1.3x, both at the view's
+        own size: they followed no presentation scale (made once at the size of their first day)."""
+        size = self.font().pointSizeF()
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(size)
+        self.fix_line.setFont(mono)
+        hint_font = QFont(self.font())
+        hint_font.setPointSizeF(size * 1.3)
+        self.hint.setFont(hint_font)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "hint"):
+            self._size_own_fonts()
 
     def _hint_text(self) -> str:
         return self.tr(
