@@ -190,8 +190,17 @@ def test_presentation_mode_and_scale(window, qtbot):
     assert window.dock.font().pointSizeF() == window.font().pointSizeF() > size * 2
     assert window.dock.font() != QApplication.font("QDockWidget")
     p.toggle_contrast()
-    assert "black" in window.styleSheet()
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QLabel
+
+    label = window.controls.findChild(QLabel)
+    assert label.palette().color(QPalette.ColorRole.WindowText).name() == "#000000"
+    assert label.palette().color(QPalette.ColorRole.Window).name() == "#ffffff"
+    assert label.font().bold() and label.font().pointSizeF() == window.font().pointSizeF()
     p.set_scale(1.0)
+    assert label.font().pointSizeF() == p.base_point_size and label.font().bold()
+    p.toggle_contrast()
+    assert not label.font().bold()
 
 
 def test_device_label_says_what_is_in_use(window, qtbot):

@@ -122,9 +122,11 @@ class ControlPanel(QWidget):
         for key, widget in (("d_model", self.d_model.label), ("max_len", self.max_len.label),
                             ("scale_embedding", self.scale_box)):
             from_preset = bool(state.preset) and key not in changed
-            font = QFont()     # only weight and style set: the size still follows the window's scale
-            font.setBold(from_preset)
-            font.setItalic(key in changed)
+            font = QFont()     # only what is marked set: size and weight still follow the window
+            if from_preset:    # (its scale, and high contrast's bold)
+                font.setBold(True)
+            if key in changed:
+                font.setItalic(True)
             widget.setFont(font)
             widget.setToolTip(self.tr("from the preset") if from_preset else
                               fill(self.tr("preset value: %1"), str(changed[key]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.views.base import rescale_labels, set_text_scale, text_scale
@@ -23,6 +23,19 @@ def base_point_size() -> float:
         size = QApplication.font().pointSizeF() or 10.0
         app.setProperty("peBasePointSize", float(size))
     return float(size)
+
+
+def contrast_palette() -> QPalette:
+    """Black text on white for every widget role (high contrast), in every colour group."""
+    palette = QPalette(QApplication.palette())
+    black, white = QColor("black"), QColor("white")
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText,
+                 QPalette.ColorRole.ToolTipText, QPalette.ColorRole.PlaceholderText):
+        palette.setColor(role, black)
+    for role in (QPalette.ColorRole.Window, QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase,
+                 QPalette.ColorRole.Button, QPalette.ColorRole.ToolTipBase):
+        palette.setColor(role, white)
+    return palette
 
 
 class Presenter(QObject):
@@ -108,7 +121,8 @@ class Presenter(QObject):
         size = self.base_point_size * self.scale
         font = QFont(QApplication.font())
         font.setPointSizeF(size)
-        QApplication.setFont(font)
+        font.setBold(self.high_contrast)   # not in the style sheet: a sheet that sets font-weight pins
+        QApplication.setFont(font)         # each widget's font, and Ctrl+= left the panel at 1x
         self.window.setFont(font)
         # and on the tabs themselves: in a window built while the fonts were scaled (a language
         # switch during F11) the tab widget kept 1.5x after F11, and so did every view made later
@@ -147,10 +161,10 @@ class Presenter(QObject):
             rescale_labels(gv.scene())   # titles and signs keep their own proportions
 
     def toggle_contrast(self) -> None:
-        """High contrast: pure black on white, bold text, thicker lines."""
+        """High contrast: pure black on white (the palette), bold text (set_scale's font), thicker
+        lines. Not a style sheet: a sheet on the window pins every widget's font to the one it had
+        when styled, so Ctrl+= left the control panel and the views' controls at their old size."""
         self.high_contrast = not self.high_contrast
         self.contrast_action.setChecked(self.high_contrast)
-        sheet = ("QWidget { color: black; background: white; font-weight: bold; }"
-                 if self.high_contrast else "")
-        self.window.setStyleSheet(sheet)
+        self.window.setPalette(contrast_palette() if self.high_contrast else QApplication.palette())
         self.set_scale(self.scale)
