@@ -10,13 +10,14 @@ pca() starts without forming C = AᵀA (n·d², ~2.5 ms at 512 x 384): each prod
 forms C and goes on with C @ V (~0.1 ms each). Sinusoidal PE's Gram matrix is Toeplitz, and its
 products come by FFT (explorer.compute.sinusoidal_pca, through _top_eigenpairs).
 
-A flat spectrum settles slowly: at base <= 10 each of sinusoidal PE's eigenvalues is only ~2 % below the one before, so
-after CHEBYSHEV_AFTER plain steps each step applies a Chebyshev filter instead (Zhou & Saad's
-filtered subspace iteration): a degree-DEGREE polynomial of C, at most 1 on [0, the block's smallest
-Ritz value (the cut)] and steep above it. An eigenvalue 1.09x the cut grows 17x in one filtered step
-(six products) where six plain products give 1.7x. MiniLM's 512 rows at base 1.5 took 40 plain steps
-and then `eigh` (~30 ms), OPT's 2048 ~1.1 s a slider step; filtered, ~4 and ~25 ms. When the
-iteration does not settle in MAX_STEPS, the full `np.linalg.eigh` answers instead.
+A flat spectrum settles slowly: at base <= 10 each of sinusoidal PE's eigenvalues is only ~2 %
+below the one before, so after CHEBYSHEV_AFTER plain steps each step applies a Chebyshev filter
+instead (Zhou & Saad's filtered subspace iteration): a degree-DEGREE polynomial of C, at most 1 on
+[0, the block's smallest Ritz value (the cut)] and steep above it. An eigenvalue 1.09x the cut grows
+17x in one filtered step (six products) where six plain products give 1.7x. MiniLM's 512 rows at
+base 1.5 took 40 plain steps and then `eigh` (~30 ms), OPT's 2048 ~1.1 s a slider step; filtered,
+~4 and ~25 ms. When the iteration does not settle in MAX_STEPS, the full `np.linalg.eigh` answers
+instead.
 """
 
 from __future__ import annotations

@@ -121,8 +121,8 @@ class Presenter(QObject):
         size = self.base_point_size * self.scale
         font = QFont(QApplication.font())
         font.setPointSizeF(size)
-        font.setBold(self.high_contrast)   # not in the style sheet: a sheet that sets font-weight pins
-        QApplication.setFont(font)         # each widget's font, and Ctrl+= left the panel at 1x
+        font.setBold(self.high_contrast)   # high contrast's bold is in the font, not a style sheet
+        QApplication.setFont(font)         # (see toggle_contrast)
         self.window.setFont(font)
         # and on the tabs themselves: in a window built while the fonts were scaled (a language
         # switch during F11) the tab widget kept 1.5x after F11, and so did every view made later

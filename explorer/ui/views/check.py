@@ -80,7 +80,7 @@ class CheckView(PanelView):
 
     def _size_own_fonts(self) -> None:
         """The fix line in the fixed-width font and the empty view's hint at 1.3x, both at the view's
-        own size: they followed no presentation scale (made once at the size of their first day)."""
+        own size (they kept the size they were made with through every presentation scale)."""
         size = self.font().pointSizeF()
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(size)

@@ -65,8 +65,9 @@ class ChipStrip(QListWidget):
             return
         self._tallest = need = 2 * self._tallest_line() + 2
         metrics = self.fontMetrics()
-        pad = 2 * (self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
-        for item in items:                                          # Qt's width: the longer line
+        margin = self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self)
+        pad = 2 * (margin + 1) + 1                     # Qt's text margins, and one pixel to spare
+        for item in items:                             # as wide as the longer line
             width = max(metrics.horizontalAdvance(line) for line in item.text().split("\n")) + pad
             item.setSizeHint(QSize(width, need))
 
