@@ -31,6 +31,23 @@ def title_sizes(window):
     return out
 
 
+def rebuilt_in_chinese_during_f11(window, settings):
+    """What Settings -> Language does during F11: `window` enters F11, a new window is built in
+    Chinese (while the application font is 1.5x) and takes over F11 and the scale."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+
+    window.presenter.toggle_presentation()
+    install_translator(QApplication.instance(), "zh_CN")
+    new = MainWindow(settings=settings)
+    new.show()
+    carry_presentation(window, new)
+    return new
+
+
 def test_leaving_f11_restores_scale_and_window_size(window, qtbot):
     window.resize(1280, 800)
     qtbot.wait(10)
@@ -65,17 +82,11 @@ def test_titles_follow_the_scale_after_a_language_switch(window, qtbot, settings
     sign is drawn at its size x the scale, also those set after the scale changed."""
     from PySide6.QtWidgets import QApplication
 
-    from explorer.ui.app import carry_presentation
     from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
     from tests.conftest import close_and_delete
 
-    window.presenter.toggle_presentation()
-    install_translator(QApplication.instance(), "zh_CN")
     try:
-        new = MainWindow(settings=settings)
-        new.show()
-        carry_presentation(window, new)
+        new = rebuilt_in_chinese_during_f11(window, settings)
         assert new.presenter.in_presentation() and new.presenter.scale == 1.5
         assert new.presenter.base_point_size == window.presenter.base_point_size
         draw_every_tab(new, qtbot)
@@ -110,18 +121,12 @@ def test_tabs_are_whole_after_f11_in_a_window_rebuilt_for_chinese(window, qtbot,
     tab widget kept it too, so every view first opened after F11 had 1.5x text."""
     from PySide6.QtWidgets import QApplication
 
-    from explorer.ui.app import carry_presentation
     from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
     from tests.conftest import close_and_delete
 
     window.resize(1280, 800)
-    window.presenter.toggle_presentation()
-    install_translator(QApplication.instance(), "zh_CN")
     try:
-        new = MainWindow(settings=settings)
-        new.show()
-        carry_presentation(window, new)
+        new = rebuilt_in_chinese_during_f11(window, settings)
         qtbot.wait(10)
         new.presenter.toggle_presentation()
         new.resize(1280, 800)
