@@ -86,6 +86,19 @@ def test_every_chip_shows_its_id_line_in_chinese_too(qtbot, text):
         app.setFont(before)
 
 
+def test_the_pe_panel_on_its_own_scale_has_its_own_colour_bar(view):
+    """X = E·√d + PE: PE is drawn on ±1 beside E's ±40; the only colour bar was the shared one, so
+    the PE panel's colours had no scale on screen."""
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char", d_model=64)))
+    image = view.sum.images[1]
+    bar = view.sum.own_bars[1]
+    lo, hi = image.getLevels()
+    assert bar.levels() == pytest.approx((lo, hi)) and hi == pytest.approx(-lo) and hi <= 1.0
+    shared = view.sum.bar.levels()
+    assert shared[1] > 5 * hi                      # E·√d's scale, not PE's
+    assert bar.isVisible() and bar.scene() is view.sum.scene()
+
+
 def test_set_result_updates_the_inputs(view):
     view.set_result(ct.tokens(Params(text="hello there", tokenizer="cl100k", scale_embedding=False)))
     assert view.text_box.toPlainText() == "hello there"

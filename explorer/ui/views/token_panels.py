@@ -38,11 +38,15 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         super().__init__()
         self.own_scale = tuple(own_scale)
         self.plots, self.images, self.lines = [], [], []
+        self.own_bars = {}                 # panel -> its own colour bar, right of it (own_scale)
         self.position_rows = position_rows
         self.binary_first = binary_first
+        col = 0                            # panel, [its own bar,] sign, panel, ..., the shared bar
         for i in range(3):
-            plot = self.addPlot(row=0, col=2 * i, axisItems={"left": LabelAxis("left"),
-                                                             "bottom": LabelAxis("bottom")})
+            plot = self.addPlot(row=0, col=col, axisItems={"left": LabelAxis("left"),
+                                                           "bottom": LabelAxis("bottom")})
+            self.ci.layout.setColumnStretchFactor(col, 4)
+            col += 1
             plot.invertY(True)
             plot.setMenuEnabled(False)
             plot.hideButtons()
@@ -54,11 +58,19 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             self.plots.append(plot)
             self.images.append(image)
             self.lines.append(line)
+            if i in self.own_scale:        # a panel on its own levels has its own scale beside it
+                own = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap), interactive=False,
+                                      width=10)
+                own.setImageItem(image)
+                self.own_bars[i] = own
+                self.addItem(own, row=0, col=col)
+                self.ci.layout.setColumnStretchFactor(col, 0)
+                col += 1
             if i < 2:
                 sign = scaled_label(ops[i], "22pt")
-                self.addItem(sign, row=0, col=2 * i + 1)
-                self.ci.layout.setColumnStretchFactor(2 * i + 1, 0)
-            self.ci.layout.setColumnStretchFactor(2 * i, 4)
+                self.addItem(sign, row=0, col=col)
+                self.ci.layout.setColumnStretchFactor(col, 0)
+                col += 1
         if binary_first:
             self.images[0].setColorMap(pg.ColorMap([0.0, 1.0], [(255, 255, 255), (20, 20, 20)]))
         coloured = [im for i, im in enumerate(self.images)
@@ -66,10 +78,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap), interactive=False,
                                    width=16)
         self.bar.setImageItem(coloured)
-        for i in self.own_scale:
-            self.images[i].setColorMap(self.bar.colorMap())
-        self.addItem(self.bar, row=0, col=6)
-        cache_axes(*self.plots, self.bar)
+        self.addItem(self.bar, row=0, col=col)
+        cache_axes(*self.plots, self.bar, *self.own_bars.values())
         self.scene().sigMouseMoved.connect(self._on_moved)
 
     def set_titles(self, titles) -> None:
@@ -87,8 +97,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         image, plot = self.images[i], self.plots[i]
         image.setImage(data if data.size else np.zeros((1, 1), np.float32), autoLevels=False, levels=levels)
         image.setRect(0, 0, max(cols, 1), max(rows, 1))
-        if not (binary and self.binary_first) and i not in self.own_scale and data.size:
-            set_bar_levels(self.bar, levels)
+        if not (binary and self.binary_first) and data.size:
+            set_bar_levels(self.own_bars.get(i, self.bar), levels)
         _ticks(plot.getAxis("left"), y_ticks, rows)
         _ticks(plot.getAxis("bottom"), x_ticks, cols)
         set_extent(plot, (0, max(cols, 1)), (0, max(rows, 1)))
@@ -112,9 +122,8 @@ class MatrixRow(pg.GraphicsLayoutWidget):
                 line.show()
 
     def set_colormap(self, name: str) -> None:
-        self.bar.setColorMap(pg.colormap.get(name))
-        for i in self.own_scale:
-            self.images[i].setColorMap(self.bar.colorMap())
+        for bar in (self.bar, *self.own_bars.values()):
+            bar.setColorMap(pg.colormap.get(name))
 
     def _on_moved(self, scene_pos) -> None:
         for i, plot in enumerate(self.plots):
