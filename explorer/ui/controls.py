@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton,
-                               QStyle, QStyleOptionComboBox, QStylePainter, QVBoxLayout, QWidget)
+                               QVBoxLayout, QWidget)
 
 from explorer.params import BASE_RANGE, D_MODEL_RANGE, MAX_LEN_RANGE, Params
+from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.i18n import current_language
 from explorer.ui.slider_row import SliderRow
 from explorer.translations import fill
@@ -97,7 +98,7 @@ class ControlPanel(QWidget):
     def _preset_combo(self) -> QComboBox:
         from explorer.backend.presets import load_presets
 
-        box = QComboBox()
+        box = ElidingCombo()
         box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         box.setMinimumContentsLength(14)
         box.addItem(self.tr("none"), "")
@@ -178,21 +179,3 @@ class ControlPanel(QWidget):
         row = {"d_model": self.d_model, "max_len": self.max_len, "base": self.base}.get(field)
         if row is not None:
             row.show_message(text)
-
-
-class ElidingCombo(QComboBox):
-    """A combo box that ends a too-long current text with "…" instead of cutting it mid-letter
-    (Chinese "交错：sin, cos … (" lost half its bracket); the full text is in the tooltip."""
-
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        painter = QStylePainter(self)
-        opt = QStyleOptionComboBox()
-        self.initStyleOption(opt)
-        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
-        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
-                                            QStyle.SubControl.SC_ComboBoxEditField, self)
-        full = opt.currentText
-        opt.currentText = painter.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight,
-                                                           field.width() - 4)
-        self.setToolTip(full if opt.currentText != full else "")
-        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)

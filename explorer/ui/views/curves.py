@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 
+from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
@@ -46,7 +47,7 @@ class CurvesView(ZoomableView):
         self.explain.setText(self.tr(
             "Dark: sin(p·wᵢ) on channel 2i; light: cos(p·wᵢ) on channel 2i+1. Same frequency, a "
             "quarter period apart; higher pairs have longer wavelengths λᵢ = 2π/wᵢ."))
-        self.mode = QComboBox()
+        self.mode = ElidingCombo()
         for key, label in (("spread", self.tr("evenly spread pairs")),
                            ("fastest", self.tr("fastest pairs")),
                            ("slowest", self.tr("slowest pairs")),

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
                                QSizePolicy, QSpinBox, QWidget)
 
+from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.base import ImagePlot, View, cache_axes, scaled_pt, set_title
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -181,7 +182,7 @@ class PanelView(View):
         return box
 
     def combo(self, label: str, items, value, key: str) -> QComboBox:
-        box = QComboBox()
+        box = ElidingCombo()
         for text, data in items:
             box.addItem(text, data)
         box.setCurrentIndex(max(0, box.findData(value)))

@@ -24,6 +24,7 @@ from explorer.backend.tokens import TOKENIZERS, available_tokenizers
 from explorer.compute.tokens import PAGES
 from explorer.errors import localized
 from explorer.params import TEXT_LIMIT
+from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views import token_model
 from explorer.ui.views.base import View
@@ -50,10 +51,10 @@ class TokensView(Retranslatable, View):
         line = self.fontMetrics().lineSpacing()
         self.text_box = QPlainTextEdit()
         self.text_box.setFixedHeight(line * 3 + 14)
-        self.tokenizer_box = QComboBox()
+        self.tokenizer_box = ElidingCombo()
         for key in TOKENIZERS:
             self.tokenizer_box.addItem(key, key)
-        self.source_box = QComboBox()
+        self.source_box = ElidingCombo()
         self.source_box.addItem("untrained", "untrained")
         self.source_box.addItem("MiniLM", "minilm")
         self.source_box.addItem("model", "model")        # the opened model (File → Open model…)
