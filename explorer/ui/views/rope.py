@@ -89,7 +89,7 @@ class RopeView(PanelView):
             "ntk": add_line(self.ext, name=self.tr("NTK-aware base")),
         }
         self.trained_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5), movable=False,
-                                            label="max_len", labelOpts={"position": 0.06, "color": "#444444"})
+                                            label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
         self.ext.addItem(self.trained_line, ignoreBounds=True)
 
     # state ------------------------------------------------------------------------------------
