@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QTabBar,
     QTabWidget,
 )
 
@@ -35,6 +36,16 @@ from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
 from explorer.translations import fill
 
 DEBOUNCE_MS = 200
+
+
+class RoomyTabBar(QTabBar):
+    """Tabs 4 px taller: an unselected tab sits 2 px lower, and its text rect cut off the
+    underscore of "√d_model" ("√d model")."""
+
+    def tabSizeHint(self, index: int):  # noqa: N802 (Qt name)
+        hint = super().tabSizeHint(index)
+        hint.setHeight(hint.height() + 4)
+        return hint
 
 
 class TokensView(Retranslatable, View):
@@ -89,6 +100,7 @@ class TokensView(Retranslatable, View):
         self.legend = QLabel("")
         self.box.addWidget(self.legend)
         self.pages = QTabWidget()
+        self.pages.setTabBar(RoomyTabBar())
         self.pages.setDocumentMode(True)   # no framed pane: it made each grab of a page ~3x dearer
         self.lookup = MatrixRow(("×", "="), position_rows=(True, False, True), binary_first=True)
         self.sum = MatrixRow(("+", "="), position_rows=(True, True, True), own_scale=(1,))
