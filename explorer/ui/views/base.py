@@ -10,6 +10,7 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.kept_axis import keep_pictures
+from explorer.ui.views import tick_room  # noqa: F401 (installs roomy vertical tick steps)
 from explorer.ui.views.ranges import set_bar_levels
 from explorer.translations import fill
 
