@@ -19,6 +19,9 @@ def test_an_axis_with_room_is_unchanged():
     assert roomy_spacing(levels, 500.0, 400.0, 14.0) == levels
     assert roomy_spacing([], 1.0, 10.0, 14.0) == []
     assert roomy_spacing(levels, 0.0, 400.0, 14.0) == levels
+    for odd in (float("inf"), float("nan")):                 # ranges pyqtgraph may pass on
+        assert roomy_spacing(levels, odd, 40.0, 14.0) == levels
+        assert roomy_spacing([(odd, 0.0)], 8.0, 40.0, 14.0) == [(odd, 0.0)]
 
 
 @pytest.mark.parametrize("point_size, height", [(9.0, 300), (13.5, 65), (27.0, 120), (13.5, 30)])

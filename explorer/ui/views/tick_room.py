@@ -27,10 +27,10 @@ def roomy_spacing(levels: list, dif: float, size: float, text: float) -> list:
     """levels (pyqtgraph's [(step, offset), ...], coarsest first) with the major step raised through
     1, 2, 5 x 10^k until its ticks lie ROOM label heights apart on `size` pixels showing `dif`;
     finer levels that are not finer than the new step are dropped."""
-    if not levels or dif <= 0 or size <= 0:
+    if not levels or not (0 < dif < math.inf and 0 < size < math.inf and 0 < text < math.inf):
         return levels
     step, offset = levels[0]
-    if step <= 0 or size * step / dif >= ROOM * text:
+    if not 0 < step < math.inf or size * step / dif >= ROOM * text:
         return levels
     decade = 10.0 ** math.floor(math.log10(step))
     mantissas = (1.0, 2.0, 5.0, 10.0)
