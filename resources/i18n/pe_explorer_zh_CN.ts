@@ -256,7 +256,7 @@
         </message>
         <message>
             <source>base should be</source>
-            <translation>base 应为</translation>
+            <translation>基数应为</translation>
         </message>
         <message>
             <source>No table to check yet.
