@@ -245,6 +245,7 @@ def test_typed_values_fit_their_boxes(qtbot, settings, lang, scale):
             needed = entry.fontMetrics().horizontalAdvance(entry.text())
             assert needed + 4 <= inner, (row.label.text(), entry.text(), needed, inner)
             assert row.label.geometry().right() < entry.geometry().left()
+        win.presenter.set_scale(1.0)             # the application font, for the tests after this one
         win.controller.wait_idle()
         close_and_delete(win)
     finally:
