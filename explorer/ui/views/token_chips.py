@@ -31,7 +31,6 @@ class ChipStrip(QListWidget):
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setSpacing(2)
         self.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
-        self._tallest = 0       # the fallback-font chips' height (0: none)
         self.fit()
 
     def fill(self, r) -> None:
@@ -60,10 +59,9 @@ class ChipStrip(QListWidget):
         chip is a few pixels short of what it paints: "注意\n12345 · p0" got 32 px and was drawn
         as "注意..." (it wants 2 x 17 + 2 with the bundled CJK font)."""
         items = [self.item(i) for i in range(self.count())]
-        self._tallest = 0
         if not any(_BEYOND_LATIN.search(item.text()) for item in items):
             return
-        self._tallest = need = 2 * self._tallest_line() + 2
+        need = 2 * self._tallest_line() + 2
         metrics = self.fontMetrics()
         margin = self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self)
         pad = 2 * (margin + 1) + 1                     # Qt's text margins, and one pixel to spare
@@ -82,9 +80,8 @@ class ChipStrip(QListWidget):
 
     def fit(self) -> None:
         """Two whole rows of chips at the current font (the presentation scale makes them taller),
-        then the strip scrolls."""
+        then the strip scrolls (chips sized for a fallback font are all of one height: the first's)."""
         row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing() + 8
-        row = max(row, self._tallest)
         self.setFixedHeight(2 * (row + 2 * self.spacing()) + 2 * self.frameWidth() + 2)
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
