@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
+from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.kept_axis import keep_pictures
 from explorer.ui.views import tick_room  # noqa: F401 (installs roomy vertical tick steps)
 from explorer.ui.views.ranges import set_bar_levels
@@ -199,6 +200,7 @@ class ImagePlot:
                                    interactive=False, width=18)
         self.bar.setImageItem(self.image)
         layout.addItem(self.bar, row=row, col=col + 1)
+        span_bar(self.bar, self.plot)
         cache_axes(self.plot, self.bar)
         self._shown = None          # (array, key) last drawn by show()
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
+from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.base import cache_axes, set_title, title_over_axis
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
@@ -48,6 +49,7 @@ class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
         self.cmap = pg.colormap.get(POSITION_MAP)
         self.bar = pg.ColorBarItem(values=(0, 1), colorMap=self.cmap, interactive=False, width=14)
         self.addItem(self.bar, row=0, col=4)
+        span_bar(self.bar, self.plots[0])
         self.bar_image = pg.ImageItem()                  # the bar needs an image to take its levels from
         self.result = None
         self.names = ("", "")

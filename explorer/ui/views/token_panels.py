@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.views.image_item import ScreenImage
+from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
@@ -64,6 +65,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
                 own.setImageItem(image)
                 self.own_bars[i] = own
                 self.addItem(own, row=0, col=col)
+                span_bar(own, plot)
                 self.ci.layout.setColumnStretchFactor(col, 0)
                 col += 1
             if i < 2:
@@ -79,6 +81,7 @@ class MatrixRow(pg.GraphicsLayoutWidget):
                                    width=16)
         self.bar.setImageItem(coloured)
         self.addItem(self.bar, row=0, col=col)
+        span_bar(self.bar, self.plots[0])
         cache_axes(*self.plots, self.bar, *self.own_bars.values())
         self.scene().sigMouseMoved.connect(self._on_moved)
 

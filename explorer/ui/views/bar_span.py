@@ -1,0 +1,53 @@
+"""Colour bars as tall as their images' view boxes, not as the layout cell they share with the plots.
+
+A ColorBarItem beside a PlotItem in one layout row takes the row's whole height: it reached up
+beside the plot's title and down beside its x-axis labels, so its ends (the scale's limits) stood
+level with no pixel of the picture. `span_bar(bar, plot)` keeps the bar's top and bottom margins equal
+to the plot's title and bottom-axis heights: the bar's coloured part starts and ends where the
+plot's view box does. It follows every resize of either (F11, a font scale, a new title), once the
+layout pass that resized them has ended (a zero timer: within a pass, one view box may have its new
+size and the other still its old); a margin is set only when it moves by a pixel or more, so the
+re-layout it causes settles at once.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from shiboken6 import isValid
+
+
+class BarSpan:
+    """Keeps `bar`'s view box level with `plot`'s view box, top and bottom."""
+
+    def __init__(self, bar: pg.ColorBarItem, plot: pg.PlotItem):
+        self.bar, self.plot = bar, plot
+        self.pending = False
+        for item in (plot, bar):
+            item.getViewBox().sigResized.connect(self.later)
+
+    def later(self, *_) -> None:
+        """follow() after the current layout pass (once, however many view boxes were resized)."""
+        if not self.pending:
+            self.pending = True
+            QTimer.singleShot(0, self.bar, self.follow)      # dropped if the bar is deleted first
+
+    def follow(self) -> None:
+        """Move the bar's margins by the offsets between its view box and the plot's (scene px)."""
+        self.pending = False
+        bar_vb, plot_vb = self.bar.getViewBox(), self.plot.getViewBox()
+        if not (isValid(bar_vb) and isValid(plot_vb)):
+            return                                     # the window is being deleted
+        have, want = bar_vb.sceneBoundingRect(), plot_vb.sceneBoundingRect()
+        if have.height() <= 0 or want.height() <= 0:
+            return                                     # not laid out yet
+        left, top, right, bottom = self.bar.layout.getContentsMargins()
+        new_top = max(0.0, top + want.top() - have.top())
+        new_bottom = max(0.0, bottom + have.bottom() - want.bottom())
+        if abs(new_top - top) >= 1.0 or abs(new_bottom - bottom) >= 1.0:
+            self.bar.layout.setContentsMargins(left, round(new_top), right, round(new_bottom))
+
+
+def span_bar(bar: pg.ColorBarItem, plot: pg.PlotItem) -> None:
+    """Make `bar` span `plot`'s view box from top to bottom, for as long as the bar lives."""
+    bar.span = BarSpan(bar, plot)
