@@ -92,11 +92,15 @@ def changed_fraction(a, b) -> float:
 
 def _blank_grab(view, colormap: str):
     """The same kind of view, same size and colour map, with nothing computed: what 'blank' looks like."""
+    from PySide6.QtCore import QCoreApplication
+
     blank = type(view)()
     try:
         blank.set_colormap(colormap)
         blank.resize(view.size())
         blank.show()
+        for _ in range(3):             # let deferred layout (colour bars following their plots) settle
+            QCoreApplication.processEvents()
         return blank.grab().toImage()
     finally:
         blank.close()
