@@ -147,6 +147,8 @@ def _pin_text_widths(svg: bytes) -> bytes:
         font.setPixelSize(max(1, round(float(found.get("font-size", "12")))))
         font.setWeight(QFont.Weight(int(found.get("font-weight", "400"))))
         width = QFontMetricsF(font).horizontalAdvance(text)
+        if width <= 0:     # a run of only a zero-width character (the word joiner of keep_together,
+            return m.group(0)   # given its own run once a fallback font is loaded): nothing to pin
         pinned = f'{attrs} textLength="{width:.2f}" lengthAdjust="spacingAndGlyphs"'
         return f"<text {pinned}>{body}</text>".encode("utf-8")
 
