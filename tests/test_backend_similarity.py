@@ -84,3 +84,21 @@ def test_a_float32_matrix_is_the_float64_one_rounded_bit_for_bit(layout, d, metr
         np.testing.assert_array_equal(narrow, wide.astype(np.float32))
     np.testing.assert_array_equal(similarity_matrix(90, d, 1e4, layout, metric, np.float32),
                                   similarity_matrix(90, d, 1e4, layout, metric).astype(np.float32))
+
+
+@pytest.mark.parametrize("n, d, layout", [(512, 384, "interleaved"), (300, 64, "concat"), (100, 64, "t2t"),
+                                          (50, 7, "interleaved"), (37, 13, "t2t"), (9, 1, "interleaved"),
+                                          (1, 2, "concat")])
+def test_the_cosine_matrix_view_holds_the_matrix_values_without_writing_the_matrix(n, d, layout):
+    """The Learned view's sinusoidal cosine: the same float32 values as similarity_matrix, read-only,
+    and (where S depends on p - q alone) backed by 2n - 1 numbers, not n²."""
+    from explorer.backend.similarity import cosine_matrix_view, similarity_matmul
+
+    view = cosine_matrix_view(n, d, 500.0, layout)
+    np.testing.assert_array_equal(view, similarity_matrix(n, d, 500.0, layout, "cosine", np.float32))
+    np.testing.assert_allclose(view, similarity_matmul(n, d, 500.0, layout, "cosine"), atol=2e-6)
+    assert view.dtype == np.float32 and view.shape == (n, n) and not view.flags.writeable
+    paired = d % 2 == 0 or layout == "t2t"
+    if paired and n > 1:
+        low, high = np.lib.array_utils.byte_bounds(view)     # the memory the view reads
+        assert high - low == (2 * n - 1) * 4

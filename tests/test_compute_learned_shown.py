@@ -54,6 +54,39 @@ def test_learned_result_draws_at_the_windows_pixels():
     np.testing.assert_array_equal(big.shown_sim_sinusoidal.data, big.sim_sinusoidal)
 
 
+@pytest.mark.parametrize("n, d, layout, px", [(512, 384, "interleaved", (130, 330)),
+                                               (2048, 1024, "concat", (130, 330)),
+                                               (100, 64, "t2t", (33, 50)), (96, 32, "interleaved", (24, 24)),
+                                               (37, 12, "t2t", (5, 4)), (300, 10, "concat", (300, 7))])
+def test_the_sinusoidal_cosine_block_means_by_closed_form_are_the_textbook_matrix_means(n, d, layout, px):
+    """cosine_block_means (a profile over p - q, gathered) against the means of PE @ PE.T / norms,
+    block by block, for unequal steps with and without a common factor."""
+    from explorer.backend.similarity import cosine_block_means, similarity_matmul
+    from explorer.compute.screen import block_step
+
+    rs, cs = block_step(n, px[0]), block_step(n, px[1])
+    got = cosine_block_means(rs, cs, n // rs, n // cs, d, 500.0, layout)
+    want = _loop_means(similarity_matmul(n, d, 500.0, layout, "cosine"), rs, cs)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=2e-6)
+
+
+def test_an_unpaired_sine_has_no_closed_form_block_means_and_the_view_takes_the_matrix_means():
+    from dataclasses import replace
+
+    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.backend.similarity import cosine_block_means, similarity_matrix
+    from explorer.compute.learned import _shown_sim_sinusoidal
+
+    assert cosine_block_means(4, 2, 10, 20, 385, 10000.0, "interleaved") is None
+    assert cosine_block_means(4, 2, 10, 20, 1, 10000.0, "interleaved") is None        # no pair at all
+    sim = similarity_matrix(50, 7, 700.0, "interleaved", "cosine", np.float32)        # d = 7: odd
+    odd = replace(learned(Params(base=700.0)), sinusoidal=sinusoidal_pe(50, 7, 700.0), sim_sinusoidal=sim)
+    shown = _shown_sim_sinusoidal(odd, 10, 20)
+    np.testing.assert_allclose(shown.data, _loop_means(sim, 5, 3), atol=2e-6)
+    assert (shown.height, shown.width) == (50, 48) and not shown.data.flags.writeable
+
+
 def test_the_learned_view_draws_no_more_pixels_than_its_panels_and_follows_a_resize(window, qtbot):
     """In the window: each image holds at most its panel's pixels over the whole table, the hover
     readout still reads the exact cosine, and a larger window recomputes the images larger."""

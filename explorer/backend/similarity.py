@@ -97,6 +97,30 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     return s.astype(out_dtype, copy=False)
 
 
+def cosine_block_means(row_step: int, col_step: int, rows: int, cols: int, d_model: int, base: float,
+                       layout: str) -> np.ndarray | None:
+    """Means of the cosine matrix over row_step x col_step blocks from position 0; (rows, cols)
+    float32, or None when an unpaired sine (odd d_model) makes it depend on more than p - q.
+
+    Block (r, c)'s mean of cos((p - q) w) is cos((a_r - b_c) w) box(w, row_step) box(w, col_step)
+    at the block centres a_r = r row_step + (row_step - 1)/2, b_c = c col_step + (col_step - 1)/2.
+    With g = gcd(row_step, col_step), a_r - b_c = g (P r - Q c) + (row_step - col_step)/2
+    (P = row_step/g, Q = col_step/g): one profile of P (rows - 1) + Q (cols - 1) + 1 offsets,
+    gathered. Unequal steps (a panel wider than tall) are the usual case, and not Toeplitz.
+    """
+    w, w_odd = split_frequencies(d_model, base, layout)
+    if w_odd is not None or len(w) == 0:
+        return None
+    g = np.gcd(row_step, col_step)
+    p_step, q_step = row_step // g, col_step // g
+    weight = box_factor(w, row_step) * box_factor(w, col_step) / len(w)          # (h,)
+    count = p_step * (rows - 1) + q_step * (cols - 1) + 1
+    start = (row_step - col_step) / 2 - g * q_step * (cols - 1)
+    profile = cos_sum(start, g, count, w, weight).astype(np.float32)              # (count,)
+    index = (p_step * np.arange(rows))[:, None] + (q_step * (cols - 1 - np.arange(cols)))[None, :]
+    return profile[index]                                                         # (rows, cols)
+
+
 def _toeplitz(g: np.ndarray, cols: int) -> np.ndarray:
     """s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards, copied;
     (len(g) - cols + 1, cols)."""
@@ -116,6 +140,20 @@ def similarity_matrix(max_len: int, d_model: int, base: float = 10000.0,
     check_budget(int(max_len * max_len * 1.5), 8, "a %1 x %1 similarity matrix", max_len)
     return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric,
                              out_dtype=out_dtype)
+
+
+def cosine_matrix_view(max_len: int, d_model: int, base: float = 10000.0,
+                       layout: str = "interleaved") -> np.ndarray:
+    """similarity_matrix(..., "cosine", np.float32), value for value, as a read-only strided view of
+    its 2 max_len - 1 offsets f(p - q) / h: no (max_len, max_len) array is written (2048 x 2048:
+    16 MB, ~2 ms a base step). The matrix itself where an unpaired sine breaks the Toeplitz form."""
+    w, w_odd = split_frequencies(d_model, base, layout)
+    if w_odd is not None or len(w) == 0:
+        matrix = similarity_matrix(max_len, d_model, base, layout, "cosine", np.float32)
+        matrix.setflags(write=False)
+        return matrix
+    g = cos_sum(1.0 - max_len, 1.0, 2 * max_len - 1, w, np.ones_like(w)) / len(w)     # (2n - 1,)
+    return np.lib.stride_tricks.sliding_window_view(g.astype(np.float32), max_len)[:, ::-1]
 
 
 def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,

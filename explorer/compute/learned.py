@@ -15,9 +15,9 @@ import numpy as np
 from explorer.backend import pretrained
 from explorer.backend.models.finite import bad_rows, listed
 from explorer.backend.encodings import sinusoidal_pe
-from explorer.backend.similarity import rows_similarity, similarity_matrix
+from explorer.backend.similarity import cosine_block_means, cosine_matrix_view, rows_similarity
 from explorer.compute.pca import pca
-from explorer.compute.screen import ShownImage, Window, block_means
+from explorer.compute.screen import ShownImage, Window, block_means, block_step
 from explorer.compute.sinusoidal_pca import pca_of_sinusoidal
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError, message_of, msg, require
@@ -32,7 +32,7 @@ class LearnedResult:
 
     params: Params
     sinusoidal: np.ndarray            # (n, d)
-    sim_sinusoidal: np.ndarray        # (n, n) cosine, closed form
+    sim_sinusoidal: np.ndarray        # (n, n) cosine, closed form (read-only; a Toeplitz view)
     learned: np.ndarray | None        # (n, d) or None when no table is available
     sim_learned: np.ndarray | None    # (n, n) cosine
     error: str = ""                   # why the learned table is missing
@@ -116,7 +116,7 @@ def _learned_side(rows: np.ndarray) -> dict:
 
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
     sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
-    sim_sin = similarity_matrix(n, d, base, layout, "cosine", np.float32)        # (n, n)
+    sim_sin = cosine_matrix_view(n, d, base, layout)                  # (n, n), a view of 2n - 1 values
     pca_sin, var_sin = pca_of_sinusoidal(sin, base, layout)
     out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
     if learned_rows is not None:
@@ -174,11 +174,24 @@ def _shown_fixed(a: np.ndarray | None, rows_px: int, cols_px: int) -> ShownImage
     return _per_table(a, ("shown", rows_px, cols_px), lambda: block_means(a, rows_px, cols_px))
 
 
+def _shown_sim_sinusoidal(r: LearnedResult, rows_px: int, cols_px: int) -> ShownImage:
+    """block_means(r.sim_sinusoidal, ...) by the closed form (cosine_block_means) where there is one:
+    a few thousand offsets instead of a pass over the n x n matrix (2048 x 2048: 2.1 -> 0.8 ms)."""
+    n, d = r.sinusoidal.shape
+    rs, cs = block_step(n, rows_px), block_step(n, cols_px)
+    data = None if rs == cs == 1 else cosine_block_means(rs, cs, n // rs, n // cs, d,
+                                                         float(r.params.base), r.params.layout)
+    if data is None:                   # the matrix fits (no copy) or an unpaired sine: the means
+        return block_means(r.sim_sinusoidal, rows_px, cols_px)
+    data.setflags(write=False)
+    return ShownImage(data, n // rs * rs, n // cs * cs)
+
+
 @lru_cache(maxsize=4)
 def _shown(params: Params, rows_px: int, cols_px: int) -> LearnedResult:
     r = _learned_params(params)
     return replace(r, shown_sinusoidal=block_means(r.sinusoidal, rows_px, cols_px),
-                   shown_sim_sinusoidal=block_means(r.sim_sinusoidal, rows_px, cols_px),
+                   shown_sim_sinusoidal=_shown_sim_sinusoidal(r, rows_px, cols_px),
                    shown_learned=_shown_fixed(r.learned, rows_px, cols_px),
                    shown_sim_learned=_shown_fixed(r.sim_learned, rows_px, cols_px))
 
