@@ -72,3 +72,24 @@ def test_a_bar_follows_a_new_title(window, qtbot):
     qtbot.waitUntil(lambda: abs(offsets(panel.bar, panel.plot)[0]) <= TOLERANCE, timeout=2000)
     assert abs(offsets(panel.bar, panel.plot)[1]) <= TOLERANCE
     assert isinstance(panel.bar, pg.ColorBarItem)
+
+
+def test_an_export_before_the_event_loop_turns_again_shows_the_bars_aligned(window, qtbot):
+    """An export (or render, or screenshot) made after a layout pass but before the event loop
+    turns again: view_image runs the queued follows itself. Before, the picture had the bar as
+    tall as the layout row (a 1920 x 1080 screenshot of Tokens: its own-scale PE bar ~30 px too
+    tall, beside the title)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from explorer.ui.export import view_image
+    from explorer.ui.views.base import set_title
+
+    settle(window, qtbot)
+    view = window.views["heatmap"]
+    panel = view.panel
+    set_title(panel.plot, "a title that takes a row", size="14pt")
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)   # laid out; no timers run
+    assert abs(offsets(panel.bar, panel.plot)[0]) > TOLERANCE            # the bar has not followed yet
+    view_image(view)
+    up, down = offsets(panel.bar, panel.plot)
+    assert abs(up) <= TOLERANCE and abs(down) <= TOLERANCE, (up, down)

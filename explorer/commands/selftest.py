@@ -94,13 +94,15 @@ def _blank_grab(view, colormap: str):
     """The same kind of view, same size and colour map, with nothing computed: what 'blank' looks like."""
     from PySide6.QtCore import QCoreApplication
 
+    from explorer.ui.views.bar_span import settle as settle_bars
+
     blank = type(view)()
     try:
         blank.set_colormap(colormap)
         blank.resize(view.size())
         blank.show()
-        for _ in range(3):             # let deferred layout (colour bars following their plots) settle
-            QCoreApplication.processEvents()
+        QCoreApplication.processEvents()
+        settle_bars()                  # colour bars follow their plots after the layout pass
         return blank.grab().toImage()
     finally:
         blank.close()

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
 from explorer.errors import InputError, msg, require
 from explorer.fileio import atomic_write_bytes, save_array
+from explorer.ui.views.bar_span import settle as settle_bars
 
 SCREEN_DPI = 96                    # logical DPI: dpi / 96 is the scale applied to the widget
 DPI_RANGE = (24, 1200)
@@ -76,6 +77,7 @@ def view_image(view, dpi: float = SCREEN_DPI) -> QImage:
         raise InputError(msg("not enough memory for a %1 x %2 pixel image; lower the dpi", w, h))
     image.setDevicePixelRatio(scale)
     image.fill(QColor("white"))
+    settle_bars()                        # no event loop may have turned since the last resize
     painter = QPainter(image)
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -115,6 +117,7 @@ def svg_bytes(view, title: str = "PE Explorer") -> bytes:
     gen.setResolution(SCREEN_DPI)
     gen.setTitle(title)
     gen.setDescription("Exported by PE Explorer")
+    settle_bars()
     painter = QPainter(gen)
     try:
         painter.fillRect(QRect(0, 0, size.width(), size.height()), QColor("white"))

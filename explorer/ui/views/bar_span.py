@@ -6,15 +6,21 @@ level with no pixel of the picture. `span_bar(bar, plot)` keeps the bar's top an
 to the plot's title and bottom-axis heights: the bar's coloured part starts and ends where the
 plot's view box does. It follows every resize of either (F11, a font scale, a new title), once the
 layout pass that resized them has ended (a zero timer: within a pass, one view box may have its new
-size and the other still its old); a margin is set only when it moves by a pixel or more, so the
-re-layout it causes settles at once.
+size and the other still its old); a margin is set only when it moves by a pixel or more, and the
+bar's own layout is applied at once (a grab right after the timer, as an export or a screenshot
+makes, showed the new margins with the old geometry). `settle()` runs every pending follow now,
+after Qt's pending layout requests: for pictures made without an event loop turning.
 """
 
 from __future__ import annotations
 
+import weakref
+
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from shiboken6 import isValid
+
+_PENDING: "weakref.WeakSet[BarSpan]" = weakref.WeakSet()    # spans whose follow() is still queued
 
 
 class BarSpan:
@@ -30,14 +36,18 @@ class BarSpan:
         """follow() after the current layout pass (once, however many view boxes were resized)."""
         if not self.pending:
             self.pending = True
+            _PENDING.add(self)
             QTimer.singleShot(0, self.bar, self.follow)      # dropped if the bar is deleted first
 
     def follow(self) -> None:
         """Move the bar's margins by the offsets between its view box and the plot's (scene px)."""
         self.pending = False
+        _PENDING.discard(self)
+        if not (isValid(self.bar) and isValid(self.plot)):
+            return                                     # the window is being deleted
         bar_vb, plot_vb = self.bar.getViewBox(), self.plot.getViewBox()
         if not (isValid(bar_vb) and isValid(plot_vb)):
-            return                                     # the window is being deleted
+            return
         have, want = bar_vb.sceneBoundingRect(), plot_vb.sceneBoundingRect()
         if have.height() <= 0 or want.height() <= 0:
             return                                     # not laid out yet
@@ -46,6 +56,14 @@ class BarSpan:
         new_bottom = max(0.0, bottom + have.bottom() - want.bottom())
         if abs(new_top - top) >= 1.0 or abs(new_bottom - bottom) >= 1.0:
             self.bar.layout.setContentsMargins(left, round(new_top), right, round(new_bottom))
+            self.bar.layout.activate()                 # the bar's view box moves now, not next pass
+
+
+def settle() -> None:
+    """Apply Qt's pending layout requests, then every bar's queued follow(), now."""
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    for span in list(_PENDING):
+        span.follow()
 
 
 def span_bar(bar: pg.ColorBarItem, plot: pg.PlotItem) -> None:
