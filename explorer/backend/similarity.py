@@ -121,10 +121,11 @@ def cosine_block_means(row_step: int, col_step: int, rows: int, cols: int, d_mod
     return profile[index]                                                         # (rows, cols)
 
 
-def _toeplitz(g: np.ndarray, cols: int) -> np.ndarray:
-    """s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards, copied;
-    (len(g) - cols + 1, cols)."""
-    return np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1].copy()
+def _toeplitz(g: np.ndarray, cols: int, copy: bool = True) -> np.ndarray:
+    """s[r, c] = g[r - c + cols - 1]: a Toeplitz view of g, reversed so rows step forwards, copied
+    (copy=False: the read-only view itself); (len(g) - cols + 1, cols)."""
+    view = np.lib.stride_tricks.sliding_window_view(g, cols)[:, ::-1]
+    return view.copy() if copy else view
 
 
 def _safe_sqrt_outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -153,7 +154,7 @@ def cosine_matrix_view(max_len: int, d_model: int, base: float = 10000.0,
         matrix.setflags(write=False)
         return matrix
     g = cos_sum(1.0 - max_len, 1.0, 2 * max_len - 1, w, np.ones_like(w)) / len(w)     # (2n - 1,)
-    return np.lib.stride_tricks.sliding_window_view(g.astype(np.float32), max_len)[:, ::-1]
+    return _toeplitz(g.astype(np.float32), max_len, copy=False)
 
 
 def similarity_matmul(max_len: int, d_model: int, base: float = 10000.0,

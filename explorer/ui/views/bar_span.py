@@ -28,20 +28,17 @@ class BarSpan:
 
     def __init__(self, bar: pg.ColorBarItem, plot: pg.PlotItem):
         self.bar, self.plot = bar, plot
-        self.pending = False
         for item in (plot, bar):
             item.getViewBox().sigResized.connect(self.later)
 
     def later(self, *_) -> None:
         """follow() after the current layout pass (once, however many view boxes were resized)."""
-        if not self.pending:
-            self.pending = True
+        if self not in _PENDING:
             _PENDING.add(self)
             QTimer.singleShot(0, self.bar, self.follow)      # dropped if the bar is deleted first
 
     def follow(self) -> None:
         """Move the bar's margins by the offsets between its view box and the plot's (scene px)."""
-        self.pending = False
         _PENDING.discard(self)
         if not (isValid(self.bar) and isValid(self.plot)):
             return                                     # the window is being deleted
