@@ -297,6 +297,33 @@ def test_screen_image_colours_every_pixel_as_pyqtgraph_does(qapp, dtype, levels)
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("col_major", [False, True])
+def test_colour_indices_in_chunks_equal_one_pass_over_the_picture(dtype, col_major):
+    """colour_indices works a few rows at a time: a picture of several chunks (and a partial last
+    one), any float dtype and a transposed (non-contiguous) view give the indices of the one-pass
+    arithmetic pyqtgraph uses; a NaN in the last chunk alone is found."""
+    from explorer.ui.views.image_item import CHUNK_CELLS, colour_indices
+
+    rng = np.random.default_rng(1)
+    width = 300
+    rows = 3 * (CHUNK_CELLS // width) + 17                          # three full chunks and a part
+    data = rng.uniform(-1.4, 1.4, (width, rows) if col_major else (rows, width)).astype(dtype)
+    data = data.T if col_major else data                              # (rows, width) either way
+    work = np.float32 if dtype != np.float64 else np.float64
+    for lo, hi, n in ((-1.0, 1.0, 256), (-0.25, 0.75, 17), (0.3, 0.3, 256)):
+        want = np.array(data, dtype=work)
+        want -= lo
+        want *= n / ((hi - lo) or 1.0)
+        np.clip(want, 0, n - 1, out=want)
+        got = colour_indices(data, lo, hi, n)
+        assert got.dtype == np.uint8 and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, want.astype(np.uint8))
+    spoiled = np.array(data)
+    spoiled[-1, -1] = np.nan
+    assert colour_indices(spoiled, -1.0, 1.0, 256) is None
+
+
 def test_screen_image_leaves_nans_and_translucent_tables_to_pyqtgraph(qapp):
     import pyqtgraph as pg
     from PySide6.QtGui import QImage

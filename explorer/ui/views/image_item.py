@@ -40,19 +40,12 @@ class ScreenImage(pg.ImageItem):
                 or lut.shape[1] != 3 or not 1 <= lut.shape[0] <= 256 or levels is None
                 or np.ndim(levels) != 1 or self.autoDownsample):
             return False
-        if np.isnan(image.min()):             # NaNs are transparent: pyqtgraph's own path
-            return False
         if self.axisOrder == "col-major":     # pyqtgraph's default; the app sets row-major
             image = image.T
-        n = lut.shape[0]
-        lo, hi = float(levels[0]), float(levels[1])
-        span = (hi - lo) or 1.0
-        work = np.float32 if np.can_cast(image, np.float32) else np.float64    # as pyqtgraph's
-        scaled = np.array(image, dtype=work, order="C")                         # (h, w) a copy
-        scaled -= lo
-        scaled *= n / span
-        np.clip(scaled, 0, n - 1, out=scaled)
-        indexed = pg.functions.ndarray_to_qimage(scaled.astype(np.uint8), QImage.Format.Format_Indexed8)
+        indices = colour_indices(image, float(levels[0]), float(levels[1]), lut.shape[0])
+        if indices is None:                   # NaNs are transparent: pyqtgraph's own path
+            return False
+        indexed = pg.functions.ndarray_to_qimage(indices, QImage.Format.Format_Indexed8)
         indexed.setColorTable(self._colours(lut))
         self.qimage = indexed.convertToFormat(FAST_FORMAT)    # Qt's own loop: ~0.1 ms for 512 x 512
         self._processingBuffer = None
@@ -70,3 +63,29 @@ class ScreenImage(pg.ImageItem):
             self._table = [int(v) for v in np.uint32(0xFF000000) | (r << 16) | (g << 8) | b]
             self._table_key = key
         return self._table
+
+
+CHUNK_CELLS = 1 << 16    # pixels per pass of colour_indices: a 256 KB float32 chunk stays in cache
+
+
+def colour_indices(image: np.ndarray, lo: float, hi: float, n: int) -> np.ndarray | None:
+    """pyqtgraph's colour-table indices of a float picture: (x - lo) * n / (hi - lo) clipped to
+    [0, n - 1] and truncated, in the picture's own float dtype (float32, or float64 for float64
+    data), as its render computes them; (h, w) uint8, or None when the picture holds a NaN.
+
+    A few rows at a time, so the scaled chunk stays in cache between its passes and is written
+    straight into the uint8 result: ~1/2 the time of whole-picture passes at screen size."""
+    work = np.float32 if np.can_cast(image, np.float32) else np.float64    # as pyqtgraph's
+    scale = n / ((hi - lo) or 1.0)
+    out = np.empty(image.shape, dtype=np.uint8)                              # (h, w)
+    step = max(1, CHUNK_CELLS // max(1, image.shape[1]))
+    chunk = np.empty((min(step, image.shape[0]), image.shape[1]), dtype=work)
+    for r0 in range(0, image.shape[0], step):
+        src = image[r0:r0 + step]
+        scaled = chunk[:len(src)]
+        np.subtract(src, lo, out=scaled, dtype=work)
+        if np.isnan(scaled.min()):
+            return None
+        scaled *= scale
+        np.clip(scaled, 0, n - 1, out=out[r0:r0 + step], casting="unsafe")   # truncates, as astype
+    return out
