@@ -3787,12 +3787,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>随机的 q、k</translation>
         </message>
         <message>
-            <source>score (all-ones)</source>
-            <translation>得分（全 1 向量）</translation>
-        </message>
-        <message>
-            <source>context extension by s</source>
-            <translation>上下文扩展 s 倍</translation>
+            <source>context extension by s (all-ones q, k)</source>
+            <translation>上下文扩展 s 倍（全 1 的 q、k）</translation>
         </message>
         <message>
             <source>original θ</source>

@@ -80,8 +80,10 @@ class RopeView(PanelView):
         self.legend(self.score, (-10, 10))
         self.s_ones = add_line(self.score, name=self.tr("all-ones q, k"))
         self.s_rand = add_line(self.score, name=self.tr("random q, k"))
-        self.ext = self.plot(1, 3, "m − n", self.tr("score (all-ones)"),
-                             self.tr("context extension by s"), colspan=3)
+        # the qualifier is in the title: "score (all-ones)" as the y label ran past the chart's
+        # ~70-90 px of height in F11 at 1280 x 800 (into the x label, in Chinese)
+        self.ext = self.plot(1, 3, "m − n", "q(m)·k(n)", self.tr("context extension by s (all-ones q, k)"),
+                             colspan=3)
         self.legend(self.ext, columns=2)
         self.variant_items = {
             "original": add_line(self.ext, name=self.tr("original θ")),
