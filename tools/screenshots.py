@@ -11,6 +11,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+SCALING_PRESET = "llama-3.1-8b"     # rope_scaling.png: the RoPE view's scaling page for this preset
 
 
 def main() -> int:
@@ -54,8 +55,17 @@ def main() -> int:
             window.grab()       # a first paint may widen an axis to its labels: lay that out first
             app.processEvents()
             window.grab().save(str(out / f"{name}{args.suffix}.png"))
+        # the README's RoPE section: the scaling page as a model preset sets it (last: a preset
+        # sets every view's values)
+        window.choose_preset(SCALING_PRESET)
+        window.tabs.setCurrentIndex(list(window.views).index("rope"))
+        app.processEvents()
+        window.controller.wait_idle()
+        window.grab()
+        app.processEvents()
+        window.grab().save(str(out / f"rope_scaling{args.suffix}.png"))
         window.close()
-    print(f"wrote {len(window.views)} screenshots to {out}")
+    print(f"wrote {len(window.views) + 1} screenshots to {out}")
     return 0
 
 
