@@ -46,24 +46,22 @@ def main() -> int:
         app.processEvents()
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        for i, name in enumerate(window.views):
-            window.tabs.setCurrentIndex(i)
+        def shoot(name: str, file: str) -> None:
+            window.tabs.setCurrentIndex(list(window.views).index(name))
             app.processEvents()
             window.controller.wait_idle()
             window.controller.set_cursor(40)
             app.processEvents()
             window.grab()       # a first paint may widen an axis to its labels: lay that out first
             app.processEvents()
-            window.grab().save(str(out / f"{name}{args.suffix}.png"))
+            window.grab().save(str(out / f"{file}{args.suffix}.png"))
+
+        for name in window.views:
+            shoot(name, name)
         # the README's RoPE section: the scaling page as a model preset sets it (last: a preset
         # sets every view's values)
         window.choose_preset(SCALING_PRESET)
-        window.tabs.setCurrentIndex(list(window.views).index("rope"))
-        app.processEvents()
-        window.controller.wait_idle()
-        window.grab()
-        app.processEvents()
-        window.grab().save(str(out / f"rope_scaling{args.suffix}.png"))
+        shoot("rope", "rope_scaling")
         window.close()
     print(f"wrote {len(window.views) + 1} screenshots to {out}")
     return 0
