@@ -1,4 +1,6 @@
-"""Vertical axes space their labelled ticks by the label height (explorer.ui.views.tick_room)."""
+"""Axes space their labelled ticks by the label size (explorer.ui.views.tick_room)."""
+
+import math
 
 import pyqtgraph as pg
 import pytest
@@ -41,11 +43,62 @@ def test_labelled_ticks_of_a_left_axis_are_a_label_apart(qtbot, point_size, heig
     assert len(majors) <= 1 or height * step / 8.5 >= ROOM * text
 
 
-def test_a_step_set_by_hand_and_a_bottom_axis_are_left_alone(qtbot):
+def test_a_step_set_by_hand_is_left_alone_and_a_bottom_axis_with_room_is_unchanged(qtbot):
     widget = pg.PlotWidget()
     qtbot.addWidget(widget)
     left, bottom = (widget.getPlotItem().getAxis(n) for n in ("left", "bottom"))
     left.setTickSpacing(1, 1)
     assert left.tickSpacing(-4, 4, 30) == [(1, 0), (1, 0)]
-    want = pg.AxisItem.tickSpacing.pyqtgraph_spacing(bottom, -4, 4, 30)
-    assert bottom.tickSpacing(-4, 4, 30) == want
+    want = pg.AxisItem.tickSpacing.pyqtgraph_spacing(bottom, -4, 4, 600)
+    assert bottom.tickSpacing(-4, 4, 600) == want
+
+
+@pytest.mark.parametrize("point_size, width, lo, hi", [(9.0, 300, -4.2, 4.3), (13.5, 170, -0.5, 19.5),
+                                                       (13.5, 90, 0, 1000), (27.0, 200, 0, 32768),
+                                                       (13.5, 60, -0.003, 0.004)])
+def test_labelled_ticks_of_a_bottom_axis_are_a_label_apart(qtbot, point_size, width, lo, hi):
+    """A horizontal axis: neighbouring labels (as the axis writes them) do not touch - the Real RoPE
+    view's key axis drew "8101214" for 8, 10, 12, 14 in presentation mode at 1280 x 800."""
+    from PySide6.QtGui import QFontMetricsF
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    axis = widget.getPlotItem().getAxis("bottom")
+    font = QFont(widget.font())
+    font.setPointSizeF(point_size)
+    axis.setStyle(tickFont=font)
+    levels = axis.tickValues(lo, hi, width)
+    step, values = levels[0]
+    majors = [v for v in values if lo <= v <= hi]
+    strings = axis.tickStrings(majors, axis.autoSIPrefixScale * axis.scale, step)
+    widths = [QFontMetricsF(font).horizontalAdvance(t) for t in strings]
+    gaps = [width * step / (hi - lo) - (a + b) / 2 for a, b in zip(widths, widths[1:])]
+    assert len(majors) <= 1 or min(gaps) > 0
+
+
+@pytest.mark.parametrize("orientation, size, lo, hi", [("bottom", 170, -0.5, 19.5), ("left", 170, -0.5, 19.5),
+                                                       ("bottom", 900, -0.5, 4.5), ("left", 40, -0.5, 2.5),
+                                                       ("bottom", 1000, -0.5, 1999.5)])
+def test_whole_ticks_label_whole_positions_only_as_many_as_fit(qtbot, orientation, size, lo, hi):
+    """whole_ticks: positions 0 .. n - 1 drawn as cells from -0.5: whole 1-2-5 steps, no minor
+    ticks, none outside the cells, spaced like any other axis of that orientation."""
+    from explorer.ui.views.tick_room import whole_ticks
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    axis = widget.getPlotItem().getAxis(orientation)
+    font = QFont(widget.font())
+    font.setPointSizeF(13.5)
+    axis.setStyle(tickFont=font)
+    plain = axis.tickSpacing(lo, hi, size)
+    whole_ticks(axis)
+    levels = axis.tickValues(lo, hi, size)
+    assert len(levels) == 1                                                 # no minor level
+    step, values = levels[0]
+    assert step >= max(1.0, plain[0][0]) and float(step).is_integer()
+    assert step / 10 ** math.floor(math.log10(step)) in (1, 2, 5)
+    assert all(float(v).is_integer() and 0 <= v <= hi - 0.5 for v in values) and values[0] == 0
+    count = round(hi + 0.5)                  # an aspect-locked plot shows a margin beyond the cells
+    whole_ticks(axis, count)
+    step, values = axis.tickValues(lo - 3 * step, hi + 3 * step, size * 1.5)[0]
+    assert len(values) and all(0 <= v <= count - 1 for v in values) and values[0] == 0

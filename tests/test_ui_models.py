@@ -17,6 +17,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.compute import models
 from explorer.errors import InputError
 from explorer.params import Params
+from explorer.ui.views.tick_room import label_height
 from tests import models_helpers as mh
 
 pytest.importorskip("transformers")
@@ -233,12 +234,15 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
         rect = panel.image.mapRectToParent(panel.image.boundingRect())
         assert (rect.x(), rect.y(), rect.width(), rect.height()) == (-0.5, -0.5, width, n)
         for axis in (panel.plot.getAxis("left"), view.rot_img.plot.getAxis("bottom")):
-            levels = axis._tickLevels           # the ticks drawn (pyqtgraph keeps the set ones here)
-            shown = [v for v, _ in levels[0]]   # whole, evenly spaced, from 0, up to 12, no minor
-            step = shown[1] - shown[0]          # ones: none in the aspect-locked margin either
+            view.grab()                         # the ticks drawn, for the axis's range and pixels
+            (lo, hi), box = axis.range, axis.linkedView().sceneBoundingRect()
+            px = box.height() if axis.orientation == "left" else box.width()
+            levels = axis.tickValues(lo, hi, px)
+            step, values = levels[0]            # whole, evenly spaced, from 0, no minor ones, as
+            shown = [float(v) for v in values]  # many as fit: none in the aspect-locked margin
             assert shown == list(range(0, n, int(step))) and float(step).is_integer()
-            assert len(shown) <= 12 and not levels[1]
-            assert [label for _, label in levels[0]] == [str(int(v)) for v in shown]
+            assert len(levels) == 1 and px * step / abs(hi - lo) >= label_height(axis)
+            assert axis.tickStrings(shown, 1.0, step) == [str(int(v)) for v in shown]
     vb = view.rot_img.plot.getViewBox()
     for m, k, dx, dy in ((3, 1, 0.0, 0.0), (3, 1, 0.45, -0.45), (0, 0, -0.45, -0.45), (n - 1, 2, 0.4, 0.4)):
         view._on_moved(vb.mapViewToScene(QPointF(k + dx, m + dy)))          # the mouse over the cell

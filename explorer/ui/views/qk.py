@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_line
+from explorer.ui.views.tick_room import whole_ticks
 from explorer.ui.views.base import SteadyLabel, cell_under, set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
@@ -18,17 +19,6 @@ from explorer.errors import localized
 from explorer.translations import fill
 
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
-
-
-def whole_tick_step(count: int, most: int = WHOLE_TICKS) -> int:
-    """The tick step of an axis of `count` whole positions: the least of 1, 2, 5, 10, 20, 50, ...
-    giving at most `most` ticks, with no minor ticks between (no position 2.5 exists)."""
-    decade = 1
-    while True:
-        for m in (1, 2, 5):
-            if count <= most * decade * m:
-                return decade * m
-        decade *= 10
 
 
 class QkView(Retranslatable, PanelView):
@@ -53,6 +43,9 @@ class QkView(Retranslatable, PanelView):
         self.plain_img = self.image(1, 0, "", "")
         for panel in (self.rot_img, self.plain_img):
             panel.plot.setAspectLocked(True)
+        self.position_axes = (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
+                              *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img)
+                                for a in ("left", "bottom")))
         self.dist = self.plot(1, 2, "m − n", "", "", colspan=4)
         self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
         self.legend(self.dist, (-10, 10))
@@ -125,12 +118,8 @@ class QkView(Retranslatable, PanelView):
         self.plain_img.show(r.shown_plain, -0.5, -0.5, n, n, levels)
         for panel, w in ((self.q_img, hd), (self.k_img, hd), (self.rot_img, n), (self.plain_img, n)):
             set_extent(panel.plot, (-0.5, w - 0.5), (-0.5, max(n, 1) - 0.5))
-        if getattr(self, "_cell_ticks", None) != n:      # the positions 0 .. n - 1 only: no
-            self._cell_ticks = n                         # "position 0.5", no "key -1" in the
-            ticks = [[(float(v), str(v)) for v in range(0, n, whole_tick_step(n))], []]  # margin
-            for axis in (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
-                         *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img) for a in ("left", "bottom"))):
-                axis.setTicks(ticks)
+        for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
+            whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
         set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
         set_title(self.rot_img.plot, fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), str(hd)),

@@ -1,20 +1,25 @@
-"""Vertical axes space their major ticks so that the labels fit at the axis's font size.
+"""Axes space their major ticks so that the labels fit at the axis's font size.
 
 pyqtgraph picks the major tick step from the axis length alone (at least 2.25 intervals), so a short
 axis at a large font overlapped its own labels: the Learned view's PCA plots in presentation mode at
-1280 x 800 drew "4, 2, 0, -2, -4" in 65 px at 20 px a label. Installed on the class, like kept_axis:
-an axis whose step was set by hand (setTickSpacing) is left alone, and one with room is unchanged.
+1280 x 800 drew "4, 2, 0, -2, -4" in 65 px at 20 px a label. A vertical axis keeps ROOM label
+heights between labelled ticks, a horizontal one the widest label's width and one digit's.
+`whole_ticks(axis)` also keeps an axis of whole positions (token rows) to whole steps, no minor
+ticks. Installed on the class, like kept_axis: an axis whose step was set by hand (setTickSpacing)
+is left alone, and one with room is unchanged.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
 ROOM = 1.6          # label heights of axis between two labelled ticks
 _SPACING = getattr(pg.AxisItem.tickSpacing, "pyqtgraph_spacing", pg.AxisItem.tickSpacing)
+_VALUES = getattr(pg.AxisItem.tickValues, "pyqtgraph_values", pg.AxisItem.tickValues)
 
 
 def label_height(axis: pg.AxisItem) -> float:
@@ -23,18 +28,29 @@ def label_height(axis: pg.AxisItem) -> float:
     return QFontMetricsF(font if isinstance(font, QFont) else axis.font()).height()
 
 
-def roomy_spacing(levels: list, dif: float, size: float, text: float) -> list:
+def label_width(axis: pg.AxisItem, lo: float, hi: float, step: float) -> float:
+    """The wider of the labels at the two ends of lo .. hi (the axis's scaled values) at this step,
+    as the axis writes them, plus one digit: the room a horizontal axis keeps per labelled tick."""
+    font = axis.style.get("tickFont")
+    metrics = QFontMetricsF(font if isinstance(font, QFont) else axis.font())
+    scale = axis.scale or 1.0
+    ends = [math.ceil(lo / step) * step / scale, math.floor(hi / step) * step / scale]
+    strings = axis.tickStrings(ends, axis.autoSIPrefixScale * axis.scale, step / scale)
+    return max(metrics.horizontalAdvance(str(t)) for t in strings) + metrics.horizontalAdvance("0")
+
+
+def roomy_spacing(levels: list, dif: float, size: float, text: float, room: float = ROOM) -> list:
     """levels (pyqtgraph's [(step, offset), ...], coarsest first) with the major step raised through
-    1, 2, 5 x 10^k until its ticks lie ROOM label heights apart on `size` pixels showing `dif`;
+    1, 2, 5 x 10^k until its ticks lie `room` x `text` pixels apart on `size` pixels showing `dif`;
     finer levels that are not finer than the new step are dropped."""
     if not levels or not (0 < dif < math.inf and 0 < size < math.inf and 0 < text < math.inf):
         return levels
     step, offset = levels[0]
-    if not 0 < step < math.inf or size * step / dif >= ROOM * text:
+    if not 0 < step < math.inf or size * step / dif >= room * text:
         return levels
     decade = 10.0 ** math.floor(math.log10(step))
     mantissas = (1.0, 2.0, 5.0, 10.0)
-    while size * step / dif < ROOM * text:
+    while size * step / dif < room * text:
         bigger = [m * decade for m in mantissas if m * decade > step * (1 + 1e-9)]
         if bigger:
             step = bigger[0]
@@ -44,12 +60,50 @@ def roomy_spacing(levels: list, dif: float, size: float, text: float) -> list:
     return [(step, offset)] + [(s, o) for s, o in levels[1:] if s < step]
 
 
+def whole_spacing(levels: list) -> list:
+    """The major step of levels raised to a whole 1, 2, 5 x 10^k (at least 1), without minor levels."""
+    if not levels or not 0 < levels[0][0] < math.inf:
+        return levels
+    step, offset = levels[0]
+    decade = 10.0 ** math.floor(math.log10(max(step, 1.0)))
+    whole = next(m * decade for m in (1, 2, 5, 10) if m * decade >= step * (1 - 1e-9))
+    return [(whole, offset)]
+
+
+def whole_ticks(axis: pg.AxisItem, count: int | None = None) -> None:
+    """Label `axis` at whole values only, as many as fit; with `count`, at 0 .. count - 1 only (the
+    cells of an image drawn from -0.5: an aspect-locked plot's margins hold no position)."""
+    if getattr(axis, "_whole_ticks", None) != (count,):
+        axis._whole_ticks = (count,)
+        axis.picture = None
+        axis.update()
+
+
+def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
+    levels = _VALUES(axis, minVal, maxVal, size)
+    whole = getattr(axis, "_whole_ticks", None)
+    if whole is None or whole[0] is None:
+        return levels
+    out = []
+    for step, values in levels:
+        values = np.asarray(values)
+        out.append((step, values[(values >= 0) & (values <= whole[0] - 1)]))
+    return out
+
+
 def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     levels = _SPACING(axis, minVal, maxVal, size)
-    if axis._tickSpacing is not None or axis.orientation not in ("left", "right"):
+    if axis._tickSpacing is not None or not levels or not 0 < levels[0][0] < math.inf:
         return levels
-    return roomy_spacing(levels, abs(maxVal - minVal), size, label_height(axis))
+    dif = abs(maxVal - minVal)
+    if axis.orientation in ("left", "right"):
+        levels = roomy_spacing(levels, dif, size, label_height(axis))
+    elif math.isfinite(minVal) and math.isfinite(maxVal):
+        levels = roomy_spacing(levels, dif, size, label_width(axis, minVal, maxVal, levels[0][0]), 1.0)
+    return whole_spacing(levels) if getattr(axis, "_whole_ticks", None) is not None else levels
 
 
 _tick_spacing.pyqtgraph_spacing = _SPACING
 pg.AxisItem.tickSpacing = _tick_spacing
+_tick_values.pyqtgraph_values = _VALUES
+pg.AxisItem.tickValues = _tick_values
