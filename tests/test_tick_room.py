@@ -6,7 +6,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QFont
 
-from explorer.ui.views.tick_room import ROOM, label_height, roomy_spacing
+from explorer.ui.views.tick_room import ROOM, label_height, label_width, roomy_spacing
 
 
 def test_a_short_axis_takes_a_coarser_nice_step():
@@ -90,13 +90,19 @@ def test_whole_ticks_label_whole_positions_only_as_many_as_fit(qtbot, orientatio
     font = QFont(widget.font())
     font.setPointSizeF(13.5)
     axis.setStyle(tickFont=font)
-    plain = axis.tickSpacing(lo, hi, size)
     whole_ticks(axis)
     levels = axis.tickValues(lo, hi, size)
     assert len(levels) == 1                                                 # no minor level
     step, values = levels[0]
-    assert step >= max(1.0, plain[0][0]) and float(step).is_integer()
-    assert step / 10 ** math.floor(math.log10(step)) in (1, 2, 5)
+    assert float(step).is_integer() and step / 10 ** math.floor(math.log10(step)) in (1, 2, 5)
+    if orientation == "left":
+        need = ROOM * label_height(axis)
+    else:
+        need = label_width(axis, lo, hi, step)
+    mantissa = round(step / 10 ** math.floor(math.log10(step)))
+    finer = {1: step / 2, 2: step / 2, 5: step * 2 / 5}[mantissa]          # the next finer nice step
+    assert size * step / (hi - lo) >= need                                  # the labels fit,
+    assert step == 1 or size * finer / (hi - lo) < need                     # at the finest such step
     assert all(float(v).is_integer() and 0 <= v <= hi - 0.5 for v in values) and values[0] == 0
     count = round(hi + 0.5)                  # an aspect-locked plot shows a margin beyond the cells
     whole_ticks(axis, count)

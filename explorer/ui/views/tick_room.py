@@ -4,8 +4,8 @@ pyqtgraph picks the major tick step from the axis length alone (at least 2.25 in
 axis at a large font overlapped its own labels: the Learned view's PCA plots in presentation mode at
 1280 x 800 drew "4, 2, 0, -2, -4" in 65 px at 20 px a label. A vertical axis keeps ROOM label
 heights between labelled ticks, a horizontal one the widest label's width and one digit's.
-`whole_ticks(axis)` also keeps an axis of whole positions (token rows) to whole steps, no minor
-ticks. Installed on the class, like kept_axis: an axis whose step was set by hand (setTickSpacing)
+`whole_ticks(axis)` labels an axis of whole positions (token rows) at the finest whole 1, 2, 5 x
+10^k step that fits, no minor ticks. Installed on the class, like kept_axis: an axis whose step was set by hand (setTickSpacing)
 is left alone, and one with room is unchanged.
 """
 
@@ -61,13 +61,14 @@ def roomy_spacing(levels: list, dif: float, size: float, text: float, room: floa
 
 
 def whole_spacing(levels: list) -> list:
-    """The major step of levels raised to a whole 1, 2, 5 x 10^k (at least 1), without minor levels."""
-    if not levels or not 0 < levels[0][0] < math.inf:
+    """One level: the finest step of levels raised to a whole 1, 2, 5 x 10^k (at least 1)."""
+    steps = [step for step, _ in levels if 0 < step < math.inf]
+    if not steps:
         return levels
-    step, offset = levels[0]
-    decade = 10.0 ** math.floor(math.log10(max(step, 1.0)))
-    whole = next(m * decade for m in (1, 2, 5, 10) if m * decade >= step * (1 - 1e-9))
-    return [(whole, offset)]
+    finest = max(min(steps), 1.0)
+    decade = 10.0 ** math.floor(math.log10(finest))
+    whole = next(m * decade for m in (1, 2, 5, 10) if m * decade >= finest * (1 - 1e-9))
+    return [(whole, levels[0][1])]
 
 
 def whole_ticks(axis: pg.AxisItem, count: int | None = None) -> None:
@@ -95,12 +96,14 @@ def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     levels = _SPACING(axis, minVal, maxVal, size)
     if axis._tickSpacing is not None or not levels or not 0 < levels[0][0] < math.inf:
         return levels
+    if getattr(axis, "_whole_ticks", None) is not None:     # from the finest whole step that fits
+        levels = whole_spacing(levels)
     dif = abs(maxVal - minVal)
     if axis.orientation in ("left", "right"):
-        levels = roomy_spacing(levels, dif, size, label_height(axis))
-    elif math.isfinite(minVal) and math.isfinite(maxVal):
-        levels = roomy_spacing(levels, dif, size, label_width(axis, minVal, maxVal, levels[0][0]), 1.0)
-    return whole_spacing(levels) if getattr(axis, "_whole_ticks", None) is not None else levels
+        return roomy_spacing(levels, dif, size, label_height(axis))
+    if math.isfinite(minVal) and math.isfinite(maxVal):
+        return roomy_spacing(levels, dif, size, label_width(axis, minVal, maxVal, levels[0][0]), 1.0)
+    return levels
 
 
 _tick_spacing.pyqtgraph_spacing = _SPACING
