@@ -5,8 +5,8 @@ axis at a large font overlapped its own labels: the Learned view's PCA plots in 
 1280 x 800 drew "4, 2, 0, -2, -4" in 65 px at 20 px a label. A vertical axis keeps ROOM label
 heights between labelled ticks, a horizontal one the widest label's width and one digit's.
 `whole_ticks(axis)` labels an axis of whole positions (token rows) at the finest whole 1, 2, 5 x
-10^k step that fits, no minor ticks. Installed on the class, like kept_axis: an axis whose step was set by hand (setTickSpacing)
-is left alone, and one with room is unchanged.
+10^k step that fits, no minor ticks. Installed on the class, like kept_axis: an axis whose step was
+set by hand (setTickSpacing) is left alone, and one with room is unchanged.
 """
 
 from __future__ import annotations
@@ -85,10 +85,10 @@ def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     whole = getattr(axis, "_whole_ticks", None)
     if whole is None or whole[0] is None:
         return levels
-    out = []
+    count, out = whole[0], []
     for step, values in levels:
         values = np.asarray(values)
-        out.append((step, values[(values >= 0) & (values <= whole[0] - 1)]))
+        out.append((step, values[(values >= 0) & (values <= count - 1)]))
     return out
 
 
