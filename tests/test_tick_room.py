@@ -26,16 +26,23 @@ def test_an_axis_with_room_is_unchanged():
         assert roomy_spacing([(odd, 0.0)], 8.0, 40.0, 14.0) == [(odd, 0.0)]
 
 
+def font_axis(qtbot, orientation: str, point_size: float) -> tuple[pg.PlotWidget, pg.AxisItem]:
+    """(a plot, its `orientation` axis) with the axis's tick labels at `point_size` points (the
+    caller holds the plot: the axis goes with it)."""
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    axis = widget.getPlotItem().getAxis(orientation)
+    font = QFont(widget.font())
+    font.setPointSizeF(point_size)
+    axis.setStyle(tickFont=font)
+    return widget, axis
+
+
 @pytest.mark.parametrize("point_size, height", [(9.0, 300), (13.5, 65), (27.0, 120), (13.5, 30)])
 def test_labelled_ticks_of_a_left_axis_are_a_label_apart(qtbot, point_size, height):
     """The axis as pyqtgraph draws it: the labelled (major) ticks lie ROOM label heights apart,
     or there is at most one of them."""
-    widget = pg.PlotWidget()
-    qtbot.addWidget(widget)
-    axis = widget.getPlotItem().getAxis("left")
-    font = QFont(widget.font())
-    font.setPointSizeF(point_size)
-    axis.setStyle(tickFont=font)
+    widget, axis = font_axis(qtbot, "left", point_size)
     widget.setYRange(-4.2, 4.3, padding=0)
     text = label_height(axis)
     step, _offset = axis.tickSpacing(-4.2, 4.3, height)[0]
@@ -61,17 +68,12 @@ def test_labelled_ticks_of_a_bottom_axis_are_a_label_apart(qtbot, point_size, wi
     view's key axis drew "8101214" for 8, 10, 12, 14 in presentation mode at 1280 x 800."""
     from PySide6.QtGui import QFontMetricsF
 
-    widget = pg.PlotWidget()
-    qtbot.addWidget(widget)
-    axis = widget.getPlotItem().getAxis("bottom")
-    font = QFont(widget.font())
-    font.setPointSizeF(point_size)
-    axis.setStyle(tickFont=font)
+    _widget, axis = font_axis(qtbot, "bottom", point_size)
     levels = axis.tickValues(lo, hi, width)
     step, values = levels[0]
     majors = [v for v in values if lo <= v <= hi]
     strings = axis.tickStrings(majors, axis.autoSIPrefixScale * axis.scale, step)
-    widths = [QFontMetricsF(font).horizontalAdvance(t) for t in strings]
+    widths = [QFontMetricsF(axis.style["tickFont"]).horizontalAdvance(t) for t in strings]
     gaps = [width * step / (hi - lo) - (a + b) / 2 for a, b in zip(widths, widths[1:])]
     assert len(majors) <= 1 or min(gaps) > 0
 
@@ -84,12 +86,7 @@ def test_whole_ticks_label_whole_positions_only_as_many_as_fit(qtbot, orientatio
     ticks, none outside the cells, spaced like any other axis of that orientation."""
     from explorer.ui.views.tick_room import whole_ticks
 
-    widget = pg.PlotWidget()
-    qtbot.addWidget(widget)
-    axis = widget.getPlotItem().getAxis(orientation)
-    font = QFont(widget.font())
-    font.setPointSizeF(13.5)
-    axis.setStyle(tickFont=font)
+    _widget, axis = font_axis(qtbot, orientation, 13.5)
     whole_ticks(axis)
     levels = axis.tickValues(lo, hi, size)
     assert len(levels) == 1                                                 # no minor level
