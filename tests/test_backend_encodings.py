@@ -43,6 +43,43 @@ def test_pe_equals_formula(layout, d, dtype, tol):
     np.testing.assert_allclose(got, oracle(40, d, 10000.0, layout), atol=tol)
 
 
+def seed_listing(n, d, base, layout, dtype, start):
+    """The seeds' recipe in numpy, the whole table at once: every angle in `dtype` (positions times
+    exp(arange * -ln(base)/d)), then sin and cos into a zeroed table's sine and cosine columns."""
+    kind = np.dtype(dtype).type
+    if layout == "t2t":
+        half = d // 2
+        w = np.exp(np.arange(half, dtype=kind) * kind(-(math.log(base) / max(half - 1, 1))))
+        sin_cols, cos_cols = slice(0, half), slice(half, 2 * half)
+    else:
+        w = np.exp(np.arange(0, d, 2, dtype=kind) * kind(-math.log(base) / d))
+        sin_cols, cos_cols = ((slice(0, d, 2), slice(1, d, 2)) if layout == "interleaved" else
+                              (slice(0, (d + 1) // 2), slice((d + 1) // 2, d)))
+    angle = np.arange(start, start + n, dtype=kind)[:, None] * w[None, :]
+    pe = np.zeros((n, d), dtype=kind)
+    pe[:, sin_cols] = np.sin(angle)
+    pe[:, cos_cols] = np.cos(angle[:, :len(range(d)[cos_cols])])
+    return pe
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n,d,start", [(1, 1, 0), (300, 7, 5), (130, 513, 0), (97, 1024, -40),
+                                       (70, 4096, 123_456)])
+def test_pe_built_a_block_at_a_time_is_the_seed_listing_bit_for_bit(layout, dtype, n, d, start):
+    """sinusoidal_pe writes sin and cos of cache-sized blocks of angles straight into the table's
+    columns; every shape here spans several blocks (PE_BLOCK_CELLS angles each) with a partial last
+    one, or one block, and every value is the whole-table listing's own bits."""
+    from explorer.backend.encodings import PE_BLOCK_CELLS
+
+    if d >= 513:                                  # ~d/2 angles a row: several blocks, a partial last
+        rows = PE_BLOCK_CELLS // (d // 2)
+        assert n > rows and n % rows
+    got = sinusoidal_pe(n, d, 2500.0, layout, dtype, start=start)
+    want = seed_listing(n, d, 2500.0, layout, dtype, start)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
 def test_odd_d_last_channel_is_sine_of_its_own_frequency():
     pe = sinusoidal_pe(50, 5, 100.0, "interleaved", "float64")
     w2 = 100.0 ** (-4 / 5)

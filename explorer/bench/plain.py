@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from explorer.backend.encodings import channel_layout, frequencies, sinusoidal_pe
+from explorer.backend.encodings import _frequencies_like_seed, channel_layout, frequencies
 
 MATRIX_CAP = 8192    # positions of an n x n matrix computed the plain way
 ALIBI_CAP = 4096     # positions of each of the four ALiBi bias images
@@ -29,9 +29,21 @@ IMAGE_LIMIT = 32767  # pyqtgraph: rows / columns of one image
 LINE_WIDTH = 2.0     # every view's curves are at least 2 px wide at scale 1 (PanelView.pen, curves)
 
 
+def textbook_pe(n: int, d: int, base: float, layout: str, dtype: str = "float32") -> np.ndarray:
+    """The full PE table as the seeds' listing builds it: every angle, then sin and cos into a zeroed
+    table's columns (the app's sinusoidal_pe gives the same values a cache-sized block at a time); (n, d)."""
+    kind = np.dtype(dtype).type
+    angle = np.arange(n, dtype=kind)[:, None] * _frequencies_like_seed(d, base, layout, kind)[None, :]
+    sin_cols, cos_cols = channel_layout(d, layout)
+    pe = np.zeros((n, d), dtype=kind)
+    pe[:, sin_cols] = np.sin(angle)
+    pe[:, cos_cols] = np.cos(angle[:, :len(range(d)[cos_cols])])
+    return pe
+
+
 def _pe(p, n: int | None = None, layout: str | None = None) -> np.ndarray:
     """The full PE table, float32; (n, d)."""
-    return sinusoidal_pe(n or p.max_len, p.d_model, p.base, layout or p.layout, "float32")
+    return textbook_pe(n or p.max_len, p.d_model, p.base, layout or p.layout)
 
 
 def _sim(pe: np.ndarray, metric: str = "dot") -> np.ndarray:
@@ -186,7 +198,7 @@ def precision_view(p, view):
 
     state = getattr(view, "state", None)
     span = int(getattr(state, "span", 0) or p.max_len)
-    exact = sinusoidal_pe(span, p.d_model, p.base, p.layout, "float64")
+    exact = textbook_pe(span, p.d_model, p.base, p.layout, "float64")
     table = _pe(p, span)
     tables = {"float32": table, "float16": round_to(table, "float16"),
               "bfloat16": round_to(table, "bfloat16")}
@@ -200,7 +212,7 @@ def learned(p, view):
     from explorer.compute.learned import cosine_matrix
 
     r = getattr(view, "result", None)
-    sin = sinusoidal_pe(512, 384, p.base, p.layout, "float32")
+    sin = textbook_pe(512, 384, p.base, p.layout)
     table = getattr(r, "learned", None)
     table = sin if table is None else table
     return [_img(table), _img(sin), _img(cosine_matrix(table)), _img(cosine_matrix(sin))]
