@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from explorer.backend.encodings import sinusoidal_pe
+from explorer.compute import learned as learned_module
 from explorer.compute.learned import learned
 from explorer.compute.screen import Window, block_means
 from explorer.params import Params
@@ -39,8 +41,11 @@ def test_block_means_are_the_means_of_whole_blocks(shape, px, dtype):
 def test_learned_result_draws_at_the_windows_pixels():
     p = Params(base=500.0)
     r = learned(p, Window(0, 1, 0, 1, 130, 330))
-    n, d = r.sinusoidal.shape                                          # MiniLM's 512 x 384
-    np.testing.assert_allclose(r.shown_sinusoidal.data, _loop_means(r.sinusoidal, 4, 2), atol=2e-6)
+    n, d = r.shape                                                     # MiniLM's 512 x 384
+    # the closed form's block means: those of the exact table, and of the float32 one to its rounding
+    exact = sinusoidal_pe(n, d, 500.0, "interleaved", "float64")
+    np.testing.assert_allclose(r.shown_sinusoidal.data, _loop_means(exact, 4, 2), atol=2e-6)
+    np.testing.assert_allclose(r.shown_sinusoidal.data, _loop_means(r.sinusoidal, 4, 2), atol=1e-4)
     np.testing.assert_allclose(r.shown_sim_sinusoidal.data, _loop_means(r.sim_sinusoidal, 4, 2), atol=2e-6)
     assert (r.shown_sinusoidal.height, r.shown_sinusoidal.width) == (n, d)
     if r.learned is not None:
@@ -74,14 +79,13 @@ def test_the_sinusoidal_cosine_block_means_by_closed_form_are_the_textbook_matri
 def test_an_unpaired_sine_has_no_closed_form_block_means_and_the_view_takes_the_matrix_means():
     from dataclasses import replace
 
-    from explorer.backend.encodings import sinusoidal_pe
     from explorer.backend.similarity import cosine_block_means, similarity_matrix
     from explorer.compute.learned import _shown_sim_sinusoidal
 
     assert cosine_block_means(4, 2, 10, 20, 385, 10000.0, "interleaved") is None
     assert cosine_block_means(4, 2, 10, 20, 1, 10000.0, "interleaved") is None        # no pair at all
     sim = similarity_matrix(50, 7, 700.0, "interleaved", "cosine", np.float32)        # d = 7: odd
-    odd = replace(learned(Params(base=700.0)), sinusoidal=sinusoidal_pe(50, 7, 700.0), sim_sinusoidal=sim)
+    odd = replace(learned(Params(base=700.0)), sinusoidal_of=(50, 7, 700.0, "interleaved"), sim_sinusoidal=sim)
     shown = _shown_sim_sinusoidal(odd, 10, 20)
     np.testing.assert_allclose(shown.data, _loop_means(sim, 5, 3), atol=2e-6)
     assert (shown.height, shown.width) == (50, 48) and not shown.data.flags.writeable
@@ -128,3 +132,28 @@ def test_a_resize_recomputes_the_heatmap_at_its_new_pixels_and_keeps_its_zoom(wi
     window.resize(1900, 1060)
     qtbot.waitUntil(lambda: window.views["heatmap"].result.image.shape[0] > rows, timeout=5000)
     assert c.state.views["heatmap"].zoom == ()
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "t2t"])
+def test_a_base_step_with_an_opt_sized_table_forms_no_sinusoidal_table(layout, monkeypatch):
+    """An opened 2048 x 1024 table (OPT-350m's size): the sinusoidal picture comes by closed form
+    (pe_screen) and the PCA's signs by sinusoid_sums, so the step never builds the (n, d) table
+    (~3 ms, plus ~1 ms of its product). What it draws is what the table gives."""
+    from explorer.compute import models
+    from explorer.compute.pca import pca
+
+    table = (np.random.default_rng(4).standard_normal((2048, 1024)) * 0.1).astype(np.float32)
+    monkeypatch.setattr(learned_module, "_model_table", lambda spec, stamp=(): ("opt", table, 2048, "", ""))
+    monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
+    monkeypatch.setattr(models, "stamp", lambda spec: ())
+    r = learned(Params(base=3000.0, layout=layout, model="opt-sized.gguf"), Window(0, 1, 0, 1, 250, 480))
+    assert "sinusoidal" not in vars(r)                                  # not made by the step
+    assert r.shape == (2048, 1024) and r.learned is table
+    exact = sinusoidal_pe(2048, 1024, 3000.0, layout, "float64")
+    np.testing.assert_allclose(r.shown_sinusoidal.data, block_means(exact, 250, 480).data, atol=2e-6)
+    assert (r.shown_sinusoidal.height, r.shown_sinusoidal.width) == (2043, 1023)    # 9 x 227, 3 x 341
+    coords, var = pca(r.sinusoidal)                                     # the table's own PCA, signs too
+    np.testing.assert_allclose(r.pca_sinusoidal, coords, atol=1e-3 * np.abs(coords).max())
+    np.testing.assert_allclose(r.var_sinusoidal, var, rtol=1e-4)
+    assert r.sinusoidal.shape == (2048, 1024) and not r.sinusoidal.flags.writeable
+

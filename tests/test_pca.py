@@ -44,9 +44,22 @@ def test_pca_from_the_toeplitz_gram_matrix_equals_svd(n, d, base, layout):
     degenerate (their eigenvalues 2e-4 apart), so the float32 table's rounding may turn them within
     their plane; the Gram matrix is that of the exact table. Odd d (an unpaired sine) takes pca()."""
     rows = float64_table(n, d, base, layout)
-    coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, base, layout, "float32"), base, layout)
+    coords, var = pca_of_sinusoidal(n, d, base, layout)
     assert coords.shape == (n, 3) and coords.dtype == np.float32
     assert_same_components(rows, coords, var)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 45, 46, 2049])
+def test_the_sinusoid_sums_are_the_table_product(n):
+    """sinusoid_sums(u, w) = uᵀ [cos(p w) + i sin(p w)]: the loadings that sign each component, with
+    no table (n = a B + b over blocks of B ~ sqrt(n), a partial last block included)."""
+    from explorer.compute.sinusoidal_pca import seed_frequencies, sinusoid_sums
+
+    u = np.random.default_rng(n).standard_normal((n, 3))
+    w = seed_frequencies(64, 100.0, "interleaved")
+    angle = np.arange(n, dtype=np.float64)[:, None] * w[None, :]                  # (n, 32)
+    want = u.T @ np.cos(angle) + 1j * (u.T @ np.sin(angle))
+    np.testing.assert_allclose(sinusoid_sums(u, w), want, atol=1e-12 * np.abs(want).max())
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 512])
@@ -122,9 +135,9 @@ def test_a_small_base_settles_without_the_full_solver(n, d, base, monkeypatch):
         raise AssertionError("the full solver was used")
 
     monkeypatch.setattr(CentredToeplitz, "full", no_full)
-    coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, base, "interleaved", "float32"), base, "interleaved")
+    coords, var = pca_of_sinusoidal(n, d, base, "interleaved")
     assert_same_components(float64_table(n, d, base, "interleaved"), coords, var)
     for step in (1.013, 1.013 ** 2):                                  # dragged: warm starts
         b = base * step
-        coords, var = pca_of_sinusoidal(sinusoidal_pe(n, d, b, "interleaved", "float32"), b, "interleaved")
+        coords, var = pca_of_sinusoidal(n, d, b, "interleaved")
     assert_same_components(float64_table(n, d, b, "interleaved"), coords, var)

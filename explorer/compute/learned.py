@@ -8,13 +8,14 @@ of their rows (centred; explorer.compute.pca): the first three principal compone
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from explorer.backend import pretrained
 from explorer.backend.models.finite import bad_rows, listed
-from explorer.backend.encodings import sinusoidal_pe
+from explorer.backend.encodings import pe_block_mean, sinusoidal_pe
+from explorer.backend.pe_screen import pe_screen
 from explorer.backend.similarity import cosine_block_means, cosine_matrix_view, rows_similarity
 from explorer.compute.pca import pca
 from explorer.compute.screen import ShownImage, Window, block_means, block_step
@@ -31,7 +32,7 @@ class LearnedResult:
     """A learned position table beside sinusoidal PE at the same (n, d) (params.base, params.layout)."""
 
     params: Params
-    sinusoidal: np.ndarray            # (n, d)
+    sinusoidal_of: tuple              # (n, d, base, layout) of the sinusoidal table (see .sinusoidal)
     sim_sinusoidal: np.ndarray        # (n, n) cosine, closed form (read-only; a Toeplitz view)
     learned: np.ndarray | None        # (n, d) or None when no table is available
     sim_learned: np.ndarray | None    # (n, n) cosine
@@ -51,6 +52,19 @@ class LearnedResult:
     shown_sim_sinusoidal: ShownImage | None = None
     shown_learned: ShownImage | None = None
     shown_sim_learned: ShownImage | None = None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(n, d): positions and channels of both tables."""
+        return self.sinusoidal_of[:2]
+
+    @cached_property
+    def sinusoidal(self) -> np.ndarray:
+        """The float32 sinusoidal table (n, d), made on first use: a base step draws its block means
+        and PCA by closed forms and never needs it (2048 x 1024: ~3 ms)."""
+        table = sinusoidal_pe(*self.sinusoidal_of, "float32")
+        table.setflags(write=False)
+        return table
 
     @property
     def learned_level(self) -> float:
@@ -115,10 +129,10 @@ def _learned_side(rows: np.ndarray) -> dict:
 
 
 def _sides(learned_rows, n: int, d: int, base: float, layout: str) -> dict:
-    sin = sinusoidal_pe(n, d, base, layout, "float32")                         # (n, d)
     sim_sin = cosine_matrix_view(n, d, base, layout)                  # (n, n), a view of 2n - 1 values
-    pca_sin, var_sin = pca_of_sinusoidal(sin, base, layout)
-    out = {"sinusoidal": sin, "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin, "var_sinusoidal": var_sin}
+    pca_sin, var_sin = pca_of_sinusoidal(n, d, base, layout)
+    out = {"sinusoidal_of": (n, d, base, layout), "sim_sinusoidal": sim_sin, "pca_sinusoidal": pca_sin,
+           "var_sinusoidal": var_sin}
     if learned_rows is not None:
         out.update(learned=learned_rows, **_learned_side(learned_rows))
     else:
@@ -174,10 +188,24 @@ def _shown_fixed(a: np.ndarray | None, rows_px: int, cols_px: int) -> ShownImage
     return _per_table(a, ("shown", rows_px, cols_px), lambda: block_means(a, rows_px, cols_px))
 
 
+def _shown_pe(r: LearnedResult, rows_px: int, cols_px: int) -> ShownImage:
+    """block_means(r.sinusoidal, ...) by closed form (pe_screen, as the heatmap draws): no (n, d)
+    table (2048 x 1024 into 250 x 480: ~3.7 -> ~0.3 ms). The table itself where every cell has a pixel."""
+    n, d, base, layout = r.sinusoidal_of
+    rs, cs = block_step(n, rows_px), block_step(d, cols_px)
+    if rs == cs == 1:
+        return block_means(r.sinusoidal, rows_px, cols_px)
+    rows, cols = n // rs, d // cs
+    data = (pe_screen(0, rs, rows, 0, cs, cols, d, base, layout) if cs > 1 else       # (rows, cols)
+            pe_block_mean(0, rs, rows, d, base, layout, np.float32))
+    data.setflags(write=False)
+    return ShownImage(data, rows * rs, cols * cs)
+
+
 def _shown_sim_sinusoidal(r: LearnedResult, rows_px: int, cols_px: int) -> ShownImage:
     """block_means(r.sim_sinusoidal, ...) by the closed form (cosine_block_means) where there is one:
     a few thousand offsets instead of a pass over the n x n matrix (2048 x 2048: 2.1 -> 0.8 ms)."""
-    n, d = r.sinusoidal.shape
+    n, d = r.shape
     rs, cs = block_step(n, rows_px), block_step(n, cols_px)
     data = None if rs == cs == 1 else cosine_block_means(rs, cs, n // rs, n // cs, d,
                                                          float(r.params.base), r.params.layout)
@@ -190,7 +218,7 @@ def _shown_sim_sinusoidal(r: LearnedResult, rows_px: int, cols_px: int) -> Shown
 @lru_cache(maxsize=4)
 def _shown(params: Params, rows_px: int, cols_px: int) -> LearnedResult:
     r = _learned_params(params)
-    return replace(r, shown_sinusoidal=block_means(r.sinusoidal, rows_px, cols_px),
+    return replace(r, shown_sinusoidal=_shown_pe(r, rows_px, cols_px),
                    shown_sim_sinusoidal=_shown_sim_sinusoidal(r, rows_px, cols_px),
                    shown_learned=_shown_fixed(r.learned, rows_px, cols_px),
                    shown_sim_learned=_shown_fixed(r.sim_learned, rows_px, cols_px))

@@ -65,7 +65,7 @@ class LearnedView(Retranslatable, View):
 
     def set_result(self, result) -> None:
         self.result = result
-        n, d = result.sinusoidal.shape
+        n, d = result.shape
         p = result.params
         set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), f"{p.base:g}", {"interleaved": self.tr("interleaved"),
                                                      "concat": self.tr("concat")}.get(p.layout, p.layout)))
@@ -123,7 +123,7 @@ class LearnedView(Retranslatable, View):
         return 0, 0, 0, 0, max(1, int(rect.height())), max(1, int(rect.width()))
 
     def set_cursor(self, pos: int) -> None:
-        if self.result is None or not 0 <= pos < self.result.sinusoidal.shape[0]:
+        if self.result is None or not 0 <= pos < self.result.shape[0]:
             return
         for line in self.lines:
             line.setPos(pos + 0.5)
@@ -143,7 +143,7 @@ class LearnedView(Retranslatable, View):
         r = self.result
         if r is None:
             return
-        n = r.sinusoidal.shape[0]
+        n = r.shape[0]
         for panel in self.sims:
             cell = cell_under(panel.plot, scene_pos, n, n)
             if cell:
