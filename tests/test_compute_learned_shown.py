@@ -157,3 +157,26 @@ def test_a_base_step_with_an_opt_sized_table_forms_no_sinusoidal_table(layout, m
     np.testing.assert_allclose(r.var_sinusoidal, var, rtol=1e-4)
     assert r.sinusoidal.shape == (2048, 1024) and not r.sinusoidal.flags.writeable
 
+
+def test_the_benchs_table_step_is_the_views_step_with_that_table_open(monkeypatch):
+    """explorer.bench's Learned rows time beside_table: the same result the view gets for an opened
+    model with that table (here 1024 x 768, GPT-2's size), image for image."""
+    from explorer.bench.backend import LEARNED_PANEL, learned_cases
+    from explorer.compute import models
+    from explorer.compute.learned import beside_table
+
+    assert {(n, d) for n, d, _ in learned_cases().values()} == {(1024, 768), (2048, 1024)}
+    table = (np.random.default_rng(5).standard_normal((1024, 768)) * 0.1).astype(np.float32)
+    monkeypatch.setattr(learned_module, "_model_table", lambda spec, stamp=(): ("gpt", table, 1024, "", ""))
+    monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
+    monkeypatch.setattr(models, "stamp", lambda spec: ())
+    p = Params(base=777.0, layout="concat", model="gpt-sized.gguf")
+    view = learned(p, Window(0, 1, 0, 1, *LEARNED_PANEL))
+    bench = beside_table(table, p, *LEARNED_PANEL)
+    for name in ("shown_sinusoidal", "shown_sim_sinusoidal", "shown_learned", "shown_sim_learned"):
+        a, b = getattr(view, name), getattr(bench, name)
+        assert (a.height, a.width) == (b.height, b.width)
+        np.testing.assert_array_equal(a.data, b.data)
+    for name in ("pca_sinusoidal", "pca_learned"):     # warm-started iterations: equal to their residual
+        a, b = getattr(view, name), getattr(bench, name)
+        np.testing.assert_allclose(a, b, atol=1e-5 * np.abs(a).max())

@@ -69,6 +69,25 @@ def model_case():
             lambda i: model_tokens.tokens_model.__wrapped__(p, stamp))
 
 
+LEARNED_TABLES = {"GPT-2": (1024, 768), "OPT-350m": (2048, 1024)}   # position tables (rows, d)
+LEARNED_PANEL = (250, 480)    # pixels of one Learned image panel in the bench's 1400 x 900 window
+
+
+def learned_cases() -> dict:
+    """name -> (n, d, fn(i)): the Learned view's base step beside a trained table of GPT-2's and
+    OPT-350m's size (random values: the cost depends on the shape alone), which the frame rows,
+    drawn with MiniLM's 512 x 384, do not show."""
+    from explorer.compute.learned import beside_table
+    from explorer.params import Params
+
+    out = {}
+    for model, (n, d) in LEARNED_TABLES.items():
+        table = (np.random.default_rng(0).standard_normal((n, d)) * 0.1).astype(np.float32)
+        out[f"learned step, {model}-sized table"] = (n, d, lambda i, t=table: beside_table(
+            t, Params(base=1e4 + i), *LEARNED_PANEL))
+    return out
+
+
 def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
     rows = []
     for n, d in sizes:
@@ -76,6 +95,9 @@ def backend_rows(sizes, repeat: int = SCREEN_REPEAT) -> list[dict]:
             count = FULL_REPEAT if "full" in name else repeat
             fn(count + 1)                             # untimed: caches, page faults
             rows.append({"what": name, "max_len": n, "d_model": d, **stats(timed(fn, count))})
+    for name, (n, d, fn) in learned_cases().items():
+        fn(repeat + 1)
+        rows.append({"what": name, "max_len": n, "d_model": d, **stats(timed(fn, repeat))})
     case = model_case()
     if case is not None:
         name, d, fn = case

@@ -43,9 +43,9 @@ floor_ms when it has one, else floor_ms)."""
 
 
 def _backend_table(rows: list[dict]) -> str:
-    lines = [f"{'what':<30} {'max_len':>8} {'d_model':>8} {'p50 ms':>8} {'p95 ms':>8} {'min ms':>8}"]
+    lines = [f"{'what':<38} {'max_len':>8} {'d_model':>8} {'p50 ms':>8} {'p95 ms':>8} {'min ms':>8}"]
     for r in rows:
-        lines.append(f"{r['what']:<30} {r['max_len']:>8} {r['d_model']:>8} {r['p50_ms']:>8.2f} "
+        lines.append(f"{r['what']:<38} {r['max_len']:>8} {r['d_model']:>8} {r['p50_ms']:>8.2f} "
                      f"{r['p95_ms']:>8.2f} {r['min_ms']:>8.2f}")
     return "\n".join(lines)
 

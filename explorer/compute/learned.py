@@ -217,7 +217,21 @@ def _shown_sim_sinusoidal(r: LearnedResult, rows_px: int, cols_px: int) -> Shown
 
 @lru_cache(maxsize=4)
 def _shown(params: Params, rows_px: int, cols_px: int) -> LearnedResult:
-    r = _learned_params(params)
+    return _drawn(_learned_params(params), rows_px, cols_px)
+
+
+def beside_table(table: np.ndarray, params: Params, rows_px: int, cols_px: int) -> LearnedResult:
+    """A trained table (n, d) float32 beside sinusoidal PE at params.base and params.layout, drawn at
+    rows_px x cols_px, uncached: what one base step costs with a model's table open (the bench's
+    GPT-2 and OPT-sized rows; the table's own side is made once per table, as in the view)."""
+    n, d = table.shape
+    r = LearnedResult(params, source="table", total_rows=n,
+                      **_sides(table, n, d, float(params.base), params.layout))
+    return _drawn(r, rows_px, cols_px)
+
+
+def _drawn(r: LearnedResult, rows_px: int, cols_px: int) -> LearnedResult:
+    """r with its four images as block means at the panel's pixels."""
     return replace(r, shown_sinusoidal=_shown_pe(r, rows_px, cols_px),
                    shown_sim_sinusoidal=_shown_sim_sinusoidal(r, rows_px, cols_px),
                    shown_learned=_shown_fixed(r.learned, rows_px, cols_px),
