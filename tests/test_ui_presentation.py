@@ -374,3 +374,21 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         close_and_delete(win)
     finally:
         install_translator(QApplication.instance(), "en")
+
+
+def test_a_colour_bars_labels_keep_clear_of_the_next_panel(window, qtbot):
+    """In F11 at 1280 px ALiBi's first bar label ("-100") stood ~10 px from the next panel's axis
+    label ("200"), 6 px from its axis. Each bar's column now has 8 px x the scale after it."""
+    window.resize(1280, 800)
+    window.tabs.setCurrentIndex(list(window.views).index("alibi"))
+    for scale in (1.0, 1.5):
+        window.presenter.set_scale(scale)
+        window.controller.wait_idle()
+        qtbot.wait(20)
+        view = window.views["alibi"]
+        first, second = view.panels[0], view.panels[1]
+        bar_right = first.bar.mapRectToScene(first.bar.boundingRect()).right()
+        axis_left = second.plot.getAxis("left").mapRectToScene(
+            second.plot.getAxis("left").boundingRect()).left()
+        assert axis_left - bar_right >= 8 * scale - 1, (scale, axis_left - bar_right)
+    window.presenter.set_scale(1.0)

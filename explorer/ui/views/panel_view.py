@@ -49,6 +49,9 @@ def set_pen(item, pen) -> None:
         item.setPen(pen)
 
 
+BAR_GAP = 8       # px (x the presentation scale) after a colour bar's column; Qt's own gap is 6
+
+
 class PanelView(View):
     """Subclasses pass their default state, build controls with spin/dspin/combo/check, and draw(result)."""
 
@@ -60,6 +63,7 @@ class PanelView(View):
         self.params = None
         self._fields: dict[str, QWidget] = {}     # state field -> its control
         self.images: list[ImagePlot] = []
+        self._bar_columns: set[int] = set()       # canvas columns that hold a colour bar
         self.line_scale = 1.0
         self.controls = QHBoxLayout()
         self.controls.setContentsMargins(0, 0, 0, 0)
@@ -123,6 +127,9 @@ class PanelView(View):
         if not bar:
             self.canvas.ci.removeItem(panel.bar)
             panel.bar.hide()
+        else:
+            self._bar_columns.add(col + 1)
+            self._row_gap(self.line_scale)
         return panel
 
     def plot(self, row: int, col: int, x_label: str, y_label: str, title: str = "",
@@ -227,8 +234,13 @@ class PanelView(View):
             panel.set_colormap(name)
 
     def _row_gap(self, scale: float) -> None:
-        """Room between panel rows for a colour bar's end labels (drawn centred on its ends)."""
-        self.canvas.ci.layout.setVerticalSpacing(10 * scale)
+        """Room between panel rows for a colour bar's end labels (drawn centred on its ends), and
+        after each colour bar, so its labels ("-100") do not run into the next panel's ("200")."""
+        layout = self.canvas.ci.layout
+        layout.setVerticalSpacing(10 * scale)
+        for column in self._bar_columns:
+            if column < layout.columnCount() - 1:       # a panel follows it
+                layout.setColumnSpacing(column, BAR_GAP * scale)
 
     def set_line_scale(self, scale: float) -> None:
         self.line_scale = scale
