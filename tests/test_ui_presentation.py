@@ -376,6 +376,53 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         install_translator(QApplication.instance(), "en")
 
 
+def shown_text(box) -> str:
+    """The text an ElidingCombo paints in its edit field (elided to fit, as its paintEvent does)."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    opt = QStyleOptionComboBox()
+    box.initStyleOption(opt)
+    field = box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                       QStyle.SubControl.SC_ComboBoxEditField, box)
+    return box.fontMetrics().elidedText(box.currentText(), Qt.TextElideMode.ElideRight, field.width() - 4)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_ropes_pairing_shows_whole_where_its_row_has_room(qtbot, settings, lang):
+    """The pairing box was kept to 11 characters so that long items cannot widen the view, and at
+    1280 px, in F11 too, it read "interleaved (R…" beside an empty half row. It now takes the room
+    the row has, up to its longest item, and no more."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        win.tabs.setCurrentIndex(list(win.views).index("rope"))
+        for f11 in (False, True):
+            if f11:
+                win.dock.hide()
+                win.presenter.set_scale(1.5)
+            qtbot.wait(20)
+            box = win.views["rope"].pair_box
+            for i in range(box.count()):
+                box.setCurrentIndex(i)
+                win.controller.wait_idle()
+                qtbot.wait(5)
+                assert shown_text(box) == box.itemText(i), (lang, f11, shown_text(box))
+            assert box.width() <= box.widest_item_width()
+        win.presenter.set_scale(1.0)
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")
+
+
 def test_a_colour_bars_labels_keep_clear_of_the_next_panel(window, qtbot):
     """In F11 at 1280 px ALiBi's first bar label ("-100") stood ~10 px from the next panel's axis
     label ("200"), 6 px from its axis. Each bar's column now has 8 px x the scale after it."""

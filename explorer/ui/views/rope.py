@@ -43,6 +43,8 @@ class RopeView(PanelView):
         for box, chars in ((self.type_box, 9), (self.pair_box, 11)):   # long items must not widen the view
             box.setSizeAdjustPolicy(box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(chars)
+        self.pair_box.grow_to_items()        # ... but where the row has room, they show whole
+        self.controls.setStretchFactor(self.pair_box, 1)    # (it shares the room with the row's end)
         self.scale_label = QLabel(self.tr("extension factor s"))
         self.controls.addWidget(self.scale_label)
         self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
