@@ -132,6 +132,19 @@ def test_widgets_emit_tokenizer_and_scale(view, qtbot):
     assert blocker.args == [False]
 
 
+def test_the_shared_colour_bar_names_the_panels_it_colours(view):
+    """E·√d and X share the right-hand bar (PE has its own): the bar says so, and follows the √d
+    switch; untranslated "E·√d" / "X" are the panels' own symbols."""
+    def bar_label():
+        return view.sum.bar.axis.labelText
+
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char", d_model=64)))
+    assert bar_label() == "E·√d and X" and view.sum.bar.axis.label.isVisible()
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char", d_model=64, scale_embedding=False)))
+    assert bar_label() == "E and X"
+    assert view.sum.own_bars[1].axis.labelText == ""            # PE's own bar: its title says "own scale"
+
+
 def test_sqrt_toggle_changes_the_picture(view):
     p = Params(text=FISH, tokenizer="wordpiece", d_model=64)
     view.set_result(ct.tokens(p))

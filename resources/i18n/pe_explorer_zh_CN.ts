@@ -3932,6 +3932,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>：独立色标 ±%1</translation>
         </message>
         <message>
+            <source>%1 and X</source>
+            <translation>%1 与 X</translation>
+        </message>
+        <message>
             <source>opened model: %1</source>
             <translation>已打开的模型：%1</translation>
         </message>

@@ -30,11 +30,17 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     if r.position != "rope":
         p_title += fill(QCoreApplication.translate("TokensView", ": own scale ±%1"), f"{pe_levels[1]:g}")
     row.set_titles((e_title, p_title, x_title))
+    row.set_bar_label(shared_bar_label(r.scale != 1.0))
     levels = symmetric_levels(np.concatenate([scaled.ravel(), r.x.ravel()]))       # E and X share the bar
     positions = [str(i) for i in range(n)]
     for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, pe_levels), (r.x, levels))):
         row.show(i, data, lv, y_ticks=positions if i == 1 else labels)
     row.align_axes()
+
+
+def shared_bar_label(scaled: bool) -> str:
+    """The label of the sum row's right-hand bar: it colours E[ids] (x √d) and X, not PE."""
+    return fill(QCoreApplication.translate("TokensView", "%1 and X"), "E·√d" if scaled else "E")
 
 
 def set_model_item(box, p) -> None:

@@ -94,6 +94,13 @@ class MatrixRow(pg.GraphicsLayoutWidget):
         for plot, title in zip(self.plots, titles):
             set_title(plot, title, size="10pt")
 
+    def set_bar_label(self, text: str) -> None:
+        """Name the panels the shared bar colours (the row's other panels have bars of their own),
+        only when it changes: a label re-lays out the row."""
+        if text != getattr(self, "_bar_label", None):
+            self._bar_label = text
+            self.bar.axis.setLabel(text)
+
     def show(self, i: int, data: np.ndarray, levels, x_ticks=None, y_ticks=None, binary=False) -> None:
         """Draw data (rows x cols) in panel i; tick labels for rows/columns when few enough."""
         rows, cols = data.shape if data.size else (0, 0)

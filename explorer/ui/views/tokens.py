@@ -247,6 +247,7 @@ class TokensView(Retranslatable, View):
                               else fill(self.tr("PE[0 … %1]"), str(max(n - 1, 0))))
                              + fill(self.tr(": own scale ±%1"), f"{pe_levels[1]:g}"),
                              self.tr("X (LayerNorm follows)") if trained else self.tr("X, the input")))
+        self.sum.set_bar_label(token_model.shared_bar_label(result.scale != 1.0 and not trained))
         positions = [str(i) for i in range(n)]
         for i, data in enumerate((scaled, result.pe_rows, result.x)):
             self.sum.show(i, data, pe_levels if i == 1 else levels,
