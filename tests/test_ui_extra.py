@@ -229,3 +229,38 @@ def test_offset_markers_sit_on_the_first_curve_and_stay_in_range(qtbot):
     x, y = odd.dot_items[1].getData()
     lx, ly = odd.dot_items[0].getData()
     assert np.max(np.abs(y - np.interp(x, lx, ly))) > 1e-3
+
+
+def _drawn_rgb(widget) -> np.ndarray:
+    """The widget as painted, (h, w, 3) RGB ints."""
+    from PySide6.QtGui import QImage
+
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    raw = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine() // 4, 4)
+    return raw[:, :image.width(), 2::-1].astype(int)                  # BGRA bytes -> RGB
+
+
+def _pixels_of(rgb: np.ndarray, colour: str, tol: int = 40) -> int:
+    want = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(rgb - want).max(axis=2) < tol).sum())
+
+
+def test_both_of_the_offset_markers_and_precisions_exact_line_are_seen(qtbot):
+    """Where two series agree (the lesson of both views) the one drawn first was hidden: Offset's
+    filled PE(p + k) dots lay under R(k)·PE(p)'s crosses (~4 blue pixels a marker), Precision's
+    exact line under float32's (a band 0.5 px wider). Now a ring with the cross inside it, and a
+    grey band float32's line runs inside."""
+    from explorer.ui.views.panel_view import PALETTE
+
+    view = make(qtbot, "offset")
+    step(view, lambda: view.k_box.setValue(16))
+    r = view.vec.sceneBoundingRect()
+    panel = _drawn_rgb(view.canvas)[int(r.top()):int(r.bottom()), int(r.left()):int(r.right())]
+    markers = len(view.shifted.getData()[0])
+    assert markers == 128
+    assert _pixels_of(panel, PALETTE[0]) >= 20 * markers                # the rings
+    assert _pixels_of(panel, PALETTE[1]) >= 2 * markers                 # the crosses inside them
+    precision = make(qtbot, "precision")
+    rgb = _drawn_rgb(precision.canvas)
+    grey = precision.exact.opts["pen"].color().name()
+    assert _pixels_of(rgb, grey, 12) >= 2 * _pixels_of(rgb, "#0072B2")   # float32 is that blue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 
 from explorer.compute import offset as data
 from explorer.ui.views.thick_curve import add_line
@@ -34,8 +35,10 @@ class OffsetView(PanelView):
         self.legend(self.vec, (10, 2), 2)
         # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
         # symbol's style, ~5 ms a frame for this view's five marker sets
-        self.shifted = Dots(symbol="o", size=9, pen=None, brush=PALETTE[0], name="PE(p + k)")
-        self.rotated = Dots(symbol="+", size=9, pen=PALETTE[1], brush=PALETTE[1], name="R(k)·PE(p)")
+        # a ring with the cross inside it: where they agree (everywhere) both stay in sight
+        self.shifted = Dots(symbol="o", size=12, pen=pg.mkPen(PALETTE[0], width=2), brush=None,
+                            name="PE(p + k)")
+        self.rotated = Dots(symbol="+", size=7, pen=None, brush=PALETTE[1], name="R(k)·PE(p)")
         for item in (self.shifted, self.rotated):
             self.vec.addItem(item)
         self.vec.setYRange(-1.15, 1.15, padding=0)

@@ -46,7 +46,7 @@ class PrecisionView(PanelView):
     def draw(self, r) -> None:
         first = next(iter(r.curves.values()))
         self.exact.setData(first.positions, first.exact_neighbour)
-        set_pen(self.exact, self.pen("#bbbbbb", 6))
+        set_pen(self.exact, self.pen("#b4b4b4", 14))   # a band float32's line runs inside: both seen
         for dt, item in self.items.items():
             c = r.curves[dt]
             item.setData(c.positions, c.neighbour)
