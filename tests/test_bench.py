@@ -154,3 +154,48 @@ def test_views_that_do_not_read_the_base_are_stepped_by_a_control_they_read():
             entry.state_type(**{field: v})
     moved = {e.name for e in catalogue.ENTRIES if "base" in e.reads} | set(frames.OWN_CONTROL)
     assert moved | set(frames.NOT_MOVED) == set(catalogue.NAMES)
+
+
+def test_a_frames_split_adds_up_from_the_stamps():
+    """frame_split turns the controller's stamps and the bench's into the frame's parts; a step that
+    started no job (its result was cached) has none."""
+    from explorer.bench.frames import frame_split, split_medians
+
+    stamps = {"submit": 10.0002, "job_start": 10.0005, "job_end": 10.0025, "drawn_start": 10.0026,
+              "drawn_end": 10.0030}
+    got = frame_split(stamps, 10.0, 10.0031, 10.0051)
+    want = {"to_job": 0.5, "job": 2.0, "back": 0.1, "set_result": 0.4, "grab": 2.0}
+    assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-6 for k in want)
+    assert frame_split(stamps, 10.001, 10.0031, 10.0051) is None        # an older job's stamps
+    assert frame_split({"submit": 10.0002}, 10.0, 10.0031, 10.0051) is None
+    assert split_medians([None, got, None]) == {k: round(v, 2) for k, v in want.items()}
+    assert split_medians([None]) == {}
+
+
+def test_the_controller_stamps_each_job_in_order(qtbot):
+    """Controller.frame_times: submit <= job start <= job end <= drawn start <= drawn end, for the
+    job that drew the view (the bench's split reads them)."""
+    from explorer.ui.controller import Controller
+
+    class View:
+        generation = 0
+        drawn = None
+
+        def set_result(self, result):
+            self.drawn = result
+
+        def set_cursor(self, pos):
+            pass
+
+        def visible_region(self):
+            return 0, 64, 0, 16, 64, 16
+
+    view = View()
+    c = Controller({"heatmap": view}, P)
+    c.set_visible(["heatmap"])
+    assert c.wait_idle()
+    c.update(base=777.0)
+    assert c.wait_idle() and view.drawn.params.base == 777.0
+    t = c.frame_times
+    order = [t[k] for k in ("submit", "job_start", "job_end", "drawn_start", "drawn_end")]
+    assert order == sorted(order) and order[-1] - order[0] < 30.0

@@ -140,16 +140,46 @@ def view_series(app, window, name: str, n: int, d: int, steps: int) -> dict:
     start = window.controls.base.slider.value() if control == "base" else 100
     gc.collect()                          # start each series without garbage from the last
 
+    splits = []
+
     def move(value):
+        t0 = time.perf_counter()
         set_value(value)
         window.controller.wait_idle()
+        t1 = time.perf_counter()
         view.grab()
+        splits.append(frame_split(window.controller.frame_times, t0, t1, time.perf_counter()))
 
     for i in range(WARM_UP):              # untimed, above start: values the series never reuses
         move(start + 1 + i)
+    del splits[:]
     times = timed(lambda i: move(start - 1 - (i % 40) if i % 80 < 40 else start - 40 + (i % 40)),
                   steps)
-    return {"view": name, "max_len": n, "d_model": d, "control": control, **stats(times)}
+    return {"view": name, "max_len": n, "d_model": d, "control": control, **stats(times),
+            "split_ms": split_medians(splits)}
+
+
+SPLIT = ("to_job", "job", "back", "set_result", "grab")   # the parts of a frame, in order
+
+
+def frame_split(stamps: dict, t0: float, idle: float, drawn: float) -> dict | None:
+    """One frame's parts in ms from the controller's stamps (Controller.frame_times) and the bench's
+    own (t0: the control moved; idle: the job's result handled; drawn: grab() done): to_job = control
+    -> job started on the worker (the GUI's work and the thread hop), job = the compute, back = job
+    done -> its result on the GUI thread, set_result = the views' set_result, grab = the render.
+    None when the step started no job (a cached result) or a stamp is missing."""
+    keys = ("submit", "job_start", "job_end", "drawn_start", "drawn_end")
+    if any(k not in stamps for k in keys) or stamps["submit"] < t0:
+        return None
+    s = [stamps[k] for k in keys]
+    return {"to_job": (s[1] - t0) * 1e3, "job": (s[2] - s[1]) * 1e3, "back": (s[3] - s[2]) * 1e3,
+            "set_result": (s[4] - s[3]) * 1e3, "grab": (drawn - idle) * 1e3}
+
+
+def split_medians(splits: list) -> dict:
+    """The median of each part over the frames that have a split ({} when none has)."""
+    got = [s for s in splits if s is not None]
+    return {k: round(float(np.median([s[k] for s in got])), 2) for k in SPLIT} if got else {}
 
 
 def _bench_model(name: str) -> str:

@@ -134,7 +134,20 @@ def main(argv: list[str] | None = None) -> int:
         print("\nFrames: slider change -> rendered pixels; plain path beside it "
               "(* = the view's own data drawn plainly)\n"
               + _frame_table(out["frames"], out["plain"], out["ratios"]))
+        print("\nWhere a frame goes (p50 ms of each part): to job = the GUI's work and the hop to the "
+              "worker; job = the compute; back = the hop back; set_result = the views' own; grab = "
+              "the render\n" + _split_table(out["frames"]))
     return 0
+
+
+def _split_table(frames: list[dict]) -> str:
+    parts = ("to_job", "job", "back", "set_result", "grab")
+    lines = [f"{'view':<12} {'size':>11} " + " ".join(f"{p:>10}" for p in parts)]
+    for f in frames:
+        split = f.get("split_ms") or {}
+        cells = " ".join(f"{split[p]:>10.2f}" if p in split else f"{'-':>10}" for p in parts)
+        lines.append(f"{f['view']:<12} {f['max_len']:>6}x{f['d_model']:<4} {cells}")
+    return "\n".join(lines)
 
 
 def _progress(frame: dict, plain: dict | None) -> None:

@@ -12,6 +12,7 @@ shows (generation counter), so late results never overwrite fresh ones.
 
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import replace
 from typing import Callable
@@ -63,16 +64,19 @@ def _ui_language() -> str:
 
 
 class _Job(QRunnable):
-    def __init__(self, generation: int, tasks: dict[str, Callable[[], object]], signals: _Signals):
+    def __init__(self, generation: int, tasks: dict[str, Callable[[], object]], signals: _Signals,
+                 times: dict):
         super().__init__()
-        self.generation, self.tasks, self.signals = generation, tasks, signals
+        self.generation, self.tasks, self.signals, self.times = generation, tasks, signals, times
         self.lang = _ui_language()          # a refusal is worded in the language the job began in
         self.setAutoDelete(True)
 
     @without_collections
     def run(self) -> None:
         try:
+            self.times["job_start"] = time.perf_counter()
             out = {name: task() for name, task in self.tasks.items()}
+            self.times["job_end"] = time.perf_counter()
             self.signals.done.emit(self.generation, out)
         except InputError as exc:
             self.signals.failed.emit(self.generation, error_text(exc, self.lang))
@@ -105,6 +109,9 @@ class Controller(QObject):
         self._signals.failed.connect(self._on_failed)
         self._busy = False
         self._pending: tuple[int, dict] | None = None
+        # perf_counter stamps of the last job (submit, job_start, job_end, drawn_start, drawn_end):
+        # the bench's split of a frame; a new dict per job, so a late job writes into its own
+        self.frame_times: dict[str, float] = {}
         self._aside = _AsideSignals()
         self._aside.done.connect(self._on_aside_done)
         self._aside_generation = 0
@@ -203,7 +210,8 @@ class Controller(QObject):
             self._pending = (generation, tasks)
             return
         self._busy = True
-        self._pool.start(_Job(generation, tasks, self._signals))
+        self.frame_times = {"submit": time.perf_counter()}
+        self._pool.start(_Job(generation, tasks, self._signals, self.frame_times))
 
     def _next(self) -> None:
         self._busy = False
@@ -213,6 +221,7 @@ class Controller(QObject):
             self._submit(generation, tasks)
 
     def _on_done(self, generation: int, results: dict) -> None:
+        self.frame_times["drawn_start"] = time.perf_counter()
         try:
             for name, result in results.items():
                 view = self.views[name]
@@ -226,6 +235,7 @@ class Controller(QObject):
                         traceback.print_exc()   # and keep the others and the worker going
                         self.message.emit(internal_error(exc, _ui_language()))
         finally:
+            self.frame_times["drawn_end"] = time.perf_counter()
             self._next()    # else _busy stayed set and no later change was ever computed
         self.results_shown.emit(generation)
 
