@@ -439,3 +439,36 @@ def test_a_colour_bars_labels_keep_clear_of_the_next_panel(window, qtbot):
             second.plot.getAxis("left").boundingRect()).left()
         assert axis_left - bar_right >= 8 * scale - 1, (scale, axis_left - bar_right)
     window.presenter.set_scale(1.0)
+
+
+def test_a_latin_title_beside_chinese_ones_keeps_the_row_level(qtbot, settings):
+    """In Chinese the CJK fallback font's line is taller: the Layouts view's "t2t / fairseq" (Latin
+    only) got a lower title row than "交错式（论文）" beside it, and its picture sat 4-5 px higher
+    in F11. Every title of a row now gets a CJK line's height."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), "zh_CN")
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        win.tabs.setCurrentIndex(list(win.views).index("conventions"))
+        view = win.views["conventions"]
+        for scale in (1.0, 1.5):
+            win.presenter.set_scale(scale)
+            win.controller.wait_idle()
+            qtbot.wait(20)
+            tops = [round(p.plot.getViewBox().sceneBoundingRect().top(), 1)
+                    for p in view.pe.values()]
+            titles = [p.plot.titleLabel.text for p in view.pe.values()]
+            assert any(t.isascii() for t in titles) and not all(t.isascii() for t in titles)
+            assert max(tops) - min(tops) < 1.0, (scale, titles, tops)
+        win.presenter.set_scale(1.0)
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")

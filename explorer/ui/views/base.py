@@ -374,9 +374,30 @@ def fit_title_row(plot) -> None:
     """pyqtgraph fixes the title row at 30 px: at 2x-3x the title would be cut; make it fit."""
     if not plot.titleLabel.isVisible():
         return
-    need = max(30, math.ceil(plot.titleLabel.item.boundingRect().height()) + 2)
+    need = max(30, math.ceil(_title_height(plot.titleLabel)) + 2)
     plot.titleLabel.setMaximumHeight(need)
     plot.layout.setRowFixedHeight(0, need)
+
+
+_CJK_LINE: dict = {}     # (label options, application font) -> the height of a CJK title line
+
+
+def _title_height(label: pg.LabelItem) -> float:
+    """The title's drawn height; in Chinese at least that of a CJK line in the same style: the
+    fallback font's line is taller, and a Latin-only title ("t2t / fairseq") sat 4-5 px higher
+    than its neighbours in F11."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import current_language
+
+    height = label.item.boundingRect().height()
+    if not current_language().startswith("zh"):
+        return height
+    key = (tuple(sorted((k, str(v)) for k, v in label.opts.items())), QApplication.font().key())
+    if key not in _CJK_LINE:
+        probe = pg.LabelItem("国", **label.opts)        # held: its text item dies with it
+        _CJK_LINE[key] = probe.item.boundingRect().height()
+    return max(height, _CJK_LINE[key])
 
 
 def rescale_labels(scene) -> None:
