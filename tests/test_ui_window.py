@@ -218,3 +218,32 @@ def test_hover_on_a_stale_picture_is_ignored(window):
     window.views["heatmap"].hovered.emit(200, 30)       # outside the new table: no readout, no error
     window.views["similarity"].hovered.emit(200, 3)
     assert "position 200" not in window.views["heatmap"].readout.text()
+
+
+def test_a_view_that_cannot_be_built_says_so_in_its_tab_and_the_others_go_on(qtbot, settings, monkeypatch):
+    """Views are made on their tab's first showing. One whose constructor raised (a bug of ours)
+    left its tab blank, with the error on stderr only; now the tab says why in one line, nothing
+    is computed for it, and the other tabs and the sliders go on working."""
+    from explorer.ui.views import registry
+
+    class Broken:
+        def __init__(self, *args, **kwargs):
+            raise RuntimeError("a title probe was deleted")
+
+    monkeypatch.setitem(registry.VIEW_CLASSES, "offset", Broken)
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    win.tabs.setCurrentIndex(list(win.views).index("offset"))
+    assert win.controller.wait_idle()
+    stand_in = win.views["offset"]
+    text = stand_in.explain.text()
+    assert stand_in.isVisible() and "\n" not in text
+    assert "internal error" in text and "a title probe was deleted" in text
+    assert win.controller.update(base=777.0) and win.controller.wait_idle()
+    assert stand_in.result is None                                   # nothing computed for it
+    win.tabs.setCurrentIndex(list(win.views).index("heatmap"))
+    assert win.controller.wait_idle()
+    assert win.views["heatmap"].result.params.base == 777.0
+    win.controller.wait_idle()

@@ -184,7 +184,8 @@ class Controller(QObject):
     def refresh(self, names=None) -> None:
         """Recompute the visible views (or `names`) for the current State and view windows."""
         names = [n for n in (self.visible if names is None else names)
-                 if n in self.views and n in catalogue.VIEWS]
+                 if n in self.views and n in catalogue.VIEWS
+                 and not getattr(self.views[n], "unbuilt", False)]    # a view that could not be made
         if not names:
             return
         self.generation += 1

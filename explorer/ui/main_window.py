@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QScrollAr
                                QVBoxLayout, QWidget)
 
 from explorer import catalogue
-from explorer.errors import InputError, error_text
+from explorer.errors import InputError, error_text, internal_error
 from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.state import State
 from explorer.viewstate import ZoomState
@@ -25,7 +26,7 @@ from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.settings_store import load_state, save_state
-from explorer.ui.views.registry import LazyViews, make_view, short_tab_title, tab_title
+from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 
@@ -158,7 +159,11 @@ class MainWindow(QMainWindow):
 
     def _build_view(self, name: str):
         """Make the view of tab `name` on first use and wire it like every other (LazyViews calls this)."""
-        view = make_view(name)
+        try:
+            view = make_view(name)
+        except Exception as exc:        # a bug of ours: one line in its tab; the other tabs go on
+            traceback.print_exc()
+            view = UnbuiltView(name, internal_error(exc, current_language()))
         page = self._pages[name]
         page.layout().addWidget(view)
         if page.isVisible():     # laid out now, so its first result is computed at its real size

@@ -10,7 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from explorer import catalogue
 from explorer.errors import require
 from explorer.ui.views.alibi import AlibiView
-from explorer.ui.views.base import one_rect_repaints
+from explorer.ui.views.base import View, one_rect_repaints
 from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
 from explorer.ui.views.curves import CurvesView
@@ -65,6 +65,22 @@ def make_view(name: str):
     view.name = name
     one_rect_repaints(view)
     return view
+
+
+class UnbuiltView(View):
+    """Stands in for a view whose widget could not be made (a bug of ours): its tab says why in one
+    line, the other tabs go on, and the controller computes nothing for it."""
+
+    unbuilt = True
+
+    def __init__(self, name: str, reason: str):
+        super().__init__()
+        self.name = name
+        self.explain.setText(reason)
+        self.box.addStretch(1)
+
+    def set_result(self, result) -> None:
+        self.result = result
 
 
 class LazyViews(Mapping):
