@@ -65,9 +65,10 @@ def _ui_language() -> str:
 
 class _Job(QRunnable):
     def __init__(self, generation: int, tasks: dict[str, Callable[[], object]], signals: _Signals,
-                 times: dict):
+                 times: dict | None = None):
         super().__init__()
-        self.generation, self.tasks, self.signals, self.times = generation, tasks, signals, times
+        self.generation, self.tasks, self.signals = generation, tasks, signals
+        self.times = {} if times is None else times     # where it stamps its start and end
         self.lang = _ui_language()          # a refusal is worded in the language the job began in
         self.setAutoDelete(True)
 
