@@ -88,12 +88,12 @@ def pca_of_sinusoidal(n: int, d_model: int, base: float, layout: str, k: int = P
     n_sin, n_cos = channel_counts(d_model, layout)
     if n_sin != n_cos:                       # an unpaired sine: not Toeplitz
         return pca(sinusoidal_pe(n, d_model, base, layout, "float32"), k)
-    w = seed_frequencies(d_model, base, layout)[:n_cos]                      # (h,)
-    kernel = CentredToeplitz(cos_sum(0.0, 1.0, n, w))
+    kernel = CentredToeplitz(offset_kernel(n, d_model, base, layout))
     kk = min(k, n, d_model)
     lam, u = _top_eigenpairs(kernel.apply, kernel.full, n, kernel.trace, kk, key=("toeplitz", n, d_model),
                              form_after=None)
     s = np.sqrt(np.clip(lam, 0.0, None))                                     # (kk,)
+    w = seed_frequencies(d_model, base, layout)[:n_cos]                      # (h,) the kernel's
     sums = sinusoid_sums(u, w)                       # (kk, h): uᵀ PE's sine and cosine channels
     sin_cols, cos_cols = channel_layout(d_model, layout)
     loadings = np.zeros((kk, d_model))                                       # (kk, d) x s (u ⟂ 1)
