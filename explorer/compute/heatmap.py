@@ -8,8 +8,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.backend.encodings import box_columns, channel_frequency, pe_block_mean, sinusoidal_pe
-from explorer.backend.pe_screen import pe_screen
+from explorer.backend.encodings import box_columns, channel_frequency, sinusoidal_pe
+from explorer.backend.pe_screen import screen_block_means
 from explorer.compute.screen import Window, block_step
 from explorer.errors import require
 from explorer.params import Params
@@ -49,12 +49,9 @@ def heatmap(params: Params, window: Window) -> HeatmapResult:
         img = sinusoidal_pe(rows, params.d_model, params.base, params.layout, params.dtype,
                             start=win.pos0)[:, win.ch0:win.ch1]               # (rows, channels)
         img = box_columns(img, ch_step) if ch_step > 1 else img
-    elif ch_step > 1:   # only the screen's pixels: angle addition + a batched box filter (float32)
-        img = pe_screen(win.pos0, step, rows, win.ch0, ch_step, (win.ch1 - win.ch0) // ch_step,
-                        params.d_model, params.base, params.layout)          # (rows, cols)
-    else:           # block means, one sine per cell (faster than pe_screen without a box filter)
-        img = pe_block_mean(win.pos0, step, rows, params.d_model, params.base, params.layout,
-                            np.float32)[:, win.ch0:win.ch1]                  # (rows, channels)
+    else:           # only the screen's pixels: block means, and a box filter over channels
+        img = screen_block_means(win.pos0, step, rows, win.ch0, ch_step, (win.ch1 - win.ch0) // ch_step,
+                                 params.d_model, params.base, params.layout)  # (rows, cols)
     w = channel_frequency(params.d_model, params.base, params.layout)          # (d,)
     with np.errstate(divide="ignore"):
         wavelength = np.where(w > 0, 2 * np.pi / np.where(w > 0, w, 1.0), np.inf)

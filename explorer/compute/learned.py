@@ -14,8 +14,8 @@ import numpy as np
 
 from explorer.backend import pretrained
 from explorer.backend.models.finite import bad_rows, listed
-from explorer.backend.encodings import pe_block_mean, sinusoidal_pe
-from explorer.backend.pe_screen import pe_screen
+from explorer.backend.encodings import sinusoidal_pe
+from explorer.backend.pe_screen import screen_block_means
 from explorer.backend.similarity import cosine_block_means, cosine_matrix_view, rows_similarity
 from explorer.compute.pca import pca
 from explorer.compute.screen import ShownImage, Window, block_means, block_step
@@ -196,8 +196,7 @@ def _shown_pe(r: LearnedResult, rows_px: int, cols_px: int) -> ShownImage:
     if rs == cs == 1:
         return block_means(r.sinusoidal, rows_px, cols_px)
     rows, cols = n // rs, d // cs
-    data = (pe_screen(0, rs, rows, 0, cs, cols, d, base, layout) if cs > 1 else       # (rows, cols)
-            pe_block_mean(0, rs, rows, d, base, layout, np.float32))
+    data = screen_block_means(0, rs, rows, 0, cs, cols, d, base, layout)            # (rows, cols)
     data.setflags(write=False)
     return ShownImage(data, rows * rs, cols * cs)
 
