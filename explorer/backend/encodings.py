@@ -111,8 +111,9 @@ def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str
     rows = max(1, PE_BLOCK_CELLS // max(1, n_sin))
     angle = np.empty((min(rows, max_len), n_sin), dtype=np_dtype)        # (rows, n_sin)
     for r0 in range(0, max_len, rows):     # the seeds' angles, sines and cosines, a block at a time
-        block = angle[:len(position[r0:r0 + rows])]
-        np.multiply(position[r0:r0 + rows, None], w[None, :], out=block)
+        part = position[r0:r0 + rows, None]                                   # (rows, 1)
+        block = angle[:len(part)]
+        np.multiply(part, w[None, :], out=block)
         np.sin(block, out=pe[r0:r0 + rows, sin_cols])
         np.cos(block[:, :n_cos], out=pe[r0:r0 + rows, cos_cols])
     return pe
