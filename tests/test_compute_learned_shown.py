@@ -134,18 +134,25 @@ def test_a_resize_recomputes_the_heatmap_at_its_new_pixels_and_keeps_its_zoom(wi
     assert c.state.views["heatmap"].zoom == ()
 
 
+
+def opened_as_model(monkeypatch, name: str, table: np.ndarray) -> None:
+    """Any Params.model opens as a model `name` whose learned position table is `table` (n, d)."""
+    from explorer.compute import models
+
+    monkeypatch.setattr(learned_module, "_model_table",
+                        lambda spec, stamp=(): (name, table, table.shape[0], "", ""))
+    monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
+    monkeypatch.setattr(models, "stamp", lambda spec: ())
+
 @pytest.mark.parametrize("layout", ["interleaved", "t2t"])
 def test_a_base_step_with_an_opt_sized_table_forms_no_sinusoidal_table(layout, monkeypatch):
     """An opened 2048 x 1024 table (OPT-350m's size): the sinusoidal picture comes by closed form
     (pe_screen) and the PCA's signs by sinusoid_sums, so the step never builds the (n, d) table
     (~3 ms, plus ~1 ms of its product). What it draws is what the table gives."""
-    from explorer.compute import models
     from explorer.compute.pca import pca
 
     table = (np.random.default_rng(4).standard_normal((2048, 1024)) * 0.1).astype(np.float32)
-    monkeypatch.setattr(learned_module, "_model_table", lambda spec, stamp=(): ("opt", table, 2048, "", ""))
-    monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
-    monkeypatch.setattr(models, "stamp", lambda spec: ())
+    opened_as_model(monkeypatch, "opt", table)
     r = learned(Params(base=3000.0, layout=layout, model="opt-sized.gguf"), Window(0, 1, 0, 1, 250, 480))
     assert "sinusoidal" not in vars(r)                                  # not made by the step
     assert r.shape == (2048, 1024) and r.learned is table
@@ -162,14 +169,11 @@ def test_the_benchs_table_step_is_the_views_step_with_that_table_open(monkeypatc
     """explorer.bench's Learned rows time beside_table: the same result the view gets for an opened
     model with that table (here 1024 x 768, GPT-2's size), image for image."""
     from explorer.bench.backend import LEARNED_PANEL, learned_cases
-    from explorer.compute import models
     from explorer.compute.learned import beside_table
 
     assert {(n, d) for n, d, _ in learned_cases().values()} == {(1024, 768), (2048, 1024)}
     table = (np.random.default_rng(5).standard_normal((1024, 768)) * 0.1).astype(np.float32)
-    monkeypatch.setattr(learned_module, "_model_table", lambda spec, stamp=(): ("gpt", table, 1024, "", ""))
-    monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
-    monkeypatch.setattr(models, "stamp", lambda spec: ())
+    opened_as_model(monkeypatch, "gpt", table)
     p = Params(base=777.0, layout="concat", model="gpt-sized.gguf")
     view = learned(p, Window(0, 1, 0, 1, *LEARNED_PANEL))
     bench = beside_table(table, p, *LEARNED_PANEL)
