@@ -7,13 +7,14 @@ import re
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.kept_axis import keep_pictures
 from explorer.ui.views import tick_room  # noqa: F401 (installs roomy vertical tick steps)
 from explorer.ui.views.ranges import set_bar_levels
 from explorer.translations import fill
+from explorer.ui.i18n import current_language
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=False, background="w", foreground="k")
 
@@ -386,10 +387,6 @@ def _title_height(label: pg.LabelItem) -> float:
     """The title's drawn height; in Chinese at least that of a CJK line in the same style: the
     fallback font's line is taller, and a Latin-only title ("t2t / fairseq") sat 4-5 px higher
     than its neighbours in F11."""
-    from PySide6.QtWidgets import QApplication
-
-    from explorer.ui.i18n import current_language
-
     height = label.item.boundingRect().height()
     if not current_language().startswith("zh"):
         return height
