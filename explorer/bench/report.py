@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _split_table(frames: list[dict]) -> str:
-    parts = ("to_job", "job", "back", "set_result", "grab")
+    from explorer.bench.frames import SPLIT as parts
     lines = [f"{'view':<12} {'size':>11} " + " ".join(f"{p:>10}" for p in parts)]
     for f in frames:
         split = f.get("split_ms") or {}
