@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import struct
@@ -15,6 +14,7 @@ from explorer.backend.models import hf_folder
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import models_helpers as mh
+from tests.open_files import open_files, opened_since
 
 pytest.importorskip("transformers")
 
@@ -34,13 +34,12 @@ def copy(good: Path, dest: Path) -> Path:
 
 
 def refused(spec, match: str) -> str:
-    gc.collect()     # as test_models_gguf_bad.settled_fds: a model an earlier test dropped closes its
-    fds = len(os.listdir("/proc/self/fd"))   # file when collected, which could fall inside the count
+    before = open_files()
     with pytest.raises(InputError, match=match) as info:
         open_model(spec)
     message = str(info.value)
     assert "\n" not in message
-    assert len(os.listdir("/proc/self/fd")) == fds          # no file left open by the failed load
+    assert opened_since(before) == {}                       # no file left open by the failed load
     return message
 
 

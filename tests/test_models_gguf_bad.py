@@ -5,7 +5,6 @@ Profile: PE_FUZZ_PROFILE=ci (default, small) or long (>= 10,000 examples), as te
 
 from __future__ import annotations
 
-import gc
 import os
 import struct
 import tempfile
@@ -20,6 +19,7 @@ from explorer.backend.models.gguf_file import _can_dequantize, open_gguf
 from explorer.backend.models.gguf_header import read_header
 from explorer.errors import InputError
 from tests import gguf_fixtures as fx
+from tests.open_files import open_files, opened_since
 
 gguf = pytest.importorskip("gguf")
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True, database=None,
@@ -38,17 +38,6 @@ def raw_gguf(n_tensors: int, n_kv: int, body: bytes = b"", version: int = 3, mag
     return magic + struct.pack("<IQQ", version, n_tensors, n_kv) + body
 
 
-def open_fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
-
-
-def settled_fds() -> int:
-    """open_fds() once earlier tests' garbage is collected: a model an earlier test dropped closes
-    its file when collected, which could fall inside a measurement and look like a change."""
-    gc.collect()
-    return open_fds()
-
-
 @pytest.fixture(scope="module")
 def good_bytes(tmp_path_factory):
     path = tmp_path_factory.mktemp("good") / "tiny.gguf"
@@ -59,10 +48,10 @@ def good_bytes(tmp_path_factory):
 def refused(tmp_path, data: bytes, match: str) -> str:
     path = tmp_path / "bad.gguf"
     path.write_bytes(data)
-    before = settled_fds()
+    before = open_files()
     with pytest.raises(InputError, match=match) as info:
         open_gguf(path)
-    assert open_fds() == before                              # nothing half-loaded, nothing left open
+    assert opened_since(before) == {}                        # nothing half-loaded, nothing left open
     message = str(info.value)
     assert "\n" not in message and str(path) in message
     return message
@@ -187,12 +176,12 @@ def _mutate(data: bytes, cut: int | None, edits) -> bytes:
 def test_fuzz_corrupt_gguf_gives_input_error_or_a_working_model(cut, edits):
     path = _FUZZ_DIR / "fuzz.gguf"
     path.write_bytes(_mutate(_good(), cut, edits))
-    before = settled_fds()
+    before = open_files()
     try:
         config, reader, tok = open_gguf(path)
     except InputError as exc:
         assert "\n" not in str(exc)
-        assert open_fds() == before
+        assert opened_since(before) == {}
         return
     try:
         ids = [i for i in tok.encode("hello world 12").ids if i < config["vocab_size"]]
@@ -204,7 +193,7 @@ def test_fuzz_corrupt_gguf_gives_input_error_or_a_working_model(cut, edits):
         pass
     finally:
         reader.close()
-    assert open_fds() == before
+    assert opened_since(before) == {}
 
 
 def test_header_walk_equals_gguf_reader_on_the_tiny_file(good_bytes, tmp_path):
