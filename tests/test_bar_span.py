@@ -64,7 +64,7 @@ def test_each_bar_spans_its_plots_view_box(window, qtbot, name):
 
 def test_a_bar_follows_a_new_title(window, qtbot):
     """A title added after the first layout moves the plot's view box down: the bar follows."""
-    from explorer.ui.views.base import set_title
+    from explorer.ui.views.titles import set_title
 
     settle(window, qtbot)
     panel = window.views["heatmap"].panel
@@ -82,7 +82,7 @@ def test_an_export_before_the_event_loop_turns_again_shows_the_bars_aligned(wind
     from PySide6.QtCore import QCoreApplication, QEvent
 
     from explorer.ui.export import view_image
-    from explorer.ui.views.base import set_title
+    from explorer.ui.views.titles import set_title
 
     settle(window, qtbot)
     view = window.views["heatmap"]

@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
 
-from explorer.ui.views.base import rescale_labels, set_text_scale, text_scale
+from explorer.ui.views.titles import rescale_labels, set_text_scale, text_scale
 from explorer.translations import fill
 
 SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)

@@ -11,7 +11,7 @@ from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.thick_curve import add_line
-from explorer.ui.views.base import set_title, title_over_axis
+from explorer.ui.views.titles import set_title, title_over_axis
 from explorer.ui.views.ranges import set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill

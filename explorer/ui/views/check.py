@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidge
 
 from explorer.compute import check as data
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import cache_axes, set_title
+from explorer.ui.views.base import cache_axes
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import set_extent, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill

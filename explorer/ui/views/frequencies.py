@@ -9,7 +9,7 @@ import pyqtgraph as pg
 
 from explorer.compute.frequencies import FrequenciesState
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_title
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import decades, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill

@@ -7,8 +7,9 @@ import math
 import pyqtgraph as pg
 
 from explorer.translations import fill
-from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint, set_title,
+from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint,
                                     zoom_ranges)
+from explorer.ui.views.titles import set_title
 
 
 class HeatmapView(ZoomableView):

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QLabel
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.errors import localized
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, set_title
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.pca_row import PcaRow
 from explorer.translations import fill
 

@@ -7,7 +7,7 @@ import pyqtgraph as pg
 
 from explorer.compute import offset as data
 from explorer.ui.views.thick_curve import add_line
-from explorer.ui.views.base import set_title
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import nice_ceil, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, set_pen
 from explorer.ui.views.dots import Dots, move_points

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout
                                QSizePolicy, QSpinBox, QWidget)
 
 from explorer.ui.eliding_combo import ElidingCombo
-from explorer.ui.views.base import ImagePlot, View, cache_axes, scaled_pt, set_title
+from explorer.ui.views.base import ImagePlot, View, cache_axes
+from explorer.ui.views.titles import scaled_pt, set_title
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")

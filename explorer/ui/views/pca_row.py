@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QGraphicsItem
 from explorer.translations import fill
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.bar_span import span_bar
-from explorer.ui.views.base import cache_axes, set_title, title_over_axis
+from explorer.ui.views.base import cache_axes
+from explorer.ui.views.titles import set_title, title_over_axis
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
 

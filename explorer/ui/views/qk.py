@@ -12,7 +12,8 @@ from explorer.compute import qk as data
 from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.tick_room import whole_ticks
-from explorer.ui.views.base import SteadyLabel, cell_under, set_title
+from explorer.ui.views.base import SteadyLabel, cell_under
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized

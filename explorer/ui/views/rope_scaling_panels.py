@@ -20,7 +20,7 @@ from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
 from explorer.ui.views.dots import Dots
 from explorer.ui.views.thick_curve import add_curve
-from explorer.ui.views.base import set_title
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import set_extent
 from explorer.ui.views.panel_view import GREY, TITLE_SIZE, set_pen
 from explorer.translations import fill

@@ -9,8 +9,8 @@ import pyqtgraph as pg
 
 from explorer.translations import fill
 from explorer.ui.views.thick_curve import add_line
-from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under,
-                                   per_pixel_hint, set_title)
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under, per_pixel_hint
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
 
 

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, scaled_label, set_title
+from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together
+from explorer.ui.views.titles import scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 
 
