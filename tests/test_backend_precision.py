@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from explorer.backend import dtype_rounding as rd
 from explorer.backend import precision as pr
 from explorer.errors import InputError
 
@@ -22,7 +23,7 @@ def test_bfloat16_emulation_equals_torch_bit_for_bit():
     import torch
 
     x = special_float32()
-    ours = pr.to_bfloat16(x)
+    ours = rd.to_bfloat16(x)
     theirs = torch.from_numpy(x).to(torch.bfloat16).to(torch.float32).numpy()
     nan = np.isnan(theirs)
     assert np.array_equal(np.isnan(ours), nan)
@@ -34,7 +35,7 @@ def test_bfloat16_from_float64_like_torch():
 
     x = np.random.default_rng(1).standard_normal(50_000) * 300
     theirs = torch.from_numpy(x).to(torch.bfloat16).to(torch.float64).numpy()
-    np.testing.assert_array_equal(pr.round_to(x, "bfloat16").astype(np.float64), theirs)
+    np.testing.assert_array_equal(rd.round_to(x, "bfloat16").astype(np.float64), theirs)
 
 
 def test_float16_emulation_equals_numpy_bit_for_bit():
@@ -42,7 +43,7 @@ def test_float16_emulation_equals_numpy_bit_for_bit():
                         np.arange(-2**16, 2**16, dtype=np.float32) * np.float32(2.0**-26)])
     with np.errstate(over="ignore"):
         theirs = x.astype(np.float16).astype(np.float32)
-    ours = pr.to_float16(x)
+    ours = rd.to_float16(x)
     nan = np.isnan(theirs)
     assert np.array_equal(np.isnan(ours), nan)
     assert np.array_equal(ours[~nan].view(np.uint32), theirs[~nan].view(np.uint32))
@@ -55,15 +56,15 @@ def test_float16_from_float64_like_torch():
     h = np.random.default_rng(2).uniform(1, 2, 20_000).astype(np.float16).astype(np.float64)
     x = h + 2.0**-11 + 2.0**-40
     theirs = torch.from_numpy(x).to(torch.float16).to(torch.float64).numpy()
-    np.testing.assert_array_equal(pr.round_to(x, "float16").astype(np.float64), theirs)
+    np.testing.assert_array_equal(rd.round_to(x, "float16").astype(np.float64), theirs)
 
 
 def test_round_to_float16_and_float32():
     x = np.array([1.0 + 2**-12, 2049.0, 70000.0, 0.1])
-    np.testing.assert_array_equal(pr.round_to(x, "float16"), [1.0, 2048.0, np.inf, np.float16(0.1)])
-    assert pr.round_to(x, "float32")[3] == np.float32(0.1)
+    np.testing.assert_array_equal(rd.round_to(x, "float16"), [1.0, 2048.0, np.inf, np.float16(0.1)])
+    assert rd.round_to(x, "float32")[3] == np.float32(0.1)
     with pytest.raises(InputError, match="precision"):
-        pr.round_to(x, "int8")
+        rd.round_to(x, "int8")
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -80,14 +81,14 @@ def test_compute_pipeline_matches_torch(dtype):
     ours = pr.pe_rounded(np.arange(n), d, 10000.0, dtype, "compute")
     same = np.mean(ours == oracle)
     assert same > 0.999                                    # sin/cos in float32 may differ near ties
-    ulp = 2.0 ** -(pr.MANTISSA_BITS[dtype]) * 2            # one step at |value| <= 1 (worst case)
+    ulp = 2.0 ** -(rd.MANTISSA_BITS[dtype]) * 2            # one step at |value| <= 1 (worst case)
     assert np.abs(ours - oracle).max() <= ulp
 
 
 def test_collisions_start_where_integers_stop_being_exact():
     curves = pr.all_precisions(2600, 32, mode="compute", max_points=None)
-    assert curves["bfloat16"].first_collision == 256 == pr.collision_position("bfloat16")
-    assert curves["float16"].first_collision == 2048 == pr.collision_position("float16")
+    assert curves["bfloat16"].first_collision == 256 == rd.collision_position("bfloat16")
+    assert curves["float16"].first_collision == 2048 == rd.collision_position("float16")
     assert curves["float32"].first_collision is None
     bf = curves["bfloat16"]
     assert np.all(bf.neighbour[:256] > 0.5)
@@ -177,7 +178,7 @@ def test_float16_beyond_its_range_is_nan_without_warnings(base):
     angle = torch.tensor([65000.0, 70000.0]).half()[:, None] * w[None, :]
     np.testing.assert_array_equal(np.isnan(rows[:, 0::2]), torch.sin(angle).isnan().numpy())
     assert np.isnan(rows[1]).all() and np.isfinite(rows[0]).all()
-    assert np.isinf(pr.round_to(np.array([1e39]), "bfloat16")[0])
+    assert np.isinf(rd.round_to(np.array([1e39]), "bfloat16")[0])
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -187,11 +188,11 @@ def test_looked_up_sines_equal_sin_then_rounding_bit_for_bit(dtype):
     rng = np.random.default_rng(7)
     x = np.concatenate([rng.uniform(0, 70000, 20000), rng.uniform(-5, 5, 5000), 10.0 ** rng.uniform(-9, 5, 5000),
                         [0.0, -0.0, 2.0 ** -24, 6e-8, 65504.0, 1e6, np.inf, -np.inf, np.nan]])
-    angle = pr.round_to(x, dtype)
+    angle = rd.round_to(x, dtype)
     with np.errstate(invalid="ignore"):
-        want_sin, want_cos = pr.round_to(np.sin(angle), dtype), pr.round_to(np.cos(angle), dtype)
+        want_sin, want_cos = rd.round_to(np.sin(angle), dtype), rd.round_to(np.cos(angle), dtype)
     table = pr._phasor_table(dtype)
-    key = angle.view(np.uint32) >> np.uint32(pr.SPARE_BITS[dtype])
+    key = angle.view(np.uint32) >> np.uint32(rd.SPARE_BITS[dtype])
     sin_table, cos_table = table.imag, table.real
     np.testing.assert_array_equal(sin_table[key].view(np.uint32)[~np.isnan(want_sin)],
                                   want_sin.view(np.uint32)[~np.isnan(want_sin)])
@@ -209,13 +210,13 @@ def test_rounded_angle_keys_equal_round_to_bit_for_bit(dtype, base):
     pos = np.concatenate([np.arange(0, 300.0), np.arange(300, 70000, 7.0), [-3.0, -65504.0, 1e5]])
     w = pr.frequencies(64, base, "interleaved")
     with np.errstate(invalid="ignore"):
-        a = pr.round_to(pr.round_to(pos, dtype)[:, None] * pr.round_to(w, dtype)[None, :], dtype)
-    fast = pr._mantissa_rounding_rows(pr.round_to(pos, dtype), pr.round_to(w, dtype), dtype)
+        a = rd.round_to(rd.round_to(pos, dtype)[:, None] * rd.round_to(w, dtype)[None, :], dtype)
+    fast = pr._mantissa_rounding_rows(rd.round_to(pos, dtype), rd.round_to(w, dtype), dtype)
     assert fast.any()
     if dtype == "float16":
         assert not fast.all()            # positions past 65504 (and small ones at a large base)
     np.testing.assert_array_equal(pr._angle_keys(pos, w, dtype),
-                                  a.view(np.uint32) >> np.uint32(pr.SPARE_BITS[dtype]))
+                                  a.view(np.uint32) >> np.uint32(rd.SPARE_BITS[dtype]))
     got = pr._rounded_sin_cos(pos, w, dtype)
     want = pr._sin_cos_rounded(a, dtype)
     for g, v in zip(got, want):

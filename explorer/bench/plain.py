@@ -194,7 +194,7 @@ def distance_view(p, view):
 
 
 def precision_view(p, view):
-    from explorer.backend.precision import round_to
+    from explorer.backend.dtype_rounding import round_to
 
     state = getattr(view, "state", None)
     span = int(getattr(state, "span", 0) or p.max_len)
