@@ -55,9 +55,14 @@ def test_the_check_can_fail():
     assert proc.stdout.strip() == "True", proc.stderr
 
 
-@pytest.mark.skipif(shutil.which("lint-imports") is None, reason="import-linter is not installed")
+# beside this interpreter (a venv's bin/, also when it is not activated), else on PATH
+LINT_IMPORTS = (shutil.which("lint-imports", path=os.path.dirname(sys.executable))
+                or shutil.which("lint-imports"))
+
+
+@pytest.mark.skipif(LINT_IMPORTS is None, reason="import-linter is not installed")
 def test_import_linter_contract():
-    proc = subprocess.run(["lint-imports"], capture_output=True, text=True, timeout=300, cwd=ROOT,
+    proc = subprocess.run([LINT_IMPORTS], capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "broken" in proc.stdout and "0 broken" in proc.stdout
