@@ -139,15 +139,11 @@ def test_object_arrays_are_not_pickled(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-# ---- scenes (written by another module; tested once it exists) ----------------------------------
-try:
-    from explorer import scenes
-    from explorer.params import Params
-except ImportError:
-    scenes = None
+# ---- scenes ---------------------------------------------------------------------------------------
+from explorer import scenes  # noqa: E402
+from explorer.params import Params  # noqa: E402
 
 
-@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
 def test_scene_save_failure_keeps_old_scene(tmp_path, monkeypatch):
     path = tmp_path / "lesson.json"
     old = scenes.make_scene(Params(max_len=77), "heatmap", 5)
@@ -161,7 +157,6 @@ def test_scene_save_failure_keeps_old_scene(tmp_path, monkeypatch):
     assert scenes.load_scene(path).params.max_len == 77
 
 
-@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
 def test_scene_files_are_never_unpickled(tmp_path, monkeypatch):
     class Boom:
         def __reduce__(self):

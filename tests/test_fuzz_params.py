@@ -185,10 +185,7 @@ def test_similarity_finite_screen_sized(p, w):
 
 
 # ---- scene files: random bytes, truncated/mutated JSON ------------------------------------------
-try:
-    from explorer import scenes
-except ImportError:  # another helper's module; fuzzed once it exists
-    scenes = None
+from explorer import scenes  # noqa: E402
 
 
 def _as_text(data: bytes) -> str:
@@ -201,8 +198,6 @@ def _as_text(data: bytes) -> str:
 def _good_scene_text() -> str:
     """A good scene naming every parameter (version 2 would leave the defaults out), so that each
     parameter can be mutated."""
-    if not scenes:
-        return "{}"
     return json.dumps(scenes.make_scene(Params(), "heatmap", 3).to_dict() | {"params": Params().to_dict()})
 
 
@@ -239,7 +234,6 @@ SCENE_BYTES = st.one_of(
 )
 
 
-@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
 @FUZZ
 @given(SCENE_BYTES)
 def test_load_scene_result_or_input_error(tmp_path_factory, data):
@@ -267,7 +261,6 @@ def test_found_params_bugs_stay_fixed(make):
         make()
 
 
-@pytest.mark.skipif(scenes is None, reason="explorer/scenes.py not written yet")
 def test_scene_with_huge_int_base_is_refused(tmp_path):
     path = tmp_path / "s.json"
     path.write_bytes(_with_number("base", HUGE_INT))
