@@ -5,6 +5,7 @@ import re
 import threading
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from explorer import catalogue
@@ -85,6 +86,17 @@ def test_offset_controls_change_picture(qtbot):
     # a shorter table pulls p and k back into range
     step(view, lambda: view.controller.update(max_len=20))
     assert view.p_box.maximum() == 19 and view.result.state.position == 19
+
+
+def test_offset_rotation_cells_sit_on_their_ticks(qtbot):
+    """R(k)'s cell (i, j) is centred on channel ticks i and j, as in the value plot beside it: the
+    picture spans -0.5 .. c - 0.5 and so does the view (the rows had sat half a cell off)."""
+    view = make(qtbot, "offset")
+    c = view.result.rotation.shape[0]
+    rect = view.rot.image.mapRectToParent(view.rot.image.boundingRect())
+    assert (rect.left(), rect.top(), rect.width(), rect.height()) == (-0.5, -0.5, c, c)
+    (x0, x1), (y0, y1) = view.rot.plot.viewRange()
+    assert (x0, x1) == pytest.approx((-0.5, c - 0.5)) and (y0, y1) == pytest.approx((-0.5, c - 0.5))
 
 
 def test_frequencies_live_with_base(qtbot):

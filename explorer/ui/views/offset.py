@@ -57,8 +57,9 @@ class OffsetView(PanelView):
 
     def draw(self, r) -> None:
         c = r.rotation.shape[0]
-        self.rot.show(r.rotation, 0, 0, c, c, (-1.0, 1.0))
-        set_extent(self.rot.plot, (0, c), (0, c))
+        # cell (i, j) centred on ticks i and j, as the channel axis of the plot beside it
+        self.rot.show(r.rotation, -0.5, -0.5, c, c, (-1.0, 1.0))
+        set_extent(self.rot.plot, (-0.5, c - 0.5), (-0.5, c - 0.5))
         d = r.params.d_model
         set_title(self.rot.plot, size=TITLE_SIZE, text=fill(self.tr("R(k), k = %1"), str(r.k))
                                if c == d else
