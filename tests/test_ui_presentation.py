@@ -345,7 +345,7 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         win = MainWindow(settings=settings)
         win.resize(1280, 800)
         win.show()
-        win.controller.update_view("alibi", heads=13)   # a long per-head title: "m = 0.04419"
+        win.controller.update_view("alibi", heads=13)   # a long per-head title: "head 12: m = 0.0442"
         for f11 in (False, True):
             if f11:
                 win.dock.hide()
@@ -439,6 +439,41 @@ def test_a_colour_bars_labels_keep_clear_of_the_next_panel(window, qtbot):
             second.plot.getAxis("left").boundingRect()).left()
         assert axis_left - bar_right >= 8 * scale - 1, (scale, axis_left - bar_right)
     window.presenter.set_scale(1.0)
+
+
+def test_vertical_axis_labels_clear_their_tick_labels(window, qtbot):
+    """A vertical axis's label ends GAP px before its widest tick label at 1x, 1.5x and 3x
+    (pyqtgraph let the label's descenders run 0.2 of its height - 5 px over them: ALiBi's "slope
+    m_h" touched "10⁻¹" in F11)."""
+    from explorer.ui.views.label_room import GAP
+
+    window.resize(1280, 800)
+    try:
+        for scale in (1.0, 1.5, 3.0):
+            window.presenter.set_scale(scale)
+            draw_every_tab(window, qtbot)
+            checked = 0
+            for name, view in window.views.items():
+                window.tabs.setCurrentIndex(list(window.views).index(name))
+                window.controller.wait_idle()
+                qtbot.wait(5)
+                for gv in view.findChildren(pg.GraphicsView):
+                    for axis in [i for i in gv.scene().items() if isinstance(i, pg.AxisItem)]:
+                        if (axis.orientation not in ("left", "right") or not axis.isVisible()
+                                or not axis.label.isVisible() or not axis.style["showValues"]
+                                or axis.fixedWidth is not None or axis.textWidth <= 0):
+                            continue
+                        label = axis.label.mapRectToParent(axis.label.boundingRect())
+                        ticks = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
+                        if axis.orientation == "left":
+                            room = (axis.width() - ticks - axis.textWidth) - label.right()
+                        else:
+                            room = label.left() - (ticks + axis.textWidth)
+                        assert room >= GAP - 1, (scale, name, axis.labelText, room)
+                        checked += 1
+            assert checked > 20, checked
+    finally:
+        window.presenter.set_scale(1.0)
 
 
 def test_a_latin_title_beside_chinese_ones_keeps_the_row_level(qtbot, settings):

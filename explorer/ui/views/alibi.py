@@ -72,7 +72,7 @@ class AlibiView(PanelView):
             lo = -float(r.slopes[h]) * (n - 1)
             panel.show(r.bias[i], 0, 0, span, span, (min(lo, -1e-9), 0.0))
             set_extent(panel.plot, (0, span), (0, span))
-            set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h])))
+            set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
         self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
@@ -87,8 +87,9 @@ def _axis_heads(heads: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _fraction(m: float) -> str:
-    """1/256 for exact powers of two, else 4 significant digits (a display format, not maths)."""
+def _fraction(m: float, digits: int = 4) -> str:
+    """1/256 for exact powers of two, else `digits` significant digits (a display format, not
+    maths; a panel title takes 3, so that "head 12: m = 0.0442" fits its panel in F11 at 1280 px)."""
     f = Fraction(float(m)).limit_denominator(1 << 20)
-    return f"{f.numerator}/{f.denominator}" if f.numerator == 1 and float(f) == m else f"{m:.4g}"
+    return f"{f.numerator}/{f.denominator}" if f.numerator == 1 and float(f) == m else f"{m:.{digits}g}"
 

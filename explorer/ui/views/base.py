@@ -12,6 +12,7 @@ from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.kept_axis import keep_pictures
 from explorer.ui.views import tick_room  # noqa: F401 (installs roomy vertical tick steps)
+from explorer.ui.views import label_room  # noqa: F401 (vertical axis titles clear their ticks)
 from explorer.ui.views.ranges import set_bar_levels
 from explorer.translations import fill
 

@@ -1,0 +1,39 @@
+"""A vertical axis's label ("position p", "slope m_h") keeps clear of its tick labels at every
+presentation scale.
+
+pyqtgraph gives the label 0.8 of its text height and draws it 5 px outside the axis
+(AxisItem._updateWidth and resizeEvent): the label's last 0.2 x height - 5 px, where its descenders
+are, lies over the widest tick label. At 1x that is nothing; in presentation mode it is not: ALiBi's
+"slope m_h" touched its "10⁻¹" at 1.5x, and a "p", "q" or "_" reaches further at 2x-3x. Here a
+vertical axis with a label is as wide as it takes for the whole label to clear the tick labels by
+GAP px. Installed on the class, like kept_axis and tick_room; horizontal axes, unlabelled and
+fixed-width ones stay as pyqtgraph makes them.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+NUDGE = 5      # px pyqtgraph draws a vertical axis's label outside the axis
+GAP = 3        # px between the label's descenders and the widest tick label
+_UPDATE_WIDTH = getattr(pg.AxisItem._updateWidth, "pyqtgraph_update_width", pg.AxisItem._updateWidth)
+
+
+def label_room(height: float) -> float:
+    """The px a vertical axis keeps for a label `height` px high (its rotated width): pyqtgraph's
+    0.8 x height, or what clears the tick labels by GAP, whichever is more."""
+    return max(0.8 * height, height - NUDGE + GAP)
+
+
+def _update_width(axis: pg.AxisItem) -> None:
+    _UPDATE_WIDTH(axis)
+    if (axis.orientation in ("left", "right") and axis.fixedWidth is None and axis.isVisible()
+            and axis.label.isVisible()):
+        height = axis.label.boundingRect().height()
+        width = axis.maximumWidth() + label_room(height) - 0.8 * height
+        axis.setMaximumWidth(width)
+        axis.setMinimumWidth(width)
+
+
+_update_width.pyqtgraph_update_width = _UPDATE_WIDTH
+pg.AxisItem._updateWidth = _update_width
