@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
 
+from explorer.ui.indicators import scale_indicators
 from explorer.ui.views.titles import rescale_labels, set_text_scale, text_scale
 from explorer.translations import fill
 
@@ -129,6 +130,7 @@ class Presenter(QObject):
         self.window.tabs.setFont(font)
         self.window.style_tabs(self.scale)
         self.window.set_panel_scale(self.scale)
+        scale_indicators(self.window, self.scale)   # the control panel's and the views' check boxes
         for view in self.window.views.values():     # views made later get it in apply_to
             self.apply_to(view)
         self.window.statusBar().showMessage(
@@ -142,6 +144,8 @@ class Presenter(QObject):
         font = QApplication.font()
         size = self.base_point_size * self.scale
         view.setFont(font)
+        if new:
+            scale_indicators(view, self.scale)
         view.set_line_scale(self.scale * (1.5 if self.high_contrast else 1.0))
         big = QFont(font)
         if self.scale > 1.0 or self.high_contrast:  # at 1x the readout is plain, as in a new window
