@@ -86,15 +86,20 @@ def _is_module(x) -> bool:
 
 
 def module_table(module, d_model: int | None = None, max_len: int | None = None):
-    """module(zeros (1, L, d)) in eval mode (its training flag restored), as a (L, d) tensor."""
+    """The PE a module adds: module(zeros) in eval mode (its training flag restored), as (L, d).
+
+    Batch-first, as the seeds' module: a (1, max_len, d) or (max_len, d) buffer, called with zeros
+    (1, L, d). Sequence-first, as PyTorch's transformer tutorial: a (max_len, 1, d) buffer, called
+    with zeros (L, 1, d), as that module's forward reads x.size(0) as the length."""
     import torch
 
     from explorer.errors import require
 
     table = next((b for b in module.buffers() if b.ndim in (2, 3)), None)
+    seq_first = table is not None and table.ndim == 3 and table.shape[1] == 1 and table.shape[0] > 1
     if table is not None:
         d_model = d_model or int(table.shape[-1])
-        max_len = max_len or min(int(table.shape[-2]), MODULE_ROWS)
+        max_len = max_len or min(int(table.shape[0] if seq_first else table.shape[-2]), MODULE_ROWS)
     from explorer.backend.diagnose.loading import check_size
     from explorer.errors import InputError
 
@@ -103,17 +108,20 @@ def module_table(module, d_model: int | None = None, max_len: int | None = None)
     require(int(d_model) >= 1 and int(max_len) >= 1, "d_model and max_len must be at least 1 (got %1, %2)",
             d_model, max_len)
     check_size((max_len, d_model), int(max_len) * int(d_model))    # before the zeros are made
+    shape = (int(max_len), 1, int(d_model)) if seq_first else (1, int(max_len), int(d_model))
     was_training = module.training
     try:
         module.eval()
         with torch.no_grad():
-            out = module(torch.zeros(1, int(max_len), int(d_model)))
+            out = module(torch.zeros(*shape))
     except Exception as exc:    # the user's module: its own error, said in one line
-        raise InputError(f"the module failed on zeros (1, {max_len}, {d_model}): "
+        raise InputError(f"the module failed on zeros {shape}: "
                          f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
     finally:
         module.train(was_training)
     require(isinstance(out, torch.Tensor), f"the module returned {type(out).__name__}, not a tensor")
+    if seq_first and out.ndim == 3 and out.shape[1] == 1:
+        return out[:, 0, :]                        # (L, 1, d) -> (L, d)
     return out.reshape(-1, *out.shape[-2:])[0] if out.ndim >= 2 else out
 
 

@@ -30,6 +30,25 @@ class PositionalEncoding(nn.Module):
         return self.dropout(x + self.pe[:, : x.size(1), :])
 
 
+class SequenceFirstPositionalEncoding(nn.Module):
+    """PyTorch's transformer tutorial (pytorch.org/tutorials/beginner/transformer_tutorial.html):
+    pe is (max_len, 1, d_model) and x is (seq_len, batch, d_model); verbatim but for the sizes."""
+
+    def __init__(self, d_model, dropout=0.1, max_len=5000):
+        super().__init__()
+        self.dropout = nn.Dropout(p=dropout)
+        position = torch.arange(max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+        pe = torch.zeros(max_len, 1, d_model)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        x = x + self.pe[:x.size(0)]
+        return self.dropout(x)
+
+
 def _pos(n=L, first=0):
     return torch.arange(first, first + n).unsqueeze(1).float()
 

@@ -14,7 +14,8 @@ import torch
 
 import explorer
 from explorer.backend.diagnose.messages import LANGS, TEMPLATES
-from tests.check_implementations import RIGHT, WRONG, PositionalEncoding, seeds_table
+from tests.check_implementations import (RIGHT, WRONG, PositionalEncoding, SequenceFirstPositionalEncoding,
+                                        seeds_table)
 from tests.check_reference import claimed_error, pe_formula
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +77,17 @@ def test_module_is_called_in_eval_mode_and_left_as_it_was():
     assert r.match and r.convention["max_len"] == 80 and r.convention["d_model"] == 32
     assert module.training
     np.testing.assert_allclose(r.table, module.pe[0].numpy(), atol=0)
+
+
+def test_a_sequence_first_module_is_called_sequence_first():
+    """PyTorch's tutorial module (pe (max_len, 1, d), x (seq, batch, d)) was called with (1, L, d):
+    its x.size(0) of 1 gave one row and the check said "an inv_freq vector, not a pe table"."""
+    module = SequenceFirstPositionalEncoding(32, dropout=0.5, max_len=80)
+    r = explorer.check(module)
+    assert r.match and r.convention["max_len"] == 80 and r.convention["d_model"] == 32
+    assert module.training
+    np.testing.assert_allclose(r.table, module.pe[:, 0].numpy(), atol=0)
+    np.testing.assert_allclose(r.table, seeds_table(d=32, n=80).numpy(), atol=1e-6)
 
 
 def test_module_without_buffer_needs_sizes():
