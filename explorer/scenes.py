@@ -118,6 +118,8 @@ def scene_from_dict(data, where: str = msg("scene")) -> Scene:
     """Validate a parsed scene (version 1 or 2); InputError naming the bad key (and `where` it is)."""
     require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
     version = _version(data, where)
+    require("scenes" not in data, "%1 is a deck (a list of “scenes”), not one scene: "
+            "`pe-explorer render --deck` draws a deck, and the window opens either", where)
     if version == 1:
         missing = sorted(V1_REQUIRED - set(data))
         require(not missing, "%1: missing key(s): %2", where, ", ".join(missing))

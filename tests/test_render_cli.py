@@ -209,7 +209,16 @@ BAD = [   # (argv builder, words in the one error line)
     # a PNG was written under the name while --format said svg
     (lambda t: ["--view", "heatmap", "-o", f"{t}/x.png", "--format", "svg"], "does not match"),
     (lambda t: ["--deck", "builtin", "--scene", "x.json", "-o", f"{t}/out"], "not allowed"),
+    # the shipped lesson deck given where one scene goes: said so, with where a deck goes
+    (lambda t: ["--scene", _builtin_deck_file(), "-o", f"{t}/x.png"], "is a deck (a list of “scenes”), not one scene"),
 ]
+
+
+def _builtin_deck_file() -> str:
+    from explorer.paths import resource
+    from explorer.scenes import BUILTIN_DECK
+
+    return str(resource(*BUILTIN_DECK))
 
 
 @pytest.mark.parametrize("argv,words", BAD, ids=[f"bad{i}" for i in range(len(BAD))])

@@ -770,6 +770,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 是 NumPy .npy 文件，不是 torch 文件：请把它命名为 .npy</translation>
         </message>
         <message>
+            <source>%1 is a deck (a list of “scenes”), not one scene: `pe-explorer render --deck` draws a deck, and the window opens either</source>
+            <translation>%1 是一套场景（“scenes” 列表），不是单个场景：用 `pe-explorer render --deck` 绘制整套场景，窗口两种都能打开</translation>
+        </message>
+        <message>
             <source>%1 is a pickle checkpoint; PE Explorer never unpickles (it can run code). Convert it to safetensors, or open a folder with model.safetensors</source>
             <translation>%1 是 pickle 格式的检查点；PE Explorer 从不反序列化 pickle（它可能执行代码）。请把它转换为 safetensors，或打开一个含有 model.safetensors 的文件夹</translation>
         </message>
