@@ -16,7 +16,7 @@ from explorer.translations import fill
 COLOURS = {"float32": PALETTE[0], "float16": PALETTE[1], "bfloat16": PALETTE[2]}
 EXACT_MARKS = 33          # exact (float64) as dots float32's line runs through: both seen, and ~33
 #                           cached symbols cost far less than a band as wide (a wide pen: +0.4 ms)
-EXACT_GREY = "#8c8c8c"
+EXACT_GREY = "#5f5f5f"       # dark enough to stand out on the grey beyond the training length
 
 
 class PrecisionView(PanelView):
