@@ -278,3 +278,12 @@ def test_both_of_the_offset_markers_and_precisions_exact_line_are_seen(qtbot):
     rgb = _drawn_rgb(precision.canvas)
     marks = len(precision.exact.getData()[0])
     assert marks >= 30 and _pixels_of(rgb, EXACT_GREY, 12) >= 25 * marks    # the dots float32 runs through
+
+
+def test_heatmap_colour_bar_names_what_it_colours(qtbot):
+    """The Heatmap has no title: its colour bar says the colours are PE values (visual review)."""
+    view = VIEW_CLASSES["heatmap"]()
+    qtbot.addWidget(view)
+    view.show()
+    axis = view.panel.bar.axis
+    assert axis.labelText == "PE value" and axis.label.isVisible()

@@ -3011,6 +3011,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>位置</translation>
         </message>
         <message>
+            <source>PE value</source>
+            <translation>PE 值</translation>
+        </message>
+        <message>
             <source>position %1, channel %2: PE = %3   w = %4   wavelength 2π/w = %5 positions</source>
             <translation>位置 %1，通道 %2：PE = %3   w = %4   波长 2π/w = %5 个位置</translation>
         </message>

@@ -23,6 +23,7 @@ class HeatmapView(ZoomableView):
         self.canvas = pg.GraphicsLayoutWidget()
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("channel (dimension index)"),
                                self.tr("position"))
+        self.panel.bar.axis.setLabel(self.tr("PE value"))     # what the colours are
         self.cursor_line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
         self.cursor_line.hide()
         self.panel.plot.addItem(self.cursor_line, ignoreBounds=True)
