@@ -2,6 +2,7 @@
 export draws what the window showed, the catalogue and the UI registry agree, views only draw."""
 
 import numpy as np
+import pytest
 
 from explorer import catalogue
 from explorer.compute.arrays import result_arrays
@@ -195,3 +196,42 @@ def test_a_two_number_heatmap_zoom_and_a_four_number_curves_zoom_show_their_posi
         assert other.controller.wait_idle()
         (c0, c1), _ = other.views["curves"].plot.getViewBox().viewRange()
         assert (round(c0), round(c1)) == (10, 60)
+
+
+@pytest.mark.parametrize("state, colormap", [
+    ("[" * 100_000, "viridis"),                        # nested past Python's recursion limit
+    ('{"version": 2}', "nope"),                       # a colour map pyqtgraph has no file for
+    ('{"version": 2}', "../../../../../../../etc/passwd"),   # a path: was read as a colour map
+    ('{"version": 2}', "@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\bQVariant)"),   # not a string
+])
+def test_hand_edited_settings_leave_the_window_starting(qtbot, settings, state, colormap):
+    """Settings edited by hand (or damaged) give the defaults and a note, never a window that
+    does not start (a RecursionError escaped load_state; the colour map's name was a file path)."""
+    from pyqtgraph import colormap as pg_colormap
+
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    settings.setValue("state", state)
+    settings.setValue("colormap", colormap)
+    settings.sync()
+    read = []
+    real = pg_colormap.get
+
+    def get(name, *args, **kwargs):
+        read.append(name)
+        return real(name, *args, **kwargs)
+
+    pg_colormap.get = get
+    try:
+        win = MainWindow(settings=settings)
+    finally:
+        pg_colormap.get = real
+    try:
+        assert win.colormap == ("viridis" if colormap == "viridis" else "CET-D1")
+        assert set(read) <= {"CET-D1", "viridis", "cividis", "inferno"}, read
+        assert win.controller.wait_idle() and win.views[win.controller.state.view].result is not None
+        if state.startswith("["):
+            assert "unreadable" in win.statusBar().currentMessage()
+    finally:
+        close_and_delete(win)

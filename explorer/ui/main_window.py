@@ -16,7 +16,7 @@ from explorer.params import Params, parse_pairs, pick_pairs
 from explorer.state import State
 from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
-from explorer.ui.controls import ControlPanel
+from explorer.ui.controls import COLORMAPS, ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.gc_pauses import freeze_long_lived
 from explorer.ui.file_actions import FileActions
@@ -25,7 +25,7 @@ from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.settings_store import load_state, save_state
+from explorer.ui.settings_store import load_colormap, load_state, save_state
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
@@ -73,7 +73,7 @@ class MainWindow(QMainWindow):
         self.set_panel_scale(1.0)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.controller = Controller(self.views, self._load_state())
-        self.colormap = str(self.settings.value("colormap", "CET-D1"))
+        self.colormap = load_colormap(self.settings, COLORMAPS, "CET-D1")
         self._window_timer = QTimer(self, singleShot=True, interval=30)
         self._resize_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()

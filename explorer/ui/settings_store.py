@@ -21,8 +21,16 @@ def load_state(settings) -> State | None:
         data = json.loads(str(raw))
         return State.from_dict(data if "params" in data or "views" in data else {"params": data},
                                "saved settings")
-    except (InputError, ValueError, TypeError, AttributeError):
-        return None
+    except (InputError, ValueError, TypeError, AttributeError, RecursionError):
+        return None     # (a file nested 100,000 deep is a RecursionError in json.loads)
+
+
+def load_colormap(settings, names: tuple[str, ...], default: str) -> str:
+    """The saved colour map if it is one of `names`, else `default`: the name goes to pyqtgraph,
+    which reads a file of that name from its own folder (a hand-edited "../../etc/passwd" read
+    that file, and a name it lacks stopped the window from starting)."""
+    name = settings.value("colormap", default)
+    return name if isinstance(name, str) and name in names else default
 
 
 def save_state(settings, state: State, colormap: str, geometry) -> None:
