@@ -64,6 +64,9 @@ def test_export_input_learned_pe_and_qk(folders, capsys, tmp_path):
     (["export", "qk", "--model", "{root}/qwen3", "--text", "the", "--layer", "1", "-o", "{tmp}/f.npz"],
      "only layer 0"),
     (["export", "qk", "--model", "{root}/qwen3", "--text", "the", "-o", "{tmp}/f.npy"], "must end in .npz"),
+    # logits grow as tokens²: 6000 tokens x 4 heads would need ~1.1 GiB (a fuzzed long text took 4 GB)
+    (["export", "qk", "--model", "{root}/qwen3", "--text", "the " * 6000, "-o", "{tmp}/f.npz"],
+     "use a shorter text"),
     (["export", "input", "--model", "{root}/qwen3", "--text", "", "-o", "{tmp}/x.npy"], "no tokens"),
     (["export", "input", "--model", "{tmp}/absent", "--text", "a", "-o", "{tmp}/x.npy"], "does not exist"),
     (["tokens", "a", "--model", "{tmp}/model.pt"], "pickle"),

@@ -1814,6 +1814,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层的 %2 形状为 %3；它必须读取模型的 %4 个通道</translation>
         </message>
         <message>
+            <source>layer %1's q, k and logits for %2 tokens and %3 heads would need %4, more than the memory budget of %5; use a shorter text</source>
+            <translation>第 %1 层 %2 个词元、%3 个头的 q、k 和 logits 需要 %4，超过了 %5 的内存预算；请用更短的文本</translation>
+        </message>
+        <message>
             <source>layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5</source>
             <translation>第 %1 层的 q/k 投影给出 %2 / %3 个通道；config.json 说的是 %4 x %5 和 %6 x %5</translation>
         </message>

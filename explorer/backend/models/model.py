@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.backend.budget import DEFAULT_BUDGET_BYTES, human_bytes
 from explorer.backend.models import families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
@@ -157,6 +158,7 @@ class Model:
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
+        _check_qk_budget(self.config, arr.shape[0], layer)
         if inv_freq is None and self.config.position == "rope":
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
         with self._lock:
@@ -197,3 +199,14 @@ def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, 
         raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(msg("%1: cannot open the model: %2", name, exc)) from None
+
+
+def _check_qk_budget(cfg: ModelConfig, n: int, layer: int) -> None:
+    """Refuse q, k and logits that would not fit the memory budget (float32: the logits with and
+    without RoPE, heads x n x n each, and q, k rotated and plain): they grow as tokens², and a long
+    text on the command line asked for gigabytes (the window shows at most 512 tokens)."""
+    size = 4 * cfg.n_heads * n * (2 * n + 4 * cfg.head_dim)
+    if size > DEFAULT_BUDGET_BYTES:
+        raise InputError(msg("layer %1's q, k and logits for %2 tokens and %3 heads would need %4, more than "
+                             "the memory budget of %5; use a shorter text", layer, n, cfg.n_heads,
+                             human_bytes(size), human_bytes(DEFAULT_BUDGET_BYTES)))
