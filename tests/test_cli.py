@@ -46,6 +46,8 @@ def test_export_similarity(tmp_path, metric):
     (["export", "similarity", "--max-len", "100000", "--d-model", "4", "-o", "X.npy"], "GiB"),
     (["export", "pe", "--max-len", "ten", "--d-model", "4", "-o", "X.npy"], "invalid int"),
     (["export", "rope", "--head-dim", "7", "--max-len", "4", "-o", "X.npy"], "head_dim"),
+    # its angles were made before any budget: 10^8 took 14.5 GB and a minute (fuzz helper)
+    (["export", "rope", "--head-dim", "100000000", "--max-len", "8", "-o", "X.npy"], "from 2 to 65,536"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_exit_2_one_line_no_file(tmp_path, monkeypatch, capsys, argv, needle):

@@ -19,6 +19,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor
 from explorer.backend.layouts import concat_order, concat_permutation
+from explorer.backend.rope_scaling import MAX_HEAD_DIM
 from explorer.backend.similarity import cos_sum
 from explorer.backend.unit_rows import unit_rows
 from explorer.errors import require
@@ -32,6 +33,8 @@ def check_rope(head_dim: int, base: float, pairing: str = "interleaved") -> None
     ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
     require(ok and head_dim >= 2 and head_dim % 2 == 0,
             "head_dim must be an even whole number >= 2 (RoPE rotates channel pairs), not %1", repr(head_dim))
+    require(head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",   # its angles are
+            f"{MAX_HEAD_DIM:,}", repr(head_dim))                                             # made before any budget
     require(isinstance(base, (int, float)) and math.isfinite(base) and base > 1,
             "base must be a finite number > 1, not %1", repr(base))
     require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
