@@ -431,3 +431,41 @@ def test_an_inv_freq_spanning_600_decades_is_no_match_not_an_overflow(tmp_path, 
         assert main(["check", str(tmp_path / "w.npy")]) == 1
     out = capsys.readouterr()
     assert out.err == "" and "max error" in out.out
+
+
+def test_a_csv_over_the_limit_is_refused_before_numpy_parses_it(tmp_path, capsys, monkeypatch):
+    """A CSV's numbers are counted from its first row and its lines first (a 600 MB file of zeros
+    took 2.6 GB while numpy parsed it, then was refused): numpy is never called for one too big."""
+    from explorer.backend.diagnose import loading
+
+    row = ",".join(["0"] * 64) + "\n"
+    rows = loading.MAX_VALUES // 64 + 1
+    with open(tmp_path / "big.csv", "w") as f:
+        f.write(row * rows)
+    parsed = []
+    monkeypatch.setattr(loading.np, "loadtxt", lambda *a, **k: parsed.append(1))
+    _one_line_refusal(capsys, tmp_path / "big.csv", f"holds {rows * 64:,} numbers")
+    assert parsed == []
+    assert loading._csv_extent(tmp_path / "big.csv") == ((rows, 64), rows * 64)
+    (tmp_path / "two.csv").write_text("1,2\n3,4")               # no final line break
+    assert loading._csv_extent(tmp_path / "two.csv") == ((2, 2), 4)
+
+
+def test_a_small_pt_that_unpacks_to_more_than_the_file_limit_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """torch.load reads each storage whole: a 1.5 MB deflated .pt held a 1.6 GB storage. The
+    members' unpacked sizes are added up first (here the limit is lowered to 1 MB)."""
+    import zipfile
+
+    import torch
+
+    from explorer.backend.diagnose import loading
+
+    torch.save(torch.zeros(512, 1024), tmp_path / "plain.pt")             # a 2 MB storage
+    with zipfile.ZipFile(tmp_path / "plain.pt") as src, \
+            zipfile.ZipFile(tmp_path / "small.pt", "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info.filename, src.read(info.filename))
+    assert (tmp_path / "small.pt").stat().st_size < 100_000
+    monkeypatch.setattr(loading, "MAX_FILE_BYTES", 1 << 20)
+    monkeypatch.setattr(torch, "load", lambda *a, **k: pytest.fail("torch.load was called"))
+    _one_line_refusal(capsys, tmp_path / "small.pt", "unpacks to")

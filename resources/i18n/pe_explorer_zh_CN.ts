@@ -926,6 +926,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 个词元超过了该模型的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
         </message>
         <message>
+            <source>%1 unpacks to %2 bytes; the check reads files up to %3 bytes</source>
+            <translation>%1 解压后有 %2 字节；检查最多读取 %3 字节的文件</translation>
+        </message>
+        <message>
             <source>%1 uses RoPE scaling %2, which needs explorer.backend.rope_scaling; it is missing from this build</source>
             <translation>%1 使用 RoPE 缩放 %2，这需要 explorer.backend.rope_scaling，而此版本中没有它</translation>
         </message>

@@ -191,6 +191,7 @@ def _read(p: Path, suffix: str) -> dict:
     if suffix == ".npz":
         return _read_npz(p)
     if suffix == ".csv":
+        check_size(*_csv_extent(p))      # before numpy parses it: ~8 bytes of memory per number and more
         try:
             table = np.loadtxt(p, delimiter=",", ndmin=2)
         except ValueError as exc:   # numpy's own advice ("use `usecols`") is for its caller, not the user
@@ -204,53 +205,24 @@ def _read(p: Path, suffix: str) -> dict:
         return {"": table}
     if suffix == ".safetensors":
         return _read_safetensors(p)
-    return _read_torch(p)
+    from explorer.backend.diagnose.torch_file import read_torch
+
+    return read_torch(p)
 
 
-def _read_torch(p: Path) -> dict:
-    """Tensors of a .pt/.pth file with torch.load(weights_only=True); a state dict is flattened."""
-    import pickle
-    import zipfile
-
-    import torch
-
+def _csv_extent(p: Path) -> tuple[tuple[int, int], int]:
+    """((rows, columns), numbers) of a CSV file from its first row's commas and its line count, read
+    a block at a time (a 600 MB file of zeros took 2.6 GB while numpy parsed it, before its size was
+    known to be over the limit)."""
     with open(p, "rb") as f:
-        magic = f.read(6)
-    require(magic != b"\x93NUMPY", "%1 is a NumPy .npy file, not a torch file: name it .npy", p)
-    # torch.save writes a zip archive (before torch 1.6: a pickle stream, which starts with 0x80)
-    is_zip = magic.startswith(b"PK\x03\x04")
-    require(is_zip or magic[:1] == b"\x80", "cannot read %1 as .pt: it is not a file torch.save wrote "
-                                           "(that is a zip archive or a pickle stream)", p)
-    damaged = msg("cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy "
-                  "or download?)", p)
-    if is_zip and not zipfile.is_zipfile(p):
-        raise InputError(damaged)
-    try:
-        obj = torch.load(p, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        raise InputError(msg("%1 needs pickle to load (it holds Python objects, not only tensors); "
-                             "it is refused: save the tensor with torch.save(tensor) or as .npy", p))
-    except RuntimeError as exc:     # torch's zip reader: "PytorchStreamReader failed reading ..."
-        if is_zip and "PytorchStreamReader" in str(exc):
-            raise InputError(damaged) from None
-        raise
-    out: dict = {}
-    _collect(obj, "", out)
-    require(out, "%1 holds no tensor", p)
-    return out
-
-
-def _collect(obj, prefix: str, out: dict) -> None:
-    import torch
-
-    if isinstance(obj, torch.Tensor):
-        out[prefix] = obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            _collect(v, f"{prefix}.{k}" if prefix else str(k), out)
-    elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            _collect(v, f"{prefix}[{i}]" if prefix else f"[{i}]", out)
+        first = f.readline()                  # the first row, with its line break
+        rows, last = 1, b"\n"
+        for block in iter(lambda: f.read(1 << 20), b""):
+            rows += block.count(b"\n")        # each ends a row
+            last = block[-1:]
+    rows += last != b"\n"                     # a last row without a final line break
+    cols = first.count(b",") + 1
+    return (rows, cols), rows * cols
 
 
 def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]:

@@ -1,0 +1,72 @@
+"""Read a .pt / .pth file for the check: torch.load(weights_only=True), never a pickle of objects.
+
+A zip archive (what torch.save writes) is refused when its members unpack to more than the check's
+file limit, before torch reads a storage; a pickle stream (torch before 1.6) is read as torch reads it.
+A state dict is flattened to "name.sub[i]" -> tensor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from explorer.backend.diagnose import loading
+from explorer.errors import InputError, msg, require
+
+
+def _unpacked_size(p: Path) -> int:
+    """The bytes a zip archive's members unpack to (torch.load reads every storage whole: a 1.5 MB
+    deflated .pt held a 1.6 GB storage)."""
+    import zipfile
+
+    with zipfile.ZipFile(p) as z:
+        return sum(info.file_size for info in z.infolist())
+
+
+def read_torch(p: Path) -> dict:
+    """Tensors of a .pt/.pth file with torch.load(weights_only=True); a state dict is flattened."""
+    import pickle
+    import zipfile
+
+    import torch
+
+    with open(p, "rb") as f:
+        magic = f.read(6)
+    require(magic != b"\x93NUMPY", "%1 is a NumPy .npy file, not a torch file: name it .npy", p)
+    # torch.save writes a zip archive (before torch 1.6: a pickle stream, which starts with 0x80)
+    is_zip = magic.startswith(b"PK\x03\x04")
+    require(is_zip or magic[:1] == b"\x80", "cannot read %1 as .pt: it is not a file torch.save wrote "
+                                           "(that is a zip archive or a pickle stream)", p)
+    damaged = msg("cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy "
+                  "or download?)", p)
+    if is_zip and not zipfile.is_zipfile(p):
+        raise InputError(damaged)
+    if is_zip:
+        unpacked = _unpacked_size(p)
+        require(unpacked <= loading.MAX_FILE_BYTES, "%1 unpacks to %2 bytes; the check reads files up to %3 bytes",
+                p, f"{unpacked:,}", f"{loading.MAX_FILE_BYTES:,}")
+    try:
+        obj = torch.load(p, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise InputError(msg("%1 needs pickle to load (it holds Python objects, not only tensors); "
+                             "it is refused: save the tensor with torch.save(tensor) or as .npy", p))
+    except RuntimeError as exc:     # torch's zip reader: "PytorchStreamReader failed reading ..."
+        if is_zip and "PytorchStreamReader" in str(exc):
+            raise InputError(damaged) from None
+        raise
+    out: dict = {}
+    _collect(obj, "", out)
+    require(out, "%1 holds no tensor", p)
+    return out
+
+
+def _collect(obj, prefix: str, out: dict) -> None:
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        out[prefix] = obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            _collect(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            _collect(v, f"{prefix}[{i}]" if prefix else f"[{i}]", out)
