@@ -1,5 +1,5 @@
 """Nothing the app reads is unpickled: every torch.load in explorer/ passes weights_only=True, every
-numpy load allow_pickle=False, and no module calls pickle / dill / joblib loaders. Read from the
+numpy load or read_array allow_pickle=False, and no module calls pickle / dill / joblib loaders. Read from the
 source (the behaviour is checked by the hostile-file tests; this stops a new call slipping in)."""
 
 import ast
@@ -32,8 +32,9 @@ def unsafe_loads(paths) -> list[str]:
             where = f"{path.name}:{node.lineno}"
             if owner == "torch" and attr == "load" and _keyword(node, "weights_only") is not True:
                 bad.append(f"{where} torch.load without weights_only=True")
-            elif owner in ("np", "numpy") and attr == "load" and _keyword(node, "allow_pickle") is not False:
-                bad.append(f"{where} np.load without allow_pickle=False")
+            elif ((owner in ("np", "numpy") and attr == "load") or attr == "read_array") \
+                    and _keyword(node, "allow_pickle") is not False:
+                bad.append(f"{where} {owner}.{attr} without allow_pickle=False")
             elif owner in ("pickle", "dill", "joblib", "cloudpickle") and attr in ("load", "loads"):
                 bad.append(f"{where} {owner}.{attr}")
     return bad
@@ -45,6 +46,7 @@ def test_no_loader_in_the_app_can_unpickle():
 
 
 @pytest.mark.parametrize("code", ["torch.load(p)", "torch.load(p, weights_only=False)", "np.load(p)",
+                                  "npy.read_array(p)",
                                   "pickle.loads(b)"])
 def test_the_scan_finds_an_unsafe_load(tmp_path, code):
     path = tmp_path / "m.py"
