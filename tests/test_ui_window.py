@@ -247,3 +247,28 @@ def test_a_view_that_cannot_be_built_says_so_in_its_tab_and_the_others_go_on(qtb
     assert win.controller.wait_idle()
     assert win.views["heatmap"].result.params.base == 777.0
     win.controller.wait_idle()
+
+
+def test_ctrl_c_in_the_terminal_closes_the_window(window, qtbot, qapp):
+    """SIGINT closes the window (its settings saved) instead of waiting for an event and breaking
+    out of the Python code that event runs (fuzz helper: nothing for 10 s, then a traceback)."""
+    import os
+    import signal
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from explorer.ui.app import quit_on_interrupt
+
+    before = signal.getsignal(signal.SIGINT)
+    timer = quit_on_interrupt(qapp, lambda: window)
+    try:
+        window.controller.update(base=777.0)
+        os.kill(os.getpid(), signal.SIGINT)
+        loop = QEventLoop()                 # Qt's own loop, idle: no Python runs but the timer's
+        QTimer.singleShot(1000, loop.quit)
+        loop.exec()
+        assert not window.isVisible()
+        assert '"base": 777.0' in str(window.settings.value("state"))
+    finally:
+        timer.stop()
+        signal.signal(signal.SIGINT, before)

@@ -88,9 +88,26 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
         old.deleteLater()
 
     open_window()
+    quit_on_interrupt(app, lambda: holder["window"])
     code = app.exec()
     # a device probe may still be importing torch: let it finish before the interpreter goes
     from PySide6.QtCore import QThreadPool
 
     QThreadPool.globalInstance().waitForDone(10_000)
     return code
+
+
+def quit_on_interrupt(app, window):
+    """Ctrl+C in the terminal closes the window as closing it by hand does (settings saved, then the
+    program ends). Python runs a signal handler only when it runs bytecode, and Qt's event loop runs
+    none while idle: a 200 ms timer lets it (without it Ctrl+C did nothing until the next event, and
+    then broke out of whatever Python code that event ran, an event filter, as a KeyboardInterrupt)."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    signal.signal(signal.SIGINT, lambda *_: window().close())
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)
+    timer.start(200)
+    return timer
