@@ -100,15 +100,22 @@ def module_table(module, d_model: int | None = None, max_len: int | None = None)
     if table is not None:
         d_model = d_model or int(table.shape[-1])
         max_len = max_len or min(int(table.shape[0] if seq_first else table.shape[-2]), MODULE_ROWS)
+    import numbers
+
     from explorer.backend.diagnose.loading import check_size
-    from explorer.errors import InputError
+    from explorer.errors import InputError, shown
 
     require(d_model is not None and max_len is not None,
             "the module has no (max_len, d_model) buffer: give d_model= and max_len=")
-    require(int(d_model) >= 1 and int(max_len) >= 1, "d_model and max_len must be at least 1 (got %1, %2)",
-            d_model, max_len)
-    check_size((max_len, d_model), int(max_len) * int(d_model))    # before the zeros are made
-    shape = (int(max_len), 1, int(d_model)) if seq_first else (1, int(max_len), int(d_model))
+
+    def whole(value) -> bool:            # not NaN, inf, 32.7 (cut to 32), True or 1e300
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1
+
+    require(whole(d_model), "d_model must be a whole number >= 1, not %1", shown(d_model))
+    require(whole(max_len), "max_len must be a whole number >= 1, not %1", shown(max_len))
+    d_model, max_len = int(d_model), int(max_len)
+    check_size((max_len, d_model), max_len * d_model)    # before the zeros are made
+    shape = (max_len, 1, d_model) if seq_first else (1, max_len, d_model)
     was_training = module.training
     try:
         module.eval()

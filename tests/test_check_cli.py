@@ -289,7 +289,7 @@ def test_the_api_checks_a_module_s_size_and_says_its_error_in_one_line():
 
     with pytest.raises(InputError, match="10,000,000,000 numbers"):
         explorer.check(Reshapes(), d_model=100_000, max_len=100_000)    # no 40 GB of zeros first
-    with pytest.raises(InputError, match="at least 1"):
+    with pytest.raises(InputError, match="d_model must be a whole number >= 1, not 0"):
         explorer.check(Reshapes(), d_model=0, max_len=10)
     with pytest.raises(InputError, match=r"the module failed on zeros \(1, 10, 8\): RuntimeError"):
         explorer.check(Reshapes(), d_model=8, max_len=10)

@@ -3,6 +3,7 @@ ones from several conventions are recognised, and every claimed match is re-veri
 
 from __future__ import annotations
 
+import re
 import string
 import subprocess
 import sys
@@ -88,6 +89,21 @@ def test_a_sequence_first_module_is_called_sequence_first():
     assert module.training
     np.testing.assert_allclose(r.table, module.pe[:, 0].numpy(), atol=0)
     np.testing.assert_allclose(r.table, seeds_table(d=32, n=80).numpy(), atol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"d_model": float("nan")}, "d_model must be a whole number >= 1, not nan"),   # was a ValueError
+    ({"d_model": float("inf")}, "d_model must be a whole number >= 1, not inf"),   # an OverflowError
+    ({"d_model": 32.7}, "not 32.7"),                                                # was cut to 32
+    ({"max_len": 1e300}, "max_len must be a whole number >= 1, not 1e+300"),
+    ({"max_len": True}, "not True"),
+])
+def test_a_module_s_sizes_must_be_whole_numbers(kwargs, words):
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match=re.escape(words)):
+        explorer.check(PositionalEncoding(32, max_len=80), **kwargs)
+    assert explorer.check(PositionalEncoding(32, max_len=80), d_model=np.int64(32), max_len=np.int32(40)).match
 
 
 def test_module_without_buffer_needs_sizes():

@@ -1714,10 +1714,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>d_model %1 在 %2 布局下没有可显示的正弦/余弦对：请选择 d_model &gt;= 2</translation>
         </message>
         <message>
-            <source>d_model and max_len must be at least 1 (got %1, %2)</source>
-            <translation>d_model 和 max_len 至少为 1（得到 %1、%2）</translation>
-        </message>
-        <message>
             <source>d_model must be a whole number &gt;= 1, not %1</source>
             <translation>d_model 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
