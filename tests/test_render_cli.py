@@ -299,3 +299,17 @@ def test_a_scene_whose_model_cannot_be_read_is_drawn_with_a_note(qapp, tmp_path,
     assert err.count("\n") == 1 and "qk.png does not show what was asked" in err and "does not exist" in err
     assert render_main(["--view", "qk", "-o", str(tmp_path / "fine.png")] + SMALL) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_deck_over_a_folder_named_like_a_slide_writes_nothing(qapp, tmp_path, capsys):
+    """A folder where a slide goes is found before drawing (it stopped the moves after slide 1 and
+    exited 1 with "internal error: IsADirectoryError"; the README says a deck is all or nothing)."""
+    out = tmp_path / "out"
+    (out / "02_curves.png").mkdir(parents=True)
+    deck = [make_scene(Params(max_len=64), "heatmap", 1), make_scene(Params(max_len=64), "curves", 1)]
+    save_deck(tmp_path / "deck.json", deck)
+    rc = render_main(["--deck", str(tmp_path / "deck.json"), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "02_curves.png exists and is not a file" in err, err
+    assert sorted(p.name for p in out.iterdir()) == ["02_curves.png"]
+

@@ -264,6 +264,10 @@ def _render_deck(jobs: list, out: Path, size, args) -> list[Path]:
     fails on slide 5 leaves neither slides 1-4 nor a new empty folder behind."""
     import shutil
 
+    for _scene, path in jobs:     # found before drawing: a slide that cannot replace what is there
+        target = out / path.name  # (a folder of its name) would stop the moves half-way
+        require(not target.exists() or target.is_file(),
+                "%1 exists and is not a file; a slide cannot replace it", target)
     created = not out.exists()
     out.mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".pe-render-", dir=out))

@@ -710,6 +710,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 不存在；请给出模型文件夹、.gguf 文件，或 %2 之一</translation>
         </message>
         <message>
+            <source>%1 exists and is not a file; a slide cannot replace it</source>
+            <translation>%1 已存在且不是文件；幻灯片无法替换它</translation>
+        </message>
+        <message>
             <source>%1 has learned positions, no RoPE; showing SmolLM2-135M</source>
             <translation>%1 使用可学习的位置，没有 RoPE；改为显示 SmolLM2-135M</translation>
         </message>
