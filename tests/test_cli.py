@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -155,3 +156,26 @@ def test_export_view_of_a_model_it_cannot_read_is_refused_not_written_empty(view
     err = capsys.readouterr().err
     assert "nonexist does not exist" in err and "showing" not in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def test_sigterm_during_an_export_leaves_no_temp_file(tmp_path):
+    """A `kill` while the CSV is written ends the command by an exception: the temp file beside
+    the target is removed (a 74 MB one was left) and the exit status is 143."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "export", "similarity", "--max-len", "9000",
+                             "--d-model", "64", "-o", str(tmp_path / "big.csv")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
+    for _ in range(1200):                           # until the temp file is being written (<= 60 s)
+        if list(tmp_path.glob(".big.csv.*.tmp")) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    if proc.poll() is not None:
+        pytest.skip("the export ended before its temp file was seen")
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []

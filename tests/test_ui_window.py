@@ -259,7 +259,7 @@ def test_ctrl_c_in_the_terminal_closes_the_window(window, qtbot, qapp):
 
     from explorer.ui.app import quit_on_interrupt
 
-    before = signal.getsignal(signal.SIGINT)
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     timer = quit_on_interrupt(qapp, lambda: window)
     try:
         window.controller.update(base=777.0)
@@ -271,4 +271,5 @@ def test_ctrl_c_in_the_terminal_closes_the_window(window, qtbot, qapp):
         assert '"base": 777.0' in str(window.settings.value("state"))
     finally:
         timer.stop()
-        signal.signal(signal.SIGINT, before)
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])

@@ -214,6 +214,7 @@ def _run_gui(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
+    _exit_on_terminate()
     try:
         code = _main(argv)
         sys.stdout.flush()              # a closed pipe or a full disk shows here, not at exit
@@ -226,6 +227,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pe-explorer: error: {exc.strerror or exc}{where}", file=sys.stderr)
         _drop_stdout()
         return 2
+
+
+def _exit_on_terminate() -> None:
+    """SIGTERM (a `kill`, a closed terminal session) ends a command as Ctrl+C does: by an exception,
+    so a half-written output's temp file is removed (it was left beside the target). Exit status
+    143, as a shell gives a process ended by SIGTERM. The window maps it to closing (ui/app.py)."""
+    import signal
+
+    def terminate(*_):
+        raise SystemExit(128 + signal.SIGTERM)
+
+    try:
+        signal.signal(signal.SIGTERM, terminate)
+    except ValueError:          # not the main thread (main() called from a worker): leave it
+        pass
 
 
 def _drop_stdout() -> None:

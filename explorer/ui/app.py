@@ -98,15 +98,17 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
 
 
 def quit_on_interrupt(app, window):
-    """Ctrl+C in the terminal closes the window as closing it by hand does (settings saved, then the
-    program ends). Python runs a signal handler only when it runs bytecode, and Qt's event loop runs
-    none while idle: a 200 ms timer lets it (without it Ctrl+C did nothing until the next event, and
-    then broke out of whatever Python code that event ran, an event filter, as a KeyboardInterrupt)."""
+    """Ctrl+C in the terminal (or SIGTERM) closes the window as closing it by hand does (settings
+    saved, then the program ends). Python runs a signal handler only when it runs bytecode, and
+    Qt's event loop runs none while idle: a 200 ms timer lets it (without it Ctrl+C did nothing
+    until the next event, and then broke out of whatever Python code that event ran, an event
+    filter, as a KeyboardInterrupt)."""
     import signal
 
     from PySide6.QtCore import QTimer
 
     signal.signal(signal.SIGINT, lambda *_: window().close())
+    signal.signal(signal.SIGTERM, lambda *_: window().close())      # (`kill`: the same)
     timer = QTimer(app)
     timer.timeout.connect(lambda: None)
     timer.start(200)
