@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from explorer import __version__
@@ -11,6 +10,7 @@ from explorer.allocator import keep_freed_memory
 from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
 from explorer.commands import check as check_command
+from explorer.commands.exits import drop_stdout, exit_on_terminate
 from explorer.errors import InputError
 
 
@@ -214,51 +214,19 @@ def _run_gui(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
-    _exit_on_terminate()
+    exit_on_terminate()
     try:
         code = _main(argv)
         sys.stdout.flush()              # a closed pipe or a full disk shows here, not at exit
         return code
     except BrokenPipeError:             # `pe-explorer views --json | head`: the reader has gone
-        _drop_stdout()
+        drop_stdout()
         return 141                      # as a shell tool killed by SIGPIPE
     except OSError as exc:              # e.g. standard output on a full disk
         where = f": {exc.filename}" if exc.filename else ""
         print(f"pe-explorer: error: {exc.strerror or exc}{where}", file=sys.stderr)
-        _drop_stdout()
+        drop_stdout()
         return 2
-
-
-def _exit_on_terminate() -> None:
-    """SIGTERM (a `kill`, a closed terminal session) ends a command as Ctrl+C does: by an exception,
-    so a half-written output's temp file is removed (it was left beside the target). Exit status
-    143, as a shell gives a process ended by SIGTERM. The window maps it to closing (ui/app.py)."""
-    import signal
-
-    def terminate(*_):
-        raise SystemExit(128 + signal.SIGTERM)
-
-    try:
-        signal.signal(signal.SIGTERM, terminate)
-    except ValueError:          # not the main thread (main() called from a worker): leave it
-        pass
-
-
-def _drop_stdout() -> None:
-    """Point a standard output that cannot be written at /dev/null, so the interpreter's last
-    flush at exit has nothing to fail on (a stdout that still writes is left alone)."""
-    try:
-        sys.stdout.flush()
-        return
-    except OSError:
-        pass
-    try:
-        fd = sys.stdout.fileno()
-    except (OSError, ValueError):   # not a real file (a test's capture)
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
 
 
 def _main(argv: list[str] | None) -> int:
