@@ -28,7 +28,7 @@ class ScaledIndicators(QProxyStyle):
         return round(value * self.scale) if metric in _SCALED else value
 
 
-_style: list = []     # one proxy for the process, owned by the QApplication (widgets hold it weakly)
+_style: list = []     # one proxy for the process, a child of the QApplication: it outlives every window
 
 
 def scaled_style(scale: float) -> ScaledIndicators:
