@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -70,10 +71,17 @@ def test_export_input_learned_pe_and_qk(folders, capsys, tmp_path):
     (["export", "input", "--model", "{root}/qwen3", "--text", "", "-o", "{tmp}/x.npy"], "no tokens"),
     (["export", "input", "--model", "{tmp}/absent", "--text", "a", "-o", "{tmp}/x.npy"], "does not exist"),
     (["tokens", "a", "--model", "{tmp}/model.pt"], "pickle"),
+    (["export", "qk", "--model", "{root}/qwen3", "--text", "the", "--layer", "-1", "-o", "{tmp}/f.npz"],
+     "layer must be in 0..1, not -1"),            # was "layer -1 reads the output of the layers before it"
+    # a pipe, or a link to /dev/zero, was said not to exist (and a pipe read would wait for ever)
+    (["tokens", "a", "--model", "{tmp}/pipe.gguf"], "pipe.gguf is not a regular file"),
+    (["tokens", "a", "--model", "{tmp}/zero.gguf"], "zero.gguf is not a regular file"),
 ])
 def test_bad_requests_exit_2_with_one_line(folders, capsys, tmp_path, argv, match):
     root, _ = folders
     (tmp_path / "model.pt").write_bytes(b"\x80")
+    os.mkfifo(tmp_path / "pipe.gguf")
+    (tmp_path / "zero.gguf").symlink_to("/dev/zero")
     code, _out, err = run(capsys, *[a.format(root=root, tmp=tmp_path) for a in argv])
     assert code == 2 and err.startswith("pe-explorer: error: ") and match in err
     assert err.count("\n") == 1

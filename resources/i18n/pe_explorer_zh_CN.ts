@@ -802,6 +802,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 不是 rope 类型 %2 的参数（它接受：%3）</translation>
         </message>
         <message>
+            <source>%1 is not a regular file (a pipe, a device or a folder)</source>
+            <translation>%1 不是普通文件（而是管道、设备或文件夹）</translation>
+        </message>
+        <message>
             <source>%1 is not a valid %2: %3</source>
             <translation>%1 不是有效的 %2：%3</translation>
         </message>

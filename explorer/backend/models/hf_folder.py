@@ -25,7 +25,15 @@ def _pickle_refusal(path: Path) -> InputError:
                           "Convert it to safetensors, or open a folder with model.safetensors", path))
 
 
+def _no_special_file(path: Path) -> None:
+    """A name that exists but is not a regular file (a pipe, a device, a folder, or a link to one) is
+    named as such: it was said to be missing ("does not exist", "has no config.json")."""
+    require(not path.exists() or path.is_file(), "%1 is not a regular file (a pipe, a device or a folder)",
+            path)
+
+
 def _read_json(path: Path, what: str) -> dict:
+    _no_special_file(path)
     require(path.is_file(), "%1 has no %2; a model folder needs config.json, tokenizer.json and "
                             "model.safetensors", path.parent, path.name)
     try:
@@ -122,6 +130,7 @@ def open_model(spec) -> Model:
     if suffix in PICKLE_SUFFIXES:
         raise _pickle_refusal(path)
     if suffix == ".gguf":
+        _no_special_file(path)
         require(path.is_file(), "%1 does not exist", path)
         return open_gguf_file(path)
     if path.is_file() and (path.name in ("config.json", "tokenizer.json") or suffix == ".safetensors"):

@@ -154,6 +154,8 @@ class Model:
         Give token ids (1-D) for layer 0; a later layer needs its real input, a hidden state (n, d),
         since PE Explorer does not run the layers before it."""
         arr = np.asarray(ids_or_x)
+        # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
+        require(0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2", self.config.n_layers - 1, layer)
         if arr.ndim <= 1:
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
