@@ -16,11 +16,16 @@ def human_bytes(n: float) -> str:
     return f"{n:.1f} PiB"
 
 
-def check_budget(n_elements: int, itemsize: int, what: str, *args, budget: int = DEFAULT_BUDGET_BYTES) -> None:
+def check_budget(n_elements: int, itemsize: int, what: str, *args, budget: int = DEFAULT_BUDGET_BYTES,
+                 advice: str | None = None) -> None:
     """Raise InputError when n_elements * itemsize exceeds budget; `what` names the array (a template with
-    %1 .. %N when args are given, made into a message only when refused)."""
+    %1 .. %N when args are given, made into a message only when refused); `advice` (a msg) says what to
+    make smaller when it is not max_len or d_model."""
     size = int(n_elements) * int(itemsize)
     if size > budget:
-        raise InputError(
-            msg("%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model",
-                msg(what, *args), human_bytes(size), human_bytes(budget)))
+        if advice is None:
+            raise InputError(
+                msg("%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model",
+                    msg(what, *args), human_bytes(size), human_bytes(budget)))
+        raise InputError(msg("%1 would need %2, more than the memory budget of %3; %4",
+                             msg(what, *args), human_bytes(size), human_bytes(budget), advice))

@@ -946,6 +946,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 在读取过程中消失了</translation>
         </message>
         <message>
+            <source>%1 would need %2, more than the memory budget of %3; %4</source>
+            <translation>%1 需要 %2，超过了 %3 的内存预算；%4</translation>
+        </message>
+        <message>
             <source>%1 would need %2, more than the memory budget of %3; choose a smaller max_len or d_model</source>
             <translation>%1 需要 %2，超过了 %3 的内存预算；请选择更小的 max_len 或 d_model</translation>
         </message>
@@ -1822,8 +1826,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层的 %2 形状为 %3；它必须读取模型的 %4 个通道</translation>
         </message>
         <message>
-            <source>layer %1's q, k and logits for %2 tokens and %3 heads would need %4, more than the memory budget of %5; use a shorter text</source>
-            <translation>第 %1 层 %2 个词元、%3 个头的 q、k 和 logits 需要 %4，超过了 %5 的内存预算；请用更短的文本</translation>
+            <source>layer %1's q, k and logits for %2 tokens and %3 heads</source>
+            <translation>第 %1 层 %2 个词元、%3 个头的 q、k 和 logits</translation>
         </message>
         <message>
             <source>layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5</source>
@@ -2488,6 +2492,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>unknown view %1; the views are %2</source>
             <translation>未知的视图 %1；可用的视图为 %2</translation>
+        </message>
+        <message>
+            <source>use a shorter text</source>
+            <translation>请用更短的文本</translation>
         </message>
         <message>
             <source>vocab_size must be a whole number &gt;= 1, not %1</source>

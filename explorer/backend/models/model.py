@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.backend.budget import DEFAULT_BUDGET_BYTES, human_bytes
+from explorer.backend.budget import check_budget
 from explorer.backend.models import families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
@@ -207,8 +207,6 @@ def _check_qk_budget(cfg: ModelConfig, n: int, layer: int) -> None:
     """Refuse q, k and logits that would not fit the memory budget (float32: the logits with and
     without RoPE, heads x n x n each, and q, k rotated and plain): they grow as tokens², and a long
     text on the command line asked for gigabytes (the window shows at most 512 tokens)."""
-    size = 4 * cfg.n_heads * n * (2 * n + 4 * cfg.head_dim)
-    if size > DEFAULT_BUDGET_BYTES:
-        raise InputError(msg("layer %1's q, k and logits for %2 tokens and %3 heads would need %4, more than "
-                             "the memory budget of %5; use a shorter text", layer, n, cfg.n_heads,
-                             human_bytes(size), human_bytes(DEFAULT_BUDGET_BYTES)))
+    check_budget(cfg.n_heads * n * (2 * n + 4 * cfg.head_dim), 4,
+                 "layer %1's q, k and logits for %2 tokens and %3 heads", layer, n, cfg.n_heads,
+                 advice=msg("use a shorter text"))
