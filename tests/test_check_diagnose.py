@@ -261,7 +261,7 @@ def test_a_table_is_never_fitted_with_more_channels_than_a_model_has(monkeypatch
     assert r.match and r.convention["orientation"].startswith("(d, L)")
     seen = []
     real = diag._check_table
-    monkeypatch.setattr(diag, "_check_table", lambda t, *a: seen.append(t.shape) or real(t, *a))
+    monkeypatch.setattr(diag, "_check_table", lambda t, *a, **k: seen.append(t.shape) or real(t, *a, **k))
     diag.diagnose(np.random.default_rng(0).standard_normal((4, 100)))
     assert seen == [(100, 4)]
     with pytest.raises(InputError, match="more than 16 columns either way round"):

@@ -53,7 +53,10 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     results = []
     for t, orient in tables:            # the likelier orientation first; the other only if needed
         scaled = t if peak == 1.0 and owned else t / peak
-        results.append(_rescale(_check_table(scaled, dtype, orient, kind, expect, lang), peak))
+        found = _check_table(scaled, dtype, orient, kind, expect, lang, screen=bool(results))
+        if found is None:               # the other way round cannot be a sinusoidal table either
+            break
+        results.append(_rescale(found, peak))
         if results[-1].match or not any(m.id == "unknown" for m in results[-1].mistakes):
             break
     if label:
@@ -118,9 +121,13 @@ def _relabel(r: Diagnosis, label: str) -> Diagnosis:
     return replace(r, convention=conv)
 
 
-def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang) -> Diagnosis:
+def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang,
+                 screen: bool = False) -> Diagnosis | None:
+    """The diagnosis of t read as (L, d); with screen, None when no PE spec can match t
+    (sinusoid_screen: a random table's second reading, 32,768 channels wide, took minutes)."""
     from explorer.backend.diagnose.pe_table import check_pe
     from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
+    from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
 
     if kind in (None, "rope_cache"):
         tol = tolerance(_peak(t), dtype, 0)
@@ -134,6 +141,8 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
                              err=float("inf"), tol=tol),)
             return Diagnosis("rope_cache", False, {"orientation": orientation, "dtype": dtype},
                              found, float("inf"), tol, t, None)
+    if screen and cannot_be_sinusoidal(t, dtype):
+        return None
     result = check_pe(t, dtype, orientation, lang)
     if result.match and expect.get("base") is not None:
         from explorer.backend.diagnose.rope_cache import _expectations

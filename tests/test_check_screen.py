@@ -1,0 +1,127 @@
+"""The quick screen before a table's second reading is fitted (diagnose/sinusoid_screen.py): it never
+turns away a table the PE check would accept, it turns away random tables and embeddings, and a
+random table's second reading is no longer fitted (RELIABILITY row 48: 34-88 s before)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import explorer
+import explorer.backend.diagnose as diag
+import explorer.backend.diagnose.pe_table as pe_table
+from explorer.backend.diagnose import diagnose
+from explorer.backend.diagnose.pe_models import Spec, all_specs, template
+from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal, recurrence_misses
+from explorer.backend.encodings import sinusoidal_pe
+from tests.check_implementations import RIGHT, WRONG
+
+
+def _stored(x: np.ndarray, dtype: str) -> np.ndarray:
+    """x rounded to dtype and back to float64 (bfloat16 through torch)."""
+    return torch.from_numpy(x).to(getattr(torch, dtype)).double().numpy()
+
+
+ACCEPTED_TABLES = sorted([n for n in RIGHT if "inv_freq" not in n] +
+                         [n for n, (_, found, _) in WRONG.items()
+                          if "inv_freq" not in n and found not in ("unknown", "all_zero")])
+
+
+@pytest.mark.parametrize("name", ACCEPTED_TABLES)
+def test_every_table_the_check_names_passes_the_screen(name):
+    """Every table the check matches or names a slip of (tests/check_implementations), read the
+    way the check read it (Diagnosis.table), is not turned away."""
+    build, kwargs = (RIGHT[name][0], {}) if name in RIGHT else (WRONG[name][0], WRONG[name][2])
+    r = explorer.check(build(), **kwargs)
+    assert r.table.ndim == 2 and not any(m.id == "unknown" for m in r.mistakes)
+    assert not cannot_be_sinusoidal(r.table, r.convention["dtype"])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_tables_within_tolerance_of_every_spec_pass_the_screen(dtype):
+    """Each spec the check fits (slips included), both starts, three bases, stored in dtype, with
+    alternating noise of 0.9 of the check's own tolerance on every entry (the worst case for the
+    recurrence): the screen lets every one through. At 32,769 positions the tolerance is the
+    largest the check uses (angles up to ANGLE_CAP), and low-frequency columns make the miss
+    3.6 tol: a screen without its factor 4 fails here."""
+    d = 64
+    cases = [(n, spec) for n in (16, 300) for spec in all_specs(d)]
+    cases += [(32769, Spec(layout)) for layout in ("interleaved", "concat", "t2t")]
+    for length, spec in cases:
+        pos = np.arange(length)
+        sign = np.where(pos % 2 == 0, 1.0, -1.0)[:, None]
+        for start in (0, 1):
+            for base in (100.0, 10000.0, 5e5):
+                for scale in (1.0, 8.0):
+                    x = _stored(scale * template(spec, d, base, pos + start), dtype)
+                    tol = pe_table._tol(spec, base, start, x.shape, scale, dtype)
+                    noisy = x + 0.9 * tol * sign
+                    assert not cannot_be_sinusoidal(noisy, dtype), (spec, start, base, scale, length)
+
+
+def test_the_noise_of_the_worst_case_still_matches():
+    """The noise above is what a match may carry: the check accepts it (so the screen's bound is
+    tested where it matters), and a random table of the same size is turned away."""
+    x = sinusoidal_pe(300, 64, 10000.0, "interleaved", "float64")
+    r = diagnose(x)
+    noisy = x + 0.9 * r.tolerance * np.where(np.arange(300) % 2 == 0, 1.0, -1.0)[:, None]
+    assert diagnose(noisy).match
+    assert not cannot_be_sinusoidal(noisy, "float64")
+    assert cannot_be_sinusoidal(np.random.default_rng(0).standard_normal((300, 64)), "float64")
+
+
+@pytest.mark.parametrize("shape", [(30522, 64), (64, 30522), (2048, 512), (512, 2048), (40, 300)])
+def test_random_tables_and_embeddings_are_turned_away(shape):
+    """A trained embedding's numbers (normal, std 0.02, float32) keep no recurrence in any column."""
+    x = _stored(np.random.default_rng(1).standard_normal(shape) * 0.02, "float32")
+    assert cannot_be_sinusoidal(x, "float32")
+    peak = np.abs(x).max()
+    limit = 4 * pe_table.tolerance(peak / 0.88, "float32", pe_table.ANGLE_CAP)   # the screen's, roughly
+    assert np.median(recurrence_misses(x[:16])) > 3 * limit                      # by a wide margin
+
+
+def test_a_random_tables_second_reading_is_not_fitted(monkeypatch):
+    """The slow part of row 48: a table matching nothing was fitted a second time, transposed, with
+    its positions as up to 32,768 channels. Now one fit, and the same answer: matches nothing."""
+    calls = []
+    real = pe_table.check_pe
+    monkeypatch.setattr(pe_table, "check_pe", lambda t, *a: calls.append(t.shape) or real(t, *a))
+    x = np.random.default_rng(2).standard_normal((3000, 48)).astype(np.float32)
+    r = diagnose(x)
+    assert calls == [(3000, 48)]
+    assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    assert r.convention["orientation"] == "(L, d)"
+
+
+@pytest.mark.parametrize("case", ["plain", "start_1", "swapped", "float16", "dropout", "rising"])
+def test_a_table_found_on_its_second_reading_is_found_as_before(monkeypatch, case):
+    """Tables stored (L, d) with fewer positions than channels are read transposed first; their
+    second reading passes the screen, and the diagnosis is the one without the screen."""
+    length, d = 40, 256
+    x = sinusoidal_pe(length, d, 10000.0, "interleaved", "float32", start=int(case == "start_1"))
+    if case == "swapped":
+        x = x.reshape(length, d // 2, 2)[..., ::-1].reshape(length, d).copy()
+    if case == "float16":
+        x = x.astype(np.float16)
+    if case == "dropout":
+        keep = np.random.default_rng(3).random(x.shape) > 0.1
+        x = (x * keep / 0.9).astype(np.float32)
+    if case == "rising":
+        x = template(Spec(sign=1), d, 10000.0, np.arange(length)).astype(np.float32)
+    screened = diagnose(x).to_json()
+    monkeypatch.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal",
+                        lambda t, dtype: False)
+    assert screened == diagnose(x).to_json()
+    assert not any(m["id"] == "unknown" for m in screened["mistakes"])
+    assert "(L, d)" in screened["convention"]["orientation"]
+
+
+def test_the_screen_itself_is_asked_only_for_a_second_reading(monkeypatch):
+    """The likelier reading is always fitted (its nearest convention is what an unmatched table
+    reports); only the other one is screened."""
+    asked = []
+    monkeypatch.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal",
+                        lambda t, dtype: asked.append(t.shape) or True)
+    r = diag.diagnose(np.random.default_rng(4).standard_normal((500, 24)))
+    assert asked == [(24, 500)] and r.convention["orientation"] == "(L, d)"
