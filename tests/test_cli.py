@@ -50,6 +50,11 @@ def test_export_similarity(tmp_path, metric):
     # its angles were made before any budget: 10^8 took 14.5 GB and a minute (fuzz helper)
     (["export", "rope", "--head-dim", "100000000", "--max-len", "8", "-o", "X.npy"], "from 2 to 65,536"),
     (["frobnicate"], "invalid choice"),
+    # export input has no max_len: its rows and positions grow with the text (it said "max_len")
+    (["export", "input", "--tokenizer", "char", "--text", "a" * 40000, "--d-model", "8192", "-o", "X.npy"],
+     "1.2 GiB, more than the memory budget of 1.0 GiB; use a shorter text or a smaller d_model"),
+    (["export", "input", "--tokenizer", "char", "--text", "a" * 24000, "--d-model", "8192", "-o", "X.npy"],
+     "PE table would need 1.1 GiB, more than the memory budget of 1.0 GiB; use a shorter text or a smaller d_model"),
 ])
 def test_bad_input_exit_2_one_line_no_file(tmp_path, monkeypatch, capsys, argv, needle):
     monkeypatch.chdir(tmp_path)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.budget import check_budget
-from explorer.errors import require
+from explorer.errors import msg, require
 
 
 def _ids(ids) -> np.ndarray:
@@ -37,7 +37,8 @@ def untrained_rows(ids, d_model: int, seed: int) -> np.ndarray:
     require(isinstance(d_model, (int, np.integer)) and d_model >= 1,
             "d_model must be a whole number >= 1, not %1", repr(d_model))
     require(isinstance(seed, (int, np.integer)) and seed >= 0, "seed must be a whole number >= 0, not %1", repr(seed))
-    check_budget(ids.size * d_model, 4, "token rows (%1 x %2)", ids.size, d_model)
+    check_budget(ids.size * d_model, 4, "token rows (%1 x %2)", ids.size, d_model,
+                 advice=msg("use a shorter text or a smaller d_model"))     # one row per token
     uniq, inverse = np.unique(ids, return_inverse=True)                     # (u,), (n,)
     table = np.empty((uniq.size, d_model), dtype=np.float32)                # (u, d)
     for k, tid in enumerate(uniq.tolist()):

@@ -11,7 +11,7 @@ from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
 from explorer.commands import check as check_command
 from explorer.commands.exits import drop_stdout, exit_on_terminate
-from explorer.errors import InputError
+from explorer.errors import InputError, msg
 
 
 class _Parser(argparse.ArgumentParser):
@@ -171,7 +171,8 @@ def _input_array(args):
     if len(tokenized) == 0:
         raise InputError("the text has no tokens; give some text with --text")
     rows = untrained_rows(tokenized.ids, params.d_model, params.seed)
-    pe = sinusoidal_pe(len(tokenized), params.d_model, params.base)
+    pe = sinusoidal_pe(len(tokenized), params.d_model, params.base,    # one position per token
+                       advice=msg("use a shorter text or a smaller d_model"))
     return input_rows(rows, pe, not args.no_scale)
 
 

@@ -2498,6 +2498,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>请用更短的文本</translation>
         </message>
         <message>
+            <source>use a shorter text or a smaller d_model</source>
+            <translation>请用更短的文本或更小的 d_model</translation>
+        </message>
+        <message>
             <source>vocab_size must be a whole number &gt;= 1, not %1</source>
             <translation>vocab_size 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
