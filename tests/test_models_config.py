@@ -79,6 +79,12 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
       "num_key_value_heads": 3, "vocab_size": 5}, "not a multiple of num_key_value_heads 3"),
     ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
       "vocab_size": 5, "rope_theta": -1}, "rope_theta must be a positive number"),
+    # base <= 1: every pair turns 1 rad per token or faster; 1e-300 made inf frequencies and NaN q, k
+    *[({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+        "vocab_size": 5, "rope_theta": theta}, rf"rope_theta \(RoPE's base\) must be a number > 1, not {theta!r}")
+      for theta in (1.0, 0.5, 1e-300)],
+    ({"model_type": "qwen3", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "vocab_size": 5, "rope_parameters": {"rope_type": "default", "rope_theta": 1}}, "must be a number > 1, not 1.0"),
     ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
       "vocab_size": 5, "max_position_embeddings": 8, "position_embedding_type": "relative_key"},
      "position_embedding_type 'relative_key'"),

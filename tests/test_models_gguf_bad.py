@@ -116,6 +116,16 @@ def test_written_but_unsupported(tmp_path, kwargs, match):
     refused(tmp_path, path.read_bytes(), match)
 
 
+@pytest.mark.parametrize("base", [1.0, 0.25])
+def test_a_rope_base_of_one_or_less_is_refused(tmp_path, base):
+    """freq_base <= 1 (config.json's rope_theta is refused the same way) is named, not opened."""
+    model = fx.tiny_llama()
+    model.config.rope_parameters["rope_theta"] = base
+    path = tmp_path / "b.gguf"
+    fx.write_llama_gguf(path, model)
+    refused(tmp_path, path.read_bytes(), rf"metadata llama.rope.freq_base is {base!r}; RoPE's base must be > 1")
+
+
 def test_missing_file_and_folder(tmp_path):
     for path in (tmp_path / "none.gguf", tmp_path):
         with pytest.raises(InputError, match="cannot be opened|reading failed"):

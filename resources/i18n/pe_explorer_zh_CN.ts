@@ -1054,6 +1054,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 的值类型 %3 未知</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
+            <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; it must be a positive number</source>
             <translation>%1：元数据 %2 为 %3；它必须是正数</translation>
         </message>
@@ -1704,6 +1708,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: rope_scaling must be an object, not %1</source>
             <translation>config.json：rope_scaling 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_theta (RoPE's base) must be a number &gt; 1, not %1</source>
+            <translation>config.json：rope_theta（RoPE 的 base）必须是大于 1 的数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>

@@ -97,6 +97,9 @@ def rope_parameters(cfg: dict) -> dict:
     params["rope_type"] = params.get("rope_type") or kind or "default"
     params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
     params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
+    # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)
+    require(params["rope_theta"] > 1, "config.json: rope_theta (RoPE's base) must be a number > 1, not %1",
+            repr(params["rope_theta"]))
     return params
 
 

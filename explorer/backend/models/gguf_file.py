@@ -119,6 +119,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "tie_word_embeddings": "output.weight" not in header.tensors,
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
+    require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
+            f"{arch}.rope.freq_base", repr(config["rope_theta"]))
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
     if rot != head_dim:
