@@ -430,3 +430,16 @@ def test_pair_speeds_and_duplicated_pairs_taken_by_row_blocks_equal_the_whole_ta
     for table in (half, inter):
         table[-1, -1] += 1e-3
         assert rope_cache.duplicated_pairing(table, 1e-9) is None
+
+
+def test_a_table_far_from_every_convention_is_never_given_base_1():
+    """MiniLM's learned position table matches nothing; its closest fit ran to the bottom of the
+    base search (1.0001) and was rounded to "base 1", a base no PE or RoPE has (and that a model's
+    config is refused for)."""
+    from explorer.backend.pretrained import minilm_available, minilm_tables
+
+    if minilm_available():
+        pytest.skip(minilm_available())
+    r = explorer.check(minilm_tables().position)
+    assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    assert r.convention["base"] > 1 and "base 1," not in r.summary

@@ -142,7 +142,7 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
         probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
         sub = None if mask is None else mask[probe]
         round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
-        if round_base != base:
+        if round_base != base and round_base > 1:          # 1.0003 is not "base 1": no such PE
             r_scale, r_err = _max_error(x, mask, spec, round_base, start, work=work)
             if r_err <= max(tol, err):
                 base, scale, err = round_base, r_scale, r_err

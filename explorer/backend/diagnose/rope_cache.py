@@ -92,6 +92,7 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
     tol = tolerance(scale, dtype, n + start)
     factor = snap(1 / gain, lambda f: err(math.exp(ln_b), 1 / f)[0], tol)
     base = snap(math.exp(ln_b), lambda b: err(b, 1 / factor)[0], tol)
+    base = base if base > 1 else math.exp(ln_b)          # a fit near 1 is not reported as base 1
     e, scale = err(base, 1 / factor)
     return {"base": base, "factor": factor, "func": func, "start": start, "scale": scale,
             "max_error": e, "tol": tolerance(scale, dtype, n + start)}
