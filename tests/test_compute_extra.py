@@ -186,7 +186,7 @@ def test_precision_collisions():
     assert short.span == 100 and short.curves["float16"].positions[-1] == 99
 
 
-@pytest.mark.parametrize("d, grid", [(256, 256), (512, 256), (1024, 128), (4096, 128)])
+@pytest.mark.parametrize("d, grid", [(256, 256), (512, 256), (1024, 128), (2048, 96), (4096, 96)])
 def test_precision_samples_fewer_positions_when_wide_but_keeps_the_collisions(d, grid):
     r = ce.precision_view(Params(d_model=d, max_len=10_000), ce.PrecisionState(span=10_000))
     pos = r.curves["bfloat16"].positions
