@@ -184,3 +184,17 @@ def test_sigterm_during_an_export_leaves_no_temp_file(tmp_path):
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and list(tmp_path.iterdir()) == []
+
+
+def test_the_cli_and_the_api_refuse_a_table_in_the_same_words(tmp_path, monkeypatch, capsys):
+    """`export pe` (through the device path) counted the table only and printed 9000000; the API
+    counted the angles too and printed 9,000,000: 274.7 against 412.0 GiB for one request."""
+    import explorer
+    from explorer.errors import InputError
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "pe", "--max-len", "9000000", "--d-model", "8192", "-o", "X.npy"]) == 2
+    err = capsys.readouterr().err
+    with pytest.raises(InputError) as refused:
+        explorer.sinusoidal(9_000_000, 8192)
+    assert str(refused.value) in err and "9,000,000 x 8,192 PE table would need 412.0 GiB" in err

@@ -87,6 +87,13 @@ def _frequencies_like_seed(d_model: int, base: float, layout: str, dtype) -> np.
     return np.exp(np.arange(0, d_model, 2, dtype=dtype) * dtype(-math.log(base) / d_model))
 
 
+def check_table_budget(max_len: int, d_model: int, dtype: str, advice: str | None = None) -> None:
+    """check_budget for a (max_len, d_model) PE table of dtype and its angles: the table and half
+    again (the angles of one sine per pair), on every path that makes one (numpy or torch)."""
+    check_budget(max_len * d_model * 3 // 2, np.dtype(dtype).itemsize, "a %1 x %2 PE table",
+                 f"{max_len:,}", f"{d_model:,}", advice=advice)
+
+
 def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
                   dtype: str = "float32", start: int = 0, advice: str | None = None) -> np.ndarray:
     """Full PE table for positions start .. start+max_len-1; shape (max_len, d_model). The seeds'
@@ -97,8 +104,7 @@ def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str
     require(isinstance(dtype, str) and dtype in DTYPES, "dtype must be one of %1, not %2", ", ".join(DTYPES),
             shown(dtype))
     require(_whole(max_len) and max_len >= 1, "max_len must be a whole number >= 1, not %1", shown(max_len))
-    check_budget(max_len * d_model * 3 // 2, np.dtype(dtype).itemsize, "a %1 x %2 PE table",
-                 f"{max_len:,}", f"{d_model:,}", advice=advice)   # the table, and half again to spare
+    check_table_budget(max_len, d_model, dtype, advice)
     require(_whole(start) and abs(start) + max_len <= 1 << 53,
             "start must be a whole number, |start| + max_len <= 2^53 (where positions are exact), not %1",
             shown(start))

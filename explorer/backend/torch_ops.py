@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from explorer.backend.budget import check_budget
 from explorer.backend.device import choose_device, to_numpy
-from explorer.backend.encodings import channel_counts, channel_layout, check_args, sinusoidal_pe
+from explorer.backend.encodings import (channel_counts, channel_layout, check_args, check_table_budget,
+                                        sinusoidal_pe)
 
 
 def sinusoidal_pe_torch(max_len: int, d_model: int, base: float = 10000.0,
@@ -38,7 +38,7 @@ def sinusoidal_pe_torch(max_len: int, d_model: int, base: float = 10000.0,
 def full_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
             dtype: str = "float32", device: str = "auto") -> tuple[np.ndarray, str]:
     """Full PE as numpy, computed on the chosen device; returns (array, device name used)."""
-    check_budget(max_len * d_model, np.dtype(dtype).itemsize, "a %1 x %2 PE table", max_len, d_model)
+    check_table_budget(max_len, d_model, dtype)          # the words and size sinusoidal_pe refuses with
     choice = choose_device(device)
     if choice.name == "numpy":
         return sinusoidal_pe(max_len, d_model, base, layout, dtype), "numpy"
