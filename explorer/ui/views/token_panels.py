@@ -102,6 +102,14 @@ class MatrixRow(pg.GraphicsLayoutWidget):
             self._bar_label = text
             self.bar.axis.setLabel(text)
 
+    def set_x_labels(self, labels) -> None:
+        """Name each panel's columns (only when they change: a label re-lays out its plot)."""
+        labels = tuple(labels)
+        if labels != getattr(self, "_x_labels", None):
+            self._x_labels = labels
+            for plot, text in zip(self.plots, labels):
+                plot.setLabel("bottom", text)
+
     def show(self, i: int, data: np.ndarray, levels, x_ticks=None, y_ticks=None, binary=False) -> None:
         """Draw data (rows x cols) in panel i; tick labels for rows/columns when few enough."""
         rows, cols = data.shape if data.size else (0, 0)

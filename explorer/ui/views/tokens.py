@@ -132,6 +132,9 @@ class TokensView(Retranslatable, View):
         self.tokenizer_label.setText(self.tr("Tokenizer"))
         self.source_label.setText(self.tr("Embedding table"))
         self.scale_box.setText(self.tr("× √d_model"))
+        channel = self.tr("channel")
+        self.lookup.set_x_labels((self.tr("token id"), channel, channel))
+        self.sum.set_x_labels((channel, channel, channel))
         labels = {"cl100k": self.tr("cl100k_base BPE (GPT-4)"),
                   "wordpiece": self.tr("WordPiece (BERT, MiniLM)"),
                   "char": self.tr("characters"),
