@@ -130,26 +130,33 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
             i = int(np.argmin(sse))
             ranked.append((float(sse[i]), spec, start, math.exp(ln_bases[i])))
     ranked.sort(key=lambda r: r[0])
-    fits = []
     work = np.empty(x.shape)             # every whole-table template below is written here
-    for _, spec, start, base in ranked[:TOP]:
-        refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
-        # a rising law (or a short table) can make the refinement wander off: keep the better one
-        tried = [(b, *_max_error(x, mask, spec, b, start, work=work))
-                 for b in dict.fromkeys((refined, base))]
-        base, scale, err = min(tried, key=lambda r: r[2] / max(abs(r[1]), 1e-300))
-        tol = _tol(spec, base, start, x.shape, scale, dtype)
-        probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
-        sub = None if mask is None else mask[probe]
-        round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
-        if round_base != base and round_base > 1:          # 1.0003 is not "base 1": no such PE
-            r_scale, r_err = _max_error(x, mask, spec, round_base, start, work=work)
-            if r_err <= max(tol, err):
-                base, scale, err = round_base, r_scale, r_err
-        scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol, work)
-        fits.append(Fit(spec, base, start, scale, err))
+    fits = [_fit_one(x, mask, spec, start, base, dtype, work) for _, spec, start, base in ranked[:TOP]]
+    if not any(math.isfinite(f.max_error) for f in fits):
+        # rising laws past ANGLE_CAP cannot be checked (error inf): a falling one is named instead
+        falling = next((r for r in ranked[TOP:] if r[1].sign < 0), None)
+        if falling is not None:
+            fits.append(_fit_one(x, mask, *falling[1:], dtype, work))
     fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
     return fits
+
+
+def _fit_one(x, mask, spec: Spec, start: int, base: float, dtype: str, work) -> Fit:
+    """The candidate refined on all rows, with a round base and scale when they fit as well."""
+    refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
+    # a rising law (or a short table) can make the refinement wander off: keep the better one
+    tried = [(b, *_max_error(x, mask, spec, b, start, work=work)) for b in dict.fromkeys((refined, base))]
+    base, scale, err = min(tried, key=lambda r: r[2] / max(abs(r[1]), 1e-300))
+    tol = _tol(spec, base, start, x.shape, scale, dtype)
+    probe = sample_rows(len(x), 64, 192)           # round bases are tried on a sample first
+    sub = None if mask is None else mask[probe]
+    round_base = snap(base, lambda b: _max_error(x[probe], sub, spec, b, start, probe)[1], tol)
+    if round_base != base and round_base > 1:      # 1.0003 is not "base 1": no such PE
+        r_scale, r_err = _max_error(x, mask, spec, round_base, start, work=work)
+        if r_err <= max(tol, err):
+            base, scale, err = round_base, r_scale, r_err
+    scale, err = _snap_scale(x, mask, spec, base, start, scale, err, tol, work)
+    return Fit(spec, base, start, scale, err)
 
 
 def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
