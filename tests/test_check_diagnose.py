@@ -443,3 +443,15 @@ def test_a_table_far_from_every_convention_is_never_given_base_1():
     r = explorer.check(minilm_tables().position)
     assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
     assert r.convention["base"] > 1 and "base 1," not in r.summary
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-20, 1e-5, 1e30, 1e300])
+def test_a_table_at_any_scale_is_found_at_that_scale(scale):
+    """Tolerances keep an absolute 1e-12, so data below it looked the same everywhere: a PE table
+    x 1e-20 was "a RoPE cache, transposed, positions from 1" (a helper's review). Data with a
+    peak outside (1e-3, 1e100) is fitted at peak 1 and told at its own scale."""
+    from explorer.backend.diagnose.pe_models import Spec, template
+
+    r = explorer.check(template(Spec(), 256, 1e4, np.arange(40)) * scale)
+    assert r.match and r.kind == "pe" and r.convention["orientation"] == "(L, d)"
+    assert r.convention["scale"] == pytest.approx(scale) and r.convention["base"] == 10000

@@ -45,8 +45,10 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
                                             arr.size, kind)
         return replace(check_inv_freq(arr.reshape(-1), dtype, expect, lang), lang=lang)
     require(kind != "inv_freq", "an inv_freq vector has one dimension, not shape %1", arr.shape)
-    peak = _peak(tables[0][0])                      # fit extreme data at peak 1: no overflow for 1e300
-    peak = peak if not 1e-100 < peak < 1e100 else 1.0
+    # extreme data is fitted at peak 1: no overflow for 1e300, and no tolerance below the 1e-12 that
+    # every tolerance keeps (at 1e-20 all columns were "equal": a RoPE cache)
+    peak = _peak(tables[0][0])
+    peak = peak if not 1e-3 < peak < 1e100 else 1.0
     # the data is not divided by 1 (a copy: ~2 s of page faults for 128 MB on our machines) when
     # it is already a copy of its own; the caller's array or tensor memory is not kept by the result
     owned = arr is not x and arr.flags.owndata
