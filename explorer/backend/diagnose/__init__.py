@@ -56,7 +56,7 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     for t, orient in tables:            # the likelier orientation first; the other only if needed
         scaled = t if peak == 1.0 and owned else t / peak
         found = _check_table(scaled, dtype, orient, kind, expect, lang, screen=bool(results))
-        if found is None:               # the other way round cannot be a sinusoidal table either
+        if found is None:               # the other reading is nothing like a sinusoidal table
             break
         results.append(_rescale(found, peak))
         if results[-1].match or not any(m.id == "unknown" for m in results[-1].mistakes):
@@ -125,8 +125,9 @@ def _relabel(r: Diagnosis, label: str) -> Diagnosis:
 
 def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang,
                  screen: bool = False) -> Diagnosis | None:
-    """The diagnosis of t read as (L, d); with screen, None when no PE spec can match t
-    (sinusoid_screen: a random table's second reading, 32,768 channels wide, took minutes)."""
+    """The diagnosis of t read as (L, d); with screen, None when t is nothing like a sinusoidal
+    table and cannot match one (sinusoid_screen: a random table's second reading, 32,768 channels
+    wide, took minutes)."""
     from explorer.backend.diagnose.pe_table import check_pe
     from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
     from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
