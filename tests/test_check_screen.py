@@ -1,6 +1,7 @@
 """The quick screen before a table's second reading is fitted (diagnose/sinusoid_screen.py): it never
-turns away a table the PE check would accept, it turns away random tables and embeddings, and a
-random table's second reading is no longer fitted (RELIABILITY row 48: 34-88 s before)."""
+turns away a table the PE check would accept, nor a noisy sine table whose nearest convention is
+worth naming; it turns away random tables and embeddings, whose second reading is no longer fitted
+(RELIABILITY row 48: 34-88 s before)."""
 
 from __future__ import annotations
 
