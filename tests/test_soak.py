@@ -77,14 +77,14 @@ def test_ten_million_positions_drawn_at_screen_size_without_freezing(window, tmp
 
 
 def test_full_size_exports_refuse_naming_the_size(tmp_path, capsys):
-    with pytest.raises(InputError, match=r"4\.8 GiB"):
-        full_pe(10_000_000, 128)                         # 10M x 128 float32
+    with pytest.raises(InputError, match=r"7\.2 GiB"):
+        full_pe(10_000_000, 128)                         # 10M x 128 float32, and its angles: x 1.5
     with pytest.raises(InputError, match=r"GiB"):
         similarity_matrix(10_000_000, 128)
     out = tmp_path / "pe.npy"
     assert cli_main(["export", "pe", "--max-len", "10000000", "--d-model", "128", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "4.8 GiB" in err and err.count("\n") == 1 and not out.exists()
+    assert "7.2 GiB" in err and err.count("\n") == 1 and not out.exists()
 
 
 def test_screen_export_works_at_ten_million(window, tmp_path):
