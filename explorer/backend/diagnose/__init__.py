@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from explorer.backend.diagnose.fitting import peak_abs
 from explorer.backend.diagnose.loading import as_array, load_array
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
 from explorer.errors import require
@@ -47,7 +48,7 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     require(kind != "inv_freq", "an inv_freq vector has one dimension, not shape %1", arr.shape)
     # extreme data is fitted at peak 1: no overflow for 1e300, and no tolerance below the 1e-12 that
     # every tolerance keeps (at 1e-20 all columns were "equal": a RoPE cache)
-    peak = _peak(tables[0][0])
+    peak = peak_abs(tables[0][0])
     peak = peak if not 1e-3 < peak < 1e100 else 1.0
     # the data is not divided by 1 (a copy: ~2 s of page faults for 128 MB on our machines) when
     # it is already a copy of its own; the caller's array or tensor memory is not kept by the result
@@ -97,11 +98,6 @@ def _tables(arr: np.ndarray):
     return out, label
 
 
-def _peak(t: np.ndarray) -> float:
-    """max |t| without a table-sized temporary."""
-    return float(max(t.max(), -t.min()))
-
-
 def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
     """The diagnosis of data / peak, told for the data itself."""
     if peak == 1.0:
@@ -133,7 +129,7 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
     from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
 
     if kind in (None, "rope_cache"):
-        tol = tolerance(_peak(t), dtype, 0)
+        tol = tolerance(peak_abs(t), dtype, 0)
         pairing = duplicated_pairing(t, tol)
         if pairing is not None:
             return check_cache(t, pairing, dtype, orientation, expect, lang)

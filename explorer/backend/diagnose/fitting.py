@@ -1,5 +1,5 @@
-"""Small fitting tools shared by the PE and RoPE checks: least-squares scale, largest residual,
-golden-section search, row samples, snapping a fitted base to a round number."""
+"""Small fitting tools shared by the PE and RoPE checks: the peak, least-squares scale, largest
+residual, golden-section search, row samples, snapping a fitted base to a round number."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ import math
 import numpy as np
 
 GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def peak_abs(x: np.ndarray) -> float:
+    """max |x| without a table-sized temporary."""
+    return float(max(x.max(), -x.min()))
 
 
 def lsq_scale(x: np.ndarray, t: np.ndarray) -> float:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.backend.diagnose.fitting import peak_abs
 from explorer.backend.diagnose.pe_table import ANGLE_CAP
 from explorer.backend.diagnose.result import tolerance
 
@@ -64,6 +65,6 @@ def cannot_be_sinusoidal(x: np.ndarray, dtype: str) -> bool:
         return False
     if n < MIN_ROWS or x.shape[1] == 0 or x.size - np.count_nonzero(x) > MAX_ZEROS * x.size:
         return False
-    limit = NEAR_SHARE * max(float(x.max()), -float(x.min()))      # no table-sized temporary
+    limit = NEAR_SHARE * peak_abs(x)
     kept = np.count_nonzero(recurrence_misses(np.asarray(x[:n], dtype=np.float64)) <= limit)
     return kept < KEPT_SHARE * x.shape[1]
