@@ -529,3 +529,21 @@ def test_a_latin_title_beside_chinese_ones_keeps_the_row_level(qtbot, settings):
         close_and_delete(win)
     finally:
         install_translator(QApplication.instance(), "en")
+
+
+def test_the_learned_pca_plots_have_room_at_1_5x_in_1280x800(window, qtbot):
+    """At 1.5x in a 1280 x 800 window (offscreen) the four PCA plots got 61 px of height beside 76 px
+    for each heatmap of the two rows above, too little to read their ticks; the PCA row now has 2
+    parts in 5 (97 px, and 58 for the heatmaps)."""
+    window.resize(1280, 800)
+    window.presenter.set_scale(1.5)
+    try:
+        window.tabs.setCurrentIndex(list(window.views).index("learned"))
+        window.controller.wait_idle()
+        qtbot.wait(50)
+        view = window.views["learned"]
+        pca = [p.getViewBox().height() for p in view.pca.plots]
+        maps = [panel.plot.getViewBox().height() for panel in view.tables + view.sims]
+        assert min(pca) >= 90 and min(maps) >= 50, (pca, maps)
+    finally:
+        window.presenter.set_scale(1.0)
