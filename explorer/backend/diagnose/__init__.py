@@ -123,7 +123,7 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
                  screen: bool = False) -> Diagnosis | None:
     """The diagnosis of t read as (L, d); with screen, None when t is nothing like a sinusoidal
     table and cannot match one (sinusoid_screen: a random table's second reading, 32,768 channels
-    wide, took minutes)."""
+    wide, took up to 88 s)."""
     from explorer.backend.diagnose.pe_table import check_pe
     from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
     from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
