@@ -143,8 +143,8 @@ def test_untrained_rows_are_standard_normal_like_nn_embedding():
 
 
 def test_untrained_rows_refuse_bad_input_before_allocating():
-    with pytest.raises(InputError, match="memory budget"):
-        untrained_rows(np.arange(100_000), 8192, seed=0)                     # 3.1 GiB
+    with pytest.raises(InputError, match="memory budget of 1.0 GiB; use a shorter text or a smaller d_model"):
+        untrained_rows(np.arange(100_000), 8192, seed=0)                     # 3.1 GiB: one row a token
     with pytest.raises(InputError, match=">= 0"):
         untrained_rows([3, -1], 8, seed=0)
     with pytest.raises(InputError, match="seed"):

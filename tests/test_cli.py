@@ -52,7 +52,7 @@ def test_export_similarity(tmp_path, metric):
     (["frobnicate"], "invalid choice"),
     # export input has no max_len: its rows and positions grow with the text (it said "max_len")
     (["export", "input", "--tokenizer", "char", "--text", "a" * 40000, "--d-model", "8192", "-o", "X.npy"],
-     "1.2 GiB, more than the memory budget of 1.0 GiB; use a shorter text or a smaller d_model"),
+     "1.8 GiB, more than the memory budget of 1.0 GiB; use a shorter text or a smaller d_model"),
     (["export", "input", "--tokenizer", "char", "--text", "a" * 24000, "--d-model", "8192", "-o", "X.npy"],
      "PE table would need 1.1 GiB, more than the memory budget of 1.0 GiB; use a shorter text or a smaller d_model"),
 ])
@@ -188,7 +188,7 @@ def test_sigterm_during_an_export_leaves_no_temp_file(tmp_path):
 
 def test_the_cli_and_the_api_refuse_a_table_in_the_same_words(tmp_path, monkeypatch, capsys):
     """`export pe` (through the device path) counted the table only and printed 9000000; the API
-    counted the angles too and printed 9,000,000: 274.7 against 412.0 GiB for one request."""
+    counted half again and printed 9,000,000: 274.7 against 412.0 GiB for one request."""
     import explorer
     from explorer.errors import InputError
 
@@ -198,3 +198,16 @@ def test_the_cli_and_the_api_refuse_a_table_in_the_same_words(tmp_path, monkeypa
     with pytest.raises(InputError) as refused:
         explorer.sinusoidal(9_000_000, 8192)
     assert str(refused.value) in err and "9,000,000 x 8,192 PE table would need 412.0 GiB" in err
+
+
+def test_export_input_over_budget_is_refused_before_any_row_is_made(tmp_path, monkeypatch, capsys):
+    """The PE table's budget (6 bytes a cell) is stricter than the token rows' (4): it is checked
+    first, so 24,000 tokens x 8192 are refused without the ~800 MB of rows made before (a review)."""
+    def no_rows(*_a, **_k):
+        raise AssertionError("token rows made before the refusal")
+
+    monkeypatch.setattr("explorer.backend.embeddings.untrained_rows", no_rows)
+    monkeypatch.chdir(tmp_path)
+    argv = ["export", "input", "--tokenizer", "char", "--text", "a" * 24000, "--d-model", "8192", "-o", "X.npy"]
+    assert main(argv) == 2
+    assert "PE table would need 1.1 GiB" in capsys.readouterr().err and list(tmp_path.iterdir()) == []

@@ -78,7 +78,7 @@ def test_ten_million_positions_drawn_at_screen_size_without_freezing(window, tmp
 
 def test_full_size_exports_refuse_naming_the_size(tmp_path, capsys):
     with pytest.raises(InputError, match=r"7\.2 GiB"):
-        full_pe(10_000_000, 128)                         # 10M x 128 float32, and its angles: x 1.5
+        full_pe(10_000_000, 128)                         # 10M x 128 float32, and half again: x 1.5
     with pytest.raises(InputError, match=r"GiB"):
         similarity_matrix(10_000_000, 128)
     out = tmp_path / "pe.npy"

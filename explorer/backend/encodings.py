@@ -88,8 +88,9 @@ def _frequencies_like_seed(d_model: int, base: float, layout: str, dtype) -> np.
 
 
 def check_table_budget(max_len: int, d_model: int, dtype: str, advice: str | None = None) -> None:
-    """check_budget for a (max_len, d_model) PE table of dtype and its angles: the table and half
-    again (the angles of one sine per pair), on every path that makes one (numpy or torch)."""
+    """check_budget for a (max_len, d_model) PE table of dtype: the table and half again, one count
+    for every path that makes one, so each refuses in the same words (numpy makes its angles a block
+    at a time, so the half is spare; torch holds all of them)."""
     check_budget(max_len * d_model * 3 // 2, np.dtype(dtype).itemsize, "a %1 x %2 PE table",
                  f"{max_len:,}", f"{d_model:,}", advice=advice)
 

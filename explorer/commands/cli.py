@@ -162,7 +162,7 @@ def _say_device(requested: str, used: str) -> None:
 def _input_array(args):
     """X for `export input`: untrained seeded rows (x sqrt(d)) + sinusoidal PE."""
     from explorer.backend.embeddings import input_rows, untrained_rows
-    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.backend.encodings import check_table_budget, sinusoidal_pe
     from explorer.backend.tokens import tokenize
     from explorer.params import Params
 
@@ -170,9 +170,11 @@ def _input_array(args):
     tokenized = tokenize(args.text, args.tokenizer)
     if len(tokenized) == 0:
         raise InputError("the text has no tokens; give some text with --text")
+    # one position per token; the PE table's budget is the stricter one: checked before any rows
+    check_table_budget(len(tokenized), params.d_model, "float32",
+                       msg("use a shorter text or a smaller d_model"))
     rows = untrained_rows(tokenized.ids, params.d_model, params.seed)
-    pe = sinusoidal_pe(len(tokenized), params.d_model, params.base,    # one position per token
-                       advice=msg("use a shorter text or a smaller d_model"))
+    pe = sinusoidal_pe(len(tokenized), params.d_model, params.base)
     return input_rows(rows, pe, not args.no_scale)
 
 
