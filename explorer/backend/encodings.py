@@ -96,16 +96,15 @@ def check_table_budget(max_len: int, d_model: int, dtype: str, advice: str | Non
 
 
 def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
-                  dtype: str = "float32", start: int = 0, advice: str | None = None) -> np.ndarray:
+                  dtype: str = "float32", start: int = 0) -> np.ndarray:
     """Full PE table for positions start .. start+max_len-1; shape (max_len, d_model). The seeds'
     values bit for bit (angle = position x w in `dtype`, then sin and cos), built a cache-sized block
-    of angles at a time: 2048 x 1024 float32 2.9 -> 2.1 ms, 8192 x 4096 125 -> 54 ms (Xeon).
-    advice: what a refusal over the memory budget tells to make smaller (default max_len or d_model)."""
+    of angles at a time: 2048 x 1024 float32 2.9 -> 2.1 ms, 8192 x 4096 125 -> 54 ms (Xeon)."""
     check_args(d_model, base, layout)
     require(isinstance(dtype, str) and dtype in DTYPES, "dtype must be one of %1, not %2", ", ".join(DTYPES),
             shown(dtype))
     require(_whole(max_len) and max_len >= 1, "max_len must be a whole number >= 1, not %1", shown(max_len))
-    check_table_budget(max_len, d_model, dtype, advice)
+    check_table_budget(max_len, d_model, dtype)
     require(_whole(start) and abs(start) + max_len <= 1 << 53,
             "start must be a whole number, |start| + max_len <= 2^53 (where positions are exact), not %1",
             shown(start))

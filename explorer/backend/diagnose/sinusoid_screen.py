@@ -10,10 +10,9 @@ pairs of triples of their first L/4 rows (at most 64).
 
 It is never a reading the check would accept. Such a table is within tol of a spec on every
 entry it compares, so each of those triples misses by at most 4 tol (tol + tol + |lam| tol), and
-so do all its pairs. The
-check leaves out angles |p w| above ANGLE_CAP and needs at least half of the entries; the angle
-grows with p, so at least 1/3 of the columns are compared on their first L/4 rows (a column
-compared on fewer than L/4 of its rows counts at most 1/4). tol is tolerance(s, dtype, ANGLE_CAP)
+so do all its pairs. The check leaves out angles |p w| above ANGLE_CAP and needs at least half of
+the entries; the angle grows with p, so at least 1/3 of the columns are compared on their first
+L/4 rows (a column compared on fewer than L/4 of its rows counts at most 1/4). tol is tolerance(s, dtype, ANGLE_CAP)
 at most, and |s| <= peak / (0.9 - c) with c = tol / |s|: every spec has a column with w = 1 (sin
 or cos of p + start) that reaches |t| >= 0.9 in its first four rows (sin 2, cos 0 or cos 3), and
 in over a quarter of all rows. So 4 tol <= 4 c peak / (0.9 - c), within peak / 4 for float32,
