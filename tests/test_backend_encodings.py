@@ -112,6 +112,21 @@ def test_block_mean_closed_form_equals_brute_force(layout):
         want = pe[: rows * step].reshape(rows, step, 11).mean(axis=1)
         got = pe_block_mean(0, step, rows, 11, 50.0, layout)
         np.testing.assert_allclose(got, want, atol=1e-12)
+        doubled = pe_block_mean(0, step, rows, 11, 50.0, layout, by_doubling=True)
+        np.testing.assert_allclose(doubled, want, atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+@pytest.mark.parametrize("d_model", [4096, 513])
+def test_block_mean_by_doubling_equals_the_direct_sines(layout, d_model):
+    """The Layouts check's tables: its sines by doubling (unit_rows) are the direct ones, at 8
+    rows a thousand positions apart and at 5 rows from position 30,000."""
+    for row0, step, rows in ((0, 1024, 8), (30_000.0, 1, 5)):
+        direct = pe_block_mean(row0, step, rows, d_model, 10037.0, layout)
+        doubled = pe_block_mean(row0, step, rows, d_model, 10037.0, layout, by_doubling=True)
+        assert doubled.shape == direct.shape == (rows, d_model)
+        # the angle (up to ~3e4 rad) carries ~3e4 x 1.1e-16 of rounding either way
+        np.testing.assert_allclose(doubled, direct, rtol=0, atol=2e-11)
 
 
 def test_channel_frequency_has_zero_for_t2t_padding():

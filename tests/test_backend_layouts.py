@@ -117,8 +117,8 @@ def test_the_concat_checks_read_the_tables_and_catch_a_wrong_one(monkeypatch, me
 
     real = layouts.pe_block_mean
 
-    def skewed(row0, step, rows, d_model, base, layout, *a):
-        return real(row0, step, rows, d_model, base * (2.0 if layout == "concat" else 1.0), layout, *a)
+    def skewed(row0, step, rows, d_model, base, layout, *a, **kw):
+        return real(row0, step, rows, d_model, base * (2.0 if layout == "concat" else 1.0), layout, *a, **kw)
 
     assert compare_layouts(512, 64, 10000.0, metric).diff_concat < 1e-9
     monkeypatch.setattr(layouts, "pe_block_mean", skewed)

@@ -96,8 +96,8 @@ def compare_layouts(max_len: int, d_model: int, base: float = 10000.0, metric: s
     # the table check on n_check block means of PE (a permutation commutes with the mean)
     n_check = min(rows * step, CHECK_ROWS)
     stride = max(1, (rows * step) // n_check)
-    inter = pe_block_mean(0, stride, n_check, d_model, base, "interleaved")     # (n_check, d)
-    concat = pe_block_mean(0, stride, n_check, d_model, base, "concat")         # (n_check, d)
+    inter = pe_block_mean(0, stride, n_check, d_model, base, "interleaved", by_doubling=True)  # (n_check, d)
+    concat = pe_block_mean(0, stride, n_check, d_model, base, "concat", by_doubling=True)     # (n_check, d)
     perm_err = float(np.max(np.abs(inter[:, concat_order(d_model)] - concat)))
     return LayoutComparison(
         matrices=mats, step=step, rows=rows,
