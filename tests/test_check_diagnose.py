@@ -445,6 +445,62 @@ def test_a_table_far_from_every_convention_is_never_given_base_1():
     assert r.convention["base"] > 1 and "base 1," not in r.summary
 
 
+def _far_words(lang: str) -> str:
+    return TEMPLATES["unknown_far"][LANGS.index(lang)].split("{")[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_no_sinusoid_comes_near_says_so_with_both_rms(lang):
+    """"nearest: t2t sin/cos, base 1.41824" alone read as a finding for MiniLM's learned table. A
+    fit whose RMS error passes half the table's RMS is named as far, with both RMS values (a
+    random table, a uniform one, MiniLM's learned positions when installed); still id "unknown"."""
+    from explorer.backend.diagnose import pe_table
+    from explorer.backend.pretrained import minilm_available, minilm_tables
+
+    rng = np.random.default_rng(1)
+    tables = [(rng.standard_normal((512, 768)) * 0.02).astype(np.float32),
+              rng.uniform(-1, 1, (300, 128)).astype(np.float32)]
+    if not minilm_available():
+        tables.append(minilm_tables().position)
+    for x in tables:
+        r = explorer.check(x, lang=lang)
+        assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+        assert r.summary.startswith(_far_words(lang)), r.summary
+        after = r.summary.split("RMS error of" if lang == "en" else "均方根误差为")[1]
+        rms = float(re.findall(r"\d[\d.]*(?:e[+-]?\d+)?", after)[0])
+        size = float(np.sqrt(np.mean(np.square(x, dtype=np.float64))))
+        assert rms > pe_table.FAR * size and f"{size:.3g}" in r.summary
+
+
+def test_a_noisy_sine_table_keeps_the_plain_nearest_words():
+    """A sine table with 12% noise matches nothing, but its fit (base 10000) is near: the plain
+    "nearest" words, not the far ones."""
+    from explorer.backend.encodings import sinusoidal_pe
+
+    x = sinusoidal_pe(200, 256, 1e4, "interleaved", "float32")
+    x = x + 0.12 * np.random.default_rng(2).standard_normal(x.shape).astype(np.float32)
+    r = explorer.check(x)
+    assert [m.id for m in r.mistakes] == ["unknown"] and "nearest: interleaved" in r.summary
+    assert not r.summary.startswith(_far_words("en"))
+
+
+def test_the_rms_error_of_a_fit_is_that_of_its_residual():
+    """_rms_error's three dot products equal the residual's own RMS, over every entry and over the
+    checkable ones of a rising law (angles past ANGLE_CAP left out)."""
+    from explorer.backend.diagnose.pe_models import Spec, template
+    from explorer.backend.diagnose.pe_table import ANGLE_CAP, Fit, _rms_error, column_plan
+
+    x = np.random.default_rng(3).standard_normal((300, 64))
+    for spec, base, start, scale in ((Spec(), 1e4, 0, 0.7), (Spec(sign=1), 1e3, 1, -1.3)):
+        fit = Fit(spec, base, start, scale, 1.0)
+        t = template(spec, 64, base, np.arange(300) + start)
+        ok = np.abs((np.arange(300) + start)[:, None] * column_plan(spec, 64, base)[0][None, :]) <= ANGLE_CAP
+        r = (x - scale * t)[ok]
+        assert (spec.sign < 0) == ok.all()
+        assert _rms_error(x, fit) == pytest.approx((np.sqrt(np.mean(r ** 2)), np.sqrt(np.mean(x[ok] ** 2))),
+                                                   rel=1e-9)
+
+
 @pytest.mark.parametrize("scale", [1e-300, 1e-20, 1e-5, 1e30, 1e300])
 def test_a_table_at_any_scale_is_found_at_that_scale(scale):
     """Tolerances keep an absolute 1e-12, so data below it looked the same everywhere: a PE table

@@ -152,8 +152,14 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
 
 
 def _badness(r: Diagnosis) -> tuple:
-    """Order for choosing among orientations: matches first, then named mistakes, then error/scale."""
+    """Order for choosing among orientations: matches first, then named mistakes, then error/scale.
+    Readings whose nearest fit is far (RMS error over FAR of the table's RMS) come last, and among
+    them the likelier one (min keeps the first): neither says anything, and the table is then
+    shown as it was given."""
+    from explorer.backend.diagnose.pe_table import FAR
+
     scale = abs(r.convention.get("scale", 1.0)) or 1.0
     unknown = any(m.id == "unknown" for m in r.mistakes)
+    far = r.convention.get("rms_error", 0.0) > FAR * r.convention.get("rms", float("inf"))
     err = r.max_error / scale if np.isfinite(r.max_error) else float("inf")
-    return (not r.match, unknown, err)
+    return (not r.match, unknown, far, 0.0 if far else err)

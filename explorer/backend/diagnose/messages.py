@@ -59,7 +59,14 @@ TEMPLATES = {
     "unknown": (
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
+    "unknown_far": (
+        "matches no known convention or mistake, and no sinusoidal table comes close: the nearest fit "
+        "({nearest}) has an RMS error of {rms:.3g} against the table's own RMS of {size:.3g} (max error "
+        "{err:.3g} > {tol:.3g})",
+        "不符合任何已知约定或常见错误，也没有哪张正弦表与它接近：最接近的拟合（{nearest}）的均方根误差为 "
+        "{rms:.3g}，而这张表本身的均方根值为 {size:.3g}（最大误差 {err:.3g} > {tol:.3g}）"),
 }
+PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown"}   # variants of one id
 
 FIXES = {
     "exponent_i": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
@@ -77,6 +84,7 @@ FIXES = {
     "wrong_pairing": "match the cache to the rotation: emb = torch.cat((freqs, freqs), dim=-1) with "
                      "rotate_half, freqs.repeat_interleave(2, dim=-1) with interleaved pairs",
     "unknown": "",
+    "unknown_far": "",
 }
 # an all-zero table: fill it with what the thing it should have been holds
 FIXES["all_zero"] = FIXES["sin_cos_swapped"]
@@ -91,7 +99,7 @@ ONLY_SIN_WHERE = {"zero": ("are all zero (the cos line is missing)", "全为零�
 def mistake(mistake_id: str, lang: str = "en", **evidence) -> Mistake:
     """The Mistake for `mistake_id` with its evidence filled in, in language `lang`."""
     text = TEMPLATES[mistake_id][LANGS.index(lang) if lang in LANGS else 0]
-    public_id = "exponent_i" if mistake_id == "exponent_i_per_channel" else mistake_id
+    public_id = PUBLIC_IDS.get(mistake_id, mistake_id)
     return Mistake(public_id, text.format(**evidence), FIXES[mistake_id])
 
 

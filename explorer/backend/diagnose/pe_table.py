@@ -21,6 +21,8 @@ GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search 
 STARTS = (0, 1)
 ANGLE_CAP = 2.0 ** 15                                            # see _checkable
 TOP = 3                                                          # candidates refined on all rows
+FAR = 0.5        # a fit whose RMS error passes this share of the table's RMS is not "near" it: a sine
+#                  table with 12% noise misses by ~0.17, random tables and learned ones by >= 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,9 +219,27 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis
     ref *= scale                                          # in place: one table-sized array, not two
     if fit.max_error > tol:
         nearest = _spec_words(fit)
-        found = [mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
+        rms, size = _rms_error(x, fit)
+        conv.update(rms_error=rms, rms=size)
+        found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol)
+                 if rms > FAR * size else mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
     match = not found
     return Diagnosis("pe", match, conv, tuple(found), fit.max_error, tol, x, ref)
+
+
+def _rms_error(x, fit: Fit) -> tuple[float, float]:
+    """(RMS of x - fit, RMS of x) over the entries the fit is checked on (see _checkable), from
+    three dot products: no table-sized residual."""
+    rows = np.arange(len(x))
+    t = template(fit.spec, x.shape[1], fit.base, rows + fit.start)
+    mask = _checkable(fit.spec, fit.base, fit.start, rows, x.shape[1], None)[0]
+    if mask is not None:
+        x, t = x[mask], t[mask]
+    if x.size == 0:
+        return 0.0, 0.0
+    xx, xt, tt = float(np.vdot(x, x)), float(np.vdot(x, t)), float(np.vdot(t, t))
+    sse = xx - 2.0 * fit.scale * xt + fit.scale ** 2 * tt
+    return math.sqrt(max(sse, 0.0) / x.size), math.sqrt(xx / x.size)
 
 
 def _spec_words(fit: Fit) -> str:
