@@ -99,6 +99,44 @@ def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_pa
     np.testing.assert_allclose(r.reference, explorer.sinusoidal(L, D, dtype="float64"), atol=1e-12)
 
 
+def test_a_table_with_a_few_large_values_is_coloured_to_its_99_5th_percentile(window, monkeypatch, tmp_path):
+    """A learned-like table (values ~0.02, one channel of 256 fifty times larger) matches nothing
+    and no sinusoid comes near: its colours span the 99.5th percentile of |value|, not the peak
+    (the rest was one pale colour), the readout says so, and the reference it is 4x+ away from
+    keeps its own colours. Its fit is named as far, and the middle panel as the nearest one."""
+    from explorer.ui.views.ranges import nice_ceil
+
+    x = np.random.default_rng(4).standard_normal((384, 256)) * 0.02
+    x[:, 7] *= 50
+    path = tmp_path / "learned.npy"
+    np.save(path, x)
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    assert [m.id for m in r.mistakes] == ["unknown"] and "no sinusoidal table comes close" in r.summary
+    assert r.shape == (384, 256) and r.convention["orientation"] == "(L, d)"
+    robust = float(np.percentile(np.abs(x), 99.5))
+    assert r.table_limit == pytest.approx(robust) and r.clipped_peak == pytest.approx(np.abs(x).max())
+    assert tuple(view.mine.image.levels) == pytest.approx((-nice_ceil(robust), nice_ceil(robust)))
+    ref_peak = float(np.abs(r.reference).max())
+    assert ref_peak > 4 * robust and tuple(view.ref.image.levels) == pytest.approx((-nice_ceil(ref_peak),
+                                                                                    nice_ceil(ref_peak)))
+    assert "99.5th percentile" in view.readout.text() and f"{robust:.3g}" in view.readout.text()
+    assert "the nearest right table" in view.ref.plot.titleLabel.text
+
+
+def test_colour_limits_share_the_tables_unless_4x_apart():
+    """A table without outliers is coloured to its peak and the reference shares it (a dropout
+    table x 1.11 beside the right one compares colour for colour); outliers clip it."""
+    table = np.linspace(-1.11, 1.11, 200).reshape(20, 10)
+    assert check_data.colour_limits(table, table / 1.11) == pytest.approx((1.11, 1.11, 0.0))
+    assert check_data.colour_limits(table, table * 5) == pytest.approx((1.11, 5.55, 0.0))
+    spiky = np.full((40, 25), 0.1)
+    spiky[0, 0] = 3.0
+    assert check_data.colour_limits(spiky, None) == pytest.approx((0.1, 0.1, 3.0))
+    assert check_data.colour_limits(np.zeros((4, 4)), np.zeros((4, 4))) == (0.0, 0.0, 0.0)
+
+
 def test_the_view_draws_the_backends_arrays_and_export_view_agrees(window, monkeypatch, tmp_path):
     from explorer.commands.cli import main
 

@@ -26,6 +26,8 @@ MEMORY_PREFIX = "memory:"
 SCREEN_ROWS = 1024     # at most this many positions and channels are drawn (evenly spaced, exact values)
 SCREEN_COLS = 1024
 CURVE_POINTS = 4096    # an inv_freq vector longer than this is sampled too
+OUTLIERS = 4.0         # a table whose 99.5th percentile of |value| is under 1/4 of its peak is coloured
+#                        to that percentile (a learned table's few large channels washed it out)
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,9 @@ class CheckResult:
     convention: dict = field(default_factory=dict)
     name: str = ""                      # the file's name (and array key), or "explorer.show(x)"
     error: str = ""                     # why the data could not be read ("" when it was)
+    table_limit: float = 1.0            # colours of the table span ±this (see colour_limits)
+    reference_limit: float = 1.0        # and of the reference (the table's, unless 4x apart)
+    clipped_peak: float = 0.0           # the table's largest |value| when table_limit is below it
 
 
 # arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
@@ -168,11 +173,31 @@ def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, la
     table = d.table if d.table is not None else _analysed(array)
     rows, cols, pick = screen_samples(table.shape)
     ref, diff = d.reference, d.difference
+    shown_table, shown_ref = frozen(pick(table)), None if ref is None else frozen(pick(ref))
     return CheckResult(
         params, state, d.kind, bool(d.match), tuple(int(n) for n in table.shape), rows, cols,
-        frozen(pick(table)), None if ref is None else frozen(pick(ref)),
-        None if diff is None else frozen(pick(diff)), float(d.max_error), float(d.tolerance),
-        math.nan if diff is None else float(np.max(np.abs(diff))), d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label)
+        shown_table, shown_ref, None if diff is None else frozen(pick(diff)), float(d.max_error),
+        float(d.tolerance), math.nan if diff is None else float(np.max(np.abs(diff))), d.summary,
+        tuple(d.mistakes), d.fix, _plain(d.convention), label,
+        **dict(zip(("table_limit", "reference_limit", "clipped_peak"), colour_limits(shown_table, shown_ref))))
+
+
+def colour_limits(table: np.ndarray, reference: np.ndarray | None) -> tuple[float, float, float]:
+    """(the table's colour limit, the reference's, the table's peak when its limit is below it,
+    else 0) for the drawn samples (n, m). The limit is the largest |value|, or the 99.5th
+    percentile of |value| when that is under 1/OUTLIERS of it: a few large channels (a learned
+    table's) would leave the rest one pale colour. The reference shares the table's limit, so the
+    two compare colour for colour, unless its own peak is OUTLIERS times away from it."""
+    magnitude = np.abs(table).ravel()
+    peak = float(magnitude.max()) if magnitude.size else 1.0
+    robust = float(np.percentile(magnitude, 99.5)) if magnitude.size else peak
+    limit, clipped = (robust, peak) if 0 < robust * OUTLIERS < peak else (peak, 0.0)
+    ref_limit = limit
+    if reference is not None and reference.size:
+        ref_peak = float(np.abs(reference).max())
+        if not limit / OUTLIERS <= ref_peak <= limit * OUTLIERS:
+            ref_limit = ref_peak
+    return limit, ref_limit, clipped
 
 
 def _analysed(array: np.ndarray) -> np.ndarray:

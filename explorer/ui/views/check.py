@@ -13,7 +13,7 @@ from explorer.compute import check as data
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import cache_axes
 from explorer.ui.views.titles import set_title
-from explorer.ui.views.ranges import set_extent, symmetric_levels
+from explorer.ui.views.ranges import nice_levels, set_extent, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 from explorer.errors import localized
@@ -182,12 +182,15 @@ class CheckView(PanelView):
 
     def _error_text(self, r) -> str:
         if r.reference is None:
-            return self.tr("no reference: the data fits no known table")
-        if r.match:
+            text = self.tr("no reference: the data fits no known table")
+        elif r.match:
             text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
         else:
             text = fill(self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
                            "(a match allows %3)"), f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
+        if r.clipped_peak:
+            text += "; " + fill(self.tr("your table's colours span ±%1, the 99.5th percentile of |value| "
+                                        "(a few values reach %2)"), f"{r.table_limit:.3g}", f"{r.clipped_peak:.3g}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
@@ -199,9 +202,8 @@ class CheckView(PanelView):
         rope = r.kind == "rope_cache"
         x_label = self.tr("dimension") if rope else self.tr("channel")
         rows, cols = r.shape
-        levels = symmetric_levels(r.table)
-        panels = ((self.mine, r.table, levels), (self.ref, r.reference, levels),
-                  (self.diff, r.difference, None))
+        panels = ((self.mine, r.table, nice_levels(r.table_limit)),
+                  (self.ref, r.reference, nice_levels(r.reference_limit)), (self.diff, r.difference, None))
         for panel, values, lv in panels:
             panel.plot.setLabel("bottom", x_label)
             if values is None:
@@ -211,8 +213,9 @@ class CheckView(PanelView):
             panel.show(values, 0, 0, cols, rows,
                        lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
             set_extent(panel.plot, (0, cols), (0, rows))
+        unknown = any(m.id == "unknown" for m in r.mistakes)
         title = self.tr("the reference it matches") if r.match else \
-            self.tr("the right table")
+            self.tr("the nearest right table") if unknown else self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
                   size=TITLE_SIZE)
 

@@ -52,6 +52,12 @@ def nice_ceil(m: float) -> float:
     return next(f * e for f in NICE if f * e >= m * (1 - 1e-12))
 
 
+def nice_levels(m: float, floor: float = 1e-12) -> tuple[float, float]:
+    """(-n, n), n = nice_ceil(m) (at least `floor`): a diverging map's levels for values within ±m."""
+    n = nice_ceil(max(m, floor)) if math.isfinite(m) else 1.0
+    return (-n, n)
+
+
 def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
     """(-m, m), m the largest |value| rounded up to a nice number: 0 stays at the centre of a
     diverging map, and the colour bar's ticks stay put while a slider moves (at most 20% of the
