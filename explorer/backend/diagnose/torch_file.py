@@ -13,19 +13,21 @@ from explorer.backend.diagnose import loading
 from explorer.errors import InputError, msg, require
 
 
-def _unpacked_size(p: Path) -> int:
+def _unpacked_size(p: Path) -> int | None:
     """The bytes a zip archive's members unpack to (torch.load reads every storage whole: a 1.5 MB
-    deflated .pt held a 1.6 GB storage)."""
+    deflated .pt held a 1.6 GB storage); None when its directory cannot be read (damaged)."""
     import zipfile
 
-    with zipfile.ZipFile(p) as z:
-        return sum(info.file_size for info in z.infolist())
+    try:
+        with zipfile.ZipFile(p) as z:
+            return sum(info.file_size for info in z.infolist())
+    except zipfile.BadZipFile:
+        return None
 
 
 def read_torch(p: Path) -> dict:
     """Tensors of a .pt/.pth file with torch.load(weights_only=True); a state dict is flattened."""
     import pickle
-    import zipfile
 
     import torch
 
@@ -38,10 +40,10 @@ def read_torch(p: Path) -> dict:
                                            "(that is a zip archive or a pickle stream)", p)
     damaged = msg("cannot read %1 as .pt: its zip archive is damaged or cut short (an unfinished copy "
                   "or download?)", p)
-    if is_zip and not zipfile.is_zipfile(p):
-        raise InputError(damaged)
-    if is_zip:
+    if is_zip:              # one read of the zip directory: damaged, or its unpacked size
         unpacked = _unpacked_size(p)
+        if unpacked is None:
+            raise InputError(damaged)
         require(unpacked <= loading.MAX_FILE_BYTES, "%1 unpacks to %2 bytes; the check reads files up to %3 bytes",
                 p, f"{unpacked:,}", f"{loading.MAX_FILE_BYTES:,}")
     try:
