@@ -485,20 +485,66 @@ def test_a_noisy_sine_table_keeps_the_plain_nearest_words():
 
 
 def test_the_rms_error_of_a_fit_is_that_of_its_residual():
-    """_rms_error's three dot products equal the residual's own RMS, over every entry and over the
-    checkable ones of a rising law (angles past ANGLE_CAP left out)."""
+    """_rms_error's blocked dot products equal the RMS of the residual at the least-squares scale
+    (not the fit's snapped one), over every entry and over the checkable ones of a rising law
+    (angles past ANGLE_CAP left out), in one block of rows and in several."""
+    from explorer.backend.diagnose import pe_table
     from explorer.backend.diagnose.pe_models import Spec, template
     from explorer.backend.diagnose.pe_table import ANGLE_CAP, Fit, _rms_error, column_plan
 
-    x = np.random.default_rng(3).standard_normal((300, 64))
-    for spec, base, start, scale in ((Spec(), 1e4, 0, 0.7), (Spec(sign=1), 1e3, 1, -1.3)):
-        fit = Fit(spec, base, start, scale, 1.0)
-        t = template(spec, 64, base, np.arange(300) + start)
-        ok = np.abs((np.arange(300) + start)[:, None] * column_plan(spec, 64, base)[0][None, :]) <= ANGLE_CAP
-        r = (x - scale * t)[ok]
-        assert (spec.sign < 0) == ok.all()
-        assert _rms_error(x, fit) == pytest.approx((np.sqrt(np.mean(r ** 2)), np.sqrt(np.mean(x[ok] ** 2))),
-                                                   rel=1e-9)
+    for d in (64, 8192):                                     # one block of rows; 128 rows a block
+        x = np.random.default_rng(3).standard_normal((300, d))
+        x[:, 3] += 2 * np.sin(np.arange(300))               # something for the template to explain
+        for spec, base, start in ((Spec(), 1e4, 0), (Spec(sign=1), 1e3, 1)):
+            fit = Fit(spec, base, start, -1.0, 1.0)         # a snapped scale, not the best one
+            t = template(spec, d, base, np.arange(300) + start)
+            ok = np.abs((np.arange(300) + start)[:, None] * column_plan(spec, d, base)[0][None, :]) <= ANGLE_CAP
+            assert (spec.sign < 0) == ok.all()
+            s = np.vdot(x[ok], t[ok]) / np.vdot(t[ok], t[ok])
+            want = (np.sqrt(np.mean((x - s * t)[ok] ** 2)), np.sqrt(np.mean(x[ok] ** 2)))
+            assert _rms_error(x, fit) == pytest.approx(want, rel=1e-9)
+    assert (1 << 20) // 8192 < 300 and pe_table.FAR == 0.5
+
+
+def test_one_outlier_in_a_clean_table_is_not_far():
+    """A scaled sine table with one wild entry: the max-error fit snaps its scale to -1, but its
+    RMS error at the best scale is tiny: the plain "nearest" words (a review found it called far)."""
+    from explorer.backend.encodings import sinusoidal_pe
+
+    x = 0.2 * sinusoidal_pe(256, 128, 1e4, "interleaved", "float64")
+    x[10, 1] = 5.0
+    r = explorer.check(x)
+    assert "nearest: interleaved sin/cos, base 10000" in r.summary and not r.summary.startswith(_far_words("en"))
+    assert r.convention["rms_error"] < 0.5 * r.convention["rms"]
+
+
+def test_between_two_far_readings_the_one_a_sinusoid_explains_better_wins():
+    """A sine table with heavy noise, stored transposed in float8 (never screened, so both readings
+    are fitted, and both are far): the reading with the lower RMS ratio is kept, which is the
+    table's own (base 10000), not the first one tried."""
+    from explorer.backend.diagnose import diagnose
+    from explorer.backend.encodings import sinusoidal_pe
+
+    x = sinusoidal_pe(300, 300, 1e4, "interleaved", "float64")
+    x = x + 0.45 * np.random.default_rng(0).standard_normal(x.shape)
+    r = diagnose(x.T, dtype="float8_e4m3fn")
+    assert r.convention["orientation"] == "(d, L): transposed" and r.convention["base"] == pytest.approx(1e4, rel=1e-3)
+    assert r.summary.startswith(_far_words("en")) and "read as (d, L)" in r.summary
+
+
+@pytest.mark.parametrize("scale", [1e-5, 1e120])
+def test_the_far_words_and_rms_are_in_the_datas_own_units(scale):
+    """Data with an extreme peak is fitted divided by it; its RMS values (JSON and words) and the
+    max error and tolerance in the words are told in the data's own units."""
+    from explorer.backend.diagnose import diagnose
+
+    x = np.random.default_rng(1).standard_normal((512, 96)) * scale
+    r = diagnose(x)
+    rms = float(np.sqrt(np.mean(x ** 2)))
+    # (over the entries the nearest fit is checked on: a rising law's leave a few out)
+    assert r.convention["rms"] == pytest.approx(rms, rel=0.02) and r.convention["rms_error"] > 0.5 * rms
+    for value in (r.convention["rms_error"], r.convention["rms"], r.max_error, r.tolerance):
+        assert f"{value:.3g}" in r.summary
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-20, 1e-5, 1e30, 1e300])

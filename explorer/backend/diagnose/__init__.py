@@ -13,6 +13,7 @@ import numpy as np
 
 from explorer.backend.diagnose.fitting import peak_abs
 from explorer.backend.diagnose.loading import as_array, load_array
+from explorer.backend.diagnose.messages import told_in
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
 from explorer.errors import require
 
@@ -56,7 +57,8 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     results = []
     for t, orient in tables:            # the likelier orientation first; the other only if needed
         scaled = t if peak == 1.0 and owned else t / peak
-        found = _check_table(scaled, dtype, orient, kind, expect, lang, screen=bool(results))
+        with told_in(peak):     # the words' magnitudes in the data's own units
+            found = _check_table(scaled, dtype, orient, kind, expect, lang, screen=bool(results))
         if found is None:               # the other reading is nothing like a sinusoidal table
             break
         results.append(_rescale(found, peak))
@@ -107,6 +109,9 @@ def _rescale(r: Diagnosis, peak: float) -> Diagnosis:
         conv["scale"] = conv["scale"] * peak
         conv["scale_is_sqrt_d"] = bool(conv.get("d_model") and
                                        abs(abs(conv["scale"]) / np.sqrt(conv["d_model"]) - 1) < 1e-3)
+    for key in ("rms_error", "rms"):
+        if key in conv:
+            conv[key] = conv[key] * peak
     times = (lambda a: None if a is None else a * peak)
     return replace(r, convention=conv, max_error=r.max_error * peak, tolerance=r.tolerance * peak,
                    table=times(r.table), reference=times(r.reference))
@@ -153,13 +158,13 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
 
 def _badness(r: Diagnosis) -> tuple:
     """Order for choosing among orientations: matches first, then named mistakes, then error/scale.
-    Readings whose nearest fit is far (RMS error over FAR of the table's RMS) come last, and among
-    them the likelier one (min keeps the first): neither says anything, and the table is then
-    shown as it was given."""
+    Readings whose nearest fit is far (RMS error over FAR of the table's RMS) come after near ones,
+    in the order of that ratio (their max errors say little)."""
     from explorer.backend.diagnose.pe_table import FAR
 
     scale = abs(r.convention.get("scale", 1.0)) or 1.0
     unknown = any(m.id == "unknown" for m in r.mistakes)
-    far = r.convention.get("rms_error", 0.0) > FAR * r.convention.get("rms", float("inf"))
+    ratio = r.convention.get("rms_error", 0.0) / (r.convention.get("rms") or 1.0)
+    far = ratio > FAR
     err = r.max_error / scale if np.isfinite(r.max_error) else float("inf")
-    return (not r.match, unknown, far, 0.0 if far else err)
+    return (not r.match, unknown, far, ratio if far else err)

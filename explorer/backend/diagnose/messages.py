@@ -7,6 +7,8 @@ languages; the Chinese text keeps every {field} of the English (tests check it).
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from explorer.backend.diagnose.result import Mistake
 
@@ -60,11 +62,12 @@ TEMPLATES = {
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
     "unknown_far": (
-        "matches no known convention or mistake, and no sinusoidal table comes close: the nearest fit "
-        "({nearest}) has an RMS error of {rms:.3g} against the table's own RMS of {size:.3g} (max error "
-        "{err:.3g} > {tol:.3g})",
-        "不符合任何已知约定或常见错误，也没有哪张正弦表与它接近：最接近的拟合（{nearest}）的均方根误差为 "
-        "{rms:.3g}，而这张表本身的均方根值为 {size:.3g}（最大误差 {err:.3g} > {tol:.3g}）"),
+        "matches no known convention or mistake, and read as {orientation} no sinusoidal table comes "
+        "close: the nearest fit ({nearest}) has an RMS error of {rms:.3g} against the table's own RMS of "
+        "{size:.3g} (max error {err:.3g} > {tol:.3g})",
+        "不符合任何已知约定或常见错误；按 {orientation} 读取时，也没有哪张正弦表与它接近：最接近的拟合"
+        "（{nearest}）的均方根误差为 {rms:.3g}，而这张表本身的均方根值为 {size:.3g}"
+        "（最大误差 {err:.3g} > {tol:.3g}）"),
 }
 PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown"}   # variants of one id
 
@@ -96,8 +99,27 @@ ONLY_SIN_WHERE = {"zero": ("are all zero (the cos line is missing)", "全为零�
                   "sin": ("hold sines too (sin written twice)", "也是正弦（sin 写了两遍）")}
 
 
+MAGNITUDES = ("err", "tol", "rms", "size", "first")   # evidence in the data's units (not ratios,
+#                                                      bases or angles)
+_UNIT: ContextVar[float] = ContextVar("unit", default=1.0)
+
+
+@contextmanager
+def told_in(unit: float):
+    """Within it, mistake() tells every magnitude times `unit`: data with an extreme peak is fitted
+    divided by it (explorer.backend.diagnose.diagnose), and its words keep the data's own units."""
+    token = _UNIT.set(float(unit))
+    try:
+        yield
+    finally:
+        _UNIT.reset(token)
+
+
 def mistake(mistake_id: str, lang: str = "en", **evidence) -> Mistake:
     """The Mistake for `mistake_id` with its evidence filled in, in language `lang`."""
+    unit = _UNIT.get()
+    if unit != 1.0:
+        evidence = {k: v * unit if k in MAGNITUDES else v for k, v in evidence.items()}
     text = TEMPLATES[mistake_id][LANGS.index(lang) if lang in LANGS else 0]
     public_id = PUBLIC_IDS.get(mistake_id, mistake_id)
     return Mistake(public_id, text.format(**evidence), FIXES[mistake_id])

@@ -21,8 +21,8 @@ GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search 
 STARTS = (0, 1)
 ANGLE_CAP = 2.0 ** 15                                            # see _checkable
 TOP = 3                                                          # candidates refined on all rows
-FAR = 0.5        # a fit whose RMS error passes this share of the table's RMS is not "near" it: a sine
-#                  table with 12% noise misses by ~0.17, random tables and learned ones by >= 1
+FAR = 0.5        # a fit whose RMS error (at its best scale) passes this share of the table's RMS is
+#                  not "near" it: a sine table with 12% noise misses by ~0.17, random and learned ~1
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,25 +221,34 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis
         nearest = _spec_words(fit)
         rms, size = _rms_error(x, fit)
         conv.update(rms_error=rms, rms=size)
-        found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol)
+        found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol,
+                         orientation=orientation.split(":")[0])
                  if rms > FAR * size else mistake("unknown", lang, nearest=nearest, err=fit.max_error, tol=tol)]
     match = not found
     return Diagnosis("pe", match, conv, tuple(found), fit.max_error, tol, x, ref)
 
 
 def _rms_error(x, fit: Fit) -> tuple[float, float]:
-    """(RMS of x - fit, RMS of x) over the entries the fit is checked on (see _checkable), from
-    three dot products: no table-sized residual."""
-    rows = np.arange(len(x))
-    t = template(fit.spec, x.shape[1], fit.base, rows + fit.start)
-    mask = _checkable(fit.spec, fit.base, fit.start, rows, x.shape[1], None)[0]
-    if mask is not None:
-        x, t = x[mask], t[mask]
-    if x.size == 0:
+    """(RMS of x - s t, RMS of x) over the entries the fit is checked on (see _checkable), t the
+    fit's template at its least-squares scale s (not the snapped one: one outlier let the max-error
+    snap pick -1 for a clean sine table). Three dot products a block of rows at a time: no
+    table-sized template or residual."""
+    xx = xt = tt = 0.0
+    count = 0
+    step = max(1, (1 << 20) // max(1, x.shape[1]))                      # ~8 MB of template a block
+    for r0 in range(0, len(x), step):
+        rows = np.arange(r0, min(len(x), r0 + step))
+        t = template(fit.spec, x.shape[1], fit.base, rows + fit.start)     # (rows, d)
+        xb = x[r0:r0 + len(rows)]
+        mask = _checkable(fit.spec, fit.base, fit.start, rows, x.shape[1], None)[0]
+        if mask is not None:
+            t, xb = np.where(mask, t, 0.0), np.where(mask, xb, 0.0)
+        xx, xt, tt = xx + float(np.vdot(xb, xb)), xt + float(np.vdot(xb, t)), tt + float(np.vdot(t, t))
+        count += xb.size if mask is None else int(np.count_nonzero(mask))
+    if count == 0:
         return 0.0, 0.0
-    xx, xt, tt = float(np.vdot(x, x)), float(np.vdot(x, t)), float(np.vdot(t, t))
-    sse = xx - 2.0 * fit.scale * xt + fit.scale ** 2 * tt
-    return math.sqrt(max(sse, 0.0) / x.size), math.sqrt(xx / x.size)
+    sse = xx - xt * xt / tt if tt > 0 else xx
+    return math.sqrt(max(sse, 0.0) / count), math.sqrt(xx / count)
 
 
 def _spec_words(fit: Fit) -> str:
