@@ -121,7 +121,8 @@ def test_a_table_with_a_few_large_values_is_coloured_to_its_99_5th_percentile(wi
     ref_peak = float(np.abs(r.reference).max())
     assert ref_peak > 4 * robust and tuple(view.ref.image.levels) == pytest.approx((-nice_ceil(ref_peak),
                                                                                     nice_ceil(ref_peak)))
-    assert "99.5th percentile" in view.readout.text() and f"{robust:.3g}" in view.readout.text()
+    assert "99.5th percentile" in view.readout.text() and f"±{nice_ceil(robust):.3g}," in view.readout.text()
+    assert f"reach {np.abs(x).max():.3g}" in view.readout.text()
     assert "the nearest right table" in view.ref.plot.titleLabel.text
 
 
@@ -134,6 +135,8 @@ def test_colour_limits_share_the_tables_unless_4x_apart():
     spiky = np.full((40, 25), 0.1)
     spiky[0, 0] = 3.0
     assert check_data.colour_limits(spiky, None) == pytest.approx((0.1, 0.1, 3.0))
+    # drawn samples of a bigger table: its own peak is told, which the samples may miss
+    assert check_data.colour_limits(np.full((40, 25), 0.1), None, peak=7.0) == pytest.approx((0.1, 0.1, 7.0))
     assert check_data.colour_limits(np.zeros((4, 4)), np.zeros((4, 4))) == (0.0, 0.0, 0.0)
 
 

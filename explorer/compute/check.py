@@ -167,6 +167,7 @@ def _diagnosed_memory(params: Params, state: CheckState) -> CheckResult:
 
 def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, label: str) -> CheckResult:
     from explorer.backend.diagnose import diagnose
+    from explorer.backend.diagnose.fitting import peak_abs
 
     d = diagnose(array, kind=state.kind or None, base=state.base, pairing=state.pairing or None,
                  lang=state.lang, dtype=dtype)
@@ -179,17 +180,21 @@ def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, la
         shown_table, shown_ref, None if diff is None else frozen(pick(diff)), float(d.max_error),
         float(d.tolerance), math.nan if diff is None else float(np.max(np.abs(diff))), d.summary,
         tuple(d.mistakes), d.fix, _plain(d.convention), label,
-        **dict(zip(("table_limit", "reference_limit", "clipped_peak"), colour_limits(shown_table, shown_ref))))
+        **dict(zip(("table_limit", "reference_limit", "clipped_peak"),
+                   colour_limits(shown_table, shown_ref, peak_abs(table) if table.size else 0.0))))
 
 
-def colour_limits(table: np.ndarray, reference: np.ndarray | None) -> tuple[float, float, float]:
+def colour_limits(table: np.ndarray, reference: np.ndarray | None,
+                  peak: float | None = None) -> tuple[float, float, float]:
     """(the table's colour limit, the reference's, the table's peak when its limit is below it,
-    else 0) for the drawn samples (n, m). The limit is the largest |value|, or the 99.5th
-    percentile of |value| when that is under 1/OUTLIERS of it: a few large channels (a learned
-    table's) would leave the rest one pale colour. The reference shares the table's limit, so the
-    two compare colour for colour, unless its own peak is OUTLIERS times away from it."""
+    else 0) for the drawn samples (n, m); peak: the largest |value| of the whole table, when the
+    samples are part of it. The limit is the peak, or the 99.5th percentile of |value| when that
+    is under 1/OUTLIERS of it: a few large channels (a learned table's) would leave the rest one
+    pale colour. The reference shares the table's limit, so the two compare colour for colour,
+    unless its own peak is OUTLIERS times away from it."""
     magnitude = np.abs(table).ravel()
-    peak = float(magnitude.max()) if magnitude.size else 1.0
+    if peak is None:
+        peak = float(magnitude.max()) if magnitude.size else 1.0
     robust = float(np.percentile(magnitude, 99.5)) if magnitude.size else peak
     limit, clipped = (robust, peak) if 0 < robust * OUTLIERS < peak else (peak, 0.0)
     ref_limit = limit

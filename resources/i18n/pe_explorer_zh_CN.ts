@@ -357,8 +357,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（判定为符合允许 %3）</translation>
         </message>
         <message>
-            <source>your table's colours span ±%1, the 99.5th percentile of |value| (a few values reach %2)</source>
-            <translation>你的表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数（少数值高达 %2）</translation>
+            <source>your table's colours span ±%1, from the 99.5th percentile of |value| (a few values reach %2)</source>
+            <translation>你的表的颜色范围为 ±%1，按 |值| 的第 99.5 百分位数取整（少数值高达 %2）</translation>
         </message>
         <message>
             <source>%1 of %2 values drawn (evenly spaced rows and columns, exact values)</source>
@@ -374,7 +374,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>the nearest right table</source>
-            <translation>最接近的正确表</translation>
+            <translation>与之最接近的正确表</translation>
         </message>
         <message>
             <source>the right table</source>

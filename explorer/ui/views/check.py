@@ -189,8 +189,9 @@ class CheckView(PanelView):
             text = fill(self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
                            "(a match allows %3)"), f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
         if r.clipped_peak:
-            text += "; " + fill(self.tr("your table's colours span ±%1, the 99.5th percentile of |value| "
-                                        "(a few values reach %2)"), f"{r.table_limit:.3g}", f"{r.clipped_peak:.3g}")
+            text += "; " + fill(self.tr("your table's colours span ±%1, from the 99.5th percentile of |value| "
+                                        "(a few values reach %2)"), f"{nice_levels(r.table_limit)[1]:.3g}",
+                                f"{r.clipped_peak:.3g}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
