@@ -506,16 +506,20 @@ def test_the_rms_error_of_a_fit_is_that_of_its_residual():
     assert (1 << 20) // 8192 < 300 and pe_table.FAR == 0.5
 
 
-def test_one_outlier_in_a_clean_table_is_not_far():
-    """A scaled sine table with one wild entry: the max-error fit snaps its scale to -1, but its
-    RMS error at the best scale is tiny: the plain "nearest" words (a review found it called far)."""
+def test_one_outlier_in_a_clean_table_is_not_far_and_keeps_its_scale_and_start():
+    """A 0.2-scaled sine table with one wild entry matches nothing, but its nearest fit is the
+    table's own: the plain "nearest" words (a review found it called far), positions from 0 and
+    scale ~0.2 (its max error had let the scale snap to -1, a reference drawn upside down, and
+    then the wild entry decided the first position)."""
     from explorer.backend.encodings import sinusoidal_pe
 
     x = 0.2 * sinusoidal_pe(256, 128, 1e4, "interleaved", "float64")
     x[10, 1] = 5.0
     r = explorer.check(x)
-    assert "nearest: interleaved sin/cos, base 10000" in r.summary and not r.summary.startswith(_far_words("en"))
-    assert r.convention["rms_error"] < 0.5 * r.convention["rms"]
+    assert "nearest: interleaved sin/cos, base 10000, positions from 0," in r.summary
+    assert not r.summary.startswith(_far_words("en")) and r.convention["rms_error"] < 0.5 * r.convention["rms"]
+    assert r.convention["scale"] == pytest.approx(0.2, rel=0.02) and r.convention["start"] == 0
+    assert np.abs(r.difference).max() == pytest.approx(abs(5.0 - r.reference[10, 1]))
 
 
 def test_between_two_far_readings_the_one_a_sinusoid_explains_better_wins():

@@ -103,8 +103,10 @@ def _max_error(x, mask, spec, base, start, rows=None, work=None) -> tuple[float,
 
 
 def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple[float, float]:
-    """A round scale (1, sqrt(d), 4 significant digits) when it fits as well as the fitted one.
-    A fit that cannot be checked (err inf) keeps its fitted scale."""
+    """A round scale (1, sqrt(d), 4 significant digits) when it fits within the tolerance. A fit
+    that matches nothing keeps its least-squares scale: "no worse" in max error let one wild entry
+    of a 0.2-scaled sine table snap it to -1 (its reference drawn upside down), and a learned table
+    of values ~0.03 to 1; a fit that cannot be checked (err inf) keeps it too."""
     if not math.isfinite(err):
         return scale, err
     rows = np.arange(len(x))
@@ -112,7 +114,7 @@ def _snap_scale(x, mask, spec, base, start, scale, err, tol, work=None) -> tuple
     mask, share = _checkable(spec, base, start, rows, x.shape[1], mask)
     for s in (1.0, -1.0, math.sqrt(x.shape[1]), float(f"{scale:.4g}")):
         e = _residual(x, t, s, mask, share)
-        if e <= max(tol, err):
+        if e <= tol:
             return s, e
     return scale, err
 
@@ -163,7 +165,8 @@ def _fit_one(x, mask, spec: Spec, start: int, base: float, dtype: str, work) -> 
 
 def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> Diagnosis:
     """Diagnosis of a PE table x (L, d) float64 (already in (L, d) orientation)."""
-    best = _choose(fit_table(x, None, dtype), x.shape, dtype)
+    rms: dict = {}                                  # Fit -> _rms_error(x, fit), when taken
+    best = _choose(fit_table(x, None, dtype), x.shape, dtype, x, rms)
     tol = _fit_tol(best, x.shape, dtype)
     dropout = None
     zeros = float(np.mean(x == 0))
@@ -175,15 +178,24 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
         if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
             best, dropout = masked, p
             tol = _fit_tol(best, x.shape, dtype)
-    return _diagnosis(x, best, tol, dtype, orientation, dropout, lang)
+    return _diagnosis(x, best, tol, dtype, orientation, dropout, lang, rms.get(best))
 
 
-def _choose(fits: list, shape, dtype: str) -> Fit:
+def _choose(fits: list, shape, dtype: str, x=None, rms: dict | None = None) -> Fit:
     """The fit with the fewest slips among those within tolerance (integer positions cannot tell
-    w from w + 2 pi: a rising law can alias a right one), else the closest."""
+    w from w + 2 pi: a rising law can alias a right one), else the closest: given the table x, by
+    RMS error at its best scale (kept in `rms`), checkable fits first; else by max error / scale
+    (one wild entry decided "positions from 1" for a sine table from 0)."""
     good = [f for f in fits if f.max_error <= _fit_tol(f, shape, dtype)]
     slips = lambda f: (f.spec.assign != "sincos") + (f.spec.law != "2i") + (f.spec.sign > 0) + (f.start != 0)
-    return min(good, key=lambda f: (slips(f), f.max_error)) if good else fits[0]
+    if good:
+        return min(good, key=lambda f: (slips(f), f.max_error))
+    if x is None:
+        return fits[0]
+    rms = {} if rms is None else rms
+    for f in fits:
+        rms[f] = _rms_error(x, f)
+    return min(fits, key=lambda f: (not math.isfinite(f.max_error), rms[f][0] / (rms[f][1] or 1.0)))
 
 
 def _tol(spec: Spec, base: float, start: int, shape, scale: float, dtype: str) -> float:
@@ -202,7 +214,7 @@ def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
     return np.abs(t) > 1e-6
 
 
-def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis:
+def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms=None) -> Diagnosis:
     spec, d = fit.spec, x.shape[1]
     scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
     base = fit.base
@@ -219,7 +231,7 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang) -> Diagnosis
     ref *= scale                                          # in place: one table-sized array, not two
     if fit.max_error > tol:
         nearest = _spec_words(fit)
-        rms, size = _rms_error(x, fit)
+        rms, size = rms or _rms_error(x, fit)
         conv.update(rms_error=rms, rms=size)
         found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol,
                          orientation=orientation.split(":")[0])
