@@ -209,6 +209,34 @@ def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
     assert panel.bar.levels() == (-0.5, 0.5)
 
 
+def test_a_colour_bar_widens_for_long_labels_and_draws_every_one(qtbot):
+    """pyqtgraph draws no tick label that sticks out of its axis, and a colour bar's axis is 45 px:
+    at ±0.0005 ("-0.0004") the Check view's bar showed only "0". It widens to fit (and does not
+    narrow again, so the layout stays put)."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.views.base import ImagePlot
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    canvas.resize(320, 260)
+    canvas.show()
+    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    axis = panel.bar.axis
+    for levels, labels in (((-0.5, 0.5), 5), ((-0.0005, 0.0005), 5), ((-1, 1), 5)):
+        panel.show(np.zeros((4, 4), np.float32), 0, 0, 4, 4, levels)
+        QApplication.processEvents()                        # the layout takes the new width
+        canvas.grab()
+        image = QImage(8, 8, QImage.Format.Format_RGB32)
+        painter = QPainter(image)
+        drawn = [text for _, _, text in axis.generateDrawSpecs(painter)[2]]
+        painter.end()
+        assert len(drawn) == labels, (levels, drawn)
+    assert axis.fixedWidth > 45         # kept from the widest labels
+
+
 def _pixels(widget) -> np.ndarray:
     image = widget.grab().toImage()
     return np.array(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()

@@ -14,8 +14,26 @@ def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
     levels = tuple(float(v) for v in levels)
     if getattr(bar, "_shown_levels", None) != levels:
         bar._shown_levels = levels
-        bar.axis.setTicks(bar_ticks(*levels))
+        ticks = bar_ticks(*levels)
+        bar.axis.setTicks(ticks)
+        room_for_labels(bar.axis, [text for _, text in ticks[0]])
         bar.setLevels(levels)
+
+
+def room_for_labels(axis: pg.AxisItem, labels: list[str]) -> None:
+    """Widen a fixed-width vertical axis (a colour bar's is 45 px, pyqtgraph's ColorBarItem) to
+    fit `labels`: pyqtgraph draws no label that sticks out of its axis, so a bar of ±0.0005
+    ("-0.0004") showed only its "0". Never narrowed: the layout stays put while a slider moves."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    if axis.fixedWidth is None or not labels:
+        return
+    font = axis.style.get("tickFont")
+    metrics = QFontMetricsF(font if isinstance(font, QFont) else axis.font())
+    needed = (max(metrics.horizontalAdvance(t) for t in labels) + max(0, axis.style["tickLength"])
+              + axis.style["tickTextOffset"][0] + 2)
+    if needed > axis.fixedWidth:
+        axis.setWidth(math.ceil(needed))
 
 
 def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str]]]:
