@@ -119,10 +119,15 @@ def test_a_table_with_a_few_large_values_is_coloured_to_its_99_5th_percentile(wi
     assert r.table_limit == pytest.approx(robust) and r.clipped_peak == pytest.approx(np.abs(x).max())
     assert tuple(view.mine.image.levels) == pytest.approx((-nice_ceil(robust), nice_ceil(robust)))
     ref_peak = float(np.abs(r.reference).max())
-    assert ref_peak > 4 * robust and tuple(view.ref.image.levels) == pytest.approx((-nice_ceil(ref_peak),
+    assert not robust / 4 <= ref_peak <= 4 * robust and tuple(view.ref.image.levels) == pytest.approx((-nice_ceil(ref_peak),
                                                                                     nice_ceil(ref_peak)))
     assert "99.5th percentile" in view.readout.text() and f"±{nice_ceil(robust):.3g}," in view.readout.text()
     assert f"reach {np.abs(x).max():.3g}" in view.readout.text()
+    # the difference (here nearly the table itself) likewise
+    assert r.difference_clipped == pytest.approx(np.abs(r.difference).max())
+    assert view.diff.image.levels[1] == pytest.approx(nice_ceil(r.difference_limit))
+    assert view.diff.image.levels[1] < r.difference_clipped / 4
+    assert "the difference's colours span" in view.readout.text()
     assert "the nearest right table" in view.ref.plot.titleLabel.text
 
 

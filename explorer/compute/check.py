@@ -81,6 +81,8 @@ class CheckResult:
     table_limit: float = 1.0            # colours of the table span ±this (see colour_limits)
     reference_limit: float = 1.0        # and of the reference (the table's, unless 4x apart)
     clipped_peak: float = 0.0           # the table's largest |value| when table_limit is below it
+    difference_limit: float = 0.0       # the difference's colours span ±this (at least the tolerance)
+    difference_clipped: float = 0.0     # its largest |value| when difference_limit is below it
 
 
 # arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
@@ -175,28 +177,37 @@ def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, la
     rows, cols, pick = screen_samples(table.shape)
     ref, diff = d.reference, d.difference
     shown_table, shown_ref = frozen(pick(table)), None if ref is None else frozen(pick(ref))
+    shown_diff = None if diff is None else frozen(pick(diff))
+    max_difference = math.nan if diff is None else peak_abs(diff)
+    table_limit, reference_limit, clipped_peak = colour_limits(shown_table, shown_ref,
+                                                               peak_abs(table) if table.size else 0.0)
+    difference_limit, difference_clipped = (0.0, 0.0) if diff is None else robust_limit(shown_diff, max_difference)
     return CheckResult(
         params, state, d.kind, bool(d.match), tuple(int(n) for n in table.shape), rows, cols,
-        shown_table, shown_ref, None if diff is None else frozen(pick(diff)), float(d.max_error),
-        float(d.tolerance), math.nan if diff is None else float(np.max(np.abs(diff))), d.summary,
-        tuple(d.mistakes), d.fix, _plain(d.convention), label,
-        **dict(zip(("table_limit", "reference_limit", "clipped_peak"),
-                   colour_limits(shown_table, shown_ref, peak_abs(table) if table.size else 0.0))))
+        shown_table, shown_ref, shown_diff, float(d.max_error), float(d.tolerance), max_difference,
+        d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label, table_limit=table_limit,
+        reference_limit=reference_limit, clipped_peak=clipped_peak, difference_limit=difference_limit,
+        difference_clipped=difference_clipped)
+
+
+def robust_limit(values: np.ndarray, peak: float | None = None) -> tuple[float, float]:
+    """(colour limit, the peak when the limit is below it, else 0) for drawn samples; peak: the
+    largest |value| of the whole array, when the samples are part of it. The limit is the peak, or
+    the 99.5th percentile of |value| when that is under 1/OUTLIERS of it: a few large channels (a
+    learned table's) would leave the rest one pale colour."""
+    magnitude = np.abs(values).ravel()
+    if peak is None:
+        peak = float(magnitude.max()) if magnitude.size else 1.0
+    robust = float(np.percentile(magnitude, 99.5)) if magnitude.size else peak
+    return (robust, peak) if 0 < robust * OUTLIERS < peak else (peak, 0.0)
 
 
 def colour_limits(table: np.ndarray, reference: np.ndarray | None,
                   peak: float | None = None) -> tuple[float, float, float]:
     """(the table's colour limit, the reference's, the table's peak when its limit is below it,
-    else 0) for the drawn samples (n, m); peak: the largest |value| of the whole table, when the
-    samples are part of it. The limit is the peak, or the 99.5th percentile of |value| when that
-    is under 1/OUTLIERS of it: a few large channels (a learned table's) would leave the rest one
-    pale colour. The reference shares the table's limit, so the two compare colour for colour,
-    unless its own peak is OUTLIERS times away from it."""
-    magnitude = np.abs(table).ravel()
-    if peak is None:
-        peak = float(magnitude.max()) if magnitude.size else 1.0
-    robust = float(np.percentile(magnitude, 99.5)) if magnitude.size else peak
-    limit, clipped = (robust, peak) if 0 < robust * OUTLIERS < peak else (peak, 0.0)
+    else 0): robust_limit of the table; the reference shares it, so the two compare colour for
+    colour, unless its own peak is OUTLIERS times away from it."""
+    limit, clipped = robust_limit(table, peak)
     ref_limit = limit
     if reference is not None and reference.size:
         ref_peak = float(np.abs(reference).max())

@@ -361,6 +361,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>你的表的颜色范围为 ±%1，按 |值| 的第 99.5 百分位数取整（少数值高达 %2）</translation>
         </message>
         <message>
+            <source>the difference's colours span ±%1 likewise (a few values reach %2)</source>
+            <translation>差值的颜色范围同理为 ±%1（少数值高达 %2）</translation>
+        </message>
+        <message>
             <source>%1 of %2 values drawn (evenly spaced rows and columns, exact values)</source>
             <translation>绘出 %2 个值中的 %1 个（均匀间隔的行与列，数值精确）</translation>
         </message>

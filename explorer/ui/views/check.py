@@ -13,7 +13,7 @@ from explorer.compute import check as data
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import cache_axes
 from explorer.ui.views.titles import set_title
-from explorer.ui.views.ranges import nice_levels, set_extent, symmetric_levels
+from explorer.ui.views.ranges import nice_levels, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 from explorer.errors import localized
@@ -192,6 +192,9 @@ class CheckView(PanelView):
             text += "; " + fill(self.tr("your table's colours span ±%1, from the 99.5th percentile of |value| "
                                         "(a few values reach %2)"), f"{nice_levels(r.table_limit)[1]:.3g}",
                                 f"{r.clipped_peak:.3g}")
+        if r.difference_clipped:
+            text += "; " + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
+                                f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
@@ -204,21 +207,25 @@ class CheckView(PanelView):
         x_label = self.tr("dimension") if rope else self.tr("channel")
         rows, cols = r.shape
         panels = ((self.mine, r.table, nice_levels(r.table_limit)),
-                  (self.ref, r.reference, nice_levels(r.reference_limit)), (self.diff, r.difference, None))
-        for panel, values, lv in panels:
+                  (self.ref, r.reference, nice_levels(r.reference_limit)),
+                  (self.diff, r.difference, self._difference_levels(r)))
+        for panel, values, levels in panels:
             panel.plot.setLabel("bottom", x_label)
             if values is None:
                 panel.clear()
                 continue
-            # the difference on the scale of the tolerance at least: a match looks pale
-            panel.show(values, 0, 0, cols, rows,
-                       lv or symmetric_levels(values, floor=max(r.tolerance, 1e-15)))
+            panel.show(values, 0, 0, cols, rows, levels)
             set_extent(panel.plot, (0, cols), (0, rows))
         unknown = any(m.id == "unknown" for m in r.mistakes)
         title = self.tr("the reference it matches") if r.match else \
             self.tr("the nearest right table") if unknown else self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
                   size=TITLE_SIZE)
+
+    @staticmethod
+    def _difference_levels(r) -> tuple[float, float]:
+        """The difference on the scale of the tolerance at least: a match looks pale."""
+        return nice_levels(r.difference_limit, floor=max(r.tolerance, 1e-15))
 
     def _draw_curves(self, r) -> None:
         self.stack.setCurrentWidget(self.curves_canvas)
