@@ -213,17 +213,10 @@ def test_a_colour_bar_widens_for_long_labels_and_draws_every_one(qtbot):
     """pyqtgraph draws no tick label that sticks out of its axis, and a colour bar's axis is 45 px:
     at ±0.0005 ("-0.0004") the Check view's bar showed only "0". It widens to fit (and does not
     narrow again, so the layout stays put)."""
-    import pyqtgraph as pg
     from PySide6.QtGui import QImage, QPainter
     from PySide6.QtWidgets import QApplication
 
-    from explorer.ui.views.base import ImagePlot
-
-    canvas = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(canvas)
-    canvas.resize(320, 260)
-    canvas.show()
-    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    canvas, panel = _shown_panel(qtbot)
     axis = panel.bar.axis
     for levels, labels in (((-0.5, 0.5), 5), ((-0.0005, 0.0005), 5), ((-1, 1), 5)):
         panel.show(np.zeros((4, 4), np.float32), 0, 0, 4, 4, levels)
@@ -237,15 +230,9 @@ def test_a_colour_bar_widens_for_long_labels_and_draws_every_one(qtbot):
     assert axis.fixedWidth > 45         # kept from the widest labels
 
 
-def _pixels(widget) -> np.ndarray:
-    image = widget.grab().toImage()
-    return np.array(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
-
-
-def test_a_colour_bar_plays_a_kept_scale_only_for_the_same_state(qtbot):
+def _shown_panel(qtbot):
+    """(canvas, ImagePlot): one image panel with its colour bar, shown at 320 x 260."""
     import pyqtgraph as pg
-    from PySide6.QtGui import QFont
-    from PySide6.QtWidgets import QApplication
 
     from explorer.ui.views.base import ImagePlot
 
@@ -253,7 +240,19 @@ def test_a_colour_bar_plays_a_kept_scale_only_for_the_same_state(qtbot):
     qtbot.addWidget(canvas)
     canvas.resize(320, 260)
     canvas.show()
-    panel = ImagePlot(canvas, 0, 0, "x", "y")
+    return canvas, ImagePlot(canvas, 0, 0, "x", "y")
+
+
+def _pixels(widget) -> np.ndarray:
+    image = widget.grab().toImage()
+    return np.array(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
+
+
+def test_a_colour_bar_plays_a_kept_scale_only_for_the_same_state(qtbot):
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    canvas, panel = _shown_panel(qtbot)
     scale = panel.bar.axis
     assert scale._kept_pictures is not None
     data = np.linspace(-1, 1, 16, dtype=np.float32).reshape(4, 4)
