@@ -445,6 +445,17 @@ def test_a_table_far_from_every_convention_is_never_given_base_1():
     assert r.convention["base"] > 1 and "base 1," not in r.summary
 
 
+def test_a_rope_cache_fit_at_the_bottom_of_its_search_is_never_given_base_1():
+    """A cos cache of base 1.00001 (every pair nearly the same speed, but not within tolerance of
+    one speed) is fitted at the bottom of the base search, 1.0001, which rounds to 1: the guard
+    keeps the fitted value (without it: "nearest: cos cache, base 1")."""
+    h = 32
+    angle = np.arange(64)[:, None] * (1.00001 ** (-np.arange(h) / h))[None, :]
+    r = explorer.check(np.cos(np.concatenate([angle, angle], axis=1)), kind="rope_cache")
+    assert r.kind == "rope_cache" and not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    assert r.convention["base"] > 1 and "base 1," not in r.summary and "base 1.0001" in r.summary
+
+
 def _far_words(lang: str) -> str:
     return TEMPLATES["unknown_far"][LANGS.index(lang)].split("{")[0]
 
