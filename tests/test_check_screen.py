@@ -70,6 +70,10 @@ def test_the_noise_of_the_worst_case_still_matches():
     assert diagnose(noisy).match
     assert not cannot_be_sinusoidal(noisy, "float64")
     assert cannot_be_sinusoidal(np.random.default_rng(0).standard_normal((300, 64)), "float64")
+    # the peak a caller passes is the one it would take itself
+    random = np.random.default_rng(0).standard_normal((300, 64))
+    assert cannot_be_sinusoidal(random, "float64", float(np.abs(random).max()))
+    assert not cannot_be_sinusoidal(random, "float64", 100 * float(np.abs(random).max()))
 
 
 @pytest.mark.parametrize("shape", [(30522, 64), (64, 30522), (2048, 512), (512, 2048), (40, 300)])
@@ -111,7 +115,7 @@ def test_a_table_found_on_its_second_reading_is_found_as_before(monkeypatch, cas
         x = template(Spec(sign=1), d, 10000.0, np.arange(length)).astype(np.float32)
     screened = diagnose(x).to_json()
     monkeypatch.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal",
-                        lambda t, dtype: False)
+                        lambda t, dtype, peak=None: False)
     assert screened == diagnose(x).to_json()
     assert not any(m["id"] == "unknown" for m in screened["mistakes"])
     assert "(L, d)" in screened["convention"]["orientation"]
@@ -122,14 +126,14 @@ def test_the_screen_itself_is_asked_only_for_a_second_reading(monkeypatch):
     reports); only the other one is screened."""
     asked = []
     monkeypatch.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal",
-                        lambda t, dtype: asked.append(t.shape) or True)
+                        lambda t, dtype, peak=None: asked.append(t.shape) or True)
     r = diag.diagnose(np.random.default_rng(4).standard_normal((500, 24)))
     assert asked == [(24, 500)] and r.convention["orientation"] == "(L, d)"
 
 
 def _without_screen(x, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal", lambda t, dtype: False)
+        m.setattr("explorer.backend.diagnose.sinusoid_screen.cannot_be_sinusoidal", lambda t, dtype, peak=None: False)
         return diagnose(x).to_json()
 
 

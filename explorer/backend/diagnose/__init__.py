@@ -133,8 +133,9 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
     from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
     from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
 
+    peak = peak_abs(t)                  # one pass for the pairing check and the screen
     if kind in (None, "rope_cache"):
-        tol = tolerance(peak_abs(t), dtype, 0)
+        tol = tolerance(peak, dtype, 0)
         pairing = duplicated_pairing(t, tol)
         if pairing is not None:
             return check_cache(t, pairing, dtype, orientation, expect, lang)
@@ -145,7 +146,7 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
                              err=float("inf"), tol=tol),)
             return Diagnosis("rope_cache", False, {"orientation": orientation, "dtype": dtype},
                              found, float("inf"), tol, t, None)
-    if screen and cannot_be_sinusoidal(t, dtype):
+    if screen and cannot_be_sinusoidal(t, dtype, peak):
         return None
     result = check_pe(t, dtype, orientation, lang)
     if result.match and expect.get("base") is not None:

@@ -60,15 +60,16 @@ def recurrence_misses(x: np.ndarray, share: float = PAIR_SHARE) -> np.ndarray:
     return np.partition(bound, k, axis=0)[k]
 
 
-def cannot_be_sinusoidal(x: np.ndarray, dtype: str) -> bool:
+def cannot_be_sinusoidal(x: np.ndarray, dtype: str, peak: float | None = None) -> bool:
     """True when x (L, d) is nothing like any spec of the PE check and cannot match one (see
-    above); False when it may (or the table is too short to tell, or has many zeros)."""
+    above); False when it may (or the table is too short to tell, or has many zeros). peak:
+    max |x| when the caller has it."""
     n = min(MAX_ROWS, len(x) // 4)
     c = tolerance(1.0, dtype, ANGLE_CAP)                          # tol / |scale| (+ 1e-12)
     if c >= PEAK_OF_W1 or 4 * c / (PEAK_OF_W1 - c) > NEAR_SHARE:    # float8: a match may miss more
         return False
     if n < MIN_ROWS or x.shape[1] == 0 or x.size - np.count_nonzero(x) > MAX_ZEROS * x.size:
         return False
-    limit = NEAR_SHARE * peak_abs(x)
+    limit = NEAR_SHARE * (peak_abs(x) if peak is None else peak)
     kept = np.count_nonzero(recurrence_misses(np.asarray(x[:n], dtype=np.float64)) <= limit)
     return kept < KEPT_SHARE * x.shape[1]
