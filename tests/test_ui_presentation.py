@@ -329,11 +329,12 @@ def test_titles_are_not_cut_at_3x(window, qtbot):
         window.presenter.set_scale(1.0)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, lang):
+@pytest.mark.parametrize("lang, big", [("en", False), ("zh_CN", False), ("en", True), ("zh_CN", True)])
+def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, lang, big):
     """No plot row needs more width than its canvas has (the PCA row's titles and RoPE's two-column
     legend did: the last plot and the position bar went off the edge). F11 as it lays out: the
-    control panel hidden, 1.5x."""
+    control panel hidden, 1.5x. big: d_model 1024, max_len 8192, where Offset's one-line title
+    "... (float32, all channels; first 128 drawn)" pushed the window past the screen's edge."""
     from PySide6.QtWidgets import QApplication
 
     from explorer.ui.i18n import install_translator
@@ -346,6 +347,8 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         win.resize(1280, 800)
         win.show()
         win.controller.update_view("alibi", heads=13)   # a long per-head title: "head 12: m = 0.0442"
+        if big:
+            win.controller.update(d_model=1024, max_len=8192)
         for f11 in (False, True):
             if f11:
                 win.dock.hide()

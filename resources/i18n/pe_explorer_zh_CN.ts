@@ -3406,8 +3406,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>p = %1，k = %2：最大误差 %3（float32）</translation>
         </message>
         <message>
-            <source>p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)</source>
-            <translation>p = %1，k = %2：最大误差 %3（float32，全部通道；只画出前 %4 个）</translation>
+            <source>p = %1, k = %2: max error %3 (float32, all channels)&lt;br&gt;the first %4 channels drawn</source>
+            <translation>p = %1，k = %2：最大误差 %3（float32，全部通道）&lt;br&gt;只画出前 %4 个通道</translation>
         </message>
         <message>
             <source>max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the curves for different p: %2</source>
@@ -3807,12 +3807,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>位置</translation>
         </message>
         <message>
-            <source>rotated q (random vector)</source>
-            <translation>旋转后的 q（随机向量）</translation>
+            <source>rotated random q</source>
+            <translation>旋转后的随机 q</translation>
         </message>
         <message>
-            <source>rotated k (random vector)</source>
-            <translation>旋转后的 k（随机向量）</translation>
+            <source>rotated random k</source>
+            <translation>旋转后的随机 k</translation>
         </message>
         <message>
             <source>rotate-half channel</source>

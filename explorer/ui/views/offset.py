@@ -70,7 +70,7 @@ class OffsetView(PanelView):
         move_points(self.rotated, channels, r.rotated[:shown])
         set_extent(self.vec, x=(-0.5, shown - 0.5), padding=0.01)
         title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
-            self.tr("p = %1, k = %2: max error %3 (float32, all channels; first %4 drawn)")
+            self.tr("p = %1, k = %2: max error %3 (float32, all channels)<br>the first %4 channels drawn")
         set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
         self._draw_dots(r)
         self.set_readout(

@@ -74,8 +74,10 @@ class RopeView(PanelView):
 
     def _build_rotation(self) -> None:
         ch, pos = self.tr("channel"), self.tr("position")
-        self.q_img = self.image(0, 0, ch, pos, self.tr("rotated q (random vector)"))
-        self.k_img = self.image(0, 2, ch, pos, self.tr("rotated k (random vector)"))
+        # short titles: "rotated q (random vector)" with 4-digit positions (max_len 8192) left the
+        # row 11 px wider than its canvas in F11 at 1280 x 800
+        self.q_img = self.image(0, 0, ch, pos, self.tr("rotated random q"))
+        self.k_img = self.image(0, 2, ch, pos, self.tr("rotated random k"))
         self.perm = self.image(0, 4, self.tr("rotate-half channel"), self.tr("interleaved channel"),
                                self.tr("P: x_half = x_interleaved · P"), "CET-L1", reverse=True)
         self.score = self.plot(1, 0, "m − n", "q(m)·k(n)", self.tr("score against distance"), colspan=3)
