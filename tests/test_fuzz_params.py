@@ -177,7 +177,10 @@ def test_similarity_finite_screen_sized(p, w):
     r = compute.similarity(p, w)
     rows, cols = r.image.shape
     assert rows == cols <= max(1, min(win.rows_px, win.cols_px))
-    assert r.profile_k.shape == r.profile_f.shape and len(r.profile_k) <= max(1, win.cols_px)
+    # f(0) itself beside the block means (their first one hides its peak)
+    assert r.profile_k.shape == r.profile_f.shape and len(r.profile_k) <= max(2, win.cols_px)
+    assert r.profile_k[0] == 0 and r.profile_f[0] == pytest.approx(
+        1.0 if p.metric == "cosine" else p.d_model // 2, rel=1e-9) or p.d_model < 2
     for a in (r.image, r.profile_k, r.profile_f):
         assert np.isfinite(a).all()
     limit = 1 + 1e-5 if p.metric == "cosine" else p.d_model / 2 + 1 + 1e-3

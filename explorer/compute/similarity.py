@@ -20,8 +20,8 @@ class SimilarityResult:
     image: np.ndarray        # (rows, cols) float32 block means of S (dot or cosine)
     pos0: int
     pos_step: int
-    profile_k: np.ndarray    # (m,) offsets k (block centres)
-    profile_f: np.ndarray    # (m,) f(k), block means when the step is > 1
+    profile_k: np.ndarray    # (m,) offsets k: 0, then block centres when the step is > 1
+    profile_f: np.ndarray    # (m,) f(k): f(0) itself, then block means when the step is > 1
     params: Params
 
     def cell(self, p: int, q: int) -> tuple[float, bool] | None:
@@ -43,12 +43,15 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
     rows = math.ceil(n / step)
     img = similarity_blocks(win.pos0, win.pos0, step, rows, rows, params.d_model, params.base,
                             params.layout, params.metric, np.float32, np.float32)
-    k_step = block_step(params.max_len, win.cols_px)
+    k_step = block_step(params.max_len, max(1, win.cols_px - 1))     # (room for f(0) itself)
     k_count = math.ceil(params.max_len / k_step)
     f = offset_profile_blocks(0, k_step, k_count, params.d_model, params.base, params.layout)
+    k = np.arange(k_count) * k_step + (k_step - 1) / 2
+    if k_step > 1:      # the first block's mean hides the peak f(0) (0.8 of it at 1024 x 8192)
+        f0 = offset_profile_blocks(0, 1, 1, params.d_model, params.base, params.layout)
+        f, k = np.concatenate([f0, f]), np.concatenate([[0.0], k])
     if params.metric == "cosine":
         f = f / max(1, channel_counts(params.d_model, params.layout)[1])   # h paired channels
-    k = np.arange(k_count) * k_step + (k_step - 1) / 2
     return SimilarityResult(img, win.pos0, step, k, f, params)
 
 

@@ -30,6 +30,8 @@ class SimilarityView(ZoomableView):
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
         self.profile.setLabel("left", "f(k)")
         self.profile.setMenuEnabled(False)
+        for name in ("left", "bottom"):     # no "(x0.001)" and 0 .. 800 for a cosine peak of 0.8
+            self.profile.getAxis(name).enableAutoSIPrefix(False)
         self.profile_curve = add_line(self.profile, pen=pg.mkPen("#0072B2", width=2))
         self.canvas.ci.layout.setColumnStretchFactor(0, 3)
         self.canvas.ci.layout.setColumnStretchFactor(2, 2)
