@@ -137,6 +137,11 @@ def test_alibi_heads_and_causal(qtbot):
     np.testing.assert_array_equal(dy, y)
     assert view.panels[0].plot.isVisible() and not view.panels[2].plot.isVisible()
     assert not np.isnan(view.panels[0].image.image).any()
+    # the bar reaches a nice end past -m (n - 1) and names it (it stopped at -100 for -127.5)
+    n, m = view.result.params.max_len, 2 ** -4
+    lo, hi = view.panels[0].image.levels
+    assert hi == 0 and lo <= -m * (n - 1) < 0.75 * lo
+    assert view.panels[0].bar.axis._tickLevels[0][0][0] == pytest.approx(lo)
     step(view, lambda: qtbot.mouseClick(view.controls.itemAt(2).widget(), Qt.MouseButton.LeftButton))
     assert view.result.state.causal and np.isnan(view.panels[0].image.image).any()
 
