@@ -70,6 +70,12 @@ def test_conventions_check_line_follows_params(qtbot):
     assert view.readout.text() != text
     assert view.diff.image.image.shape == before.shape and not np.allclose(view.diff.image.image, before)
     assert view.perm.image.image.shape == (16, 16)
+    assert "each pixel is a mean" not in view.readout.text()         # 16 x 256: every cell drawn
+    step(view, lambda: view.controller.update(d_model=1024, max_len=8192))
+    r = view.result
+    assert r.ch_step > 1 and r.comparison.step > 1
+    assert (f"PE over {r.ch_step} channels × {r.pos_step} positions, S over {r.comparison.step} × "
+            f"{r.comparison.step} positions") in view.readout.text()
 
 
 def test_offset_controls_change_picture(qtbot):

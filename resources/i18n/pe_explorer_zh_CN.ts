@@ -569,6 +569,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <source>interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation keeps dot products; table check %3); vs t2t: max |diff| = %4</source>
             <translation>交错式与拼接式的相似度（%1）：max |差| = %2（通道置换不改变点积；编码表核对 %3）；与 t2t 相比：max |差| = %4</translation>
         </message>
+        <message>
+            <source>each pixel is a mean: PE over %1 channels × %2 positions, S over %3 × %3 positions</source>
+            <translation>每个像素都是平均值：PE 取 %1 个通道 × %2 个位置，S 取 %3 × %3 个位置</translation>
+        </message>
     </context>
     <context>
         <name>CurvesView</name>

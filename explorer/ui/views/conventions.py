@@ -50,6 +50,11 @@ class ConventionsView(PanelView):
         for panel in (self.sim, self.diff):
             set_extent(panel.plot, (0, span), (0, span))
         metric = self.tr("cosine") if p.metric == "cosine" else self.tr("dot product")
-        self.set_readout(
-            fill(self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "
-                    "keeps dot products; table check %3); vs t2t: max |diff| = %4"), metric, f"{comp.diff_concat:.3g}", f"{comp.permutation_error:.3g}", f"{comp.diff_t2t:.3g}"))
+        text = fill(self.tr("interleaved vs concat similarity (%1): max |diff| = %2 (a channel permutation "
+                            "keeps dot products; table check %3); vs t2t: max |diff| = %4"), metric,
+                    f"{comp.diff_concat:.3g}", f"{comp.permutation_error:.3g}", f"{comp.diff_t2t:.3g}")
+        if r.ch_step > 1 or r.pos_step > 1 or comp.step > 1:
+            # block means blend an interleaved sin/cos pair into one colour and lower the peaks
+            text += "; " + fill(self.tr("each pixel is a mean: PE over %1 channels × %2 positions, S over "
+                                        "%3 × %3 positions"), str(r.ch_step), str(r.pos_step), str(comp.step))
+        self.set_readout(text)
