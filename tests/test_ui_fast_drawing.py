@@ -195,6 +195,19 @@ def test_bar_ticks_of_symmetric_levels_are_symmetric():
     assert bar_ticks(2.0, 1.0) == [[]] and bar_ticks(0.0, float("inf")) == [[]]
 
 
+def test_a_labelled_span_puts_a_labelled_tick_at_both_ends():
+    """ALiBi's bars span [-m (n - 1), 0] widened: to -150 for -127.5, and to -125 for -120 (a nice
+    -120 took ticks of 25, so its end had no label, a review found). At most 60% wider."""
+    from explorer.ui.views.ranges import bar_ticks, labelled_span
+
+    for lo in -np.concatenate([np.geomspace(1e-3, 1e6, 2000), [127.5, 120.0, 12.0, 1.2]]):
+        a, b = labelled_span(lo, 0.0)
+        ticks = bar_ticks(a, b)[0]
+        assert b == 0 and 1.6 * lo <= a <= lo, lo
+        assert ticks[0][0] == pytest.approx(a) and ticks[-1][0] == pytest.approx(b), (lo, ticks)
+    assert labelled_span(-120.0, 0.0) == (-125.0, 0.0) and labelled_span(-127.5, 0.0) == (-150.0, 0.0)
+
+
 def test_an_image_panels_colour_bar_shows_the_given_ticks(qtbot):
     import pyqtgraph as pg
 

@@ -12,7 +12,7 @@ from explorer.backend.alibi import MAX_HEADS
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.titles import set_title, title_over_axis
-from explorer.ui.views.ranges import nice_span, set_extent
+from explorer.ui.views.ranges import labelled_span, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
 
@@ -70,8 +70,8 @@ class AlibiView(PanelView):
             panel.bar.show()
             h = r.shown[i]
             lo = -float(r.slopes[h]) * (n - 1)
-            # a nice bottom end (-127.5 -> -150): the bar's last label was -100, its end unnamed
-            panel.show(r.bias[i], 0, 0, span, span, nice_span(min(lo, -1e-9), 0.0))
+            # a labelled bottom end (-127.5 -> -150): the bar's last label was -100, its end unnamed
+            panel.show(r.bias[i], 0, 0, span, span, labelled_span(min(lo, -1e-9), 0.0))
             set_extent(panel.plot, (0, span), (0, span))
             set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])

@@ -101,6 +101,22 @@ def nice_span(lo: float, hi: float) -> tuple[float, float]:
     return (a, b) if b > a else (a - 1.0, a + 1.0)
 
 
+def labelled_span(lo: float, hi: float) -> tuple[float, float]:
+    """nice_span(lo, hi) widened to whole steps of the ticks bar_ticks gives it, so that a colour
+    bar's both ends carry a label (-120 took steps of 25: its end was unnamed; -125 is named)."""
+    a, b = nice_span(lo, hi)
+    for _ in range(3):                 # a wider span can take a coarser step: until it holds
+        ticks = bar_ticks(a, b)[0]
+        if len(ticks) < 2:
+            break
+        step = ticks[1][0] - ticks[0][0]
+        wide = (step * math.floor(a / step + 1e-9), step * math.ceil(b / step - 1e-9))
+        if wide == (a, b) or (math.isclose(wide[0], a) and math.isclose(wide[1], b)):
+            break
+        a, b = wide
+    return a, b
+
+
 def _nice_floor(m: float) -> float:
     """The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is <= m (m > 0)."""
     e = 10.0 ** math.floor(math.log10(m))
