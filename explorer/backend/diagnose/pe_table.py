@@ -214,7 +214,8 @@ def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
     return np.abs(t) > 1e-6
 
 
-def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms=None) -> Diagnosis:
+def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None) -> Diagnosis:
+    """rms_of: _rms_error(x, fit) when _choose took it."""
     spec, d = fit.spec, x.shape[1]
     scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
     base = fit.base
@@ -231,7 +232,7 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms=None) ->
     ref *= scale                                          # in place: one table-sized array, not two
     if fit.max_error > tol:
         nearest = _spec_words(fit)
-        rms, size = rms or _rms_error(x, fit)
+        rms, size = rms_of or _rms_error(x, fit)
         conv.update(rms_error=rms, rms=size)
         found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol,
                          orientation=orientation.split(":")[0])
