@@ -133,8 +133,9 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
     from explorer.backend.diagnose.rope_cache import check_cache, duplicated_pairing
     from explorer.backend.diagnose.sinusoid_screen import cannot_be_sinusoidal
 
-    peak = peak_abs(t)                  # one pass for the pairing check and the screen
+    peak = None                         # max |t|: one pass for the pairing check and the screen
     if kind in (None, "rope_cache"):
+        peak = peak_abs(t)
         tol = tolerance(peak, dtype, 0)
         pairing = duplicated_pairing(t, tol)
         if pairing is not None:

@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 
+from explorer.ui.views.tick_room import tick_metrics
+
 
 def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
     """bar.setLevels only when the levels change, with its ticks given (bar_ticks): pyqtgraph's
@@ -24,12 +26,9 @@ def room_for_labels(axis: pg.AxisItem, labels: list[str]) -> None:
     """Widen a fixed-width vertical axis (a colour bar's is 45 px, pyqtgraph's ColorBarItem) to
     fit `labels`: pyqtgraph draws no label that sticks out of its axis, so a bar of ±0.0005
     ("-0.0004") showed only its "0". Never narrowed: the layout stays put while a slider moves."""
-    from PySide6.QtGui import QFont, QFontMetricsF
-
     if axis.fixedWidth is None or not labels:
         return
-    font = axis.style.get("tickFont")
-    metrics = QFontMetricsF(font if isinstance(font, QFont) else axis.font())
+    metrics = tick_metrics(axis)
     needed = (max(metrics.horizontalAdvance(t) for t in labels) + max(0, axis.style["tickLength"])
               + axis.style["tickTextOffset"][0] + 2)
     if needed > axis.fixedWidth:
@@ -84,8 +83,7 @@ def symmetric_levels(data, floor: float = 1e-12) -> tuple[float, float]:
     if not math.isfinite(m):      # NaN or ±inf in it (a damaged checkpoint): the finite values set it
         finite = np.abs(data[np.isfinite(data)])
         m = float(finite.max()) if finite.size else 1.0
-    m = nice_ceil(max(m, floor))
-    return (-m, m)
+    return nice_levels(m, floor)
 
 
 def nice_span(lo: float, hi: float) -> tuple[float, float]:

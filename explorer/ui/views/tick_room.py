@@ -22,17 +22,21 @@ _SPACING = getattr(pg.AxisItem.tickSpacing, "pyqtgraph_spacing", pg.AxisItem.tic
 _VALUES = getattr(pg.AxisItem.tickValues, "pyqtgraph_values", pg.AxisItem.tickValues)
 
 
-def label_height(axis: pg.AxisItem) -> float:
-    """The height of one tick label in the axis's tick font (its own font when none is set)."""
+def tick_metrics(axis: pg.AxisItem) -> QFontMetricsF:
+    """The metrics of the axis's tick font (its own font when none is set)."""
     font = axis.style.get("tickFont")
-    return QFontMetricsF(font if isinstance(font, QFont) else axis.font()).height()
+    return QFontMetricsF(font if isinstance(font, QFont) else axis.font())
+
+
+def label_height(axis: pg.AxisItem) -> float:
+    """The height of one tick label in the axis's tick font."""
+    return tick_metrics(axis).height()
 
 
 def label_width(axis: pg.AxisItem, lo: float, hi: float, step: float) -> float:
     """The wider of the labels at the two ends of lo .. hi (the axis's scaled values) at this step,
     as the axis writes them, plus one digit: the room a horizontal axis keeps per labelled tick."""
-    font = axis.style.get("tickFont")
-    metrics = QFontMetricsF(font if isinstance(font, QFont) else axis.font())
+    metrics = tick_metrics(axis)
     scale = axis.scale or 1.0
     ends = [math.ceil(lo / step) * step / scale, math.floor(hi / step) * step / scale]
     strings = axis.tickStrings(ends, axis.autoSIPrefixScale * axis.scale, step / scale)
