@@ -146,7 +146,8 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
 
 
 def _fit_one(x, mask, spec: Spec, start: int, base: float, dtype: str, work) -> Fit:
-    """The candidate refined on all rows, with a round base and scale when they fit as well."""
+    """The candidate refined on all rows, with a round base when it fits as well and a round
+    scale when it matches (_snap_scale)."""
     refined = math.exp(_refine(x, mask, spec, start, math.log(base)))
     # a rising law (or a short table) can make the refinement wander off: keep the better one
     tried = [(b, *_max_error(x, mask, spec, b, start, work=work)) for b in dict.fromkeys((refined, base))]
