@@ -7,6 +7,7 @@ from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.similarity import (cos_sum, offset_profile, offset_profile_blocks,
                                          similarity_blocks, similarity_matmul, similarity_matrix)
 from explorer.errors import InputError
+from tests.pe_tables import float64_table
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
@@ -102,3 +103,23 @@ def test_the_cosine_matrix_view_holds_the_matrix_values_without_writing_the_matr
     if paired and n > 1:
         low, high = np.lib.array_utils.byte_bounds(view)     # the memory the view reads
         assert high - low == (2 * n - 1) * 4
+
+
+@pytest.mark.parametrize("metric", ["dot", "cosine"])
+def test_screen_profile_ends_at_the_last_offset(metric):
+    """f(k)'s blocks cover the offsets 0 .. max_len - 1 and no more: a trailing partial block is the
+    mean of its own offsets, drawn at its centre (it was a whole block, past the table's last offset)."""
+    from explorer.compute.screen import Window
+    from explorer.compute.similarity import similarity
+    from explorer.params import Params
+
+    p = Params(d_model=64, max_len=1000, base=1e4, metric=metric)
+    r = similarity(p, Window.full(p, 64, 64))      # k_step 16: 62 blocks and 8 over
+    pe = float64_table(p.max_len, p.d_model, p.base, p.layout)        # built without the app's code
+    f = pe @ pe[0]                                                   # f(k) = PE[k] . PE[0], (max_len,)
+    if metric == "cosine":
+        f = f / (p.d_model // 2)
+    assert r.profile_k[-1] == (992 + 999) / 2 and r.profile_k.max() <= p.max_len - 1
+    np.testing.assert_allclose(r.profile_f[-1], f[992:].mean(), rtol=1e-5)     # (float64 w here)
+    np.testing.assert_allclose(r.profile_f[-2], f[976:992].mean(), rtol=1e-5)
+    np.testing.assert_allclose(r.profile_f[0], f[0], rtol=1e-9)

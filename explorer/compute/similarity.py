@@ -44,9 +44,12 @@ def similarity(params: Params, window: Window) -> SimilarityResult:
     img = similarity_blocks(win.pos0, win.pos0, step, rows, rows, params.d_model, params.base,
                             params.layout, params.metric, np.float32, np.float32)
     k_step = block_step(params.max_len, max(1, win.cols_px - 1))     # (room for f(0) itself)
-    k_count = math.ceil(params.max_len / k_step)
-    f = offset_profile_blocks(0, k_step, k_count, params.d_model, params.base, params.layout)
-    k = np.arange(k_count) * k_step + (k_step - 1) / 2
+    full, rest = divmod(params.max_len, k_step)      # offsets 0 .. max_len - 1 exist, no more
+    f = offset_profile_blocks(0, k_step, full, params.d_model, params.base, params.layout)
+    k = np.arange(full) * k_step + (k_step - 1) / 2
+    if rest:            # the trailing partial block: the mean of its own offsets, at its centre
+        f_rest = offset_profile_blocks(full * k_step, rest, 1, params.d_model, params.base, params.layout)
+        f, k = np.concatenate([f, f_rest]), np.concatenate([k, [full * k_step + (rest - 1) / 2]])
     if k_step > 1:      # the first block's mean hides the peak f(0) (0.8 of it at 1024 x 8192)
         f0 = offset_profile_blocks(0, 1, 1, params.d_model, params.base, params.layout)
         f, k = np.concatenate([f0, f]), np.concatenate([[0.0], k])
