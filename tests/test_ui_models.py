@@ -250,6 +250,22 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
     reference.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
+    """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever
+    their titles (k's shorter title had left it ~3/4 of q's width at 1920 x 1080)."""
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, llama)
+    window.resize(*size)
+    view = show(window, "qk")
+    qtbot.wait(50)
+    width = {name: getattr(view, name).plot.vb.sceneBoundingRect().width()
+             for name in ("q_img", "k_img", "rot_img")}
+    assert min(width["q_img"], width["k_img"]) >= 0.85 * max(width["q_img"], width["k_img"]), width
+    logits = view.rot_img
+    assert logits.plot.vb.sceneBoundingRect().right() <= logits.bar.sceneBoundingRect().left()
+
+
 def test_export_view_qk_with_model(llama, tmp_path):
     from explorer.commands.cli import main
 

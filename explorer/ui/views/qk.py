@@ -44,6 +44,9 @@ class QkView(Retranslatable, PanelView):
         self.plain_img = self.image(1, 0, "", "")
         for panel in (self.rot_img, self.plain_img):
             panel.plot.setAspectLocked(True)
+        for col, panel in ((0, self.q_img), (2, self.k_img)):
+            self.canvas.ci.layout.setColumnStretchFactor(col, 1)   # q and k alike, whatever their titles
+            panel.plot.setPreferredWidth(200)
         self.position_axes = (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
                               *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img)
                                 for a in ("left", "bottom")))
