@@ -151,9 +151,11 @@ def test_animation_advances_parameters_and_stops(qtbot, window):
     assert window.controller.params.base > 10000
     window.controller.wait_idle()
     anim.set_parameter("offset")
-    k0 = window.views["offset"].state.offset
+    k0 = window.controller.state.views["offset"].offset
     anim.tick()
-    assert window.views["offset"].state.offset == k0 + 1
+    assert window.controller.state.views["offset"].offset == k0 + 1
+    window.tabs.setCurrentIndex(list(window.views).index("offset"))     # its controls show it
+    assert window.views["offset"].k_box.value() == k0 + 1
 
 
 def test_formula_panel_shows_current_numbers(qtbot, window):

@@ -72,9 +72,6 @@ class Animator(QObject):
         self.pause() if self.running else self.play()
 
     # one parameter ------------------------------------------------------------------------------
-    def _offset_view(self):
-        return self.window.views.get("offset")
-
     def _limit(self) -> int:
         return self.window.controller.params.max_len
 
@@ -83,8 +80,7 @@ class Animator(QObject):
         if self.parameter == "cursor":
             return c.cursor or 0
         if self.parameter == "offset":
-            view = self._offset_view()
-            return None if view is None else view.k_box.value()
+            return c.state.views["offset"].offset
         return getattr(c.params, self.parameter)
 
     def _restart(self) -> None:
@@ -96,7 +92,7 @@ class Animator(QObject):
         if self.parameter == "cursor":
             c.set_cursor(int(value))
         elif self.parameter == "offset":
-            self._offset_view().k_box.setValue(int(value))     # the view recomputes at once
+            c.update_view("offset", offset=int(value))         # the offset view, when open, follows
         elif self.parameter == "d_model":
             pairs = tuple(i for i in c.params.curve_pairs if i < (value + 1) // 2) or (0,)
             c.update(d_model=int(value), curve_pairs=pairs)
