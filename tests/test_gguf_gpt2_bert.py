@@ -57,7 +57,7 @@ def written(request, tmp_path_factory):
 def test_config_is_the_family(written):
     arch, _, torch_model, model, hf, _ = written
     c, ref = model.config, hf.config
-    assert c.family == arch and c.position == "learned" and c.rope == ()
+    assert c.family == arch and c.position == "learned" and c.rope_scaling is None
     for field in ("d_model", "n_layers", "n_heads", "n_kv_heads", "head_dim", "vocab_size", "max_positions",
                   "norm_eps", "qk_bias", "pre_norm", "word_embed_proj_dim"):
         assert getattr(c, field) == pytest.approx(getattr(ref, field)), field

@@ -34,7 +34,7 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
         assert five.rope_parameters == hf.rope_parameters
         assert five.n_kv_heads == hf.num_key_value_heads
     else:
-        assert five.rope == () and five.rope_base is None
+        assert five.rope_scaling is None and five.rope_base is None
     assert five.position_offset == (2 if family.startswith("opt") else 0)
 
 
@@ -54,17 +54,21 @@ def test_4x_rope_scaling_with_type_or_rope_type_becomes_5x_parameters():
     assert five.rope_parameters == hf.rope_parameters
     yarn = model_config({**base, "rope_scaling": {"type": "longrope", "short_factor": [1.0, 2.0],
                                                   "long_factor": [3.0, 4.0], "factor": 2.0}})
-    assert dict(yarn.rope)["short_factor"] == (1.0, 2.0)          # lists kept hashable
+    assert yarn.rope_scaling.short_factor == (1.0, 2.0)          # lists kept hashable
     hash(yarn)
     assert rope_parameters({"model_type": "llama"}) == {"rope_type": "default", "rope_theta": 10000.0}
 
 
 def test_partial_rotary_factor_top_level_or_in_rope_parameters():
+    """A GGUF's rope.dimension_count (llama.cpp rotates that many channels) arrives as the factor; in a
+    Hugging Face folder transformers' classes of these families rotate the whole head (checked against
+    them in test_models_families.py)."""
     base = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
             "vocab_size": 10}
-    assert model_config({**base, "partial_rotary_factor": 0.5}).rope_dim == 16
-    assert model_config({**base, "rope_parameters": {"rope_theta": 1e4, "partial_rotary_factor": 0.25}}
-                        ).rope_dim == 8
+    assert model_config({**base, "partial_rotary_factor": 0.5}, runtime="llama.cpp").rope_dim == 16
+    assert model_config({**base, "rope_parameters": {"rope_theta": 1e4, "partial_rotary_factor": 0.25}},
+                        runtime="llama.cpp").rope_dim == 8
+    assert model_config({**base, "partial_rotary_factor": 0.5}).rope_dim == 32
     with pytest.raises(InputError, match="partial_rotary_factor"):
         model_config({**base, "partial_rotary_factor": 1.5})
 

@@ -182,3 +182,125 @@ def test_scaled_rope_is_the_models_own(kind, tmp_path):
         qk = model.layer0_qk(ids)
         close(qk.q_rot, ref["q_rot"])
         close(qk.k_rot, ref["k_rot"][qk.kv_head])
+
+
+def _saved(tmp_path, family: str, config_kwargs: dict, edit=None):
+    """A random tiny checkpoint of `family` saved with save_pretrained, config.json then edited by
+    edit(dict) (keys transformers' config classes would not write), and transformers' own model
+    loaded back from the folder: what transformers makes of that config.json."""
+    import json
+
+    import torch
+
+    config_class, model_class = mh.classes(family)
+    torch.manual_seed(2)
+    model = model_class(config_class(**config_kwargs)).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 0.5)
+    model.save_pretrained(tmp_path)
+    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    if edit is not None:
+        path = tmp_path / "config.json"
+        cfg = json.loads(path.read_text())
+        edit(cfg)
+        path.write_text(json.dumps(cfg))
+    return model_class.from_pretrained(tmp_path, dtype=torch.float32, attn_implementation="eager").eval()
+
+
+def _drop(key):
+    return lambda cfg: cfg.pop(key)
+
+
+def _top_level_original(cfg):
+    cfg["original_max_position_embeddings"] = 6          # Phi-3 style: it wins over the dict's
+
+
+def _yarn_truncate_null(cfg):
+    cfg["rope_parameters"]["truncate"] = None
+
+
+def _dict_original_only(cfg):
+    cfg["rope_parameters"].pop("original_max_position_embeddings")
+
+
+def _unknown_key(cfg):
+    cfg["rope_parameters"]["finetuned"] = True           # a key linear does not read: ignored
+
+
+HEAD16 = dict(mh.SMALL, num_key_value_heads=2, head_dim=16, max_position_embeddings=40)
+LONG_TEXT = " ".join([mh.TEXT] * 170)                    # 2,210 tokens: past 2,048
+ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); found by a differential audit
+    "partial_rotary_factor, default rope": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "default", "rope_theta": 500.0,
+                                               "partial_rotary_factor": 0.5}), None, mh.TEXT),
+    "dynamic, the dict's L0 ignored": (
+        "llama", dict(HEAD16, max_position_embeddings=10, rope_parameters={
+            "rope_type": "dynamic", "rope_theta": 500.0, "factor": 3.0,
+            "original_max_position_embeddings": 4}), None, mh.TEXT),
+    "yarn, top-level L0": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+                                               "original_max_position_embeddings": 20}),
+        _top_level_original, mh.TEXT),
+    "llama3, top-level L0": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "llama3", "rope_theta": 500.0, "factor": 8.0,
+                                               "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                               "original_max_position_embeddings": 32}),
+        _top_level_original, mh.TEXT),
+    "yarn, truncate null": (       # L0 2000: its correction range 2.96 .. 7.42 is not whole
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+                                               "original_max_position_embeddings": 2000}),
+        _yarn_truncate_null, mh.TEXT),
+    "yarn, L0 from max_position_embeddings": (
+        "qwen2", dict(HEAD16, rope_parameters={"rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+                                               "original_max_position_embeddings": 10}),
+        _dict_original_only, mh.TEXT),
+    "linear, a key it does not read": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0}),
+        _unknown_key, mh.TEXT),
+    "dynamic, Mistral's default max_position_embeddings": (
+        "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
+        _drop("max_position_embeddings"), LONG_TEXT),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROPE_CONFIGS))
+def test_rope_settings_are_read_as_transformers_reads_them(name, tmp_path):
+    """Configs that transformers' model classes run, read as they read them: q and k after RoPE equal
+    theirs (a differential audit found each of these rotated differently, or refused)."""
+    family, kwargs, edit, text = ROPE_CONFIGS[name]
+    reference = _saved(tmp_path, family, kwargs, edit)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(text).ids
+        ref = mh.capture(reference, family, ids)
+        qk = model.layer0_qk(ids)
+        # inv_freq's float32 last bits (numpy's pow here, torch's there) turn angles apart by
+        # position x ulp: ~4e-5 of the scale at 2,210 tokens. The audit's misreadings were 0.2 - 2.
+        tol = 1e-5 if len(ids) < 100 else 1e-4
+        close(qk.q_rot, ref["q_rot"], tol)
+        close(qk.k_rot, ref["k_rot"][qk.kv_head], tol)
+
+
+def test_partial_rotary_factor_with_a_scaled_rope_is_refused(tmp_path):
+    """transformers' Llama cannot run it (a partial-width inv_freq against the whole head), so no
+    numbers are made up: one line, when the model is opened."""
+    mh.build("llama", tmp_path)
+    import json
+
+    path = tmp_path / "config.json"
+    cfg = json.loads(path.read_text())
+    cfg["rope_parameters"] = {"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0,
+                              "partial_rotary_factor": 0.5}
+    path.write_text(json.dumps(cfg))
+    with pytest.raises(InputError, match="partial_rotary_factor 0.5 with rope type linear: transformers' "
+                                         "llama rotates the whole head and cannot run it") as err:
+        open_model(tmp_path)
+    assert "\n" not in str(err.value)
+
+
+def test_opt_is_never_scaled_by_scale_embedding(tmp_path):
+    """OPT's config class has no scale_embedding and its model never scales (a key from BART-like configs)."""
+    reference = _saved(tmp_path, "opt", mh.FAMILIES["opt"], lambda cfg: cfg.update(scale_embedding=True))
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        close(model.input_x(ids), mh.capture(reference, "opt", ids)["x"])

@@ -53,6 +53,8 @@ def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
     require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), shown(kind))
     base = rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA))
     values = {name: _scalar_list(rope[name]) for name in _FIELDS_OF[kind] if rope.get(name) is not None}
+    if kind == "yarn" and "truncate" in rope and rope["truncate"] is None:
+        values["truncate"] = False     # transformers' get("truncate", True) is None: it does not truncate
     top_original = config.get("original_max_position_embeddings")
     max_len = config.get("max_position_embeddings")
     if kind in ("llama3", "yarn", "longrope"):

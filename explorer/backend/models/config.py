@@ -8,11 +8,12 @@ and as 5.x does (`rope_parameters`); the RoPE settings are kept 5.x-style ({"rop
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from explorer.backend.rope_scaling import MAX_HEAD_DIM
+from explorer.backend.rope_config import scaling_from_config
+from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
@@ -20,6 +21,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma")
 DTYPES = ("float32", "float16", "bfloat16", "float64")
+# max_position_embeddings when config.json has none: each class's default in transformers 5.25
+# (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
+DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192}
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class ModelConfig:
     max_positions: int              # learned table rows usable (OPT: without its offset 2); RoPE: trained length
     position: str                   # "learned" | "rope"
     rope_base: float | None
-    rope: tuple[tuple[str, object], ...]   # 5.x-style rope_parameters as sorted items; () for learned
+    rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     partial_rotary_factor: float
     norm_eps: float
     embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; OPT/others 1.0
@@ -51,7 +55,10 @@ class ModelConfig:
 
     @property
     def rope_parameters(self) -> dict:
-        return dict(self.rope)
+        """5.x-style {"rope_type", "rope_theta", ...}; {} for learned positions."""
+        if self.rope_scaling is None:
+            return {}
+        return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
 
     @property
     def rope_dim(self) -> int:
@@ -115,8 +122,12 @@ def _round_to_dtype(x: float, dtype: str) -> float:
     return float(np.float32(x))
 
 
-def model_config(cfg: dict, name: str = "") -> ModelConfig:
-    """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field."""
+def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> ModelConfig:
+    """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field.
+
+    runtime: whose semantics the RoPE keys have. "transformers" (a Hugging Face folder): its Llama,
+    Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
+    "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
@@ -152,7 +163,7 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
                                  "num_key_value_heads %2", heads, kv)
         bias = family == "qwen2" or bool(cfg.get("attention_bias", False))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
-                  "max_positions": _int(cfg, "max_position_embeddings", default=2048),
+                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[family]),
                   "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
                   "word_embed_proj_dim": d}
     head_dim = cfg.get("head_dim") if family in ROPE_FAMILIES else None
@@ -163,20 +174,34 @@ def model_config(cfg: dict, name: str = "") -> ModelConfig:
     require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM,
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
-    rope, base, partial = (), None, 1.0
+    scaling, base = None, None
     if family in ROPE_FAMILIES:
-        params = rope_parameters(cfg)
-        base = params["rope_theta"]
-        partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
-        partial = _float(partial, "partial_rotary_factor")
-        require(partial <= 1.0, "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
-        rope = tuple(sorted((k, _hashable(v)) for k, v in params.items()))
-    scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0
-    if family == "opt" and cfg.get("scale_embedding"):
-        scale = math.sqrt(d)
+        base, scaling = _rope_scaling(cfg, family, common["max_positions"], runtime)
+    scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0   # (OPT never scales)
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
-        position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope=rope,
-        partial_rotary_factor=partial, embed_scale=scale, position_offset=2 if family == "opt" else 0,
+        position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
+        partial_rotary_factor=scaling.partial_rotary_factor if scaling else 1.0, embed_scale=scale,
+        position_offset=2 if family == "opt" else 0,
         dtype=dtype, qk_norm=family == "qwen3", **{**common, "norm_eps": _float(common["norm_eps"], "eps")})
+
+
+def _rope_scaling(cfg: dict, family: str, max_positions: int, runtime: str) -> tuple[float, RopeScaling]:
+    """(rope_theta, RopeScaling) as transformers standardizes a config (explorer.backend.rope_config):
+    dynamic scales against max_position_embeddings, a top-level original_max_position_embeddings
+    (Phi-3) wins, keys a rope type does not read are dropped."""
+    params = rope_parameters(cfg)                      # rope_theta checked, in config.json's words
+    for value in params.values():
+        _hashable(value)                               # per-layer-type settings: refused
+    base, scaling = scaling_from_config({**cfg, "rope_parameters": params,
+                                         "max_position_embeddings": max_positions})
+    partial = scaling.partial_rotary_factor
+    if runtime == "transformers" and partial != 1.0:
+        # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
+        # partial width does not fit the head it multiplies, and the model cannot run
+        require(scaling.rope_type == "default", "config.json: partial_rotary_factor %1 with rope type %2: "
+                "transformers' %3 rotates the whole head and cannot run it", f"{partial:g}",
+                scaling.rope_type, family)
+        scaling = replace(scaling, partial_rotary_factor=1.0)
+    return base, scaling

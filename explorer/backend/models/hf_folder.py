@@ -96,7 +96,7 @@ def open_gguf_file(path: Path) -> Model:
     except ImportError as exc:
         raise InputError(msg("cannot open %1: the GGUF reader is unavailable (%2)", path.name, exc)) from None
     config, reader, tokenizer = gguf_file.open_gguf(path)
-    return build_model(config, reader, tokenizer, path.stem, path)
+    return build_model(config, reader, tokenizer, path.stem, path, runtime="llama.cpp")
 
 
 def _shipped(spec: str) -> Model:

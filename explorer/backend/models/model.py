@@ -18,6 +18,7 @@ from explorer.backend.models import families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.tensors import TensorReader
+from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
 from explorer.errors import InputError, msg, require
 
@@ -52,9 +53,10 @@ def display_piece(piece: str, decoded: str) -> tuple[str, bool]:
 class Model:
     """An opened model: config, its own tokenizer, and reads of its tables and layer-0 q/k."""
 
-    def __init__(self, config_dict: dict, tensors: TensorReader, tokenizer, name: str, path):
+    def __init__(self, config_dict: dict, tensors: TensorReader, tokenizer, name: str, path,
+                 runtime: str = "transformers"):
         try:
-            self.config: ModelConfig = model_config(config_dict, name)
+            self.config: ModelConfig = model_config(config_dict, name, runtime)
             families.check_tables(self.config, tensors)
             run_tokenizer(tokenizer.encode, "a")      # a tokenizer that panics says so when opened
         except BaseException:
@@ -132,20 +134,10 @@ class Model:
         explorer.backend.rope_scaling, as transformers computes it."""
         cfg = self.config
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
-        params = cfg.rope_parameters
-        kind = params["rope_type"]
-        if kind == "default":
+        scaling = cfg.rope_scaling
+        if scaling.rope_type == "default":
             return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
-        try:
-            from explorer.backend.rope_scaling import rope_frequencies
-        except ImportError:
-            raise InputError(msg("%1 uses RoPE scaling %2, which needs explorer.backend.rope_scaling; it is "
-                                 "missing from this build", self.name, repr(kind))) from None
-        extra = {k: v for k, v in params.items() if k not in ("rope_type", "rope_theta")}
-        if cfg.partial_rotary_factor != 1.0:
-            extra.setdefault("partial_rotary_factor", cfg.partial_rotary_factor)
-        freqs = rope_frequencies(cfg.head_dim, cfg.rope_base, kind, seq_len=seq_len,
-                                 max_position_embeddings=cfg.max_positions, **extra)
+        freqs = inv_frequencies(cfg.head_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
         return np.asarray(freqs.inv_freq, dtype=np.float32), float(freqs.attention_factor)
 
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
@@ -193,10 +185,12 @@ class Model:
         self.close()
 
 
-def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, path) -> Model:
-    """Model(...), with any non-InputError from a damaged source turned into one line."""
+def build_model(config_dict: dict, tensors: TensorReader, tokenizer, name: str, path,
+                runtime: str = "transformers") -> Model:
+    """Model(...), with any non-InputError from a damaged source turned into one line; runtime: whose
+    semantics the config's RoPE keys have (models.config.model_config)."""
     try:
-        return Model(config_dict, tensors, tokenizer, name, path)
+        return Model(config_dict, tensors, tokenizer, name, path, runtime)
     except InputError:
         raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
