@@ -178,6 +178,52 @@ def test_7b_sized_sparse_file_opens_with_little_memory(tmp_path):
     assert got["grew"] < 300 * 2**20, f"RSS grew {got['grew'] / 2**20:.0f} MB"
 
 
+YARN_KV = {"llama.rope.scaling.type": "yarn", "llama.rope.scaling.factor": 4.0,
+           "llama.rope.scaling.original_context_length": 64}
+
+
+def test_yarn_betas_from_metadata_rotate_as_transformers_does(tmp_path):
+    """rope.scaling.yarn_beta_fast / _slow (convert_hf_to_gguf writes a config's beta_fast / beta_slow
+    there; ggml's correction dims read them as transformers' find_correction_range does): q and k after
+    RoPE equal transformers' with the same betas (4 and 2 move the ramp's top from pair 3 to pair 2)."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from explorer.backend.models.hf_folder import open_model
+    from tests import models_helpers as mh
+
+    torch.manual_seed(4)
+    yarn = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "original_max_position_embeddings": 64,
+            "beta_fast": 4.0, "beta_slow": 2.0}
+    config = LlamaConfig(vocab_size=len(fx.vocabulary()[0]), hidden_size=64, intermediate_size=128,
+                         num_hidden_layers=1, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+                         max_position_embeddings=256, rope_parameters=yarn)
+    config._attn_implementation = "eager"
+    llama = LlamaForCausalLM(config).eval()
+    with torch.no_grad():
+        for p in llama.parameters():
+            p.normal_(0.0, 0.3)
+            p.copy_(p.half().float())                # F16 in the file is then exact
+    path = tmp_path / "yarn.gguf"
+    fx.write_llama_gguf(path, llama, "F16", extra_kv={**YARN_KV, "llama.rope.scaling.yarn_beta_fast": 4.0,
+                                                      "llama.rope.scaling.yarn_beta_slow": 2.0})
+    with open_model(str(path)) as model:
+        ids = model.tokenize("hello world the end of it all").ids
+        ref = mh.capture(llama, "llama", ids)
+        got = model.layer0_qk(ids)
+        np.testing.assert_allclose(got.q_rot, ref["q_rot"], atol=1e-5)
+        np.testing.assert_allclose(got.k_rot, ref["k_rot"][got.kv_head], atol=1e-5)
+
+
+@pytest.mark.parametrize("key", ["attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier"])
+def test_yarn_metadata_that_is_not_read_is_refused(tmp_path, key):
+    path = tmp_path / "yarn.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={**YARN_KV, f"llama.rope.scaling.{key}": 0.5})
+    with pytest.raises(InputError, match=f"metadata llama.rope.scaling.{key} is not read") as err:
+        open_gguf(path)
+    assert "\n" not in str(err.value)
+
+
 def test_yarn_rope_scaling(tmp_path):
     path = tmp_path / "yarn.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={"llama.rope.scaling.type": "yarn",

@@ -133,6 +133,12 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if kind == "yarn":
             scaling["original_max_position_embeddings"] = _int(
                 f, f"{arch}.rope.scaling.original_context_length", where)
+            for beta in ("beta_fast", "beta_slow"):      # ggml's correction dims: transformers' betas
+                if f"{arch}.rope.scaling.yarn_{beta}" in f:
+                    scaling[beta] = _float(f, f"{arch}.rope.scaling.yarn_{beta}", where)
+            for key in (f"{arch}.rope.scaling.{k}" for k in YARN_UNREAD):
+                require(key not in f, "%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and "
+                                      "k otherwise than PE Explorer would", where, key)
         config["rope_scaling"] = scaling
     if ROPE_FREQS in header.tensors:
         require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
@@ -141,6 +147,10 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
     return config
+
+
+# YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
+YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier")
 
 
 class GGUFTensorReader:
