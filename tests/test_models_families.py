@@ -156,8 +156,6 @@ SCALED = {
 @pytest.mark.parametrize("kind", sorted(SCALED))
 def test_scaled_rope_is_the_models_own(kind, tmp_path):
     """A model with rope scaling is rotated with it by default (explorer.backend.rope_scaling)."""
-    import importlib.util
-
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -174,10 +172,6 @@ def test_scaled_rope_is_the_models_own(kind, tmp_path):
     with open_model(tmp_path) as model:
         ids = model.tokenize(mh.TEXT).ids
         assert model.config.rope_parameters == config.rope_parameters
-        if importlib.util.find_spec("explorer.backend.rope_scaling") is None:
-            with pytest.raises(InputError, match="needs explorer.backend.rope_scaling"):
-                model.layer0_qk(ids)
-            return
         ref = mh.capture(torch_model, "llama", ids)
         qk = model.layer0_qk(ids)
         close(qk.q_rot, ref["q_rot"])

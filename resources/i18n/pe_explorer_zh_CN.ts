@@ -954,10 +954,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 解压后有 %2 字节；检查最多读取 %3 字节的文件</translation>
         </message>
         <message>
-            <source>%1 uses RoPE scaling %2, which needs explorer.backend.rope_scaling; it is missing from this build</source>
-            <translation>%1 使用 RoPE 缩放 %2，这需要 explorer.backend.rope_scaling，而此版本中没有它</translation>
-        </message>
-        <message>
             <source>%1 vanished while it was read</source>
             <translation>%1 在读取过程中消失了</translation>
         </message>
@@ -1100,6 +1096,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is missing (%3); the file has no usable tokenizer</source>
             <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and k otherwise than PE Explorer would</source>
+            <translation>%1：元数据 %2 未被读取：带有它时，llama.cpp 的 YaRN 旋转 q 和 k 的方式可能与 PE Explorer 不同</translation>
         </message>
         <message>
             <source>%1: metadata %2 nests arrays deeper than %3</source>
@@ -1712,6 +1712,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: num_attention_heads %1 is not a multiple of num_key_value_heads %2</source>
             <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>
+            <translation>config.json：partial_rotary_factor 为 %1，rope 类型为 %2：transformers 的 %3 会旋转整个头，无法运行这种配置</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor must be in (0, 1], not %1</source>

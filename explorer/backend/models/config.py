@@ -194,6 +194,9 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int, runtime: str) -> t
     params = rope_parameters(cfg)                      # rope_theta checked, in config.json's words
     for value in params.values():
         _hashable(value)                               # per-layer-type settings: refused
+    partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
+    require(_float(partial, "partial_rotary_factor") <= 1.0,
+            "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
     base, scaling = scaling_from_config({**cfg, "rope_parameters": params,
                                          "max_position_embeddings": max_positions})
     partial = scaling.partial_rotary_factor
