@@ -252,6 +252,9 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
     "linear, a key it does not read": (
         "llama", dict(HEAD16, rope_parameters={"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0}),
         _unknown_key, mh.TEXT),
+    "linear, rotary_pct and rotary_dim (GPT-NeoX's, GPT-J's) not read": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0}),
+        lambda cfg: cfg.update(rotary_pct=0.5, rotary_dim=4), mh.TEXT),
     "dynamic, Mistral's default max_position_embeddings": (
         "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
         _drop("max_position_embeddings"), LONG_TEXT),
@@ -275,21 +278,30 @@ def test_rope_settings_are_read_as_transformers_reads_them(name, tmp_path):
         close(qk.k_rot, ref["k_rot"][qk.kv_head], tol)
 
 
-def test_partial_rotary_factor_with_a_scaled_rope_is_refused(tmp_path):
-    """transformers' Llama cannot run it (a partial-width inv_freq against the whole head), so no
-    numbers are made up: one line, when the model is opened."""
-    mh.build("llama", tmp_path)
+@pytest.mark.parametrize("rope, says", [
+    ({"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5},
+     "partial_rotary_factor 0.5 with rope type linear: transformers' llama rotates the whole head and "
+     "cannot run it"),
+    ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 20, "beta_fast": 1.0,
+      "beta_slow": 2.0}, "beta_fast must be greater than beta_slow"),
+])
+def test_rope_settings_that_cannot_be_used_refuse_q_and_k_only(tmp_path, rope, says):
+    """A scaled type with a partial_rotary_factor (transformers' Llama cannot run it: a partial-width
+    inv_freq against the whole head) or settings transformers' validation warns about: no numbers are
+    made up for q and k, in one line; the model still opens, and its tokens and X are read."""
     import json
 
+    mh.build("llama", tmp_path)
     path = tmp_path / "config.json"
     cfg = json.loads(path.read_text())
-    cfg["rope_parameters"] = {"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0,
-                              "partial_rotary_factor": 0.5}
+    cfg["rope_parameters"] = {**rope, "rope_theta": 500.0}
     path.write_text(json.dumps(cfg))
-    with pytest.raises(InputError, match="partial_rotary_factor 0.5 with rope type linear: transformers' "
-                                         "llama rotates the whole head and cannot run it") as err:
-        open_model(tmp_path)
-    assert "\n" not in str(err.value)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        assert model.input_x(ids).shape == (len(ids), 32)
+        with pytest.raises(InputError, match="its RoPE settings cannot be used: .*" + says) as err:
+            model.layer0_qk(ids)
+        assert "\n" not in str(err.value)
 
 
 def test_opt_is_never_scaled_by_scale_embedding(tmp_path):

@@ -235,3 +235,37 @@ def test_yarn_rope_scaling(tmp_path):
     from transformers import LlamaConfig
 
     assert LlamaConfig(**config).rope_parameters["rope_type"] == "yarn"
+
+
+def _ggml_rope_norm(x: np.ndarray, n_dims: int, base: float) -> np.ndarray:
+    """ggml_rope's mode 0 (NORM, the llama arch), ported: rows (2i, 2i+1) of each head, i < n_dims/2, turn
+    by p·base^(-2i/n_dims); the rest are kept. x (H, n, hd) in the file's row order; float64."""
+    out = x.astype(np.float64).copy()
+    p = np.arange(x.shape[1])
+    for i0 in range(0, n_dims, 2):
+        theta = p * base ** (-i0 / n_dims)
+        a, b = x[..., i0].astype(np.float64), x[..., i0 + 1].astype(np.float64)
+        out[..., i0] = a * np.cos(theta) - b * np.sin(theta)
+        out[..., i0 + 1] = a * np.sin(theta) + b * np.cos(theta)
+    return out
+
+
+def test_llama_file_with_fewer_rotated_channels_turns_them_as_ggml_does(tmp_path, monkeypatch):
+    """rope.dimension_count 8 of head_dim 16 in a llama file: ggml turns the file's neighbouring rows,
+    which convert_hf_to_gguf's permute made of channels j and j + head_dim/2 (not j + 4)."""
+    hd, rot = 16, 8
+    writer_add = gguf.GGUFWriter.add_rope_dimension_count
+    monkeypatch.setattr(gguf.GGUFWriter, "add_rope_dimension_count", lambda self, n: writer_add(self, rot))
+    path = tmp_path / "partial.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), "F16")
+    from explorer.backend.models.hf_folder import open_model
+
+    with open_model(str(path)) as model:
+        assert model.config.rope_dim == rot and model.config.rope_pairs_across_head
+        ids = model.tokenize("hello world the end of it all and more words here").ids
+        got = model.layer0_qk(ids)
+    for plain, rotated in ((got.q, got.q_rot), (got.k, got.k_rot)):
+        in_file = np.concatenate([plain[..., :hd // 2, None], plain[..., hd // 2:, None]], -1).reshape(plain.shape)
+        turned = _ggml_rope_norm(in_file, rot, model.config.rope_base)                 # the file's order
+        want = np.concatenate([turned[..., 0::2], turned[..., 1::2]], axis=-1)         # back to HF's order
+        np.testing.assert_allclose(rotated, want, atol=2e-6 * np.abs(want).max())

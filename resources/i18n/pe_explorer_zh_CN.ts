@@ -1038,6 +1038,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：使用 RoPE 时头维度 %2 必须是偶数</translation>
         </message>
         <message>
+            <source>%1: its RoPE settings cannot be used: %2</source>
+            <translation>%1：它的 RoPE 设置无法使用：%2</translation>
+        </message>
+        <message>
             <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
             <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
@@ -1672,6 +1676,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>channel must be in 0 .. %1</source>
             <translation>通道必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>channel pairs %1 apart do not fit a head of %2 channels</source>
+            <translation>相距 %1 的通道对放不进 %2 个通道的头</translation>
         </message>
         <message>
             <source>channels ch0 .. ch0 + cols * ch_step must lie in 0 .. %1</source>

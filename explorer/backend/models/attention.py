@@ -4,7 +4,8 @@ Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / 
 Llama / Mistral / Qwen, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with their
 biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d)), Qwen3's per-head q_norm / k_norm, kv
 heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
-with channel i + rot/2) on the first rope_dim channels of each head. Shapes: heads first.
+with channel i + rot/2) on the first rope_dim channels of each head (a llama.cpp llama file with fewer
+rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its rows). Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -49,19 +50,24 @@ def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
     return (1.0 / (base ** (i / rope_dim))).astype(np.float32)                  # (rope_dim/2,)
 
 
-def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0) -> np.ndarray:
-    """RoPE, rotate-half pairing, positions 0..n-1, on the first 2*len(inv_freq) channels; (H, n, hd)."""
+def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0, gap: int | None = None) -> np.ndarray:
+    """RoPE at positions 0..n-1: channel j turns with channel j + gap, j < len(inv_freq), by p·θ_j;
+    (H, n, hd). gap None: len(inv_freq), the rotate-half pairing of Hugging Face's Llama on the first
+    2·len(inv_freq) channels; llama.cpp's llama files pair across the whole head (gap head_dim/2)."""
     half = inv_freq.shape[0]
-    rot = 2 * half
-    require(0 < rot <= x.shape[-1], "inv_freq has %1 frequencies; a head of %2 channels takes at most %3",
-                                    half, x.shape[-1], x.shape[-1] // 2)
+    gap = half if gap is None else gap
+    require(0 < 2 * half <= x.shape[-1], "inv_freq has %1 frequencies; a head of %2 channels takes at most %3",
+                                         half, x.shape[-1], x.shape[-1] // 2)
+    require(half <= gap <= x.shape[-1] - half, "channel pairs %1 apart do not fit a head of %2 channels",
+            gap, x.shape[-1])
     pos = np.arange(x.shape[-2], dtype=np.float32)                            # (n,)
     freqs = pos[:, None] * inv_freq.astype(np.float32)[None, :]               # (n, half)
-    emb = np.concatenate([freqs, freqs], axis=-1)                             # (n, rot)
-    cos, sin = np.cos(emb) * np.float32(scale), np.sin(emb) * np.float32(scale)
-    xr, rest = x[..., :rot], x[..., rot:]
-    turned = np.concatenate([-xr[..., half:], xr[..., :half]], axis=-1)       # rotate_half
-    return np.concatenate([xr * cos + turned * sin, rest], axis=-1).astype(np.float32, copy=False)
+    cos, sin = np.cos(freqs) * np.float32(scale), np.sin(freqs) * np.float32(scale)
+    a, b = x[..., :half], x[..., gap:gap + half]                              # (H, n, half) each
+    out = x.astype(np.float32, copy=True)
+    out[..., :half] = a * cos - b * sin
+    out[..., gap:gap + half] = b * cos + a * sin
+    return out
 
 
 class _KeptReads:
@@ -143,7 +149,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
             if inv_freq is None:
                 inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
             inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
-            q_rot, k_rot = rotate(q, inv_freq, attention_scaling), rotate(k, inv_freq, attention_scaling)
+            gap = cfg.head_dim // 2 if cfg.rope_pairs_across_head else None
+            q_rot, k_rot = (rotate(q, inv_freq, attention_scaling, gap), rotate(k, inv_freq, attention_scaling, gap))
         else:
             q_rot, k_rot = q, k
         scale = np.float32(1.0 / np.sqrt(cfg.head_dim))

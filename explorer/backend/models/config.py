@@ -8,7 +8,7 @@ and as 5.x does (`rope_parameters`); the RoPE settings are kept 5.x-style ({"rop
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -52,6 +52,9 @@ class ModelConfig:
     qk_norm: bool                   # Qwen3's per-head q_norm / k_norm
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
+    rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
+    rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
+    #                                 used (the model still opens: tokens and X need no RoPE)
 
     @property
     def rope_parameters(self) -> dict:
@@ -174,37 +177,48 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM,
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
-    scaling, base = None, None
+    scaling, base, refusal = None, None, None
     if family in ROPE_FAMILIES:
-        base, scaling = _rope_scaling(cfg, family, common["max_positions"], runtime)
+        base, scaling, refusal = _rope_scaling(cfg, family, common["max_positions"], runtime)
     scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0   # (OPT never scales)
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
         position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
         partial_rotary_factor=scaling.partial_rotary_factor if scaling else 1.0, embed_scale=scale,
-        position_offset=2 if family == "opt" else 0,
+        position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
+        # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
+        # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
+        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
         dtype=dtype, qk_norm=family == "qwen3", **{**common, "norm_eps": _float(common["norm_eps"], "eps")})
 
 
-def _rope_scaling(cfg: dict, family: str, max_positions: int, runtime: str) -> tuple[float, RopeScaling]:
-    """(rope_theta, RopeScaling) as transformers standardizes a config (explorer.backend.rope_config):
+def _rope_scaling(cfg: dict, family: str, max_positions: int,
+                  runtime: str) -> tuple[float, RopeScaling | None, str | None]:
+    """(rope_theta, RopeScaling, None) as transformers standardizes a config (explorer.backend.rope_config):
     dynamic scales against max_position_embeddings, a top-level original_max_position_embeddings
-    (Phi-3) wins, keys a rope type does not read are dropped."""
+    (Phi-3) wins, keys a rope type does not read are dropped. Settings that cannot be used give
+    (rope_theta, None, why): q and k are refused, as transformers' validation would warn about them."""
     params = rope_parameters(cfg)                      # rope_theta checked, in config.json's words
     for value in params.values():
         _hashable(value)                               # per-layer-type settings: refused
     partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
     require(_float(partial, "partial_rotary_factor") <= 1.0,
             "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
-    base, scaling = scaling_from_config({**cfg, "rope_parameters": params,
-                                         "max_position_embeddings": max_positions})
+    # only partial_rotary_factor: these classes read no rotary_pct (GPT-NeoX) or rotary_dim (GPT-J)
+    read = {k: v for k, v in cfg.items() if k not in ("rotary_pct", "rotary_dim")}
+    try:
+        base, scaling = scaling_from_config({**read, "rope_parameters": params,
+                                             "max_position_embeddings": max_positions})
+    except InputError as exc:
+        return params["rope_theta"], None, exc.args[0]
     partial = scaling.partial_rotary_factor
     if runtime == "transformers" and partial != 1.0:
         # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
         # partial width does not fit the head it multiplies, and the model cannot run
-        require(scaling.rope_type == "default", "config.json: partial_rotary_factor %1 with rope type %2: "
-                "transformers' %3 rotates the whole head and cannot run it", f"{partial:g}",
-                scaling.rope_type, family)
+        if scaling.rope_type != "default":
+            return base, None, msg("config.json: partial_rotary_factor %1 with rope type %2: transformers' "
+                                   "%3 rotates the whole head and cannot run it", f"{partial:g}",
+                                   scaling.rope_type, family)
         scaling = replace(scaling, partial_rotary_factor=1.0)
-    return base, scaling
+    return base, scaling, None

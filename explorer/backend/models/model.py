@@ -134,6 +134,8 @@ class Model:
         explorer.backend.rope_scaling, as transformers computes it."""
         cfg = self.config
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
+        if cfg.rope_refusal is not None:
+            raise InputError(msg("%1: its RoPE settings cannot be used: %2", self.name, cfg.rope_refusal))
         scaling = cfg.rope_scaling
         if scaling.rope_type == "default":
             return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
