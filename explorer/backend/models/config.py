@@ -1,8 +1,8 @@
 """ModelConfig: the few fields of a Hugging Face config.json that the input layer and layer 0 need.
 
 Reads configs as transformers 4.x writes them (`rope_theta`, `rope_scaling` with `type` or `rope_type`)
-and as 5.x does (`rope_parameters`); the RoPE settings are kept 5.x-style ({"rope_type", "rope_theta",
-...scaling keys}) as sorted items so that the config is hashable.
+and as 5.x does (`rope_parameters`); the RoPE settings are kept as the RopeScaling that transformers'
+model classes would use (explorer.backend.rope_config), plus rope_base.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class ModelConfig:
 
     @property
     def rope_parameters(self) -> dict:
-        """5.x-style {"rope_type", "rope_theta", ...}; {} for learned positions."""
+        """5.x-style {"rope_type", "rope_theta", ...}; {} for learned positions or refused settings."""
         if self.rope_scaling is None:
             return {}
         return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}

@@ -87,6 +87,10 @@ def _can_dequantize(code: int) -> bool:
     return _dequantizable[code]
 
 
+# YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
+YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier")
+
+
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma / gpt2 / bert GGUF; InputError
     for others."""
@@ -147,10 +151,6 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
     return config
-
-
-# YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
-YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier")
 
 
 class GGUFTensorReader:
