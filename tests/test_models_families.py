@@ -255,6 +255,10 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
     "linear, rotary_pct and rotary_dim (GPT-NeoX's, GPT-J's) not read": (
         "llama", dict(HEAD16, rope_parameters={"rope_type": "linear", "rope_theta": 500.0, "factor": 2.0}),
         lambda cfg: cfg.update(rotary_pct=0.5, rotary_dim=4), mh.TEXT),
+    "qwen3, the class's head_dim (128) when config.json has none": (
+        "qwen3", dict(mh.SMALL, num_key_value_heads=2, rope_theta=1e6), _drop("head_dim"), mh.TEXT),
+    "gemma, the class's head_dim (256) when config.json has none": (
+        "gemma", dict(mh.SMALL, num_key_value_heads=1, rope_theta=1e4), _drop("head_dim"), mh.TEXT),
     "dynamic, Mistral's default max_position_embeddings": (
         "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
         _drop("max_position_embeddings"), LONG_TEXT),

@@ -24,6 +24,7 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192}
+DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256}   # a config.json without head_dim (the others: hidden / heads)
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[family]),
                   "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
                   "word_embed_proj_dim": d}
-    head_dim = cfg.get("head_dim") if family in ROPE_FAMILIES else None
+    head_dim = cfg.get("head_dim", DEFAULT_HEAD_DIM.get(family)) if family in ROPE_FAMILIES else None
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
