@@ -16,7 +16,6 @@ sqrt(1 + ln(factor)/ln(L0)); others 1). L0 = original_max_position_embeddings.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
@@ -30,7 +29,7 @@ from explorer.backend.rope_types import (
     yarn_attention_factor,
     yarn_ramp,
 )
-from explorer.errors import msg, require, shown
+from explorer.errors import InputError, msg, require, shown
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
 YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0     # transformers' defaults ("or 32", "or 1")
@@ -217,12 +216,17 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
     max_position_embeddings: the config's; dynamic's L0 when the scaling has none, and yarn/longrope's
     factor = max_position_embeddings / L0 when the scaling has no factor. InputError when the
     settings give a frequency or factor that is not a finite number (a factor of 1e-320 overflows)."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        out = _inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
     kind = (scaling or RopeScaling()).rope_type
-    require(bool(np.all(np.isfinite(out.inv_freq))) and math.isfinite(out.attention_factor),
-            "rope type %1 with these settings gives frequencies that are not finite numbers "
-            "(a factor too small or too large?)", kind)
+    not_finite = msg("rope type %1 with these settings gives frequencies that are not finite numbers "
+                     "(a factor too small or too large?)", kind)
+    try:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            out = _inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
+    except InputError:
+        raise
+    except (ArithmeticError, ValueError, TypeError):   # Python floats: a beta of 1e-320 overflows
+        raise InputError(not_finite) from None         # math.ceil; dynamic's s < 0 turns complex
+    require(bool(np.all(np.isfinite(out.inv_freq))) and finite_number(out.attention_factor), not_finite)
     return out
 
 

@@ -47,7 +47,8 @@ class LayerQK:
 def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
     """base^(-2i/rope_dim), i = 0 .. rope_dim/2 - 1, computed as transformers' default RoPE does."""
     i = np.arange(0, rope_dim, 2, dtype=np.int64).astype(np.float32)
-    return (1.0 / (base ** (i / rope_dim))).astype(np.float32)                  # (rope_dim/2,)
+    with np.errstate(over="ignore"):          # a base past float32 (1e39): inf, then 0, as torch gives
+        return (1.0 / (base ** (i / rope_dim))).astype(np.float32)              # (rope_dim/2,)
 
 
 def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0, gap: int | None = None) -> np.ndarray:

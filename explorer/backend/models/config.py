@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from explorer.backend.encodings import finite_number
 from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
@@ -77,21 +78,14 @@ def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
             break
     else:
         v = default
-    require(type(v) is int and v > 0, "config.json: %1 must be a positive integer, not %2", key, repr(v))
+    require(type(v) is int and v > 0, "config.json: %1 must be a positive integer, not %2", key, shown(v))
     return v
 
 
 def _float(v, key: str) -> float:
-    require(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
-            "config.json: %1 must be a positive number, not %2", key, repr(v))
+    require(isinstance(v, (int, float)) and finite_number(v) and v > 0,      # (10**400: not finite)
+            "config.json: %1 must be a positive number, not %2", key, shown(v))
     return float(v)
-
-
-def _hashable(v):
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    require(not isinstance(v, dict), "config.json: nested rope_parameters (per layer type) are not supported")
-    return v
 
 
 def rope_parameters(cfg: dict) -> dict:
@@ -201,8 +195,8 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
     (Phi-3) wins, keys a rope type does not read are dropped. Settings that cannot be used give
     (rope_theta, None, why): q and k are refused, as transformers' validation would warn about them."""
     params = rope_parameters(cfg)                      # rope_theta checked, in config.json's words
-    for value in params.values():
-        _hashable(value)                               # per-layer-type settings: refused
+    require(not any(isinstance(v, dict) for v in params.values()),      # per-layer-type settings
+            "config.json: nested rope_parameters (per layer type) are not supported")
     partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
     require(_float(partial, "partial_rotary_factor") <= 1.0,
             "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)

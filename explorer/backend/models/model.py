@@ -140,7 +140,13 @@ class Model:
         if scaling.rope_type == "default":
             return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
         freqs = inv_frequencies(cfg.head_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
-        return np.asarray(freqs.inv_freq, dtype=np.float32), float(freqs.attention_factor)
+        with np.errstate(over="ignore"):
+            inv_freq, factor = np.asarray(freqs.inv_freq, dtype=np.float32), np.float32(freqs.attention_factor)
+        # finite in float64 but not in float32 (a factor of 1e-300): NaN q and k, blamed on the weights
+        require(bool(np.isfinite(inv_freq).all()) and bool(np.isfinite(factor)),
+                "rope type %1 with these settings gives frequencies that are not finite numbers "
+                "(a factor too small or too large?)", scaling.rope_type)
+        return inv_freq, float(factor)
 
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
         """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.
