@@ -216,17 +216,16 @@ def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = No
     max_position_embeddings: the config's; dynamic's L0 when the scaling has none, and yarn/longrope's
     factor = max_position_embeddings / L0 when the scaling has no factor. InputError when the
     settings give a frequency or factor that is not a finite number (a factor of 1e-320 overflows)."""
-    kind = (scaling or RopeScaling()).rope_type
-    not_finite = msg("rope type %1 with these settings gives frequencies that are not finite numbers "
-                     "(a factor too small or too large?)", kind)
     try:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             out = _inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
+        finite = bool(np.all(np.isfinite(out.inv_freq))) and finite_number(out.attention_factor)
     except InputError:
         raise
     except (ArithmeticError, ValueError, TypeError):   # Python floats: a beta of 1e-320 overflows
-        raise InputError(not_finite) from None         # math.ceil; dynamic's s < 0 turns complex
-    require(bool(np.all(np.isfinite(out.inv_freq))) and finite_number(out.attention_factor), not_finite)
+        finite = False                                 # math.ceil; dynamic's s < 0 turns complex
+    require(finite, "rope type %1 with these settings gives frequencies that are not finite numbers "
+                    "(a factor too small or too large?)", (scaling or RopeScaling()).rope_type)
     return out
 
 
