@@ -275,3 +275,18 @@ def test_ctrl_c_in_the_terminal_closes_the_window(window, qtbot, qapp):
         timer.stop()
         signal.signal(signal.SIGINT, before[0])
         signal.signal(signal.SIGTERM, before[1])
+
+
+def test_a_hidden_view_shows_the_state_when_its_tab_opens(window):
+    """Only the open view's own controls follow each step; a hidden one catches up on opening, with
+    what changed meanwhile: its own settings and the ranges the shared ones give it."""
+    tabs = list(window.views)
+    window.tabs.setCurrentIndex(tabs.index("offset"))            # built, then hidden
+    window.tabs.setCurrentIndex(tabs.index("heatmap"))
+    window.controller.update_view("offset", offset=5, position=7)
+    window.controller.update(max_len=64)
+    window.controller.wait_idle()
+    window.tabs.setCurrentIndex(tabs.index("offset"))
+    view = window.views["offset"]
+    assert (view.k_box.value(), view.p_box.value()) == (5, 7)
+    assert view.k_box.maximum() == 63 and view.state == window.controller.state.views["offset"]
