@@ -275,11 +275,8 @@ def test_rope_settings_are_read_as_transformers_reads_them(name, tmp_path):
         ids = model.tokenize(text).ids
         ref = mh.capture(reference, family, ids)
         qk = model.layer0_qk(ids)
-        # inv_freq's float32 last bits (numpy's pow here, torch's there) turn angles apart by
-        # position x ulp: ~4e-5 of the scale at 2,210 tokens. The audit's misreadings were 0.2 - 2.
-        tol = 1e-5 if len(ids) < 100 else 1e-4
-        close(qk.q_rot, ref["q_rot"], tol)
-        close(qk.k_rot, ref["k_rot"][qk.kv_head], tol)
+        close(qk.q_rot, ref["q_rot"])          # 2,210 tokens too: inv_freq is transformers' to the bit
+        close(qk.k_rot, ref["k_rot"][qk.kv_head])
 
 
 @pytest.mark.parametrize("rope, says", [
@@ -314,3 +311,67 @@ def test_opt_is_never_scaled_by_scale_embedding(tmp_path):
     with open_model(tmp_path) as model:
         ids = model.tokenize(mh.TEXT).ids
         close(model.input_x(ids), mh.capture(reference, "opt", ids)["x"])
+
+
+INV_FREQ_CASES = [
+    {"rope_type": "default"},
+    {"rope_type": "linear", "factor": 3.0},
+    {"rope_type": "dynamic", "factor": 4.0},
+    {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024},
+    {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 2000, "beta_fast": 16,
+     "beta_slow": 2, "truncate": False, "mscale": 1.2, "mscale_all_dim": 0.8},
+    {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+     "original_max_position_embeddings": 8192},
+    {"rope_type": "longrope", "short_factor": list(np.linspace(1, 2, 64)),
+     "long_factor": list(np.linspace(1, 9, 64)), "original_max_position_embeddings": 4096},
+]
+
+
+@pytest.mark.parametrize("base", [321.5, 1e4, 5e5])
+@pytest.mark.parametrize("params", INV_FREQ_CASES, ids=lambda p: p["rope_type"])
+@pytest.mark.parametrize("seq_len", [100, 9000])
+def test_model_inv_freq_is_transformers_float32_to_the_bit(base, params, seq_len):
+    """A model's inv_freq and attention factor equal transformers' (ROPE_INIT_FUNCTIONS, and the Llama
+    class's default) bit for bit, so its angles agree thousands of positions in."""
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    from explorer.backend.models.config import model_config
+    from explorer.backend.models.model import Model
+
+    config = LlamaConfig(hidden_size=1024, num_attention_heads=8, head_dim=128, vocab_size=8,
+                         max_position_embeddings=8192, rope_parameters={**params, "rope_theta": base})
+    kind = params["rope_type"]
+    if kind == "default":
+        want, factor = LlamaRotaryEmbedding.compute_default_rope_parameters(config)
+    else:
+        want, factor = ROPE_INIT_FUNCTIONS[kind](config, "cpu", seq_len=seq_len)
+    model = Model.__new__(Model)                     # its config only: no weights are read
+    model.config, model.name = model_config(config.to_dict()), "m"
+    got, got_factor = model.rope_inv_freq(seq_len)
+    np.testing.assert_array_equal(got, want.numpy())
+    assert got_factor == pytest.approx(factor, rel=1e-7)
+
+
+def test_model_inv_freq_without_torch_loaded_is_numpys_float32(monkeypatch):
+    """A command that has not loaded torch does not load it for 64 numbers: numpy's float32 stands in,
+    the same to within one ulp (a ~1 s, ~190 MB import saved)."""
+    import sys
+
+    from transformers import LlamaConfig
+
+    from explorer.backend.models.config import model_config
+    from explorer.backend.models.model import Model
+    from explorer.backend.models.rope_float32 import transformers_inv_freq
+
+    config = LlamaConfig(hidden_size=1024, num_attention_heads=8, head_dim=128, vocab_size=8,
+                         rope_parameters={"rope_type": "linear", "factor": 3.0, "rope_theta": 5e5})
+    model = Model.__new__(Model)
+    model.config, model.name = model_config(config.to_dict()), "m"
+    with_torch, _ = model.rope_inv_freq()
+    monkeypatch.delitem(sys.modules, "torch")
+    assert transformers_inv_freq(128, 5e5, model.config.rope_scaling, None, 2048) is None
+    without, _ = model.rope_inv_freq()
+    assert "torch" not in sys.modules and without.dtype == np.float32
+    np.testing.assert_allclose(without, with_torch, rtol=2.5e-7)

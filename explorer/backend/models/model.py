@@ -17,6 +17,7 @@ from explorer.backend.budget import check_budget
 from explorer.backend.models import families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
+from explorer.backend.models.rope_float32 import transformers_inv_freq
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
@@ -130,18 +131,20 @@ class Model:
     def rope_inv_freq(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
         """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings.
 
-        'default' RoPE is computed here; a scaled one (linear, dynamic, yarn, llama3, longrope) by
-        explorer.backend.rope_scaling, as transformers computes it."""
+        Checked, and the attention factor made, by explorer.backend.rope_scaling; inv_freq itself by
+        transformers' own float32 steps (models.rope_float32), or without torch numpy's float32."""
         cfg = self.config
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
         if cfg.rope_refusal is not None:
             raise InputError(msg("%1: its RoPE settings cannot be used: %2", self.name, cfg.rope_refusal))
         scaling = cfg.rope_scaling
-        if scaling.rope_type == "default":
-            return default_inv_freq(cfg.rope_base, cfg.rope_dim), 1.0
         freqs = inv_frequencies(cfg.head_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
         with np.errstate(over="ignore"):
-            inv_freq, factor = np.asarray(freqs.inv_freq, dtype=np.float32), np.float32(freqs.attention_factor)
+            inv_freq = transformers_inv_freq(cfg.rope_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
+            if inv_freq is None:
+                inv_freq = (default_inv_freq(cfg.rope_base, cfg.rope_dim) if scaling.rope_type == "default"
+                            else np.asarray(freqs.inv_freq, dtype=np.float32))
+            factor = np.float32(freqs.attention_factor)
         # finite in float64 but not in float32 (a factor of 1e-300): NaN q and k, blamed on the weights
         require(bool(np.isfinite(inv_freq).all()) and bool(np.isfinite(factor)),
                 "rope type %1 with these settings gives frequencies that are not finite numbers "
