@@ -151,7 +151,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
                 inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
             inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
             gap = cfg.head_dim // 2 if cfg.rope_pairs_across_head else None
-            q_rot, k_rot = (rotate(q, inv_freq, attention_scaling, gap), rotate(k, inv_freq, attention_scaling, gap))
+            q_rot = rotate(q, inv_freq, attention_scaling, gap)
+            k_rot = rotate(k, inv_freq, attention_scaling, gap)
         else:
             q_rot, k_rot = q, k
         scale = np.float32(1.0 / np.sqrt(cfg.head_dim))

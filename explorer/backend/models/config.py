@@ -45,7 +45,6 @@ class ModelConfig:
     position: str                   # "learned" | "rope"
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
-    partial_rotary_factor: float
     norm_eps: float
     embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; OPT/others 1.0
     position_offset: int            # OPT 2, else 0
@@ -64,6 +63,11 @@ class ModelConfig:
         if self.rope_scaling is None:
             return {}
         return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
+
+    @property
+    def partial_rotary_factor(self) -> float:
+        """The fraction of each head that rotates (1 for learned positions or refused settings)."""
+        return self.rope_scaling.partial_rotary_factor if self.rope_scaling is not None else 1.0
 
     @property
     def rope_dim(self) -> int:
@@ -180,7 +184,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
         position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
-        partial_rotary_factor=scaling.partial_rotary_factor if scaling else 1.0, embed_scale=scale,
+        embed_scale=scale,
         position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
