@@ -48,7 +48,6 @@ class CheckView(PanelView):
         self.base_box.valueChanged.connect(
             lambda v: self.set_state(base=float(v) if v > 1 else None))
         self._add(self.tr("base should be"), self.base_box)
-        self.controls.addStretch(1)
         self.source_line = QLabel("")
         self.source_line.setObjectName("checkSource")
         self.summary_line = QLabel("")

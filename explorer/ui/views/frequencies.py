@@ -26,7 +26,6 @@ class FrequenciesView(PanelView):
             "complete one period inside the table."))
         self.check(self.tr("also RoPE's θᵢ before / after its rope type (set by a preset)"),
                    self.state.rope, "rope")
-        self.controls.addStretch(1)
         self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"))
         self.chart.setLogMode(y=True)
         decade_ticks(self.chart.getAxis("left"))

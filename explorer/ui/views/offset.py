@@ -28,7 +28,6 @@ class OffsetView(PanelView):
             "interleaved order) that does not depend on p, so PE(p)·PE(p + k) depends only on k."))
         self.k_box = self.spin(self.tr("offset k"), -255, 255, self.state.offset, "offset")
         self.p_box = self.spin(self.tr("position p"), 0, 255, self.state.position, "position")
-        self.controls.addStretch(1)
         self.rot = self.image(0, 0, self.tr("channel"), self.tr("channel"), self.tr("R(k)"))
         self.vec = self.plot(0, 2, self.tr("channel"), self.tr("value"),
                              self.tr("PE(p + k) and R(k)·PE(p), float32"))

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel,
-                               QSizePolicy, QSpinBox, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QSizePolicy, QSpinBox,
+                               QWidget)
 
 from explorer.ui.eliding_combo import ElidingCombo
+from explorer.ui.views.control_row import ControlRow
 from explorer.ui.views.base import ImagePlot, View, cache_axes
 from explorer.ui.views.titles import scaled_pt, set_title
 
@@ -66,8 +67,7 @@ class PanelView(View):
         self.images: list[ImagePlot] = []
         self._bar_columns: set[int] = set()       # canvas columns that hold a colour bar
         self.line_scale = 1.0
-        self.controls = QHBoxLayout()
-        self.controls.setContentsMargins(0, 0, 0, 0)
+        self.controls = ControlRow()         # wraps where the view is narrow (F11 with the panel)
         self.box.addLayout(self.controls)
         self.canvas = pg.GraphicsLayoutWidget()
         self._row_gap(1.0)
@@ -209,8 +209,9 @@ class PanelView(View):
 
     def _add(self, label: str, widget: QWidget) -> None:
         if label:
-            self.controls.addWidget(QLabel(label))
-        self.controls.addWidget(widget)
+            self.controls.add_pair(QLabel(label), widget)
+        else:
+            self.controls.addWidget(widget)
 
     @staticmethod
     def quiet_range(box, lo, hi) -> None:

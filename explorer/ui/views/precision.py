@@ -38,7 +38,6 @@ class PrecisionView(PanelView):
                                    ((self.tr("computed in the dtype"), "compute"),
                                     (self.tr("float64 table stored in the dtype"), "store")),
                                    s.mode, "mode")
-        self.controls.addStretch(1)
         self.chart = self.plot(0, 0, self.tr("position p"), "‖PE(p+1) − PE(p)‖")
         self.legend(self.chart, (-10, 10))
         self.region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(160, 160, 160, 90),

@@ -33,7 +33,6 @@ class QkView(Retranslatable, PanelView):
         self.head_info = SteadyLabel(wrap=False)     # changes with every head
         self.controls.addWidget(self.head_info)
         self.causal_box = self.check("", self.state.causal, "causal")
-        self.controls.addStretch(1)
         self.note = QLabel("")
         self.note.setWordWrap(True)
         self.note.hide()

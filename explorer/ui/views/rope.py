@@ -43,12 +43,9 @@ class RopeView(PanelView):
         for box, chars in ((self.type_box, 9), (self.pair_box, 11)):   # long items must not widen the view
             box.setSizeAdjustPolicy(box.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(chars)
-        self.pair_box.grow_to_items()        # ... but where the row has room, they show whole
-        self.controls.setStretchFactor(self.pair_box, 1)    # (it shares the room with the row's end)
-        self.scale_label = QLabel(self.tr("extension factor s"))
-        self.controls.addWidget(self.scale_label)
-        self.scale_box = self.dspin("", 1.0, 64.0, s.scale, "scale", 2, 0.5)
-        self.controls.addStretch(1)
+        self.pair_box.grow_to_items()        # ... but where its line has room, they show whole
+        self.scale_box = self.dspin(self.tr("extension factor s"), 1.0, 64.0, s.scale, "scale", 2, 0.5)
+        self.scale_label = self.controls.itemAt(self.controls.count() - 2).widget()
         self.scale_row = QGridLayout()
         self.scale_row.setContentsMargins(0, 0, 0, 0)
         self.scale_row.setColumnStretch(2 * ScalingControls.PER_ROW, 1)

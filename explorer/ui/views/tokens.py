@@ -98,6 +98,7 @@ class TokensView(Retranslatable, View):
         self.chips = ChipStrip()
         self.box.addWidget(self.chips)
         self.legend = QLabel("")
+        self.legend.setWordWrap(True)       # one line where it fits; two in F11 beside the panel
         self.box.addWidget(self.legend)
         self.pages = QTabWidget()
         self.pages.setTabBar(RoomyTabBar())
