@@ -18,6 +18,7 @@ from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_
 from explorer.translations import fill
 from explorer.errors import localized
 from explorer.ui.i18n import current_language
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
@@ -65,7 +66,7 @@ class CheckView(PanelView):
         self.hint.setWordWrap(True)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._size_own_fonts()
-        self.curves_canvas = pg.GraphicsLayoutWidget()
+        self.curves_canvas = FittingCanvas()
         self.box.removeWidget(self.canvas)
         self.stack = QStackedWidget()
         for page in (self.hint, self.canvas, self.curves_canvas):

@@ -13,6 +13,7 @@ from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill
+from explorer.ui.views.fitting_canvas import scales_with_canvas
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
          "learned": PALETTE[3], "none": GREY, "rope_unscaled": "#f0b08a"}
@@ -42,6 +43,7 @@ class DistanceView(PanelView):
         # the legend sits in its own column beside the chart, so it never covers a curve
         self.key = pg.LegendItem(brush=pg.mkBrush(255, 255, 255, 0), pen=pg.mkPen(None))
         self.key._base_pt = 9.0        # rescale_labels keeps it at 9 pt x the presentation scale
+        scales_with_canvas(self.key)
         self.canvas.addItem(self.key, row=0, col=1)
         for key, label in names.items():
             self.key.addItem(self.items[key], label)

@@ -10,6 +10,7 @@ from explorer.translations import fill
 from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint,
                                     zoom_ranges)
 from explorer.ui.views.titles import set_title
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
 class HeatmapView(ZoomableView):
@@ -20,7 +21,7 @@ class HeatmapView(ZoomableView):
         self.explain.setText(self.tr(
             "Each row is one position's encoding vector; each column one channel. Left channels "
             "oscillate fast (short wavelength), right channels slowly: a multi-scale ruler."))
-        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas = FittingCanvas()
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("channel (dimension index)"),
                                self.tr("position"))
         self.panel.bar.axis.setLabel(self.tr("PE value"))     # what the colours are

@@ -16,6 +16,7 @@ from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.pca_row import PcaRow
 from explorer.translations import fill
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
 class LearnedView(Retranslatable, View):
@@ -29,7 +30,7 @@ class LearnedView(Retranslatable, View):
         self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
         self.note.setWordWrap(True)
         self.box.addWidget(self.note)
-        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas = FittingCanvas()
         self.tables = (ImagePlot(self.canvas, 0, 0, "", ""), ImagePlot(self.canvas, 0, 2, "", ""))
         self.sims = (ImagePlot(self.canvas, 1, 0, "", ""), ImagePlot(self.canvas, 1, 2, "", ""))
         self.set_line_scale(1.0)

@@ -17,6 +17,7 @@ from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.control_row import ControlRow
 from explorer.ui.views.base import ImagePlot, View, cache_axes
 from explorer.ui.views.titles import scaled_pt, set_title
+from explorer.ui.views.fitting_canvas import FittingCanvas, scales_with_canvas
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
@@ -69,7 +70,7 @@ class PanelView(View):
         self.line_scale = 1.0
         self.controls = ControlRow()         # wraps where the view is narrow (F11 with the panel)
         self.box.addLayout(self.controls)
-        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas = FittingCanvas()
         self._row_gap(1.0)
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
@@ -152,6 +153,7 @@ class PanelView(View):
         legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14,
                                labelTextSize=scaled_pt(TITLE_SIZE))
         legend._base_pt = 9.0          # rescale_labels keeps it at 9 pt x the presentation scale
+        scales_with_canvas(legend)
         legend.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         item.layout.removeItem(item.getAxis("top"))     # hidden; its row holds the legend,
         item.layout.addItem(legend, 1, 0, 1, 3)         # over the left axis too: RoPE's two-column

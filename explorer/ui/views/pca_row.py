@@ -14,13 +14,14 @@ from explorer.ui.views.base import cache_axes
 from explorer.ui.views.titles import set_title, title_over_axis
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.ranges import held_span, set_bar_levels, steady_range
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 POSITION_MAP = "viridis"       # sequential: position 0 dark, the last position yellow
 BRUSH_LEVELS = 32              # colours the positions are binned into: the scatter's symbol atlas
 #                                keeps 32 entries, not one per point (a per-point colour cost ~50 ms)
 
 
-class PcaRow(Retranslatable, pg.GraphicsLayoutWidget):
+class PcaRow(Retranslatable, FittingCanvas):
     """Four scatter plots (learned PC1/PC2, PC2/PC3; sinusoidal PC1/PC2, PC2/PC3) and a position bar."""
 
     def __init__(self, parent=None):

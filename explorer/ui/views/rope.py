@@ -14,6 +14,7 @@ from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmet
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
 class RopeView(PanelView):
@@ -57,7 +58,7 @@ class RopeView(PanelView):
         self.pages = QTabWidget()
         # document mode: no framed pane (Fusion's pane frame made every grab of the page ~3x dearer)
         self.pages.setDocumentMode(True)
-        self.scaling_canvas = pg.GraphicsLayoutWidget()
+        self.scaling_canvas = FittingCanvas()
         self.scaling_canvas.ci.layout.setVerticalSpacing(10)
         self.pages.addTab(rotation, self.tr("Rotation and pairing"))       # in the order of data.PAGES
         self.pages.addTab(self.scaling_canvas, self.tr("Scaling (rope type)"))

@@ -12,6 +12,7 @@ from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under, per_pixel_hint
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
 class SimilarityView(ZoomableView):
@@ -22,7 +23,7 @@ class SimilarityView(ZoomableView):
         self.explain.setText(self.tr(
             "S[p, q] = PE(p)·PE(q). Every diagonal is constant: the similarity depends only on the "
             "offset k = q − p, shown on the right as f(k) = Σᵢ cos(k·wᵢ)."))
-        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas = FittingCanvas()
         self.panel = ImagePlot(self.canvas, 0, 0, self.tr("position q"), self.tr("position p"))
         # no aspect lock: it widened one axis past the matrix (-50 ... 300), blank bands
         self.profile = self.canvas.addPlot(row=0, col=2)

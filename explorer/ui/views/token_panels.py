@@ -16,6 +16,7 @@ from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together
 from explorer.ui.views.titles import scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
+from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
 def _key(title: str, entries) -> str:
@@ -28,7 +29,7 @@ def _swatch(colour: QColor, text: str) -> str:
     return f'<span style="background:{colour.name()}">&nbsp;&nbsp;&nbsp;</span>&nbsp;{text}'
 
 
-class MatrixRow(pg.GraphicsLayoutWidget):
+class MatrixRow(FittingCanvas):
     """Three heatmaps in a row with operator signs between them ("×", "=") and one shared colour bar."""
 
     hovered = Signal(int, int, int)      # (panel, row, column)
@@ -225,7 +226,7 @@ class GaugePanel(Retranslatable, QWidget):
         self.summary.setStyleSheet("font-weight: bold;")
         self.why = QLabel("")
         self.why.setWordWrap(True)
-        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas = FittingCanvas()
         self.norms = self.canvas.addPlot(row=0, col=0, axisItems={"bottom": LabelAxis("bottom")})
         self.angles = self.canvas.addPlot(row=0, col=1, axisItems={"bottom": LabelAxis("bottom")})
         self.canvas.ci.layout.setColumnStretchFactor(0, 1)
