@@ -21,6 +21,8 @@ def plain(params: Params, win: Window) -> np.ndarray:
         img = pe_block_mean(win.pos0, step, rows, params.d_model, params.base, params.layout, np.float64)
     img = img[:, win.ch0:win.ch1]
     ch_step = -(-(win.ch1 - win.ch0) // win.cols_px)
+    if params.layout == "interleaved" and ch_step > 1:
+        ch_step += ch_step % 2                   # whole (sin, cos) pairs in a column: see below
     return box_columns(img, ch_step) if ch_step > 1 else img
 
 
@@ -39,3 +41,22 @@ def test_every_heatmap_path_equals_the_plain_table(n, d, layout, win):
     fast = r.pos_step > 1 and r.ch_step > 1
     tol = 2e-6 if fast else 2e-6 + 4 * win.clipped(p).pos1 * 2.0 ** -24
     np.testing.assert_allclose(r.image, want, atol=tol, rtol=0)
+
+
+@pytest.mark.parametrize("cols_px, step", [(1366, 4), (820, 6), (2048, 2), (4096, 1)])
+def test_interleaved_columns_average_whole_sin_cos_pairs_so_slow_channels_show_no_false_stripes(cols_px, step):
+    """d = 4096 in 1366 columns was 3 channels a column: (sin, cos, sin) then (cos, sin, cos), so
+    where the slow channels sit near (sin, cos) = (0, 1), near position 0, the columns alternated
+    1/3 and 2/3: stripes that no channel has (seen at 1920 px). An even step gives each column as
+    many sines as cosines: 1/2 throughout."""
+    p = Params(max_len=8192, d_model=4096, layout="interleaved", base=10000.0)
+    r = heatmap.__wrapped__(p, Window(0, 8192, 0, 4096, 800, cols_px))
+    assert r.ch_step == step
+    slow = r.image[0, -200:]                     # positions 0 .. 10, the slowest 200 columns
+    if step == 1:
+        np.testing.assert_allclose(slow[::2], 0.0, atol=1e-2)     # sin, cos, sin, cos ...: exact
+        np.testing.assert_allclose(slow[1::2], 1.0, atol=1e-2)
+    else:
+        np.testing.assert_allclose(slow, 0.5, atol=1e-2)
+    concat = heatmap.__wrapped__(p.with_(layout="concat"), Window(0, 8192, 0, 4096, 800, 1366))
+    assert concat.ch_step == 3                   # a sine block then a cosine block: any step

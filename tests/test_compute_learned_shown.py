@@ -163,8 +163,10 @@ def test_a_base_step_with_an_opt_sized_table_forms_no_sinusoidal_table(layout, m
     assert "sinusoidal" not in vars(r)                                  # not made by the step
     assert r.shape == (2048, 1024) and r.learned is table
     exact = sinusoidal_pe(2048, 1024, 3000.0, layout, "float64")
-    np.testing.assert_allclose(r.shown_sinusoidal.data, block_means(exact, 250, 480).data, atol=2e-6)
-    assert (r.shown_sinusoidal.height, r.shown_sinusoidal.width) == (2043, 1023)    # 9 x 227, 3 x 341
+    # interleaved: 4 channels a column, not 3 (whole sin/cos pairs: compute.screen.channel_step)
+    cols, width = (256, 1024) if layout == "interleaved" else (480, 1023)          # 4 x 256, 3 x 341
+    np.testing.assert_allclose(r.shown_sinusoidal.data, block_means(exact, 250, cols).data, atol=2e-6)
+    assert (r.shown_sinusoidal.height, r.shown_sinusoidal.width) == (2043, width)   # 9 x 227
     coords, var = pca(r.sinusoidal)                                     # the table's own PCA, signs too
     np.testing.assert_allclose(r.pca_sinusoidal, coords, atol=1e-3 * np.abs(coords).max())
     np.testing.assert_allclose(r.var_sinusoidal, var, rtol=1e-4)

@@ -19,7 +19,7 @@ FULL_REPEAT = 3
 def _cases(n: int, d: int) -> dict:
     """name -> fn(i), each with base 1e4 + i, for one size."""
     from explorer.compute import heatmap, similarity
-    from explorer.compute.screen import Window, block_step
+    from explorer.compute.screen import Window, block_step, channel_step
     from explorer.backend.encodings import sinusoidal_pe
     from explorer.backend.pe_screen import pe_screen, pe_screen_plain
     from explorer.backend.similarity import similarity_matmul
@@ -29,7 +29,7 @@ def _cases(n: int, d: int) -> dict:
     win = Window.full(p, 800, 1000)
     step = block_step(n, win.rows_px)
     count = math.ceil(n / step)
-    ch_step = block_step(d, win.cols_px)
+    ch_step = channel_step(d, win.cols_px)       # as the heatmap draws it
     cols = d // ch_step
     cases = {
         "pe screen (compute.heatmap)": lambda i: heatmap.heatmap.__wrapped__(

@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend import layouts
-from explorer.compute.screen import IMAGE_PX, block_step, frozen
+from explorer.compute.screen import IMAGE_PX, block_step, channel_step, frozen
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
@@ -53,7 +53,7 @@ def conventions(params: Params, state: ConventionsState = ConventionsState()) ->
     d, n = params.d_model, params.max_len
     step = block_step(n, state.rows)
     rows = max(1, n // step)
-    ch_step = block_step(d, IMAGE_PX)
+    ch_step = channel_step(d, IMAGE_PX)                  # even: the interleaved image's columns
     pe = {lay: np.ascontiguousarray(img)                                     # (rows, d // ch_step)
           for lay, img in layouts.layout_images(step, rows, d, params.base, ch_step).items()}
     comp = layouts.compare_layouts(n, d, params.base, params.metric, state.rows, np.float32)

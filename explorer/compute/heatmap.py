@@ -10,7 +10,7 @@ import numpy as np
 
 from explorer.backend.encodings import box_columns, channel_frequency, sinusoidal_pe
 from explorer.backend.pe_screen import screen_block_means
-from explorer.compute.screen import Window, block_step
+from explorer.compute.screen import Window, block_step, channel_step
 from explorer.errors import require
 from explorer.params import Params
 
@@ -44,7 +44,7 @@ def heatmap(params: Params, window: Window) -> HeatmapResult:
     win = window.clipped(params)
     step = block_step(win.pos1 - win.pos0, win.rows_px)
     rows = math.ceil((win.pos1 - win.pos0) / step)
-    ch_step = block_step(win.ch1 - win.ch0, win.cols_px)
+    ch_step = channel_step(win.ch1 - win.ch0, win.cols_px, params.layout)
     if step == 1:   # every position on screen: the table itself, in the chosen dtype
         img = sinusoidal_pe(rows, params.d_model, params.base, params.layout, params.dtype,
                             start=win.pos0)[:, win.ch0:win.ch1]               # (rows, channels)

@@ -18,7 +18,7 @@ from explorer.backend.encodings import sinusoidal_pe
 from explorer.backend.pe_screen import screen_block_means
 from explorer.backend.similarity import cosine_block_means, cosine_matrix_view, rows_similarity
 from explorer.compute.pca import pca
-from explorer.compute.screen import ShownImage, Window, block_means, block_step
+from explorer.compute.screen import ShownImage, Window, block_means, block_step, channel_step
 from explorer.compute.sinusoidal_pca import pca_of_sinusoidal
 from explorer.compute.tokens import MINILM_D, MINILM_LEN
 from explorer.errors import InputError, message_of, msg, require
@@ -192,7 +192,7 @@ def _shown_pe(r: LearnedResult, rows_px: int, cols_px: int) -> ShownImage:
     """block_means(r.sinusoidal, ...) by closed form (pe_screen, as the heatmap draws): no (n, d)
     table (2048 x 1024 into 250 x 480: ~3.7 -> ~0.3 ms). The table itself where every cell has a pixel."""
     n, d, base, layout = r.sinusoidal_of
-    rs, cs = block_step(n, rows_px), block_step(d, cols_px)
+    rs, cs = block_step(n, rows_px), channel_step(d, cols_px, layout)
     if rs == cs == 1:
         return block_means(r.sinusoidal, rows_px, cols_px)
     rows, cols = n // rs, d // cs

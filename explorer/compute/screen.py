@@ -45,6 +45,15 @@ def block_step(count: int, pixels: int) -> int:
     return max(1, math.ceil(count / max(1, pixels)))
 
 
+def channel_step(count: int, pixels: int, layout: str = "interleaved") -> int:
+    """Channels per drawn column so that count channels fit in `pixels` columns; an even number for
+    interleaved sin/cos when columns are averaged, so that each holds as many sines as cosines. An
+    odd step alternates (sin, cos, sin) and (cos, sin, cos) columns, whose means differ where slow
+    channels sit near (0, 1): false stripes (d = 4096 at 1920 px, 3 channels a column)."""
+    step = block_step(count, pixels)
+    return step + 1 if layout == "interleaved" and step > 1 and step % 2 else step
+
+
 
 @dataclass(frozen=True, slots=True)
 class ShownImage:
