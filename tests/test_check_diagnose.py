@@ -572,3 +572,24 @@ def test_a_table_at_any_scale_is_found_at_that_scale(scale):
     r = explorer.check(template(Spec(), 256, 1e4, np.arange(40)) * scale)
     assert r.match and r.kind == "pe" and r.convention["orientation"] == "(L, d)"
     assert r.convention["scale"] == pytest.approx(scale) and r.convention["base"] == 10000
+
+
+@pytest.mark.parametrize("assign, words", [("sincos", ""), ("swapped", "sin 与 cos 对调")])
+def test_the_nearest_fit_is_named_in_the_checks_language(assign, words):
+    """In Chinese the nearest fit's words were English ("最接近：interleaved sin/cos, base 10000,
+    positions from 0", found by a screenshot review): they now come from the same table as the
+    mistakes' own messages."""
+    from explorer.backend.diagnose.messages import SPEC_WORDS
+    from explorer.backend.encodings import sinusoidal_pe
+
+    x = 0.2 * sinusoidal_pe(256, 128, 1e4, "interleaved", "float64")
+    if assign == "swapped":
+        x[:, 0::2], x[:, 1::2] = x[:, 1::2].copy(), x[:, 0::2].copy()
+    x[10, 1] = 5.0                                        # matches nothing: "nearest" is named
+    zh = explorer.check(x, lang="zh_CN")
+    assert "最接近：交错 sin/cos，基数 10000，位置从 0 起" in zh.summary, zh.summary
+    assert words in zh.summary
+    assert not re.search(r"positions from|base \d|swapped", zh.summary), zh.summary
+    en = explorer.check(x)
+    assert "nearest: interleaved sin/cos, base 10000, positions from 0" in en.summary
+    assert all(len(pair) == 2 for pair in SPEC_WORDS.values())

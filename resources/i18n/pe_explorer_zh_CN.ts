@@ -350,11 +350,11 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>max |yours − reference| = %1 (a match allows %2)</source>
-            <translation>max |你的 − 参考| = %1（判定为符合允许 %2）</translation>
+            <translation>max |你的 − 参考| = %1（差值不超过 %2 才算符合）</translation>
         </message>
         <message>
             <source>max |yours − reference| = %1; the diagnosis explains your data to %2 (a match allows %3)</source>
-            <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（判定为符合允许 %3）</translation>
+            <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（差值不超过 %3 才算符合）</translation>
         </message>
         <message>
             <source>your table's colours span ±%1, from the 99.5th percentile of |value| (a few values reach %2)</source>

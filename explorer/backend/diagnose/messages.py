@@ -71,6 +71,24 @@ TEMPLATES = {
 }
 PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown"}   # variants of one id
 
+# the words that name a fit in "nearest: ..." (diagnose.pe_table._spec_words), (English, Chinese)
+SPEC_WORDS = {
+    "layout": ("{layout} sin/cos", "{layout} sin/cos"),
+    "interleaved": ("interleaved", "交错"), "concat": ("concat", "拼接"), "t2t": ("t2t", "t2t"),
+    "base": ("base {base:.6g}", "基数 {base:.6g}"),
+    "start": ("positions from {start}", "位置从 {start} 起"),
+    "swapped": ("swapped", "sin 与 cos 对调"), "sin_zero": ("sin zero", "只有 sin，其余为 0"),
+    "sin_dup": ("sin dup", "sin 重复"),
+    "per_channel": ("exponent per channel", "每个通道一个指数"),
+    "plus": ("exponent without minus", "指数缺少负号"),
+    "sep": (", ", "，"),
+}
+
+
+def spec_word(key: str, lang: str = "en", **values) -> str:
+    """SPEC_WORDS[key] in `lang`, its values filled in."""
+    return SPEC_WORDS[key][1 if lang == "zh_CN" else 0].format(**values)
+
 FIXES = {
     "exponent_i": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
     "exponent_doubled": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",

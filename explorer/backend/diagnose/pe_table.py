@@ -10,7 +10,7 @@ import numpy as np
 
 from explorer.backend.diagnose.fitting import (golden_min, lsq_scale, max_residual, sample_rows,
                                                scaled_sse, snap)
-from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake
+from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake, spec_word
 from explorer.backend.diagnose.pe_models import (Spec, all_specs, base_guesses, column_plan, template,
                                                  templates)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
@@ -232,7 +232,7 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None)
     ref = template(spec.right(), d, base, np.arange(len(x)))
     ref *= scale                                          # in place: one table-sized array, not two
     if fit.max_error > tol:
-        nearest = _spec_words(fit)
+        nearest = _spec_words(fit, lang)
         rms, size = rms_of or _rms_error(x, fit)
         conv.update(rms_error=rms, rms=size)
         found = [mistake("unknown_far", lang, nearest=nearest, rms=rms, size=size, err=fit.max_error, tol=tol,
@@ -265,16 +265,18 @@ def _rms_error(x, fit: Fit) -> tuple[float, float]:
     return math.sqrt(max(sse, 0.0) / count), math.sqrt(xx / count)
 
 
-def _spec_words(fit: Fit) -> str:
+def _spec_words(fit: Fit, lang: str = "en") -> str:
+    """The fit in words, in `lang`: "interleaved sin/cos, base 10000, positions from 0", ..."""
     s = fit.spec
-    words = [f"{s.layout} sin/cos", f"base {fit.base:.6g}", f"positions from {fit.start}"]
+    words = [spec_word("layout", lang, layout=spec_word(s.layout, lang)), spec_word("base", lang, base=fit.base),
+             spec_word("start", lang, start=fit.start)]
     if s.assign != "sincos":
-        words.append(s.assign.replace("_", " "))
+        words.append(spec_word(s.assign, lang))
     if s.law != "2i":
-        words.append("exponent per channel")
+        words.append(spec_word("per_channel", lang))
     if s.sign > 0:
-        words.append("exponent without minus")
-    return ", ".join(words)
+        words.append(spec_word("plus", lang))
+    return spec_word("sep", lang).join(words)
 
 
 def _slips(x, fit: Fit, dropout, lang) -> list:
