@@ -35,6 +35,7 @@ class FrequenciesView(PanelView):
         # RoPE's own pairs (head_dim/2, far fewer than d_model/2): a second chart, shown with `rope`
         self.rope_chart = self.plot(1, 0, self.tr("RoPE pair i"), self.tr("θᵢ (log scale)"))
         self.rope_chart.setLogMode(y=True)
+        decade_ticks(self.rope_chart.getAxis("left"))
         self.r_before = add_curve(self.rope_chart, [], [])
         self.r_after = add_curve(self.rope_chart, [], [])
         self.canvas.ci.removeItem(self.rope_chart)

@@ -30,7 +30,9 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 def decade_ticks(axis: pg.AxisItem) -> None:
     """A log axis labelled 10⁻⁴ … 10⁵ throughout (pyqtgraph mixes 10^5 with 0.0001); minor
-    ticks stay unlabelled."""
+    ticks stay unlabelled, and no SI prefix: pyqtgraph's reads the log axis's exponents as values
+    ("value (log scale) (x1e+09)" at base 10⁹)."""
+    axis.enableAutoSIPrefix(False)
     def strings(values, scale, spacing):
         return [("1" if round(v) == 0 else "10" + str(round(v)).translate(SUPERSCRIPT))
                 if abs(v - round(v)) < 1e-6 else "" for v in values]

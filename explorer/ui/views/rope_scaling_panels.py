@@ -22,7 +22,7 @@ from explorer.ui.views.dots import Dots
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import set_extent
-from explorer.ui.views.panel_view import GREY, TITLE_SIZE, set_pen
+from explorer.ui.views.panel_view import GREY, TITLE_SIZE, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill
 
 REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
@@ -144,12 +144,14 @@ class ScalingPanels:
         pair = QCoreApplication.translate("RopeScaling", "pair i")
         self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
         self.freq.setLogMode(y=True)
+        decade_ticks(self.freq.getAxis("left"))
         self.f_before = add_curve(self.freq, [], [])
         self.f_after = add_curve(self.freq, [], [])
         self.f_dots = Dots(size=6, pen=None)
         self.freq.addItem(self.f_dots)
         self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
         self.wave.setLogMode(y=True)
+        decade_ticks(self.wave.getAxis("left"))
         self.band = pg.LinearRegionItem(orientation="horizontal", movable=False,
                                         brush=pg.mkBrush(230, 159, 0, 45), pen=pg.mkPen(None))
         self.ramp = pg.LinearRegionItem(orientation="vertical", movable=False,
@@ -250,6 +252,8 @@ class ScalingPanels:
             if show:
                 line.setPos(math.log10(value))
                 line_s.setPos(value)
+                line_label_font(line)             # their labels at the presentation's text size
+                line_label_font(line_s)
 
     def readout(self, r) -> str:
         p = r.scaled.profile

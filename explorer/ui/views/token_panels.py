@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -223,7 +224,8 @@ class GaugePanel(Retranslatable, QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        self.summary.setStyleSheet("font-weight: bold;")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)   # bold by <b>: a style sheet would pin
+        #                                                       its font at 1x in F11 (presentation.py)
         self.why = QLabel("")
         self.why.setWordWrap(True)
         self.canvas = FittingCanvas()
@@ -311,4 +313,4 @@ class GaugePanel(Retranslatable, QWidget):
                 text += " " + self.tr("Nothing is added at the input: RoPE turns q and k inside attention.")
         elif trained:
             text += " " + self.tr("MiniLM does not multiply by √d; a LayerNorm follows the sum.")
-        self.summary.setText(text)
+        self.summary.setText(f"<b>{html.escape(text)}</b>")

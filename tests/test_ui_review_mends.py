@@ -1,0 +1,60 @@
+"""What the 2026-12-05 screenshot review found in the views' text, checked in the window."""
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import QApplication
+
+
+def show_tab(window, qtbot, name):
+    window.tabs.setCurrentIndex(list(window.views).index(name))
+    window.controller.wait_idle()
+    qtbot.wait(5)
+    return window.views[name]
+
+
+def log_axes(view):
+    for gv in view.findChildren(pg.GraphicsView):
+        for item in gv.scene().items():
+            if isinstance(item, pg.PlotItem) and item.getAxis("left").logMode and item.isVisible():
+                yield item.getAxis("left")
+
+
+def test_log_axes_carry_no_si_prefix_and_decade_labels(window, qtbot):
+    """At base 10⁹ the Frequencies axis read "value (log scale) (x1e+09)": pyqtgraph's SI prefix
+    took the log axis's exponents for values. The RoPE θ charts mixed "0.0001" with 10⁻⁶."""
+    window.controller.update(base=1e9, d_model=8192, max_len=10_000_000)
+    window.controller.update_view("frequencies", rope=True)
+    window.controller.update_view("rope", page="scaling")
+    checked = 0
+    for name in ("frequencies", "rope", "alibi", "check"):
+        view = show_tab(window, qtbot, name)
+        for axis in log_axes(view):
+            assert "x1e" not in axis.labelString() and "×1e" not in axis.labelString(), (name, axis.labelString())
+            strings = axis.tickStrings([-4.0, 0.0, 5.0], 1.0, 1.0)
+            assert strings == ["10⁻⁴", "1", "10⁵"], (name, strings)
+            checked += 1
+    assert checked >= 4
+
+
+def test_rope_scaling_line_labels_and_the_gauge_summary_follow_the_presentation_scale(window, qtbot):
+    """In F11 the L₀ / extended labels of the RoPE scaling page stayed at 1x, and the Tokens gauge's
+    bold summary too (its style sheet pinned its font)."""
+    window.controller.update_view("rope", page="scaling", rope_type="yarn", scale=4.0)
+    window.presenter.set_scale(1.5)
+    try:
+        rope = show_tab(window, qtbot, "rope")
+        panels = rope.panels
+        labels = [line.label for line in (panels.l0_line, panels.ext_line, panels.s_l0, panels.s_ext)
+                  if line.isVisible()]
+        assert labels
+        for label in labels:
+            assert label.textItem.font().pointSizeF() == pytest.approx(QApplication.font().pointSizeF())
+        tokens = show_tab(window, qtbot, "tokens")
+        tokens.pages.setCurrentIndex(2)                   # the scale gauge
+        window.controller.wait_idle()
+        qtbot.wait(5)
+        summary = tokens.gauge.summary
+        assert summary.font().pointSizeF() == pytest.approx(QApplication.font().pointSizeF())
+        assert summary.text().startswith("<b>") and "d_model" in summary.text()
+    finally:
+        window.presenter.set_scale(1.0)
