@@ -20,7 +20,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import tempfile
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QElapsedTimer, QSettings, QThread, QThreadPool
 
     from explorer.ui.app import make_app
     from explorer.ui.i18n import install_translator
@@ -32,7 +32,15 @@ def main(argv=None) -> int:
     window = MainWindow(settings=store)
     w, h = (int(v) for v in args.size.split("x"))
     window.resize(w, h)
+    shown = []        # wait for the start-up device probe ("In use: CPU", not "checking…")
+    window.device_probe.shown.connect(lambda *_: shown.append(1))
     window.show()
+    timer = QElapsedTimer()
+    timer.start()
+    while not shown and timer.elapsed() < 20000:
+        app.processEvents()
+        QThread.msleep(10)
+    app.processEvents()
     for f in args.files:
         path, _, key = f.partition(":")
         window.check_actions.open_file(path, key or None)
@@ -43,8 +51,6 @@ def main(argv=None) -> int:
         window.grab().save(str(Path(args.out) / name))
         print(name, window.statusBar().currentMessage())
     window.close()
-    from PySide6.QtCore import QThreadPool
-
     QThreadPool.globalInstance().waitForDone(10_000)     # the device probe may be importing torch
     return 0
 
