@@ -112,3 +112,26 @@ def test_f11_with_the_control_panel_shown_fits_a_1280_px_screen_on_every_tab(qtb
         close_and_delete(win)
     finally:
         install_translator(QApplication.instance(), "en")
+
+
+def test_at_every_presentation_scale_each_tab_fits_a_1280_px_screen(qtbot, settings):
+    """At 2.5x (Ctrl+= twice past F11) the tab bar's fourteen elided tabs needed 1,387 px and the
+    window grew to 1,391: it now scrolls its tabs. Every view fits up to 3x."""
+    from explorer.ui.main_window import MainWindow
+    from explorer.ui.presentation import SCALES
+    from tests.conftest import close_and_delete
+
+    win = MainWindow(settings=settings)
+    win.resize(1280, 800)
+    win.show()
+    win.dock.hide()
+    for scale in SCALES:
+        win.presenter.set_scale(scale)
+        for i, name in enumerate(list(win.views)):
+            win.tabs.setCurrentIndex(i)
+            win.controller.wait_idle()
+            qtbot.wait(2)
+            assert win.minimumSizeHint().width() <= 1280, (scale, name, win.minimumSizeHint().width())
+    win.presenter.set_scale(1.0)
+    win.controller.wait_idle()
+    close_and_delete(win)

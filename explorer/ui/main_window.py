@@ -53,9 +53,10 @@ class MainWindow(QMainWindow):
             self._pages[name] = page
             self.tabs.addTab(page, short_tab_title(name))
             self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
-        # all twelve tabs stay on screen at 1280 px (no scroll arrows): long names are elided,
-        # their full names in the tooltip and the View menu
-        self.tabs.setUsesScrollButtons(False)
+        # all fourteen tabs stay on screen at 1280 px up to 1.5x: long names are elided, their full
+        # names in the tooltip and the View menu; past that (2.5x) scroll arrows, rather than a
+        # tab bar of 1,390 px that widened the window past the screen
+        self.tabs.setUsesScrollButtons(True)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.style_tabs(1.0)
         self.setCentralWidget(self.tabs)
