@@ -58,3 +58,28 @@ def test_rope_scaling_line_labels_and_the_gauge_summary_follow_the_presentation_
         assert summary.text().startswith("<b>") and "d_model" in summary.text()
     finally:
         window.presenter.set_scale(1.0)
+
+
+def test_chinese_titles_built_from_parts_use_chinese_punctuation(qtbot, settings):
+    """"每列像素含 4 个通道, 每行像素含 9 个位置" and "余弦相似度: …" joined Chinese with ASCII ", "
+    and ": "; Precision's readout too ("float16: 2048; bfloat16: 256")."""
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), "zh_CN")
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        win.controller.update(d_model=4096, max_len=8192)
+        heat = show_tab(win, qtbot, "heatmap").panel.plot.titleLabel.text
+        sim = show_tab(win, qtbot, "similarity").panel.plot.titleLabel.text
+        precision = show_tab(win, qtbot, "precision").readout.text()
+        assert "个通道，每行" in heat and ", " not in heat, heat
+        assert sim.startswith("余弦相似度：") and ", " not in sim, sim
+        assert "float16：" in precision and "；" in precision and "; " not in precision, precision
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")

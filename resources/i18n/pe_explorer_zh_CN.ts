@@ -3488,12 +3488,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>图中没有（从 %1 起）</translation>
         </message>
         <message>
+            <source>: </source>
+            <translation>：</translation>
+        </message>
+        <message>
             <source>(%1 of %2 positions drawn, each collision point among them)</source>
             <translation>（画出 %2 个位置中的 %1 个，每个碰撞点都在其中）</translation>
         </message>
         <message>
             <source>first position whose neighbour rounds to the same encoding: </source>
             <translation>相邻位置舍入成相同编码的第一个位置：</translation>
+        </message>
+        <message>
+            <source>; </source>
+            <translation>；</translation>
         </message>
     </context>
     <context>
@@ -3910,6 +3918,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>点积</translation>
         </message>
         <message>
+            <source>: </source>
+            <translation>：</translation>
+        </message>
+        <message>
             <source>f(k) / %1 (1 at k = 0)</source>
             <translation>f(k) / %1（k = 0 时为 1）</translation>
         </message>
@@ -4157,6 +4169,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 positions per pixel row</source>
             <translation>每行像素含 %1 个位置</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>，</translation>
         </message>
         <message>
             <source> (averaged: zoom in for single values)</source>

@@ -294,6 +294,6 @@ def per_pixel_hint(pos_step: int, ch_step: int = 1) -> str:
         parts.append(fill(QCoreApplication.translate("View", "%1 positions per pixel row"), str(pos_step)))
     if not parts:
         return ""
-    return ", ".join(parts) + QCoreApplication.translate(
+    return QCoreApplication.translate("View", ", ").join(parts) + QCoreApplication.translate(
         "View", " (averaged: zoom in for single values)")
 

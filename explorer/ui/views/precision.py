@@ -66,9 +66,9 @@ class PrecisionView(PanelView):
         for dt, c in r.curves.items():
             where = str(c.first_collision) if c.first_collision is not None else \
                 fill(self.tr("none shown (from %1)"), f"{c.collision_position:,}")
-            parts.append(f"{dt}: {where}")
+            parts.append(dt + self.tr(": ") + where)
         drawn = len(first.positions)
         sampled = "" if drawn >= r.span else " " + fill(self.tr(
             "(%1 of %2 positions drawn, each collision point among them)"), f"{drawn:,}", f"{r.span:,}")
         self.set_readout(self.tr("first position whose neighbour rounds to the same encoding: ")
-                         + "; ".join(parts) + sampled)
+                         + self.tr("; ").join(parts) + sampled)

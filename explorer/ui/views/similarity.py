@@ -64,7 +64,7 @@ class SimilarityView(ZoomableView):
                          y=held_span(self.profile, "y", float(np.min(f)), float(np.max(f))))
         hint = per_pixel_hint(result.pos_step)
         set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
-                                    else self.tr("dot product")) + (f": {hint}" if hint else ""))
+                                    else self.tr("dot product")) + (self.tr(": ") + hint if hint else ""))
         if (p.max_len, p.metric) != self._extent:   # ranges only when they change
             self._extent = (p.max_len, p.metric)
             h = max(1, p.d_model // 2)
