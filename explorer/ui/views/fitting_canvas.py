@@ -56,7 +56,11 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
         self.fit()
 
     def paintEvent(self, ev) -> None:  # noqa: N802 (Qt name)
-        """Refit first when the panels' need changed since (a longer title, another scale)."""
-        if not self.closed and abs(self.wanted_shrink() - self._shrink) > 1e-3:
+        """Shrink further first when the panels need more room than the scene has (a longer title, a
+        larger scale). A repaint never relaxes a shrink, a resize refits exactly: the need can
+        depend on the scene's own height (an axis label wraps where its axis is short,
+        label_room.fit_label), and at 3x the PCA row and the Layouts canvas flipped between two
+        shrinks on every repaint."""
+        if not self.closed and self.wanted_shrink() > self._shrink + 1e-3:
             self.fit()
         super().paintEvent(ev)
