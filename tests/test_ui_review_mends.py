@@ -83,3 +83,37 @@ def test_chinese_titles_built_from_parts_use_chinese_punctuation(qtbot, settings
         close_and_delete(win)
     finally:
         install_translator(QApplication.instance(), "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_vertical_axis_label_longer_than_its_axis_wraps_inside_it(qtbot, settings, lang):
+    """In F11 at 1280 x 800 the RoPE scaling page's plots are ~110 px high: "θᵢ (radians per
+    position, log)" and "wavelength 2π/θᵢ (positions, log)" ran past their tops (label_room.fit_label)."""
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(1280, 800)
+        win.show()
+        win.dock.hide()
+        win.presenter.set_scale(1.5)
+        win.controller.update_view("rope", page="scaling", rope_type="llama3")
+        wrapped = 0
+        for name in win.views:
+            view = show_tab(win, qtbot, name)
+            for gv in view.findChildren(pg.GraphicsView):
+                for axis in [i for i in gv.scene().items() if isinstance(i, pg.AxisItem)]:
+                    if (axis.orientation in ("left", "right") and axis.isVisible() and axis.label.isVisible()
+                            and axis.labelText):
+                        along = axis.label.boundingRect().width()      # the rotated label's length
+                        assert along <= axis.size().height() + 1, (lang, name, axis.labelText, along)
+                        wrapped += axis.label.textWidth() > 0
+        assert wrapped >= 2                     # the two RoPE scaling labels at least
+        win.presenter.set_scale(1.0)
+        win.controller.wait_idle()
+        close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")

@@ -8,15 +8,20 @@ are, lies over the widest tick label. At 1x that is nothing; in presentation mod
 vertical axis with a label is as wide as it takes for the whole label to clear the tick labels by
 GAP px. Installed on the class, like kept_axis and tick_room; horizontal axes, unlabelled and
 fixed-width ones stay as pyqtgraph makes them.
+
+A vertical label longer than its axis wraps onto a second line (fit_label): in F11 the RoPE
+scaling page's plots are ~110 px high and "θᵢ (radians per position, log)" ran past their top.
 """
 
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 
 NUDGE = 5      # px pyqtgraph draws a vertical axis's label outside the axis
 GAP = 3        # px between the label's descenders and the widest tick label
 _UPDATE_WIDTH = getattr(pg.AxisItem._updateWidth, "pyqtgraph_update_width", pg.AxisItem._updateWidth)
+_RESIZE = getattr(pg.AxisItem.resizeEvent, "pyqtgraph_resize", pg.AxisItem.resizeEvent)
 
 
 def label_room(height: float) -> float:
@@ -37,3 +42,30 @@ def _update_width(axis: pg.AxisItem) -> None:
 
 _update_width.pyqtgraph_update_width = _UPDATE_WIDTH
 pg.AxisItem._updateWidth = _update_width
+
+
+def fit_label(axis: pg.AxisItem) -> None:
+    """Wrap a vertical axis's label to the axis's length where it is longer (lines centred), and
+    unwrap it where it fits again; another number of lines asks for the axis's width anew."""
+    label, room = axis.label, axis.size().height()
+    if label is None or axis.orientation not in ("left", "right") or room <= 0:
+        return
+    lines_height = label.boundingRect().height()
+    if label.textWidth() > 0:
+        label.setTextWidth(-1)
+    if label.boundingRect().width() > room:
+        option = label.document().defaultTextOption()
+        option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        label.document().setDefaultTextOption(option)
+        label.setTextWidth(room)
+    if label.boundingRect().height() != lines_height:      # another number of lines
+        axis._updateWidth()
+
+
+def _resize_event(axis: pg.AxisItem, ev=None) -> None:
+    fit_label(axis)
+    _RESIZE(axis, ev)
+
+
+_resize_event.pyqtgraph_resize = _RESIZE
+pg.AxisItem.resizeEvent = _resize_event
