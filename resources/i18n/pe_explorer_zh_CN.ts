@@ -3764,6 +3764,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>注意力因子 %1</translation>
         </message>
         <message>
+            <source>, </source>
+            <translation>，</translation>
+        </message>
+        <message>
             <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>
             <translation>rope 类型 %1，因子 %2，上下文 %3，注意力因子 %4；%6 个通道中 %5 个旋转（%7 对：%8）</translation>
         </message>

@@ -257,6 +257,7 @@ class ScalingPanels:
 
     def readout(self, r) -> str:
         p = r.scaled.profile
-        counts = ", ".join(f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
+        counts = QCoreApplication.translate("RopeScaling", ", ").join(
+            f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
         return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
                     "(%7 pairs: %8)"), p.rope_type, f"{p.factor:.4g}", context_text(p), f"{p.attention_factor:.6g}", str(p.rotary_dim), str(p.head_dim), str(p.rotary_dim // 2), counts))
