@@ -92,6 +92,12 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
     ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
       "vocab_size": 5, "max_position_embeddings": 8, "position_embedding_type": "relative_key"},
      "position_embedding_type 'relative_key'"),
+    # the message names the key the file has (it said "eps")
+    ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "vocab_size": 5, "rms_norm_eps": -1e-6}, "config.json: rms_norm_eps must be a positive number, not -1e-06"),
+    ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+      "vocab_size": 5, "max_position_embeddings": 8, "layer_norm_eps": "x"},
+     "config.json: layer_norm_eps must be a positive number, not 'x'"),
 ])
 def test_bad_configs_are_refused_by_name(cfg, match):
     with pytest.raises(InputError, match=match):

@@ -189,7 +189,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
-        dtype=dtype, qk_norm=family == "qwen3", **{**common, "norm_eps": _float(common["norm_eps"], "eps")})
+        dtype=dtype, qk_norm=family == "qwen3",
+        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
+                                        else "rms_norm_eps")})
 
 
 def _rope_scaling(cfg: dict, family: str, max_positions: int,
