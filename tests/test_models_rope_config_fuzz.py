@@ -82,3 +82,24 @@ def test_extreme_rope_settings_are_made_or_refused_in_one_line(name, base, tmp_p
                 _one_line(exc)
                 return
     assert qk.finite and np.isfinite(qk.q_rot).all() and np.isfinite(qk.k_rot).all()
+
+
+def test_an_attention_factor_that_overflows_q_dot_k_is_named_not_the_checkpoint(base, tmp_path):
+    """A YaRN attention factor of 1e30 is finite in float32, and so are q and k, but q·k is not: the
+    note blamed a healthy checkpoint ("the checkpoint is damaged"); it now names the setting."""
+    from explorer.backend.models.finite import qk_note
+    from explorer.errors import localized
+
+    cfg = {**json.loads((base / "config.json").read_text()),
+           "rope_parameters": {"rope_type": "yarn", "rope_theta": 500.0, "factor": 2, "attention_factor": 1e30}}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    for file in ("model.safetensors", "tokenizer.json"):
+        (tmp_path / file).symlink_to(base / file)
+    with open_model(tmp_path) as model:
+        tokenized = model.tokenize(mh.TEXT)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")       # no numpy overflow warning reaches the terminal
+            qk = model.layer0_qk(tokenized.ids)
+        assert not qk.finite and not qk.bad_tensors and not qk.bad_input
+        note = localized(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids), "en")
+        assert note.startswith("q·k overflows float32: the RoPE attention factor 1e+30") and "damaged" not in note

@@ -2066,6 +2066,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>ps 和 ks 必须是位置 / 偏移量的列表</translation>
         </message>
         <message>
+            <source>q·k overflows float32: the RoPE attention factor %1 in %2's settings scales q and k (its weights and input are finite)</source>
+            <translation>q·k 超出了 float32 的范围：%2 的设置中 RoPE 注意力因子 %1 放大了 q 和 k（它的权重和输入都是有限数）</translation>
+        </message>
+        <message>
             <source>rope type %1 needs %2 (it takes: %3)</source>
             <translation>rope 类型 %1 需要 %2（它接受：%3）</translation>
         </message>

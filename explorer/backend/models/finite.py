@@ -93,7 +93,14 @@ def qk_parts(qk, tokens, ids, token_rows, x) -> list:
 
 def qk_note(model, qk, tokens, ids) -> Message | str:
     """damaged_note of `model`'s layer q, k and logits `qk` for the tokens' ids ("" when they are
-    finite: only then are the input's rows read again)."""
+    finite: only then are the input's rows read again). Finite weights and input whose q·k
+    overflows under a RoPE attention factor other than 1 name that setting, not the checkpoint
+    (an attention factor of 1e30 in config.json)."""
     if qk.finite:
         return ""
+    if not qk.bad_input and not qk.bad_tensors and model.config.position == "rope":
+        factor = model.rope_inv_freq(len(ids))[1]
+        if abs(factor) > 1.0:
+            return msg("q·k overflows float32: the RoPE attention factor %1 in %2's settings scales q and k "
+                       "(its weights and input are finite)", f"{factor:.3g}", model.name)
     return damaged_note(qk_parts(qk, tokens, ids, model.rows(ids), model.input_x(ids)))
