@@ -47,9 +47,9 @@ class ControlRow(QLayout):
     def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 (Qt name)
         if not 0 <= index < len(self._items):
             return None
-        self._glued.pop(index)
-        if index > 0 and index == len(self._items) - 1:
-            self._glued[index - 1] = False
+        glued = self._glued.pop(index)
+        if index > 0:              # the item before stays glued only through a glued one
+            self._glued[index - 1] = self._glued[index - 1] and glued
         return self._items.pop(index)
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 (Qt name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget
+from PySide6.QtWidgets import QLabel, QTabWidget
 
 from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
@@ -15,6 +15,7 @@ from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_fo
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill
 from explorer.ui.views.fitting_canvas import FittingCanvas
+from explorer.ui.views.control_row import ControlRow
 
 
 class RopeView(PanelView):
@@ -47,9 +48,7 @@ class RopeView(PanelView):
         self.pair_box.grow_to_items()        # ... but where its line has room, they show whole
         self.scale_box = self.dspin(self.tr("extension factor s"), 1.0, 64.0, s.scale, "scale", 2, 0.5)
         self.scale_label = self.controls.itemAt(self.controls.count() - 2).widget()
-        self.scale_row = QGridLayout()
-        self.scale_row.setContentsMargins(0, 0, 0, 0)
-        self.scale_row.setColumnStretch(2 * ScalingControls.PER_ROW, 1)
+        self.scale_row = ControlRow()        # the rope type and its parameters: wraps like the row above
         self.box.insertLayout(self.box.indexOf(self.canvas), self.scale_row)
         self.params_boxes = ScalingControls(self, self.scale_row, self.set_state,
                                             (self.type_label, self.type_box))

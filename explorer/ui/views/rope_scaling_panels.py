@@ -90,7 +90,11 @@ class ScalingControls:
             text.setToolTip(tips.get(key, key))
             box.setToolTip(tips.get(key, key))
             self.boxes[key], self.labels[key] = box, text
-        self.layout = layout        # a QGridLayout: the visible boxes are laid out PER_ROW to a line
+        self.layout = layout        # a ControlRow: every pair once, in order; the hidden ones take no room
+        if first is not None:
+            layout.add_pair(*first)
+        for key in self.boxes:
+            layout.add_pair(self.labels[key], self.boxes[key])
 
     def _edited(self, key, value, optional, box) -> None:
         if optional and value == box.minimum():
@@ -101,13 +105,11 @@ class ScalingControls:
             value = float(value)
         self.send(**{key: value})
 
-    PER_ROW = 5
-
-    _placed = None      # the fields laid out last (None: none yet)
+    _placed = None      # the fields shown last (None: none yet)
 
     def show_state(self, state) -> None:
         shown = set(fields_of(state.rope_type)) | set(self.ALWAYS) | set(self.EXTRA.get(state.rope_type, ()))
-        if shown != self._placed:   # re-placing the boxes re-lays out the whole window (a full
+        if shown != self._placed:   # showing other boxes re-lays out the whole window (a full
             self._place(shown)      # repaint), so only when the rope type shows other fields
         for key, box in self.boxes.items():
             value = getattr(state, key)
@@ -116,24 +118,11 @@ class ScalingControls:
             box.blockSignals(False)
 
     def _place(self, shown: set) -> None:
-        """Lay out the boxes of `shown`, PER_ROW to a line after `first`; hide the others."""
+        """Show the boxes of `shown` (after `first`, wrapping where the view is narrow), hide the others."""
         self._placed = shown
-        placed = 0
-        if self.first is not None:
-            self.layout.addWidget(self.first[0], 0, 0)
-            self.layout.addWidget(self.first[1], 0, 1)
-            placed = 1
         for key, box in self.boxes.items():
-            visible = key in shown
-            self.layout.removeWidget(box)
-            self.layout.removeWidget(self.labels[key])
-            if visible:
-                row, col = divmod(placed, self.PER_ROW)
-                self.layout.addWidget(self.labels[key], row, 2 * col)
-                self.layout.addWidget(box, row, 2 * col + 1)
-                placed += 1
-            box.setVisible(visible)
-            self.labels[key].setVisible(visible)
+            box.setVisible(key in shown)
+            self.labels[key].setVisible(key in shown)
 
 
 class ScalingPanels:
