@@ -16,7 +16,9 @@ scaling page's plots are ~110 px high and "θᵢ (radians per position, log)" ra
 from __future__ import annotations
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextOption
 
 NUDGE = 5      # px pyqtgraph draws a vertical axis's label outside the axis
 GAP = 3        # px between the label's descenders and the widest tick label
@@ -30,7 +32,12 @@ def label_room(height: float) -> float:
     return max(0.8 * height, height - NUDGE + GAP)
 
 
+MIN_LINE = 2   # a vertical label wraps only onto lines this many line heights long (~2 CJK characters)
+OVER_WORD = 1.1  # a word up to this much longer than its axis stays whole ("position"), a longer one breaks
+
+
 def _update_width(axis: pg.AxisItem) -> None:
+    fit_label(axis)             # the label's lines first (a new text, a new length): its width counts them
     _UPDATE_WIDTH(axis)
     if (axis.orientation in ("left", "right") and axis.fixedWidth is None and axis.isVisible()
             and axis.label.isVisible()):
@@ -44,26 +51,34 @@ _update_width.pyqtgraph_update_width = _UPDATE_WIDTH
 pg.AxisItem._updateWidth = _update_width
 
 
-def fit_label(axis: pg.AxisItem) -> None:
-    """Wrap a vertical axis's label to the axis's length where it is longer (lines centred), and
-    unwrap it where it fits again; another number of lines asks for the axis's width anew."""
+def fit_label(axis: pg.AxisItem) -> bool:
+    """Wrap a vertical axis's label to the axis's length where it is longer, lines centred, when the
+    axis is at least MIN_LINE line heights long (else it stays whole: one letter a line helps
+    nobody): at word boundaries, inside a word only where it is over OVER_WORD times the axis
+    ("q(m)·k(n)"); unwrap it where it fits again. True when its number of lines changed."""
     label, room = axis.label, axis.size().height()
-    if label is None or axis.orientation not in ("left", "right") or room <= 0:
-        return
+    if (label is None or not shiboken6.isValid(label) or axis.orientation not in ("left", "right")
+            or room <= 0):
+        return False            # (the window's teardown resizes axes whose label is already gone)
     lines_height = label.boundingRect().height()
     if label.textWidth() > 0:
         label.setTextWidth(-1)
-    if label.boundingRect().width() > room:
+    one_line = label.boundingRect().height()
+    if label.boundingRect().width() > room >= MIN_LINE * one_line:
         option = label.document().defaultTextOption()
         option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        option.setWrapMode(QTextOption.WrapMode.WordWrap)
         label.document().setDefaultTextOption(option)
         label.setTextWidth(room)
-    if label.boundingRect().height() != lines_height:      # another number of lines
-        axis._updateWidth()
+        if label.boundingRect().width() > OVER_WORD * room:      # one word far longer than the axis
+            option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+            label.document().setDefaultTextOption(option)
+    return label.boundingRect().height() != lines_height
 
 
 def _resize_event(axis: pg.AxisItem, ev=None) -> None:
-    fit_label(axis)
+    if fit_label(axis):         # another number of lines: the axis's width anew
+        axis._updateWidth()
     _RESIZE(axis, ev)
 
 
