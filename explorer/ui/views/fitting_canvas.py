@@ -1,12 +1,12 @@
-"""A panel canvas that draws its scene scaled down when the panels need more width than it has.
+"""A panel canvas that draws its scene scaled down when the panels need more room than it has.
 
 A pyqtgraph layout does not pass its minimum width to the QWidget around it: a canvas narrower than
 its panels need (their axes, titles and colour bars at the presentation scale) showed the left part
 and cut the rest. In F11 with the control panel shown on a 1280 px screen, six views lost their
-right-hand panels (Learned needs ~1,240 px at 1.5x and had ~820). Here the layout gets the width it
-needs and the view scales the whole scene to the widget, text included, so every panel shows, a
-little smaller. Where the canvas is wide enough (every view at the default scale) nothing changes:
-one scene pixel per screen pixel.
+right-hand panels (Learned needs ~1,240 px at 1.5x and had ~820); at 3x RoPE's second row of panels
+was cut at the bottom. Here the layout gets the size it needs and the view scales the whole scene to
+the widget, text included, so every panel shows, a little smaller. Where the canvas is large enough
+(every view at the default scale) nothing changes: one scene pixel per screen pixel.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 
 FIT_SLACK = 1.0      # px the panels may need beyond the canvas before the scene is scaled
+MAX_SHRINK = 2.0     # never smaller than half size: at 3x on an 800 px screen RoPE's two rows of
+#                      panels would need 5.8x, text below 1x; past this the bottom is cut as before
 
 
 def scales_with_canvas(legend: pg.LegendItem) -> None:
@@ -25,23 +27,28 @@ def scales_with_canvas(legend: pg.LegendItem) -> None:
 
 
 class FittingCanvas(pg.GraphicsLayoutWidget):
-    """pg.GraphicsLayoutWidget that scales its scene down to fit where its layout needs more width."""
+    """pg.GraphicsLayoutWidget that scales its scene down to fit where its layout needs more room."""
 
     _shrink = 1.0            # scene pixels per screen pixel (1: not scaled)
 
     def wanted_shrink(self) -> float:
-        """Scene pixels per screen pixel that fit the layout's minimum width into the widget."""
-        width = max(1, self.size().width())
+        """Scene pixels per screen pixel that fit the layout's minimum size into the widget (at most
+        MAX_SHRINK)."""
         layout = getattr(self, "ci", None)       # None while pyqtgraph's __init__ runs
-        need = layout.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() if layout is not None else 0
-        return need / width if need > width + FIT_SLACK else 1.0
+        if layout is None:
+            return 1.0
+        need = layout.effectiveSizeHint(Qt.SizeHint.MinimumSize)
+        ratios = [n / max(1, have) for n, have in ((need.width(), self.size().width()),
+                                                   (need.height(), self.size().height()))
+                  if n > have + FIT_SLACK]
+        return min(max(ratios, default=1.0), MAX_SHRINK)
 
     def fit(self) -> None:
         """Set the scene range for the wanted shrink (pyqtgraph's own pixel range when it is 1)."""
         if self.closed:
             return
         shrink = self.wanted_shrink()
-        self._shrink = shrink
+        changed, self._shrink = shrink != self._shrink, shrink
         width, height = self.size().width(), self.size().height()
         if shrink == 1.0:
             self.autoPixelRange = True
@@ -51,6 +58,17 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
             self.aspectLocked = True
             pg.GraphicsView.setRange(self, QRectF(0, 0, width * shrink, height * shrink), padding=0)
         self.updateMatrix()
+        if changed:
+            self._tell_view()
+
+    def _tell_view(self) -> None:
+        """The panels have another size in scene pixels, which the view computes its pictures at
+        (visible_region): its `resized`, as a resize of the view itself sends."""
+        parent = self.parentWidget()
+        while parent is not None and not hasattr(parent, "visible_region"):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.resized.emit()
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         self.fit()
