@@ -20,11 +20,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import tempfile
 
-    from PySide6.QtCore import QElapsedTimer, QSettings, QThread, QThreadPool
+    from PySide6.QtCore import QSettings, QThreadPool
 
     from explorer.ui.app import make_app
     from explorer.ui.i18n import install_translator
     from explorer.ui.main_window import MainWindow
+    from shot_window import wait_for_device_probe       # (tools/, beside this script)
 
     app = make_app()
     install_translator(app, args.lang)
@@ -32,15 +33,8 @@ def main(argv=None) -> int:
     window = MainWindow(settings=store)
     w, h = (int(v) for v in args.size.split("x"))
     window.resize(w, h)
-    shown = []        # wait for the start-up device probe ("In use: CPU", not "checking…")
-    window.device_probe.shown.connect(lambda *_: shown.append(1))
     window.show()
-    timer = QElapsedTimer()
-    timer.start()
-    while not shown and timer.elapsed() < 20000:
-        app.processEvents()
-        QThread.msleep(10)
-    app.processEvents()
+    wait_for_device_probe(app, window)
     for f in args.files:
         path, _, key = f.partition(":")
         window.check_actions.open_file(path, key or None)

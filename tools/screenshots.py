@@ -22,11 +22,12 @@ def main() -> int:
     ap.add_argument("--suffix", default="")
     ap.add_argument("--scale", type=float, default=1.0, help="presentation scale (1 to 3)")
     args = ap.parse_args()
-    from PySide6.QtCore import QElapsedTimer, QSettings, QThread
+    from PySide6.QtCore import QSettings
 
     from explorer.ui.app import make_app
     from explorer.ui.i18n import install_translator
     from explorer.ui.main_window import MainWindow
+    from shot_window import wait_for_device_probe       # (tools/, beside this script)
 
     app = make_app()
     install_translator(app, args.lang)
@@ -36,14 +37,7 @@ def main() -> int:
         window.show()
         if args.scale != 1.0:
             window.presenter.set_scale(args.scale)
-        shown = []        # wait for the start-up device probe (its text re-lays out the controls)
-        window.device_probe.shown.connect(lambda *_: shown.append(1))
-        timer = QElapsedTimer()
-        timer.start()
-        while not shown and timer.elapsed() < 20000:
-            app.processEvents()
-            QThread.msleep(10)
-        app.processEvents()
+        wait_for_device_probe(app, window)
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         def shoot(name: str, file: str) -> None:
