@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 
 FIT_SLACK = 1.0      # px the panels may need beyond the canvas before the scene is scaled
+TELL_VIEW = 0.02     # a shrink that changes by more has the view compute its pictures again
 MAX_SHRINK = 2.0     # never smaller than half size: at 3x on an 800 px screen RoPE's two rows of
 #                      panels would need 5.8x, text below 1x; past this the bottom is cut as before
 
@@ -43,12 +44,14 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
                   if n > have + FIT_SLACK]
         return min(max(ratios, default=1.0), MAX_SHRINK)
 
-    def fit(self) -> None:
-        """Set the scene range for the wanted shrink (pyqtgraph's own pixel range when it is 1)."""
+    def fit(self, tell_view: bool = False) -> None:
+        """Set the scene range for the wanted shrink (pyqtgraph's own pixel range when it is 1);
+        tell_view: a shrink changed by over TELL_VIEW has the view compute its pictures again (a
+        resize of the canvas comes with one of the view, which does that itself)."""
         if self.closed:
             return
         shrink = self.wanted_shrink()
-        changed, self._shrink = shrink != self._shrink, shrink
+        changed, self._shrink = abs(shrink / self._shrink - 1) > TELL_VIEW, shrink
         width, height = self.size().width(), self.size().height()
         if shrink == 1.0:
             self.autoPixelRange = True
@@ -58,7 +61,7 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
             self.aspectLocked = True
             pg.GraphicsView.setRange(self, QRectF(0, 0, width * shrink, height * shrink), padding=0)
         self.updateMatrix()
-        if changed:
+        if changed and tell_view:
             self._tell_view()
 
     def _tell_view(self) -> None:
@@ -80,5 +83,5 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
         label_room.fit_label), and at 3x the PCA row and the Layouts canvas flipped between two
         shrinks on every repaint."""
         if not self.closed and self.wanted_shrink() > self._shrink + 1e-3:
-            self.fit()
+            self.fit(tell_view=True)
         super().paintEvent(ev)
