@@ -4,7 +4,6 @@ diagnosis line and the one-line PyTorch fix. Draws the worker's CheckResult; com
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidget
