@@ -60,6 +60,10 @@ def fit_label(axis: pg.AxisItem) -> bool:
     if (label is None or not shiboken6.isValid(label) or axis.orientation not in ("left", "right")
             or room <= 0):
         return False            # (the window's teardown resizes axes whose label is already gone)
+    key = (room, axis.labelString(), label.font().key())
+    if getattr(axis, "_label_fitted", None) == key:      # decided for this length, text and font
+        return False
+    axis._label_fitted = key
     lines_height = label.boundingRect().height()
     if label.textWidth() > 0:
         label.setTextWidth(-1)
