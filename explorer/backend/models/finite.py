@@ -93,12 +93,13 @@ def qk_parts(qk, tokens, ids, token_rows, x) -> list:
 
 def qk_note(model, qk, tokens, ids) -> Message | str:
     """damaged_note of `model`'s layer q, k and logits `qk` for the tokens' ids ("" when they are
-    finite: only then are the input's rows read again). Finite weights and input whose q·k
-    overflows under a RoPE attention factor other than 1 name that setting, not the checkpoint
-    (an attention factor of 1e30 in config.json)."""
+    finite: only then are the input's rows read again). Finite weights and input whose q·k is
+    finite unrotated but overflows rotated, under a RoPE attention factor over 1, name that setting,
+    not the checkpoint (an attention factor of 1e30 in config.json)."""
     if qk.finite:
         return ""
-    if not qk.bad_input and not qk.bad_tensors and model.config.position == "rope":
+    if (not qk.bad_input and not qk.bad_tensors and model.config.position == "rope"
+            and bool(np.isfinite(qk.logits_plain).all())):       # finite without the rotation
         factor = model.rope_inv_freq(len(ids))[1]
         if abs(factor) > 1.0:
             return msg("q·k overflows float32: the RoPE attention factor %1 in %2's settings scales q and k "
