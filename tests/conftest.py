@@ -46,6 +46,30 @@ def another_window(settings):
         close_and_delete(win)
 
 
+@contextmanager
+def window_in(lang, settings, size=(1280, 800)):
+    """A real main window built in `lang` at `size`, shown offscreen; when the block ends (passed
+    or failed) it goes back to 1x, is closed and deleted, and English is installed again."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+
+    install_translator(QApplication.instance(), lang)
+    try:
+        win = MainWindow(settings=settings)
+        win.resize(*size)
+        win.show()
+        try:
+            yield win
+        finally:
+            win.presenter.set_scale(1.0)         # the application font, for the tests after this one
+            win.controller.wait_idle()
+            close_and_delete(win)
+    finally:
+        install_translator(QApplication.instance(), "en")
+
+
 def close_and_delete(win):
     """Close a window and really delete it now, so no timer or filter of it outlives the test."""
     from PySide6.QtCore import QCoreApplication, QEvent

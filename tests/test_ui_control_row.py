@@ -81,18 +81,10 @@ def test_f11_with_the_control_panel_shown_fits_a_1280_px_screen_on_every_tab(qtb
     a QTabWidget is as wide as its widest page, so every tab did. Each view's own controls now lie
     inside it, and panels that need more width than the view has (Learned ~1,240 px, ~820 there)
     are drawn scaled down to fit (views/fitting_canvas.py), not cut at the right edge."""
-    from PySide6.QtWidgets import QApplication
-
-    from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.views.panel_view import PanelView
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    install_translator(QApplication.instance(), lang)
-    try:
-        win = MainWindow(settings=settings)
-        win.resize(1280, 800)
-        win.show()
+    with window_in(lang, settings) as win:
         win.presenter.set_scale(1.5)
         win.dock.show()
         win.controller.update_view("rope", rope_type="yarn")    # the most parameter boxes of a rope type
@@ -116,34 +108,23 @@ def test_f11_with_the_control_panel_shown_fits_a_1280_px_screen_on_every_tab(qtb
                     assert drawn.right() <= canvas.viewport().width() + 1, (lang, name, drawn, canvas.width())
                     checked += 1
         assert win.width() <= 1280 and checked >= 14
-        win.presenter.set_scale(1.0)
-        win.controller.wait_idle()
-        close_and_delete(win)
-    finally:
-        install_translator(QApplication.instance(), "en")
 
 
 def test_at_every_presentation_scale_each_tab_fits_a_1280_px_screen(qtbot, settings):
     """At 2.5x (Ctrl+= twice past F11) the tab bar's fourteen elided tabs needed 1,387 px and the
     window grew to 1,391: it now scrolls its tabs. Every view fits up to 3x."""
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.presentation import SCALES
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    win = MainWindow(settings=settings)
-    win.resize(1280, 800)
-    win.show()
-    win.dock.hide()
-    for scale in SCALES:
-        win.presenter.set_scale(scale)
-        for i, name in enumerate(list(win.views)):
-            win.tabs.setCurrentIndex(i)
-            win.controller.wait_idle()
-            qtbot.wait(2)
-            assert win.minimumSizeHint().width() <= 1280, (scale, name, win.minimumSizeHint().width())
-    win.presenter.set_scale(1.0)
-    win.controller.wait_idle()
-    close_and_delete(win)
+    with window_in("en", settings) as win:
+        win.dock.hide()
+        for scale in SCALES:
+            win.presenter.set_scale(scale)
+            for i, name in enumerate(list(win.views)):
+                win.tabs.setCurrentIndex(i)
+                win.controller.wait_idle()
+                qtbot.wait(2)
+                assert win.minimumSizeHint().width() <= 1280, (scale, name, win.minimumSizeHint().width())
 
 
 def test_fitting_a_label_that_qt_already_deleted_does_nothing(qtbot):

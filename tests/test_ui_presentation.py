@@ -224,17 +224,9 @@ def test_every_tab_is_reachable_from_the_keyboard(window, qtbot):
 def test_typed_values_fit_their_boxes(qtbot, settings, lang, scale):
     """The d_model, max_len and base boxes show their widest values whole at 1920 x 1080: in Chinese
     at presentation scale 1.5 the base label once squeezed "10000" against its box's edge."""
-    from PySide6.QtWidgets import QApplication
+    from tests.conftest import window_in
 
-    from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
-    from tests.conftest import close_and_delete
-
-    install_translator(QApplication.instance(), lang)
-    try:
-        win = MainWindow(settings=settings)
-        win.resize(1920, 1080)
-        win.show()
+    with window_in(lang, settings, (1920, 1080)) as win:
         win.presenter.set_scale(scale)
         qtbot.wait(20)
         c = win.controls
@@ -245,11 +237,6 @@ def test_typed_values_fit_their_boxes(qtbot, settings, lang, scale):
             needed = entry.fontMetrics().horizontalAdvance(entry.text())
             assert needed + 4 <= inner, (row.label.text(), entry.text(), needed, inner)
             assert row.label.geometry().right() < entry.geometry().left()
-        win.presenter.set_scale(1.0)             # the application font, for the tests after this one
-        win.controller.wait_idle()
-        close_and_delete(win)
-    finally:
-        install_translator(QApplication.instance(), "en")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
@@ -395,17 +382,9 @@ def test_ropes_pairing_shows_whole_where_its_row_has_room(qtbot, settings, lang)
     """The pairing box was kept to 11 characters so that long items cannot widen the view, and at
     1280 px, in F11 too, it read "interleaved (R…" beside an empty half row. It now takes the room
     the row has, up to its longest item, and no more."""
-    from PySide6.QtWidgets import QApplication
+    from tests.conftest import window_in
 
-    from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
-    from tests.conftest import close_and_delete
-
-    install_translator(QApplication.instance(), lang)
-    try:
-        win = MainWindow(settings=settings)
-        win.resize(1280, 800)
-        win.show()
+    with window_in(lang, settings) as win:
         win.tabs.setCurrentIndex(list(win.views).index("rope"))
         for f11 in (False, True):
             if f11:
@@ -419,11 +398,6 @@ def test_ropes_pairing_shows_whole_where_its_row_has_room(qtbot, settings, lang)
                 qtbot.wait(5)
                 assert shown_text(box) == box.itemText(i), (lang, f11, shown_text(box))
             assert box.width() <= box.widest_item_width()
-        win.presenter.set_scale(1.0)
-        win.controller.wait_idle()
-        close_and_delete(win)
-    finally:
-        install_translator(QApplication.instance(), "en")
 
 
 def test_a_colour_bars_labels_keep_clear_of_the_next_panel(window, qtbot):

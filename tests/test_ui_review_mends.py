@@ -63,15 +63,9 @@ def test_rope_scaling_line_labels_and_the_gauge_summary_follow_the_presentation_
 def test_chinese_titles_built_from_parts_use_chinese_punctuation(qtbot, settings):
     """"每列像素含 4 个通道, 每行像素含 9 个位置" and "余弦相似度: …" joined Chinese with ASCII ", "
     and ": "; Precision's readout too ("float16: 2048; bfloat16: 256")."""
-    from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    install_translator(QApplication.instance(), "zh_CN")
-    try:
-        win = MainWindow(settings=settings)
-        win.resize(1280, 800)
-        win.show()
+    with window_in("zh_CN", settings) as win:
         win.controller.update(d_model=4096, max_len=8192)
         heat = show_tab(win, qtbot, "heatmap").panel.plot.titleLabel.text
         sim = show_tab(win, qtbot, "similarity").panel.plot.titleLabel.text
@@ -79,25 +73,15 @@ def test_chinese_titles_built_from_parts_use_chinese_punctuation(qtbot, settings
         assert "个通道，每行" in heat and ", " not in heat, heat
         assert sim.startswith("余弦相似度：") and ", " not in sim, sim
         assert "float16：" in precision and "；" in precision and "; " not in precision, precision
-        win.controller.wait_idle()
-        close_and_delete(win)
-    finally:
-        install_translator(QApplication.instance(), "en")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_a_vertical_axis_label_longer_than_its_axis_wraps_inside_it(qtbot, settings, lang):
     """In F11 at 1280 x 800 the RoPE scaling page's plots are ~110 px high: "θᵢ (radians per
     position, log)" and "wavelength 2π/θᵢ (positions, log)" ran past their tops (label_room.fit_label)."""
-    from explorer.ui.i18n import install_translator
-    from explorer.ui.main_window import MainWindow
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    install_translator(QApplication.instance(), lang)
-    try:
-        win = MainWindow(settings=settings)
-        win.resize(1280, 800)
-        win.show()
+    with window_in(lang, settings) as win:
         win.dock.hide()
         win.presenter.set_scale(1.5)
         win.controller.update_view("rope", page="scaling", rope_type="llama3")
@@ -113,8 +97,3 @@ def test_a_vertical_axis_label_longer_than_its_axis_wraps_inside_it(qtbot, setti
                         assert along <= 1.05 * axis.size().height() + 1, (lang, name, axis.labelText, along)
                         wrapped += axis.label.textWidth() > 0
         assert wrapped >= 2                     # the two RoPE scaling labels at least
-        win.presenter.set_scale(1.0)
-        win.controller.wait_idle()
-        close_and_delete(win)
-    finally:
-        install_translator(QApplication.instance(), "en")
