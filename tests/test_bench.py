@@ -93,6 +93,24 @@ def test_parse_sizes_and_stats():
     assert cpu_model().strip()
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--sizes", "12x"], "'12x' is not max_len x d_model"),
+    (["--sizes", "0x512"], "max_len must be between 1 and 10,000,000; got 0"),
+    (["--sizes", "512x9000"], "d_model must be between 1 and 8,192; got 9,000"),
+    (["--views", "layouts"], "no view layouts; the views are heatmap, curves"),
+    (["--views", ","], "no view (empty)"),
+])
+def test_bad_bench_arguments_are_one_line_and_exit_2_before_measuring(argv, words, capsys):
+    from explorer.bench.report import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv + ["--backend-only", "--no-startup"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert len([ln for ln in err.splitlines() if "error:" in ln]) == 1
+
+
 def test_startup_child_may_write_bytecode_and_the_first_launch_is_reported_apart(monkeypatch, tmp_path):
     """A machine with PYTHONDONTWRITEBYTECODE would compile the whole project at every timed start;
     a user's Python writes the bytecode once. The first launch is still shown, on its own."""

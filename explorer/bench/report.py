@@ -14,12 +14,36 @@ RATIO_WANTED_BIG = 30.0   # ... heatmap and similarity at max_len >= 8192
 
 
 def parse_sizes(text: str) -> tuple[tuple[int, int], ...]:
-    """'512x512,8192x4096' -> ((512, 512), (8192, 4096))."""
+    """'512x512,8192x4096' -> ((512, 512), (8192, 4096)); argparse.ArgumentTypeError (one line) for a
+    part that is not max_len x d_model within the sliders' ranges."""
+    from explorer.params import D_MODEL_RANGE, MAX_LEN_RANGE
+
     out = []
     for part in text.split(","):
         n, _, d = part.strip().lower().partition("x")
-        out.append((int(n), int(d)))
+        try:
+            size = (int(n), int(d))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not max_len x d_model, e.g. 8192x4096") from None
+        for name, value, (lo, hi) in zip(("max_len", "d_model"), size, (MAX_LEN_RANGE, D_MODEL_RANGE)):
+            if not lo <= value <= hi:
+                raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi:,}; got {value:,}")
+        out.append(size)
     return tuple(out)
+
+
+def parse_views(text: str) -> list[str]:
+    """'heatmap,rope' -> ['heatmap', 'rope']; argparse.ArgumentTypeError naming the catalogue's views
+    for a name it does not have."""
+    from explorer.catalogue import NAMES
+
+    views = [v.strip() for v in text.split(",") if v.strip()]
+    unknown = [v for v in views if v not in NAMES]
+    if unknown or not views:
+        raise argparse.ArgumentTypeError(
+            f"no view {', '.join(unknown) or '(empty)'}; the views are {', '.join(NAMES)}")
+    return views
 
 
 def ratio_rows(frames: list[dict], plains: list[dict], floor_ms: float | None) -> list[dict]:
@@ -86,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--steps", type=int, default=60, help="slider steps per view and size")
     ap.add_argument("--backend-only", action="store_true", help="skip the window frames")
-    ap.add_argument("--views", help="comma-separated view names (default: every tab)")
-    ap.add_argument("--sizes", help="comma-separated max_len x d_model (default: the four sizes)")
+    ap.add_argument("--views", type=parse_views, help="comma-separated view names (default: every tab)")
+    ap.add_argument("--sizes", type=parse_sizes,
+                    help="comma-separated max_len x d_model (default: the four sizes)")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain path beside each view")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up measurement")
     ap.add_argument("--save", metavar="FILE.json", help="also write the JSON to this file")
@@ -95,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     from explorer.bench.backend import backend_rows
     from explorer.bench.frames import SIZES
 
-    sizes = parse_sizes(args.sizes) if args.sizes else SIZES
+    sizes = args.sizes or SIZES
     out: dict = {"cpu": cpu_model(), "load_average": {"start": load_average()}}
     if not args.no_startup:
         from explorer.bench.startup import startup_rows
@@ -105,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.backend_only:
         from explorer.bench.frames import frame_rows
 
-        views = args.views.split(",") if args.views else None
+        views = args.views
         log = None if args.json else _progress
         out["frames"], out["plain"], out["floor"] = frame_rows(max(1, args.steps), views, sizes,
                                                                not args.no_plain, log)
