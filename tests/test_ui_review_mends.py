@@ -97,3 +97,19 @@ def test_a_vertical_axis_label_longer_than_its_axis_wraps_inside_it(qtbot, setti
                         assert along <= 1.05 * axis.size().height() + 1, (lang, name, axis.labelText, along)
                         wrapped += axis.label.textWidth() > 0
         assert wrapped >= 2                     # the two RoPE scaling labels at least
+
+
+def test_an_axis_whose_label_is_already_deleted_keeps_its_width(qtbot):
+    """The window's teardown can lay out an axis after its label item is gone: the width update
+    leaves it alone (pyqtgraph's own would raise RuntimeError on the dead label)."""
+    import shiboken6
+
+    import explorer.ui.views.label_room  # noqa: F401  (installs the width update)
+
+    axis = pg.AxisItem("left")
+    axis.setLabel("position p")
+    axis._updateWidth()
+    width = axis.maximumWidth()
+    shiboken6.delete(axis.label)
+    axis._updateWidth()
+    assert axis.maximumWidth() == width

@@ -37,6 +37,8 @@ OVER_WORD = 1.1  # a word up to this much longer than its axis stays whole ("pos
 
 
 def _update_width(axis: pg.AxisItem) -> None:
+    if not shiboken6.isValid(axis.label):
+        return                  # the window's teardown: pyqtgraph's own width would read a dead label
     fit_label(axis)             # the label's lines first (a new text, a new length): its width counts them
     _UPDATE_WIDTH(axis)
     if (axis.orientation in ("left", "right") and axis.fixedWidth is None and axis.isVisible()
