@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.kept_axis import keep_pictures
-from explorer.ui.views import tick_room  # noqa: F401 (installs roomy vertical tick steps)
+from explorer.ui.views import tick_room  # installs roomy tick steps
 from explorer.ui.views import label_room  # noqa: F401 (vertical axis titles clear their ticks)
 from explorer.ui.views.ranges import set_bar_levels
 from explorer.translations import fill
@@ -195,6 +195,8 @@ class ImagePlot:
         self.plot.setLabel("bottom", x_label)
         self.plot.setLabel("left", y_label)
         self.plot.setMenuEnabled(False)
+        for side in ("bottom", "left"):      # cells: whole positions and channels (no "position 0.5")
+            tick_room.whole_steps(self.plot.getAxis(side))
         self.image = ScreenImage()
         self.plot.addItem(self.image)
         self.bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get(cmap),

@@ -11,6 +11,7 @@ from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
+from explorer.ui.views.tick_room import whole_steps
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
 LANE = 2.5   # vertical distance between pair lanes (values span -1 .. 1)
@@ -64,6 +65,7 @@ class CurvesView(ZoomableView):
         self.plot.setMenuEnabled(False)
         cache_axes(self.plot.getPlotItem())
         self.plot.setLabel("bottom", self.tr("position p"))
+        whole_steps(self.plot.getAxis("bottom"))
         self.plot.setLabel("left", self.tr("frequency pair i (each lane spans −1 … 1)"))
         self.cursor_line = pg.InfiniteLine(angle=90, pen=CURSOR_PEN, movable=False)
         self.cursor_line.hide()

@@ -30,7 +30,7 @@ class OffsetView(PanelView):
         self.p_box = self.spin(self.tr("position p"), 0, 255, self.state.position, "position")
         self.rot = self.image(0, 0, self.tr("channel"), self.tr("channel"), self.tr("R(k)"))
         self.vec = self.plot(0, 2, self.tr("channel"), self.tr("value"),
-                             self.tr("PE(p + k) and R(k)·PE(p), float32"))
+                             self.tr("PE(p + k) and R(k)·PE(p), float32"), whole_x=True)
         self.legend(self.vec, (10, 2), 2)
         # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
         # symbol's style, ~5 ms a frame for this view's five marker sets
@@ -43,7 +43,7 @@ class OffsetView(PanelView):
         self.vec.setYRange(-1.15, 1.15, padding=0)
         self.dots = self.plot(1, 0, self.tr("offset k"), "PE(p)·PE(p + k)",
                               self.tr("the first p as a line, the others as markers: they land "
-                                      "on it"), colspan=3)
+                                      "on it"), colspan=3, whole_x=True)
         self.dots.disableAutoRange()       # ranges are known: autorange costs ~2 ms a frame
         self.legend(self.dots, (-10, 10))
         self.dot_items = []

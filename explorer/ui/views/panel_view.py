@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QSi
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.control_row import ControlRow
 from explorer.ui.views.base import ImagePlot, View, cache_axes
+from explorer.ui.views.tick_room import whole_steps
 from explorer.ui.views.titles import scaled_pt, set_title
 from explorer.ui.views.fitting_canvas import FittingCanvas, scales_with_canvas
 
@@ -137,8 +138,12 @@ class PanelView(View):
         return panel
 
     def plot(self, row: int, col: int, x_label: str, y_label: str, title: str = "",
-             colspan: int = 1) -> pg.PlotItem:
+             colspan: int = 1, whole_x: bool = False) -> pg.PlotItem:
+        """A line plot at (row, col); whole_x: its x axis counts whole things (positions, offsets)
+        and is ticked at whole steps only."""
         item = self.canvas.addPlot(row=row, col=col, colspan=colspan)
+        if whole_x:
+            whole_steps(item.getAxis("bottom"))
         item.setLabel("bottom", x_label)
         item.setLabel("left", y_label)
         set_title(item, title, size=TITLE_SIZE)

@@ -38,7 +38,7 @@ class PrecisionView(PanelView):
                                    ((self.tr("computed in the dtype"), "compute"),
                                     (self.tr("float64 table stored in the dtype"), "store")),
                                    s.mode, "mode")
-        self.chart = self.plot(0, 0, self.tr("position p"), "‖PE(p+1) − PE(p)‖")
+        self.chart = self.plot(0, 0, self.tr("position p"), "‖PE(p+1) − PE(p)‖", whole_x=True)
         self.legend(self.chart, (-10, 10))
         self.region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(160, 160, 160, 90),
                                           pen=pg.mkPen(GREY))

@@ -49,7 +49,7 @@ class QkView(Retranslatable, PanelView):
         self.position_axes = (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
                               *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img)
                                 for a in ("left", "bottom")))
-        self.dist = self.plot(1, 2, "m − n", "", "", colspan=4)
+        self.dist = self.plot(1, 2, "m − n", "", "", colspan=4, whole_x=True)
         self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
         self.legend(self.dist, (-10, 10))
         self.curve_rot = add_line(self.dist, name="RoPE")

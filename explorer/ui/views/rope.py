@@ -77,14 +77,15 @@ class RopeView(PanelView):
         self.k_img = self.image(0, 2, ch, pos, self.tr("rotated random k"))
         self.perm = self.image(0, 4, self.tr("rotate-half channel"), self.tr("interleaved channel"),
                                self.tr("P: x_half = x_interleaved · P"), "CET-L1", reverse=True)
-        self.score = self.plot(1, 0, "m − n", "q(m)·k(n)", self.tr("score against distance"), colspan=3)
+        self.score = self.plot(1, 0, "m − n", "q(m)·k(n)", self.tr("score against distance"), colspan=3,
+                               whole_x=True)
         self.legend(self.score, (-10, 10))
         self.s_ones = add_line(self.score, name=self.tr("all-ones q, k"))
         self.s_rand = add_line(self.score, name=self.tr("random q, k"))
         # the qualifier is in the title: "score (all-ones)" as the y label ran past the chart's
         # ~70-90 px of height in F11 at 1280 x 800 (into the x label, in Chinese)
         self.ext = self.plot(1, 3, "m − n", "q(m)·k(n)", self.tr("context extension by s (all-ones q, k)"),
-                             colspan=3)
+                             colspan=3, whole_x=True)
         self.legend(self.ext, columns=2)
         self.variant_items = {
             "original": add_line(self.ext, name=self.tr("original θ")),

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from explorer.translations import fill
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under, per_pixel_hint
+from explorer.ui.views.tick_room import whole_steps
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
 from explorer.ui.views.fitting_canvas import FittingCanvas
@@ -29,6 +30,7 @@ class SimilarityView(ZoomableView):
         self.profile = self.canvas.addPlot(row=0, col=2)
         cache_axes(self.profile)
         self.profile.setLabel("bottom", self.tr("offset k = q − p"))
+        whole_steps(self.profile.getAxis("bottom"))
         self.profile.setLabel("left", "f(k)")
         self.profile.setMenuEnabled(False)
         for name in ("left", "bottom"):     # no "(x0.001)" and 0 .. 800 for a cosine peak of 0.8

@@ -5,7 +5,8 @@ axis at a large font overlapped its own labels: the Learned view's PCA plots in 
 1280 x 800 drew "4, 2, 0, -2, -4" in 65 px at 20 px a label. A vertical axis keeps ROOM label
 heights between labelled ticks, a horizontal one the widest label's width and one digit's.
 `whole_ticks(axis)` labels an axis of whole positions (token rows) at the finest whole 1, 2, 5 x
-10^k step that fits, no minor ticks. Installed on the class, like kept_axis: an axis whose step was
+10^k step that fits, no minor ticks; `whole_steps(axis)` only drops the fractional steps of an axis of
+whole values (positions, channels, offsets: no "position 0.5" at max_len 2). Installed on the class, like kept_axis: an axis whose step was
 set by hand (setTickSpacing) is left alone, and one with room is unchanged.
 """
 
@@ -84,6 +85,15 @@ def whole_ticks(axis: pg.AxisItem, count: int | None = None) -> None:
         axis.update()
 
 
+def whole_steps(axis: pg.AxisItem) -> None:
+    """Tick `axis` at whole steps only (1, 2, 5 x 10^k; step 1 where pyqtgraph's were all finer):
+    where its steps are whole already, as before."""
+    if not getattr(axis, "_whole_steps", False):
+        axis._whole_steps = True
+        axis.picture = None
+        axis.update()
+
+
 def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     levels = _VALUES(axis, minVal, maxVal, size)
     whole = getattr(axis, "_whole_ticks", None)
@@ -102,6 +112,8 @@ def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
         return levels
     if getattr(axis, "_whole_ticks", None) is not None:     # from the finest whole step that fits
         levels = whole_spacing(levels)
+    elif getattr(axis, "_whole_steps", False):
+        levels = [(step, offset) for step, offset in levels if step >= 1 - 1e-9] or [(1.0, 0.0)]
     dif = abs(maxVal - minVal)
     if axis.orientation in ("left", "right"):
         return roomy_spacing(levels, dif, size, label_height(axis))

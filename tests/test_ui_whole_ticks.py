@@ -1,0 +1,56 @@
+"""Axes of whole things (positions, channels, offsets, heads' keys and queries) carry whole ticks only:
+at max_len 2 the heatmap read "position 0.1 ... 1.9" and Distance "distance k 0.2 ... 0.8"."""
+
+import dataclasses
+
+import numpy as np
+import pyqtgraph as pg
+
+WHOLE_LABELS = {"position", "position p", "position q", "channel", "channel (dimension index)",
+                "offset k", "offset k = q − p", "distance k", "key j", "query i", "m − n",
+                "concat channel", "interleaved channel", "rotate-half channel"}
+
+
+def ticks(axis: pg.AxisItem) -> np.ndarray:
+    """Every tick value the axis draws at its present range and length."""
+    length = axis.size().width() if axis.orientation in ("top", "bottom") else axis.size().height()
+    lo, hi = sorted(axis.range)
+    return np.concatenate([np.asarray(v, float) for _, v in axis.tickValues(lo, hi, length)] or [[]])
+
+
+def test_axes_of_whole_things_have_whole_ticks_at_max_len_2(window, qtbot):
+    window.controller.set_params(dataclasses.replace(window.controller.state.params, max_len=2, d_model=16))
+    seen = set()
+    for name in ("heatmap", "curves", "similarity", "conventions", "offset", "rope", "alibi",
+                 "distance", "precision"):
+        window.tabs.setCurrentIndex(list(window.views).index(name))
+        window.controller.wait_idle()
+        qtbot.wait(5)
+        for gv in window.views[name].findChildren(pg.GraphicsView):
+            for axis in [i for i in gv.scene().items() if isinstance(i, pg.AxisItem)]:
+                if axis.labelText in WHOLE_LABELS and axis.isVisible() and axis.size().width() > 0:
+                    values = ticks(axis)
+                    assert values.size and np.all(values == np.round(values)), (name, axis.labelText, values)
+                    seen.add((name, axis.labelText))
+    # the axes that showed fractions at max_len 2 before
+    assert {("heatmap", "position"), ("similarity", "position p"), ("similarity", "offset k = q − p"),
+            ("conventions", "position"), ("alibi", "key j"), ("distance", "distance k"),
+            ("curves", "position p"), ("offset", "offset k"), ("rope", "position")} <= seen
+
+
+def test_whole_steps_leave_an_axis_of_many_positions_as_it_was(qtbot):
+    """Where pyqtgraph's steps are whole already (0 ... 4096), the ticks are the same as before."""
+    from explorer.ui.views.tick_room import whole_steps
+
+    plain, whole = pg.PlotWidget(), pg.PlotWidget()
+    for w in (plain, whole):
+        qtbot.addWidget(w)
+        w.resize(600, 400)
+        w.setXRange(0, 4096, padding=0)
+        w.show()
+    whole_steps(whole.getAxis("bottom"))
+    qtbot.wait(10)
+    a, b = plain.getAxis("bottom"), whole.getAxis("bottom")
+    assert a.tickValues(0, 4096, 500) == b.tickValues(0, 4096, 500)
+    assert [s for s, _ in b.tickSpacing(0, 2, 500)] == [1.0]          # was 0.5 / 0.1
+    assert [s for s, _ in a.tickSpacing(0, 2, 500)][0] < 1
