@@ -152,6 +152,20 @@ def pick_pairs(mode: str, d_model: int, count: int = 4) -> tuple[int, ...]:
     return tuple(dict.fromkeys(round(i * (n - 1) / (count - 1)) for i in range(count)))
 
 
+def pairs_mode(pairs: tuple[int, ...], d_model: int) -> str:
+    """The PAIR_MODES entry whose pick_pairs at d_model are these pairs, else "manual"."""
+    return next((m for m in PAIR_MODES if pick_pairs(m, d_model) == tuple(pairs)), "manual")
+
+
+def pairs_for_width(pairs: tuple[int, ...], old_d: int, new_d: int) -> tuple[int, ...]:
+    """The pairs to draw after d_model changes from old_d to new_d: picked anew by their mode (the
+    evenly spread pairs of d 512 are not those of d 16), else the chosen ones that still exist (or 0)."""
+    mode = pairs_mode(pairs, old_d)
+    if mode != "manual":
+        return pick_pairs(mode, new_d)
+    return tuple(i for i in pairs if i < (new_d + 1) // 2) or (0,)
+
+
 def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:
     """'0, 4, 16' -> (0, 4, 16); InputError naming the bad entry or the allowed range."""
     n = (d_model + 1) // 2

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from explorer import catalogue
 from explorer.errors import InputError, msg, require, shown
-from explorer.params import Params
+from explorer.params import Params, pairs_for_width
 from explorer.viewstate import ViewState
 
 
@@ -70,7 +70,11 @@ class State:
                     shown(self.cursor))
 
     def with_params(self, **changes) -> "State":
-        """Shared parameters changed (validated); a cursor past a shrunk table is dropped."""
+        """Shared parameters changed (validated); a cursor past a shrunk table is dropped; a new
+        d_model without curve_pairs brings pairs that exist at that width (params.pairs_for_width)."""
+        if "d_model" in changes and "curve_pairs" not in changes and isinstance(changes["d_model"], int):
+            changes["curve_pairs"] = pairs_for_width(self.params.curve_pairs, self.params.d_model,
+                                                     max(1, changes["d_model"]))
         params = self.params.with_(**changes)
         cursor = self.cursor if self.cursor is None or self.cursor < params.max_len else None
         resized = (params.max_len, params.d_model) != (self.params.max_len, self.params.d_model)

@@ -53,8 +53,9 @@ def test_render_a_view_with_params(qapp, tmp_path, capsys, drawn):
     assert rc == 0, capsys.readouterr().err
     assert png_size(out) == (1000, 640)
     assert str(out) in capsys.readouterr().out
-    assert drawn == [("heatmap", Params(d_model=64, max_len=100, base=500.0, layout="concat"),
-                      7.5)]
+    # pair 32 does not exist at d 64 (pairs 0 ... 31): the new width keeps the chosen pairs that do
+    assert drawn == [("heatmap", Params(d_model=64, max_len=100, base=500.0, layout="concat",
+                                        curve_pairs=(0, 4, 16)), 7.5)]
     pixels = png_pixels(out)
     assert len(np.unique(pixels.reshape(-1, 4)[::97], axis=0)) > 30    # a drawn heatmap
 
@@ -76,7 +77,8 @@ def test_render_a_scene_file_with_an_override(qapp, tmp_path, capsys, drawn):
     out = tmp_path / "a.png"
     assert render_main(["--scene", str(path), "--d-model", "8", "-o", str(out)] + SMALL) == 0
     assert png_size(out) == (400, 300)
-    assert drawn == [("similarity", Params(d_model=8, max_len=64, metric="dot"), None)]
+    # d 8 has pairs 0 ... 3: of the scene's 0, 4, 16, 32 only 0 is kept
+    assert drawn == [("similarity", Params(d_model=8, max_len=64, metric="dot", curve_pairs=(0,)), None)]
 
 
 def test_render_a_deck_into_a_folder_without_carrying_state(qapp, tmp_path, capsys, drawn):

@@ -38,7 +38,7 @@ def test_state_round_trip_names_only_what_differs():
     s = State().with_params(d_model=32).with_view_state("rope", pairing="half", head_dim=16)
     s = s.with_view_state("tokens", page="lookup")
     data = s.to_dict()
-    assert data["params"] == {"d_model": 32}
+    assert data["params"] == {"d_model": 32, "curve_pairs": [0, 4]}     # 16 and 32 do not exist at d 32
     assert data["views"] == {"rope": {"head_dim": 16, "pairing": "half"}, "tokens": {"page": "lookup"}}
     assert State.from_dict(json.loads(json.dumps(data))) == s
     assert hash(s) == hash(State.from_dict(data))
@@ -216,3 +216,21 @@ def test_a_slider_move_keeps_a_models_tokens_cached():
     assert moved.x is first.x and moved.params.base == 500.0 and moved.params.d_model == 64
     entry.run(p.with_(text="Hello world"))
     assert model_tokens.tokens_model.cache_info().misses == 2
+
+
+def test_a_new_d_model_brings_curve_pairs_that_exist_at_that_width():
+    """Evenly spread pairs stay evenly spread (d 512's are not d 16's); chosen ones are kept where they
+    exist; pairs given with the width are taken as given."""
+    from explorer.params import pick_pairs
+
+    s = State().with_params(d_model=512, curve_pairs=pick_pairs("spread", 512))
+    assert s.params.curve_pairs == (0, 85, 170, 255)
+    assert s.with_params(d_model=16).params.curve_pairs == (0, 2, 5, 7)      # ceil(16/2) = 8 pairs
+    slow = s.with_params(curve_pairs=pick_pairs("slowest", 512)).with_params(d_model=16)
+    assert slow.params.curve_pairs == (4, 5, 6, 7)
+    manual = State().with_params(d_model=512, curve_pairs=(0, 4, 16, 32))
+    assert manual.with_params(d_model=16).params.curve_pairs == (0, 4)
+    assert manual.with_params(d_model=4).params.curve_pairs == (0,)
+    assert manual.with_params(d_model=16, curve_pairs=(7,)).params.curve_pairs == (7,)
+    with pytest.raises(InputError):
+        manual.with_params(d_model=0)

@@ -106,6 +106,31 @@ def test_curve_pair_picker(window):
     assert "9999" in view.readout.text() and window.controller.params.curve_pairs == (0, 1, 2, 3)
 
 
+def test_curve_pairs_follow_a_new_d_model_and_the_box_names_how_they_were_picked(window, qtbot):
+    """Evenly spread pairs picked at d 128 are picked anew at d 16 (filtered to those below 8, only
+    pair 0 was left); the box names how the pairs were picked: typed ones are "manual"."""
+    window.tabs.setCurrentIndex(1)
+    settle(window)
+    view = window.views["curves"]
+    assert view.mode.currentData() == "manual"                  # the default 0, 4, 16, 32
+    view.mode.setCurrentIndex(view.mode.findData("spread"))
+    settle(window)
+    assert window.controller.params.curve_pairs == (0, 21, 42, 63)
+    entry = window.controls.d_model.entry                       # the shared d_model box, typed in
+    entry.clear()
+    qtbot.keyClicks(entry, "16")
+    entry.editingFinished.emit()
+    settle(window)
+    assert window.controller.params.d_model == 16
+    assert window.controller.params.curve_pairs == (0, 2, 5, 7)
+    assert [line.pair for line in view.result.lines][::2] == [0, 2, 5, 7]
+    assert view.mode.currentData() == "spread" and view.entry.text() == "0, 2, 5, 7"
+    view.entry.setText("1, 6")
+    view.entry.editingFinished.emit()
+    settle(window)
+    assert window.controller.params.curve_pairs == (1, 6) and view.mode.currentData() == "manual"
+
+
 def test_similarity_metric_toggle(window):
     window.tabs.setCurrentIndex(2)
     settle(window)

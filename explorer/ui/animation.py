@@ -94,8 +94,7 @@ class Animator(QObject):
         elif self.parameter == "offset":
             c.update_view("offset", offset=int(value))         # the offset view, when open, follows
         elif self.parameter == "d_model":
-            pairs = tuple(i for i in c.params.curve_pairs if i < (value + 1) // 2) or (0,)
-            c.update(d_model=int(value), curve_pairs=pairs)
+            c.update(d_model=int(value))          # curve pairs follow (State.with_params)
         else:
             c.update(base=float(value))
         self.stepped.emit(self.parameter, value)

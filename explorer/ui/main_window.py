@@ -215,9 +215,6 @@ class MainWindow(QMainWindow):
             self.device_probe.probe(params.device)
 
     def _on_controls_changed(self, changes: dict) -> None:
-        if "d_model" in changes:   # keep the drawn pairs meaningful for the new width
-            changes["curve_pairs"] = tuple(i for i in self.controller.params.curve_pairs
-                                           if i < (changes["d_model"] + 1) // 2) or (0,)
         if not self.controller.update(**changes):
             field = next(iter(changes))
             self.controls.set_params(self.controller.params)

@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 
+from explorer.params import pairs_mode
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
@@ -75,6 +76,7 @@ class CurvesView(ZoomableView):
         self._items: list[tuple] = []      # (curve, Band, Bars) per line: a curve, or its envelope
         self._width = 2.0
         self._extent = None
+        self._pairs_shown = None           # (pairs, d_model) the mode box was last set for
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.entry.editingFinished.connect(
             lambda: self.pairs_requested.emit("manual", self.entry.text()))
@@ -137,6 +139,11 @@ class CurvesView(ZoomableView):
         self.entry.blockSignals(True)
         self.entry.setText(", ".join(str(i) for i in dict.fromkeys(p.curve_pairs)))
         self.entry.blockSignals(False)
+        if (p.curve_pairs, p.d_model) != self._pairs_shown:   # the box names how the pairs were picked
+            self._pairs_shown = (p.curve_pairs, p.d_model)
+            self.mode.blockSignals(True)
+            self.mode.setCurrentIndex(self.mode.findData(pairs_mode(p.curve_pairs, p.d_model)))
+            self.mode.blockSignals(False)
         self.result = result
 
     def show_state(self, state, params=None) -> None:
