@@ -113,3 +113,33 @@ def test_an_axis_whose_label_is_already_deleted_keeps_its_width(qtbot):
     shiboken6.delete(axis.label)
     axis._updateWidth()
     assert axis.maximumWidth() == width
+
+
+def test_an_axis_label_moved_by_a_resize_is_drawn_anew(qtbot, settings):
+    """F11 at 1280 x 800, Offset at d_model 1, max_len 1: the bottom plot's "PE(p)·PE(p + k)" was
+    blank, its cached pixmap (cache_axes) made before pyqtgraph moved it. The picture with the cache
+    equals the one without."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    from tests.conftest import window_in
+
+    with window_in("en", settings) as win:
+        win.presenter.set_scale(1.5)
+        win.dock.hide()
+        win.controller.update(d_model=1, max_len=1)
+        view = show_tab(win, qtbot, "offset")
+
+        def settled():
+            """The canvas's picture once two grabs 50 ms apart agree (the layout settles)."""
+            last = None
+            for _ in range(40):
+                now = view.canvas.grab().toImage()
+                if now == last:
+                    return now
+                last = now
+                qtbot.wait(50)
+            raise AssertionError("the canvas kept changing")
+
+        cached = settled()
+        view.dots.getAxis("left").label.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        assert settled() == cached

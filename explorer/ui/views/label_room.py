@@ -86,6 +86,8 @@ def _resize_event(axis: pg.AxisItem, ev=None) -> None:
     if fit_label(axis):         # another number of lines: the axis's width anew
         axis._updateWidth()
     _RESIZE(axis, ev)
+    if shiboken6.isValid(axis.label):
+        axis.label.update()     # moved by pyqtgraph: its cached pixmap (cache_axes) anew
 
 
 _resize_event.pyqtgraph_resize = _RESIZE
