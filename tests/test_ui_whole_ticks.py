@@ -5,10 +5,12 @@ import dataclasses
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 
 WHOLE_LABELS = {"position", "position p", "position q", "channel", "channel (dimension index)",
                 "offset k", "offset k = q − p", "distance k", "key j", "query i", "m − n",
-                "concat channel", "interleaved channel", "rotate-half channel"}
+                "concat channel", "interleaved channel", "rotate-half channel", "frequency pair i",
+                "RoPE pair i"}
 
 
 def ticks(axis: pg.AxisItem) -> np.ndarray:
@@ -18,24 +20,30 @@ def ticks(axis: pg.AxisItem) -> np.ndarray:
     return np.concatenate([np.asarray(v, float) for _, v in axis.tickValues(lo, hi, length)] or [[]])
 
 
-def test_axes_of_whole_things_have_whole_ticks_at_max_len_2(window, qtbot):
-    window.controller.set_params(dataclasses.replace(window.controller.state.params, max_len=2, d_model=16))
+@pytest.mark.parametrize("d_model, max_len", [(16, 2), (3, 5), (1, 1)])
+def test_axes_of_whole_things_have_whole_ticks_at_max_len_2(window, qtbot, d_model, max_len):
+    """... and at d_model 1 and 3 (Tokens' channels read 0.2 ... 0.8, Frequencies' pairs 0.5 ...
+    2.5), with no SI prefix ("channel (x0.001)" at d_model 1)."""
+    window.controller.set_params(dataclasses.replace(window.controller.state.params, max_len=max_len,
+                                                     d_model=d_model))
     seen = set()
-    for name in ("heatmap", "curves", "similarity", "conventions", "offset", "rope", "alibi",
-                 "distance", "precision"):
+    for name in ("heatmap", "curves", "similarity", "tokens", "conventions", "offset", "frequencies",
+                 "rope", "alibi", "distance", "precision"):
         window.tabs.setCurrentIndex(list(window.views).index(name))
         window.controller.wait_idle()
         qtbot.wait(5)
         for gv in window.views[name].findChildren(pg.GraphicsView):
             for axis in [i for i in gv.scene().items() if isinstance(i, pg.AxisItem)]:
                 if axis.labelText in WHOLE_LABELS and axis.isVisible() and axis.size().width() > 0:
+                    assert "(x" not in axis.labelString(), (name, axis.labelString())
                     values = ticks(axis)
                     assert values.size and np.all(values == np.round(values)), (name, axis.labelText, values)
                     seen.add((name, axis.labelText))
-    # the axes that showed fractions at max_len 2 before
+    # the axes that showed fractions before
     assert {("heatmap", "position"), ("similarity", "position p"), ("similarity", "offset k = q − p"),
             ("conventions", "position"), ("alibi", "key j"), ("distance", "distance k"),
-            ("curves", "position p"), ("offset", "offset k"), ("rope", "position")} <= seen
+            ("curves", "position p"), ("offset", "offset k"), ("rope", "position"),
+            ("tokens", "channel"), ("frequencies", "frequency pair i")} <= seen
 
 
 def test_whole_steps_leave_an_axis_of_many_positions_as_it_was(qtbot):
@@ -54,3 +62,14 @@ def test_whole_steps_leave_an_axis_of_many_positions_as_it_was(qtbot):
     assert a.tickValues(0, 4096, 500) == b.tickValues(0, 4096, 500)
     assert [s for s, _ in b.tickSpacing(0, 2, 500)] == [1.0]          # was 0.5 / 0.1
     assert [s for s, _ in a.tickSpacing(0, 2, 500)][0] < 1
+
+
+def test_the_similarity_profiles_label_names_the_pairs_of_the_d_model_shown(window, qtbot):
+    """"f(k) / 64" stayed after d_model 128 -> 8: the label was renewed only with max_len."""
+    window.tabs.setCurrentIndex(list(window.views).index("similarity"))
+    for d, pairs in ((8, 4), (2048, 1024), (128, 64)):
+        window.controller.update(d_model=d)
+        window.controller.wait_idle()
+        qtbot.wait(5)
+        label = window.views["similarity"].profile.getAxis("left").labelText
+        assert label == f"f(k) / {pairs} (1 at k = 0)", (d, label)

@@ -26,14 +26,16 @@ class FrequenciesView(PanelView):
             "complete one period inside the table."))
         self.check(self.tr("also RoPE's θᵢ before / after its rope type (set by a preset)"),
                    self.state.rope, "rope")
-        self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"))
+        self.chart = self.plot(0, 0, self.tr("frequency pair i"), self.tr("value (log scale)"),
+                               whole_x=True)
         self.chart.setLogMode(y=True)
         decade_ticks(self.chart.getAxis("left"))
         self.legend(self.chart, (10, 10))
         self.w_curve = add_curve(self.chart, [], [], pen=self.pen(PALETTE[0]), name=self.tr("wᵢ (radians per position)"))
         self.l_curve = add_curve(self.chart, [], [], pen=self.pen(PALETTE[1]), name=self.tr("wavelength 2π/wᵢ (positions)"))
         # RoPE's own pairs (head_dim/2, far fewer than d_model/2): a second chart, shown with `rope`
-        self.rope_chart = self.plot(1, 0, self.tr("RoPE pair i"), self.tr("θᵢ (log scale)"))
+        self.rope_chart = self.plot(1, 0, self.tr("RoPE pair i"), self.tr("θᵢ (log scale)"),
+                                    whole_x=True)
         self.rope_chart.setLogMode(y=True)
         decade_ticks(self.rope_chart.getAxis("left"))
         self.r_before = add_curve(self.rope_chart, [], [])

@@ -46,6 +46,7 @@ class SimilarityView(ZoomableView):
         self.box.addWidget(self.canvas, 1)
         self.box.addWidget(self.readout)
         self._extent = None
+        self._profile_of = None            # (d_model, metric) the profile's y label names
         self.hovered.connect(self._show_hover)
         self._width = 2.0
         self.panel.plot.scene().sigMouseClicked.connect(self._on_clicked)
@@ -67,11 +68,13 @@ class SimilarityView(ZoomableView):
         hint = per_pixel_hint(result.pos_step)
         set_title(self.panel.plot, (self.tr("cosine similarity") if p.metric == "cosine"
                                     else self.tr("dot product")) + (self.tr(": ") + hint if hint else ""))
-        if (p.max_len, p.metric) != self._extent:   # ranges only when they change
-            self._extent = (p.max_len, p.metric)
+        if (p.d_model, p.metric) != self._profile_of:     # the label names d_model's pairs
+            self._profile_of = (p.d_model, p.metric)
             h = max(1, p.d_model // 2)
             self.profile.setLabel("left", fill(self.tr("f(k) / %1 (1 at k = 0)"), str(h))
                                   if p.metric == "cosine" else "f(k)")
+        if (p.max_len, p.metric) != self._extent:   # ranges only when they change
+            self._extent = (p.max_len, p.metric)
             span = tuple(self._zoom_shown[0:2]) or (0, p.max_len)    # a scene's zoom, or all of it
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
         self.result = result

@@ -87,9 +87,11 @@ def whole_ticks(axis: pg.AxisItem, count: int | None = None) -> None:
 
 def whole_steps(axis: pg.AxisItem) -> None:
     """Tick `axis` at whole steps only (1, 2, 5 x 10^k; step 1 where pyqtgraph's were all finer):
-    where its steps are whole already, as before."""
+    where its steps are whole already, as before. No SI prefix: pyqtgraph scales a unitless axis
+    whose values stay under 1 ("channel (x0.001)" at d_model 1) or reach 1e9 (no count here does)."""
     if not getattr(axis, "_whole_steps", False):
         axis._whole_steps = True
+        axis.enableAutoSIPrefix(False)
         axis.picture = None
         axis.update()
 

@@ -15,6 +15,7 @@ from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together
+from explorer.ui.views.tick_room import whole_steps
 from explorer.ui.views.titles import scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 from explorer.ui.views.fitting_canvas import FittingCanvas
@@ -165,6 +166,7 @@ class LabelAxis(pg.AxisItem):
 
     def __init__(self, orientation: str):
         super().__init__(orientation)
+        whole_steps(self)          # without labels: channels and rows, at whole steps
         self.labels: list[str] | None = None
         self.centre = 0.5
         self._px = 12.0
