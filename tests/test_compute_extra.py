@@ -60,8 +60,20 @@ def test_offset_rotation_and_collapsing_curves():
     oracle = np.array([[pe64([p], 128)[0] @ pe64([p + k], 128)[0] for k in r.ks] for p in r.ps])
     assert np.allclose(r.dots, oracle, atol=1e-9)
     assert r.spread < 1e-9 and len(r.ps) >= 3
+    assert r.unpaired_gap is None
     odd = ce.offset(Params(d_model=7, max_len=300), ce.OffsetState(offset=3, position=40))
     assert odd.spread > 1e-3                 # an unpaired sine makes the curves depend on p
+
+
+@pytest.mark.parametrize("d", [1, 3, 7])
+def test_offset_at_odd_d_measures_the_unpaired_sine_apart_from_the_rounding(d):
+    """No rotation shifts the last channel (a sine without a cosine; R puts cos(kw) there): its gap
+    |cos(pw) sin(kw)| is reported apart; the max error is float32's alone (d 3, p = k = 4: 0.0086
+    was called float32)."""
+    r = ce.offset(Params(d_model=d, max_len=300), ce.OffsetState(offset=4, position=4))
+    w_last = 10000.0 ** (-(d - 1) / d)                       # channel d - 1 = 2i, i = (d - 1)/2
+    assert r.unpaired_gap == pytest.approx(abs(np.cos(4 * w_last) * np.sin(4 * w_last)), abs=1e-6)
+    assert r.unpaired_gap > 1e-3 and r.max_error < 1e-6
 
 
 def test_offset_clamps_positions_into_the_table():

@@ -143,3 +143,16 @@ def test_an_axis_label_moved_by_a_resize_is_drawn_anew(qtbot, settings):
         cached = settled()
         view.dots.getAxis("left").label.setCacheMode(QGraphicsItem.CacheMode.NoCache)
         assert settled() == cached
+
+
+@pytest.mark.parametrize("d, named", [(3, True), (4, False)])
+def test_offsets_readout_names_the_unpaired_sine_of_an_odd_d_model(window, qtbot, d, named):
+    """d 3, p = k = 4: "max error 0.00862 (float32)" was the unpaired sine, not rounding."""
+    window.controller.update(d_model=d, max_len=64)
+    window.controller.update_view("offset", offset=4, position=4)
+    view = show_tab(window, qtbot, "offset")
+    text = view.readout.text()
+    assert ("odd d_model" in text) is named, text
+    assert f"= {view.result.max_error:.3g} in float32" in text and view.result.max_error < 1e-6
+    if named:
+        assert f"off by {view.result.unpaired_gap:.3g}" in text and view.result.unpaired_gap > 1e-3

@@ -35,7 +35,7 @@ class OffsetResult:
     rotation: np.ndarray      # (c, c) leading c = min(d, ROTATION_PX) channels of R(k)
     shifted: np.ndarray       # (d,) PE(p + k), float32
     rotated: np.ndarray       # (d,) R(k) PE(p), float32
-    max_error: float          # max |PE(p+k) - R(k) PE(p)| in float32
+    max_error: float          # max |PE(p+k) - R(k) PE(p)| in float32 over the paired channels
     position: int             # p used: state.position clamped to 0 .. max_len-1
     k: int                    # k used: state.offset clamped to -(max_len-1) .. max_len-1
     ps: tuple                 # positions p of the dot-product curves
@@ -44,6 +44,8 @@ class OffsetResult:
     spread: float             # max over k of the spread between the curves (0: they collapse)
     params: Params
     state: OffsetState
+    unpaired_gap: float | None = None   # odd d: |PE(p+k) - R(k) PE(p)| of the last channel, a sine
+    #                                     with no cosine partner (R scales it by cos(kw)): |cos(pw) sin(kw)|
 
 
 def rotation_corner(d_model: int, offset: int, base: float, size: int = ROTATION_PX) -> np.ndarray:
@@ -67,6 +69,11 @@ def offset(params: Params, state: OffsetState = OffsetState()) -> OffsetResult:
     pos = min(max(0, int(state.position)), n - 1)          # the view's controls may lag max_len
     k = min(max(-(n - 1), int(state.offset)), n - 1)
     shifted, rotated, err = relative.shifted_vs_rotated(pos, k, d, params.base, "float32")
+    gap = None
+    if d % 2:            # the unpaired sine is no rounding error: measured apart, named in the view
+        paired = d - 1
+        err = float(np.max(np.abs(shifted[:paired].astype(np.float64) - rotated[:paired]))) if paired else 0.0
+        gap = float(abs(np.float64(shifted[-1]) - rotated[-1]))
     ps = tuple(sorted({0, pos, n // 4, n // 2}))
     step, count = grid(n)
     ks = np.arange(count) * step                                              # (K,)
@@ -74,4 +81,4 @@ def offset(params: Params, state: OffsetState = OffsetState()) -> OffsetResult:
     spread = float(np.max(dots.max(axis=0) - dots.min(axis=0))) if len(ps) > 1 else 0.0
     rot = rotation_corner(d, k, params.base)
     frozen(rot, shifted, rotated, ks, dots)
-    return OffsetResult(rot, shifted, rotated, err, pos, k, ps, ks, dots, spread, params, state)
+    return OffsetResult(rot, shifted, rotated, err, pos, k, ps, ks, dots, spread, params, state, gap)

@@ -3433,6 +3433,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <source>max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the curves for different p: %2</source>
             <translation>float32 下 max |PE(p + k) − R(k)·PE(p)| = %1；不同 p 的曲线之间的最大差距：%2</translation>
         </message>
+        <message>
+            <source>; </source>
+            <translation>；</translation>
+        </message>
+        <message>
+            <source>odd d_model: the last channel is a sine without a cosine partner, which no rotation shifts (R(k) scales it by cos(k·w): off by %1, not counted above), so the dot products depend on p</source>
+            <translation>d_model 为奇数：最后一个通道是没有余弦搭档的正弦，任何旋转都无法平移它（R(k) 只把它乘以 cos(k·w)：偏差 %1，未计入上面的误差），所以点积取决于 p</translation>
+        </message>
     </context>
     <context>
         <name>PcaRow</name>

@@ -72,9 +72,15 @@ class OffsetView(PanelView):
             self.tr("p = %1, k = %2: max error %3 (float32, all channels)<br>the first %4 channels drawn")
         set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
         self._draw_dots(r)
-        self.set_readout(
-            fill(self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
-                    "curves for different p: %2"), f"{r.max_error:.3g}", f"{r.spread:.3g}"))
+        text = fill(self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
+                            "curves for different p: %2"), f"{r.max_error:.3g}", f"{r.spread:.3g}")
+        if r.unpaired_gap is not None:
+            text += self.tr("; ") + fill(self.tr(
+                "odd d_model: the last channel is a sine without a cosine partner, which no rotation "
+                "shifts (R(k) scales it by cos(k·w): off by %1, not counted above), so the dot "
+                "products depend on p"),
+                f"{r.unpaired_gap:.3g}")
+        self.set_readout(text)
 
     def _draw_dots(self, r) -> None:
         """p = ps[0] as a thin line; every further p as MARKERS markers, each set shifted so they
