@@ -14,10 +14,14 @@ WHOLE_LABELS = {"position", "position p", "position q", "channel", "channel (dim
 
 
 def ticks(axis: pg.AxisItem) -> np.ndarray:
-    """Every tick value the axis draws at its present range and length."""
+    """The numbers of every tick label the axis draws at its present range and length (labels
+    read back: an image's cell axis puts label i on the cell's centre, i + 1/2)."""
     length = axis.size().width() if axis.orientation in ("top", "bottom") else axis.size().height()
     lo, hi = sorted(axis.range)
-    return np.concatenate([np.asarray(v, float) for _, v in axis.tickValues(lo, hi, length)] or [[]])
+    out = []
+    for spacing, values in axis.tickValues(lo, hi, length):
+        out += [float(s.replace("−", "-")) for s in axis.tickStrings(list(values), 1.0, spacing)]
+    return np.asarray(out)
 
 
 @pytest.mark.parametrize("d_model, max_len", [(16, 2), (3, 5), (1, 1)])
@@ -73,3 +77,26 @@ def test_the_similarity_profiles_label_names_the_pairs_of_the_d_model_shown(wind
         qtbot.wait(5)
         label = window.views["similarity"].profile.getAxis("left").labelText
         assert label == f"f(k) / {pairs} (1 at k = 0)", (d, label)
+
+
+def test_an_images_ticks_sit_on_its_cells_centres(window, qtbot):
+    """max_len 5, d_model 3: the heatmap's cell p spans [p, p + 1); its ticks read 0 ... 4 at
+    p + 1/2 (they read 0 ... 5 on the cells' edges: a "5" on the bottom edge, no position 5)."""
+    window.controller.update(d_model=3, max_len=5)
+    window.tabs.setCurrentIndex(list(window.views).index("heatmap"))
+    window.controller.wait_idle()
+    qtbot.wait(5)
+    plot = window.views["heatmap"].panel.plot
+    for side, count in (("left", 5), ("bottom", 3)):
+        axis = plot.getAxis(side)
+        lo, hi = sorted(axis.range)
+        values = [v for _, vs in axis.tickValues(lo, hi, 400) for v in vs]
+        assert sorted(values) == [i + 0.5 for i in range(count)], (side, values)
+        assert sorted(ticks(axis)) == list(range(count))
+    # the Offset and Real RoPE images are drawn from -1/2: their ticks stay on whole numbers
+    window.tabs.setCurrentIndex(list(window.views).index("offset"))
+    window.controller.wait_idle()
+    qtbot.wait(5)
+    axis = window.views["offset"].rot.plot.getAxis("bottom")
+    lo, hi = sorted(axis.range)
+    assert all(float(v).is_integer() for _, vs in axis.tickValues(lo, hi, 400) for v in vs)

@@ -219,6 +219,8 @@ class ImagePlot:
         self._shown = (data, key)
         self.image.setImage(data, autoLevels=False, levels=levels)
         self.image.setRect(QRectF(x0, y0, width, height))
+        tick_room.cell_centres(self.plot.getAxis("bottom"), float(x0).is_integer())
+        tick_room.cell_centres(self.plot.getAxis("left"), float(y0).is_integer())
         set_bar_levels(self.bar, levels)
 
     def clear(self) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 ROOM = 1.6          # label heights of axis between two labelled ticks
 _SPACING = getattr(pg.AxisItem.tickSpacing, "pyqtgraph_spacing", pg.AxisItem.tickSpacing)
 _VALUES = getattr(pg.AxisItem.tickValues, "pyqtgraph_values", pg.AxisItem.tickValues)
+_STRINGS = getattr(pg.AxisItem.tickStrings, "pyqtgraph_strings", pg.AxisItem.tickStrings)
 
 
 def tick_metrics(axis: pg.AxisItem) -> QFontMetricsF:
@@ -96,16 +97,33 @@ def whole_steps(axis: pg.AxisItem) -> None:
         axis.update()
 
 
+def cell_centres(axis: pg.AxisItem, centred: bool) -> None:
+    """centred: the axis runs along an image whose cell i spans [i, i + 1) (drawn from a whole
+    coordinate): tick i sits on the cell's centre, i + 1/2, so no tick labels a cell edge and none
+    names the position one past the last (at max_len 5 the heatmap read "5" on its bottom edge)."""
+    if getattr(axis, "_cell_centres", False) != centred:
+        axis._cell_centres = centred
+        axis.picture = None
+        axis.update()
+
+
 def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
-    levels = _VALUES(axis, minVal, maxVal, size)
+    shift = 0.5 if getattr(axis, "_cell_centres", False) else 0.0
+    levels = _VALUES(axis, minVal - shift, maxVal - shift, size)
     whole = getattr(axis, "_whole_ticks", None)
-    if whole is None or whole[0] is None:
-        return levels
-    count, out = whole[0], []
-    for step, values in levels:
-        values = np.asarray(values)
-        out.append((step, values[(values >= 0) & (values <= count - 1)]))
-    return out
+    if whole is not None and whole[0] is not None:
+        count = whole[0]
+        levels = [(step, np.asarray(values)[(np.asarray(values) >= 0) & (np.asarray(values) <= count - 1)])
+                  for step, values in levels]
+    if shift:
+        levels = [(step, [v + shift for v in values]) for step, values in levels]
+    return levels
+
+
+def _tick_strings(axis, values, scale, spacing):
+    if getattr(axis, "_cell_centres", False):      # the cell's own number, not its centre's
+        values = [v - 0.5 for v in values]
+    return _STRINGS(axis, values, scale, spacing)
 
 
 def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
@@ -128,3 +146,5 @@ _tick_spacing.pyqtgraph_spacing = _SPACING
 pg.AxisItem.tickSpacing = _tick_spacing
 _tick_values.pyqtgraph_values = _VALUES
 pg.AxisItem.tickValues = _tick_values
+_tick_strings.pyqtgraph_strings = _STRINGS
+pg.AxisItem.tickStrings = _tick_strings
