@@ -50,6 +50,21 @@ def test_block_means(d):
                                f.reshape(12, 8).mean(1), atol=1e-10)
 
 
+@pytest.mark.parametrize("layout", ["interleaved", "concat", "t2t"])
+@pytest.mark.parametrize("row0, col0, step", [(0, 0, 16), (40, 8, 7)])
+def test_cosine_block_means_at_d_1_are_the_means_of_the_cosine_matrix(layout, row0, col0, step):
+    """d_model 1: every cosine is sign(sin(pw)) sign(sin(qw)) (0 for position 0). The block means
+    of those (the matmul's), not the cosine of the blocks' mean rows: that gave a saturated +-1
+    pattern (max error 1.0 at max_len 4096 in 16-position blocks)."""
+    rows, cols = 30, 20
+    full = similarity_matmul(row0 + rows * step, 1, 10000.0, layout, "cosine")
+    full = np.asarray(full)[row0:row0 + rows * step, col0:col0 + cols * step]
+    want = full.reshape(rows, step, cols, step).mean(axis=(1, 3))
+    got = similarity_blocks(row0, col0, step, rows, cols, 1, 10000.0, layout, "cosine")
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    assert np.abs(got).max() < 0.9          # the means of +-1 cells, not +-1 themselves
+
+
 def test_offset_window():
     full = similarity_matmul(60, 12, 1e4)
     np.testing.assert_allclose(similarity_blocks(10, 30, 1, 5, 7, 12, 1e4, "interleaved"),

@@ -8,6 +8,8 @@ The matmul stays as the check (`similarity_matmul`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from explorer.backend.budget import check_budget
@@ -80,6 +82,13 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     when d_model is even (the profile is rounded before it is laid out).
     """
     w, w_odd = split_frequencies(d_model, base, layout)
+    if w_odd is not None and len(w) == 0 and metric == "cosine" and step > 1:
+        # d_model 1: the cosine of two 1-wide rows is sign(PE(p)) sign(PE(q)), so a block's mean is
+        # the product of its row's and its column's sign means (exact). The means of the rows
+        # themselves, below, would give sign(mean) sign(mean): a saturated +-1 pattern
+        rows_mean = sign_means(float(row0), int(step), rows, w_odd)
+        cols_mean = rows_mean if (col0, cols) == (row0, rows) else sign_means(float(col0), int(step), cols, w_odd)
+        return np.multiply.outer(rows_mean, cols_mean).astype(out_dtype)
     box = box_factor(w, step)
     # offsets between block centres: (row0 - col0) + (r - c) step, r - c from -(cols-1) to rows-1
     g = cos_sum(row0 - col0 - (cols - 1) * step, step, rows + cols - 1, w, box * box, dtype)
@@ -95,6 +104,24 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
     if metric == "cosine":
         s /= _safe_sqrt_outer(len(w) + u * u, len(w) + v * v)
     return s.astype(out_dtype, copy=False)
+
+
+SIGN_CHUNK = 1 << 20     # positions per pass of sign_means (8 MB of float64)
+
+
+@lru_cache(maxsize=4)
+def sign_means(start: float, step: int, count: int, w: float) -> np.ndarray:
+    """Means of sign(sin(p w)) over `count` blocks of `step` positions p from `start`; (count,),
+    read-only. O(count x step) sines, a chunk at a time; cached (at d_model 1, w = 1 for every
+    base: only max_len and the window move it)."""
+    out = np.empty(count)
+    per = max(1, SIGN_CHUNK // step)
+    for b0 in range(0, count, per):
+        b1 = min(count, b0 + per)
+        p = start + np.arange(b0 * step, b1 * step, dtype=np.float64)
+        out[b0:b1] = np.sign(np.sin(p * w)).reshape(b1 - b0, step).mean(axis=1)
+    out.setflags(write=False)
+    return out
 
 
 def cosine_block_means(row_step: int, col_step: int, rows: int, cols: int, d_model: int, base: float,
