@@ -156,3 +156,10 @@ def test_offsets_readout_names_the_unpaired_sine_of_an_odd_d_model(window, qtbot
     assert f"= {view.result.max_error:.3g} in float32" in text and view.result.max_error < 1e-6
     if named:
         assert f"off by {view.result.unpaired_gap:.3g}" in text and view.result.unpaired_gap > 1e-3
+
+
+def test_the_untrained_tables_name_gives_its_width_before_its_seed(window, qtbot):
+    """A narrow box elides the end: "untrained, seed 0 (d = 8…" hid d_model 8192."""
+    window.controller.update(d_model=8192)
+    view = show_tab(window, qtbot, "tokens")
+    assert view.source_box.itemText(0) == "untrained, d = 8192, seed 0"

@@ -4168,8 +4168,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>X，即输入</translation>
         </message>
         <message>
-            <source>untrained, seed %1 (d = %2)</source>
-            <translation>未训练，种子 %1（d = %2）</translation>
+            <source>untrained, d = %2, seed %1</source>
+            <translation>未训练，d = %2，种子 %1</translation>
         </message>
         <message>
             <source>position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6</source>
