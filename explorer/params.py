@@ -18,6 +18,7 @@ TEXT_LIMIT = 100_000  # characters
 TOKENIZER_NAMES = ("cl100k", "wordpiece", "char", "qwen")
 EMBEDDING_SOURCES = ("untrained", "minilm", "model")
 MODEL_SPEC_LIMIT = 4096  # characters of a model spec (a path)
+PAIR_MODES = ("spread", "fastest", "slowest")   # how curve pairs are picked (else "manual": typed)
 _PAIR_INDEX = msg("a curve pair index")     # the name a bad curve pair is refused by
 
 
@@ -50,6 +51,8 @@ class Params:
     tokenizer: str = "cl100k"
     embedding_source: str = "untrained"   # "untrained" seeded table, trained "minilm" (d = 384), or "model"
     curve_pairs: tuple[int, ...] = (0, 4, 16, 32)   # frequency indices drawn as sin/cos curves
+    curve_mode: str = "manual"       # how curve_pairs were picked: spread | fastest | slowest | manual
+    #                                  (typed); a new d_model picks anew by it (State.with_params)
     model: str = ""                  # the opened model: "", "smollm2", "minilm", a folder or a .gguf path
 
     def __post_init__(self) -> None:
@@ -125,6 +128,7 @@ def validate(p: Params) -> None:
             "model must be a folder, a .gguf file, smollm2 or minilm (one line), not %1", shown(p.model))
     require(p.embedding_source != "model" or p.model.strip() != "",
             "embedding_source model needs a model: open one (File → Open model…) or give --model")
+    _choice("curve_mode", p.curve_mode, PAIR_MODES + ("manual",))
     require(isinstance(p.curve_pairs, tuple) and len(p.curve_pairs) <= 16,
             "curve_pairs must list at most 16 frequency indices")
     for i in p.curve_pairs:
@@ -134,9 +138,6 @@ def validate(p: Params) -> None:
 _DEFAULT = Params()
 
 __all__ = ["Params", "InputError", "validate"]
-
-
-PAIR_MODES = ("spread", "fastest", "slowest")
 
 
 def pick_pairs(mode: str, d_model: int, count: int = 4) -> tuple[int, ...]:
@@ -152,18 +153,12 @@ def pick_pairs(mode: str, d_model: int, count: int = 4) -> tuple[int, ...]:
     return tuple(dict.fromkeys(round(i * (n - 1) / (count - 1)) for i in range(count)))
 
 
-def pairs_mode(pairs: tuple[int, ...], d_model: int) -> str:
-    """The PAIR_MODES entry whose pick_pairs at d_model are these pairs, else "manual"."""
-    return next((m for m in PAIR_MODES if pick_pairs(m, d_model) == tuple(pairs)), "manual")
-
-
-def pairs_for_width(pairs: tuple[int, ...], old_d: int, new_d: int) -> tuple[int, ...]:
-    """The pairs to draw after d_model changes from old_d to new_d: picked anew by their mode (the
-    evenly spread pairs of d 512 are not those of d 16), else the chosen ones that still exist (or 0)."""
-    mode = pairs_mode(pairs, old_d)
-    if mode != "manual":
-        return pick_pairs(mode, new_d)
-    return tuple(i for i in pairs if i < (new_d + 1) // 2) or (0,)
+def pairs_for_width(pairs: tuple[int, ...], mode: str, d_model: int) -> tuple[int, ...]:
+    """The pairs to draw at d_model: picked anew by their mode (the evenly spread pairs of d 512 are
+    not those of d 16), or for "manual" the typed ones that exist at that width (else pair 0)."""
+    if mode in PAIR_MODES:
+        return pick_pairs(mode, d_model)
+    return tuple(i for i in pairs if i < (d_model + 1) // 2) or (0,)
 
 
 def parse_pairs(text: str, d_model: int) -> tuple[int, ...]:

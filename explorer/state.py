@@ -70,11 +70,15 @@ class State:
                     shown(self.cursor))
 
     def with_params(self, **changes) -> "State":
-        """Shared parameters changed (validated); a cursor past a shrunk table is dropped; a new
-        d_model without curve_pairs brings pairs that exist at that width (params.pairs_for_width)."""
-        if "d_model" in changes and "curve_pairs" not in changes and isinstance(changes["d_model"], int):
-            changes["curve_pairs"] = pairs_for_width(self.params.curve_pairs, self.params.d_model,
-                                                     max(1, changes["d_model"]))
+        """Shared parameters changed (validated); a cursor past a shrunk table is dropped. Curve pairs
+        follow their mode: given pairs are "manual"; a new mode or d_model picks them anew
+        (params.pairs_for_width)."""
+        if "curve_pairs" in changes:
+            changes.setdefault("curve_mode", "manual")
+        elif "curve_mode" in changes or "d_model" in changes:
+            d, mode = changes.get("d_model", self.params.d_model), changes.get("curve_mode", self.params.curve_mode)
+            if isinstance(d, int) and not isinstance(d, bool) and isinstance(mode, str):
+                changes["curve_pairs"] = pairs_for_width(self.params.curve_pairs, mode, max(1, d))
         params = self.params.with_(**changes)
         cursor = self.cursor if self.cursor is None or self.cursor < params.max_len else None
         resized = (params.max_len, params.d_model) != (self.params.max_len, self.params.d_model)

@@ -59,6 +59,7 @@ def _field_value(name: str):
         "tokenizer": st.sampled_from(["char", "cl100k", "wordpiece"]),
         "embedding_source": st.sampled_from(["untrained", "minilm"]),
         "curve_pairs": st.lists(st.integers(0, 4096), max_size=16).map(tuple),
+        "curve_mode": st.sampled_from(["spread", "fastest", "slowest", "manual"]),
         "model": st.sampled_from(["", "smollm2", "minilm", "/no/such/model"]),
     }[name]
     return st.one_of(good, good, ANY_VALUE)

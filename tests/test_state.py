@@ -219,18 +219,23 @@ def test_a_slider_move_keeps_a_models_tokens_cached():
 
 
 def test_a_new_d_model_brings_curve_pairs_that_exist_at_that_width():
-    """Evenly spread pairs stay evenly spread (d 512's are not d 16's); chosen ones are kept where they
-    exist; pairs given with the width are taken as given."""
-    from explorer.params import pick_pairs
-
-    s = State().with_params(d_model=512, curve_pairs=pick_pairs("spread", 512))
+    """Pairs follow their mode (Params.curve_mode): evenly spread pairs stay evenly spread (d 512's
+    are not d 16's), also through a d_model of 8 where every mode gives the same four pairs; typed
+    pairs are "manual" and kept where they exist; pairs given with the width are taken as given."""
+    s = State().with_params(d_model=512, curve_mode="spread")
     assert s.params.curve_pairs == (0, 85, 170, 255)
     assert s.with_params(d_model=16).params.curve_pairs == (0, 2, 5, 7)      # ceil(16/2) = 8 pairs
-    slow = s.with_params(curve_pairs=pick_pairs("slowest", 512)).with_params(d_model=16)
-    assert slow.params.curve_pairs == (4, 5, 6, 7)
+    slow = s.with_params(curve_mode="slowest")
+    assert slow.params.curve_pairs == (252, 253, 254, 255)
+    assert slow.with_params(d_model=16).params.curve_pairs == (4, 5, 6, 7)
+    there_and_back = slow.with_params(d_model=8).with_params(d_model=512).params
+    assert (there_and_back.curve_mode, there_and_back.curve_pairs) == ("slowest", (252, 253, 254, 255))
     manual = State().with_params(d_model=512, curve_pairs=(0, 4, 16, 32))
+    assert manual.params.curve_mode == "manual"
     assert manual.with_params(d_model=16).params.curve_pairs == (0, 4)
     assert manual.with_params(d_model=4).params.curve_pairs == (0,)
+    assert s.with_params(curve_pairs=(0, 1)).params.curve_mode == "manual"   # typed over a mode
     assert manual.with_params(d_model=16, curve_pairs=(7,)).params.curve_pairs == (7,)
-    with pytest.raises(InputError):
-        manual.with_params(d_model=0)
+    for bad in ({"d_model": 0}, {"curve_mode": "middle"}, {"d_model": True}):
+        with pytest.raises(InputError):
+            manual.with_params(**bad)

@@ -129,6 +129,16 @@ def test_curve_pairs_follow_a_new_d_model_and_the_box_names_how_they_were_picked
     view.entry.editingFinished.emit()
     settle(window)
     assert window.controller.params.curve_pairs == (1, 6) and view.mode.currentData() == "manual"
+    # at d 8 every mode gives pairs 0 ... 3: the box keeps the one picked, and so does the State
+    entry.clear()
+    qtbot.keyClicks(entry, "8")
+    entry.editingFinished.emit()
+    view.mode.setCurrentIndex(view.mode.findData("slowest"))
+    settle(window)
+    view.mode.setCurrentIndex(view.mode.findData("fastest"))
+    settle(window)
+    assert view.mode.currentData() == "fastest" and window.controller.params.curve_mode == "fastest"
+    assert window.controller.params.curve_pairs == (0, 1, 2, 3)
 
 
 def test_similarity_metric_toggle(window):

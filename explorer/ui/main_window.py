@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QScrollAr
 
 from explorer import catalogue
 from explorer.errors import InputError, error_text, internal_error
-from explorer.params import Params, parse_pairs, pick_pairs
+from explorer.params import Params, parse_pairs
 from explorer.state import State
 from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
@@ -287,12 +287,12 @@ class MainWindow(QMainWindow):
     def _on_pairs_requested(self, mode: str, text: str) -> None:
         d = self.controller.params.d_model
         try:
-            pairs = parse_pairs(text, d) if mode == "manual" else pick_pairs(mode, d)
+            change = {"curve_pairs": parse_pairs(text, d)} if mode == "manual" else {"curve_mode": mode}
         except InputError as exc:
             self.views["curves"].set_readout(error_text(exc, current_language()))
             return
         self.views["curves"].set_readout(" ")
-        self.controller.update(curve_pairs=pairs)
+        self.controller.update(**change)       # a mode picks its pairs (State.with_params)
 
     # settings ----------------------------------------------------------------------------------
     def _load_state(self) -> State:

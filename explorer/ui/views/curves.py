@@ -7,7 +7,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 
-from explorer.params import pairs_mode
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
@@ -76,7 +75,6 @@ class CurvesView(ZoomableView):
         self._items: list[tuple] = []      # (curve, Band, Bars) per line: a curve, or its envelope
         self._width = 2.0
         self._extent = None
-        self._pairs_shown = None           # (pairs, d_model) the mode box was last set for
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.entry.editingFinished.connect(
             lambda: self.pairs_requested.emit("manual", self.entry.text()))
@@ -84,9 +82,8 @@ class CurvesView(ZoomableView):
         self.plot.getViewBox().sigRangeChangedManually.connect(lambda *_: self.window_changed.emit())
 
     def _on_mode_changed(self) -> None:
-        mode = self.mode.currentData()
-        if mode != "manual":
-            self.pairs_requested.emit(mode, "")
+        mode = self.mode.currentData()            # "manual": the pairs as they are, kept at a new width
+        self.pairs_requested.emit(mode, self.entry.text() if mode == "manual" else "")
 
     def set_result(self, result) -> None:
         """Each pair gets its own lane (offset by LANE), sin solid and cos dashed, labelled λ."""
@@ -139,10 +136,9 @@ class CurvesView(ZoomableView):
         self.entry.blockSignals(True)
         self.entry.setText(", ".join(str(i) for i in dict.fromkeys(p.curve_pairs)))
         self.entry.blockSignals(False)
-        if (p.curve_pairs, p.d_model) != self._pairs_shown:   # the box names how the pairs were picked
-            self._pairs_shown = (p.curve_pairs, p.d_model)
+        if self.mode.currentData() != p.curve_mode:          # the box names how the pairs were picked
             self.mode.blockSignals(True)
-            self.mode.setCurrentIndex(self.mode.findData(pairs_mode(p.curve_pairs, p.d_model)))
+            self.mode.setCurrentIndex(self.mode.findData(p.curve_mode))
             self.mode.blockSignals(False)
         self.result = result
 
