@@ -88,6 +88,7 @@ def test_ratio_rows_wants_30_for_heatmap_and_similarity_from_8192():
 
 def test_parse_sizes_and_stats():
     assert parse_sizes("512x512, 8192X4096") == ((512, 512), (8192, 4096))
+    assert parse_sizes("512x512,,512x512,") == ((512, 512),)          # as --views: empty parts skipped
     s = stats([5.0, 1.0, 3.0, 2.0, 4.0])
     assert (s["p50_ms"], s["min_ms"], s["n"]) == (3.0, 1.0, 5)
     assert cpu_model().strip()
@@ -217,3 +218,27 @@ def test_the_controller_stamps_each_job_in_order(qtbot):
     t = c.frame_times
     order = [t[k] for k in ("submit", "job_start", "job_end", "drawn_start", "drawn_end")]
     assert order == sorted(order) and order[-1] - order[0] < 30.0
+
+
+def test_sizes_beyond_this_machines_memory_leave_out_the_full_table_and_the_plain_path(monkeypatch):
+    """--sizes 10000000x8192 is within the sliders: the bench times the view and leaves out what the
+    textbook way cannot allocate (a 153 GiB table) instead of ending in a traceback."""
+    from types import SimpleNamespace
+
+    from explorer.bench import frames
+    from explorer.bench.backend import _cases
+    from explorer.bench.report import _frame_table
+
+    assert "pe full float32" in _cases(512, 512)
+    assert "pe full float32" not in _cases(10_000_000, 8192)
+
+    def too_big(*_):
+        raise MemoryError("Unable to allocate 153. GiB")
+
+    monkeypatch.setattr(plain, "plain_panels", too_big)
+    view = SimpleNamespace(size=lambda: None)
+    window = SimpleNamespace(views={"heatmap": view}, controller=SimpleNamespace(params=P))
+    assert frames.plain_series(window, "heatmap", 10_000_000, 8192, 4) is None
+    row = {"view": "heatmap", "max_len": 10_000_000, "d_model": 8192, "p50_ms": 7.5, "p95_ms": 7.6}
+    table = _frame_table([row], [], ratio_rows([row], [], 4.0))
+    assert "heatmap      10000000x8192     7.5 / 7.6" in table and "do not fit in this machine's memory" in table

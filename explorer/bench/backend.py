@@ -20,7 +20,8 @@ def _cases(n: int, d: int) -> dict:
     """name -> fn(i), each with base 1e4 + i, for one size."""
     from explorer.compute import heatmap, similarity
     from explorer.compute.screen import Window, block_step, channel_step
-    from explorer.backend.encodings import sinusoidal_pe
+    from explorer.backend.encodings import check_table_budget, sinusoidal_pe
+    from explorer.errors import InputError
     from explorer.backend.pe_screen import pe_screen, pe_screen_plain
     from explorer.backend.similarity import similarity_matmul
     from explorer.params import Params
@@ -39,8 +40,12 @@ def _cases(n: int, d: int) -> dict:
         "pe screen plain (block mean)": lambda i: pe_screen_plain(
             0, step, count, 0, ch_step, cols, d, 1e4 + i, dtype=np.float32),
         "similarity screen": lambda i: similarity.similarity.__wrapped__(p.with_(base=1e4 + i), win),
-        "pe full float32": lambda i: sinusoidal_pe(n, d, 1e4 + i),
     }
+    try:                        # the textbook table, where the app's memory budget allows one
+        check_table_budget(n, d, "float32")
+        cases["pe full float32"] = lambda i: sinusoidal_pe(n, d, 1e4 + i)
+    except InputError:
+        pass
     if n <= 8192:
         cases["similarity full (matmul)"] = lambda i: similarity_matmul(n, min(d, 512), 1e4 + i,
                                                                        dtype="float32")

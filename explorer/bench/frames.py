@@ -191,14 +191,18 @@ def _bench_model(name: str) -> str:
     return BENCH_MODEL[name] if smollm2_path() is not None else ""
 
 
-def plain_series(window, name: str, n: int, d: int, steps: int) -> dict:
-    """The plain path for the same view and size (explorer.bench.plain), timed the same way."""
+def plain_series(window, name: str, n: int, d: int, steps: int) -> dict | None:
+    """The plain path for the same view and size (explorer.bench.plain), timed the same way; None
+    where its full arrays do not fit in this machine's memory (10,000,000 x 8,192: 153 GiB)."""
     from explorer.bench.plain import PlainCanvas, plain_panels
 
     view = window.views.get(name) or window.tabs.currentWidget()
     params = window.controller.params
     size = view.size()
-    panels, kind = plain_panels(name, params, view)          # untimed: builds the canvas
+    try:
+        panels, kind = plain_panels(name, params, view)      # untimed: builds the canvas
+    except MemoryError:
+        return None
     canvas = PlainCanvas(panels, size.width(), size.height())
     canvas.draw(panels)
     del panels
@@ -230,10 +234,11 @@ def frame_rows(steps: int = 60, views: list[str] | None = None, sizes=SIZES,
         for n, d in sizes:
             local.append(floor_row(*size, repeat=LOCAL_FLOOR_REPEAT)["p50_ms"])
             frames.append({**view_series(app, window, name, n, d, steps), "floor_ms": local[-1]})
-            if plain and name not in NOT_MOVED:
-                plains.append(plain_series(window, name, n, d, steps))
+            row = plain_series(window, name, n, d, steps) if plain and name not in NOT_MOVED else None
+            if row is not None:
+                plains.append(row)
             if log is not None:
-                log(frames[-1], plains[-1] if plain and name not in NOT_MOVED else None)
+                log(frames[-1], row)
         if _bench_model(name):
             window.controller.update(model="")
             window.controller.wait_idle()

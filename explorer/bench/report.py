@@ -19,7 +19,7 @@ def parse_sizes(text: str) -> tuple[tuple[int, int], ...]:
     from explorer.params import D_MODEL_RANGE, MAX_LEN_RANGE
 
     out = []
-    for part in text.split(","):
+    for part in [p for p in text.split(",") if p.strip()] or [text]:
         n, _, d = part.strip().lower().partition("x")
         try:
             size = (int(n), int(d))
@@ -30,7 +30,7 @@ def parse_sizes(text: str) -> tuple[tuple[int, int], ...]:
             if not lo <= value <= hi:
                 raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi:,}; got {value:,}")
         out.append(size)
-    return tuple(out)
+    return tuple(dict.fromkeys(out))                      # each size once
 
 
 def parse_views(text: str) -> list[str]:
@@ -38,7 +38,7 @@ def parse_views(text: str) -> list[str]:
     for a name it does not have."""
     from explorer.catalogue import NAMES
 
-    views = [v.strip() for v in text.split(",") if v.strip()]
+    views = list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))   # each once
     unknown = [v for v in views if v not in NAMES]
     if unknown or not views:
         raise argparse.ArgumentTypeError(
@@ -89,8 +89,13 @@ def _frame_table(frames: list[dict], plains: list[dict], ratios: list[dict]) -> 
         floors = f"{r['floors']:.1f}" if "floors" in r else "-"
         if "floors" in r and r["floors"] > FLOOR_FACTOR:
             flag += f"  <- over {FLOOR_FACTOR:g} floors"
+        want = f"{r['wanted']:g}" if "wanted" in r else "-"
         lines.append(f"{f['view']:<12} {size:>11} {f['p50_ms']:>7.1f} / {f['p95_ms']:<6.1f} "
-                     f"{pl:>18} {ratio:>7} {r.get('wanted', 0):>5g} {floors:>6}{flag}")
+                     f"{pl:>18} {ratio:>7} {want:>5} {floors:>6}{flag}")
+    if any(not p and f["view"] != "check" for f, p in
+           ((f, plain.get((f["view"], f["max_len"], f["d_model"]))) for f in frames)):
+        lines.append("plain '-': its full arrays do not fit in this machine's memory (check has none: "
+                     "no slider moves it)")
     return "\n".join(lines)
 
 
