@@ -100,3 +100,36 @@ def test_an_images_ticks_sit_on_its_cells_centres(window, qtbot):
     axis = window.views["offset"].rot.plot.getAxis("bottom")
     lo, hi = sorted(axis.range)
     assert all(float(v).is_integer() for _, vs in axis.tickValues(lo, hi, 400) for v in vs)
+
+
+def test_the_tokens_channel_axes_tick_on_their_cells_centres(window, qtbot):
+    """Tokens draws its own images from 0: at d_model 4 its channel axes read 0 ... 4, a "4" under
+    the right edge (no channel 4)."""
+    window.controller.update(d_model=4)
+    window.tabs.setCurrentIndex(list(window.views).index("tokens"))
+    window.controller.wait_idle()
+    qtbot.wait(5)
+    channel_axes = [a for gv in window.views["tokens"].findChildren(pg.GraphicsView) if gv.isVisible()
+                    for a in gv.scene().items() if isinstance(a, pg.AxisItem)
+                    and a.labelText == "channel" and a.isVisible()]
+    assert channel_axes
+    for axis in channel_axes:
+        assert sorted(ticks(axis)) == [0, 1, 2, 3], axis.labelText
+
+
+def test_a_centred_axis_keeps_the_tick_step_of_its_labels(qtbot):
+    """The room per label is measured on the labels drawn ("20000"), not on the centres ("19999.5"):
+    Layouts' 190 px "position q" axis at max_len 19999 stepped 10000 where 5000 fits."""
+    from explorer.ui.views.tick_room import cell_centres
+
+    plots = [pg.PlotWidget() for _ in range(2)]
+    for w in plots:
+        qtbot.addWidget(w)
+        w.resize(300, 200)
+        w.show()
+    cell_centres(plots[1].getAxis("bottom"), True)
+    qtbot.wait(10)
+    plain, centred = (w.getAxis("bottom") for w in plots)
+    for hi in (19999, 29999, 99999):
+        assert [s for s, _ in centred.tickSpacing(0 - 0.5, hi - 0.5, 190)] == \
+            [s for s, _ in plain.tickSpacing(0, hi, 190)], hi

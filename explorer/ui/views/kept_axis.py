@@ -51,8 +51,9 @@ def keep_pictures(axis: pg.AxisItem) -> None:
 
 
 def picture_key(axis: pg.AxisItem) -> tuple:
-    """Everything an axis picture depends on: range, ticks (set, or whole_ticks' span), geometry, the
-    linked view's rectangle in the axis's coordinates, fonts, pens and style."""
+    """Everything an axis picture depends on: range, ticks (set, or whole_ticks' span, whole_steps,
+    cell_centres), geometry, the linked view's rectangle in the axis's coordinates, fonts, pens and
+    style."""
     view = axis.linkedView()
     view_rect = axis.mapRectFromScene(view.sceneBoundingRect()).getRect() if view is not None else None
     style = tuple(sorted((name, value.toString() if hasattr(value, "toString") else repr(value))
@@ -62,4 +63,5 @@ def picture_key(axis: pg.AxisItem) -> tuple:
             view_rect, QApplication.font().toString(), style, axis.orientation, axis.logMode,
             axis.scale, axis.autoSIPrefixScale, axis.grid, axis.pen().color().rgba(),
             axis.pen().widthF(), axis.textPen().color().rgba(), repr(axis._tickSpacing),
-            axis._tickDensity, getattr(axis, "_whole_ticks", None))
+            axis._tickDensity, getattr(axis, "_whole_ticks", None), getattr(axis, "_whole_steps", False),
+            getattr(axis, "_cell_centres", False))

@@ -41,6 +41,8 @@ def label_width(axis: pg.AxisItem, lo: float, hi: float, step: float) -> float:
     metrics = tick_metrics(axis)
     scale = axis.scale or 1.0
     ends = [math.ceil(lo / step) * step / scale, math.floor(hi / step) * step / scale]
+    if getattr(axis, "_cell_centres", False):       # tickStrings reads a cell's centre, i + 1/2
+        ends = [e + 0.5 for e in ends]
     strings = axis.tickStrings(ends, axis.autoSIPrefixScale * axis.scale, step / scale)
     return max(metrics.horizontalAdvance(str(t)) for t in strings) + metrics.horizontalAdvance("0")
 

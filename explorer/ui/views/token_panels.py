@@ -15,7 +15,7 @@ from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together
-from explorer.ui.views.tick_room import whole_steps
+from explorer.ui.views.tick_room import cell_centres, whole_steps
 from explorer.ui.views.titles import scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 from explorer.ui.views.fitting_canvas import FittingCanvas
@@ -50,6 +50,8 @@ class MatrixRow(FittingCanvas):
         for i in range(3):
             plot = self.addPlot(row=0, col=col, axisItems={"left": LabelAxis("left"),
                                                            "bottom": LabelAxis("bottom")})
+            for side in ("left", "bottom"):  # cells from 0: unlabelled ticks on their centres
+                cell_centres(plot.getAxis(side), True)
             self.ci.layout.setColumnStretchFactor(col, 4)
             col += 1
             plot.invertY(True)
