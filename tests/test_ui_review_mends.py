@@ -112,6 +112,7 @@ def test_an_axis_whose_label_is_already_deleted_keeps_its_width(qtbot):
     width = axis.maximumWidth()
     shiboken6.delete(axis.label)
     axis._updateWidth()
+    axis.resizeEvent(None)                      # pyqtgraph's own resize places the label too
     assert axis.maximumWidth() == width
 
 
@@ -156,6 +157,8 @@ def test_offsets_readout_names_the_unpaired_sine_of_an_odd_d_model(window, qtbot
     assert f"= {view.result.max_error:.3g} in float32" in text and view.result.max_error < 1e-6
     if named:
         assert f"off by {view.result.unpaired_gap:.3g}" in text and view.result.unpaired_gap > 1e-3
+    title = view.vec.titleLabel.text
+    assert ("(float32, the paired channels)" in title) is named, title
 
 
 def test_the_untrained_tables_name_gives_its_width_before_its_seed(window, qtbot):

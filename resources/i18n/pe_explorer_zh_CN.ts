@@ -3422,6 +3422,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>R(k)，k = %1：%3 个通道中的第 0 … %2 个</translation>
         </message>
         <message>
+            <source>p = %1, k = %2: max error %3 (float32, the paired channels)</source>
+            <translation>p = %1，k = %2：最大误差 %3（float32，成对的通道）</translation>
+        </message>
+        <message>
+            <source>p = %1, k = %2: max error %3 (float32, the paired channels)&lt;br&gt;the first %4 channels drawn</source>
+            <translation>p = %1，k = %2：最大误差 %3（float32，成对的通道）&lt;br&gt;只画出前 %4 个通道</translation>
+        </message>
+        <message>
             <source>p = %1, k = %2: max error %3 (float32)</source>
             <translation>p = %1，k = %2：最大误差 %3（float32）</translation>
         </message>

@@ -83,11 +83,12 @@ def fit_label(axis: pg.AxisItem) -> bool:
 
 
 def _resize_event(axis: pg.AxisItem, ev=None) -> None:
+    if not shiboken6.isValid(axis.label):
+        return                  # the window's teardown: pyqtgraph's own resize would read a dead label
     if fit_label(axis):         # another number of lines: the axis's width anew
         axis._updateWidth()
     _RESIZE(axis, ev)
-    if shiboken6.isValid(axis.label):
-        axis.label.update()     # moved by pyqtgraph: its cached pixmap (cache_axes) anew
+    axis.label.update()         # moved by pyqtgraph: its cached pixmap (cache_axes) anew
 
 
 _resize_event.pyqtgraph_resize = _RESIZE

@@ -68,8 +68,13 @@ class OffsetView(PanelView):
         move_points(self.shifted, channels, r.shifted[:shown])
         move_points(self.rotated, channels, r.rotated[:shown])
         set_extent(self.vec, x=(-0.5, shown - 0.5), padding=0.01)
-        title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
-            self.tr("p = %1, k = %2: max error %3 (float32, all channels)<br>the first %4 channels drawn")
+        if r.unpaired_gap is not None:     # the unpaired sine is measured apart (the readout)
+            title = self.tr("p = %1, k = %2: max error %3 (float32, the paired channels)") if shown == d \
+                else self.tr("p = %1, k = %2: max error %3 (float32, the paired channels)<br>the first "
+                             "%4 channels drawn")
+        else:
+            title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
+                self.tr("p = %1, k = %2: max error %3 (float32, all channels)<br>the first %4 channels drawn")
         set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
         self._draw_dots(r)
         text = fill(self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
