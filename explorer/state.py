@@ -76,7 +76,8 @@ class State:
         if "curve_pairs" in changes:
             changes.setdefault("curve_mode", "manual")
         elif "curve_mode" in changes or "d_model" in changes:
-            d, mode = changes.get("d_model", self.params.d_model), changes.get("curve_mode", self.params.curve_mode)
+            d = changes.get("d_model", self.params.d_model)
+            mode = changes.get("curve_mode", self.params.curve_mode)
             if isinstance(d, int) and not isinstance(d, bool) and isinstance(mode, str):
                 changes["curve_pairs"] = pairs_for_width(self.params.curve_pairs, mode, max(1, d))
         params = self.params.with_(**changes)

@@ -87,7 +87,8 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
         # the product of its row's and its column's sign means (exact). The means of the rows
         # themselves, below, would give sign(mean) sign(mean): a saturated +-1 pattern
         rows_mean = sign_means(float(row0), int(step), rows, w_odd)
-        cols_mean = rows_mean if (col0, cols) == (row0, rows) else sign_means(float(col0), int(step), cols, w_odd)
+        cols_mean = (rows_mean if (col0, cols) == (row0, rows)
+                     else sign_means(float(col0), int(step), cols, w_odd))
         return np.multiply.outer(rows_mean, cols_mean).astype(out_dtype)
     box = box_factor(w, step)
     # offsets between block centres: (row0 - col0) + (r - c) step, r - c from -(cols-1) to rows-1

@@ -21,9 +21,9 @@ def _cases(n: int, d: int) -> dict:
     from explorer.compute import heatmap, similarity
     from explorer.compute.screen import Window, block_step, channel_step
     from explorer.backend.encodings import check_table_budget, sinusoidal_pe
-    from explorer.errors import InputError
     from explorer.backend.pe_screen import pe_screen, pe_screen_plain
     from explorer.backend.similarity import similarity_matmul
+    from explorer.errors import InputError
     from explorer.params import Params
 
     p = Params(max_len=n, d_model=d)

@@ -6,8 +6,9 @@ axis at a large font overlapped its own labels: the Learned view's PCA plots in 
 heights between labelled ticks, a horizontal one the widest label's width and one digit's.
 `whole_ticks(axis)` labels an axis of whole positions (token rows) at the finest whole 1, 2, 5 x
 10^k step that fits, no minor ticks; `whole_steps(axis)` only drops the fractional steps of an axis of
-whole values (positions, channels, offsets: no "position 0.5" at max_len 2). Installed on the class, like kept_axis: an axis whose step was
-set by hand (setTickSpacing) is left alone, and one with room is unchanged.
+whole values (positions, channels, offsets: no "position 0.5" at max_len 2); `cell_centres(axis)`
+puts tick i on an image cell's centre, i + 1/2. Installed on the class, like kept_axis: an axis whose
+step was set by hand (setTickSpacing) is left alone, and one with room is unchanged.
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     whole = getattr(axis, "_whole_ticks", None)
     if whole is not None and whole[0] is not None:
         count = whole[0]
-        levels = [(step, np.asarray(values)[(np.asarray(values) >= 0) & (np.asarray(values) <= count - 1)])
-                  for step, values in levels]
+        levels = [(step, v[(v >= 0) & (v <= count - 1)]) for step, v in
+                  ((step, np.asarray(values)) for step, values in levels)]
     if shift:
         levels = [(step, [v + shift for v in values]) for step, values in levels]
     return levels

@@ -275,7 +275,8 @@ class TokensView(Retranslatable, View):
             box.blockSignals(False)
         self.scale_box.setEnabled(self.source == "untrained")
         # d first: a narrow box elides the end ("untrained, seed 0 (d = 8…" hid the width)
-        self.source_box.setItemText(0, fill(self.tr("untrained, d = %2, seed %1"), str(p.seed), str(p.d_model)))
+        self.source_box.setItemText(0, fill(self.tr("untrained, d = %2, seed %1"), str(p.seed),
+                                            str(p.d_model)))
         token_model.set_model_item(self.source_box, p)
 
     # cursor and hover ----------------------------------------------------------------------------
