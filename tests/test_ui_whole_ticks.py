@@ -25,9 +25,9 @@ def ticks(axis: pg.AxisItem) -> np.ndarray:
 
 
 @pytest.mark.parametrize("d_model, max_len", [(16, 2), (3, 5), (1, 1)])
-def test_axes_of_whole_things_have_whole_ticks_at_max_len_2(window, qtbot, d_model, max_len):
-    """... and at d_model 1 and 3 (Tokens' channels read 0.2 ... 0.8, Frequencies' pairs 0.5 ...
-    2.5), with no SI prefix ("channel (x0.001)" at d_model 1)."""
+def test_axes_of_whole_things_have_whole_ticks_at_small_sizes(window, qtbot, d_model, max_len):
+    """max_len 2, 5 and 1 at d_model 16, 3 and 1 (Tokens' channels read 0.2 ... 0.8, Frequencies'
+    pairs 0.5 ... 2.5), with no SI prefix ("channel (x0.001)" at d_model 1)."""
     window.controller.set_params(dataclasses.replace(window.controller.state.params, max_len=max_len,
                                                      d_model=d_model))
     seen = set()
