@@ -243,3 +243,4 @@ def test_sizes_beyond_this_machines_memory_leave_out_the_full_table_and_the_plai
     table = _frame_table([row], [], ratio_rows([row], [], 4.0))
     assert "heatmap      10000000x8192     7.5 / 7.6" in table
     assert "do not fit in this machine's memory" in table
+    assert "memory" not in _frame_table([row], [], ratio_rows([row], [], 4.0), plain_run=False)  # --no-plain

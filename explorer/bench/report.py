@@ -74,7 +74,9 @@ def _backend_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _frame_table(frames: list[dict], plains: list[dict], ratios: list[dict]) -> str:
+def _frame_table(frames: list[dict], plains: list[dict], ratios: list[dict], plain_run: bool = True) -> str:
+    """The frames table; plain_run: the plain paths were run (not --no-plain), so a row without one
+    is a size whose full arrays do not fit in memory (a note says so)."""
     plain = {(r["view"], r["max_len"], r["d_model"]): r for r in plains}
     head = (f"{'view':<12} {'size':>11} {'view p50/p95 ms':>16} {'plain p50/p95 ms':>18} "
             f"{'ratio':>7} {'want':>5} {'floors':>6}")
@@ -92,8 +94,8 @@ def _frame_table(frames: list[dict], plains: list[dict], ratios: list[dict]) -> 
         want = f"{r['wanted']:g}" if "wanted" in r else "-"
         lines.append(f"{f['view']:<12} {size:>11} {f['p50_ms']:>7.1f} / {f['p95_ms']:<6.1f} "
                      f"{pl:>18} {ratio:>7} {want:>5} {floors:>6}{flag}")
-    if any(not p and f["view"] != "check" for f, p in
-           ((f, plain.get((f["view"], f["max_len"], f["d_model"]))) for f in frames)):
+    if plain_run and any(not p and f["view"] != "check" for f, p in
+                         ((f, plain.get((f["view"], f["max_len"], f["d_model"]))) for f in frames)):
         lines.append("plain '-': its full arrays do not fit in this machine's memory (check has none: "
                      "no slider moves it)")
     return "\n".join(lines)
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
               f"target: every view p50 <= {FLOOR_FACTOR:g} floors (each row: its own floor)")
         print("\nFrames: slider change -> rendered pixels; plain path beside it "
               "(* = the view's own data drawn plainly)\n"
-              + _frame_table(out["frames"], out["plain"], out["ratios"]))
+              + _frame_table(out["frames"], out["plain"], out["ratios"], not args.no_plain))
         print("\nWhere a frame goes (p50 ms of each part): to job = the GUI's work and the hop to the "
               "worker; job = the compute; back = the hop back; set_result = the views' own; grab = "
               "the render\n" + _split_table(out["frames"]))
