@@ -166,3 +166,21 @@ def test_the_untrained_tables_name_gives_its_width_before_its_seed(window, qtbot
     window.controller.update(d_model=8192)
     view = show_tab(window, qtbot, "tokens")
     assert view.source_box.itemText(0) == "untrained, d = 8192, seed 0"
+
+
+def test_the_one_hot_axis_names_only_the_sentences_ids(window, qtbot):
+    """The one-hot picture adds each id's unused neighbours as context columns; its thinned axis
+    named every 3rd-4th column from the first, so most labels were neighbours (369, 683 for 368, 682)
+    and none of the five ones was labelled in Chinese. The title said "15 used ids" of 5 used."""
+    window.controller.update_view("tokens", page="lookup")
+    view = show_tab(window, qtbot, "tokens")
+    r = view.result
+    sentence = {str(int(i)) for i in r.columns[r.one_hot.any(axis=0)]}
+    for axis in (view.lookup.plots[0].getAxis("bottom"), view.lookup.plots[1].getAxis("left")):
+        length = axis.size().width() if axis.orientation == "bottom" else axis.size().height()
+        lo, hi = sorted(axis.range)
+        named = {s for step, values in axis.tickValues(lo, hi, length)
+                 for s in axis.tickStrings(values, 1.0, step)}
+        assert named and named <= sentence, (named, sentence)
+    title = view.lookup.plots[0].titleLabel.text
+    assert f"{len(r.columns)} ids: the sentence's {len(sentence)} and their neighbours" in title, title

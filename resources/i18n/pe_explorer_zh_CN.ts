@@ -4144,6 +4144,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>文本有 %1 个字符，最多只能切分 %2 个。请缩短文本以查看词元。</translation>
         </message>
         <message>
+            <source>one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)</source>
+            <translation>独热矩阵（%1 × %2 个 ID：句中的 %3 个及其相邻 ID）</translation>
+        </message>
+        <message>
             <source>one-hot (%1 × %2 used ids)</source>
             <translation>独热矩阵（%1 × %2 个用到的 ID）</translation>
         </message>

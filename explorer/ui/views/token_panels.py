@@ -204,8 +204,15 @@ class LabelAxis(pg.AxisItem):
         step = max(1, math.ceil(self._px / max(per_row, 1e-9)))
         lo = max(0, math.ceil(minVal - self.centre))
         hi = min(len(self.labels) - 1, math.floor(maxVal - self.centre))
-        first = lo + (-lo) % step
-        return [(float(step), [j + self.centre for j in range(first, hi + 1, step)])]
+        if all(self.labels[lo:hi + 1]):
+            first = lo + (-lo) % step
+            return [(float(step), [j + self.centre for j in range(first, hi + 1, step)])]
+        chosen, last = [], -math.inf     # blank labels (unnamed rows) are skipped: the named ones, thinned
+        for j in range(lo, hi + 1):
+            if self.labels[j] and j - last >= step:
+                chosen.append(j + self.centre)
+                last = j
+        return [(float(step), chosen)]
 
     def tickStrings(self, values, scale, spacing):
         if not self.labels:

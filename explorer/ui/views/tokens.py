@@ -225,8 +225,14 @@ class TokensView(Retranslatable, View):
             self.gauge.show(result, labels)
 
     def _draw_lookup(self, result, labels, n, d) -> None:
-        ids = [str(int(c)) for c in result.columns]
-        self.lookup.set_titles((fill(self.tr("one-hot (%1 × %2 used ids)"), str(n), str(len(ids))),
+        used = result.one_hot.any(axis=0) if result.one_hot.size else np.zeros(0, bool)   # (k,)
+        # the sentence's ids are named; their unused neighbours (context) are left unlabelled, so a
+        # thinned axis never names a neighbour under the sentence's column
+        ids = [str(int(c)) if u else "" for c, u in zip(result.columns, used)]
+        title = (fill(self.tr("one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)"), str(n),
+                      str(len(ids)), str(int(used.sum()))) if not used.all() else
+                 fill(self.tr("one-hot (%1 × %2 used ids)"), str(n), str(len(ids))))
+        self.lookup.set_titles((title,
                                 fill(self.tr("E rows of those ids (%1 × %2)"), str(len(ids)), str(d)),
                                 self.tr("E[ids]: the sentence's rows")))
         e_levels = symmetric_levels(result.table_rows)
