@@ -4,7 +4,7 @@ animation, the formula/code dock (its code executed and compared with the view's
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLayout, QLineEdit
 
 from explorer import scenes
 from explorer.compute import formulas
@@ -75,6 +75,31 @@ def test_builtin_lesson_from_the_menu(qtbot, window):
     lec.next_action.trigger()
     window.controller.wait_idle()
     assert window.controller.params == deck[1].params and lec.caption.title.text() == deck[1].text("title", "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_caption_bar_is_as_tall_as_its_text(qtbot, settings, lang):
+    """At 1.5x in 1280 x 800 the bar kept a word-wrapped label's guessed height: 152-206 px for
+    explanations that needed 71-125 (its first scenes showed the heights of the scene before), and
+    the views lost a quarter of their height. Each scene's bar is now what its lines need."""
+    from tests.conftest import window_in
+
+    with window_in(lang, settings) as win:
+        win.presenter.set_scale(1.5)
+        win.dock.hide()
+        lec = win.lecture
+        lec.start_builtin()
+        for _ in lec.deck:
+            win.controller.wait_idle()
+            qtbot.wait(20)
+            bar = lec.caption
+            for part in bar.findChildren(QLayout) + [bar.layout()]:      # no cached heights
+                part.invalidate()
+            need = bar.layout().heightForWidth(bar.width())
+            assert bar.height() == need, (lec.index, bar.height(), need)
+            shown = bar.text.heightForWidth(bar.text.width())
+            assert bar.text.height() >= shown, (lec.index, bar.text.height(), shown)   # nothing cut
+            lec.step(+1)
 
 
 def test_arrows_in_a_focused_line_edit_do_not_step(qtbot, window):

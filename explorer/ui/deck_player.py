@@ -34,12 +34,12 @@ class CaptionBar(QWidget):
         for button, step in ((self.prev_button, -1), (self.next_button, +1)):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # Space must step, not click a button
             button.clicked.connect(lambda _=False, s=step: self.step_requested.emit(s))
-        words = QVBoxLayout()
+        self.words = words = QVBoxLayout()
         words.setContentsMargins(0, 0, 0, 0)
         words.setSpacing(2)
         words.addWidget(self.title)
         words.addWidget(self.text)
-        side = QVBoxLayout()
+        self.side = side = QVBoxLayout()
         side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(self.position, 0, Qt.AlignmentFlag.AlignCenter)
         buttons = QHBoxLayout()
@@ -72,7 +72,21 @@ class CaptionBar(QWidget):
         self.position.setText(fill(self.tr("scene %1 / %2"), str(self.index + 1), str(self.count)))
         self.prev_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < self.count - 1)
+        self._fit_height()
 
+    def _fit_height(self) -> None:
+        """As tall as the wrapped text needs at the bar's width. A word-wrapped label's size hint
+        guesses a width: a short explanation asked for 207 px where it needed 42, and the dock kept
+        it (1280 x 800 in F11: the plots lost a quarter of their height)."""
+        layout = self.layout()
+        if layout is None or self.width() <= 0:
+            return
+        for part in (self.words, self.side, layout):    # their cached heights are of the old text
+            part.invalidate()
+        need = layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1
+        need = max(need, layout.minimumSize().height())
+        if need != self.minimumHeight() or need != self.maximumHeight():
+            self.setFixedHeight(need)
     def _title_font(self) -> None:
         """The title a quarter larger than the bar's font, bold (follows presentation scale)."""
         font = self.font()
@@ -85,4 +99,10 @@ class CaptionBar(QWidget):
             self.retranslate_ui()
         elif event.type() == QEvent.Type.FontChange:
             self._title_font()
+            self._fit_height()
         super().changeEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_height()          # another width wraps the text onto another number of lines
