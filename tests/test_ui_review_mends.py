@@ -184,3 +184,27 @@ def test_the_one_hot_axis_names_only_the_sentences_ids(window, qtbot):
         assert named and named <= sentence, (named, sentence)
     title = view.lookup.plots[0].titleLabel.text
     assert f"{len(r.columns)} ids: the sentence's {len(sentence)} and their neighbours" in title, title
+
+
+def test_token_labels_below_the_baseline_are_not_cut_at_1_5x(qtbot, settings):
+    """The lesson's √d_model gauge at 1.5x: "␣for" read "..for", the open box's bottom stroke below
+    the axis (pyqtgraph's height estimate is the text's height without the box's depth) and so
+    below the canvas. Every label's lowest pixel lies inside its axis."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from tests.conftest import window_in
+
+    with window_in("en", settings) as win:
+        win.controller.update_view("tokens", page="gauge")
+        view = show_tab(win, qtbot, "tokens")
+        win.presenter.set_scale(1.5)
+        win.dock.hide()
+        win.controller.wait_idle()
+        qtbot.wait(50)
+        for plot in (view.gauge.norms, view.gauge.angles):
+            axis = plot.getAxis("bottom")
+            assert any("␣" in t for t in axis.labels)
+            metrics = QFontMetricsF(axis.style["tickFont"])
+            lowest = (max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + metrics.ascent()
+                      + max(metrics.boundingRect(t).bottom() for t in axis.labels))
+            assert lowest <= axis.height(), (lowest, axis.height())

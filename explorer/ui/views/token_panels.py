@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.views.image_item import ScreenImage
@@ -186,8 +186,26 @@ class LabelAxis(pg.AxisItem):
             self._px = fm.height() - 2.0      # a line's leading may touch the next label's
         elif self.labels:
             self._px = max(fm.horizontalAdvance(t) for t in self.labels) + 6.0
+            self._updateHeight()       # room below the baseline for these labels
         self.picture = None
         self.update()
+
+    def _updateHeight(self) -> None:  # noqa: N802 (pyqtgraph's name)
+        """pyqtgraph's height, or taller where a label reaches further below the baseline than its
+        estimate allows: at 1.5x the "␣" of "␣for" lost its bottom stroke (the axis is cached as a
+        pixmap of its bounding rect) and read "..for"."""
+        super()._updateHeight()
+        if not (getattr(self, "labels", None) and self.orientation in ("bottom", "top") and self.isVisible()
+                and self.fixedHeight is None and self.style["showValues"]):
+            return
+        metrics = QFontMetricsF(self.style.get("tickFont") or self.font())
+        depth = max((metrics.boundingRect(t).bottom() for t in self.labels if t), default=0.0)
+        need = math.ceil(metrics.ascent() + max(depth, metrics.descent()) + 1
+                         + self.style["tickTextOffset"][1] + max(0, self.style["tickLength"])
+                         + (self.label.boundingRect().height() * 0.8 if self.label.isVisible() else 0))
+        if need > self.maximumHeight():
+            self.setMaximumHeight(need)
+            self.setMinimumHeight(need)
 
     def label_width(self) -> int:
         """Pixels the labels need (plain numbers: a default)."""
