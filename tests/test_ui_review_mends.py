@@ -208,3 +208,31 @@ def test_token_labels_below_the_baseline_are_not_cut_at_1_5x(qtbot, settings):
             lowest = (max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + metrics.ascent()
                       + max(metrics.boundingRect(t).bottom() for t in axis.labels))
             assert lowest <= axis.height(), (lowest, axis.height())
+
+
+def test_a_short_colour_bar_labels_as_many_ticks_as_fit_and_keeps_its_ends(qtbot):
+    """A 40 px bar (the lesson's Learned tables at 1.5x in 1280 x 800) stacked "0.5", "0" and
+    "-0.5" on top of each other. A bar labels as many ticks as fit ROOM label heights apart, at
+    least its two (rounded) ends, and again when it is resized."""
+    from explorer.ui.views.ranges import set_bar_levels
+    from explorer.ui.views.tick_room import ROOM, label_height
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get("CET-D1"), interactive=False)
+    canvas.addItem(bar)
+    canvas.resize(200, 600)
+    canvas.show()
+    set_bar_levels(bar, (-1.0, 1.0))
+
+    def labels():
+        return [text for _, text in bar.axis._tickLevels[0]]
+
+    qtbot.waitUntil(lambda: len(labels()) == 5)                  # -1 ... 1 by 0.5: room for all
+    for height in (60, 120):
+        canvas.resize(200, height)
+        qtbot.wait(50)
+        room = bar.axis.size().height() / (ROOM * label_height(bar.axis))
+        assert 2 <= len(labels()) <= max(2, int(room) + 1), (height, labels())
+    canvas.resize(200, 60)
+    qtbot.waitUntil(lambda: labels() == ["-1", "1"])

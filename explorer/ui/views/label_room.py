@@ -89,6 +89,9 @@ def _resize_event(axis: pg.AxisItem, ev=None) -> None:
         axis._updateWidth()
     _RESIZE(axis, ev)
     axis.label.update()         # moved by pyqtgraph: its cached pixmap (cache_axes) anew
+    on_resized = getattr(axis, "on_resized", None)
+    if on_resized is not None:  # a colour bar: as many ticks as its new height has room for
+        on_resized()
 
 
 _resize_event.pyqtgraph_resize = _RESIZE

@@ -7,19 +7,39 @@ import math
 import numpy as np
 import pyqtgraph as pg
 
-from explorer.ui.views.tick_room import tick_metrics
+from explorer.ui.views import label_room  # noqa: F401 (its axis resize calls a bar's on_resized)
+from explorer.ui.views.tick_room import ROOM, label_height, tick_metrics
 
 
 def set_bar_levels(bar: pg.ColorBarItem, levels) -> None:
     """bar.setLevels only when the levels change, with its ticks given (bar_ticks): pyqtgraph's
-    own three tick levels cost ~2 ms per redraw of a colour bar's axis."""
+    own three tick levels cost ~2 ms per redraw of a colour bar's axis. As many ticks as the bar's
+    height has room for (bar_room), again when it is resized."""
     levels = tuple(float(v) for v in levels)
     if getattr(bar, "_shown_levels", None) != levels:
         bar._shown_levels = levels
-        ticks = bar_ticks(*levels)
+        bar.setLevels(levels)
+        bar.axis.on_resized = lambda: _bar_ticks(bar)      # label_room's resize calls it
+    _bar_ticks(bar)
+
+
+def _bar_ticks(bar: pg.ColorBarItem) -> None:
+    key = (bar._shown_levels, bar_room(bar.axis))
+    if getattr(bar, "_shown_ticks", None) != key:
+        bar._shown_ticks = key
+        ticks = bar_ticks(*key[0], most=key[1])
         bar.axis.setTicks(ticks)
         room_for_labels(bar.axis, [text for _, text in ticks[0]])
-        bar.setLevels(levels)
+
+
+def bar_room(axis: pg.AxisItem, most: int = 6) -> int:
+    """How many labelled ticks a colour bar's axis has room for, ROOM label heights apart, 2 to
+    `most` (before it is laid out: `most`). A 40 px bar at 1.5x (the lesson's Learned tables in
+    1280 x 800) stacked "0.5", "0" and "-0.5" on top of each other."""
+    height = axis.size().height()
+    if height <= 0:
+        return most
+    return max(2, min(most, int(height // (ROOM * label_height(axis))) + 1))
 
 
 def room_for_labels(axis: pg.AxisItem, labels: list[str]) -> None:
@@ -40,6 +60,9 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
     gives at most `most` ticks in [lo, hi] (pyqtgraph's major ticks, without its minor levels)."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return [[]]
+    if most <= 2:                # room for two: the ends, rounded in to 1, 2, 2.5 or 5 x 10^k
+        ends = [(-_nice_below(-lo) if lo < 0 else lo), (_nice_below(hi) if hi > 0 else hi)]
+        return [[(v, "0" if v == 0 else f"{v:.3g}") for v in ends]]
     raw = (hi - lo) / (most - 1)
     e = 10.0 ** math.floor(math.log10(raw))
     step = next(f * e for f in (1.0, 2.0, 2.5, 5.0, 10.0) if f * e >= raw * (1 - 1e-9))
@@ -58,6 +81,12 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
             text = f"{v:.3g}"
         ticks.append((v, text))
     return [ticks]
+
+
+def _nice_below(x: float) -> float:
+    """The largest 1, 2, 2.5 or 5 x 10^k not above x > 0."""
+    e = 10.0 ** math.floor(math.log10(x))
+    return max(f * e for f in (1.0, 2.0, 2.5, 5.0) if f * e <= x * (1 + 1e-9))
 
 
 NICE = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
