@@ -222,8 +222,10 @@ def test_presentation_mode_and_scale(window, qtbot):
     assert p.scale == 3.0
     # the dock title follows the scale (Qt would paint it in the theme's small title font)
     from PySide6.QtWidgets import QApplication
-    assert window.dock.font().pointSizeF() == window.font().pointSizeF() > size * 2
-    assert window.dock.font() != QApplication.font("QDockWidget")
+    # ... and so do the lesson caption's and the formula dock's (the caption's read "Lesson" at 1x)
+    for dock in (window.dock, window.lecture.caption_dock, window.lecture.formula_dock):
+        assert dock.font().pointSizeF() == window.font().pointSizeF() > size * 2
+        assert dock.font() != QApplication.font("QDockWidget")
     p.toggle_contrast()
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QLabel

@@ -115,7 +115,8 @@ class MainWindow(QMainWindow):
         # differs from the application font; a style-strategy flag makes it differ, same look
         title = QFont(self.font())
         title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
-        self.dock.setFont(title)
+        for dock in self.findChildren(QDockWidget):   # the panel, the lesson's caption, the formulas
+            dock.setFont(title)
         self.controls.adjustSize()
         self.controls_scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
         self.controls_scroll.setMaximumWidth(int(340 * scale))
