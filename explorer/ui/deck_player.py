@@ -87,6 +87,7 @@ class CaptionBar(QWidget):
         need = max(need, layout.minimumSize().height())
         if need != self.minimumHeight() or need != self.maximumHeight():
             self.setFixedHeight(need)
+
     def _title_font(self) -> None:
         """The title a quarter larger than the bar's font, bold (follows presentation scale)."""
         font = self.font()

@@ -192,8 +192,8 @@ class LabelAxis(pg.AxisItem):
 
     def _updateHeight(self) -> None:  # noqa: N802 (pyqtgraph's name)
         """pyqtgraph's height, or taller where a label reaches further below the baseline than its
-        estimate allows: at 1.5x the "␣" of "␣for" lost its bottom stroke (the axis is cached as a
-        pixmap of its bounding rect) and read "..for"."""
+        estimate allows: at 1.5x the "␣" of "␣for" lost its bottom stroke, drawn below the axis and
+        off the canvas, and read "..for"."""
         super()._updateHeight()
         if not (getattr(self, "labels", None) and self.orientation in ("bottom", "top") and self.isVisible()
                 and self.fixedHeight is None and self.style["showValues"]):
