@@ -80,34 +80,36 @@ def whole_spacing(levels: list) -> list:
     return [(whole, levels[0][1])]
 
 
+def _retick(axis: pg.AxisItem, flag: str, value, unset) -> bool:
+    """Set one of this module's tick flags on `axis` (`unset`: its value when never set); where it
+    changes, the axis draws its ticks anew. True when it changed."""
+    if getattr(axis, flag, unset) == value:
+        return False
+    setattr(axis, flag, value)
+    axis.picture = None
+    axis.update()
+    return True
+
+
 def whole_ticks(axis: pg.AxisItem, count: int | None = None) -> None:
     """Label `axis` at whole values only, as many as fit; with `count`, at 0 .. count - 1 only (the
     cells of an image drawn from -0.5: an aspect-locked plot's margins hold no position)."""
-    if getattr(axis, "_whole_ticks", None) != (count,):
-        axis._whole_ticks = (count,)
-        axis.picture = None
-        axis.update()
+    _retick(axis, "_whole_ticks", (count,), None)
 
 
 def whole_steps(axis: pg.AxisItem) -> None:
     """Tick `axis` at whole steps only (1, 2, 5 x 10^k; step 1 where pyqtgraph's were all finer):
     where its steps are whole already, as before. No SI prefix: pyqtgraph scales a unitless axis
     whose values stay under 1 ("channel (x0.001)" at d_model 1) or reach 1e9 (no count here does)."""
-    if not getattr(axis, "_whole_steps", False):
-        axis._whole_steps = True
+    if _retick(axis, "_whole_steps", True, False):
         axis.enableAutoSIPrefix(False)
-        axis.picture = None
-        axis.update()
 
 
 def cell_centres(axis: pg.AxisItem, centred: bool) -> None:
     """centred: the axis runs along an image whose cell i spans [i, i + 1) (drawn from a whole
     coordinate): tick i sits on the cell's centre, i + 1/2, so no tick labels a cell edge and none
     names the position one past the last (at max_len 5 the heatmap read "5" on its bottom edge)."""
-    if getattr(axis, "_cell_centres", False) != centred:
-        axis._cell_centres = centred
-        axis.picture = None
-        axis.update()
+    _retick(axis, "_cell_centres", centred, False)
 
 
 def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
