@@ -189,6 +189,9 @@ def test_one_hot_window_times_rows_is_lookup():
     np.testing.assert_array_equal(w.matrix.sum(axis=1), np.ones(6))
     e = untrained_rows(w.columns, 16, seed=0)                               # (k, d) rows of E shown
     np.testing.assert_array_equal(w.matrix @ e, untrained_rows(ids, 16, seed=0))
+    # used marks exactly the columns some token picks (the others are context neighbours)
+    np.testing.assert_array_equal(w.used, w.matrix.any(axis=0))
+    assert w.columns[w.used].tolist() == sorted(set(ids.tolist()))
     with pytest.raises(InputError, match="outside the vocabulary"):
         one_hot_window([5, 30522], 30522)
 

@@ -64,6 +64,7 @@ def test_one_hot_times_table_is_the_lookup():
     np.testing.assert_allclose(r.one_hot @ r.table_rows, r.token_rows, atol=0)
     assert (np.diff(r.columns) > 0).all()
     assert r.columns.size > len({t.id for t in r.tokens})        # unused neighbour ids shown too
+    assert set(r.columns[r.column_used].tolist()) == {t.id for t in r.tokens}   # the view names only these
 
 
 def test_gauge_values_match_direct_formulas():

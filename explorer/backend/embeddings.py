@@ -114,6 +114,7 @@ class OneHotWindow:
     columns: np.ndarray   # (k,) vocabulary ids shown, ascending
     matrix: np.ndarray    # (n, k) float32, one 1 per row
     vocab_size: int
+    used: np.ndarray      # (k,) bool: the column is one of the sentence's ids (else a neighbour)
 
 
 def one_hot_window(ids, vocab_size: int, neighbours: int = 1) -> OneHotWindow:
@@ -133,4 +134,4 @@ def one_hot_window(ids, vocab_size: int, neighbours: int = 1) -> OneHotWindow:
     columns = np.unique(cand[(cand >= 0) & (cand < vocab_size)])               # (k,)
     matrix = np.zeros((ids.size, columns.size), dtype=np.float32)              # (n, k)
     matrix[np.arange(ids.size), np.searchsorted(columns, ids)] = 1.0
-    return OneHotWindow(columns, matrix, int(vocab_size))
+    return OneHotWindow(columns, matrix, int(vocab_size), np.isin(columns, ids))

@@ -88,12 +88,13 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         table_rows = np.zeros((win.columns.size, cfg.d_model), np.float32)
         table_rows[np.searchsorted(win.columns, ids)] = token_rows
     gauge = _gauge(token_rows, pe, scale)
-    for a in (table_rows, token_rows, pe, x, win.matrix):
+    for a in (table_rows, token_rows, pe, x, win.matrix, win.used):
         a.setflags(write=False)
     return TokensResult(
         params=params, source=source, tokenizer=tokenized.name, tokens=tokenized.tokens[:n],
         n_total=len(tokenized), limit=limit, limit_kind=kind, vocab_size=rows, d_model=cfg.d_model,
-        scale=scale, columns=win.columns, one_hot=win.matrix, table_rows=table_rows,
+        scale=scale, columns=win.columns, column_used=win.used, one_hot=win.matrix,
+        table_rows=table_rows,
         token_rows=token_rows, pe_rows=pe, x=x, scaled_norm=gauge["token_norm"] * scale, **gauge,
         model_name=model.name, family=cfg.family, position=cfg.position, warning=warning)
 

@@ -62,6 +62,7 @@ class TokensResult:
     d_model: int = 0
     scale: float = 1.0                   # factor applied to E[ids]: sqrt(d) or 1
     columns: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (k,) vocab ids
+    column_used: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # (k,) an id, not a neighbour
     one_hot: np.ndarray = field(default_factory=_empty)      # (n, k) one 1 per row
     table_rows: np.ndarray = field(default_factory=_empty)   # (k, d) E[columns]
     token_rows: np.ndarray = field(default_factory=_empty)   # (n, d) E[ids], unscaled
@@ -130,13 +131,14 @@ def _assemble(params, source, tokenized, n, limit, kind, d, scale, table_rows_fn
     token_rows = table_rows[np.searchsorted(win.columns, ids)]                # (n, d)
     x = input_rows(token_rows, pe_rows, scale != 1.0)                         # (n, d)
     gauge = scale_gauge(token_rows, pe_rows, d)
-    frozen = [table_rows, token_rows, pe_rows, x, win.matrix]
+    frozen = [table_rows, token_rows, pe_rows, x, win.matrix, win.used]
     for a in frozen:
         a.setflags(write=False)
     return TokensResult(
         params=params, source=source, tokenizer=tokenized.name, tokens=toks,
         n_total=len(tokenized), limit=limit, limit_kind=kind, vocab_size=tokenized.vocab_size,
-        d_model=d, scale=scale, columns=win.columns, one_hot=win.matrix, table_rows=table_rows,
+        d_model=d, scale=scale, columns=win.columns, column_used=win.used, one_hot=win.matrix,
+        table_rows=table_rows,
         token_rows=token_rows, pe_rows=pe_rows, x=x, token_norm=gauge["token_norm"],
         scaled_norm=gauge["scaled_norm"], pe_norm=gauge["pe_norm"], angle_scaled=gauge["angle_deg"],
         angle_unscaled=gauge["angle_unscaled_deg"])

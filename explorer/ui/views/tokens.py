@@ -225,7 +225,7 @@ class TokensView(Retranslatable, View):
             self.gauge.show(result, labels)
 
     def _draw_lookup(self, result, labels, n, d) -> None:
-        used = result.one_hot.any(axis=0) if result.one_hot.size else np.zeros(0, bool)   # (k,)
+        used = result.column_used                                              # (k,)
         # the sentence's ids are named; their unused neighbours (context) are left unlabelled, so a
         # thinned axis never names a neighbour under the sentence's column
         ids = [str(int(c)) if u else "" for c, u in zip(result.columns, used)]
