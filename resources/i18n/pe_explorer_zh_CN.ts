@@ -40,6 +40,10 @@
             <translation>头 %1：m = %2</translation>
         </message>
         <message>
+            <source>1 head, slope: %1</source>
+            <translation>1 个头，斜率：%1</translation>
+        </message>
+        <message>
             <source>%1 heads, slopes: %2</source>
             <translation>%1 个头，斜率：%2</translation>
         </message>
@@ -2846,12 +2850,32 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max_len = %1</translation>
         </message>
         <message>
-            <source>%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions (pair %4); %5 pairs have wavelengths longer than max_len = %6</source>
-            <translation>%1 个频率对；最短波长 %2 个位置（第 0 对），最长 %3 个位置（第 %4 对）；有 %5 对的波长超过 max_len = %6</translation>
-        </message>
-        <message>
             <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
             <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
+        </message>
+        <message>
+            <source>1 pair</source>
+            <translation>1 个频率对</translation>
+        </message>
+        <message>
+            <source>%1 pairs</source>
+            <translation>%1 个频率对</translation>
+        </message>
+        <message>
+            <source>shortest wavelength %1 positions (pair 0), longest %2 positions (pair %3)</source>
+            <translation>最短波长 %1 个位置（第 0 对），最长 %2 个位置（第 %3 对）</translation>
+        </message>
+        <message>
+            <source>1 pair has a wavelength longer than max_len = %1</source>
+            <translation>有 1 对的波长超过 max_len = %1</translation>
+        </message>
+        <message>
+            <source>%1 pairs have wavelengths longer than max_len = %2</source>
+            <translation>有 %1 对的波长超过 max_len = %2</translation>
+        </message>
+        <message>
+            <source>; </source>
+            <translation>；</translation>
         </message>
     </context>
     <context>
@@ -3140,6 +3164,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>Learned table colours span ±%1, the 99.5th percentile of |value|: a few channels reach %2 and would wash the picture out.</source>
             <translation>可学习位置表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数：少数通道的值高达 %2，若按最大值着色，整张图会褪成一片。</translation>
+        </message>
+        <message>
+            <source>Only the first of its %1 positions is shown.</source>
+            <translation>只显示其 %1 个位置中的第一个。</translation>
         </message>
         <message>
             <source>The first %1 of its %2 positions are shown.</source>
@@ -3634,6 +3662,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>平均 logit 随距离 m − n 的变化（对 m − n 相同的位置对取平均）</translation>
         </message>
         <message>
+            <source>1 token</source>
+            <translation>1 个词元</translation>
+        </message>
+        <message>
             <source>%1 tokens</source>
             <translation>%1 个词元</translation>
         </message>
@@ -3976,20 +4008,28 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>TokensView</name>
         <message>
+            <source>Shown: the first token only.</source>
+            <translation>当前只显示第一个词元。</translation>
+        </message>
+        <message>
+            <source>Shown: the first %1 tokens only.</source>
+            <translation>当前只显示前 %1 个词元。</translation>
+        </message>
+        <message>
             <source>Nothing to show: %1</source>
             <translation>无法显示：%1</translation>
         </message>
         <message>
-            <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text). Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。当前只显示前 %3 个词元。</translation>
+            <source>The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, either extend the table (raise max_len) or stop the sequence (shorten the text).</source>
+            <translation>文本有 %1 个词元，但位置编码表在 max_len = %2 处截止。按讲义的说法，要么扩展编码表（调大 max_len），要么截止序列（缩短文本）。</translation>
         </message>
         <message>
-            <source>The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但 %4 只学习了 %2 个位置。可学习的表不经训练无法扩展，因此序列必须在此停止。只显示前 %3 个词元。</translation>
+            <source>The text has %1 tokens but %3 learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here.</source>
+            <translation>文本有 %1 个词元，但 %3 只学习了 %2 个位置。可学习的表不经训练无法扩展，因此序列必须在此停止。</translation>
         </message>
         <message>
-            <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here. Shown: the first %3 tokens only.</source>
-            <translation>文本有 %1 个词元，但 MiniLM 只学到了 %2 个位置。可学习的位置表不重新训练就无法扩展，所以序列只能在此截止。当前只显示前 %3 个词元。</translation>
+            <source>The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be extended without training, so the sequence must stop here.</source>
+            <translation>文本有 %1 个词元，但 MiniLM 只学到了 %2 个位置。可学习的位置表不重新训练就无法扩展，所以序列只能在此截止。</translation>
         </message>
         <message>
             <source>The text has %1 tokens; this view shows the first %2.</source>

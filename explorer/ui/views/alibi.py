@@ -75,7 +75,8 @@ class AlibiView(PanelView):
             set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
-        self.set_readout(fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
+        self.set_readout(fill(self.tr("1 head, slope: %1"), shown) if len(r.slopes) == 1 else
+                         fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
 
 
 def _axis_heads(heads: int) -> int:

@@ -81,7 +81,16 @@ class FrequenciesView(PanelView):
         steady_range(self.chart, (0, max(1, len(r.w) - 1)),
                      decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
-            fill(self.tr("%1 pairs; shortest wavelength %2 positions (pair 0), longest %3 positions "
-                    "(pair %4); %5 pairs have wavelengths longer than max_len = %6"), str(len(r.w)), f"{r.shortest:.4g}", f"{r.longest:.4g}", str(len(r.w) - 1), str(r.beyond), str(r.params.max_len))
+            self._wavelength_text(r)
             + ("" if r.rope_after is None else "; " + fill(self.tr(
                 "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), f"{r.state.base:g}", r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))
+
+    def _wavelength_text(self, r) -> str:
+        """How many pairs, their shortest and longest wavelengths, how many outrun max_len (singular at 1)."""
+        n, beyond, max_len = len(r.w), r.beyond, str(r.params.max_len)
+        pairs = self.tr("1 pair") if n == 1 else fill(self.tr("%1 pairs"), str(n))
+        span = fill(self.tr("shortest wavelength %1 positions (pair 0), longest %2 positions (pair %3)"),
+                    f"{r.shortest:.4g}", f"{r.longest:.4g}", str(n - 1))
+        longer = (fill(self.tr("1 pair has a wavelength longer than max_len = %1"), max_len) if beyond == 1 else
+                  fill(self.tr("%1 pairs have wavelengths longer than max_len = %2"), str(beyond), max_len))
+        return self.tr("; ").join((pairs, span, longer))

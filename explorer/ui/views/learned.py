@@ -96,7 +96,9 @@ class LearnedView(Retranslatable, View):
             text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
                            "a few channels reach %2 and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
             if result.total_rows > n:
-                text += " " + fill(self.tr("The first %1 of its %2 positions are shown."), str(n), str(result.total_rows))
+                text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
+                               if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
+                                                   str(n), str(result.total_rows)))
             if result.note_kind == "rope":
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
                                "MiniLM's."), result.requested) + " " + text

@@ -145,8 +145,8 @@ class QkView(Retranslatable, PanelView):
         if len(distance) and both.size:   # nice ends: the axes redraw only when these move
             steady_range(self.dist, x=(float(distance[0]), float(distance[-1])),
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
-        shown = fill(self.tr("%1 tokens"), str(n)) if n == r.n_total else \
-            fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
+        shown = (self.tr("1 token") if n == 1 else fill(self.tr("%1 tokens"), str(n))) if n == r.n_total \
+            else fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), f"{r.rope_base:g}", shown))
 
     def _on_moved(self, scene_pos) -> None:

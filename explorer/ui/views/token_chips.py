@@ -98,6 +98,12 @@ def chip_text(tok) -> str:
     return tok.text.replace(" ", "␣") if tok.text else "∅"
 
 
+def _shown_first(n: int) -> str:
+    """ "Shown: the first n tokens only." (singular at 1; context TokensView)."""
+    return (QCoreApplication.translate("TokensView", "Shown: the first token only.") if n == 1 else
+            fill(QCoreApplication.translate("TokensView", "Shown: the first %1 tokens only."), str(n)))
+
+
 def notice_text(r) -> str:
     """The line above the chips: why nothing is shown, or where a long text was cut (context TokensView)."""
     n, limit, total = r.n_shown, r.limit, r.n_total
@@ -106,20 +112,20 @@ def notice_text(r) -> str:
                     localized(r.error, current_language()))
     lines = []
     if r.limit_kind == "max_len":
-        lines.append(fill(QCoreApplication.translate("TokensView", 
+        lines.append(fill(QCoreApplication.translate("TokensView",
             "The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, "
-            "either extend the table (raise max_len) or stop the sequence (shorten the text). "
-            "Shown: the first %3 tokens only."), str(total), str(limit), str(n)))
+            "either extend the table (raise max_len) or stop the sequence (shorten the text)."),
+            str(total), str(limit)) + " " + _shown_first(n))
     elif r.limit_kind == "learned" and r.source == "model":
-        lines.append(fill(QCoreApplication.translate("TokensView", 
-            "The text has %1 tokens but %4 learned only %2 positions. A learned table cannot be "
-            "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
-            "only."), str(total), str(limit), str(n), r.model_name))
+        lines.append(fill(QCoreApplication.translate("TokensView",
+            "The text has %1 tokens but %3 learned only %2 positions. A learned table cannot be "
+            "extended without training, so the sequence must stop here."), str(total), str(limit),
+            r.model_name) + " " + _shown_first(n))
     elif r.limit_kind == "learned":
-        lines.append(fill(QCoreApplication.translate("TokensView", 
+        lines.append(fill(QCoreApplication.translate("TokensView",
             "The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be "
-            "extended without training, so the sequence must stop here. Shown: the first %3 tokens "
-            "only."), str(total), str(limit), str(n)))
+            "extended without training, so the sequence must stop here."), str(total), str(limit))
+            + " " + _shown_first(n))
     elif r.limit_kind == "view":
         lines.append(fill(QCoreApplication.translate("TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
     if r.warning:
