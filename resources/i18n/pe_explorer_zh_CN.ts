@@ -265,11 +265,11 @@
         <message>
             <source>No table to check yet.
 
-File → Check my table… (Ctrl+K) opens a .npy, .npz, .safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cos/sin cache or an inv_freq vector.
+File → Check my table… (Ctrl+K) opens a .npy, .npz, .safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cache of cos and sin or an inv_freq vector.
 From Python: explorer.show(x) with a numpy array, a torch tensor or a PositionalEncoding module.</source>
             <translation>还没有要检查的表。
 
-文件 → 检查我的表…（Ctrl+K）可打开 .npy、.npz、.safetensors、.csv、.pt 或 .pth 文件，其中存有位置编码表、RoPE cos/sin 缓存或 inv_freq 向量。
+文件 → 检查我的表…（Ctrl+K）可打开 .npy、.npz、.safetensors、.csv、.pt 或 .pth 文件，其中存有位置编码表、RoPE 的 cos 与 sin 缓存或 inv_freq 向量。
 在 Python 中：explorer.show(x)，x 可以是 numpy 数组、torch 张量或 PositionalEncoding 模块。</translation>
         </message>
         <message>

@@ -97,7 +97,7 @@ class CheckView(PanelView):
     def _hint_text(self) -> str:
         return self.tr(
             "No table to check yet.\n\nFile → Check my table… (Ctrl+K) opens a .npy, .npz, "
-            ".safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cos/sin cache or an "
+            ".safetensors, .csv, .pt or .pth file holding a PE table, a RoPE cache of cos and sin or an "
             "inv_freq vector.\nFrom Python: explorer.show(x) with a numpy array, a torch tensor or "
             "a PositionalEncoding module.")
 
