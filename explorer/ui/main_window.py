@@ -26,6 +26,7 @@ from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.settings_store import load_colormap, load_state, save_state
+from explorer.ui.tab_bar import ReadableTabBar
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
@@ -45,6 +46,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tabs = QTabWidget()
+        self.tabs.setTabBar(ReadableTabBar())
         self.tab_names = {name: tab_title(name) for name in self.views}
         self._pages: dict[str, QWidget] = {}
         for name in self.views:
@@ -53,9 +55,9 @@ class MainWindow(QMainWindow):
             self._pages[name] = page
             self.tabs.addTab(page, short_tab_title(name))
             self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
-        # all fourteen tabs stay on screen at 1280 px up to 1.5x: long names are elided, their full
-        # names in the tooltip and the View menu; past that (2.5x) scroll arrows, rather than a
-        # tab bar of 1,390 px that widened the window past the screen
+        # every tab stays on screen at 1280 px up to 1.5x without the panel: long names are elided
+        # to no less than their first characters (tab_bar), their full names in the tooltip and the
+        # View menu; past that scroll arrows, rather than a tab bar wider than the screen
         self.tabs.setUsesScrollButtons(True)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.style_tabs(1.0)
