@@ -8,6 +8,7 @@ CLI and headless renders have no translator). `fill` puts numbered arguments int
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 
@@ -43,3 +44,12 @@ def fill(text: str, *args) -> str:
     """Qt's "%1 … %N" arguments, put in one pass (so an argument containing "%2" is left alone)."""
     return _ARG.sub(lambda m: str(args[int(m.group(1)) - 1]) if 0 < int(m.group(1)) <= len(args)
                     else m.group(0), text)
+
+
+def number_text(x, digits: int = 4) -> str:
+    """`x` to `digits` significant figures, but from 10^digits up written out whole with thousands
+    separators: a wavelength of "54,410 positions" rather than "5.441e+04"."""
+    x = float(x)
+    if math.isfinite(x) and 10 ** digits <= abs(x) < 1e15:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}g}"

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -12,3 +14,12 @@ def test_translations_check_passes():
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "0 problem(s)" in proc.stdout
+
+
+@pytest.mark.parametrize("x, text", [(54410.14, "54,410"), (6.2832, "6.283"), (9999.4, "9999"), (1e4, "10,000"),
+                                     (-2.5e5, "-250,000"), (1e20, "1e+20"), (1.234e-4, "0.0001234"),
+                                     (float("inf"), "inf"), (float("nan"), "nan")])
+def test_number_text_writes_big_numbers_out_whole(x, text):
+    from explorer.translations import number_text
+
+    assert number_text(x) == text

@@ -1,5 +1,7 @@
 """Counted words in the views' text: one pair, one head, one token read in the singular ("1 pairs" did not)."""
 
+import math
+
 import pytest
 
 from tests.test_ui_review_mends import show_tab
@@ -18,7 +20,8 @@ def test_the_frequencies_readout_counts_its_pairs(window, qtbot, d, max_len, pai
     assert "1 pairs" not in text and longer in text, text
     if d == 128:
         assert f"; {r.beyond} pairs have" in text and r.beyond > 1
-        assert f"longest {r.longest:.4g} positions (pair 63)" in text
+        assert "longest 54,410 positions (pair 63)" in text and "e+" not in text   # 2π·10000^(126/128)
+        assert r.longest == pytest.approx(2 * math.pi * 10000 ** (126 / 128))
 
 
 def test_one_alibi_head_reads_in_the_singular(window, qtbot):

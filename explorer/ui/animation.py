@@ -11,6 +11,8 @@ import math
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QSpinBox, QToolBar
 
+from explorer.translations import number_text
+
 PARAMETERS = ("cursor", "base", "d_model", "offset")
 BASE_GRID = tuple(float(f"{10 ** (e / 8):.4g}") for e in range(3, 49))  # 2.37 .. 1e6, 8 per decade
 D_MODEL_GRID = tuple(range(2, 513, 2))
@@ -139,7 +141,7 @@ class AnimationBar(QToolBar):
         self.play_button.clicked.connect(animator.toggle)
         animator.running_changed.connect(lambda _: self.retranslate_ui())
         animator.stepped.connect(lambda name, v: self.value.setText(
-            f"{name} = {v:.4g}" if isinstance(v, float) else f"{name} = {v}"))
+            f"{name} = {number_text(v)}" if isinstance(v, float) else f"{name} = {v}"))
         self.retranslate_ui()
 
     def retranslate_ui(self) -> None:

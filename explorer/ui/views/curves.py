@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 
+from explorer.translations import number_text
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
@@ -121,7 +122,7 @@ class CurvesView(ZoomableView):
             for part in (item, band, bars):
                 part.setVisible(part is shown)
             if line.kind == "sin":
-                ticks.append((-LANE * lane, f"i={line.pair}  λ={line.wavelength:.4g}"))
+                ticks.append((-LANE * lane, f"i={line.pair}  λ={number_text(line.wavelength)}"))
         for parts in self._items[len(lines):]:
             for part in parts:
                 part.hide()

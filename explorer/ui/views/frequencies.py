@@ -12,7 +12,7 @@ from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import decades, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font, set_pen
-from explorer.translations import fill
+from explorer.translations import fill, number_text
 
 
 class FrequenciesView(PanelView):
@@ -90,7 +90,7 @@ class FrequenciesView(PanelView):
         n, beyond, max_len = len(r.w), r.beyond, str(r.params.max_len)
         pairs = self.tr("1 pair") if n == 1 else fill(self.tr("%1 pairs"), str(n))
         span = fill(self.tr("shortest wavelength %1 positions (pair 0), longest %2 positions (pair %3)"),
-                    f"{r.shortest:.4g}", f"{r.longest:.4g}", str(n - 1))
+                    number_text(r.shortest), number_text(r.longest), str(n - 1))
         longer = (fill(self.tr("1 pair has a wavelength longer than max_len = %1"), max_len) if beyond == 1 else
                   fill(self.tr("%1 pairs have wavelengths longer than max_len = %2"), str(beyond), max_len))
         return self.tr("; ").join((pairs, span, longer))

@@ -6,7 +6,7 @@ import math
 
 import pyqtgraph as pg
 
-from explorer.translations import fill
+from explorer.translations import fill, number_text
 from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint,
                                     zoom_ranges)
 from explorer.ui.views.titles import set_title
@@ -100,7 +100,7 @@ class HeatmapView(ZoomableView):
                 self.tr("position %1, channel %2: PE ≈ %3 (mean of the drawn block)   w = %4   "
                         "wavelength 2π/w = %5 positions"))
         self.set_readout(fill(text, pos, ch, f"{value:+.6f}", f"{float(r.channel_w[ch]):.4g}",
-                              f"{float(r.wavelength[ch]):.4g}"))
+                              number_text(r.wavelength[ch])))
         self.cursor_moved.emit(pos)
 
     def _on_mouse_clicked(self, event) -> None:

@@ -13,7 +13,7 @@ from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
-from explorer.translations import fill
+from explorer.translations import fill, number_text
 from explorer.ui.views.fitting_canvas import FittingCanvas
 from explorer.ui.views.control_row import ControlRow
 
@@ -163,7 +163,7 @@ class RopeView(PanelView):
                      held_span(self.ext, "y", float(ext.min()), float(ext.max())))
 
     def _rotation_text(self, r) -> str:
-        ntk = "—" if r.ntk_base is None else f"{r.ntk_base:.4g}"
+        ntk = "—" if r.ntk_base is None else number_text(r.ntk_base)
         return (fill(self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
                         "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)"), str(r.state.head_dim), f"{r.state.base:g}", {"interleaved": self.tr("interleaved"),
                                 "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing), f"{r.state.scale:g}", ntk))
