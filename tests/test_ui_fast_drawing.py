@@ -188,6 +188,21 @@ def test_bar_ticks_are_few_round_values_inside_the_levels(lo, hi):
         assert float(text) == pytest.approx(v, rel=1e-2, abs=1e-12)
 
 
+@pytest.mark.parametrize("most", [3, 4, 5, 6])
+@pytest.mark.parametrize("lo, hi", [(-0.0733, 0.0733), (-1.87, 1.87), (-0.3, 0.3), (0.31, 0.35), (-150, 0),
+                                    (-7.4, 7.4), (0.0, 0.9), (-3e-4, 3e-4)])
+def test_a_short_bar_still_labels_two_values_or_more(lo, hi, most):
+    """Learned's ±0.0733 bar at 1.5x had room for three labels, took a step of 0.1 and showed a
+    lone "0": its range was never named."""
+    from explorer.ui.views.ranges import bar_ticks
+
+    values = [v for v, _ in bar_ticks(lo, hi, most)[0]]
+    assert 2 <= len(values) <= most, values
+    assert min(values) >= lo - 1e-12 and max(values) <= hi + 1e-12
+    if (lo, hi, most) == (-0.0733, 0.0733, 3):
+        assert [t for _, t in bar_ticks(lo, hi, most)[0]] == ["-0.05", "0", "0.05"]
+
+
 def test_bar_ticks_of_symmetric_levels_are_symmetric():
     from explorer.ui.views.ranges import bar_ticks
 
@@ -294,7 +309,7 @@ def test_a_colour_bar_plays_a_kept_scale_only_for_the_same_state(qtbot):
 
 def test_axes_that_draw_more_than_the_key_sees_keep_no_pictures(qtbot):
     from explorer.ui.views.kept_axis import keep_pictures
-    from explorer.ui.views.token_panels import LabelAxis
+    from explorer.ui.views.label_axis import LabelAxis
 
     axis = LabelAxis("left")             # its token labels are not part of the picture key
     keep_pictures(axis)

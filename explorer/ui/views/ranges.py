@@ -63,9 +63,10 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
     if most <= 2:                # room for two: the ends, rounded in to 1, 2, 2.5 or 5 x 10^k
         ends = [(-_nice_below(-lo) if lo < 0 else lo), (_nice_below(hi) if hi > 0 else hi)]
         return [[(v, "0" if v == 0 else f"{v:.3g}") for v in ends]]
-    raw = (hi - lo) / (most - 1)
-    e = 10.0 ** math.floor(math.log10(raw))
-    step = next(f * e for f in (1.0, 2.0, 2.5, 5.0, 10.0) if f * e >= raw * (1 - 1e-9))
+    step = _tick_step(lo, hi, most)
+    if step is None:             # no step gives two ticks inside (a narrow range off zero): the ends
+        return bar_ticks(lo, hi, 2)
+    e = 10.0 ** math.floor(math.log10(step) + 1e-9)
     places = max(0, -math.floor(math.log10(step) + 1e-9)) + (1 if round(step / e, 6) == 2.5 else 0)
     first = math.ceil(lo / step - 1e-9)
     ticks = []
@@ -81,6 +82,21 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
             text = f"{v:.3g}"
         ticks.append((v, text))
     return [ticks]
+
+
+def _tick_step(lo: float, hi: float, most: int) -> float | None:
+    """The 1, 2, 2.5 or 5 x 10^k step for [lo, hi]: the smallest that cannot give more than `most`
+    ticks wherever they fall; when that leaves fewer than two, the smallest whose multiples, counted
+    where they fall, are 2 to `most`: ±0.0733 with room for three has 0.05 (-0.05, 0, 0.05), not
+    0.1 (a lone "0")."""
+    raw = (hi - lo) / max(most - 1, 1)
+    e = 10.0 ** math.floor(math.log10(raw))
+    steps = [f * e * scale for scale in (0.1, 1.0, 10.0, 100.0) for f in (1.0, 2.0, 2.5, 5.0)]
+    counts = [math.floor(hi / step + 1e-9) - math.ceil(lo / step - 1e-9) + 1 for step in steps]
+    safe = next(i for i, step in enumerate(steps) if step >= raw * (1 - 1e-9))
+    if counts[safe] >= 2:
+        return steps[safe]
+    return next((step for step, count in zip(steps, counts) if 2 <= count <= most), None)
 
 
 def _nice_below(x: float) -> float:
