@@ -42,9 +42,9 @@ class LearnedView(Retranslatable, View):
             line.hide()
             panel.plot.addItem(line, ignoreBounds=True)
             self.lines.append(line)
-        self.box.addWidget(self.canvas, 3)
+        self.box.addWidget(self.canvas, 2)
         self.pca = PcaRow()
-        self.box.addWidget(self.pca, 2)
+        self.box.addWidget(self.pca, 1)
         self.box.addWidget(self.readout)
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
@@ -136,7 +136,7 @@ class LearnedView(Retranslatable, View):
     def set_line_scale(self, scale: float) -> None:
         """Room between the two rows for the colour bars' end labels ("-1.0" above "1.0"),
         which are drawn centred on the bars' ends."""
-        self.canvas.ci.layout.setVerticalSpacing(22 * scale)
+        self.canvas.ci.layout.setVerticalSpacing(6 * scale)
 
     def set_colormap(self, name: str) -> None:
         self.pca.set_colormap(name)
