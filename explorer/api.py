@@ -14,6 +14,15 @@ from __future__ import annotations
 MODULE_ROWS = 2048   # positions asked of an nn.Module when its own table is longer
 
 
+def _plain(value):
+    """A numpy scalar as the Python number it holds, anything else as it is: sizes multiplied in
+    np.uint16 wrap round (65535 x 8192 x 3 // 2 read 16,383 numbers) and slipped past the memory
+    budget."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        return value.item()
+    return value
+
+
 def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",
                dtype="float32", start: int = 0):
     """The sinusoidal PE table, numpy (max_len, d_model); layout interleaved | concat | t2t;
@@ -30,6 +39,7 @@ def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = 
     require(name in ("float16", "float32", "float64"),
             "dtype must be one of float16, float32, float64, not %1", " ".join(repr(dtype).split())[:40])
     compute = "float32" if name == "float16" else name
+    max_len, d_model, base, start = (_plain(v) for v in (max_len, d_model, base, start))
     return sinusoidal_pe(max_len, d_model, base, layout, compute, start).astype(name, copy=False)
 
 
@@ -41,6 +51,8 @@ def rope_frequencies(head_dim: int, base: float = 10000.0, rope_type: str = "def
         from explorer.backend.rope_scaling import rope_frequencies as scaled
     except ImportError:
         scaled = None
+    head_dim, base = _plain(head_dim), _plain(base)
+    params = {key: _plain(value) for key, value in params.items()}
     if scaled is not None:
         return scaled(head_dim, base, rope_type=rope_type, **params)
     from typing import NamedTuple
@@ -74,6 +86,7 @@ def check(x, *, kind: str | None = None, base: float | None = None, pairing: str
     `pe` buffer, or given). kind / base / pairing: what the data should be (see the CLI)."""
     from explorer.backend.diagnose import diagnose
 
+    base, d_model, max_len = _plain(base), _plain(d_model), _plain(max_len)
     if _is_module(x):
         x = module_table(x, d_model, max_len)
         kind = kind or "pe"
@@ -98,8 +111,9 @@ def module_table(module, d_model: int | None = None, max_len: int | None = None)
     table = next((b for b in module.buffers() if b.ndim in (2, 3)), None)
     seq_first = table is not None and table.ndim == 3 and table.shape[1] == 1 and table.shape[0] > 1
     if table is not None:
-        d_model = d_model or int(table.shape[-1])
-        max_len = max_len or min(int(table.shape[0] if seq_first else table.shape[-2]), MODULE_ROWS)
+        d_model = int(table.shape[-1]) if d_model is None else d_model        # 0 is refused below
+        max_len = min(int(table.shape[0] if seq_first else table.shape[-2]), MODULE_ROWS) \
+            if max_len is None else max_len
     import numbers
 
     from explorer.backend.diagnose.loading import check_size

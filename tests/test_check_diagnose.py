@@ -97,6 +97,7 @@ def test_a_sequence_first_module_is_called_sequence_first():
     ({"d_model": 32.7}, "not 32.7"),                                                # was cut to 32
     ({"max_len": 1e300}, "max_len must be a whole number >= 1, not 1e+300"),
     ({"max_len": True}, "not True"),
+    ({"d_model": 0}, "d_model must be a whole number >= 1, not 0"),               # was read as "none"
 ])
 def test_a_module_s_sizes_must_be_whole_numbers(kwargs, words):
     from explorer.errors import InputError
@@ -104,6 +105,32 @@ def test_a_module_s_sizes_must_be_whole_numbers(kwargs, words):
     with pytest.raises(InputError, match=re.escape(words)):
         explorer.check(PositionalEncoding(32, max_len=80), **kwargs)
     assert explorer.check(PositionalEncoding(32, max_len=80), d_model=np.int64(32), max_len=np.int32(40)).match
+
+
+@pytest.mark.parametrize("call", [
+    lambda: explorer.sinusoidal(np.uint16(65535), np.uint16(8192)),     # 65535 x 8192 x 3 // 2 in uint16
+    lambda: explorer.sinusoidal(np.int32(2 ** 18), np.int32(8192)),     # wrapped negative in int32
+])
+def test_numpy_sizes_are_counted_as_the_numbers_they_hold(call):
+    """np.uint16 sizes wrapped round in the budget's product: a 2 GiB table was made past the 1 GiB
+    budget (a review of the API)."""
+    from explorer.errors import InputError
+
+    with pytest.raises(InputError, match="more than the memory budget"):
+        call()
+    np.testing.assert_array_equal(explorer.sinusoidal(np.int64(6), np.uint8(4), base=np.float32(100)),
+                                  explorer.sinusoidal(6, 4, base=100.0))
+
+
+def test_check_takes_numpy_scalars_and_refuses_ragged_or_huge_input_in_one_line():
+    from explorer.errors import InputError
+
+    pe = explorer.sinusoidal(64, 32)
+    assert explorer.check(pe, base=np.float32(1e4)).match and explorer.check(pe, base=np.int64(10000)).match
+    with pytest.raises(InputError, match=re.escape("rows of equal length")):
+        explorer.check([[1.0, 2.0], [3.0]])                 # was numpy's "inhomogeneous shape" ValueError
+    with pytest.raises(InputError, match="base must be a finite number > 1"):
+        explorer.check(pe, base=10 ** 400)                  # was a TypeError from np.isfinite
 
 
 def test_module_without_buffer_needs_sizes():

@@ -2330,6 +2330,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>曲线视图中没有可导出的曲线</translation>
         </message>
         <message>
+            <source>the data must be a rectangular array of real numbers (rows of equal length)</source>
+            <translation>数据必须是由实数组成的矩形数组（每行长度相同）</translation>
+        </message>
+        <message>
             <source>the data must hold real numbers, not %1 values</source>
             <translation>数据必须是实数，而不是 %1 类型的值</translation>
         </message>

@@ -15,7 +15,8 @@ from explorer.backend.diagnose.fitting import peak_abs
 from explorer.backend.diagnose.loading import as_array, load_array
 from explorer.backend.diagnose.messages import told_in
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
-from explorer.errors import require
+from explorer.backend.encodings import finite_number
+from explorer.errors import require, shown
 
 __all__ = ["KINDS", "Diagnosis", "Mistake", "diagnose", "load_array"]
 
@@ -34,8 +35,9 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     require(kind is None or kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), repr(kind))
     require(pairing is None or pairing in PAIRINGS,
             "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
-    require(base is None or (isinstance(base, (int, float)) and np.isfinite(base) and base > 1),
-            "base must be a finite number > 1, not %1", repr(base))
+    require(base is None or (finite_number(base) and base > 1),     # numpy scalars too; not 10**400
+            "base must be a finite number > 1, not %1", shown(base))
+    base = None if base is None else float(base)
     arr, stored = as_array(x)
     dtype = dtype or stored
     expect = {"base": base, "pairing": pairing}

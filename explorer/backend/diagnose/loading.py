@@ -38,7 +38,11 @@ def as_array(x) -> tuple[np.ndarray, str]:
         check_size(tuple(x.shape), x.numel())   # before the copy: a tensor may claim far more
         x = x.double().numpy()                  # than it stores (stride 0 over a few values)
     else:
-        x = np.asarray(x)
+        try:
+            x = np.asarray(x)
+        except (ValueError, TypeError, OverflowError) as exc:   # [[1, 2], [3]], [10**400]
+            raise InputError("the data must be a rectangular array of real numbers (rows of equal "
+                             "length)") from exc
         dtype = str(x.dtype)
         check_size(x.shape, x.size)
     require(x.dtype.kind in "fiub",
