@@ -152,6 +152,39 @@ def test_a_closed_pipe_ends_quietly_and_a_full_disk_in_one_line(monkeypatch, cap
     assert capsys.readouterr().err.strip() == "pe-explorer: error: No space left on device"
 
 
+def test_render_to_a_full_disk_or_in_chinese_says_so_in_one_line(monkeypatch, capsys, tmp_path):
+    """`render ... > /dev/full` was an "internal error" with exit 1, and render's refusals were
+    English under --lang zh_CN (the other commands say them in --lang)."""
+    import errno
+
+    out = str(tmp_path / "r.png")
+    assert main(["render", "--view", "heatmap", "--lang", "zh_CN", "--d-model", "0", "-o", out]) == 2
+    assert capsys.readouterr().err.strip() == "pe-explorer render: error: d_model 必须在 1 到 8,192 之间；实际为 0"
+    monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(errno.ENOSPC, "No space left on device")))
+    assert main(["render", "--view", "heatmap", "--d-model", "8", "--max-len", "8", "-o", out]) == 2
+    assert capsys.readouterr().err.strip() == "pe-explorer render: error: No space left on device"
+    monkeypatch.setattr(sys, "stdout", _Unwritable(BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    assert main(["render", "--view", "heatmap", "--d-model", "8", "--max-len", "8", "-o", out]) == 141
+
+
+@pytest.mark.parametrize("args", [["tokens", "位置 🐟"], ["export", "pe", "--max-len", "2", "--d-model", "2",
+                                                           "-o", "位置.npy"]])
+def test_an_ascii_or_closed_standard_output_ends_without_a_traceback(tmp_path, args):
+    """Chinese tokens to an ASCII stream (a cp1252 redirect on Windows) raised UnicodeEncodeError
+    after the work was done; a closed stdout (`>&-`, pythonw) an AttributeError on its flush."""
+    import os
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    proc = subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, encoding="ascii", errors="strict")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "\\u4f4d\\u7f6e" in proc.stdout                  # 位置, escaped
+    closed = subprocess.run([sys.executable, "-c", "import sys, os; os.close(1); sys.stdout = None; "
+                             "from explorer.commands.cli import main; sys.exit(main(sys.argv[1:]))", *args],
+                            capture_output=False, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert closed.returncode == 0 and closed.stderr == "", closed.stderr
+
+
 @pytest.mark.parametrize("view", ["tokens", "learned", "qk"])
 def test_export_view_of_a_model_it_cannot_read_is_refused_not_written_empty(view, tmp_path, capsys):
     """The window shows why beside a fallback; `export view` wrote 16 empty arrays (tokens) or the

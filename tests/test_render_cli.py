@@ -129,13 +129,14 @@ def test_a_deck_that_fails_partway_leaves_no_slides_and_keeps_the_old_ones(qapp,
 
     monkeypatch.setattr(export, "export_view_image", fails_second)
     new = tmp_path / "new"
-    assert render_main(["--deck", str(path), "-o", str(new)] + SMALL) == 1
+    assert render_main(["--deck", str(path), "-o", str(new)] + SMALL) == 2     # the system's words, exit 2
+    assert capsys.readouterr().err.strip() == "pe-explorer render: error: No space left on device"
     assert len(calls) == 2 and not new.exists()
     kept = tmp_path / "kept"
     kept.mkdir()
     (kept / "01_heatmap.png").write_bytes(b"an earlier run's slide")
     calls.clear()
-    assert render_main(["--deck", str(path), "-o", str(kept)] + SMALL) == 1
+    assert render_main(["--deck", str(path), "-o", str(kept)] + SMALL) == 2
     assert sorted(p.name for p in kept.iterdir()) == ["01_heatmap.png"]
     assert (kept / "01_heatmap.png").read_bytes() == b"an earlier run's slide"
     monkeypatch.setattr(export, "export_view_image", real)

@@ -10,7 +10,7 @@ from explorer.allocator import keep_freed_memory
 from explorer.blas import single_threaded_blas
 from explorer.commands import models as model_commands
 from explorer.commands import check as check_command
-from explorer.commands.exits import drop_stdout, exit_on_terminate
+from explorer.commands.exits import drop_stdout, exit_on_terminate, tolerant_streams
 from explorer.errors import InputError, msg
 
 
@@ -218,9 +218,13 @@ def _run_gui(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer` and `python -m explorer`; returns the exit code."""
     exit_on_terminate()
+    tolerant_streams()
     try:
         code = _main(argv)
-        sys.stdout.flush()              # a closed pipe or a full disk shows here, not at exit
+        if code != 0:                   # already said why: an unwritable stdout is not said twice
+            drop_stdout()
+        elif sys.stdout is not None:    # None: started with stdout closed (`>&-`, pythonw)
+            sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
         return code
     except BrokenPipeError:             # `pe-explorer views --json | head`: the reader has gone
         drop_stdout()

@@ -1,5 +1,6 @@
 """How a command ends when the process is told to stop or cannot write its output: SIGTERM as an
-exception (temp files removed, exit 143), a standard output that has gone pointed at /dev/null."""
+exception (temp files removed, exit 143), a standard output that has gone pointed at /dev/null,
+text its encoding cannot hold escaped."""
 
 from __future__ import annotations
 
@@ -22,9 +23,22 @@ def exit_on_terminate() -> None:
         pass
 
 
+def tolerant_streams() -> None:
+    """Standard output and error write what their encoding cannot hold as escapes (\\u4f4d): tokens
+    of "位置" to an ASCII or cp1252 stream (a Windows redirect) raised UnicodeEncodeError after the
+    work was done."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):   # None (pythonw, a closed stdout), a capture
+            pass
+
+
 def drop_stdout() -> None:
     """Point a standard output that cannot be written at /dev/null, so the interpreter's last
     flush at exit has nothing to fail on (a stdout that still writes is left alone)."""
+    if sys.stdout is None:          # started without one (`>&-`, pythonw): print() writes nothing
+        return
     try:
         sys.stdout.flush()
         return

@@ -285,6 +285,7 @@ def _render_deck(jobs: list, out: Path, size, args) -> list[Path]:
 
 def render_main(argv: list[str] | None = None) -> int:
     """Entry point of `pe-explorer render ...`; returns the exit code (0 ok, 2 bad input)."""
+    args = None
     try:
         args = build_parser().parse_args(argv)
         size = parse_size(args.size)
@@ -297,8 +298,11 @@ def render_main(argv: list[str] | None = None) -> int:
         return 0
     except SystemExit as exc:          # --help
         return int(exc.code or 0)
-    except InputError as exc:
-        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+    except InputError as exc:          # in the language of --lang, as the other commands
+        from explorer.errors import error_text
+
+        text = error_text(exc, getattr(args, "lang", None) or "en")
+        print(f"{PROG}: error: {' '.join(text.split())}", file=sys.stderr)
         return 2
     except MemoryError:
         print(f"{PROG}: error: not enough memory; choose a smaller size, dpi or max_len",
@@ -306,6 +310,12 @@ def render_main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:            # `... | head`: main() ends it quietly (141)
+        raise
+    except OSError as exc:             # a read-only folder, a full disk: the system's words, exit 2
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"{PROG}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug, not bad input: still one line, no traceback
         print(f"{PROG}: internal error: {type(exc).__name__}: {' '.join(str(exc).split())}",
               file=sys.stderr)
