@@ -24,6 +24,7 @@ class ControlPanel(QWidget):
     preset_chosen = Signal(str)    # a model preset's name, "" for none
     colormap_changed = Signal(str)
     reset_requested = Signal()
+    marks_changed = Signal()       # labels turned bold or italic (a preset): they may need more width
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -132,6 +133,7 @@ class ControlPanel(QWidget):
             widget.setToolTip(self.tr("from the preset") if from_preset else
                               fill(self.tr("preset value: %1"), str(changed[key]))
                               if key in changed else "")
+        self.marks_changed.emit()
         if not state.preset:
             self.preset_label.hide()
             return

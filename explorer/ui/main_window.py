@@ -119,9 +119,14 @@ class MainWindow(QMainWindow):
         title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
         for dock in self.findChildren(QDockWidget):   # the panel, the lesson's caption, the formulas
             dock.setFont(title)
+        self.controls_scroll.setMaximumWidth(int(340 * scale))
+        self.fit_panel_width()
+
+    def fit_panel_width(self) -> None:
+        """The panel at least as wide as its contents: a preset's bold "multiply token embedding by
+        √d_model" widened them past the scroll area, which cut every box's right edge off."""
         self.controls.adjustSize()
         self.controls_scroll.setMinimumWidth(self.controls.minimumSizeHint().width() + 20)
-        self.controls_scroll.setMaximumWidth(int(340 * scale))
 
     # set-up -----------------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -145,6 +150,7 @@ class MainWindow(QMainWindow):
         self.controls.colormap_changed.connect(self._on_colormap_changed)
         self.controls.reset_requested.connect(self.reset)
         self.controls.preset_chosen.connect(self.choose_preset)
+        self.controls.marks_changed.connect(self.fit_panel_width)
         c.params_changed.connect(self.controls.set_params)
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
