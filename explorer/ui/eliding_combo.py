@@ -6,6 +6,15 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QStyle, QStyleOptionComboBox, QStylePainter
 
 
+def elided(metrics, text: str, width: int) -> str:
+    """`text` cut to `width` pixels with "…" at the end, one "…" only: "sin, cos, sin, cos …" cut
+    after its own ellipsis read "sin, cos … …"."""
+    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if shown != text and shown[:-1].rstrip().endswith("…"):
+        shown = shown[:-1].rstrip()
+    return shown
+
+
 class ElidingCombo(QComboBox):
     """A combo box that ends a too-long current text with "…" instead of cutting it mid-letter
     (Chinese "交错：sin, cos … (" lost half its bracket); the full text is in the tooltip."""
@@ -48,7 +57,6 @@ class ElidingCombo(QComboBox):
         field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
                                             QStyle.SubControl.SC_ComboBoxEditField, self)
         full = opt.currentText
-        opt.currentText = painter.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight,
-                                                           field.width() - 4)
+        opt.currentText = elided(painter.fontMetrics(), full, field.width() - 4)
         self.setToolTip(full if opt.currentText != full else "")
         painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
