@@ -15,6 +15,7 @@ from dataclasses import replace
 from explorer.backend.presets import Preset, get_preset
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.compute.rope_settings import scaling_fields_from
+from explorer.translations import number_text
 
 MAX_LEN_LIMIT = 32768      # the window's max_len slider range (explorer/ui/controls.py SLIDER_MAX_LEN)
 HEADS_LIMIT = 64           # the ALiBi view's and distance chart's head range
@@ -77,7 +78,7 @@ def preset_overrides(state) -> list[tuple[str, str, object, object]]:
 
 
 def preset_line(preset: Preset | str) -> str:
-    """'llama-3.1-8b: d_model 4096, max_len 32768 (context 131072), head_dim 128, base 500000,
+    """'llama-3.1-8b: d_model 4096, max_len 32768 (context 131072), head_dim 128, RoPE base 500,000,
     llama3 ×8 (8192 → 131072), half pairs' — what choosing it sets."""
     p = get_preset(preset) if isinstance(preset, str) else preset
     parts = [f"d_model {p.d_model}"]
@@ -86,7 +87,7 @@ def preset_line(preset: Preset | str) -> str:
     parts.append(f"heads {p.n_heads}, head_dim {p.head_dim}")
     if p.position == "rope":
         s = p.rope_scaling
-        parts.append(f"base {p.rope_theta:g}")
+        parts.append(f"RoPE base {number_text(p.rope_theta)}")     # not the shared slider's base
         kind = s.rope_type if s.factor is None or s.rope_type == "default" else f"{s.rope_type} ×{s.factor:g}"
         if s.original_max_position_embeddings:
             kind += f" ({s.original_max_position_embeddings} → {p.context_length})"
