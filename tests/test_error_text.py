@@ -163,7 +163,7 @@ def test_a_scene_file_and_a_check_file(tmp_path):
     assert str(exc).startswith("scene file s.json: “view” must be one of heatmap")
     assert both(exc, "s.json", "'nope'").startswith("场景文件 s.json：“view” 必须是 heatmap")
     exc = refusal(load_array, tmp_path / "t.txt")
-    assert "FILE 的扩展名必须是" in both(exc, "t.txt")
+    assert "表文件的扩展名必须是" in both(exc, "t.txt") and str(exc).startswith("a table file must end in .npy")
 
 
 # the window ------------------------------------------------------------------------------------------

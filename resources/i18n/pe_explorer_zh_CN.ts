@@ -325,6 +325,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>错误：%1</translation>
         </message>
         <message>
+            <source>No match: %1</source>
+            <translation>无匹配：%1</translation>
+        </message>
+        <message>
             <source>also: %1</source>
             <translation>另外：%1</translation>
         </message>
@@ -359,6 +363,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>max |yours − reference| = %1; the diagnosis explains your data to %2 (a match allows %3)</source>
             <translation>max |你的 − 参考| = %1；诊断出的错误与你的数据相差 %2（差值不超过 %3 才算符合）</translation>
+        </message>
+        <message>
+            <source>max |yours − reference| = %1; the nearest fit is off by %2 (a match allows %3)</source>
+            <translation>max |你的 − 参考| = %1；最接近的拟合相差 %2（差值不超过 %3 才算符合）</translation>
         </message>
         <message>
             <source>your table's colours span ±%1, from the 99.5th percentile of |value| (a few values reach %2)</source>
@@ -1390,10 +1398,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
         <message>
-            <source>FILE must end in %1, not %2</source>
-            <translation>FILE 的扩展名必须是 %1，而不是 %2</translation>
-        </message>
-        <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
         </message>
@@ -1532,6 +1536,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>a score curve over %1 distances</source>
             <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>a table file must end in %1, not %2</source>
+            <translation>表文件的扩展名必须是 %1，而不是 %2</translation>
         </message>
         <message>
             <source>a tensor name</source>
@@ -3808,8 +3816,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>各通道对与上下文相比：</translation>
         </message>
         <message>
-            <source>log₁₀ θ per channel (%1 pairs)</source>
-            <translation>每个通道的 log₁₀ θ（%1 配对）</translation>
+            <source>log₁₀ θ per channel (rotate-half pairs)</source>
+            <translation>每个通道的 log₁₀ θ（前后半配对）</translation>
+        </message>
+        <message>
+            <source>log₁₀ θ per channel (interleaved pairs)</source>
+            <translation>每个通道的 log₁₀ θ（交错配对）</translation>
         </message>
         <message>
             <source>%1 channels not rotated (grey)</source>

@@ -77,7 +77,7 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
     """(float64 array, storage dtype, name of the array in the file) from `path`."""
     p = Path(path)
     suffix = p.suffix.lower()
-    require(suffix in SUFFIXES, "FILE must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
+    require(suffix in SUFFIXES, "a table file must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
     require(p.exists(), "cannot read %1: no such file", p)
     require(p.is_file(), "cannot read %1: it is not a file (a folder or a device)", p)
     size = p.stat().st_size

@@ -22,6 +22,11 @@ from explorer.ui.views.fitting_canvas import FittingCanvas
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
 
+
+def _diagnosed(r) -> bool:
+    """A known mistake was found ("unknown": the data matches nothing known, which is no diagnosis)."""
+    return any(m.id != "unknown" for m in r.mistakes)
+
 class CheckView(PanelView):
     title = "check"
     open_requested = Signal()       # the Open… button: the window's File → Check my table…
@@ -159,7 +164,7 @@ class CheckView(PanelView):
             words, colour = _html(r.summary), MATCH_COLOUR
         else:
             lines = [m.message for m in r.mistakes] or [r.summary]
-            words = fill(self.tr("Mistake: %1"), _html(lines[0]))
+            words = fill(self.tr("Mistake: %1") if _diagnosed(r) else self.tr("No match: %1"), _html(lines[0]))
             words += "".join("<br>" + fill(self.tr("also: %1"), _html(t)) for t in lines[1:])
             colour = MISTAKE_COLOUR
         self.summary_line.setText(f"<b>{words}</b>")
@@ -184,9 +189,12 @@ class CheckView(PanelView):
             text = self.tr("no reference: the data fits no known table")
         elif r.match:
             text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
-        else:
+        elif _diagnosed(r):
             text = fill(self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
                            "(a match allows %3)"), f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
+        else:                  # nothing diagnosed: the nearest fit is all there is to compare with
+            text = fill(self.tr("max |yours − reference| = %1; the nearest fit is off by %2 (a match allows %3)"),
+                        f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
         if r.clipped_peak:
             text += "; " + fill(self.tr("your table's colours span ±%1, from the 99.5th percentile of |value| "
                                         "(a few values reach %2)"), f"{nice_levels(r.table_limit)[1]:.3g}",

@@ -218,7 +218,9 @@ class ScalingPanels:
         if unrotated:
             self.unrotated.setRegion((p.rotary_dim, hd))
             self.unrotated_text.setPos((p.rotary_dim + hd) / 2, 1.0)
-        title = fill(QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (%1 pairs)"), r.state.pairing)
+        title = (QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (rotate-half pairs)")
+                 if r.state.pairing == "half" else
+                 QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (interleaved pairs)"))
         if unrotated:
             title += " · " + fill(QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)"), str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)

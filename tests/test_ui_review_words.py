@@ -1,0 +1,50 @@
+"""Words the 2026-12-05 reviews found wrong in the window: English in the Chinese RoPE page, "Mistake:"
+over a table with no mistake, a preset's base read as the shared slider's."""
+
+import numpy as np
+
+from tests.test_ui_check import open_through_action
+from tests.test_ui_review_mends import show_tab
+
+
+def test_the_rope_scaling_pages_channel_title_names_the_pairing_in_chinese(qtbot, settings):
+    """"每个通道的 log₁₀ θ（interleaved 配对）" under a box that says 交错 / 前后半配对."""
+    from tests.conftest import window_in
+
+    with window_in("zh_CN", settings) as win:
+        for pairing, words in (("interleaved", "交错配对"), ("half", "前后半配对")):
+            win.controller.update_view("rope", page="scaling", pairing=pairing)
+            view = show_tab(win, qtbot, "rope")
+            title = getattr(view.panels.channels.plot, "_shown_title", ("",))[0]
+            assert words in title and "interleaved" not in title and "half" not in title, title
+
+
+def test_a_table_that_matches_nothing_is_no_match_not_a_mistake(window, monkeypatch, tmp_path):
+    """"Mistake: matches no known convention or mistake", and "the diagnosis explains your data to
+    1.96" where nothing was diagnosed."""
+    path = tmp_path / "learned.npy"
+    np.save(path, np.random.default_rng(0).normal(0, 0.02, (64, 32)).astype(np.float32))
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
+    assert view.summary_line.text().startswith("<b>No match: matches no known convention"), view.summary_line.text()
+    assert f"the nearest fit is off by {r.max_error:.3g}" in view.readout.text()
+    assert "explains your data" not in view.readout.text()
+
+
+def test_a_wrong_table_still_reads_mistake(window, monkeypatch, tmp_path):
+    from tests.test_ui_check import seeds_table
+
+    path = tmp_path / "swapped.npy"
+    np.save(path, seeds_table(swap=True))
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    assert view.summary_line.text().startswith("<b>Mistake: ") and "explains your data" in view.readout.text()
+
+
+def test_the_preset_line_names_the_rope_base_written_out():
+    from explorer.presets_state import preset_line
+
+    assert "head_dim 128, RoPE base 500,000, llama3 ×8" in preset_line("llama-3.1-8b")
+    assert "RoPE base 1,000,000" in preset_line("qwen2.5-7b")
