@@ -48,3 +48,20 @@ def test_the_preset_line_names_the_rope_base_written_out():
 
     assert "head_dim 128, RoPE base 500,000, llama3 ×8" in preset_line("llama-3.1-8b")
     assert "RoPE base 1,000,000" in preset_line("qwen2.5-7b")
+
+
+def test_no_axis_in_any_view_scales_its_ticks_by_a_prefix(window, qtbot):
+    """Q·K's mean logit read "-40 … 0" with "(x0.001)" on its label, the scale gauge's length too:
+    every axis of every view labels its ticks with the values themselves."""
+    import pyqtgraph as pg
+
+    window.controller.update_view("tokens", page="gauge")
+    checked = 0
+    for name in window.views:
+        view = show_tab(window, qtbot, name)
+        for gv in view.findChildren(pg.GraphicsView):
+            for axis in [i for i in gv.scene().items() if isinstance(i, pg.AxisItem)
+                         and i.isVisible() and i.style["showValues"]]:
+                assert not axis.autoSIPrefix, (name, axis.orientation, axis.labelText)
+                checked += 1
+    assert checked > 100

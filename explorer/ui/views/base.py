@@ -246,6 +246,17 @@ def one_rect_repaints(widget: QWidget) -> None:
         view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
 
 
+def plain_tick_values(widget: QWidget) -> None:
+    """Every axis inside `widget` labels its ticks with the values themselves: pyqtgraph's automatic
+    SI prefix put "(x0.001)" on Q·K's mean logit (ticks -40 … 0) and the scale gauge's length."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    for view in widget.findChildren(QGraphicsView):
+        for item in view.scene().items() if view.scene() is not None else ():
+            if isinstance(item, pg.AxisItem) and item.autoSIPrefix:
+                item.enableAutoSIPrefix(False)
+
+
 def cache_axes(*items) -> None:
     """Keep the axes of PlotItems / ColorBarItems, their labels and the title as pixmaps between
     repaints.
@@ -262,10 +273,10 @@ def cache_axes(*items) -> None:
             axis = item.getAxis(name)
             axis.setCacheMode(cached)
             axis.label.setCacheMode(cached)           # the axis label: a child, not in its pixmap
-            if isinstance(item, pg.ColorBarItem):
-                # its ticks are given (bar_ticks); with an SI prefix on, every level change re-set
-                # the label's HTML (~0.15 ms per bar)
-                axis.enableAutoSIPrefix(False)
+            # tick labels are the values themselves: no "(x0.001)" on the label (Q·K's mean logit
+            # read -40 … 0 (x0.001)); a colour bar's ticks are given (bar_ticks), and with a prefix
+            # on, every level change re-set the label's HTML (~0.15 ms per bar)
+            axis.enableAutoSIPrefix(False)
             keep_pictures(axis)                       # its last few pictures are kept
             if name in ("left", "right"):
                 # grow for longer tick labels, never shrink back: a colour bar whose labels go

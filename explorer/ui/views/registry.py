@@ -10,7 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from explorer import catalogue
 from explorer.errors import require
 from explorer.ui.views.alibi import AlibiView
-from explorer.ui.views.base import View, one_rect_repaints
+from explorer.ui.views.base import View, one_rect_repaints, plain_tick_values
 from explorer.ui.views.check import CheckView
 from explorer.ui.views.conventions import ConventionsView
 from explorer.ui.views.curves import CurvesView
@@ -64,6 +64,7 @@ def make_view(name: str):
     view = VIEW_CLASSES[name]()
     view.name = name
     one_rect_repaints(view)
+    plain_tick_values(view)
     return view
 
 
