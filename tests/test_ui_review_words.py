@@ -65,3 +65,24 @@ def test_no_axis_in_any_view_scales_its_ticks_by_a_prefix(window, qtbot):
                 assert not axis.autoSIPrefix, (name, axis.orientation, axis.labelText)
                 checked += 1
     assert checked > 100
+
+
+def test_real_ropes_distance_plot_shows_a_one_token_sentence_as_dots(window, qtbot):
+    """One token: each mean-logit curve is one point, which a line does not draw: the plot was an
+    empty axis."""
+    import pytest
+
+    from explorer.backend.models import shipped
+
+    if shipped.smollm2_path() is None:
+        pytest.skip(str(shipped.smollm2_missing()))
+    window.controller.update(text="Hello")
+    view = show_tab(window, qtbot, "qk")
+    r, h = view.result, window.controller.state.views["qk"].head
+    assert r.n_shown == 1 and view.readout.text().endswith("; 1 token")
+    xs, ys = view.single.getData()
+    np.testing.assert_array_equal(xs, [0, 0])
+    np.testing.assert_allclose(ys, [r.by_distance[h][0], r.by_distance_plain[h][0]], rtol=1e-6)
+    window.controller.update(text="Hello there, fish")
+    view = show_tab(window, qtbot, "qk")
+    assert view.result.n_shown > 1 and len(view.single.getData()[0]) == 0
