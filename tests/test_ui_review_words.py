@@ -86,3 +86,35 @@ def test_real_ropes_distance_plot_shows_a_one_token_sentence_as_dots(window, qtb
     window.controller.update(text="Hello there, fish")
     view = show_tab(window, qtbot, "qk")
     assert view.result.n_shown > 1 and len(view.single.getData()[0]) == 0
+
+
+def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):
+    """With an opened RoPE model the greyed boxes still read "cl100k_base BPE (GPT-4)" and a ticked
+    "× √d_model" over a model that cuts its own tokens and does not scale; the sum page was still
+    "X = E·√d + PE" and the gauge's note was about sinusoidal PE."""
+    import pytest
+
+    from explorer.backend.models import shipped
+
+    view = show_tab(window, qtbot, "tokens")
+    assert view.tokenizer_box.currentData() == "cl100k" and view.scale_box.isChecked()
+    window.controller.update(embedding_source="minilm")
+    view = show_tab(window, qtbot, "tokens")
+    if view.result.source == "minilm":
+        assert view.tokenizer_box.currentData() == "wordpiece" and not view.scale_box.isChecked()
+    if shipped.smollm2_path() is None:
+        pytest.skip(str(shipped.smollm2_missing()))
+    window.controller.update(embedding_source="model", model="smollm2")
+    window.controller.update_view("tokens", page="gauge")
+    view = show_tab(window, qtbot, "tokens")
+    r = view.result
+    assert r.source == "model" and r.position == "rope" and r.scale == 1.0
+    assert view.tokenizer_box.currentText() == f"{r.tokenizer} (its own)" and not view.tokenizer_box.isEnabled()
+    assert not view.scale_box.isChecked() and not view.scale_box.isEnabled()
+    assert view.pages.tabText(1) == "X = E (RoPE adds nothing here)"
+    assert view.gauge.why.text().startswith("A RoPE model adds nothing to E")
+    window.controller.update(embedding_source="untrained")
+    view = show_tab(window, qtbot, "tokens")
+    assert view.tokenizer_box.currentData() == "cl100k" and view.scale_box.isChecked()
+    assert view.pages.tabText(1) == "X = E·√d + PE" and view.gauge.why.text().startswith("A sinusoidal PE row")
+    assert window.controller.state.params.tokenizer == "cl100k"          # nothing was written back

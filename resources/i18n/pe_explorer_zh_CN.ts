@@ -2901,8 +2901,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>度</translation>
         </message>
         <message>
+            <source>A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).</source>
+            <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
             <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
             <translation>正弦位置编码每一行的长度是 √(d/2)。nn.Embedding 初始化为 N(0, 1)，|E| 本来就约为 √d，再乘 √d 后 PE 只是微小的扰动；若权重较小（每个元素约 1/√d，例如 Xavier 初始化），乘 √d 正好把 |E| 放大到与 PE 相当。已训练的 MiniLM 行 |E| ≈ 1，且不做缩放。</translation>
+        </message>
+        <message>
+            <source>|E| (not scaled)</source>
+            <translation>|E|（未缩放）</translation>
         </message>
         <message>
             <source>|position + type|</source>
@@ -4116,6 +4124,18 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>%1 (its own)</source>
+            <translation>%1（模型自带）</translation>
+        </message>
+        <message>
+            <source>X = E (RoPE adds nothing here)</source>
+            <translation>X = E（RoPE 在此不加任何东西）</translation>
+        </message>
+        <message>
+            <source>X = E·√d + PE</source>
+            <translation>X = E·√d + PE</translation>
+        </message>
+        <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
             <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
@@ -4166,10 +4186,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>Lookup: one-hot × E</source>
             <translation>查表：独热 × E</translation>
-        </message>
-        <message>
-            <source>X = E·√d + PE</source>
-            <translation>X = E·√d + PE</translation>
         </message>
         <message>
             <source>Scale gauge: why √d_model</source>

@@ -11,6 +11,8 @@ from PySide6.QtCore import QCoreApplication
 from explorer.ui.views.ranges import symmetric_levels
 from explorer.translations import fill
 
+OWN_TOKENIZER = "own"      # the tokenizer box's last entry: an opened model's own tokenizer
+
 
 def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     """E[ids] (x the model's scale), what the model adds for position, and X as layer 0 gets it."""
@@ -66,3 +68,27 @@ def model_text(r) -> str:
             "TokensView", "%1 adds nothing for position at the input: position enters inside attention, "
             "where RoPE rotates q and k (see the “Real RoPE” tab)."), r.model_name)
     return text
+
+
+def show_what_was_used(tokenizer_box, scale_box, r) -> None:
+    """MiniLM and an opened model bring their own tokenizer and scaling: the (disabled) boxes show
+    those, not the untrained table's settings (cl100k and a ticked × √d_model stood over a model
+    that cuts its own tokens and does not scale)."""
+    if r.source == "untrained":
+        return
+    own = tokenizer_box.findData(OWN_TOKENIZER)
+    tokenizer_box.setItemText(own, fill(QCoreApplication.translate("TokensView", "%1 (its own)"), r.tokenizer)
+                              if r.source == "model" else "")
+    for box in (tokenizer_box, scale_box):
+        box.blockSignals(True)
+    tokenizer_box.setCurrentIndex(own if r.source == "model" else max(0, tokenizer_box.findData(r.tokenizer)))
+    scale_box.setChecked(r.scale != 1.0)
+    for box in (tokenizer_box, scale_box):
+        box.blockSignals(False)
+
+
+def sum_page_name(r) -> str:
+    """The sum page's tab: the paper's X = E·√d + PE, or what a RoPE model's X is."""
+    if r is not None and r.source == "model" and r.position == "rope" and not r.error:
+        return QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)")
+    return QCoreApplication.translate("TokensView", "X = E·√d + PE")

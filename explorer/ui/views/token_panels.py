@@ -192,12 +192,19 @@ class GaugePanel(Retranslatable, QWidget):
     def retranslate_ui(self) -> None:
         self.norms.setLabel("left", self.tr("length"))
         self.angles.setLabel("left", self.tr("degrees"))
-        self.why.setText(keep_together(self.tr(
-            "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
-            "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
-            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.")))
         if self.result is not None:
             self.show(self.result, self.labels)
+
+    def _why_text(self, r) -> str:
+        """The note under the gauge: the paper's √d reasoning, or what an opened model does instead."""
+        if r is not None and r.source == "model" and r.position == "rope":
+            return self.tr("A RoPE model adds nothing to E at the input, so X = E (times the model's own "
+                           "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
+                           "are rotated (the Real RoPE tab).")
+        return self.tr(
+            "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
+            "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
+            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.")
 
     def clear(self) -> None:
         for plot in (self.norms, self.angles):
@@ -208,12 +215,13 @@ class GaugePanel(Retranslatable, QWidget):
         """Draw the gauge of a TokensResult; labels name the tokens on the x axis."""
         self.result, self.labels = r, labels
         self.clear()
+        self.why.setText(keep_together(self._why_text(r)))
         n = r.n_shown
         x = np.arange(n, dtype=np.float64)
         trained = r.source in ("minilm", "model")
         model = r.source == "model"
         if model:
-            names = ("|E|", "|E|·" + f"{r.scale:.3g}",
+            names = ("|E|", "|E|·" + f"{r.scale:.3g}" if r.scale != 1.0 else self.tr("|E| (not scaled)"),
                      self.tr("|position + type|") if r.family == "bert" else self.tr("|learned position|")
                      if r.position == "learned" else self.tr("|added position| (RoPE: 0)"))
         else:

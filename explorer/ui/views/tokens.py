@@ -65,6 +65,8 @@ class TokensView(Retranslatable, View):
         self.tokenizer_box = ElidingCombo()
         for key in TOKENIZERS:
             self.tokenizer_box.addItem(key, key)
+        self.tokenizer_box.addItem("", token_model.OWN_TOKENIZER)   # a model's own: shown, never chosen
+        self.tokenizer_box.model().item(len(TOKENIZERS)).setEnabled(False)
         self.source_box = ElidingCombo()
         self.source_box.addItem("untrained", "untrained")
         self.source_box.addItem("MiniLM", "minilm")
@@ -141,7 +143,7 @@ class TokensView(Retranslatable, View):
                   "char": self.tr("characters"),
                   "qwen": self.tr("Qwen2.5 BPE (Chinese-friendly)")}
         reasons = available_tokenizers()
-        for i in range(self.tokenizer_box.count()):
+        for i in range(len(TOKENIZERS)):          # (the last entry, a model's own, is set per result)
             key = self.tokenizer_box.itemData(i)
             self.tokenizer_box.setItemText(i, labels.get(key, key))
             _enable_item(self.tokenizer_box, i, reasons.get(key))
@@ -149,7 +151,7 @@ class TokensView(Retranslatable, View):
         _enable_item(self.source_box, 1, minilm_available())
         token_model.set_model_item(self.source_box, self.result.params if self.result is not None else None)
         self.pages.setTabText(0, self.tr("Lookup: one-hot × E"))
-        self.pages.setTabText(1, self.tr("X = E·√d + PE"))
+        self.pages.setTabText(1, token_model.sum_page_name(self.result))
         self.pages.setTabText(2, self.tr("Scale gauge: why √d_model"))
         self.legend.setText(
             self.tr("Chip: token, ID · position.") + "  " + _swatch(CHIP_SPECIAL, self.tr("special token"))
@@ -182,6 +184,8 @@ class TokensView(Retranslatable, View):
         self.result = result
         p = result.params
         self._sync_inputs(p)
+        token_model.show_what_was_used(self.tokenizer_box, self.scale_box, result)
+        self.pages.setTabText(1, token_model.sum_page_name(result))
         self._show_notice(notice_text(result))
         self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
