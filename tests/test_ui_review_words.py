@@ -118,3 +118,23 @@ def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):
     assert view.tokenizer_box.currentData() == "cl100k" and view.scale_box.isChecked()
     assert view.pages.tabText(1) == "X = E·√d + PE" and view.gauge.why.text().startswith("A sinusoidal PE row")
     assert window.controller.state.params.tokenizer == "cl100k"          # nothing was written back
+
+
+def test_the_rope_scaling_readout_names_the_chosen_factor_and_the_one_in_effect(qtbot):
+    """Dynamic NTK: the box said 4 and the readout "factor 13" (the factor in effect at the current
+    length); longrope: the box "—" and the readout "factor 32"."""
+    from explorer.ui.views.rope_scaling_panels import factor_text
+    from tests.test_ui_extra import make, step
+
+    assert factor_text(4.0, 4.0) == "4" and factor_text(13.0, 4.0) == "4 (in effect: 13)"
+    assert factor_text(32.0, None) == "32 (in effect)"
+    view = make(qtbot, "rope")
+    step(view, lambda: view.pages.setCurrentIndex(1))
+    step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData("dynamic")))
+    s = view.result.state
+    # within the original context dynamic NTK leaves the frequencies alone: in effect, 1
+    assert f"rope type dynamic, factor {s.factor:.4g} (in effect: 1)," in view.readout.text()
+    step(view, lambda: view.params_boxes.boxes["seq_len"].setValue(4 * s.original_max_len))
+    p = view.result.scaled.profile
+    assert p.factor > s.factor
+    assert f"factor {s.factor:.4g} (in effect: {p.factor:.4g})," in view.readout.text(), view.readout.text()

@@ -3740,6 +3740,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>逐对重缩放</translation>
         </message>
         <message>
+            <source>%1 (in effect)</source>
+            <translation>%1（实际生效）</translation>
+        </message>
+        <message>
+            <source>%1 (in effect: %2)</source>
+            <translation>%1（实际生效：%2）</translation>
+        </message>
+        <message>
             <source>factor</source>
             <translation>因子</translation>
         </message>

@@ -40,6 +40,18 @@ def regime_name(name: str) -> str:
             "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled")}[name]
 
 
+def factor_text(in_effect: float, chosen: float | None) -> str:
+    """The factor as the readout names it: "4", or "4 (in effect: 13)" where the rope type turns the
+    chosen factor into another (dynamic at a longer length), "32 (in effect)" where none was chosen
+    (longrope: the ratio of the context lengths). The factor box shows the chosen one."""
+    if chosen is None:
+        return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect)"), f"{in_effect:.4g}")
+    if math.isclose(chosen, in_effect, rel_tol=1e-9):
+        return f"{in_effect:.4g}"
+    return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect: %2)"), f"{chosen:.4g}",
+                f"{in_effect:.4g}")
+
+
 def _key(colour: str, text: str) -> str:
     return f"<span style='color:{colour}'>■ {text}</span>"
 
@@ -251,4 +263,4 @@ class ScalingPanels:
         counts = QCoreApplication.translate("RopeScaling", ", ").join(
             f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
         return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
-                    "(%7 pairs: %8)"), p.rope_type, f"{p.factor:.4g}", context_text(p), f"{p.attention_factor:.6g}", str(p.rotary_dim), str(p.head_dim), str(p.rotary_dim // 2), counts))
+                    "(%7 pairs: %8)"), p.rope_type, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(p.rotary_dim), str(p.head_dim), str(p.rotary_dim // 2), counts))
