@@ -138,3 +138,22 @@ def test_the_rope_scaling_readout_names_the_chosen_factor_and_the_one_in_effect(
     p = view.result.scaled.profile
     assert p.factor > s.factor
     assert f"factor {s.factor:.4g} (in effect: {p.factor:.4g})," in view.readout.text(), view.readout.text()
+
+
+def test_a_scaled_checkpoint_names_its_rope_type_in_real_rope_and_when_opened(window, qtbot, tmp_path):
+    """A YaRN ×4 checkpoint's Real RoPE readout and "Opened model …" line said only "RoPE base 500"."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from tests import models_helpers as mh
+
+    params = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 10, "rope_theta": 500.0}
+    LlamaForCausalLM(LlamaConfig(**{**mh.SMALL, "num_key_value_heads": 2, "rope_parameters": params})
+                     ).save_pretrained(tmp_path)
+    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    window.controller.update(text=mh.TEXT, model=str(tmp_path))
+    view = show_tab(window, qtbot, "qk")
+    assert "RoPE base 500, yarn ×4 (10 → 40);" in view.readout.text(), view.readout.text()
+    from explorer.compute.models import open_cached
+
+    opened = window.model_actions.opened_text(open_cached(str(tmp_path)))
+    assert opened.endswith("RoPE base 500, yarn ×4 (10 → 40))"), opened

@@ -65,6 +65,17 @@ class ModelConfig:
         return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
 
     @property
+    def rope_label(self) -> str:
+        """The rope type when it is not plain RoPE: "yarn ×4 (64 → 256)"; "" otherwise."""
+        s = self.rope_scaling
+        if s is None or s.rope_type == "default":
+            return ""
+        text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
+        if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
+            text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
+        return text
+
+    @property
     def partial_rotary_factor(self) -> float:
         """The fraction of each head that rotates (1 for learned positions or refused settings)."""
         return self.rope_scaling.partial_rotary_factor if self.rope_scaling is not None else 1.0
