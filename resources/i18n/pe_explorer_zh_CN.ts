@@ -659,8 +659,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>DistanceView</name>
         <message>
-            <source>Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned (MiniLM, mean cosine of rows p and p + k) and no positions at all (flat).</source>
-            <translation>得分因子随距离 k 的变化，每种方案在 k = 0 处缩放为 1：正弦 PE(0)·PE(k)，全 1 的 q、k 下的 RoPE，ALiBi 的 softmax 因子 exp(−m·k)，可学习位置（MiniLM，第 p 行与第 p + k 行的平均余弦）以及完全没有位置信息（水平线）。</translation>
+            <source>Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned (MiniLM, mean cosine of rows p and p + k) and no positions at all (flat). A scaled RoPE (a preset's rope type) keeps its attention factor², so its curve may start above 1.</source>
+            <translation>得分因子随距离 k 的变化，每种方案在 k = 0 处缩放为 1：正弦 PE(0)·PE(k)，全 1 的 q、k 下的 RoPE，ALiBi 的 softmax 因子 exp(−m·k)，可学习位置（MiniLM，第 p 行与第 p + k 行的平均余弦）以及完全没有位置信息（水平线）。缩放后的 RoPE（预设的 rope 类型）保留其注意力因子²，所以它的曲线可能从大于 1 处开始。</translation>
         </message>
         <message>
             <source>RoPE head_dim</source>
@@ -687,8 +687,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>距离 k</translation>
         </message>
         <message>
-            <source>score factor (1 at k = 0)</source>
-            <translation>得分因子（k = 0 时为 1）</translation>
+            <source>score factor (1 at k = 0, before an attention factor)</source>
+            <translation>得分因子（k = 0 处为 1，未计注意力因子）</translation>
         </message>
         <message>
             <source>sinusoidal</source>

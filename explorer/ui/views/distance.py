@@ -27,7 +27,8 @@ class DistanceView(PanelView):
         self.explain.setText(self.tr(
             "Score factor against distance k, each scheme scaled to 1 at k = 0: sinusoidal "
             "PE(0)·PE(k), RoPE with all-ones q, k, ALiBi's softmax factor exp(−m·k), learned "
-            "(MiniLM, mean cosine of rows p and p + k) and no positions at all (flat)."))
+            "(MiniLM, mean cosine of rows p and p + k) and no positions at all (flat). A scaled RoPE "
+            "(a preset's rope type) keeps its attention factor², so its curve may start above 1."))
         s = self.state
         self.head_box = self.spin(self.tr("RoPE head_dim"), 2, 256, s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
@@ -35,7 +36,7 @@ class DistanceView(PanelView):
         self.heads_box = self.spin(self.tr("ALiBi heads"), 1, 64, s.heads, "heads")
         self.alibi_box = self.spin(self.tr("ALiBi head"), 0, s.heads - 1, s.alibi_head, "alibi_head")
         self.check(self.tr("learned (MiniLM)"), s.learned, "learned")
-        self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0)"),
+        self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0, before an attention factor)"),
                                whole_x=True)
         names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
                  "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position"),
