@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,9 +115,16 @@ def _version(data: dict, where: str) -> int:
     return v
 
 
+def _json_kind(value) -> str:
+    """What a parsed JSON value is, in JSON's words ("null", not Python's "NoneType")."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {dict: "object", list: "array", str: "string"}.get(type(value), "number")
+
+
 def scene_from_dict(data, where: str = msg("scene")) -> Scene:
     """Validate a parsed scene (version 1 or 2); InputError naming the bad key (and `where` it is)."""
-    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, _json_kind(data))
     version = _version(data, where)
     require("scenes" not in data, "%1 is a deck (a list of “scenes”), not one scene: "
             "`pe-explorer render --deck` draws a deck, and the window opens either", where)
@@ -142,7 +150,7 @@ def scene_from_dict(data, where: str = msg("scene")) -> Scene:
 
 def deck_from_dict(data, where: str = msg("deck")) -> list[Scene]:
     """Validate a parsed deck; every scene is checked, the message names its number."""
-    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, type(data).__name__)
+    require(isinstance(data, dict), "%1 must be a JSON object, not %2", where, _json_kind(data))
     _version(data, where)
     extra = sorted(set(data) - {"version", "scenes"})
     require(not extra, _cut(msg("%1: unknown key(s): %2", where, ", ".join(extra))))
@@ -195,12 +203,14 @@ def read_json(path: str | os.PathLike, what: str):
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(msg("the %1 %2 is not valid JSON: %3 at line %4, column %5", what, p, exc.msg,
-                             exc.lineno, exc.colno)) from None
+        raise InputError(msg("the %1 %2 is not valid JSON: %3 at line %4, column %5", what, p,
+                             exc.msg.removesuffix(" at"), exc.lineno, exc.colno)) from None   # "… at at"
     except InputError as exc:
         raise InputError(msg("the %1 %2: %3", what, p, exc)) from None
     except (ValueError, RecursionError) as exc:   # over-long integer literals, deep nesting
-        reason = msg("nested too deeply") if isinstance(exc, RecursionError) else str(exc)[:120]
+        reason = (msg("nested too deeply") if isinstance(exc, RecursionError) else
+                  msg("a number of more than %1 digits", f"{sys.get_int_max_str_digits():,}")
+                  if "digits" in str(exc) else str(exc)[:120])
         raise InputError(msg("the %1 %2 cannot be read: %3", what, p, reason)) from None
 
 

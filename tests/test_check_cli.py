@@ -147,6 +147,10 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     (tmp_path / "cut_header.safetensors").write_bytes(whole[:30])
     (tmp_path / "bad_json.safetensors").write_bytes((5).to_bytes(8, "little") + b"{abc}")
     (tmp_path / "empty.safetensors").write_bytes(b"")
+    for name, entry in (("q7", {"dtype": "Q7", "shape": [2, 2]}), ("negative", {"dtype": "F32", "shape": [-2, 2]}),
+                        ("text_shape", {"dtype": "F32", "shape": "ab"})):
+        header = json.dumps({"pe": {**entry, "data_offsets": [0, 16]}}).encode()
+        (tmp_path / f"{name}.safetensors").write_bytes(len(header).to_bytes(8, "little") + header + bytes(16))
     np.savez(tmp_path / "whole.npz", pe=np.zeros((16, 8)))
     whole = (tmp_path / "whole.npz").read_bytes()
     (tmp_path / "cut.npz").write_bytes(whole[: len(whole) // 2])
@@ -155,6 +159,9 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
             (tmp_path / "cut_header.safetensors", "shorter than its header says"),
             (tmp_path / "bad_json.safetensors", "header is not valid JSON"),
             (tmp_path / "empty.safetensors", "the file is empty"),
+            (tmp_path / "q7.safetensors", "its header names an unknown dtype Q7"),        # was "not valid JSON"
+            (tmp_path / "negative.safetensors", "has integer `-2` where a whole number >= 0 belongs"),
+            (tmp_path / "text_shape.safetensors", 'has string "ab" where a sequence belongs'),
             (tmp_path / "cut.npz", "its end is cut off"), (tmp_path / "random.npz", "not a zip archive"),
             (tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
             (tmp_path / "random.pt", "not a file torch.save wrote"), (tmp_path / "empty.pt", "the file is empty"),

@@ -242,6 +242,9 @@ def test_odd_configs_indexes_and_tokenizers_found_by_fuzzing(good, tmp_path, mon
     monkeypatch.setattr(tensors, "MAX_INDEX_BYTES", 1000)
     (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {}, "pad": "x" * 2000}))
     refused(folder, "is too large to be a safetensors index")
+    monkeypatch.undo()
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {}}))
+    refused(folder, "the checkpoint's safetensors index lists no files")       # was " holds no tensors"
     (folder / "model.safetensors.index.json").unlink()
     tok = json.loads((good / "tokenizer.json").read_text())
     tok["post_processor"] = {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "B", "type_id": 0}}],

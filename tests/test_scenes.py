@@ -73,10 +73,12 @@ BAD = [   # (file content, words the message must contain)
     (pickle.dumps({"version": 1}), "not UTF-8"),
     ("", "not valid JSON"),
     ("{'version': 1}", "not valid JSON"),
-    ("[1, 2, 3]", "JSON object"),
+    ("[1, 2, 3]", "JSON object, not array"),
     ('"just text"', "JSON object"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-    (_big_int_file(), "cannot be read"),
+    (_big_int_file(), "cannot be read: a number of more than 4,300 digits"),   # not Python's own words
+    ("null", "must be a JSON object, not null"),                                 # not "NoneType"
+    ('"a\x01b"', "Invalid control character at line 1, column 3"),              # not "at at line"
     ('{"version": 1, "params": {"base": 1e999}}', "too large"),
     ('{"version": 1, "params": {"base": NaN}}', "NaN"),
     ('{"version": 1, "version": 1}', "'version'"),

@@ -1522,6 +1522,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>模型配置必须是 JSON 对象（dict），而不是 %1</translation>
         </message>
         <message>
+            <source>a number of more than %1 digits</source>
+            <translation>一个超过 %1 位的数</translation>
+        </message>
+        <message>
             <source>a preset is named by text, not %1</source>
             <translation>预设名必须是文本，而不是 %1</translation>
         </message>
@@ -1626,8 +1630,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法把 %1 作为 .safetensors 读取：文件开头不像 safetensors 文件（应先是 8 字节的头部长度，然后是 JSON 头部）</translation>
         </message>
         <message>
+            <source>cannot read %1 as .safetensors: its header has %2 where %3 belongs</source>
+            <translation>无法把 %1 作为 .safetensors 读取：其头部在应为 %3 的位置写着 %2</translation>
+        </message>
+        <message>
             <source>cannot read %1 as .safetensors: its header is not valid JSON</source>
             <translation>无法把 %1 作为 .safetensors 读取：其头部不是有效的 JSON</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .safetensors: its header names an unknown dtype %2</source>
+            <translation>无法把 %1 作为 .safetensors 读取：其头部写着未知的数据类型 %2</translation>
         </message>
         <message>
             <source>cannot read %1 as .safetensors: the file is shorter than its header says (cut short: an unfinished copy or download?)</source>
@@ -2324,6 +2336,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the checkpoint is closed</source>
             <translation>检查点已关闭</translation>
+        </message>
+        <message>
+            <source>the checkpoint's safetensors index lists no files (an empty weight_map)</source>
+            <translation>检查点的 safetensors 索引没有列出任何文件（weight_map 为空）</translation>
         </message>
         <message>
             <source>the cl100k_base rank file %1 is missing; reinstall PE Explorer</source>

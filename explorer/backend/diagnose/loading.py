@@ -181,6 +181,13 @@ def _safetensors_message(p: Path, reason: str) -> str:
     if "header too small" in reason or "header too large" in reason:
         return msg("cannot read %1 as .safetensors: it does not start like one (an 8-byte header length, "
                    "then a JSON header)", p)
+    unknown = re.search(r"unknown variant `([^`]{1,40})`", reason)
+    if unknown:                                  # a dtype safetensors does not know
+        return msg("cannot read %1 as .safetensors: its header names an unknown dtype %2", p, unknown.group(1))
+    wrong = re.search(r"invalid (?:value|type): (.{1,60}?), expected (.{1,60}?) at line", reason)
+    if wrong:                                    # a shape of -2 or "ab"
+        return msg("cannot read %1 as .safetensors: its header has %2 where %3 belongs", p,
+                   wrong.group(1), wrong.group(2).replace("usize", "a whole number >= 0"))
     if "JSON" in reason:
         return msg("cannot read %1 as .safetensors: its header is not valid JSON", p)
     return msg("cannot read %1 as %2: %3", p, ".safetensors", " ".join(reason.split())[:160])

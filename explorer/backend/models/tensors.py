@@ -128,6 +128,7 @@ class SafetensorsReader:
     def __init__(self, files: list[Path]):
         self._fds: list[int] = []
         self._paths = [Path(p) for p in files]
+        require(bool(self._paths), "the checkpoint's safetensors index lists no files (an empty weight_map)")
         self._entries: dict[str, _Entry] = {}
         try:
             for i, path in enumerate(self._paths):
