@@ -244,3 +244,14 @@ def test_export_input_over_budget_is_refused_before_any_row_is_made(tmp_path, mo
     argv = ["export", "input", "--tokenizer", "char", "--text", "a" * 24000, "--d-model", "8192", "-o", "X.npy"]
     assert main(argv) == 2
     assert "PE table would need 1.1 GiB" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, advice", [
+    (["similarity", "--max-len", "20000", "--d-model", "8192"], "choose a smaller max_len"),  # d_model does
+    (["rope", "--max-len", "30000", "--head-dim", "128"], "choose a smaller max_len"),        # not size these
+    (["offset-rotation", "--d-model", "100000", "--offset", "3"], "choose a smaller d_model"),  # no max_len
+])
+def test_a_refused_export_names_only_what_sizes_it(tmp_path, capsys, args, advice):
+    assert main(["export", *args, "-o", str(tmp_path / "a.npy")]) == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(advice) and "or d_model" not in err, err

@@ -16,7 +16,7 @@ from explorer.backend.budget import check_budget
 from explorer.backend.encodings import LAYOUTS, check_args, pe_block_mean
 from explorer.backend.pe_screen import pe_screen_layouts
 from explorer.backend.similarity import METRICS, rows_similarity, similarity_blocks
-from explorer.errors import require
+from explorer.errors import msg, require
 
 SCREEN_ROWS = 512  # the most rows a layout heatmap gets; longer max_len is shown as block means
 CHECK_ROWS = 8     # table rows on which the permutation itself is checked (cost: 2 x 8 x d float64 sines)
@@ -34,7 +34,8 @@ def concat_order(d_model: int) -> np.ndarray:
 
 def concat_permutation(d_model: int) -> np.ndarray:
     """P (d x d, 0/1 float64) with PE_concat = PE_interleaved @ P; P[src[j], j] = 1."""
-    check_budget(d_model * d_model, 8, "a %1 x %1 permutation matrix", d_model)
+    check_budget(d_model * d_model, 8, "a %1 x %1 permutation matrix", d_model,
+                 advice=msg("choose a smaller d_model"))
     p = np.zeros((d_model, d_model))
     p[concat_order(d_model), np.arange(d_model)] = 1.0
     return p

@@ -18,7 +18,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import check_args, frequencies, pe_block_mean
 from explorer.backend.similarity import cos_sum, split_frequencies
-from explorer.errors import require
+from explorer.errors import msg, require
 
 DTYPES = ("float32", "float64")
 
@@ -43,7 +43,8 @@ def rotation_matrix(d_model: int, offset: int, base: float = 10000.0,
     check_args(d_model, base, "interleaved")
     k = _check_int("the offset k", offset)
     np_dtype = _check_dtype(dtype)
-    check_budget(d_model * d_model, np_dtype.itemsize, "a %1 x %1 rotation matrix", d_model)
+    check_budget(d_model * d_model, np_dtype.itemsize, "a %1 x %1 rotation matrix", d_model,
+                 advice=msg("choose a smaller d_model"))
     kw = k * frequencies(d_model, base)                                      # (n_sin,) float64
     h = d_model // 2
     c, s = np.cos(kw), np.sin(kw)

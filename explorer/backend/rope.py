@@ -22,7 +22,7 @@ from explorer.backend.layouts import concat_order, concat_permutation
 from explorer.backend.rope_scaling import MAX_HEAD_DIM
 from explorer.backend.similarity import cos_sum
 from explorer.backend.unit_rows import unit_rows
-from explorer.errors import require
+from explorer.errors import msg, require
 
 PAIRINGS = ("interleaved", "half")
 KINDS = ("ones", "random", "same_random")
@@ -212,7 +212,8 @@ def score_matrix(head_dim: int, max_len: int, base: float = 10000.0,
     """
     check_rope(head_dim, base, pairing)
     _check_len("max_len", max_len)
-    check_budget(max_len * max_len * 2, 8, "a %1 x %1 RoPE score matrix", max_len)
+    check_budget(max_len * max_len * 2, 8, "a %1 x %1 RoPE score matrix", max_len,
+                 advice=msg("choose a smaller max_len"))
     return score_matrix_blocks(head_dim, max_len, 1, base)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor, channel_counts, frequencies, sinusoidal_pe
 from explorer.backend.unit_rows import unit_rows
+from explorer.errors import msg
 
 METRICS = ("dot", "cosine")
 
@@ -166,7 +167,8 @@ def similarity_matrix(max_len: int, d_model: int, base: float = 10000.0,
                       layout: str = "interleaved", metric: str = "dot",
                       out_dtype=np.float64) -> np.ndarray:
     """Full (max_len, max_len) similarity by closed form (float64, or it rounded to out_dtype)."""
-    check_budget(int(max_len * max_len * 1.5), 8, "a %1 x %1 similarity matrix", max_len)
+    check_budget(int(max_len * max_len * 1.5), 8, "a %1 x %1 similarity matrix", max_len,
+                 advice=msg("choose a smaller max_len"))          # d_model does not size it
     return similarity_blocks(0, 0, 1, max_len, max_len, d_model, base, layout, metric,
                              out_dtype=out_dtype)
 

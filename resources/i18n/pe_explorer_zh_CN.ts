@@ -1714,6 +1714,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>缺少检查点文件 %1</translation>
         </message>
         <message>
+            <source>choose a smaller d_model</source>
+            <translation>请选择更小的 d_model</translation>
+        </message>
+        <message>
+            <source>choose a smaller max_len</source>
+            <translation>请选择更小的 max_len</translation>
+        </message>
+        <message>
             <source>cols must be &gt;= 1, not %1</source>
             <translation>cols 必须 &gt;= 1，而不是 %1</translation>
         </message>
