@@ -77,6 +77,9 @@ def write_array(fh, array: np.ndarray, suffix: str, header: str = "") -> None:
 def check_array_path(path: str | os.PathLike) -> str:
     """The suffix (.npy/.csv) of an array file path; InputError for any other."""
     suffix = Path(path).suffix.lower()
+    if str(path).endswith(("/", os.sep)):       # "x.npy/" names a folder: Path() drops the slash
+        raise InputError(msg("output file %1 ends in a slash, which names a folder: give a file name",
+                             repr(str(path))))
     if suffix not in ARRAY_SUFFIXES:
         raise InputError(msg("output file must end in %1, not %2", " or ".join(ARRAY_SUFFIXES), repr(str(path))))
     return suffix

@@ -255,3 +255,10 @@ def test_a_refused_export_names_only_what_sizes_it(tmp_path, capsys, args, advic
     assert main(["export", *args, "-o", str(tmp_path / "a.npy")]) == 2
     err = capsys.readouterr().err
     assert err.rstrip().endswith(advice) and "or d_model" not in err, err
+
+
+def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_path, capsys):
+    """`-o x.npy/` wrote a file x.npy: the slash (a folder) was dropped."""
+    target = tmp_path / "x.npy"
+    assert main(["export", "pe", "--max-len", "2", "--d-model", "2", "-o", str(target) + "/"]) == 2
+    assert "ends in a slash" in capsys.readouterr().err and not target.exists()

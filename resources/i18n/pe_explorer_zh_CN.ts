@@ -2010,6 +2010,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>original_max_position_embeddings 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
         </message>
         <message>
+            <source>output file %1 ends in a slash, which names a folder: give a file name</source>
+            <translation>输出文件 %1 以斜杠结尾，表示的是文件夹：请给出文件名</translation>
+        </message>
+        <message>
             <source>output file must end in %1, not %2</source>
             <translation>输出文件的扩展名必须是 %1，而不是 %2</translation>
         </message>
