@@ -244,3 +244,22 @@ def test_sizes_beyond_this_machines_memory_leave_out_the_full_table_and_the_plai
     assert "heatmap      10000000x8192     7.5 / 7.6" in table
     assert "do not fit in this machine's memory" in table
     assert "memory" not in _frame_table([row], [], ratio_rows([row], [], 4.0), plain_run=False)  # --no-plain
+
+
+def test_mirror_leaves_out_scatter_dots_beside_curves(qtbot):
+    """Real RoPE's one-token dots (a ScatterPlotItem beside its curves) stopped the whole bench with
+    an AttributeError: a scatter item has no xData."""
+    import pyqtgraph as pg
+    from PySide6.QtWidgets import QWidget, QVBoxLayout
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    canvas = pg.GraphicsLayoutWidget()
+    QVBoxLayout(host).addWidget(canvas)
+    plot = canvas.addPlot()
+    plot.plot([0.0, 1.0, 2.0], [1.0, 2.0, 0.5])
+    plot.addItem(pg.ScatterPlotItem(x=[0.0], y=[1.0]))
+    host.show()
+    panels = plain.mirror(host)
+    assert [k for k, *_ in panels] == ["curves"]
+    np.testing.assert_array_equal(panels[0][1][0][1], [1.0, 2.0, 0.5])

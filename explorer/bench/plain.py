@@ -236,8 +236,8 @@ def mirror(view) -> list:
             if isinstance(item, pg.ImageItem) and item.image is not None and item.isVisible():
                 panels.append(_img(np.asarray(item.image)))
             elif isinstance(item, pg.PlotItem):
-                lines = [(c.xData, c.yData) for c in item.listDataItems()
-                         if c.isVisible() and c.xData is not None and len(c.xData)]
+                lines = [(c.xData, c.yData) for c in item.listDataItems()   # curves (not scatter dots)
+                         if c.isVisible() and getattr(c, "xData", None) is not None and len(c.xData)]
                 if lines:
                     panels.append(("curves", lines))
     return panels[::-1]     # items() lists the top of the stacking order first
