@@ -47,9 +47,10 @@ def fill(text: str, *args) -> str:
 
 
 def number_text(x, digits: int = 4) -> str:
-    """`x` to `digits` significant figures, but from 10^digits up written out whole with thousands
-    separators: a wavelength of "54,410 positions" rather than "5.441e+04"."""
+    """`x` to `digits` significant figures, from 10^digits up written out whole with thousands
+    separators: a wavelength of "54,410 positions" rather than "5.441e+04" (54,437 reads "54,440":
+    a label that moves with a slider changes no more often than before)."""
     x = float(x)
     if math.isfinite(x) and 10 ** digits <= abs(x) < 1e15:
-        return f"{x:,.0f}"
+        return f"{round(x, digits - 1 - math.floor(math.log10(abs(x)))):,.0f}"
     return f"{x:.{digits}g}"

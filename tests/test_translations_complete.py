@@ -16,10 +16,13 @@ def test_translations_check_passes():
     assert "0 problem(s)" in proc.stdout
 
 
-@pytest.mark.parametrize("x, text", [(54410.14, "54,410"), (6.2832, "6.283"), (9999.4, "9999"), (1e4, "10,000"),
+@pytest.mark.parametrize("x, text", [(54410.14, "54,410"), (54437.2, "54,440"), (123456789, "123,500,000"),
+                                     (99999.9, "100,000"), (6.2832, "6.283"), (9999.4, "9999"), (1e4, "10,000"),
                                      (-2.5e5, "-250,000"), (1e20, "1e+20"), (1.234e-4, "0.0001234"),
                                      (float("inf"), "inf"), (float("nan"), "nan")])
 def test_number_text_writes_big_numbers_out_whole(x, text):
+    """To four significant figures, as "%.4g" was: a lane label that moves with the base changes
+    no more often than before (every digit of "54,437" changing re-laid out Curves' axis each step)."""
     from explorer.translations import number_text
 
     assert number_text(x) == text
