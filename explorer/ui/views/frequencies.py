@@ -42,8 +42,10 @@ class FrequenciesView(PanelView):
         self.r_after = add_curve(self.rope_chart, [], [])
         self.canvas.ci.removeItem(self.rope_chart)
         self.rope_shown = False
+        # its label at the left, where both curves are low: the wavelengths rise to the right and ran
+        # under a label at 0.9 ("max_len = 32768" on the orange line)
         self.len_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5), movable=False,
-                                        label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
+                                        label="max_len", labelOpts={"position": 0.1, "color": "#444444"})
         self.chart.addItem(self.len_line, ignoreBounds=True)
 
     def _draw_rope(self, r) -> None:
