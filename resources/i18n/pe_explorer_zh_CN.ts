@@ -1998,6 +1998,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>内存不足，无法读取 %1</translation>
         </message>
         <message>
+            <source>one number is no table or vector to check</source>
+            <translation>单个数不是可以检查的表或向量</translation>
+        </message>
+        <message>
             <source>one token type per token, which tells the special tokens</source>
             <translation>每个词元一个词元类型，用来区分特殊词元</translation>
         </message>

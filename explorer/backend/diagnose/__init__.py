@@ -45,6 +45,7 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
         return replace(_all_zero(arr, kind, dtype, lang), lang=lang)
     tables, label = _tables(arr)
     if tables is None:
+        require(arr.size > 1, "one number is no table or vector to check")   # not "a vector of 1 numbers"
         require(kind in (None, "inv_freq"), "a vector of %1 numbers is an inv_freq vector, not a %2 table",
                                             arr.size, kind)
         return replace(check_inv_freq(arr.reshape(-1), dtype, expect, lang), lang=lang)
