@@ -35,6 +35,7 @@ def main(argv=None) -> int:
     window.resize(w, h)
     window.show()
     wait_for_device_probe(app, window)
+    Path(args.out).mkdir(parents=True, exist_ok=True)      # QPixmap.save into a missing folder fails quietly
     for f in args.files:
         path, _, key = f.partition(":")
         window.check_actions.open_file(path, key or None)
