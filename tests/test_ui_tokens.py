@@ -291,3 +291,22 @@ def test_every_panel_names_its_columns_in_both_languages(view, qapp):
         assert labels(view.sum) == ["通道"] * 3 and labels(view.lookup) == ["词元 ID", "通道", "通道"]
     finally:
         i18n.install_translator(qapp, "en")
+
+
+def test_the_chip_strip_is_one_row_high_when_the_chips_fit_in_one(view, qtbot):
+    """Two empty rows under "Thanks for all the fish" took ~45 px from the panels in F11."""
+    view.resize(1000, 700)
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="wordpiece")))
+    qtbot.wait(10)
+    one = view.chips.height()
+    row = view.chips.sizeHintForRow(0)
+    view.set_result(ct.tokens(Params(text=" ".join([FISH] * 12), tokenizer="wordpiece")))
+    qtbot.wait(10)
+    two = view.chips.height()
+    assert two - one == row + 2 * view.chips.spacing(), (one, two, row)
+    last = view.chips.visualItemRect(view.chips.item(view.chips.count() - 1))
+    assert last.top() > view.chips.visualItemRect(view.chips.item(0)).top()    # it really wraps
+    view.resize(3000, 700)                                   # wide enough again: one row
+    view.set_result(ct.tokens(Params(text=FISH, tokenizer="wordpiece")))
+    qtbot.wait(10)
+    assert view.chips.height() == one

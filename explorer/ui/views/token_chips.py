@@ -79,10 +79,26 @@ class ChipStrip(QListWidget):
         return max(spacings)
 
     def fit(self) -> None:
-        """Two whole rows of chips at the current font (the presentation scale makes them taller),
-        then the strip scrolls (chips sized for a fallback font are all of one height: the first's)."""
+        """One row of chips when they fit in one, else two whole rows at the current font (the
+        presentation scale makes them taller), then the strip scrolls (chips sized for a fallback font
+        are all of one height: the first's). Two empty rows under a short sentence took ~45 px from
+        the panels below in F11 at 1280 x 800."""
         row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing() + 8
-        self.setFixedHeight(2 * (row + 2 * self.spacing()) + 2 * self.frameWidth() + 2)
+        rows = 1 if self._one_row_holds_all() else 2
+        self.setFixedHeight(rows * (row + 2 * self.spacing()) + 2 * self.frameWidth() + 2)
+
+    def _one_row_holds_all(self) -> bool:
+        """The chips, side by side with their spacing, fit the strip's width (as the wrapping
+        layout places them)."""
+        width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+        used = sum(self.sizeHintForIndex(self.model().index(i, 0)).width() + 2 * self.spacing()
+                   for i in range(self.count()))
+        return used <= width
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():     # a row more or less (not on a
+            self.fit()                                          # height change: no loop)
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().changeEvent(event)
