@@ -510,8 +510,9 @@ def test_a_latin_title_beside_chinese_ones_keeps_the_row_level(qtbot, settings):
 
 def test_the_learned_pca_plots_have_room_at_1_5x_in_1280x800(window, qtbot):
     """At 1.5x in a 1280 x 800 window (offscreen) the four PCA plots got 61 px of height beside 76 px
-    for each heatmap of the two rows above, too little to read their ticks; the PCA row now has 2
-    parts in 5 (97 px, and 58 for the heatmaps)."""
+    for each heatmap of the two rows above, too little to read their ticks; the PCA row now has 3
+    parts in 8 of the height and the rows 6 px between them (F11 without the panel: 94-107 px for the
+    PCA plots, 84-97 for the heatmaps, whose "position" label then fits its axis)."""
     window.resize(1280, 800)
     window.presenter.set_scale(1.5)
     try:
