@@ -69,7 +69,7 @@ def test_no_axis_in_any_view_scales_its_ticks_by_a_prefix(window, qtbot):
 
 def test_real_ropes_distance_plot_shows_a_one_token_sentence_as_dots(window, qtbot):
     """One token: each mean-logit curve is one point, which a line does not draw: the plot was an
-    empty axis."""
+    empty axis. A one-point ThickCurve draws a dot (every view's curves: max_len 1 too)."""
     import pytest
 
     from explorer.backend.models import shipped
@@ -78,14 +78,36 @@ def test_real_ropes_distance_plot_shows_a_one_token_sentence_as_dots(window, qtb
         pytest.skip(str(shipped.smollm2_missing()))
     window.controller.update(text="Hello")
     view = show_tab(window, qtbot, "qk")
-    r, h = view.result, window.controller.state.views["qk"].head
+    r = view.result
     assert r.n_shown == 1 and view.readout.text().endswith("; 1 token")
-    xs, ys = view.single.getData()
-    np.testing.assert_array_equal(xs, [0, 0])
-    np.testing.assert_allclose(ys, [r.by_distance[h][0], r.by_distance_plain[h][0]], rtol=1e-6)
-    window.controller.update(text="Hello there, fish")
-    view = show_tab(window, qtbot, "qk")
-    assert view.result.n_shown > 1 and len(view.single.getData()[0]) == 0
+    assert len(view.curve_rot.xData) == len(view.curve_plain.xData) == 1
+
+
+def test_a_curve_of_one_point_is_drawn_as_a_dot(qtbot):
+    import pyqtgraph as pg
+    from PySide6.QtGui import QColor
+
+    from explorer.ui.views.thick_curve import add_line
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(300, 200)
+    curve = add_line(widget.getPlotItem(), pen=pg.mkPen("#d55e00", width=2))
+    widget.setXRange(-1, 1)
+    widget.setYRange(-1, 1)
+    widget.show()
+
+    def orange() -> int:
+        image = widget.grab().toImage()
+        return sum(image.pixelColor(x, y) == QColor("#d55e00")
+                   for x in range(image.width()) for y in range(image.height()))
+
+    curve.setData([0.0], [0.0])
+    assert orange() >= 30                       # a dot ~10 px across
+    curve.setData([0.0], [float("nan")])
+    assert orange() == 0
+    curve.setData([-0.5, 0.5], [0.0, 0.0])
+    assert orange() >= 100                      # a line as before
 
 
 def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):

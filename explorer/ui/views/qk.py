@@ -54,8 +54,6 @@ class QkView(Retranslatable, PanelView):
         self.legend(self.dist, (-10, 10))
         self.curve_rot = add_line(self.dist, name="RoPE")
         self.curve_plain = add_line(self.dist, name="plain")
-        self.single = pg.ScatterPlotItem(size=10, pen=None)    # one token: a line of one point is
-        self.dist.addItem(self.single)                         # not drawn, so its two means are dots
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
@@ -139,10 +137,6 @@ class QkView(Retranslatable, PanelView):
         self.curve_plain.setData(distance, r.by_distance_plain[h][seen])
         set_pen(self.curve_plain, self.pen(PALETTE[1]))
         both = np.concatenate([r.by_distance[h][seen], r.by_distance_plain[h][seen]])
-        if len(distance) == 1:
-            self.single.setData(x=[distance[0]] * 2, y=both, brush=[pg.mkBrush(c) for c in PALETTE[:2]])
-        elif len(self.single.data):
-            self.single.clear()
         whole = bool(len(distance)) and distance[-1] - distance[0] <= WHOLE_TICKS   # a short sentence:
         if getattr(self, "_whole_ticks", None) != whole:                       # no "m − n = 0.5" ticks
             self._whole_ticks = whole

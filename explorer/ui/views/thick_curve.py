@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPaintEngine, QPainter, QPen, QTransform
 
 MAX_PASSES_WIDTH = 3      # wider pens (presentation scale >= 2) are stroked by Qt as before
@@ -71,6 +71,9 @@ class ThickCurve(pg.PlotCurveItem):
     def paint(self, p: QPainter, opt, widget) -> None:
         if self.xData is None or len(self.xData) == 0:
             return
+        if len(self.xData) == 1:      # a line through one point draws nothing: max_len 1, one token
+            self._paint_dot(p)
+            return
         pen = self.opts["pen"]
         plain = (self.opts["fillLevel"] is None and self.opts["shadowPen"] is None
                  and self._exportOpts is False and self.opts["compositionMode"] is None
@@ -92,6 +95,23 @@ class ThickCurve(pg.PlotCurveItem):
             p.setWorldTransform(base * QTransform.fromTranslate(dx, dy))
             p.drawPath(path)
         p.setWorldTransform(base)
+
+
+    def _paint_dot(self, p: QPainter) -> None:
+        """The one point as a round dot five pen widths across, in the pen's colour."""
+        x, y = float(self.xData[0]), float(self.yData[0])
+        pen = self.opts["pen"]
+        if not (math.isfinite(x) and math.isfinite(y)) or pen is None or pen.style() == Qt.PenStyle.NoPen:
+            return
+        at = p.worldTransform().map(QPointF(x, y))
+        radius = 2.5 * max(2.0, pen.widthF())
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(pen.color())
+        p.drawEllipse(at, radius, radius)
+        p.restore()
 
 
 class Curve(pg.PlotDataItem):
