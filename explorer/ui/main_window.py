@@ -7,8 +7,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QMainWindow, QScrollArea, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
 from explorer import catalogue
 from explorer.errors import InputError, error_text, internal_error
@@ -26,7 +25,7 @@ from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.settings_store import load_colormap, load_state, save_state
-from explorer.ui.tab_bar import ReadableTabBar
+from explorer.ui.tab_bar import style_tab_bar, view_tabs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
@@ -45,21 +44,9 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
-        self.tabs = QTabWidget()
-        self.tabs.setTabBar(ReadableTabBar())
         self.tab_names = {name: tab_title(name) for name in self.views}
-        self._pages: dict[str, QWidget] = {}
-        for name in self.views:
-            page = QWidget()
-            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
-            self._pages[name] = page
-            self.tabs.addTab(page, short_tab_title(name))
-            self.tabs.setTabToolTip(self.tabs.count() - 1, self.tab_names[name])
-        # every tab stays on screen at 1280 px up to 1.5x without the panel: long names are elided
-        # to no less than their first characters (tab_bar), their full names in the tooltip and the
-        # View menu; past that scroll arrows, rather than a tab bar wider than the screen
-        self.tabs.setUsesScrollButtons(True)
-        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs, self._pages = view_tabs({name: short_tab_title(name) for name in self.views},
+                                           self.tab_names)
         self.style_tabs(1.0)
         self.setCentralWidget(self.tabs)
         self.controls = ControlPanel()
@@ -97,15 +84,8 @@ class MainWindow(QMainWindow):
         self._on_tab_changed()
 
     def style_tabs(self, scale: float) -> None:
-        """Compact tabs (all 14 fit at 1280 px) at the presentation scale's size (a tab bar with a style
-        sheet ignores setFont, so the size is in the sheet). The sheet sizes the bar's own font too:
-        the bar elides its tab texts with that font, and without a size of its own it kept the font
-        it was first styled with, 1.5x in a window rebuilt during F11 (a language switch), so after
-        F11 every Chinese tab read "热..." or "..."."""
-        size = f"{QApplication.font().pointSizeF():.1f}pt"
-        self.tabs.tabBar().setStyleSheet(f"QTabBar {{ font-size: {size}; }} "
-                                         f"QTabBar::tab {{ padding: {4 * scale:.0f}px {7 * scale:.0f}px; "
-                                         f"font-size: {size}; }}")
+        """The tab bar at the presentation scale (tab_bar.style_tab_bar)."""
+        style_tab_bar(self.tabs, scale)
 
     def step_tab(self, step: int) -> None:
         """Ctrl+Tab / Ctrl+Shift+Tab: the next / previous view, wrapping round."""
