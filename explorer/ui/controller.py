@@ -170,7 +170,7 @@ class Controller(QObject):
         self.state_changed.emit(old, new)
         if new.params != old.params:
             self.params_changed.emit(new.params)
-        if new.cursor != old.cursor and new.cursor is not None:
+        if new.cursor != old.cursor:               # None: no cursor (a scene without one)
             for view in self.views.values():
                 view.set_cursor(new.cursor)
         if recompute:
@@ -231,8 +231,7 @@ class Controller(QObject):
                     view.generation = generation
                     try:
                         view.set_result(result)
-                        if self.cursor is not None:
-                            view.set_cursor(self.cursor)
+                        view.set_cursor(self.cursor)
                     except Exception as exc:    # a view that cannot draw this result: say so,
                         traceback.print_exc()   # and keep the others and the worker going
                         self.message.emit(internal_error(exc, _ui_language()))

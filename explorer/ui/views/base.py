@@ -140,8 +140,8 @@ class View(QWidget):
             self._resized_to = e.size()
             self.resized.emit()
 
-    def set_cursor(self, pos: int) -> None:
-        pass
+    def set_cursor(self, pos: int | None) -> None:
+        """Mark position `pos` (None: mark nothing)."""
 
     def set_readout(self, text: str) -> None:
         self.readout.setText(text)

@@ -158,9 +158,10 @@ class CurvesView(ZoomableView):
         width = max(1, int(self.plot.getViewBox().sceneBoundingRect().width()))
         return (int(max(0, x0)), int(x1) + 1, 0, 0, 1, width)
 
-    def set_cursor(self, pos: int) -> None:
-        self.cursor_line.setPos(pos)
-        self.cursor_line.show()
+    def set_cursor(self, pos: int | None) -> None:
+        self.cursor_line.setVisible(pos is not None)
+        if pos is not None:
+            self.cursor_line.setPos(pos)
 
     def set_line_scale(self, scale: float) -> None:
         self._width = 2.0 * scale

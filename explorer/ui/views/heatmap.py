@@ -69,9 +69,10 @@ class HeatmapView(ZoomableView):
         return (math.floor(y0), math.ceil(y1), math.floor(x0), math.ceil(x1),
                 max(1, int(rect.height())), max(1, int(rect.width())))
 
-    def set_cursor(self, pos: int) -> None:
-        self.cursor_line.setPos(pos + 0.5)
-        self.cursor_line.show()
+    def set_cursor(self, pos: int | None) -> None:
+        self.cursor_line.setVisible(pos is not None)
+        if pos is not None:
+            self.cursor_line.setPos(pos + 0.5)
 
     def set_colormap(self, name: str) -> None:
         self.panel.set_colormap(name)

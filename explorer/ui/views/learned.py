@@ -126,7 +126,11 @@ class LearnedView(Retranslatable, View):
         rect = self.tables[1].plot.getViewBox().sceneBoundingRect()
         return 0, 0, 0, 0, max(1, int(rect.height())), max(1, int(rect.width()))
 
-    def set_cursor(self, pos: int) -> None:
+    def set_cursor(self, pos: int | None) -> None:
+        if pos is None:
+            for line in self.lines:
+                line.hide()
+            return
         if self.result is None or not 0 <= pos < self.result.shape[0]:
             return
         for line in self.lines:

@@ -95,11 +95,11 @@ class SimilarityView(ZoomableView):
         lo, hi = math.floor(min(x0, y0)), math.ceil(max(x1, y1))
         return (max(0, lo), hi, 0, 0, max(1, int(rect.height())), max(1, int(rect.width())))
 
-    def set_cursor(self, pos: int) -> None:
-        self.row_line.setPos(pos + 0.5)
-        self.col_line.setPos(pos + 0.5)
-        self.row_line.show()
-        self.col_line.show()
+    def set_cursor(self, pos: int | None) -> None:
+        for line in (self.row_line, self.col_line):
+            line.setVisible(pos is not None)
+            if pos is not None:
+                line.setPos(pos + 0.5)
 
     def set_colormap(self, name: str) -> None:
         self.panel.set_colormap(name)

@@ -139,11 +139,13 @@ class MatrixRow(FittingCanvas):
             image.clear()
             set_title(plot, "")
 
-    def mark_row(self, pos: int) -> None:
+    def mark_row(self, pos: int | None) -> None:
+        """A line along row `pos` of the panels whose rows are positions (None: none)."""
         for line, is_pos in zip(self.lines, self.position_rows):
             if is_pos:
-                line.setPos(pos + 0.5)
-                line.show()
+                line.setVisible(pos is not None)
+                if pos is not None:
+                    line.setPos(pos + 0.5)
 
     def set_colormap(self, name: str) -> None:
         for bar in (self.bar, *self.own_bars.values()):
