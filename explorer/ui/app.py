@@ -36,7 +36,11 @@ def make_app(argv=None):
 
 
 def carry_presentation(old, new) -> None:
-    """A window rebuilt for a language switch keeps the old one's scale, contrast and F11."""
+    """A window rebuilt for a language switch keeps the old one's scale, contrast and F11, and its
+    lesson (at the same scene; the State from before the lesson is still the one to go back to)."""
+    if old.lecture.deck:
+        new.lecture.set_deck(old.lecture.deck, old.lecture.index)
+        new.lecture.keep_before(old.lecture.state_to_keep())
     was = old.presenter
     if was.high_contrast:
         new.presenter.toggle_contrast()

@@ -41,10 +41,12 @@ class Lecture(QObject):
         self.window = window
         self.deck: list = []
         self.index = 0
+        self._before = None          # the window's State when the lesson began, given back at its end
         self.caption = CaptionBar()
         self.caption.step_requested.connect(self.step)
         self.caption_dock = self._dock("lessonDock", self.caption, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.caption_dock.hide()
+        self.caption_dock.installEventFilter(self)      # its close button ends the lesson
         self.card = QuestionCard(window.tabs)
         self.card.revealed.connect(lambda: self.hide_action.setChecked(False))
         self.animator = Animator(window)
@@ -99,7 +101,10 @@ class Lecture(QObject):
                                         shown_keys="PgUp, ←")
         self.caption_action = self.caption_dock.toggleViewAction()
         self.caption_action.setText(QCoreApplication.translate("Lecture", "Show caption bar"))
+        self.caption_action.triggered.connect(lambda shown: None if shown else self.end())
         self.menu.addAction(self.caption_action)
+        self.end_action = self._action(QCoreApplication.translate("Lecture", "End lesson"), self.end,
+                                       shown_keys="Esc")
         self.menu.addSeparator()
         self.hide_action = self._action(QCoreApplication.translate("Lecture", "Hide plot behind a question card"), self.set_hidden,
                                         checkable=True, shown_keys="R / Enter: reveal")
@@ -122,6 +127,8 @@ class Lecture(QObject):
         """Load an ordered list of scenes and show scene `index`."""
         if not deck:
             return
+        if not self.deck:
+            self._before = self.window.controller.state
         self.deck = list(deck)
         self.caption_dock.show()
         self.go(index)
@@ -148,6 +155,29 @@ class Lecture(QObject):
         if self.deck:
             self.go(self.index + direction)
 
+    def end(self) -> None:
+        """Leave the lesson (End lesson, Esc, or closing the caption bar): no deck, caption or card,
+        and the window as it was before the lesson began. Hiding the caption left the deck stepping
+        unseen under the arrow keys, and the last scene's State was saved as the user's own."""
+        if not self.deck:
+            return
+        self.deck = []
+        self.animator.pause()
+        self.card.reveal()
+        self.caption_dock.hide()
+        before, self._before = self._before, None
+        if before is not None:
+            self.window.controller.set_state(before)
+
+    def keep_before(self, state) -> None:
+        """The State to give back when this lesson ends (a window rebuilt for another language)."""
+        if self.deck:
+            self._before = state
+
+    def state_to_keep(self):
+        """The State the window saves: during a lesson, the one from before it."""
+        return self._before if self.deck and self._before is not None else self.window.controller.state
+
     @property
     def scene(self):
         return self.deck[self.index] if self.deck else None
@@ -173,6 +203,9 @@ class Lecture(QObject):
 
     # keys ---------------------------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.caption_dock and event.type() == QEvent.Type.Close:
+            self.end()
+            return False
         if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget):
             return False
         if obj.window() is not self.window or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
@@ -185,6 +218,9 @@ class Lecture(QObject):
             return True
         if not self.deck or event.isAutoRepeat():
             return False
+        if key == Qt.Key.Key_Escape and not typing:
+            self.end()
+            return True
         if key not in NEXT_KEYS + PREV_KEYS:
             return False
         if key not in CLICKER_KEYS and (typing or (key == Qt.Key.Key_Space

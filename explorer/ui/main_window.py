@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
         return state
 
     def save_settings(self) -> None:
-        save_state(self.settings, self.controller.state, self.colormap, self.saveGeometry())
+        save_state(self.settings, self.lecture.state_to_keep(), self.colormap, self.saveGeometry())
 
     def reset(self) -> None:
         """Forget saved settings and return to the defaults."""

@@ -3273,6 +3273,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>显示字幕栏</translation>
         </message>
         <message>
+            <source>End lesson</source>
+            <translation>结束课程</translation>
+        </message>
+        <message>
             <source>Hide plot behind a question card</source>
             <translation>用问题卡片遮住图</translation>
         </message>

@@ -1,0 +1,66 @@
+"""Leaving a lesson gives the window back as it was; a scene without a cursor shows none."""
+
+from PySide6.QtCore import Qt
+
+from explorer import scenes
+from explorer.params import Params
+from tests.test_ui_lecture import press, two_scene_deck
+
+
+def test_end_lesson_restores_the_state_from_before_it_and_stops_the_keys(qtbot, window):
+    """Hiding the caption left the deck stepping unseen under the arrow keys, and nothing gave the
+    lecturer's own setup back (the last scene's State was even saved as theirs)."""
+    c, lec = window.controller, window.lecture
+    c.update(d_model=200, max_len=300)
+    c.set_cursor(12)
+    c.wait_idle()
+    before = c.state
+    lec.set_deck(two_scene_deck())
+    press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_PageDown)
+    assert lec.index == 1 and c.params.d_model == 48
+    window.save_settings()                                   # saved mid-lesson: the user's own State
+    from explorer.ui.settings_store import load_state
+
+    assert load_state(window.settings) == before
+    lec.end_action.trigger()
+    c.wait_idle()
+    assert lec.deck == [] and not lec.caption_dock.isVisible() and not lec.card.covering
+    assert c.state == before
+    press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_PageDown)    # no deck: nothing steps
+    assert c.state == before
+
+
+def test_escape_or_closing_the_caption_bar_ends_the_lesson(qtbot, window):
+    c, lec = window.controller, window.lecture
+    before = c.state
+    for leave in ("escape", "close", "menu"):
+        lec.set_deck(two_scene_deck())
+        c.wait_idle()
+        assert c.params.d_model == 32 and lec.caption_dock.isVisible()
+        if leave == "escape":
+            press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_Escape)
+        elif leave == "close":
+            lec.caption_dock.close()                          # its title bar's close button
+        else:
+            lec.caption_action.trigger()                      # Lesson → Show caption bar, unticked
+        c.wait_idle()
+        assert lec.deck == [] and c.state == before, leave
+
+
+def test_a_scene_without_a_cursor_clears_the_last_ones(qtbot, window):
+    """Stepping from a scene with a cursor to one without left its line drawn (Tokens' fish row,
+    a stray line on the heatmap)."""
+    c, lec = window.controller, window.lecture
+    deck = [scenes.make_scene(Params(d_model=32, max_len=40), "heatmap", 10),
+            scenes.make_scene(Params(d_model=32, max_len=60), "heatmap", None)]
+    lec.set_deck(deck)
+    c.wait_idle()
+    heatmap = window.views["heatmap"]
+    assert heatmap.cursor_line.isVisible() and heatmap.cursor_line.value() == 10.5
+    lec.step(+1)
+    c.wait_idle()
+    assert c.cursor is None and not heatmap.cursor_line.isVisible()
+    lec.step(-1)
+    c.wait_idle()
+    assert heatmap.cursor_line.isVisible()
+    lec.end()
