@@ -64,3 +64,31 @@ def test_a_scene_without_a_cursor_clears_the_last_ones(qtbot, window):
     c.wait_idle()
     assert heatmap.cursor_line.isVisible()
     lec.end()
+
+
+def test_a_language_switch_keeps_the_lesson_and_what_to_go_back_to(qtbot, window):
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.api_window import switch_language
+    from explorer.ui.i18n import install_translator
+    from tests.conftest import close_and_delete
+
+    before = window.controller.state
+    window.lecture.set_deck(two_scene_deck())
+    window.lecture.step(+1)
+    window.controller.wait_idle()
+    new = switch_language(window, "zh_CN")
+    try:
+        new.controller.wait_idle()
+        assert len(new.lecture.deck) == 2 and new.lecture.index == 1
+        assert new.lecture.caption.title.text() == "第二" and new.controller.params.d_model == 48
+        new.lecture.end()
+        new.controller.wait_idle()
+        got = new.controller.state          # (the Check view's state follows the language: zh_CN now)
+        assert (got.params, got.view, got.cursor) == (before.params, before.view, before.cursor)
+        assert all(got.views[n] == before.views[n] for n in before.views if n != "check")
+        assert new.lecture.deck == [] and got.views["check"].lang == "zh_CN"
+    finally:
+        install_translator(QApplication.instance(), "en")
+        new.controller.wait_idle()
+        close_and_delete(new)
