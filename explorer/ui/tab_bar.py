@@ -23,7 +23,8 @@ class ReadableTabBar(QTabBar):
         text = self.tabText(index)
         metrics = self.fontMetrics()
         saved = metrics.horizontalAdvance(text) - metrics.horizontalAdvance(squeezed_text(text))
-        return QSize(hint.width() - max(0, saved), hint.height())
+        # 3 px to spare: at exactly the squeezed text's width Qt elides one character more ("Fre…")
+        return QSize(min(hint.width(), hint.width() - max(0, saved) + 3), hint.height())
 
 
 def view_tabs(short: dict[str, str], full: dict[str, str]) -> tuple[QTabWidget, dict[str, QWidget]]:
