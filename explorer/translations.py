@@ -47,10 +47,14 @@ def fill(text: str, *args) -> str:
 
 
 def number_text(x, digits: int = 4) -> str:
-    """`x` to `digits` significant figures, from 10^digits up written out whole with thousands
-    separators: a wavelength of "54,410 positions" rather than "5.441e+04" (54,437 reads "54,440":
-    a label that moves with a slider changes no more often than before)."""
+    """`x` to `digits` significant figures; from 10,000 up to 10 million written out whole with
+    thousands separators: a wavelength of "54,410 positions" rather than "5.441e+04" (54,437 reads
+    "54,440", so a label that moves with a slider changes no more often than "%.4g" did). Beyond 10
+    million the zeros would pose as digits ("4,545,000,000"): exponent form."""
     x = float(x)
-    if math.isfinite(x) and 10 ** digits <= abs(x) < 1e15:
-        return f"{round(x, digits - 1 - math.floor(math.log10(abs(x)))):,.0f}"
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else f"{x:g}"
+    rounded = round(x, digits - 1 - math.floor(math.log10(abs(x))))
+    if 1e4 <= abs(rounded) < 1e7:
+        return f"{rounded:,.0f}"
     return f"{x:.{digits}g}"

@@ -16,8 +16,9 @@ def test_translations_check_passes():
     assert "0 problem(s)" in proc.stdout
 
 
-@pytest.mark.parametrize("x, text", [(54410.14, "54,410"), (54437.2, "54,440"), (123456789, "123,500,000"),
-                                     (99999.9, "100,000"), (6.2832, "6.283"), (9999.4, "9999"), (1e4, "10,000"),
+@pytest.mark.parametrize("x, text", [(54410.14, "54,410"), (54437.2, "54,440"), (123456789, "1.235e+08"),
+                                     (99999.9, "100,000"), (9999.5, "10,000"), (-9999.95, "-10,000"), (-0.0, "0"),
+                                     (4.545e9, "4.545e+09"), (6.2832, "6.283"), (9999.4, "9999"), (1e4, "10,000"),
                                      (-2.5e5, "-250,000"), (1e20, "1e+20"), (1.234e-4, "0.0001234"),
                                      (float("inf"), "inf"), (float("nan"), "nan")])
 def test_number_text_writes_big_numbers_out_whole(x, text):
@@ -26,3 +27,10 @@ def test_number_text_writes_big_numbers_out_whole(x, text):
     from explorer.translations import number_text
 
     assert number_text(x) == text
+
+
+def test_number_text_writes_a_base_to_six_figures():
+    from explorer.translations import number_text
+
+    assert [number_text(b, 6) for b in (10000.0, 12345.0, 500000.0, 1e6, 2532929.0, 1e8, 100.0)] == \
+        ["10,000", "12,345", "500,000", "1,000,000", "2,532,930", "1e+08", "100"]
