@@ -87,7 +87,7 @@ def preset_line(preset: Preset | str) -> str:
     parts.append(f"heads {p.n_heads}, head_dim {p.head_dim}")
     if p.position == "rope":
         s = p.rope_scaling
-        parts.append(f"RoPE base {number_text(p.rope_theta)}")     # not the shared slider's base
+        parts.append(f"RoPE base {number_text(p.rope_theta, 6)}")     # not the shared slider's base
         kind = s.rope_type if s.factor is None or s.rope_type == "default" else f"{s.rope_type} ×{s.factor:g}"
         if s.original_max_position_embeddings:
             kind += f" ({s.original_max_position_embeddings} → {p.context_length})"

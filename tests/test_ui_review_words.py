@@ -149,7 +149,7 @@ def test_the_rope_scaling_readout_names_the_chosen_factor_and_the_one_in_effect(
     from tests.test_ui_extra import make, step
 
     assert factor_text(4.0, 4.0) == "4" and factor_text(13.0, 4.0) == "4 (in effect: 13)"
-    assert factor_text(32.0, None) == "32 (in effect)"
+    assert factor_text(32.0, None) == "32 (in effect)" and factor_text(1.0, None) == "1"   # default type
     view = make(qtbot, "rope")
     step(view, lambda: view.pages.setCurrentIndex(1))
     step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData("dynamic")))
@@ -179,3 +179,15 @@ def test_a_scaled_checkpoint_names_its_rope_type_in_real_rope_and_when_opened(wi
 
     opened = window.model_actions.opened_text(open_cached(str(tmp_path)))
     assert opened.endswith("RoPE base 500, yarn ×4 (10 → 40))"), opened
+
+
+def test_every_base_is_written_out_alike(window, qtbot):
+    """Qwen's RoPE readout said "base 1e+06 … NTK-aware uses base 4,089,000" in one sentence."""
+    window.choose_preset("qwen2.5-7b")
+    assert "rope type default, factor 1, context" in show_tab(window, qtbot, "rope").readout.text()
+    window.controller.update_view("rope", page="rotation")
+    text = show_tab(window, qtbot, "rope").readout.text()
+    assert "base 1,000,000" in text and "e+0" not in text, text
+    window.controller.update_view("frequencies", rope=True)
+    text = show_tab(window, qtbot, "frequencies").readout.text()
+    assert "base 1,000,000" in text and "e+0" not in text, text

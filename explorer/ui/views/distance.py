@@ -12,7 +12,7 @@ from explorer.compute import distance as data
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
-from explorer.translations import fill
+from explorer.translations import fill, number_text
 from explorer.ui.views.fitting_canvas import scales_with_canvas
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
@@ -90,4 +90,4 @@ class DistanceView(PanelView):
             "RoPE curve: %1, attention factor² included"), r.state.label())
         self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + fill(self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
-            "MiniLM's 512 positions"), str(r.params.max_len), str(r.params.d_model), f"{r.params.base:g}"))
+            "MiniLM's 512 positions"), str(r.params.max_len), str(r.params.d_model), number_text(r.params.base, 6)))

@@ -85,7 +85,7 @@ class FrequenciesView(PanelView):
         self.set_readout(
             self._wavelength_text(r)
             + ("" if r.rope_after is None else "; " + fill(self.tr(
-                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), f"{r.state.base:g}", r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))
 
     def _wavelength_text(self, r) -> str:
         """How many pairs, their shortest and longest wavelengths, how many outrun max_len (singular at 1)."""

@@ -15,7 +15,7 @@ from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.pca_row import PcaRow
-from explorer.translations import fill
+from explorer.translations import fill, number_text
 from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
@@ -69,7 +69,7 @@ class LearnedView(Retranslatable, View):
         self.result = result
         n, d = result.shape
         p = result.params
-        set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), f"{p.base:g}", {"interleaved": self.tr("interleaved"),
+        set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), number_text(p.base, 6), {"interleaved": self.tr("interleaved"),
                                                      "concat": self.tr("concat")}.get(p.layout, p.layout)))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self._draw(self.tables[1], result.shown_sinusoidal, (-1.0, 1.0))

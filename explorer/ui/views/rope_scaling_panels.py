@@ -44,6 +44,8 @@ def factor_text(in_effect: float, chosen: float | None) -> str:
     """The factor as the readout names it: "4", or "4 (in effect: 13)" where the rope type turns the
     chosen factor into another (dynamic at a longer length), "32 (in effect)" where none was chosen
     (longrope: the ratio of the context lengths). The factor box shows the chosen one."""
+    if chosen is None and math.isclose(in_effect, 1.0):      # the default type: nothing to say
+        return "1"
     if chosen is None:
         return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect)"), f"{in_effect:.4g}")
     if math.isclose(chosen, in_effect, rel_tol=1e-9):
