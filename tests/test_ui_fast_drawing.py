@@ -203,6 +203,20 @@ def test_a_short_bar_still_labels_two_values_or_more(lo, hi, most):
         assert [t for _, t in bar_ticks(lo, hi, most)[0]] == ["-0.05", "0", "0.05"]
 
 
+@pytest.mark.parametrize("lo, hi, most", [(0.3758, 0.4666, 2), (1.7279, 1.731, 2), (-0.9, -0.7, 2),
+                                          (0.853, 0.8533, 4), (0.0, 511.0, 2), (-0.0733, 0.0733, 2)])
+def test_two_or_more_labels_lie_inside_in_order_and_read_apart(lo, hi, most):
+    """The two-label path put 0.25 below 0.376 for [0.376, 0.467] and -0.5 above -0.7 for
+    [-0.9, -0.7]; a narrow range off zero read "0.853" four times (a review sweep)."""
+    from explorer.ui.views.ranges import bar_ticks
+
+    ticks = bar_ticks(lo, hi, most)[0]
+    values, texts = [v for v, _ in ticks], [t for _, t in ticks]
+    assert 2 <= len(ticks) <= max(most, 2) and values == sorted(values)
+    assert lo - 1e-12 <= values[0] and values[-1] <= hi + 1e-12
+    assert len(set(texts)) == len(texts), texts
+
+
 def test_bar_ticks_of_symmetric_levels_are_symmetric():
     from explorer.ui.views.ranges import bar_ticks
 
@@ -822,3 +836,21 @@ def test_grabbing_a_hidden_view_does_not_recompute_it(window, qtbot):
     window.resize(1000, 700)
     qtbot.waitUntil(lambda: len(seen) == 1)
     assert seen[0] == view.size().toTuple()
+
+
+def test_a_sweep_of_ranges_always_gives_ordered_distinct_labels_inside():
+    """5,000 seeded ranges from 1e-9 wide to 1e7, on and off zero, with room for 2 to 6 labels."""
+    import random
+
+    from explorer.ui.views.ranges import bar_ticks
+
+    rng = random.Random(7)
+    for _ in range(5000):
+        lo = rng.uniform(-3, 3) * 10 ** rng.uniform(-4, 4)
+        hi = lo + 10 ** rng.uniform(-5, 3) * (abs(lo) or 1.0)
+        for most in (2, 3, 4, 6):
+            ticks = bar_ticks(lo, hi, most)[0]
+            values, texts = [v for v, _ in ticks], [t for _, t in ticks]
+            assert 2 <= len(ticks) <= most and values == sorted(values), (lo, hi, most, ticks)
+            assert lo - 1e-9 * abs(lo) <= values[0] and values[-1] <= hi + 1e-9 * abs(hi), (lo, hi, most, ticks)
+            assert len(set(texts)) == len(texts), (lo, hi, most, ticks)

@@ -60,15 +60,13 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
     gives at most `most` ticks in [lo, hi] (pyqtgraph's major ticks, without its minor levels)."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return [[]]
-    if most <= 2:                # room for two: the ends, rounded in to 1, 2, 2.5 or 5 x 10^k
-        ends = [(-_nice_below(-lo) if lo < 0 else lo), (_nice_below(hi) if hi > 0 else hi)]
-        return [[(v, "0" if v == 0 else f"{v:.3g}") for v in ends]]
-    step = _tick_step(lo, hi, most)
-    if step is None:             # no step gives two ticks inside (a narrow range off zero): the ends
-        return bar_ticks(lo, hi, 2)
+    step = _tick_step(lo, hi, max(most, 2))
+    if step is None or (most <= 2 and lo < 0 < hi):
+        return [_end_ticks(lo, hi)]
     e = 10.0 ** math.floor(math.log10(step) + 1e-9)
     places = max(0, -math.floor(math.log10(step) + 1e-9)) + (1 if round(step / e, 6) == 2.5 else 0)
     first = math.ceil(lo / step - 1e-9)
+    figures = max(3, math.floor(math.log10(max(abs(lo), abs(hi)))) - math.floor(math.log10(step) + 1e-9) + 2)
     ticks = []
     for k in range(first, first + most + 1):
         v = k * step
@@ -76,12 +74,25 @@ def bar_ticks(lo: float, hi: float, most: int = 6) -> list[list[tuple[float, str
             break
         if abs(v) < step * 1e-9:
             text = "0"
-        elif abs(v) < 1e5 and places <= 3:
+        elif abs(v) < 1e5 and places <= 6:      # (0.8531 … 0.8533 read "0.853" four times)
             text = f"{v:.{places}f}".rstrip("0").rstrip(".") if places else f"{v:.0f}"
-        else:
-            text = f"{v:.3g}"
+        else:                                    # as many figures as the step needs
+            text = f"{v:.{figures}g}"
         ticks.append((v, text))
     return [ticks]
+
+
+def _end_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
+    """Two labels at the ends: across zero rounded in to 1, 2, 2.5 or 5 x 10^k (-0.05 and 0.05 for
+    ±0.0733), else the ends themselves, with as many figures as tell them apart (0.25 was put
+    below 0.376 for [0.376, 0.467])."""
+    if lo < 0 < hi:
+        return [(v, f"{v:.3g}") for v in (-_nice_below(-lo), _nice_below(hi))]
+    for figures in range(3, 10):
+        texts = [f"{v:.{figures}g}" for v in (lo, hi)]
+        if texts[0] != texts[1]:
+            break
+    return [(lo, "0" if lo == 0 else texts[0]), (hi, "0" if hi == 0 else texts[1])]
 
 
 def _tick_step(lo: float, hi: float, most: int) -> float | None:
