@@ -50,5 +50,5 @@ def test_the_singular_texts_are_chinese_in_chinese(qtbot, settings):
         win.controller.update(text="abcdef", tokenizer="char", max_len=1, d_model=2)
         tokens = show_tab(win, qtbot, "tokens").notice.text()
         freq = show_tab(win, qtbot, "frequencies").readout.text()
-        assert tokens.endswith("当前只显示第一个词元。") and "文本有 6 个词元" in tokens, tokens
+        assert tokens.endswith("。当前只显示第一个词元。") and "文本有 6 个词元" in tokens, tokens   # no space
         assert freq.startswith("1 个频率对；最短波长") and "有 1 对的波长超过 max_len = 1" in freq, freq

@@ -21,14 +21,14 @@ def test_the_rope_scaling_pages_channel_title_names_the_pairing_in_chinese(qtbot
 
 def test_a_table_that_matches_nothing_is_no_match_not_a_mistake(window, monkeypatch, tmp_path):
     """"Mistake: matches no known convention or mistake", and "the diagnosis explains your data to
-    1.96" where nothing was diagnosed."""
+    1.96" where nothing was diagnosed: the line is the finding itself, without "Mistake:"."""
     path = tmp_path / "learned.npy"
     np.save(path, np.random.default_rng(0).normal(0, 0.02, (64, 32)).astype(np.float32))
     open_through_action(window, monkeypatch, path)
     view = window.views["check"]
     r = view.result
     assert not r.match and [m.id for m in r.mistakes] == ["unknown"]
-    assert view.summary_line.text().startswith("<b>No match: matches no known convention"), view.summary_line.text()
+    assert view.summary_line.text().startswith("<b>Matches no known convention"), view.summary_line.text()
     assert f"the nearest fit is off by {r.max_error:.3g}" in view.readout.text()
     assert "explains your data" not in view.readout.text()
 

@@ -325,10 +325,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>错误：%1</translation>
         </message>
         <message>
-            <source>No match: %1</source>
-            <translation>无匹配：%1</translation>
-        </message>
-        <message>
             <source>also: %1</source>
             <translation>另外：%1</translation>
         </message>
@@ -687,8 +683,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>距离 k</translation>
         </message>
         <message>
-            <source>score factor (1 at k = 0, before an attention factor)</source>
-            <translation>得分因子（k = 0 处为 1，未计注意力因子）</translation>
+            <source>score factor (1 at k = 0 without rope scaling)</source>
+            <translation>得分因子（无 rope 缩放时 k = 0 处为 1）</translation>
         </message>
         <message>
             <source>sinusoidal</source>
@@ -2894,6 +2890,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max_len = %1</translation>
         </message>
         <message>
+            <source>; </source>
+            <translation>；</translation>
+        </message>
+        <message>
             <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
             <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
         </message>
@@ -2916,10 +2916,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 pairs have wavelengths longer than max_len = %2</source>
             <translation>有 %1 对的波长超过 max_len = %2</translation>
-        </message>
-        <message>
-            <source>; </source>
-            <translation>；</translation>
         </message>
     </context>
     <context>
@@ -3459,6 +3455,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>RoPE 基数 %1</translation>
         </message>
         <message>
+            <source>, </source>
+            <translation>，</translation>
+        </message>
+        <message>
             <source>Opened model %1 (%2, d = %3, %4 heads, %5)</source>
             <translation>已打开模型 %1（%2，d = %3，%4 个头，%5）</translation>
         </message>
@@ -3732,6 +3732,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>，</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>

@@ -164,7 +164,8 @@ class CheckView(PanelView):
             words, colour = _html(r.summary), MATCH_COLOUR
         else:
             lines = [m.message for m in r.mistakes] or [r.summary]
-            words = fill(self.tr("Mistake: %1") if _diagnosed(r) else self.tr("No match: %1"), _html(lines[0]))
+            words = (fill(self.tr("Mistake: %1"), _html(lines[0])) if _diagnosed(r) else   # "matches no
+                     _html(lines[0][:1].upper() + lines[0][1:]))                          # known …" as is
             words += "".join("<br>" + fill(self.tr("also: %1"), _html(t)) for t in lines[1:])
             colour = MISTAKE_COLOUR
         self.summary_line.setText(f"<b>{words}</b>")

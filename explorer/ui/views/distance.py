@@ -36,7 +36,7 @@ class DistanceView(PanelView):
         self.heads_box = self.spin(self.tr("ALiBi heads"), 1, 64, s.heads, "heads")
         self.alibi_box = self.spin(self.tr("ALiBi head"), 0, s.heads - 1, s.alibi_head, "alibi_head")
         self.check(self.tr("learned (MiniLM)"), s.learned, "learned")
-        self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0, before an attention factor)"),
+        self.chart = self.plot(0, 0, self.tr("distance k"), self.tr("score factor (1 at k = 0 without rope scaling)"),
                                whole_x=True)
         names = {"sinusoidal": self.tr("sinusoidal"), "rope": "RoPE", "alibi": "ALiBi",
                  "learned": self.tr("learned (MiniLM)"), "none": self.tr("no position"),

@@ -84,7 +84,7 @@ class FrequenciesView(PanelView):
                      decades(np.concatenate([r.w, r.wavelength, [r.params.max_len]])))
         self.set_readout(
             self._wavelength_text(r)
-            + ("" if r.rope_after is None else "; " + fill(self.tr(
+            + ("" if r.rope_after is None else self.tr("; ") + fill(self.tr(
                 "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))
 
     def _wavelength_text(self, r) -> str:

@@ -114,6 +114,11 @@ def chip_text(tok) -> str:
     return tok.text.replace(" ", "␣") if tok.text else "∅"
 
 
+def _gap() -> str:
+    """Between two sentences: a space, none in Chinese (a sentence there ends in 。)."""
+    return "" if current_language().startswith("zh") else " "
+
+
 def _shown_first(n: int) -> str:
     """ "Shown: the first n tokens only." (singular at 1; context TokensView)."""
     return (QCoreApplication.translate("TokensView", "Shown: the first token only.") if n == 1 else
@@ -131,17 +136,17 @@ def notice_text(r) -> str:
         lines.append(fill(QCoreApplication.translate("TokensView",
             "The text has %1 tokens but the position table stops at max_len = %2. As the seeds say, "
             "either extend the table (raise max_len) or stop the sequence (shorten the text)."),
-            str(total), str(limit)) + " " + _shown_first(n))
+            str(total), str(limit)) + _gap() + _shown_first(n))
     elif r.limit_kind == "learned" and r.source == "model":
         lines.append(fill(QCoreApplication.translate("TokensView",
             "The text has %1 tokens but %3 learned only %2 positions. A learned table cannot be "
             "extended without training, so the sequence must stop here."), str(total), str(limit),
-            r.model_name) + " " + _shown_first(n))
+            r.model_name) + _gap() + _shown_first(n))
     elif r.limit_kind == "learned":
         lines.append(fill(QCoreApplication.translate("TokensView",
             "The text has %1 tokens but MiniLM learned only %2 positions. A learned table cannot be "
             "extended without training, so the sequence must stop here."), str(total), str(limit))
-            + " " + _shown_first(n))
+            + _gap() + _shown_first(n))
     elif r.limit_kind == "view":
         lines.append(fill(QCoreApplication.translate("TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
     if r.warning:
