@@ -74,12 +74,19 @@ def write_array(fh, array: np.ndarray, suffix: str, header: str = "") -> None:
         raise InputError(msg("unknown file type %1: use one of %2", repr(suffix), ", ".join(ARRAY_SUFFIXES)))
 
 
+def refuse_folder_name(path: str | os.PathLike) -> None:
+    """InputError for an output file named like a folder: "x.npy/" or "x.npy/." (Path() drops the
+    slash and the dot, and the file was written as x.npy)."""
+    text = str(path)
+    if text.endswith(("/", os.sep, "/.", os.sep + ".")):
+        raise InputError(msg("output file %1 ends in a slash, which names a folder: give a file name",
+                             repr(text)))
+
+
 def check_array_path(path: str | os.PathLike) -> str:
     """The suffix (.npy/.csv) of an array file path; InputError for any other."""
     suffix = Path(path).suffix.lower()
-    if str(path).endswith(("/", os.sep)):       # "x.npy/" names a folder: Path() drops the slash
-        raise InputError(msg("output file %1 ends in a slash, which names a folder: give a file name",
-                             repr(str(path))))
+    refuse_folder_name(path)
     if suffix not in ARRAY_SUFFIXES:
         raise InputError(msg("output file must end in %1, not %2", " or ".join(ARRAY_SUFFIXES), repr(str(path))))
     return suffix

@@ -257,8 +257,14 @@ def test_a_refused_export_names_only_what_sizes_it(tmp_path, capsys, args, advic
     assert err.rstrip().endswith(advice) and "or d_model" not in err, err
 
 
-def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_path, capsys):
+@pytest.mark.parametrize("args, name", [
+    (["export", "pe", "--max-len", "2", "--d-model", "2"], "x.npy/"),
+    (["export", "pe", "--max-len", "2", "--d-model", "2"], "x.npy/."),
+    (["export", "rope-frequencies", "--preset", "llama-3.1-8b"], "r.npz/"),
+    (["export", "view", "--view", "heatmap"], "v.npz/"),
+    (["render", "--view", "heatmap", "--d-model", "8", "--max-len", "8"], "p.png/"),
+])
+def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_path, capsys, args, name):
     """`-o x.npy/` wrote a file x.npy: the slash (a folder) was dropped."""
-    target = tmp_path / "x.npy"
-    assert main(["export", "pe", "--max-len", "2", "--d-model", "2", "-o", str(target) + "/"]) == 2
-    assert "ends in a slash" in capsys.readouterr().err and not target.exists()
+    assert main([*args, "-o", str(tmp_path / name.split("/")[0]) + name[name.index("/"):]]) == 2
+    assert "ends in a slash" in capsys.readouterr().err and not any(tmp_path.iterdir())

@@ -45,6 +45,9 @@ def _check_output(args) -> None:
     from explorer.fileio import check_array_path
 
     if args.kind == "qk":
+        from explorer.fileio import refuse_folder_name
+
+        refuse_folder_name(args.output)
         require(Path(args.output).suffix.lower() == ".npz",
                 f"output file must end in .npz, not {args.output!r}")
     else:

@@ -98,6 +98,9 @@ def plan(args) -> list:
         base = load_scene(args.scene) if args.scene else None
         require(base is not None or args.view, "give --view NAME (or --scene FILE, or --deck FILE)")
         suffix = out.suffix.lower()
+        from explorer.fileio import refuse_folder_name
+
+        refuse_folder_name(args.output)
         require(suffix in IMAGE_SUFFIXES, f"the output must end in .png or .svg, not {str(out)!r}")
         require(args.format is None or f".{args.format}" == suffix,
                 f"--format {args.format} does not match the output {out.name}: one picture is "

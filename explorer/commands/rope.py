@@ -98,6 +98,9 @@ def run_export(args) -> int:
     """Write inv_freq (dim/2,) float64 and attention_factor () to FILE.npz, atomically."""
     from pathlib import Path
 
+    from explorer.fileio import refuse_folder_name
+
+    refuse_folder_name(args.output)
     require(Path(args.output).suffix.lower() == ".npz",
             f"output file must end in .npz, not {str(args.output)!r}")
     import numpy as np

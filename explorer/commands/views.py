@@ -95,6 +95,9 @@ def run_export_view(args) -> int:
     from explorer.compute.arrays import npz_bytes
     from explorer.fileio import atomic_write_bytes
 
+    from explorer.fileio import refuse_folder_name
+
+    refuse_folder_name(args.output)
     require(Path(args.output).suffix.lower() == ".npz",
             f"the output of `export view` must end in .npz, not {args.output!r}")
     arrays = view_arrays(args)
