@@ -49,7 +49,7 @@ def test_clicker_keys_step_the_deck_and_show_the_caption(qtbot, window):
     press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_PageDown)
     assert lec.index == 1 and window.controller.params.d_model == 48
     assert current_name(window) == "similarity" and window.controller.cursor == 7
-    assert lec.caption.title.text() == "Second" and lec.caption.text.text() == "two"
+    assert lec.caption.title.text() == "Second" and "follows the reveal" in lec.caption.text.text()   # (its question is up)
     assert "2 / 2" in lec.caption.position.text()
     assert lec.card.covering                               # scene 2 has a question
     press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_PageDown)   # past the end: stays
@@ -92,6 +92,10 @@ def test_the_caption_bar_is_as_tall_as_its_text(qtbot, settings, lang):
         for _ in lec.deck:
             win.controller.wait_idle()
             qtbot.wait(20)
+            held = lec.caption.height()
+            lec.card.reveal()             # a question's explanation shows on the reveal, in the same height
+            qtbot.wait(10)
+            assert lec.caption.height() == held
             bar = lec.caption
             for part in bar.findChildren(QLayout) + [bar.layout()]:      # no cached heights
                 part.invalidate()

@@ -92,3 +92,20 @@ def test_a_language_switch_keeps_the_lesson_and_what_to_go_back_to(qtbot, window
         install_translator(QApplication.instance(), "en")
         new.controller.wait_idle()
         close_and_delete(new)
+
+
+def test_the_caption_holds_its_explanation_back_until_the_question_is_revealed(qtbot, window):
+    """Scene 8 asked "is 4 closer to 5 or to 17?" above a caption that said "position 4 is closer to
+    position 5": the explanation waits for the reveal, in a bar already as tall as it needs."""
+    lec = window.lecture
+    lec.set_deck(two_scene_deck())
+    window.controller.wait_idle()
+    assert lec.caption.text.text() == "one"                 # no question: shown at once
+    lec.step(+1)
+    window.controller.wait_idle()
+    assert lec.card.covering and "follows the reveal" in lec.caption.text.text()
+    height = lec.caption.height()
+    press(qtbot, window.tabs.currentWidget(), Qt.Key.Key_R)
+    assert not lec.card.covering and lec.caption.text.text() == "two"
+    assert lec.caption.height() == height
+    lec.end()

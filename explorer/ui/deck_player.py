@@ -20,6 +20,7 @@ class CaptionBar(QWidget):
         self.setObjectName("captionBar")
         self.scene = None
         self.index, self.count = 0, 0
+        self.answer_hidden = False     # a question card is up: the explanation (its answer) waits
         self.title = QLabel()
         self.title.setObjectName("captionTitle")
         self.title.setWordWrap(True)
@@ -53,10 +54,18 @@ class CaptionBar(QWidget):
         self._title_font()
         self.retranslate_ui()
 
-    def show_scene(self, scene, index: int, count: int) -> None:
-        """Show scene `index` (0-based) of `count`."""
+    def show_scene(self, scene, index: int, count: int, answer_hidden: bool = False) -> None:
+        """Show scene `index` (0-based) of `count`; answer_hidden: its question card is up, so the
+        explanation, which answers it, is held back until the reveal."""
         self.scene, self.index, self.count = scene, index, count
+        self.answer_hidden = answer_hidden
         self.retranslate_ui()
+
+    def show_answer(self) -> None:
+        """The card was revealed: the explanation shows (the bar keeps its height)."""
+        if self.answer_hidden:
+            self.answer_hidden = False
+            self.retranslate_ui()
 
     def retranslate_ui(self) -> None:
         self.prev_button.setToolTip(self.tr("Previous scene (PageUp)"))
@@ -73,6 +82,13 @@ class CaptionBar(QWidget):
         self.prev_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < self.count - 1)
         self._fit_height()
+        self._hold_answer()
+
+    def _hold_answer(self) -> None:
+        """While the question card is up, a line saying the explanation comes with the reveal in
+        place of it (the bar sized for the explanation: nothing moves on the reveal)."""
+        if self.answer_hidden and self.scene is not None:
+            self.text.setText(self.tr("(The explanation follows the reveal: R or Enter.)"))
 
     def _fit_height(self) -> None:
         """As tall as the wrapped text needs at the bar's width. A word-wrapped label's size hint
@@ -81,12 +97,15 @@ class CaptionBar(QWidget):
         layout = self.layout()
         if layout is None or self.width() <= 0:
             return
+        if self.answer_hidden and self.scene is not None:        # measured with the explanation
+            self.text.setText(self.scene.text("explain", current_language()))
         for part in (self.words, self.side, layout):    # their cached heights are of the old text
             part.invalidate()
         need = layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1
         need = max(need, layout.minimumSize().height())
         if need != self.minimumHeight() or need != self.maximumHeight():
             self.setFixedHeight(need)
+        self._hold_answer()
 
     def _title_font(self) -> None:
         """The title a quarter larger than the bar's font, bold (follows presentation scale)."""

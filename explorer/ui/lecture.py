@@ -49,6 +49,7 @@ class Lecture(QObject):
         self.caption_dock.installEventFilter(self)      # its close button ends the lesson
         self.card = QuestionCard(window.tabs)
         self.card.revealed.connect(lambda: self.hide_action.setChecked(False))
+        self.card.revealed.connect(self.caption.show_answer)
         self.animator = Animator(window)
         self.animation_bar = AnimationBar(self.animator)
         window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.animation_bar)
@@ -144,7 +145,7 @@ class Lecture(QObject):
         scene = self.deck[self.index]
         self.animator.pause()
         apply_scene(self.window, scene)
-        self.caption.show_scene(scene, self.index, len(self.deck))
+        self.caption.show_scene(scene, self.index, len(self.deck), answer_hidden=scene.question is not None)
         if scene.question is not None:
             self.card.cover(scene)
             self.hide_action.setChecked(True)

@@ -113,6 +113,10 @@
             <source>scene %1 / %2</source>
             <translation>场景 %1 / %2</translation>
         </message>
+        <message>
+            <source>(The explanation follows the reveal: R or Enter.)</source>
+            <translation>（讲解在揭晓之后出现：按 R 或回车。）</translation>
+        </message>
     </context>
     <context>
         <name>Catalogue</name>
