@@ -109,3 +109,24 @@ def test_the_caption_holds_its_explanation_back_until_the_question_is_revealed(q
     assert not lec.card.covering and lec.caption.text.text() == "two"
     assert lec.caption.height() == height
     lec.end()
+
+
+def test_the_card_covers_the_whole_page_when_the_caption_changes_height(qtbot, window):
+    """A shorter caption made the tab area taller, and the card kept the page's old height: a strip
+    of the plot (an axis title) showed under it."""
+    long_text = {"en": "A long explanation that wraps. " * 12, "zh_CN": "很长的讲解。" * 30}
+    ask = {"en": "Which?", "zh_CN": "哪个？"}
+    deck = [scenes.make_scene(Params(d_model=32, max_len=40), "heatmap", None, title=ask, explain=long_text,
+                              question=ask),
+            scenes.make_scene(Params(d_model=32, max_len=40), "curves", None, title=ask,
+                              explain={"en": "Short.", "zh_CN": "短。"}, question=ask)]
+    lec = window.lecture
+    lec.set_deck(deck)
+    qtbot.wait(20)
+    tall = lec.caption.height()
+    lec.step(+1)
+    qtbot.wait(20)
+    assert lec.caption.height() < tall and lec.card.covering
+    card, tabs = lec.card.geometry(), window.tabs
+    assert card.bottom() + 1 == tabs.height() and card.top() == tabs.tabBar().geometry().bottom() + 1
+    lec.end()

@@ -78,13 +78,12 @@ class QuestionCard(QFrame):
             label.setFont(font)
 
     def _place(self) -> None:
-        """Cover the page area of the tab widget (below its tab bar)."""
-        page = self.tabs.currentWidget()
-        if page is None:
-            self.setGeometry(self.tabs.rect())
-            return
-        top_left = page.mapTo(self.tabs, page.rect().topLeft())
-        self.setGeometry(top_left.x(), top_left.y(), page.width(), page.height())
+        """Cover the tab widget below its tab bar. (From the tab widget's own size: when it is
+        resized its page still has the old size, and a shorter caption left a strip of the plot
+        showing under the card.)"""
+        bar = self.tabs.tabBar()
+        top = bar.geometry().bottom() + 1 if bar.isVisible() else 0
+        self.setGeometry(0, top, self.tabs.width(), max(0, self.tabs.height() - top))
 
     # events -------------------------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
