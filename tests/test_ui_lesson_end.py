@@ -130,3 +130,18 @@ def test_the_card_covers_the_whole_page_when_the_caption_changes_height(qtbot, w
     card, tabs = lec.card.geometry(), window.tabs
     assert card.bottom() + 1 == tabs.height() and card.top() == tabs.tabBar().geometry().bottom() + 1
     lec.end()
+
+
+def test_during_a_lesson_the_views_own_introductions_give_their_room_to_the_plots(qtbot, window):
+    lec, views = window.lecture, window.views
+    heatmap = views["heatmap"]
+    assert heatmap.explain.isVisible()
+    lec.set_deck(two_scene_deck())
+    window.controller.wait_idle()
+    assert heatmap.explain.isHidden() and heatmap.explain.text()
+    lec.step(+1)                                          # similarity: built now, during the lesson
+    window.controller.wait_idle()
+    assert views["similarity"].explain.isHidden()
+    lec.end()
+    window.controller.wait_idle()
+    assert not views["similarity"].explain.isHidden() and not heatmap.explain.isHidden()

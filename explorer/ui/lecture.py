@@ -59,6 +59,7 @@ class Lecture(QObject):
         self.formula_dock.hide()
         self._build_menu()
         window.tabs.currentChanged.connect(self._on_tab_changed)
+        window.view_built.connect(lambda _name, view: self._show_intro(view))
         QApplication.instance().installEventFilter(self)
         window.destroyed.connect(self._uninstall)
 
@@ -131,6 +132,8 @@ class Lecture(QObject):
         if not self.deck:
             self._before = self.window.controller.state
         self.deck = list(deck)
+        for view in self.window.views.values():     # the views built so far; later ones on build
+            self._show_intro(view)
         self.caption_dock.show()
         self.go(index)
 
@@ -167,8 +170,17 @@ class Lecture(QObject):
         self.card.reveal()
         self.caption_dock.hide()
         before, self._before = self._before, None
+        for view in self.window.views.values():
+            self._show_intro(view)
         if before is not None:
             self.window.controller.set_state(before)
+
+    def _show_intro(self, view) -> None:
+        """A view's own introduction is hidden during a lesson: the caption says what the scene shows,
+        and in F11 at 1280 x 800 the two together left plots 25-70 px high."""
+        intro = getattr(view, "explain", None)
+        if intro is not None:
+            intro.setVisible(not self.deck)
 
     def keep_before(self, state) -> None:
         """The State to give back when this lesson ends (a window rebuilt for another language)."""
