@@ -124,6 +124,7 @@ def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):
     view = show_tab(window, qtbot, "tokens")
     if view.result.source == "minilm":
         assert view.tokenizer_box.currentData() == "wordpiece" and not view.scale_box.isChecked()
+        assert view.pages.tabText(1) == "X = E + learned positions"
     if shipped.smollm2_path() is None:
         pytest.skip(str(shipped.smollm2_missing()))
     window.controller.update(embedding_source="model", model="smollm2")

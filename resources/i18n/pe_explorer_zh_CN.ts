@@ -4180,12 +4180,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1（模型自带）</translation>
         </message>
         <message>
+            <source>X = E·√d + PE</source>
+            <translation>X = E·√d + PE</translation>
+        </message>
+        <message>
+            <source>X = E·√d (RoPE adds nothing here)</source>
+            <translation>X = E·√d（RoPE 在此不加任何东西）</translation>
+        </message>
+        <message>
             <source>X = E (RoPE adds nothing here)</source>
             <translation>X = E（RoPE 在此不加任何东西）</translation>
         </message>
         <message>
-            <source>X = E·√d + PE</source>
-            <translation>X = E·√d + PE</translation>
+            <source>X = E + learned positions</source>
+            <translation>X = E + 可学习位置</translation>
         </message>
         <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>

@@ -88,7 +88,11 @@ def show_what_was_used(tokenizer_box, scale_box, r) -> None:
 
 
 def sum_page_name(r) -> str:
-    """The sum page's tab: the paper's X = E·√d + PE, or what a RoPE model's X is."""
-    if r is not None and r.source == "model" and r.position == "rope" and not r.error:
-        return QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)")
-    return QCoreApplication.translate("TokensView", "X = E·√d + PE")
+    """The sum page's tab: the paper's X = E·√d + PE, or what a trained table's X is: E plus its
+    learned positions (MiniLM, GPT-2, BERT), or E alone for a RoPE model (√d: Gemma's scale)."""
+    if r is None or r.error or r.source == "untrained":
+        return QCoreApplication.translate("TokensView", "X = E·√d + PE")
+    if r.source == "model" and r.position == "rope":
+        return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
+                else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))
+    return QCoreApplication.translate("TokensView", "X = E + learned positions")
