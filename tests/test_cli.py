@@ -160,6 +160,10 @@ def test_render_to_a_full_disk_or_in_chinese_says_so_in_one_line(monkeypatch, ca
     out = str(tmp_path / "r.png")
     assert main(["render", "--view", "heatmap", "--lang", "zh_CN", "--d-model", "0", "-o", out]) == 2
     assert capsys.readouterr().err.strip() == "pe-explorer render: error: d_model 必须在 1 到 8,192 之间；实际为 0"
+    for args, words in ((["-o", str(tmp_path / "x.jpg")], "输出文件的扩展名必须是 .png 或 .svg"),
+                        (["--size", "0x0", "-o", out], "--size 每边必须在 200 到 8000 像素之间")):
+        assert main(["render", "--view", "heatmap", "--lang", "zh_CN", *args]) == 2
+        assert words in capsys.readouterr().err
     monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(errno.ENOSPC, "No space left on device")))
     assert main(["render", "--view", "heatmap", "--d-model", "8", "--max-len", "8", "-o", out]) == 2
     assert capsys.readouterr().err.strip() == "pe-explorer render: error: No space left on device"

@@ -66,11 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d{1,6})\s*[xX×]\s*(\d{1,6})\s*", text or "")
-    require(m is not None, f"--size must look like 1280x800, not {text!r}")
+    require(m is not None, "--size must look like 1280x800, not %1", repr(text))
     w, h = int(m.group(1)), int(m.group(2))
     lo, hi = SIZE_RANGE
     require(lo <= w <= hi and lo <= h <= hi,
-            f"--size must be between {lo} and {hi} pixels a side; got {w}x{h}")
+            "--size must be between %1 and %2 pixels a side; got %3", lo, hi, f"{w}x{h}")
     return w, h
 
 
@@ -83,17 +83,17 @@ def plan(args) -> list:
     from explorer.ui.export import IMAGE_SUFFIXES, check_dpi
 
     check_dpi(args.dpi)
-    require(args.lang in ("en", "zh_CN"), f"--lang must be en or zh_CN, not {args.lang!r}")
+    require(args.lang in ("en", "zh_CN"), "--lang must be en or zh_CN, not %1", repr(args.lang))
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
     out = Path(args.output)
     if args.deck:
         args.format = args.format or "png"
-        require(args.format in ("png", "svg"), f"--format must be png or svg, not {args.format!r}")
+        require(args.format in ("png", "svg"), "--format must be png or svg, not %1", repr(args.format))
         path = resource(*BUILTIN_DECK) if args.deck == "builtin" else Path(args.deck)
         scenes = load_deck(path)
-        require(not out.exists() or out.is_dir(), f"-o must be a folder for --deck; {out} is a file")
+        require(not out.exists() or out.is_dir(), "-o must be a folder for --deck; %1 is a file", out)
         folder = out.parent if str(out.parent) else Path(".")
-        require(folder.is_dir(), f"cannot create {out}: the folder {folder} does not exist")
+        require(folder.is_dir(), "cannot create %1: the folder %2 does not exist", out, folder)
     else:
         base = load_scene(args.scene) if args.scene else None
         require(base is not None or args.view, "give --view NAME (or --scene FILE, or --deck FILE)")
@@ -101,14 +101,14 @@ def plan(args) -> list:
         from explorer.fileio import refuse_folder_name
 
         refuse_folder_name(args.output)
-        require(suffix in IMAGE_SUFFIXES, f"the output must end in .png or .svg, not {str(out)!r}")
+        require(suffix in IMAGE_SUFFIXES, "the output must end in .png or .svg, not %1", repr(str(out)))
         require(args.format is None or f".{args.format}" == suffix,
-                f"--format {args.format} does not match the output {out.name}: one picture is "
-                f"written as its name's suffix says (name it .{args.format}, or drop --format)")
+                "--format %1 does not match the output %2: one picture is written as its name's suffix "
+                "says (name it .%1, or drop --format)", args.format, out.name)
         folder = out.parent if str(out.parent) else Path(".")
-        require(folder.is_dir(), f"cannot write {out}: the folder {folder} does not exist")
-        require(os.access(folder, os.W_OK), f"cannot write {out}: the folder {folder} is read-only")
-        require(not out.is_dir(), f"cannot write {out}: it is a folder")
+        require(folder.is_dir(), "cannot write %1: the folder %2 does not exist", out, folder)
+        require(os.access(folder, os.W_OK), "cannot write %1: the folder %2 is read-only", out, folder)
+        require(not out.is_dir(), "cannot write %1: it is a folder", out)
         scenes = [base] if base else [None]
     jobs = []
     for i, scene in enumerate(scenes):

@@ -1398,6 +1398,30 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1；改为显示 SmolLM2-135M</translation>
         </message>
         <message>
+            <source>--format %1 does not match the output %2: one picture is written as its name's suffix says (name it .%1, or drop --format)</source>
+            <translation>--format %1 与输出 %2 不符：单张图片按文件名的后缀写出（请把它命名为 .%1，或去掉 --format）</translation>
+        </message>
+        <message>
+            <source>--format must be png or svg, not %1</source>
+            <translation>--format 必须是 png 或 svg，而不是 %1</translation>
+        </message>
+        <message>
+            <source>--lang must be en or zh_CN, not %1</source>
+            <translation>--lang 必须是 en 或 zh_CN，而不是 %1</translation>
+        </message>
+        <message>
+            <source>--size must be between %1 and %2 pixels a side; got %3</source>
+            <translation>--size 每边必须在 %1 到 %2 像素之间；实际为 %3</translation>
+        </message>
+        <message>
+            <source>--size must look like 1280x800, not %1</source>
+            <translation>--size 的格式应为 1280x800，而不是 %1</translation>
+        </message>
+        <message>
+            <source>-o must be a folder for --deck; %1 is a file</source>
+            <translation>使用 --deck 时 -o 必须是文件夹；%1 是文件</translation>
+        </message>
+        <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
         </message>
@@ -1586,6 +1610,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>beta_fast 必须大于 beta_slow；实际为 %1 &lt;= %2</translation>
         </message>
         <message>
+            <source>cannot create %1: the folder %2 does not exist</source>
+            <translation>无法创建 %1：文件夹 %2 不存在</translation>
+        </message>
+        <message>
             <source>cannot open %1: %2</source>
             <translation>无法打开 %1：%2</translation>
         </message>
@@ -1686,12 +1714,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法写入 %1：%2</translation>
         </message>
         <message>
+            <source>cannot write %1: it is a folder</source>
+            <translation>无法写入 %1：它是一个文件夹</translation>
+        </message>
+        <message>
             <source>cannot write %1: permission denied (is the folder read-only?)</source>
             <translation>无法写入 %1：权限不足（文件夹是只读的吗？）</translation>
         </message>
         <message>
             <source>cannot write %1: the folder %2 does not exist</source>
             <translation>无法写入 %1：文件夹 %2 不存在</translation>
+        </message>
+        <message>
+            <source>cannot write %1: the folder %2 is read-only</source>
+            <translation>无法写入 %1：文件夹 %2 是只读的</translation>
         </message>
         <message>
             <source>ch_step must be a whole number &gt;= 1, not %1</source>
@@ -2420,6 +2456,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the number of rows shown must be a whole number &gt;= 1, not %1</source>
             <translation>显示的行数必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>the output must end in .png or .svg, not %1</source>
+            <translation>输出文件的扩展名必须是 .png 或 .svg，而不是 %1</translation>
         </message>
         <message>
             <source>the position rows %1</source>
