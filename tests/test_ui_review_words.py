@@ -136,6 +136,11 @@ def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):
     assert not view.scale_box.isChecked() and not view.scale_box.isEnabled()
     assert view.pages.tabText(1) == "X = E (RoPE adds nothing here)"
     assert view.gauge.why.text().startswith("A RoPE model adds nothing to E")
+    import pyqtgraph as pg
+
+    bars = [item for item in view.gauge.angles.items if isinstance(item, pg.BarGraphItem)]
+    title = view.gauge.angles.titleLabel.text
+    assert len(bars) == 1 and "× 1" in title and "√d" not in title, title    # its own scale only
     window.controller.update(embedding_source="untrained")
     view = show_tab(window, qtbot, "tokens")
     assert view.tokenizer_box.currentData() == "cl100k" and view.scale_box.isChecked()

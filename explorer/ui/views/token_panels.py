@@ -233,15 +233,19 @@ class GaugePanel(Retranslatable, QWidget):
                                                brush=self.COLOURS[k], pen=None))
         set_title(self.norms, _key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
         active_scaled = r.scale != 1.0
+        if model:           # its own scale only (×1 and ×1 side by side said nothing)
+            groups = [(r.angle_scaled, f"× {r.scale:.3g}", True)]
+        else:
+            groups = [(r.angle_scaled, self.tr("with ×√d"), active_scaled),
+                      (r.angle_unscaled, self.tr("without ×√d"), not active_scaled)]
         key = []
-        for k, (values, name, on) in enumerate((
-                (r.angle_scaled, self.tr("with ×√d"), active_scaled),
-                (r.angle_unscaled, self.tr("without ×√d"), not active_scaled))):
+        for k, (values, name, on) in enumerate(groups):
             colour = QColor(self.COLOURS[2 * k])
             colour.setAlpha(255 if on else 80)
-            self.angles.addItem(pg.BarGraphItem(x=x + (k - 0.5) * 0.4, height=np.nan_to_num(values),
+            offset = (k - 0.5) * 0.4 if len(groups) == 2 else 0.0
+            self.angles.addItem(pg.BarGraphItem(x=x + offset, height=np.nan_to_num(values),
                                                 width=0.38, brush=colour, pen=None))
-            key.append((self.COLOURS[2 * k], name + (" ✔" if on else "")))
+            key.append((self.COLOURS[2 * k], name + (" ✔" if on and not model else "")))
         set_title(self.angles, _key(self.tr("angle (X, E)"), key), size="10pt")
         for plot in (self.norms, self.angles):
             name_ticks(plot.getAxis("bottom"), labels, n, centre=0.0)
