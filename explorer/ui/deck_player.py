@@ -40,6 +40,7 @@ class CaptionBar(QWidget):
         words.setSpacing(2)
         words.addWidget(self.title)
         words.addWidget(self.text)
+        words.addStretch(1)            # a held-back explanation's placeholder sits under the title
         self.side = side = QVBoxLayout()
         side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(self.position, 0, Qt.AlignmentFlag.AlignCenter)
