@@ -145,3 +145,18 @@ def test_during_a_lesson_the_views_own_introductions_give_their_room_to_the_plot
     lec.end()
     window.controller.wait_idle()
     assert not views["similarity"].explain.isHidden() and not heatmap.explain.isHidden()
+
+
+def test_f11_and_its_menu_item_enter_and_leave_presentation_mode(qtbot, window):
+    """Qt ticks the checkable action before its slot runs: the slot read the tick as "already in
+    F11" and left at once, so the key and the menu item did nothing (tests called the method)."""
+    p = window.presenter
+    window.show()
+    p.full_action.trigger()
+    assert p.in_presentation() and p.scale == 1.5 and window.dock.isHidden() and p.full_action.isChecked()
+    p.full_action.trigger()
+    assert not p.in_presentation() and p.scale == 1.0 and not window.dock.isHidden()
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    assert p.in_presentation() and p.full_action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    assert not p.in_presentation() and not p.full_action.isChecked() and p.scale == 1.0

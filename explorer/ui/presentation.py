@@ -46,6 +46,7 @@ class Presenter(QObject):
         super().__init__(window)
         self.window = window
         self.scale = 1.0
+        self._presenting = False       # in F11
         self.high_contrast = False
         self.base_point_size = base_point_size()
         self._normal_geometry = None      # the window before F11, restored on leaving it
@@ -82,7 +83,9 @@ class Presenter(QObject):
             self.enter_presentation()
 
     def in_presentation(self) -> bool:
-        return self.full_action.isChecked()
+        """In F11 (its own flag: Qt ticks the checkable action before its triggered slot runs, so the
+        tick read as "already presenting" and F11 left at once, doing nothing)."""
+        return self._presenting
 
     def enter_presentation(self) -> None:
         """Full screen, controls hidden, text and lines at least 1.5x."""
@@ -91,6 +94,7 @@ class Presenter(QObject):
             return
         self._normal_geometry = (w.saveGeometry(), w.size())
         self._scale_before = self.scale
+        self._presenting = True
         self.full_action.setChecked(True)
         w.dock.hide()
         if self.scale < 1.5:
@@ -102,6 +106,7 @@ class Presenter(QObject):
         w = self.window
         if not self.in_presentation():
             return
+        self._presenting = False
         self.full_action.setChecked(False)
         self.set_scale(self._scale_before)
         w.showNormal()
