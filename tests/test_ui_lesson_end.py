@@ -160,3 +160,86 @@ def test_f11_and_its_menu_item_enter_and_leave_presentation_mode(qtbot, window):
     assert p.in_presentation() and p.full_action.isChecked()
     qtbot.keyClick(window, Qt.Key.Key_F11)
     assert not p.in_presentation() and not p.full_action.isChecked() and p.scale == 1.0
+
+
+def test_reset_or_a_scene_opened_mid_lesson_ends_it_and_stays(qtbot, window, monkeypatch, tmp_path):
+    """Reset to defaults mid-lesson was undone at the lesson's end (and the old State saved); a scene
+    opened mid-lesson ran under the old caption and was thrown away at the end."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from explorer.ui.settings_store import load_state
+
+    c, lec = window.controller, window.lecture
+    c.update(d_model=200)
+    lec.set_deck(two_scene_deck())
+    window.reset()
+    c.wait_idle()
+    assert lec.deck == [] and c.params.d_model != 200
+    window.save_settings()
+    assert load_state(window.settings).params.d_model == c.params.d_model
+    path = scenes.save_scene(tmp_path / "one.json", scenes.make_scene(Params(d_model=64, max_len=70), "curves", None))
+    lec.set_deck(two_scene_deck())
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.file_actions.open_scene()
+    c.wait_idle()
+    assert lec.deck == [] and c.params.d_model == 64 and c.state.view == "curves"
+
+
+def test_after_the_lesson_the_caption_says_none_is_loaded_and_esc_leaves_past_a_slider(qtbot, window):
+    lec = window.lecture
+    lec.set_deck(two_scene_deck())
+    lec.step(+1)
+    lec.end()
+    lec.caption_action.trigger()                      # shown again by hand
+    assert lec.caption.title.text() == "No lesson loaded" and not lec.caption.prev_button.isEnabled()
+    lec.caption_action.trigger()
+    lec.set_deck(two_scene_deck())
+    slider = window.controls.d_model.slider
+    slider.setFocus()
+    press(qtbot, slider, Qt.Key.Key_Escape)           # a slider does not use Esc: the lesson ends
+    assert lec.deck == []
+
+
+def test_a_cursor_past_the_rows_shown_leaves_no_old_mark(qtbot, window):
+    c = window.controller
+    c.update(text="the cat sat", tokenizer="char", max_len=64)
+    tokens = window.views["tokens"]
+    window.tabs.setCurrentIndex(list(window.views).index("tokens"))
+    c.wait_idle()
+    c.set_cursor(1)
+    assert tokens.sum.lines[0].isVisible()
+    c.set_cursor(40)                                   # past the 11 characters shown
+    assert not tokens.sum.lines[0].isVisible() and tokens.chips.currentRow() == -1
+
+
+def test_the_placeholder_is_never_cut_and_a_revealed_card_stays_revealed_over_a_language_switch(
+        qtbot, window):
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.api_window import switch_language
+    from explorer.ui.i18n import install_translator
+    from tests.conftest import close_and_delete
+
+    ask = {"en": "Which?", "zh_CN": "哪个？"}
+    deck = [scenes.make_scene(Params(d_model=32, max_len=40), "heatmap", None, title=ask,
+                              explain={"en": "Four.", "zh_CN": "四。"}, question=ask)]
+    lec = window.lecture
+    window.presenter.set_scale(3.0)
+    window.resize(950, 800)
+    try:
+        lec.set_deck(deck)
+        qtbot.wait(20)
+        label = lec.caption.text
+        assert "follows the reveal" in label.text() and label.height() >= label.heightForWidth(label.width())
+        lec.card.reveal()
+        new = switch_language(window, "zh_CN")
+        try:
+            assert new.lecture.deck and not new.lecture.card.covering
+            assert new.lecture.caption.text.text() == "四。"
+        finally:
+            install_translator(QApplication.instance(), "en")
+            new.presenter.set_scale(1.0)
+            new.controller.wait_idle()
+            close_and_delete(new)
+    finally:
+        window.presenter.set_scale(1.0)

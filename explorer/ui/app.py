@@ -41,6 +41,8 @@ def carry_presentation(old, new) -> None:
     if old.lecture.deck:
         new.lecture.set_deck(old.lecture.deck, old.lecture.index)
         new.lecture.keep_before(old.lecture.state_to_keep())
+        if not old.lecture.card.covering:      # a question already revealed stays revealed
+            new.lecture.card.reveal()
     was = old.presenter
     if was.high_contrast:
         new.presenter.toggle_contrast()

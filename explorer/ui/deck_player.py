@@ -75,6 +75,8 @@ class CaptionBar(QWidget):
             self.title.setText(self.tr("No lesson loaded"))
             self.text.setText(self.tr("Lesson ▸ Start built-in lesson, or File ▸ Open scene or deck."))
             self.position.setText("")
+            self.prev_button.setEnabled(False)
+            self.next_button.setEnabled(False)
             return
         lang = current_language()
         self.title.setText(self.scene.text("title", lang))
@@ -104,6 +106,11 @@ class CaptionBar(QWidget):
             part.invalidate()
         need = layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1
         need = max(need, layout.minimumSize().height())
+        if self.answer_hidden and self.scene is not None:        # and the placeholder, if taller
+            self._hold_answer()
+            for part in (self.words, self.side, layout):
+                part.invalidate()
+            need = max(need, layout.heightForWidth(self.width()) if layout.hasHeightForWidth() else -1)
         if need != self.minimumHeight() or need != self.maximumHeight():
             self.setFixedHeight(need)
         self._hold_answer()

@@ -91,6 +91,8 @@ class FileActions(QObject):
         if len(deck) > 1 and hasattr(lecture, "set_deck"):
             lecture.set_deck(deck)
         else:
+            if hasattr(lecture, "end"):       # a lesson running: it ends, and this scene is what stays
+                lecture.end()
             apply_scene(self.window, deck[0])
         self.window.statusBar().showMessage(fill(self.tr("Opened %1"), path), 5000)
 

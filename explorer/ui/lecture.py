@@ -31,6 +31,7 @@ REVEAL_KEYS = (Qt.Key.Key_R, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 CLICKER_KEYS = (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp)
 # widgets that use arrows / Space / letters themselves: only the clicker keys step past them
 TYPING = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QAbstractSlider, QComboBox)
+TEXT_ENTRY = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox)   # where Esc may mean "undo typing"
 
 
 class Lecture(QObject):
@@ -169,6 +170,7 @@ class Lecture(QObject):
         self.animator.pause()
         self.card.reveal()
         self.caption_dock.hide()
+        self.caption.show_scene(None, 0, 0)      # shown again: "No lesson loaded", not the last scene
         before, self._before = self._before, None
         for view in self.window.views.values():
             self._show_intro(view)
@@ -201,6 +203,8 @@ class Lecture(QObject):
         if hidden:
             scene = self.scene if self.scene is not None and self.scene.question is not None else None
             self.card.cover(scene)
+            if scene is not None:            # its answer is held back again
+                self.caption.show_scene(scene, self.index, len(self.deck), answer_hidden=True)
         else:
             self.card.reveal()
         self.hide_action.setChecked(self.card.covering)
@@ -231,7 +235,8 @@ class Lecture(QObject):
             return True
         if not self.deck or event.isAutoRepeat():
             return False
-        if key == Qt.Key.Key_Escape and not typing:
+        if key == Qt.Key.Key_Escape and not isinstance(focus, TEXT_ENTRY):   # sliders, closed combos:
+            # Esc is not theirs
             self.end()
             return True
         if key not in NEXT_KEYS + PREV_KEYS:

@@ -297,7 +297,9 @@ class MainWindow(QMainWindow):
         save_state(self.settings, self.lecture.state_to_keep(), self.colormap, self.saveGeometry())
 
     def reset(self) -> None:
-        """Forget saved settings and return to the defaults."""
+        """Forget saved settings and return to the defaults (a lesson running ends first: what it
+        would give back at its end is no longer wanted)."""
+        self.lecture.end()
         self.settings.clear()
         self.controller.set_state(replace(default_state(), view=self.controller.state.view))
         self._on_colormap_changed("CET-D1")

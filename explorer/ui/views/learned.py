@@ -127,11 +127,9 @@ class LearnedView(Retranslatable, View):
         return 0, 0, 0, 0, max(1, int(rect.height())), max(1, int(rect.width()))
 
     def set_cursor(self, pos: int | None) -> None:
-        if pos is None:
-            for line in self.lines:
+        if pos is None or self.result is None or not 0 <= pos < self.result.shape[0]:
+            for line in self.lines:      # none, or past the rows shown: no mark (an old one was left)
                 line.hide()
-            return
-        if self.result is None or not 0 <= pos < self.result.shape[0]:
             return
         for line in self.lines:
             line.setPos(pos + 0.5)

@@ -291,14 +291,14 @@ class TokensView(Retranslatable, View):
 
     # cursor and hover ----------------------------------------------------------------------------
     def set_cursor(self, pos: int | None) -> None:
+        if pos is not None and (self.result is None or not 0 <= pos < self.result.n_shown):
+            pos = None                     # past the tokens shown: no mark (an old one was left)
         if pos is None:
             self.chips.blockSignals(True)
             self.chips.setCurrentRow(-1)
             self.chips.blockSignals(False)
             self.sum.mark_row(None)
             self.lookup.mark_row(None)
-            return
-        if self.result is None or not 0 <= pos < self.result.n_shown:
             return
         self.chips.blockSignals(True)
         self.chips.setCurrentRow(pos)
