@@ -231,7 +231,8 @@ class Controller(QObject):
                     view.generation = generation
                     try:
                         view.set_result(result)
-                        view.set_cursor(self.cursor)
+                        if self.cursor is not None:     # (None: its lines were hidden when it
+                            view.set_cursor(self.cursor)  # became None, not again each frame)
                     except Exception as exc:    # a view that cannot draw this result: say so,
                         traceback.print_exc()   # and keep the others and the worker going
                         self.message.emit(internal_error(exc, _ui_language()))
