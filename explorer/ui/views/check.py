@@ -22,10 +22,10 @@ from explorer.ui.views.fitting_canvas import FittingCanvas
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
 
-
 def _diagnosed(r) -> bool:
     """A known mistake was found ("unknown": the data matches nothing known, which is no diagnosis)."""
     return any(m.id != "unknown" for m in r.mistakes)
+
 
 class CheckView(PanelView):
     title = "check"
