@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     tolerant_streams()
     try:
         code = _main(argv)
-        if code != 0:                   # already said why: an unwritable stdout is not said twice
+        if code == 2:                   # bad input, already said: an unwritable stdout is not said twice
             drop_stdout()
         elif sys.stdout is not None:    # None: started with stdout closed (`>&-`, pythonw)
             sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
