@@ -131,6 +131,8 @@ def test_check_takes_numpy_scalars_and_refuses_ragged_or_huge_input_in_one_line(
         explorer.check([[1.0, 2.0], [3.0]])                 # was numpy's "inhomogeneous shape" ValueError
     with pytest.raises(InputError, match="base must be a finite number > 1"):
         explorer.check(pe, base=10 ** 400)                  # was a TypeError from np.isfinite
+    with pytest.raises(InputError, match="lang must be one of en, zh_CN, not 'fr'"):
+        explorer.check(pe, lang="fr")                       # was taken, and English given
     with pytest.raises(InputError, match="^one number is no table or vector to check$"):
         explorer.check(np.array([[3.0]]), kind="pe")        # was "a vector of 1 numbers is …"
 

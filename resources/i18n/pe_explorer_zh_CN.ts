@@ -1922,6 +1922,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>kind 必须是 %1 之一，而不是 %2</translation>
         </message>
         <message>
+            <source>lang must be one of %1, not %2</source>
+            <translation>lang 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
             <source>layer %1 reads the output of the layers before it, which PE Explorer does not compute; only layer 0 can be computed from the text</source>
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
         </message>

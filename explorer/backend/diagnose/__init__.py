@@ -13,7 +13,7 @@ import numpy as np
 
 from explorer.backend.diagnose.fitting import peak_abs
 from explorer.backend.diagnose.loading import as_array, load_array
-from explorer.backend.diagnose.messages import told_in
+from explorer.backend.diagnose.messages import LANGS, told_in
 from explorer.backend.diagnose.result import KINDS, Diagnosis, Mistake, tolerance
 from explorer.backend.encodings import finite_number
 from explorer.errors import require, shown
@@ -35,6 +35,7 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     require(kind is None or kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), repr(kind))
     require(pairing is None or pairing in PAIRINGS,
             "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
+    require(lang in LANGS, "lang must be one of %1, not %2", ", ".join(LANGS), shown(lang))
     require(base is None or (finite_number(base) and base > 1),     # numpy scalars too; not 10**400
             "base must be a finite number > 1, not %1", shown(base))
     base = None if base is None else float(base)
