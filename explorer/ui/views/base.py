@@ -246,6 +246,13 @@ def one_rect_repaints(widget: QWidget) -> None:
         view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
 
 
+def line_at(line: pg.InfiniteLine, pos: int | None, offset: float = 0.5) -> None:
+    """A cursor line at pos + offset (a cell's centre), hidden when pos is None (no cursor)."""
+    line.setVisible(pos is not None)
+    if pos is not None:
+        line.setPos(pos + offset)
+
+
 def plain_tick_values(widget: QWidget) -> None:
     """Every axis inside `widget` labels its ticks with the values themselves: pyqtgraph's automatic
     SI prefix put "(x0.001)" on Q·K's mean logit (ticks -40 … 0) and the scale gauge's length."""

@@ -11,7 +11,7 @@ from explorer.translations import number_text
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.views.band import Band, Bars
 from explorer.ui.views.thick_curve import add_line
-from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes
+from explorer.ui.views.base import CURSOR_PEN, ZoomableView, cache_axes, line_at
 from explorer.ui.views.tick_room import whole_steps
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies
@@ -159,9 +159,7 @@ class CurvesView(ZoomableView):
         return (int(max(0, x0)), int(x1) + 1, 0, 0, 1, width)
 
     def set_cursor(self, pos: int | None) -> None:
-        self.cursor_line.setVisible(pos is not None)
-        if pos is not None:
-            self.cursor_line.setPos(pos)
+        line_at(self.cursor_line, pos, offset=0.0)
 
     def set_line_scale(self, scale: float) -> None:
         self._width = 2.0 * scale

@@ -7,7 +7,7 @@ import math
 import pyqtgraph as pg
 
 from explorer.translations import fill, number_text
-from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, per_pixel_hint,
+from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cell_under, line_at, per_pixel_hint,
                                     zoom_ranges)
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.fitting_canvas import FittingCanvas
@@ -70,9 +70,7 @@ class HeatmapView(ZoomableView):
                 max(1, int(rect.height())), max(1, int(rect.width())))
 
     def set_cursor(self, pos: int | None) -> None:
-        self.cursor_line.setVisible(pos is not None)
-        if pos is not None:
-            self.cursor_line.setPos(pos + 0.5)
+        line_at(self.cursor_line, pos)
 
     def set_colormap(self, name: str) -> None:
         self.panel.set_colormap(name)

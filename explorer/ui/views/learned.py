@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.errors import localized
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under
+from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, line_at
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.pca_row import PcaRow
 from explorer.translations import fill, number_text
@@ -127,13 +127,10 @@ class LearnedView(Retranslatable, View):
         return 0, 0, 0, 0, max(1, int(rect.height())), max(1, int(rect.width()))
 
     def set_cursor(self, pos: int | None) -> None:
-        if pos is None or self.result is None or not 0 <= pos < self.result.shape[0]:
-            for line in self.lines:      # none, or past the rows shown: no mark (an old one was left)
-                line.hide()
-            return
+        if pos is not None and (self.result is None or not 0 <= pos < self.result.shape[0]):
+            pos = None                   # none, or past the rows shown: no mark (an old one was left)
         for line in self.lines:
-            line.setPos(pos + 0.5)
-            line.show()
+            line_at(line, pos)
 
     def set_line_scale(self, scale: float) -> None:
         """Room between the two rows for the colour bars' end labels ("-1.0" above "1.0"),

@@ -9,7 +9,8 @@ import pyqtgraph as pg
 
 from explorer.translations import fill
 from explorer.ui.views.thick_curve import add_line
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under, per_pixel_hint
+from explorer.ui.views.base import (CURSOR_PEN, ImagePlot, ZoomableView, cache_axes, cell_under, line_at,
+                                    per_pixel_hint)
 from explorer.ui.views.tick_room import whole_steps
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import held_span, steady_range, symmetric_levels
@@ -97,9 +98,7 @@ class SimilarityView(ZoomableView):
 
     def set_cursor(self, pos: int | None) -> None:
         for line in (self.row_line, self.col_line):
-            line.setVisible(pos is not None)
-            if pos is not None:
-                line.setPos(pos + 0.5)
+            line_at(line, pos)
 
     def set_colormap(self, name: str) -> None:
         self.panel.set_colormap(name)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
-from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together
+from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, line_at
 from explorer.ui.views.tick_room import cell_centres
 from explorer.ui.views.titles import scaled_label, set_title
 from explorer.ui.views.ranges import set_bar_levels, set_extent
@@ -143,9 +143,7 @@ class MatrixRow(FittingCanvas):
         """A line along row `pos` of the panels whose rows are positions (None: none)."""
         for line, is_pos in zip(self.lines, self.position_rows):
             if is_pos:
-                line.setVisible(pos is not None)
-                if pos is not None:
-                    line.setPos(pos + 0.5)
+                line_at(line, pos)
 
     def set_colormap(self, name: str) -> None:
         for bar in (self.bar, *self.own_bars.values()):
