@@ -280,10 +280,11 @@ def cache_axes(*items) -> None:
             axis = item.getAxis(name)
             axis.setCacheMode(cached)
             axis.label.setCacheMode(cached)           # the axis label: a child, not in its pixmap
-            # tick labels are the values themselves: no "(x0.001)" on the label (Q·K's mean logit
-            # read -40 … 0 (x0.001)); a colour bar's ticks are given (bar_ticks), and with a prefix
-            # on, every level change re-set the label's HTML (~0.15 ms per bar)
-            axis.enableAutoSIPrefix(False)
+            if isinstance(item, pg.ColorBarItem):
+                # its ticks are given (bar_ticks); with an SI prefix on, every level change re-set
+                # the label's HTML (~0.15 ms per bar). (Every view's axes lose the prefix when the
+                # view is made: plain_tick_values.)
+                axis.enableAutoSIPrefix(False)
             keep_pictures(axis)                       # its last few pictures are kept
             if name in ("left", "right"):
                 # grow for longer tick labels, never shrink back: a colour bar whose labels go
