@@ -25,6 +25,8 @@ from explorer.backend.rope_scaling import (
     RopeScaling,
     inv_frequencies,
     rope_frequencies,
+    rotated_pairs,
+    rotated_width,
 )
 from explorer.errors import InputError
 
@@ -100,7 +102,7 @@ def assert_same(head_dim, base, scaling, max_len=None, seq_len=None, exact=False
     ours = inv_frequencies(head_dim, base, scaling, seq_len, max_len)
     ref_inv, ref_att = reference(head_dim, base, scaling, max_len, seq_len, exact)
     assert ours.inv_freq.dtype == np.float64
-    assert ours.inv_freq.shape == ref_inv.shape == (int(head_dim * scaling.partial_rotary_factor) // 2,)
+    assert ours.inv_freq.shape == ref_inv.shape == (rotated_width(head_dim, scaling) // 2,)
     np.testing.assert_allclose(ours.inv_freq, ref_inv, rtol=rtol, atol=0)
     assert ours.attention_factor == pytest.approx(ref_att, rel=1e-12)
     return ours
@@ -131,6 +133,14 @@ CASES = [
     (128, 1e4, RopeScaling("llama3", factor=2.5, low_freq_factor=0.5, high_freq_factor=8.0,
                            original_max_position_embeddings=512, partial_rotary_factor=0.5), None, None),
 ]
+PROPORTIONAL = [   # Gemma 4's full-attention layers: p 0.25, theta 1e6 (transformers' Gemma4TextConfig defaults)
+    (512, 1e6, RopeScaling("proportional", partial_rotary_factor=0.25), None, None),
+    (256, 1e6, RopeScaling("proportional", factor=8.0, partial_rotary_factor=0.25), None, None),
+    (128, 1e4, RopeScaling("proportional"), None, None),
+    (130, 5e5, RopeScaling("proportional", factor=3.0, partial_rotary_factor=0.33), None, None),
+    (6, 1e4, RopeScaling("proportional", partial_rotary_factor=0.5), None, None),
+]
+CASES += PROPORTIONAL
 LONG = RopeScaling("longrope", short_factor=[1.0 + 0.01 * i for i in range(48)],
                    long_factor=[1.0 + i for i in range(48)], original_max_position_embeddings=4096)
 
@@ -177,7 +187,7 @@ def drawn_config(draw):
     original, seq_len = draw(LENGTHS), draw(st.none() | LENGTHS)
     dim = int(head_dim * fraction)
     p = {"partial_rotary_factor": fraction}
-    if kind in ("linear", "dynamic", "yarn", "llama3"):
+    if kind in ("linear", "dynamic", "yarn", "llama3") or (kind == "proportional" and draw(st.booleans())):
         p["factor"] = draw(FACTORS)
     if kind in ("dynamic", "yarn", "llama3", "longrope"):
         p["original_max_position_embeddings"] = original
@@ -209,6 +219,38 @@ def test_drawn_configs_match_transformers(case):
     exact_rtol = 2e-5 if scaling.rope_type == "longrope" else 1e-9
     assert_same(head_dim, base, scaling, max_len, seq_len, exact=True, rtol=exact_rtol)
     assert_same(head_dim, base, scaling, max_len, seq_len, rtol=2e-5)
+
+
+def test_every_rope_type_of_transformers_is_known():
+    """A rope type transformers adds (5.x added proportional for Gemma 4) must be added here too."""
+    assert set(ROPE_INIT_FUNCTIONS) | {"default"} == set(ROPE_TYPES)
+
+
+@pytest.mark.parametrize("head_dim, base, scaling, max_len, seq_len", PROPORTIONAL)
+def test_proportional_turns_the_first_pairs_of_the_whole_head(head_dim, base, scaling, max_len, seq_len):
+    """p-RoPE: the whole head's frequencies base^(-2i/head_dim) / factor for the first int(p hd // 2)
+    pairs and 0 for the rest, not the partial-rotary default's base^(-2i/(p hd))."""
+    ours = inv_frequencies(head_dim, base, scaling).inv_freq
+    turning = int(scaling.partial_rotary_factor * head_dim // 2)
+    assert rotated_pairs(head_dim, scaling) == turning and rotated_width(head_dim, scaling) == head_dim
+    whole = base ** -(np.arange(0, head_dim, 2) / head_dim) / (scaling.factor or 1.0)
+    np.testing.assert_allclose(ours[:turning], whole[:turning], rtol=1e-14)
+    assert np.all(ours[turning:] == 0.0)
+    profile = pair_profile(head_dim, base, scaling)
+    assert profile.regime.count("not rotated") == head_dim // 2 - turning
+    assert np.all(np.isinf(profile.wavelength_after[turning:]))
+
+
+@FUZZ
+@given(st.integers(1, 600).map(lambda h: 2 * h), st.floats(0.001, 1.0), BASES, st.none() | FACTORS)
+def test_drawn_proportional_matches_transformers(head_dim, fraction, base, factor):
+    scaling = RopeScaling("proportional", factor=factor, partial_rotary_factor=fraction)
+    if int(fraction * head_dim // 2) < 1:
+        with pytest.raises(InputError, match="leaves no pair that rotates"):
+            inv_frequencies(head_dim, base, scaling)
+        return
+    assert_same(head_dim, base, scaling, exact=True, rtol=1e-9)
+    assert_same(head_dim, base, scaling, rtol=2e-5)
 
 
 @pytest.mark.parametrize("head_dim, base, scaling, max_len, seq_len", CASES)
@@ -340,16 +382,20 @@ def test_pair_profile_is_consistent_with_the_frequencies(head_dim, base, scaling
     assert np.array_equal(prof.inv_freq_after, freqs.inv_freq)
     dim = prof.rotary_dim
     np.testing.assert_allclose(prof.inv_freq_before, base ** (-np.arange(0, dim, 2) / dim), rtol=1e-13)
-    np.testing.assert_allclose(prof.wavelength_after * prof.inv_freq_after, 2 * np.pi, rtol=1e-13)
-    np.testing.assert_allclose(prof.divisor, prof.inv_freq_before / prof.inv_freq_after, rtol=1e-13)
+    turn = prof.rotated_pairs                 # proportional: the pairs past it have frequency 0
+    np.testing.assert_allclose(prof.wavelength_after[:turn] * prof.inv_freq_after[:turn], 2 * np.pi, rtol=1e-13)
+    np.testing.assert_allclose(prof.divisor[:turn], prof.inv_freq_before[:turn] / prof.inv_freq_after[:turn],
+                               rtol=1e-13)
+    assert np.all(np.isinf(prof.wavelength_after[turn:])) and np.all(np.isinf(prof.divisor[turn:]))
     assert set(prof.regime) <= set(REGIMES) and len(prof.regime) == dim // 2
+    assert prof.regime[turn:] == ("not rotated",) * (dim // 2 - turn)
     assert prof.attention_factor == freqs.attention_factor
     w, b = prof.interpolation, prof.inv_freq_before
     if scaling.rope_type in ("yarn", "llama3"):          # a linear blend of w and w / factor
         np.testing.assert_allclose(prof.inv_freq_after, b * (1 - w) + b / prof.factor * w, rtol=1e-12)
     if scaling.rope_type == "dynamic":                   # w / s^t
         np.testing.assert_allclose(prof.inv_freq_after, b / prof.factor ** w, rtol=1e-9)
-    for label, weight in zip(prof.regime, w):
+    for label, weight in zip(prof.regime[:turn], w):
         assert {"extrapolated": weight <= 1e-9, "interpolated": weight >= 1 - 1e-9,
                 "between": 1e-9 < weight < 1 - 1e-9}[label] or prof.factor == 1.0
 
@@ -515,3 +561,29 @@ def test_lengths_sizes_and_huge_numbers_are_refused_in_one_line(call, needle):
     with pytest.raises(InputError, match=needle) as err:
         call()
     assert "\n" not in str(err.value) and len(str(err.value)) < 300
+
+
+def test_nested_rope_parameters_need_a_layer_type_and_read_that_one():
+    """Gemma 3 and 4 configs set RoPE per layer type; the top level's defaults would be wrong numbers."""
+    from transformers import Gemma3TextConfig, Gemma4TextConfig
+
+    from explorer.backend.rope_config import layer_types
+
+    gemma4 = Gemma4TextConfig()
+    config = gemma4.to_dict()
+    assert layer_types(config) == ("sliding_attention", "full_attention")
+    with pytest.raises(InputError, match=r"per layer type \(sliding_attention, full_attention\): choose one"):
+        scaling_from_config(config)
+    with pytest.raises(InputError, match="choose one with layer_type, not 'global'"):
+        scaling_from_config(config, "global")
+    with pytest.raises(InputError, match=r"per layer type \(none\)"):
+        scaling_from_config({"rope_theta": 1e4}, "full_attention")
+    base, scaling = scaling_from_config(config, "full_attention")
+    assert base == 1e6 and scaling == RopeScaling("proportional", partial_rotary_factor=0.25)
+    full = gemma4.per_layer_config["full_attention"]       # its global layers' head_dim: 512
+    want, factor = ROPE_INIT_FUNCTIONS["proportional"](full, "cpu", layer_type="full_attention")
+    ours = inv_frequencies(full.head_dim, base, scaling)
+    np.testing.assert_allclose(ours.inv_freq, want.double().numpy(), rtol=RTOL)
+    assert int(np.count_nonzero(ours.inv_freq)) == 64 and ours.attention_factor == factor
+    local = scaling_from_config(Gemma3TextConfig().to_dict(), "sliding_attention")
+    assert local == (10_000.0, RopeScaling())

@@ -259,6 +259,12 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
         "qwen3", dict(mh.SMALL, num_key_value_heads=2, rope_theta=1e6), _drop("head_dim"), mh.TEXT),
     "gemma, the class's head_dim (256) when config.json has none": (
         "gemma", dict(mh.SMALL, num_key_value_heads=1, rope_theta=1e4), _drop("head_dim"), mh.TEXT),
+    "proportional (Gemma 4's p-RoPE), a quarter of the pairs turn": (
+        "llama", dict(HEAD16, rope_parameters={"rope_type": "proportional", "rope_theta": 500.0,
+                                               "partial_rotary_factor": 0.25}), None, mh.TEXT),
+    "proportional with a factor, in qwen3": (
+        "qwen3", dict(HEAD16, rope_parameters={"rope_type": "proportional", "rope_theta": 500.0,
+                                               "partial_rotary_factor": 0.5, "factor": 4.0}), None, LONG_TEXT),
     "dynamic, Mistral's default max_position_embeddings": (
         "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
         _drop("max_position_embeddings"), LONG_TEXT),
@@ -324,6 +330,8 @@ INV_FREQ_CASES = [
      "original_max_position_embeddings": 8192},
     {"rope_type": "longrope", "short_factor": list(np.linspace(1, 2, 64)),
      "long_factor": list(np.linspace(1, 9, 64)), "original_max_position_embeddings": 4096},
+    {"rope_type": "proportional", "partial_rotary_factor": 0.25},
+    {"rope_type": "proportional", "partial_rotary_factor": 0.3, "factor": 8.0},
 ]
 
 

@@ -145,9 +145,19 @@ def test_each_rope_type_through_the_view_controls(qtbot, kind):
     assert s.rope_type == kind and s.page == "scaling"
     want = inv_frequencies(s.head_dim, s.base, s.scaling(), s.seq_len, s.max_position_embeddings)
     _, drawn = view.panels.f_after.getOriginalDataset()
-    np.testing.assert_allclose(drawn, want.inv_freq)
+    turning = int(np.count_nonzero(want.inv_freq))       # proportional: the pairs with θ = 0 are not drawn
+    np.testing.assert_allclose(drawn, want.inv_freq[:turning])
     plain = 1.0 / s.base ** (np.arange(0, s.head_dim, 2) / s.head_dim)
-    assert np.allclose(drawn, plain) == (kind in ("default", "dynamic"))   # dynamic: seq_len <= L0
+    assert np.allclose(drawn, plain[:turning]) == (kind in ("default", "dynamic", "proportional"))
+    #                               (dynamic: seq_len <= L0; proportional: the first pairs, unchanged)
+    if kind == "proportional":    # picking it turns a quarter of the pairs, as Gemma 4's global layers
+        assert s.partial_rotary_factor == 0.25 and turning == s.head_dim // 8
+        assert view.panels.f_still.isVisible() and view.panels.f_still.getRegion() == (turning - 0.5,
+                                                                                        s.head_dim / 2 - 0.5)
+        runs = [r.getRegion() for r in view.panels.unrotated if r.isVisible()]
+        half = s.head_dim // 2
+        assert runs == [(turning, half), (half + turning, s.head_dim)] if s.pairing == "half" else \
+            runs == [(2 * turning, s.head_dim)]
     if kind == "dynamic":          # the current length: longer than L0 rescales the base
         before = drawn.copy()
         step(view, lambda: view.params_boxes.boxes["seq_len"].setValue(4 * s.original_max_len))

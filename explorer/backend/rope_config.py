@@ -2,7 +2,8 @@
 
 Accepted: 4.x files (`rope_theta` + `rope_scaling` {"type" | "rope_type", ...}, `partial_rotary_factor`,
 `rotary_pct` (GPT-NeoX), `rotary_dim` (GPT-J), a top-level `original_max_position_embeddings` (Phi-3),
-`max_position_embeddings`) and 5.x files (`rope_parameters` {"rope_type", "rope_theta", ...}).
+`max_position_embeddings`) and 5.x files (`rope_parameters` {"rope_type", "rope_theta", ...}, or one such
+dict per layer type, as Gemma 3 and 4 have: {"sliding_attention": {...}, "full_attention": {...}}).
 Keys a rope type does not read are dropped, as transformers ignores them (with a warning).
 """
 
@@ -41,14 +42,28 @@ def _scalar_list(value):
     return tuple(value) if isinstance(value, list) else value
 
 
-def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
-    """(base, scaling) from a config dict; InputError naming what is wrong or missing."""
+def layer_types(config: dict) -> tuple[str, ...]:
+    """The layer types a config sets RoPE for one by one (5.x nested rope_parameters); () when one set."""
+    rope = config.get("rope_parameters") if isinstance(config, dict) else None
+    if not isinstance(rope, dict):
+        return ()
+    return tuple(key for key, value in rope.items() if isinstance(value, dict))
+
+
+def scaling_from_config(config: dict, layer_type: str | None = None) -> tuple[float, RopeScaling]:
+    """(base, scaling) from a config dict; InputError naming what is wrong or missing. layer_type picks
+    one of a nested rope_parameters' sets ("full_attention", "sliding_attention"); it is needed there."""
     require(isinstance(config, dict), "a model config must be a JSON object (dict), not %1", shown(config))
     rope = config.get("rope_parameters")
     if rope is None:
         rope = config.get("rope_scaling")
+    require(rope is None or isinstance(rope, dict), "rope_parameters / rope_scaling must be an object or null")
+    nested = layer_types(config)
+    if nested or layer_type is not None:
+        require(layer_type in nested, "this config sets RoPE per layer type (%1): choose one with layer_type, "
+                "not %2", ", ".join(nested) or "none", shown(layer_type))
+        rope = rope[layer_type]
     rope = dict(rope or {})
-    require(isinstance(rope, dict), "rope_parameters / rope_scaling must be an object or null")
     kind = rope.get("rope_type", rope.get("type", "default"))
     require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), shown(kind))
     base = rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA))

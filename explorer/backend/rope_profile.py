@@ -5,6 +5,7 @@ Regimes (what the scaling did to the pair's frequency w_i):
   interpolated  divided by the full factor (low frequencies: less than a turn in the original context)
   between       a blend; `interpolation` says how much (yarn's ramp, llama3's middle band, dynamic NTK)
   rescaled      longrope: divided by its own per-pair factor (`divisor`)
+  not rotated   proportional (p-RoPE): frequency 0, the pair's two channels never turn
 `interpolation` is the weight of w_i / factor in the blend (yarn, llama3: linear in w; dynamic: the
 exponent, w_after = w_before / s^interpolation); NaN for longrope.
 """
@@ -24,10 +25,12 @@ from explorer.backend.rope_scaling import (
     llama3_smooth,
     resolved_factor,
     rotary_dim,
+    rotated_pairs,
+    rotated_width,
     yarn_ramp,
 )
 
-REGIMES = ("extrapolated", "between", "interpolated", "rescaled")
+REGIMES = ("extrapolated", "between", "interpolated", "rescaled", "not rotated")
 _SNAP = 1e-9
 
 
@@ -37,14 +40,16 @@ class PairProfile:
 
     rope_type: str
     head_dim: int
-    rotary_dim: int                       # dim = int(head_dim * partial_rotary_factor)
+    rotary_dim: int                       # dim = int(head_dim * partial_rotary_factor); proportional: head_dim
+    rotated_pairs: int                    # pairs that turn (frequency > 0): dim/2, or proportional's first ones
     base: float
     inv_freq_before: np.ndarray           # (dim/2,) base^(-2i/dim)
     inv_freq_after: np.ndarray            # (dim/2,) after the scaling
     wavelength_before: np.ndarray         # (dim/2,) 2 pi / w, in positions
-    wavelength_after: np.ndarray          # (dim/2,)
-    divisor: np.ndarray                   # (dim/2,) before / after
+    wavelength_after: np.ndarray          # (dim/2,) inf where not rotated
+    divisor: np.ndarray                   # (dim/2,) before / after; inf where not rotated
     interpolation: np.ndarray             # (dim/2,) 0 unchanged .. 1 divided by the factor; NaN longrope
+    #                                       and pairs not rotated
     regime: tuple[str, ...]               # (dim/2,) one of REGIMES
     attention_factor: float
     factor: float                         # the factor in effect (dynamic: s for this seq_len)
@@ -77,6 +82,10 @@ def _blend(scaling: RopeScaling, dim: int, base: float, before: np.ndarray, seq_
     original = scaling.original_max_position_embeddings or max_len
     if kind == "default":
         return np.zeros(half), 1.0, original, None, None
+    if kind == "proportional":                # the turning pairs / factor (the others: regime "not rotated")
+        factor = 1.0 if scaling.factor is None else float(scaling.factor)
+        extended = None if original is None else round(original * factor)
+        return np.full(half, 0.0 if factor == 1 else 1.0), factor, extended, None, None
     if kind == "linear":
         extended = None if original is None else round(original * scaling.factor)
         return np.ones(half), float(scaling.factor), extended, None, None
@@ -107,7 +116,7 @@ def pair_profile(head_dim: int, base: float, scaling: RopeScaling | None = None,
     """Every pair before and after `scaling` (same arguments as inv_frequencies)."""
     scaling = scaling or RopeScaling()
     after = inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
-    dim = rotary_dim(head_dim, scaling.partial_rotary_factor)
+    dim, turning = rotated_width(head_dim, scaling), rotated_pairs(head_dim, scaling)
     before = default_inv_freq(dim, base)                          # (dim/2,)
     weight, factor, extended, band, ramp = _blend(scaling, dim, base, before, seq_len,
                                                   max_position_embeddings)
@@ -117,12 +126,17 @@ def pair_profile(head_dim: int, base: float, scaling: RopeScaling | None = None,
         regime = ("extrapolated",) * (dim // 2)
     else:
         regime = _label(weight)
+    regime = regime[:turning] + ("not rotated",) * (dim // 2 - turning)
+    weight = np.array(weight, dtype=np.float64)
+    weight[turning:] = np.nan
     original = scaling.original_max_position_embeddings or max_position_embeddings
+    with np.errstate(divide="ignore"):                            # frequency 0: wavelength and divisor inf
+        wavelength_after, divisor = 2 * math.pi / after.inv_freq, before / after.inv_freq
     return PairProfile(
-        rope_type=scaling.rope_type, head_dim=int(head_dim), rotary_dim=dim, base=float(base),
-        inv_freq_before=_frozen(before), inv_freq_after=_frozen(after.inv_freq),
-        wavelength_before=_frozen(2 * math.pi / before), wavelength_after=_frozen(2 * math.pi / after.inv_freq),
-        divisor=_frozen(before / after.inv_freq), interpolation=_frozen(weight), regime=regime,
+        rope_type=scaling.rope_type, head_dim=int(head_dim), rotary_dim=dim, rotated_pairs=turning,
+        base=float(base), inv_freq_before=_frozen(before), inv_freq_after=_frozen(after.inv_freq),
+        wavelength_before=_frozen(2 * math.pi / before), wavelength_after=_frozen(wavelength_after),
+        divisor=_frozen(divisor), interpolation=_frozen(weight), regime=regime,
         attention_factor=float(after.attention_factor), factor=float(factor),
         original_context=None if original is None else int(original),
         extended_context=None if extended is None else int(extended),
@@ -142,7 +156,7 @@ def score_vs_distance_scaled(head_dim: int, base: float, scaling: RopeScaling | 
 
     scaling = scaling or RopeScaling()
     after = inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
-    dim = rotary_dim(head_dim, scaling.partial_rotary_factor)
+    dim = rotated_width(head_dim, scaling)
     _check_len("max_dist", max_dist, 0)
     count = 2 * max_dist + 1
     check_budget(count * 6, 8, "a score curve over %1 distances", f"{count:,}")
@@ -157,16 +171,24 @@ def score_vs_distance_scaled(head_dim: int, base: float, scaling: RopeScaling | 
 PAIRINGS = ("interleaved", "half")
 
 
-def channel_pairs(head_dim: int, partial_rotary_factor: float = 1.0, pairing: str = "half") -> np.ndarray:
+def channel_pairs(head_dim: int, partial_rotary_factor: float = 1.0, pairing: str = "half",
+                  scaling: RopeScaling | None = None) -> np.ndarray:
     """For each channel of a head, the pair index i it rotates in (frequency w_i), or -1 if it is not
     rotated; (head_dim,) int. The first dim = int(head_dim * p) channels rotate:
       half         transformers' rotate_half (GPT-NeoX, Llama): pair i = channels (i, i + dim/2)
-      interleaved  GPT-J / RoFormer rotate_every_two, DeepSeek: pair i = channels (2i, 2i + 1)"""
+      interleaved  GPT-J / RoFormer rotate_every_two, DeepSeek: pair i = channels (2i, 2i + 1)
+    With a proportional `scaling` (its own p) the pairs span the whole head and only the first
+    rotated_pairs turn: half pairs (i, i + head_dim/2) for i < that count, the rest -1."""
     from explorer.errors import require
 
     require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
-    dim = rotary_dim(head_dim, partial_rotary_factor)
+    if scaling is not None and scaling.rope_type == "proportional":
+        dim, turning = rotated_width(head_dim, scaling), rotated_pairs(head_dim, scaling)
+    else:
+        dim = rotary_dim(head_dim, partial_rotary_factor)
+        turning = dim // 2
     out = np.full(head_dim, -1, dtype=np.int64)
     half = dim // 2
     out[:dim] = np.arange(dim) // 2 if pairing == "interleaved" else np.arange(dim) % half
+    out[out >= turning] = -1
     return out

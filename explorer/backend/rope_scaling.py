@@ -10,6 +10,8 @@ rotate (p = partial_rotary_factor); pair i < dim/2 has w_i = base^(-2i/dim), div
   llama3    w_i where wavelength < L0/high_freq_factor, w_i / factor where > L0/low_freq_factor, between
             a smooth blend
   longrope  w_i / short_factor[i], or / long_factor[i] when seq_len > L0
+  proportional  (Gemma 4's p-RoPE) the whole head's pairs, w_i = base^(-2i/head_dim) / factor for the
+            first int(p * head_dim // 2) pairs and 0 for the rest (those channels do not turn)
 The attention factor multiplies cos and sin (yarn: 0.1 ln(factor) + 1 or the mscale ratio; longrope:
 sqrt(1 + ln(factor)/ln(L0)); others 1). L0 = original_max_position_embeddings.
 """
@@ -31,7 +33,7 @@ from explorer.backend.rope_types import (
 )
 from explorer.errors import InputError, msg, require, shown
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0     # transformers' defaults ("or 32", "or 1")
 _FIELDS_OF = {                                  # the parameters each type reads (besides the fraction)
     "default": (),
@@ -42,6 +44,7 @@ _FIELDS_OF = {                                  # the parameters each type reads
     "longrope": ("short_factor", "long_factor", "original_max_position_embeddings", "factor",
                  "attention_factor"),
     "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+    "proportional": ("factor",),
 }
 _REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
              "yarn": ("original_max_position_embeddings",),
@@ -168,6 +171,28 @@ def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     return dim
 
 
+def rotated_width(head_dim: int, scaling: RopeScaling | None = None) -> int:
+    """The channels the rotation spans, twice len(inv_freq): int(head_dim * p), or for proportional the
+    whole head (its pairs past int(p * head_dim // 2) have frequency 0). InputError as rotary_dim."""
+    if scaling is None or scaling.rope_type != "proportional":
+        return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
+    rotary_dim(head_dim, 1.0)                                 # head_dim: a whole number 2 .. MAX_HEAD_DIM
+    p = scaling.partial_rotary_factor
+    require(head_dim % 2 == 0, "rope type proportional turns pairs across the whole head; head_dim must be "
+                               "even, not %1", head_dim)
+    require(int(p * head_dim // 2) >= 1, "head_dim x partial_rotary_factor = %1 x %2 leaves no pair that "
+            "rotates (proportional rotates int(head_dim x p / 2) pairs)", head_dim, p)
+    return int(head_dim)
+
+
+def rotated_pairs(head_dim: int, scaling: RopeScaling | None = None) -> int:
+    """How many pairs turn (a frequency > 0): rotated_width / 2, or proportional's int(p * head_dim // 2)."""
+    width = rotated_width(head_dim, scaling)
+    if scaling is None or scaling.rope_type != "proportional":
+        return width // 2
+    return int(scaling.partial_rotary_factor * head_dim // 2)       # transformers' rope_angles
+
+
 def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:
     length = scaling.original_max_position_embeddings or max_position_embeddings
     require(length is not None, "rope type %1 needs %2: give original_max_position_embeddings (or "
@@ -205,7 +230,7 @@ def _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings) -> 
     require(max_position_embeddings is None or _is_length(max_position_embeddings),
             "max_position_embeddings must be a whole number from 1 to 2^53, not %1",
             shown(max_position_embeddings))
-    return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
+    return rotated_width(head_dim, scaling)
 
 
 def inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None = None,
@@ -239,6 +264,9 @@ def _inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None,
         return RopeFrequencies(plain, 1.0)
     if kind == "linear":
         return RopeFrequencies(plain / scaling.factor, 1.0)
+    if kind == "proportional":
+        plain[rotated_pairs(head_dim, scaling):] = 0.0        # the low-frequency pairs do not turn
+        return RopeFrequencies(plain / (1.0 if scaling.factor is None else scaling.factor), 1.0)
     if kind == "dynamic":
         require(dim >= 4, "rope type dynamic needs at least 4 rotated channels (dim/(dim-2)); got %1", dim)
         scaled = base * dynamic_scale(scaling, seq_len, max_position_embeddings) ** (dim / (dim - 2))
@@ -283,6 +311,8 @@ __all__ = [
     "resolved_factor",
     "rope_frequencies",
     "rotary_dim",
+    "rotated_pairs",
+    "rotated_width",
     "scaling_from_config",
 ]
 

@@ -28,7 +28,7 @@ def add_parsers(sub, export_kinds) -> None:
     rope.add_argument("--preset", help="a model preset (see `pe-explorer presets`)")
     rope.add_argument("--head-dim", type=int, help="channels per head D")
     rope.add_argument("--base", type=float, help="rope_theta")
-    rope.add_argument("--rope-type", help="default, linear, dynamic, yarn, longrope or llama3")
+    rope.add_argument("--rope-type", help="default, linear, dynamic, yarn, longrope, llama3 or proportional")
     rope.add_argument("--factor", type=float)
     rope.add_argument("--original-max-len", type=int, help="original_max_position_embeddings")
     rope.add_argument("--max-position-embeddings", type=int,

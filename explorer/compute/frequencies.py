@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend.encodings import frequencies
-from explorer.backend.rope_scaling import inv_frequencies
+from explorer.backend.rope_scaling import inv_frequencies, rotated_pairs
 from explorer.backend.rope_types import default_inv_freq
 from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import frozen
@@ -44,6 +44,7 @@ class FrequenciesResult:
     rope_after: np.ndarray | None = None    # (dim/2,) after the rope type (transformers' inv_freq)
     attention_factor: float = 1.0
     state: FrequenciesState | None = None
+    rope_turning: int = 0    # the pairs of rope_after that turn (proportional: the first ones; the rest 0)
 
 
 @lru_cache(maxsize=4)
@@ -56,13 +57,14 @@ def frequency_table(params: Params, state: FrequenciesState = FrequenciesState()
     i = np.arange(len(w))
     frozen(w, lam, i)
     before = after = None
-    factor = 1.0
+    factor, turning = 1.0, 0
     if state.rope:
         got = inv_frequencies(state.head_dim, state.base, state.scaling(), state.seq_len,
                               state.max_position_embeddings)
         after = np.array(got.inv_freq)
         before = default_inv_freq(len(after) * 2, state.base)                # (dim/2,)
         factor = got.attention_factor
+        turning = rotated_pairs(state.head_dim, state.scaling())
         frozen(before, after)
     return FrequenciesResult(i, w, lam, float(lam.min()), float(lam.max()),
-                             int(np.sum(lam > params.max_len)), params, before, after, factor, state)
+                             int(np.sum(lam > params.max_len)), params, before, after, factor, state, turning)

@@ -1902,6 +1902,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>head_dim x partial_rotary_factor = %1 x %2 得到 %3 个旋转通道；它必须是 &gt;= 2 的偶数（RoPE 成对旋转通道）</translation>
         </message>
         <message>
+            <source>head_dim x partial_rotary_factor = %1 x %2 leaves no pair that rotates (proportional rotates int(head_dim x p / 2) pairs)</source>
+            <translation>head_dim x partial_rotary_factor = %1 x %2 没有留下任何旋转的通道对（proportional 旋转 int(head_dim x p / 2) 对）</translation>
+        </message>
+        <message>
             <source>header length %1 runs beyond the file (%2 bytes); truncated?</source>
             <translation>头部长度 %1 超出了文件范围（文件 %2 字节）；文件被截断了？</translation>
         </message>
@@ -2180,6 +2184,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>rope type dynamic needs max_position_embeddings in the config</source>
             <translation>rope 类型 dynamic 需要配置中的 max_position_embeddings</translation>
+        </message>
+        <message>
+            <source>rope type proportional turns pairs across the whole head; head_dim must be even, not %1</source>
+            <translation>rope 类型 proportional 在整个头上配对旋转；head_dim 必须是偶数，而不是 %1</translation>
         </message>
         <message>
             <source>rope_parameters / rope_scaling must be an object or null</source>
@@ -2540,6 +2548,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the weights %1</source>
             <translation>权重 %1</translation>
+        </message>
+        <message>
+            <source>this config sets RoPE per layer type (%1): choose one with layer_type, not %2</source>
+            <translation>此配置按层类型分别设置 RoPE（%1）：请用 layer_type 选择其一，而不是 %2</translation>
         </message>
         <message>
             <source>token id %1 is outside the vocabulary 0..%2</source>
@@ -2944,6 +2956,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5</source>
             <translation>RoPE：head_dim %1，base %2，%3，%4 对，注意力因子 %5</translation>
+        </message>
+        <message>
+            <source>pairs %1 to %2 do not turn (θ = 0)</source>
+            <translation>第 %1 到 %2 对不旋转（θ = 0）</translation>
         </message>
         <message>
             <source>1 pair</source>
@@ -3828,6 +3844,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>逐对重缩放</translation>
         </message>
         <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
             <source>%1 (in effect)</source>
             <translation>%1（实际生效）</translation>
         </message>
@@ -3894,10 +3914,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>channel (pairing, rotary fraction)</source>
             <translation>通道（配对、旋转比例）</translation>
-        </message>
-        <message>
-            <source>not rotated</source>
-            <translation>不旋转</translation>
         </message>
         <message>
             <source>after</source>
@@ -3985,6 +4001,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>dynamic NTK</source>
             <translation>动态 NTK</translation>
+        </message>
+        <message>
+            <source>p-RoPE (proportional)</source>
+            <translation>p-RoPE（proportional，部分频率）</translation>
         </message>
         <message>
             <source>extension factor s</source>

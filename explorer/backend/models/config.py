@@ -82,7 +82,10 @@ class ModelConfig:
 
     @property
     def rope_dim(self) -> int:
-        """Channels of each head that RoPE rotates (even)."""
+        """Channels of each head the rotation spans (even; twice len(inv_freq)): the whole head for
+        proportional RoPE, whose low-frequency pairs have frequency 0."""
+        if self.rope_scaling is not None and self.rope_scaling.rope_type == "proportional":
+            return self.head_dim
         return int(self.head_dim * self.partial_rotary_factor) // 2 * 2
 
 
@@ -225,7 +228,7 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
     except InputError as exc:
         return params["rope_theta"], None, exc.args[0]
     partial = scaling.partial_rotary_factor
-    if runtime == "transformers" and partial != 1.0:
+    if runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional":
         # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
         # partial width does not fit the head it multiplies, and the model cannot run
         if scaling.rope_type != "default":

@@ -1,7 +1,7 @@
 """A model's inv_freq as transformers' own float32 code makes it, for its q and k.
 
 The same torch operations in the same order as `modeling_rope_utils` (linear, dynamic, yarn, longrope,
-llama3) and the model classes' default, so the angles p·θ agree with transformers to the last bit
+llama3, proportional) and the model classes' default, so the angles p·θ agree with transformers to the last bit
 thousands of positions in: numpy's float32 pow differs from torch's in the last bit for some θ, and
 p·θ carries that ulp along (~4e-5 of q's scale at 2,210 tokens). The scalar parts (dynamic's base,
 YaRN's correction range, the factors) are transformers' Python floats, computed once in
@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from explorer.backend.rope_scaling import RopeScaling, dynamic_scale, resolved_factor
+from explorer.backend.rope_scaling import RopeScaling, dynamic_scale, resolved_factor, rotated_pairs
 from explorer.backend.rope_types import yarn_ramp
 
 
@@ -44,6 +44,11 @@ def _inv_freq(torch, dim: int, base: float, scaling: RopeScaling, seq_len: int |
         long = seq_len is not None and seq_len > scaling.original_max_position_embeddings
         ext = torch.tensor(scaling.long_factor if long else scaling.short_factor, dtype=torch.float32)
         return (1.0 / (ext * base ** shape)).numpy()
+    if kind == "proportional":           # dim = head_dim: the first pairs turn, the rest have frequency 0
+        turning = rotated_pairs(dim, scaling)      # (pow over exactly these: torch's last bit depends on length)
+        inv = 1.0 / (base ** (torch.arange(0, 2 * turning, 2, dtype=torch.int64).float() / dim))
+        inv = torch.cat((inv, torch.zeros(dim // 2 - turning, dtype=torch.float32)))
+        return (inv / (1.0 if scaling.factor is None else scaling.factor)).numpy()
     inv = 1.0 / (base ** shape)
     if kind == "linear":
         inv = inv / scaling.factor

@@ -58,7 +58,9 @@ class FrequenciesView(PanelView):
             self.rope_shown = show
         if not show:
             return
-        for item, y, colour in ((self.r_before, r.rope_before, GREY), (self.r_after, r.rope_after, PALETTE[2])):
+        # proportional RoPE's pairs past rope_turning have θ = 0: no point on a log axis, not drawn
+        for item, y, colour in ((self.r_before, r.rope_before, GREY),
+                                (self.r_after, r.rope_after[:r.rope_turning], PALETTE[2])):
             item.setData(range(len(y)), y)
             set_pen(item, self.pen(colour, 2.5 if item is self.r_before else 2.0))
         key = "<span style='color:%1'>■ %2</span>"
@@ -85,7 +87,9 @@ class FrequenciesView(PanelView):
         self.set_readout(
             self._wavelength_text(r)
             + ("" if r.rope_after is None else self.tr("; ") + fill(self.tr(
-                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}")))
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}"))
+               + ("" if r.rope_after is None or r.rope_turning == len(r.rope_after) else self.tr("; ") + fill(
+                   self.tr("pairs %1 to %2 do not turn (θ = 0)"), str(r.rope_turning), str(len(r.rope_after) - 1))))
 
     def _wavelength_text(self, r) -> str:
         """How many pairs, their shortest and longest wavelengths, how many outrun max_len (singular at 1)."""

@@ -38,7 +38,7 @@ class RopeView(PanelView):
         self.type_box = self.combo(self.tr("rope type"), (
             (self.tr("default"), "default"), (self.tr("linear (position interpolation)"), "linear"),
             (self.tr("dynamic NTK"), "dynamic"), ("YaRN", "yarn"), ("LongRoPE", "longrope"),
-            ("Llama 3", "llama3")), s.rope_type, "rope_type")
+            ("Llama 3", "llama3"), (self.tr("p-RoPE (proportional)"), "proportional")), s.rope_type, "rope_type")
         self.type_label = self.controls.itemAt(self.controls.count() - 2).widget()
         for widget in (self.type_label, self.type_box):     # it heads the scaling row (built below)
             self.controls.removeWidget(widget)

@@ -26,7 +26,7 @@ from explorer.ui.views.panel_view import GREY, TITLE_SIZE, decade_ticks, line_la
 from explorer.translations import fill
 
 REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
-                  "rescaled": "#CC79A7"}
+                  "rescaled": "#CC79A7", "not rotated": "#8c8c8c"}
 BEFORE, AFTER = "#7f7f7f", "#D55E00"
 UNSET = "—"
 
@@ -37,7 +37,8 @@ def _tr(text: str) -> str:
 
 def regime_name(name: str) -> str:
     return {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"), "between": QCoreApplication.translate("RopeScaling", "between"),
-            "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled")}[name]
+            "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled"),
+            "not rotated": QCoreApplication.translate("RopeScaling", "not rotated")}[name]
 
 
 def factor_text(in_effect: float, chosen: float | None) -> str:
@@ -152,6 +153,7 @@ class ScalingPanels:
         self.f_after = add_curve(self.freq, [], [])
         self.f_dots = Dots(size=6, pen=None)
         self.freq.addItem(self.f_dots)
+        self.f_still = self._still_region(self.freq)
         self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
         self.wave.setLogMode(y=True)
         decade_ticks(self.wave.getAxis("left"))
@@ -165,6 +167,7 @@ class ScalingPanels:
         self.w_after = add_curve(self.wave, [], [])
         self.w_dots = Dots(size=6, pen=None)
         self.wave.addItem(self.w_dots)
+        self.w_still = self._still_region(self.wave)
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
         self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
@@ -174,12 +177,14 @@ class ScalingPanels:
         self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
                                     "", "viridis")
         self.channels.plot.invertY(False)
-        self.unrotated = pg.LinearRegionItem(orientation="vertical", movable=False,
-                                             brush=pg.mkBrush(150, 150, 150, 70), pen=pg.mkPen(GREY))
-        self.unrotated_text = pg.TextItem(QCoreApplication.translate("RopeScaling", "not rotated"),
-                                          color="#444444", anchor=(0.5, 0.5))
-        self.channels.plot.addItem(self.unrotated, ignoreBounds=True)
-        self.channels.plot.addItem(self.unrotated_text, ignoreBounds=True)
+        # the channels that do not turn: one run (partial rotary), two (proportional's rotate-half pairs)
+        self.unrotated = [pg.LinearRegionItem(orientation="vertical", movable=False,
+                                              brush=pg.mkBrush(150, 150, 150, 70), pen=pg.mkPen(GREY))
+                          for _ in range(2)]
+        self.unrotated_text = [pg.TextItem(QCoreApplication.translate("RopeScaling", "not rotated"),
+                                           color="#444444", anchor=(0.5, 0.5)) for _ in range(2)]
+        for item in self.unrotated + self.unrotated_text:
+            self.channels.plot.addItem(item, ignoreBounds=True)
         self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
         self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
         self.s_before = add_curve(self.score, [], [])
@@ -191,25 +196,37 @@ class ScalingPanels:
         for line in (self.s_l0, self.s_ext):
             self.score.addItem(line, ignoreBounds=True)
 
+    @staticmethod
+    def _still_region(plot):
+        """The shaded pairs that do not turn (proportional RoPE's frequency 0: nothing to draw on a log axis)."""
+        region = pg.LinearRegionItem(orientation="vertical", movable=False, brush=pg.mkBrush(140, 140, 140, 55),
+                                     pen=pg.mkPen(None))
+        plot.addItem(region, ignoreBounds=True)
+        return region
+
     def draw(self, r) -> None:
         o, s = self.owner, r.scaled
         p = s.profile
         i = np.arange(len(p.inv_freq_before))
-        brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime]
+        turn = p.rotated_pairs                        # the pairs past it have θ = 0: shaded, not drawn
+        brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime[:turn]]
         before, after = QCoreApplication.translate("RopeScaling", "before"), fill(QCoreApplication.translate("RopeScaling", "after (%1)"), p.rope_type)
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
         set_pen(self.f_before, o.pen(BEFORE, 2.0))
-        self.f_after.setData(i, p.inv_freq_after)
+        self.f_after.setData(i[:turn], p.inv_freq_after[:turn])
         set_pen(self.f_after, o.pen(AFTER, 2.0))
-        self.f_dots.setData(i, np.log10(p.inv_freq_after), brush=brushes)
+        self.f_dots.setData(i[:turn], np.log10(p.inv_freq_after[:turn]), brush=brushes)
         set_title(self.freq, f"{_key(BEFORE, before)} {_key(AFTER, after)}", size=TITLE_SIZE)
         self.w_before.setData(i, p.wavelength_before)
         set_pen(self.w_before, o.pen(BEFORE, 2.0))
-        self.w_after.setData(i, p.wavelength_after)
+        self.w_after.setData(i[:turn], p.wavelength_after[:turn])
         set_pen(self.w_after, o.pen(AFTER, 2.0))
-        self.w_dots.setData(i, np.log10(p.wavelength_after), brush=brushes)
+        self.w_dots.setData(i[:turn], np.log10(p.wavelength_after[:turn]), brush=brushes)
+        for region in (self.f_still, self.w_still):
+            region.setVisible(turn < len(i))
+            region.setRegion((turn - 0.5, len(i) - 0.5))
         set_title(self.wave, QCoreApplication.translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
         self._lines(p)
         self.band.setVisible(p.band_wavelengths is not None)
@@ -226,12 +243,14 @@ class ScalingPanels:
         hd = r.state.head_dim
         self.channels.show(logw, 0, 0, hd, 2, levels)
         set_extent(self.channels.plot, (0, hd), (0, 2))
-        unrotated = hd - p.rotary_dim
-        self.unrotated.setVisible(unrotated > 0)
-        self.unrotated_text.setVisible(unrotated > 0)
-        if unrotated:
-            self.unrotated.setRegion((p.rotary_dim, hd))
-            self.unrotated_text.setPos((p.rotary_dim + hd) / 2, 1.0)
+        unrotated = sum(b - a for a, b in s.unrotated)
+        for k, (region, text) in enumerate(zip(self.unrotated, self.unrotated_text)):
+            region.setVisible(k < len(s.unrotated))
+            text.setVisible(k < len(s.unrotated))
+            if k < len(s.unrotated):
+                a, b = s.unrotated[k]
+                region.setRegion((a, b))
+                text.setPos((a + b) / 2, 1.0 if p.rope_type != "proportional" else 0.5)
         title = (QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (rotate-half pairs)")
                  if r.state.pairing == "half" else
                  QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (interleaved pairs)"))
@@ -265,4 +284,4 @@ class ScalingPanels:
         counts = QCoreApplication.translate("RopeScaling", ", ").join(
             f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
         return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
-                    "(%7 pairs: %8)"), p.rope_type, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(p.rotary_dim), str(p.head_dim), str(p.rotary_dim // 2), counts))
+                    "(%7 pairs: %8)"), p.rope_type, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts))
