@@ -624,3 +624,43 @@ def test_the_nearest_fit_is_named_in_the_checks_language(assign, words):
     en = explorer.check(x)
     assert "nearest: interleaved sin/cos, base 10000, positions from 0" in en.summary
     assert all(len(pair) == 2 for pair in SPEC_WORDS.values())
+
+
+@pytest.mark.parametrize("head_dim, fraction, base, factor", [
+    (512, 0.25, 1e6, None),        # Gemma 4's full-attention layers (Gemma4TextConfig defaults)
+    (128, 0.5, 1e4, 8.0),
+    (64, 0.1, 5e5, None),          # int(0.1 * 64 // 2) = 3 pairs: reported as the fraction 3/32
+])
+def test_proportional_inv_freq_from_transformers_is_recognised(head_dim, fraction, base, factor):
+    """transformers' own p-RoPE inv_freq (float32, its zeros included) is named proportional, with its
+    base, fraction and factor; the named settings give the same vector again."""
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    from explorer.backend.rope_scaling import rope_frequencies
+
+    params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": fraction}
+    if factor is not None:
+        params["factor"] = factor
+    config = LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim,
+                         rope_parameters=params)
+    w, _ = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    r = explorer.check(w)
+    assert r.match and r.kind == "inv_freq", r.summary
+    conv = r.convention
+    assert conv["rope_type"] == "proportional" and conv["head_dim"] == head_dim and conv["base"] == base
+    assert conv["rope_params"].get("factor") == factor
+    again = rope_frequencies(head_dim, conv["base"], "proportional", **conv["rope_params"]).inv_freq
+    np.testing.assert_allclose(again, w.double().numpy(), rtol=1e-6)
+    assert "proportional" in r.summary and r.summary.startswith("OK: ")
+
+
+@pytest.mark.parametrize("w, says", [
+    ([1.0, 0.5, 0.3, 0.0, 0.0, 0.0], "nearest: proportional, base"),     # not geometric
+    ([1.0, 0.1, 0.0, 0.5], "holds positive numbers"),                   # a zero inside
+    ([1.0, 0.0, 0.0, 0.0], "holds positive numbers"),                   # one pair turning: no base to fit
+])
+def test_zeros_that_are_not_p_rope_match_nothing(w, says):
+    r = explorer.check(np.array(w))
+    assert not r.match and says in r.summary

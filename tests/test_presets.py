@@ -47,12 +47,16 @@ def test_families_pairings_and_embedding_scales_of_named_models():
         "gpt2": "learned", "bert-base-uncased": "learned", "bloom-560m": "alibi", "mpt-7b": "alibi"}
     assert presets["gpt-j-6b"].pairing == "interleaved" and presets["deepseek-v3"].pairing == "interleaved"
     assert presets["llama-3.1-8b"].pairing == "half" and presets["pythia-160m"].pairing == "half"
-    assert presets["gemma-2b"].embedding_scale == pytest.approx(math.sqrt(presets["gemma-2b"].d_model))
-    assert all(p.embedding_scale == 1.0 for n, p in presets.items() if n != "gemma-2b")
+    for gemma in ("gemma-2b", "gemma-4-global"):
+        assert presets[gemma].embedding_scale == pytest.approx(math.sqrt(presets[gemma].d_model))
+    assert all(p.embedding_scale == 1.0 for n, p in presets.items() if not n.startswith("gemma"))
+    g4 = presets["gemma-4-global"]       # p-RoPE: a quarter of the whole head's pairs turn
+    assert g4.rope_scaling.rope_type == "proportional" and g4.rotary_dim == 512
+    assert int((g4.frequencies().inv_freq > 0).sum()) == 64 and len(g4.frequencies().inv_freq) == 256
     assert presets["pythia-160m"].rotary_dim == 16 and presets["gpt-j-6b"].rotary_dim == 64
     assert presets["deepseek-v3"].head_dim == 64          # MLA: qk_rope_head_dim
     for name, p in presets.items():
-        if name != "deepseek-v3":
+        if name not in ("deepseek-v3", "gemma-4-global"):     # (Gemma 4's global heads: 8 x 512 > 2304)
             assert p.head_dim * p.n_heads == p.d_model, name
         assert p.n_heads % p.n_kv_heads == 0, name
 

@@ -85,6 +85,23 @@ def test_a_right_table_opened_through_the_action_shows_a_match(window, monkeypat
     assert np.max(np.abs(r.difference)) <= r.tolerance
 
 
+def test_a_p_rope_inv_freq_is_named_and_its_zeros_left_off_the_log_axis(window, monkeypatch, tmp_path):
+    """Gemma 4's p-RoPE vector (transformers' numbers) opens as proportional; the 192 pairs at θ = 0
+    are gaps in the log plot (not pinned at 1e-300, which flattened the rest) and named below it."""
+    from explorer.backend.rope_scaling import rope_frequencies
+
+    path = tmp_path / "gemma4_inv_freq.npy"
+    w = rope_frequencies(512, 1e6, "proportional", partial_rotary_factor=0.25).inv_freq.astype(np.float32)
+    np.save(path, w)
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    assert r.match and r.kind == "inv_freq" and "proportional" in view.summary_line.text()
+    _, drawn = view.mine_curve.getOriginalDataset()
+    assert np.all(np.isnan(drawn[64:])) and np.allclose(drawn[:64], w[:64])
+    assert "192 frequencies are 0, not drawn on the log axis" in view.readout.text()
+
+
 def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_path):
     path = tmp_path / "swapped.npy"
     np.save(path, seeds_table(swap=True))

@@ -15,7 +15,7 @@ from explorer.backend.rope_scaling import (
     RopeFrequencies,
     RopeScaling,
     inv_frequencies,
-    rotary_dim,
+    rotated_width,
 )
 from explorer.errors import InputError, msg, require
 
@@ -60,8 +60,9 @@ class Preset:
 
     @property
     def rotary_dim(self) -> int | None:
-        """Rotated channels per head, int(head_dim * rotary_fraction); None without RoPE."""
-        return None if self.rope_scaling is None else rotary_dim(self.head_dim, self.rotary_fraction)
+        """Channels per head the rotation spans, int(head_dim * rotary_fraction) (proportional: the whole
+        head, its slow pairs at frequency 0); None without RoPE."""
+        return None if self.rope_scaling is None else rotated_width(self.head_dim, self.rope_scaling)
 
     def frequencies(self, seq_len: int | None = None) -> RopeFrequencies:
         """inv_freq (rotary_dim/2,) and attention factor; InputError for a model without RoPE."""

@@ -169,12 +169,18 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
 
 
 def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") -> Diagnosis:
-    """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h))."""
+    """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h)), or proportional's
+    (explorer.backend.diagnose.proportional: positive, then zeros)."""
+    from explorer.backend.diagnose.proportional import check_proportional, turning_prefix
+
     h = len(w)
     hd = 2 * h
     k = np.arange(h)
     conv = {"head_dim": hd, "dtype": dtype, "scale": 1.0}
     tol = tolerance(1.0, dtype, 8 * math.log(1e6))
+    turning = turning_prefix(w)
+    if turning:                                         # p-RoPE: its slow pairs have frequency 0
+        return check_proportional(w, turning, tol, conv, lang)
     if np.any(w <= 0) or h < 2:
         msg = "an inv_freq vector holds positive numbers" if np.any(w <= 0) else "one number"
         found = (mistake("unknown", lang, nearest=msg, err=float("inf"), tol=tol),)

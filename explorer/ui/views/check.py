@@ -203,6 +203,10 @@ class CheckView(PanelView):
         if r.difference_clipped:
             text += "; " + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
                                 f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
+        zeros = int(np.count_nonzero(r.table == 0)) if r.table.ndim == 1 else 0
+        if zeros:
+            text += "; " + fill(self.tr("%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do "
+                                        "not turn)"), f"{zeros:,}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
@@ -253,8 +257,11 @@ class CheckView(PanelView):
 
 
 def _positive(values: np.ndarray) -> np.ndarray:
-    """|values| kept above 0, for a log axis (inv_freq is positive; a wrong sign is shown by size)."""
-    return np.maximum(np.abs(values), 1e-300)
+    """|values| kept above 0, for a log axis (inv_freq is positive; a wrong sign is shown by size);
+    an exact 0 (p-RoPE's pairs that do not turn) is left out (NaN): 1e-300 would flatten the rest."""
+    out = np.maximum(np.abs(values), 1e-300)
+    out[values == 0] = np.nan
+    return out
 
 
 def _html(text: str) -> str:
