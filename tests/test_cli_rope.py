@@ -74,6 +74,10 @@ def test_export_from_flags_every_type(tmp_path):
          {"rope_type": "longrope", "short_factor": (1.0, 1.5, 2.0, 3.0), "long_factor": (4.0, 5.0, 6.0, 7.0),
               "original_max_position_embeddings": 100}, {"seq_len": 101, "max_position_embeddings": 400}),
         (["--partial-rotary-factor", "0.5"], {"partial_rotary_factor": 0.5}, {}),
+        (["--rope-type", "proportional", "--partial-rotary-factor", "0.25"],
+         {"rope_type": "proportional", "partial_rotary_factor": 0.25}, {}),
+        (["--rope-type", "proportional", "--partial-rotary-factor", "0.5", "--factor", "8"],
+         {"rope_type": "proportional", "partial_rotary_factor": 0.5, "factor": 8.0}, {}),
     ]
     for i, (flags, params, extra) in enumerate(runs):
         head_dim = 8 if params.get("rope_type") == "longrope" else 64
@@ -84,6 +88,9 @@ def test_export_from_flags_every_type(tmp_path):
         inv, att = _load(out)
         want = rope_frequencies(head_dim, 10000.0, **params, **extra)
         assert np.array_equal(inv, want.inv_freq) and float(att) == want.attention_factor, flags
+        if params.get("rope_type") == "proportional":      # the whole head's pairs; the slow ones 0
+            turning = int(params["partial_rotary_factor"] * head_dim // 2)
+            assert inv.shape == (head_dim // 2,) and np.all(inv[turning:] == 0) and np.all(inv[:turning] > 0)
 
 
 def test_preset_values_can_be_overridden(tmp_path):
@@ -120,6 +127,12 @@ def test_preset_values_can_be_overridden(tmp_path):
     (["--head-dim", "64", "--base", "1e4", "--partial-rotary-factor", "1.5"],
      r"partial_rotary_factor must be a number in \(0, 1\]"),
     (["--head-dim", "64", "--base", "1e4", "--factor", "2"], "factor is not a parameter of rope type default"),
+    (["--head-dim", "64", "--base", "1e4", "--rope-type", "proportional", "--partial-rotary-factor", "0.01"],
+     "64 x 0.01 leaves no pair that rotates"),
+    (["--head-dim", "7", "--base", "1e4", "--rope-type", "proportional", "--partial-rotary-factor", "0.5"],
+     "proportional turns pairs across the whole head; head_dim must be even, not 7"),
+    (["--head-dim", "64", "--base", "1e4", "--rope-type", "proportional", "--beta-fast", "2"],
+     "beta_fast is not a parameter of rope type proportional"),
     (["--head-dim", "64", "--base", "0.5"], "base .rope_theta. must be a finite number > 1"),
     (["--head-dim", "sixty", "--base", "1e4"], "invalid int value"),
     # found by a helper's fuzz: a math domain error, an 8 GB file after 107 s, an OverflowError

@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 SCALING_PRESET = "llama-3.1-8b"     # rope_scaling.png: the RoPE view's scaling page for this preset
+P_ROPE_PRESET = "gemma-4-global"    # rope_prope.png: the same page for Gemma 4's p-RoPE (proportional)
 
 
 def main() -> int:
@@ -56,8 +57,10 @@ def main() -> int:
         # sets every view's values)
         window.choose_preset(SCALING_PRESET)
         shoot("rope", "rope_scaling")
+        window.choose_preset(P_ROPE_PRESET)
+        shoot("rope", "rope_prope")
         window.close()
-    print(f"wrote {len(window.views) + 1} screenshots to {out}")
+    print(f"wrote {len(window.views) + 2} screenshots to {out}")
     return 0
 
 

@@ -161,9 +161,7 @@ class RopeFrequencies(NamedTuple):
 
 def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
-    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
-    require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
-            f"{MAX_HEAD_DIM:,}", shown(head_dim))
+    _check_head_dim(head_dim)
     dim = int(head_dim * partial_rotary_factor)
     require(dim >= 2 and dim % 2 == 0,
             "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
@@ -171,12 +169,18 @@ def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
     return dim
 
 
+def _check_head_dim(head_dim) -> None:
+    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
+    require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
+            f"{MAX_HEAD_DIM:,}", shown(head_dim))
+
+
 def rotated_width(head_dim: int, scaling: RopeScaling | None = None) -> int:
     """The channels the rotation spans, twice len(inv_freq): int(head_dim * p), or for proportional the
     whole head (its pairs past int(p * head_dim // 2) have frequency 0). InputError as rotary_dim."""
     if scaling is None or scaling.rope_type != "proportional":
         return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
-    rotary_dim(head_dim, 1.0)                                 # head_dim: a whole number 2 .. MAX_HEAD_DIM
+    _check_head_dim(head_dim)
     p = scaling.partial_rotary_factor
     require(head_dim % 2 == 0, "rope type proportional turns pairs across the whole head; head_dim must be "
                                "even, not %1", head_dim)
