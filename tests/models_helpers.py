@@ -29,6 +29,9 @@ FAMILIES = {
     "qwen2": dict(SMALL, num_key_value_heads=2, rope_theta=10000.0),
     "qwen3": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=1e6),
     "gemma": dict(SMALL, num_key_value_heads=1, head_dim=16, rope_theta=10000.0),
+    # Phi-3: fused qkv_proj; a rotary fraction of 0.5 (Phi-4-mini's is 0.75) rotates the first 4 channels
+    "phi3": dict(SMALL, num_key_value_heads=2, rope_theta=500.0, partial_rotary_factor=0.5, pad_token_id=0,
+                 eos_token_id=1, bos_token_id=1),
 }
 
 
@@ -39,7 +42,7 @@ def classes(family: str):
             "opt": ("OPTConfig", "OPTForCausalLM"), "opt_post_ln": ("OPTConfig", "OPTForCausalLM"),
             "llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
             "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
-            "gemma": ("GemmaConfig", "GemmaForCausalLM")}[family]
+            "gemma": ("GemmaConfig", "GemmaForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -105,6 +108,17 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     elif family == "bert":
         hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
                   layer.attention.self.key.register_forward_hook(keep("k"))]
+    elif family == "phi3":                 # one fused projection: rows q (H x hd), k (KV x hd), v
+        att = layer.self_attn
+        q_rows = model.config.num_attention_heads * att.head_dim
+        k_rows = model.config.num_key_value_heads * att.head_dim
+
+        def split(module, args, out):
+            qkv = out[0].detach().numpy()
+            got.setdefault("q", qkv[:, :q_rows].copy())
+            got.setdefault("k", qkv[:, q_rows:q_rows + k_rows].copy())
+
+        hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
         q_mod, k_mod = (att.q_norm, att.k_norm) if family == "qwen3" else (att.q_proj, att.k_proj)

@@ -223,6 +223,24 @@ def _unknown_key(cfg):
 
 
 HEAD16 = dict(mh.SMALL, num_key_value_heads=2, head_dim=16, max_position_embeddings=40)
+PHI3 = dict(mh.FAMILIES["phi3"], original_max_position_embeddings=20)
+PHI3_LONGROPE = {"rope_type": "longrope", "rope_theta": 500.0, "partial_rotary_factor": 0.75,   # 6 of 8 rotate
+                 "short_factor": [1.0, 1.5, 2.0], "long_factor": [2.0, 5.0, 11.0]}
+
+
+def _phi3_no_original(cfg):
+    cfg.pop("original_max_position_embeddings")
+    cfg["rope_parameters"].pop("original_max_position_embeddings", None)
+
+
+def _phi3_su(cfg):
+    """As Phi-3's first configs were written: 4.x rope_scaling with type "su", rope_theta at the top."""
+    params = cfg.pop("rope_parameters")
+    cfg["rope_theta"] = params.pop("rope_theta")
+    cfg["partial_rotary_factor"] = params.pop("partial_rotary_factor")
+    params.pop("rope_type")
+    params.pop("original_max_position_embeddings", None)
+    cfg["rope_scaling"] = {"type": "su", **params}
 LONG_TEXT = " ".join([mh.TEXT] * 170)                    # 2,210 tokens: past 2,048
 ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); found by a differential audit
     "partial_rotary_factor, default rope": (
@@ -265,6 +283,14 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
     "proportional with a factor, in qwen3": (
         "qwen3", dict(HEAD16, rope_parameters={"rope_type": "proportional", "rope_theta": 500.0,
                                                "partial_rotary_factor": 0.5, "factor": 4.0}), None, LONG_TEXT),
+    "phi3 longrope, short factors (13 tokens <= L0 20)": (
+        "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), None, mh.TEXT),
+    "phi3 longrope, long factors past L0, rotary 0.75 (Phi-4-mini's)": (
+        "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), None, " ".join([mh.TEXT] * 3)),
+    "phi3 longrope written as 4.x 'su' with a top-level L0": (
+        "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), _phi3_su, " ".join([mh.TEXT] * 3)),
+    "phi3 without an L0 in config.json: its class's 4096 wins (52 tokens, past max_position 40: short)": (
+        "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), _phi3_no_original, " ".join([mh.TEXT] * 4)),
     "dynamic, Mistral's default max_position_embeddings": (
         "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
         _drop("max_position_embeddings"), LONG_TEXT),

@@ -1938,6 +1938,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
         </message>
         <message>
+            <source>layer %1's %2 has %3 rows; config.json says %4 q, %5 k and %5 v rows</source>
+            <translation>第 %1 层的 %2 有 %3 行；config.json 给出 %4 行 q、%5 行 k 和 %5 行 v</translation>
+        </message>
+        <message>
             <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>
             <translation>第 %1 层的 %2 形状为 %3；它必须读取模型的 %4 个通道</translation>
         </message>

@@ -2,7 +2,7 @@
 
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT, RMSNorm for
 Llama / Mistral / Qwen, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with their
-biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d)), Qwen3's per-head q_norm / k_norm, kv
+biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows), Qwen3's per-head q_norm / k_norm, kv
 heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
 with channel i + rot/2) on the first rope_dim channels of each head (a llama.cpp llama file with fewer
 rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its rows). Shapes: heads first.
@@ -123,6 +123,12 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"])                                  # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
+    elif "qkv_rows" in names:                                # Phi-3's nn.Linear: rows q, k, v
+        w = _projection(reader, names["qkv_rows"], layer, cfg.d_model)                  # ((H + 2 KV) hd, d)
+        q_rows, k_rows = cfg.n_heads * hd, cfg.n_kv_heads * hd
+        require(w.shape[0] == q_rows + 2 * k_rows, "layer %1's %2 has %3 rows; config.json says %4 q, %5 k "
+                "and %5 v rows", layer, names["qkv_rows"], w.shape[0], q_rows, k_rows)
+        q, k = x @ w[:q_rows].T, x @ w[q_rows:q_rows + k_rows].T                          # (n, H*hd), (n, KV*hd)
     else:
         q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + _bias(reader, names["q_bias"])
         k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + _bias(reader, names["k_bias"])

@@ -18,13 +18,15 @@ from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
-            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma"}
+            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3"}
 SUPPORTED = tuple(FAMILIES)
-ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma")
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3")
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
-DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192}
+DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
+                         "phi3": 4096}
+PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256}   # a config.json without head_dim (the others: hidden / heads)
 
 
@@ -32,7 +34,7 @@ DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256}   # a config.json without head_d
 class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
-    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma
+    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3
     model_type: str
     name: str
     d_model: int
@@ -106,8 +108,9 @@ def _float(v, key: str) -> float:
     return float(v)
 
 
-def rope_parameters(cfg: dict) -> dict:
-    """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}."""
+def rope_parameters(cfg: dict, family: str = "") -> dict:
+    """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}. Phi-3's
+    "su" and "yarn" are its LongRoPE (Phi3Config.convert_rope_params_to_dict renames them)."""
     params = cfg.get("rope_parameters")
     if params is None:
         scaling = cfg.get("rope_scaling") or {}
@@ -118,6 +121,8 @@ def rope_parameters(cfg: dict) -> dict:
     params = dict(params)
     kind = params.pop("type", None)
     params["rope_type"] = params.get("rope_type") or kind or "default"
+    if family == "phi3" and params["rope_type"] in ("su", "yarn"):
+        params["rope_type"] = "longrope"
     params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
     params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
     # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)
@@ -214,7 +219,7 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
     dynamic scales against max_position_embeddings, a top-level original_max_position_embeddings
     (Phi-3) wins, keys a rope type does not read are dropped. Settings that cannot be used give
     (rope_theta, None, why): q and k are refused, as transformers' validation would warn about them."""
-    params = rope_parameters(cfg)                      # rope_theta checked, in config.json's words
+    params = rope_parameters(cfg, family)              # rope_theta checked, in config.json's words
     require(not any(isinstance(v, dict) for v in params.values()),      # per-layer-type settings
             "config.json: nested rope_parameters (per layer type) are not supported")
     partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
@@ -222,13 +227,16 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
             "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
     # only partial_rotary_factor: these classes read no rotary_pct (GPT-NeoX) or rotary_dim (GPT-J)
     read = {k: v for k, v in cfg.items() if k not in ("rotary_pct", "rotary_dim")}
+    if family == "phi3":              # its class always has an L0 (default 4096), and it wins over the dict's
+        read.setdefault("original_max_position_embeddings", PHI3_ORIGINAL)
     try:
         base, scaling = scaling_from_config({**read, "rope_parameters": params,
                                              "max_position_embeddings": max_positions})
     except InputError as exc:
         return params["rope_theta"], None, exc.args[0]
     partial = scaling.partial_rotary_factor
-    if runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional":
+    # (Phi-3 rotates the first int(head_dim x p) channels of a head, any rope type; proportional spans it)
+    if runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional" and family != "phi3":
         # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
         # partial width does not fit the head it multiplies, and the model cannot run
         if scaling.rope_type != "default":

@@ -3,7 +3,8 @@
 Checked against transformers' own classes (tests/test_models_families.py): GPT2Model (wte + wpe),
 BertEmbeddings (LayerNorm(word + position + token type 0)), OPTDecoder (embed, project_in, positions
 offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
-attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype).
+attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
+its attention's q, k and v come from one fused qkv_proj).
 """
 
 from __future__ import annotations
@@ -121,13 +122,16 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
 
 
 def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
-    """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn)."""
+    """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
+    qkv_proj, rows q (H x hd), then k (KV x hd), then v)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
         pre = f"encoder.layer.{layer}.attention.self."
         return {"q": pre + "query.weight", "q_bias": pre + "query.bias",
                 "k": pre + "key.weight", "k_bias": pre + "key.bias"}
+    if cfg.family == "phi3":
+        return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
     return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
             "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}
