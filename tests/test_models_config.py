@@ -114,3 +114,19 @@ def test_a_4x_folder_opens_like_the_5x_one(tmp_path):
         assert a.config == b.config.__class__(**{**b.config.__dict__, "name": a.config.name})
         ids = a.tokenize(mh.TEXT).ids
         assert (a.layer0_qk(ids).logits == b.layer0_qk(ids).logits).all()
+
+
+def test_phi4_mini_config_reads_as_phi3_longrope_with_rotary_three_quarters():
+    """microsoft/Phi-4-mini-instruct's config.json (model_type phi3, rope_scaling type longrope without a
+    factor, top-level L0 4096, partial_rotary_factor 0.75); 48 made-up factors stand in for its lists."""
+    cfg = model_config({
+        "model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 24, "num_key_value_heads": 8,
+        "num_hidden_layers": 32, "vocab_size": 200064, "max_position_embeddings": 131072,
+        "original_max_position_embeddings": 4096, "partial_rotary_factor": 0.75, "rope_theta": 10000.0,
+        "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 48, "long_factor": [2.0] * 48}})
+    s = cfg.rope_scaling
+    assert cfg.family == "phi3" and cfg.head_dim == 128 and cfg.rope_dim == 96 and cfg.rope_refusal is None
+    assert (s.rope_type, s.factor, s.original_max_position_embeddings) == ("longrope", 32.0, 4096)
+    assert cfg.rope_label_parts == ("longrope ×32 (4096 → 131072)", "rotary 0.75")
+    assert model_config({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4,
+                         "num_hidden_layers": 1, "vocab_size": 8}).rope_label_parts == ()

@@ -73,7 +73,8 @@ class QkResult:
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
     warning: object = ""                # a Message naming the tokens / tensors that hold NaN or ±inf
-    rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
+    rope_label: tuple = ()              # the model's rope type when scaled, its rotary fraction when < 1:
+    #                                     ("yarn ×4 (64 → 256)",), ("longrope ×32 (4096 → 131072)", "rotary 0.75")
 
     @property
     def n_shown(self) -> int:
@@ -149,7 +150,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
                     tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
                     np.asarray(qk.kv_head), delta, prof, prof_plain, note, warning=warning,
-                    rope_label=cfg.rope_label)
+                    rope_label=cfg.rope_label_parts)
 
 
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:

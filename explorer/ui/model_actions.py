@@ -197,7 +197,7 @@ class ModelActions(QObject):
         c = model.config
         where = (fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
-                 + (self.tr(", ") + c.rope_label if c.rope_label else ""))
+                 + "".join(self.tr(", ") + part for part in c.rope_label_parts))
         return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.family, str(c.d_model), str(c.n_heads), where))
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:

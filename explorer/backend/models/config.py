@@ -67,15 +67,21 @@ class ModelConfig:
         return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
 
     @property
-    def rope_label(self) -> str:
-        """The rope type when it is not plain RoPE: "yarn ×4 (64 → 256)"; "" otherwise."""
+    def rope_label_parts(self) -> tuple[str, ...]:
+        """The rope type when it is not plain RoPE ("yarn ×4 (64 → 256)") and the rotary fraction when not
+        the whole head turns ("rotary 0.75"); () for plain whole-head RoPE (the UI joins them in its language)."""
         s = self.rope_scaling
-        if s is None or s.rope_type == "default":
-            return ""
-        text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
-        if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
-            text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
-        return text
+        if s is None:
+            return ()
+        parts = []
+        if s.rope_type != "default":
+            text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
+            if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
+                text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
+            parts.append(text)
+        if s.partial_rotary_factor != 1.0:
+            parts.append(f"rotary {s.partial_rotary_factor:g}")
+        return tuple(parts)
 
     @property
     def partial_rotary_factor(self) -> float:
