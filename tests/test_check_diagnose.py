@@ -653,6 +653,7 @@ def test_proportional_inv_freq_from_transformers_is_recognised(head_dim, fractio
     assert conv["rope_params"].get("factor") == factor
     again = rope_frequencies(head_dim, conv["base"], "proportional", **conv["rope_params"]).inv_freq
     np.testing.assert_allclose(again, w.double().numpy(), rtol=1e-6)
+    assert claimed_error(r, w.double().numpy()) <= r.tolerance
     assert "proportional" in r.summary and r.summary.startswith("OK: ")
 
 
@@ -664,3 +665,37 @@ def test_proportional_inv_freq_from_transformers_is_recognised(head_dim, fractio
 def test_zeros_that_are_not_p_rope_match_nothing(w, says):
     r = explorer.check(np.array(w))
     assert not r.match and says in r.summary
+
+
+@pytest.mark.parametrize("head_dim, fraction, base, factor", [(128, 0.5, 1e4, None), (64, 0.25, 5e5, 4.0),
+                                                             (32, 0.3, 1e4, None)])
+def test_proportional_cos_sin_caches_of_transformers_rotary_embedding_are_recognised(head_dim, fraction, base,
+                                                                                     factor):
+    """LlamaRotaryEmbedding's own cos and sin with p-RoPE (their still columns: cos 1, sin 0) are named
+    proportional with base, the fraction int(p hd // 2) / (hd / 2) and factor; from position 1 they
+    are the positions_from_1 mistake."""
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": fraction}
+    if factor is not None:
+        params["factor"] = factor
+    config = LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim,
+                         rope_parameters=params)
+    rotary = LlamaRotaryEmbedding(config)
+    x = torch.zeros(1, 300, head_dim)
+    for start in (0, 1):
+        cos, sin = rotary(x, torch.arange(start, start + 300)[None, :])
+        for name, cache in (("cos", cos[0]), ("sin", sin[0])):
+            r = explorer.check(cache)
+            if start:
+                assert not r.match and [m.id for m in r.mistakes] == ["positions_from_1"], r.summary
+                continue
+            conv = r.convention
+            assert r.match and conv["rope_type"] == "proportional" and conv["function"] == name, r.summary
+            assert conv["base"] == base and conv["head_dim"] == head_dim and conv["pairing"] == "half"
+            turning = int(fraction * head_dim // 2)
+            assert conv["rope_params"] == {"partial_rotary_factor": 2 * turning / head_dim,
+                                           **({"factor": factor} if factor else {})}
+            assert claimed_error(r, cache.double().numpy()) <= r.tolerance * 1.01 + 1e-9

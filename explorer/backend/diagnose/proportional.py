@@ -1,9 +1,10 @@
-"""An inv_freq vector of proportional RoPE (Gemma 4's p-RoPE): its first pairs turn, the rest are 0.
+"""Proportional RoPE (Gemma 4's p-RoPE) in an inv_freq vector or a cos/sin cache: its first pairs turn,
+the rest have frequency 0 (an inv_freq of 0; cache columns that stay cos 0 = 1 and sin 0 = 0).
 
 transformers' `_compute_proportional_rope_parameters`: w_k = base^(-2k/head_dim) / factor for
-k < int(p * head_dim // 2), 0 after. The positive prefix is fitted as a plain vector would be (the
-exponent runs over the whole head, head_dim = 2 len(w)); p is reported as 2 x turning / head_dim,
-the smallest fraction that turns that many pairs.
+k < int(p * head_dim // 2), 0 after. The turning part is fitted as a plain vector or cache would be,
+with the exponent over the whole head (head_dim = 2 x the distinct columns); p is reported as
+2 x turning / head_dim, the smallest fraction that turns that many pairs.
 """
 
 from __future__ import annotations
@@ -56,3 +57,49 @@ def check_proportional(w: np.ndarray, turning: int, tol: float, conv: dict, lang
     found = (mistake("unknown", lang, nearest=f"proportional, base {base:.6g}, {turning} of {h} pairs turning",
                      err=e, tol=tol),)
     return Diagnosis("inv_freq", False, conv, found, e, tol, w, ref)
+
+
+def still_columns(u: np.ndarray, tol: float) -> int:
+    """How many leading distinct columns of a cos/sin cache u (L, h) move, when all the others stay
+    within tol of constant (cos(0 p) = 1, sin(0 p) = 0: p-RoPE's pairs that do not turn); else 0."""
+    moving = np.ptp(u, axis=0) > tol                                            # (h,)
+    turning = int(np.argmin(moving)) if not moving.all() else len(moving)
+    if turning < 2 or turning == len(moving) or moving[turning:].any():
+        return 0
+    return turning
+
+
+def fit_proportional_cache(u: np.ndarray, turning: int, fit_plain, cache_model, dtype: str) -> dict | None:
+    """The best p-RoPE fit of a cache whose first `turning` distinct columns move: the moving ones are
+    fitted as a plain cache of `turning` frequencies (fit_plain(u, func, start, dtype): its base b'
+    is base^(turning/h)), then checked whole, the still columns included. A dict as fit_plain's plus
+    "inv_freq" (h,), or None when no fit is within tolerance."""
+    from explorer.backend.diagnose.fitting import lsq_scale, max_residual
+    from explorer.backend.diagnose.result import tolerance
+
+    n, h = u.shape
+    rows, k = np.arange(n), np.arange(turning)
+
+    def whole(base, factor, func, start):
+        inv = np.zeros(h)
+        inv[:turning] = np.exp(-k * math.log(base) / h) / factor
+        t = cache_model(h, 0, 0, func, start, rows, inv)
+        scale = lsq_scale(u, t)
+        return max_residual(u, t, scale), scale, inv
+
+    best = None
+    for func in ("cos", "sin"):
+        for start in (0, 1):
+            part = fit_plain(u[:, :turning], func, start, dtype)
+            base = part["base"] ** (h / turning)
+            if not (math.isfinite(base) and base > 1):
+                continue
+            e, scale, _ = whole(base, part["factor"], func, start)
+            tol = tolerance(scale, dtype, n + start)
+            base = snap(base, lambda b: whole(b, part["factor"], func, start)[0], tol)
+            e, scale, inv = whole(base, part["factor"], func, start)
+            fit = {"base": base, "factor": part["factor"], "func": func, "start": start, "scale": scale,
+                   "max_error": e, "tol": tol, "inv_freq": inv}
+            if best is None or e / max(abs(scale), 1e-300) < best["max_error"] / max(abs(best["scale"]), 1e-300):
+                best = fit
+    return best if best is not None and best["max_error"] <= best["tol"] else None

@@ -111,6 +111,19 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
             "rope_type": rope_type, "rope_params": params, "scale": best["scale"],
             "orientation": orientation, "start": best["start"], "dtype": dtype, "max_len": len(x)}
     found = []
+    still = proportional_cache(u, best, dtype) if best["max_error"] > best["tol"] else None
+    if still is not None:                               # p-RoPE: its slow pairs do not turn
+        params = {"partial_rotary_factor": 2 * int(np.count_nonzero(still["inv_freq"])) / hd}
+        if still["factor"] != 1:
+            params["factor"] = still["factor"]
+        conv.update({"base": still["base"], "rope_type": "proportional", "rope_params": params,
+                     "scale": still["scale"], "function": still["func"], "start": still["start"]})
+        if still["start"]:
+            found.append(mistake("positions_from_1", lang, start=still["start"]))
+        found += _expectations(conv, expect, lang)
+        cols = still["scale"] * cache_model(hd // 2, 0, 0, still["func"], 0, np.arange(len(x)), still["inv_freq"])
+        ref = np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
+        return Diagnosis("rope_cache", not found, conv, tuple(found), still["max_error"], still["tol"], x, ref)
     scaled = _best_scaled(u, best, dtype) if best["max_error"] > best["tol"] else None
     if scaled is not None:
         best, cand = scaled
@@ -136,6 +149,14 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
     ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
         np.repeat(ref_cols, 2, axis=1)
     return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x, ref)
+
+
+def proportional_cache(u: np.ndarray, best: dict, dtype: str) -> dict | None:
+    """A p-RoPE fit of the columns u (explorer.backend.diagnose.proportional), or None."""
+    from explorer.backend.diagnose.proportional import fit_proportional_cache, still_columns
+
+    turning = still_columns(u, tolerance(float(np.max(np.abs(u))), dtype, len(u)))
+    return fit_proportional_cache(u, turning, _fit_cache, cache_model, dtype) if turning else None
 
 
 def _best_scaled(u: np.ndarray, best: dict, dtype: str):
