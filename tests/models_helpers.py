@@ -32,6 +32,13 @@ FAMILIES = {
     # Phi-3: fused qkv_proj; a rotary fraction of 0.5 (Phi-4-mini's is 0.75) rotates the first 4 channels
     "phi3": dict(SMALL, num_key_value_heads=2, rope_theta=500.0, partial_rotary_factor=0.5, pad_token_id=0,
                  eos_token_id=1, bos_token_id=1),
+    # Gemma 2: q·k / sqrt(query_pre_attn_scalar), soft-capped at 5 (so the cap shows); Gemma 3: q/k norms,
+    # layer 0 a sliding layer with its own RoPE base (500, where the full layers' is 1e6)
+    "gemma2": dict(SMALL, num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=24,
+                   attn_logit_softcapping=5.0, rope_parameters={"rope_type": "default", "rope_theta": 700.0}),
+    "gemma3": dict(SMALL, num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=24,
+                   rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 500.0},
+                                    "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}}),
 }
 
 
@@ -42,7 +49,8 @@ def classes(family: str):
             "opt": ("OPTConfig", "OPTForCausalLM"), "opt_post_ln": ("OPTConfig", "OPTForCausalLM"),
             "llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
             "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
-            "gemma": ("GemmaConfig", "GemmaForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM")}[family]
+            "gemma": ("GemmaConfig", "GemmaForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM"),
+            "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"), "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -121,7 +129,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = (att.q_norm, att.k_norm) if family == "qwen3" else (att.q_proj, att.k_proj)
+        q_mod, k_mod = (att.q_norm, att.k_norm) if family in ("qwen3", "gemma3") else (att.q_proj, att.k_proj)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
     restore = None
     if not family.startswith(("gpt2", "bert", "opt")):

@@ -54,8 +54,10 @@ def test_layer0_q_k_per_head_equal_the_projections(built):
     if family == "gpt2":
         d = cfg.d_model
         q_ref, k_ref = _heads(ref["qkv"][:, :d], cfg.n_heads), _heads(ref["qkv"][:, d:2 * d], cfg.n_heads)
-    elif family == "qwen3":
+    elif family == "qwen3":                          # after its per-head q_norm / k_norm, (n, H, hd)
         q_ref, k_ref = ref["q"].transpose(1, 0, 2), ref["k"].transpose(1, 0, 2)
+    elif family == "gemma3":                         # its q_norm / k_norm come after the transpose
+        q_ref, k_ref = ref["q"], ref["k"]
     else:
         q_ref, k_ref = _heads(ref["q"], cfg.n_heads), _heads(ref["k"], cfg.n_kv_heads)
     close(qk.q, q_ref)
@@ -75,8 +77,29 @@ def test_rope_rotation_equals_transformers(built):
     close(qk.q_rot, ref["q_rot"])
     close(qk.k_rot, ref["k_rot"][qk.kv_head])
     assert not np.allclose(qk.q_rot, qk.q)            # the rotation did something past position 0
-    close(qk.logits, np.einsum("hmd,hnd->hmn", ref["q_rot"], ref["k_rot"][qk.kv_head])
-          / np.sqrt(model.config.head_dim))
+    cfg = model.config                                # (Gemma 2/3: query_pre_attn_scalar; Gemma 2's cap)
+    logits = np.einsum("hmd,hnd->hmn", ref["q_rot"], ref["k_rot"][qk.kv_head]) / np.sqrt(cfg.score_scalar
+                                                                                        or cfg.head_dim)
+    if cfg.attn_softcap is not None:
+        logits = cfg.attn_softcap * np.tanh(logits / cfg.attn_softcap)
+    close(qk.logits, logits)
+
+
+def test_attention_weights_equal_transformers(built):
+    """softmax of layer 0's logits (masked as the model masks: causal, BERT not) equals transformers' own
+    attention weights (output_attentions): the score scale (Gemma 2/3's query_pre_attn_scalar) and
+    Gemma 2's soft cap as the model applies them."""
+    import torch
+
+    family, model, ids, _, torch_model = built
+    with torch.no_grad():
+        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    want = out.attentions[0][0].numpy()                                       # (H, n, n)
+    logits = model.layer0_qk(ids).logits.astype(np.float64)
+    if family != "bert":
+        logits = np.where(np.tri(len(ids), dtype=bool), logits, -np.inf)
+    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    close(probs / probs.sum(axis=-1, keepdims=True), want)
 
 
 def test_learned_positions_are_the_model_table(built):
@@ -228,6 +251,17 @@ PHI3_LONGROPE = {"rope_type": "longrope", "rope_theta": 500.0, "partial_rotary_f
                  "short_factor": [1.0, 1.5, 2.0], "long_factor": [2.0, 5.0, 11.0]}
 
 
+def _gemma3_4x(cfg):
+    """As Gemma 3's configs were written for transformers 4.x (google/gemma-3-1b-it's keys)."""
+    params = cfg.pop("rope_parameters")
+    full, sliding = params["full_attention"], params["sliding_attention"]
+    cfg["rope_theta"], cfg["rope_local_base_freq"] = full.pop("rope_theta"), sliding["rope_theta"]
+    kind = full.pop("rope_type")
+    cfg["rope_scaling"] = None if kind == "default" else {"rope_type": kind, **full}
+    cfg["sliding_window_pattern"] = 6
+    cfg.pop("layer_types")
+
+
 def _phi3_no_original(cfg):
     cfg.pop("original_max_position_embeddings")
     cfg["rope_parameters"].pop("original_max_position_embeddings", None)
@@ -291,6 +325,14 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
         "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), _phi3_su, " ".join([mh.TEXT] * 3)),
     "phi3 without an L0 in config.json: its class's 4096 wins (52 tokens, past max_position 40: short)": (
         "phi3", dict(PHI3, rope_parameters=PHI3_LONGROPE), _phi3_no_original, " ".join([mh.TEXT] * 4)),
+    "gemma3 written as 4.x: rope_theta, rope_local_base_freq, rope_scaling, sliding_window_pattern": (
+        "gemma3", mh.FAMILIES["gemma3"], _gemma3_4x, mh.TEXT),
+    "gemma3 whose layer 0 is a full-attention layer: the full layers' RoPE (linear x8, 1e6)": (
+        "gemma3", dict(mh.FAMILIES["gemma3"], layer_types=["full_attention", "sliding_attention"]), None,
+        mh.TEXT),
+    "gemma3 4.x without rope_local_base_freq: its class's 10,000 for the sliding layers": (
+        "gemma3", mh.FAMILIES["gemma3"], lambda cfg: (_gemma3_4x(cfg), cfg.pop("rope_local_base_freq")),
+        mh.TEXT),
     "dynamic, Mistral's default max_position_embeddings": (
         "mistral", dict(HEAD16, rope_parameters={"rope_type": "dynamic", "rope_theta": 500.0, "factor": 4.0}),
         _drop("max_position_embeddings"), LONG_TEXT),

@@ -1,11 +1,14 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT, RMSNorm for
-Llama / Mistral / Qwen, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with their
-biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows), Qwen3's per-head q_norm / k_norm, kv
-heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
-with channel i + rot/2) on the first rope_dim channels of each head (a llama.cpp llama file with fewer
-rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its rows). Shapes: heads first.
+Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with
+their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows),
+Qwen3's and Gemma 3's per-head q_norm / k_norm, kv heads repeated onto q heads (GQA, like repeat_kv), then
+RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of
+each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
+i + head_dim/2, as ggml rotates its rows), with the layer's own RoPE (Gemma 3: its layer type's). Logits:
+q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap. Shapes:
+heads first.
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         if cfg.family in ("gpt2", "opt"):
             x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
         else:
-            x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.family == "gemma")
+            x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
     names, hd = qk_names(cfg, layer), cfg.head_dim
     if cfg.family == "gpt2":
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
@@ -138,8 +141,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm:
-        q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps)
-        k = rms_norm(k, reader.read(need(reader, names["k_norm"])), cfg.norm_eps)
+        q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
+        k = rms_norm(k, reader.read(need(reader, names["k_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
     return q.astype(np.float32, copy=False), k.astype(np.float32, copy=False)
 
 
@@ -154,16 +157,20 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         k = kv[kv_head]                                                           # (H, n, hd)
         if cfg.position == "rope":
             if inv_freq is None:
-                inv_freq = default_inv_freq(cfg.rope_base, cfg.rope_dim)
+                base, scaling, _ = cfg.rope_of(layer)
+                inv_freq = default_inv_freq(base, cfg.rope_dim_of(scaling))
             inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
             gap = cfg.head_dim // 2 if cfg.rope_pairs_across_head else None
             q_rot = rotate(q, inv_freq, attention_scaling, gap)
             k_rot = rotate(k, inv_freq, attention_scaling, gap)
         else:
             q_rot, k_rot = q, k
-        scale = np.float32(1.0 / np.sqrt(cfg.head_dim))
+        scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3: query_pre_attn_scalar
         logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
         plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
+        if cfg.attn_softcap is not None:                                          # Gemma 2
+            cap = np.float32(cfg.attn_softcap)
+            logits, plain = np.tanh(logits / cap) * cap, np.tanh(plain / cap) * cap
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
                   logits_plain=plain.astype(np.float32), kv_head=kv_head)
     if not any(count_non_finite(a) for a in (out.q_rot, out.k_rot, out.logits, out.logits_plain)):

@@ -13,28 +13,32 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from explorer.backend.encodings import finite_number
+from explorer.backend.models import gemma_config
 from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
-            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3"}
+            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3", "gemma2": "gemma2",
+            "gemma3_text": "gemma3"}
 SUPPORTED = tuple(FAMILIES)
-ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3")
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3")
+GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
-                         "phi3": 4096}
+                         "phi3": 4096, "gemma2": 8192, "gemma3": 131072}
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
-DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256}   # a config.json without head_dim (the others: hidden / heads)
+DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3": 256}   # a config.json without head_dim (the others: hidden / heads)
 
 
 @dataclass(frozen=True)
 class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
-    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3
+    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
+    #                                 gemma2 | gemma3
     model_type: str
     name: str
     d_model: int
@@ -52,12 +56,31 @@ class ModelConfig:
     position_offset: int            # OPT 2, else 0
     dtype: str                      # the checkpoint's declared dtype (torch_dtype / dtype)
     qk_bias: bool                   # q/k projections carry biases
-    qk_norm: bool                   # Qwen3's per-head q_norm / k_norm
+    qk_norm: bool                   # Qwen3's and Gemma 3's per-head q_norm / k_norm
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
     rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
+    score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
+    #                                 0: head_dim
+    attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
+    layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
+    type_ropes: tuple = field(default=(), compare=False)   # Gemma 3: ((layer type, base, RopeScaling | None,
+    #                                 refusal), ...); the rope_* fields above are layer 0's
+
+    def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
+        """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3), else the model's."""
+        if self.type_ropes and 0 <= layer < len(self.layer_types):
+            for kind, base, scaling, refusal in self.type_ropes:
+                if kind == self.layer_types[layer]:
+                    return base, scaling, refusal
+        return self.rope_base, self.rope_scaling, self.rope_refusal
+
+    @property
+    def gemma_norms(self) -> bool:
+        """Gemma's RMSNorm, x / rms x (1 + w), for the input norm and Gemma 3's q_norm / k_norm."""
+        return self.family in GEMMA_FAMILIES
 
     @property
     def rope_parameters(self) -> dict:
@@ -90,11 +113,16 @@ class ModelConfig:
 
     @property
     def rope_dim(self) -> int:
+        """Layer 0's rope_dim_of."""
+        return self.rope_dim_of(self.rope_scaling)
+
+    def rope_dim_of(self, scaling: RopeScaling | None) -> int:
         """Channels of each head the rotation spans (even; twice len(inv_freq)): the whole head for
         proportional RoPE, whose low-frequency pairs have frequency 0."""
-        if self.rope_scaling is not None and self.rope_scaling.rope_type == "proportional":
+        if scaling is not None and scaling.rope_type == "proportional":
             return self.head_dim
-        return int(self.head_dim * self.partial_rotary_factor) // 2 * 2
+        partial = scaling.partial_rotary_factor if scaling is not None else 1.0
+        return int(self.head_dim * partial) // 2 * 2
 
 
 def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
@@ -202,9 +230,12 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
     scaling, base, refusal = None, None, None
-    if family in ROPE_FAMILIES:
+    gemma = _gemma_fields(cfg, family, common, runtime) if family in ("gemma2", "gemma3") else {}
+    if family == "gemma3":                               # layer 0's RoPE (its layer type's)
+        _, base, scaling, refusal = next(r for r in gemma["type_ropes"] if r[0] == gemma["layer_types"][0])
+    elif family in ROPE_FAMILIES:
         base, scaling, refusal = _rope_scaling(cfg, family, common["max_positions"], runtime)
-    scale = _round_to_dtype(math.sqrt(d), dtype) if family == "gemma" else 1.0   # (OPT never scales)
+    scale = _round_to_dtype(math.sqrt(d), dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
@@ -214,9 +245,23 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
-        dtype=dtype, qk_norm=family == "qwen3",
+        dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
         **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
                                         else "rms_norm_eps")})
+
+
+def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
+    """Gemma 2/3's score scale, soft cap and layer types; Gemma 3's RoPE per layer type (gemma_config)."""
+    types = gemma_config.layer_types(cfg, family, common["n_layers"])
+    out = {"score_scalar": gemma_config.score_scalar(cfg), "attn_softcap": gemma_config.softcap(cfg, family),
+           "layer_types": types}
+    if family == "gemma3":
+        flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
+        out["type_ropes"] = tuple(
+            (kind, *_rope_scaling({**flat, "rope_parameters": gemma_config.gemma3_rope_parameters(cfg, kind)},
+                                  family, common["max_positions"], runtime))
+            for kind in gemma_config.LAYER_TYPES)
+    return out
 
 
 def _rope_scaling(cfg: dict, family: str, max_positions: int,

@@ -128,21 +128,23 @@ class Model:
         with self._lock:
             return families.input_x(self.config, self.tensors, self._ids(ids))
 
-    def rope_inv_freq(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
-        """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings.
+    def rope_inv_freq(self, seq_len: int | None = None, layer: int = 0) -> tuple[np.ndarray, float]:
+        """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings for
+        `layer` (Gemma 3: its layer type's; the others: one RoPE for every layer).
 
         Checked, and the attention factor made, by explorer.backend.rope_scaling; inv_freq itself by
         transformers' own float32 steps (models.rope_float32), or without torch numpy's float32."""
         cfg = self.config
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
-        if cfg.rope_refusal is not None:
-            raise InputError(msg("%1: its RoPE settings cannot be used: %2", self.name, cfg.rope_refusal))
-        scaling = cfg.rope_scaling
-        freqs = inv_frequencies(cfg.head_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
+        base, scaling, refusal = cfg.rope_of(layer)
+        if refusal is not None:
+            raise InputError(msg("%1: its RoPE settings cannot be used: %2", self.name, refusal))
+        dim = cfg.rope_dim_of(scaling)
+        freqs = inv_frequencies(cfg.head_dim, base, scaling, seq_len, cfg.max_positions)
         with np.errstate(over="ignore"):
-            inv_freq = transformers_inv_freq(cfg.rope_dim, cfg.rope_base, scaling, seq_len, cfg.max_positions)
+            inv_freq = transformers_inv_freq(dim, base, scaling, seq_len, cfg.max_positions)
             if inv_freq is None:
-                inv_freq = (default_inv_freq(cfg.rope_base, cfg.rope_dim) if scaling.rope_type == "default"
+                inv_freq = (default_inv_freq(base, dim) if scaling.rope_type == "default"
                             else np.asarray(freqs.inv_freq, dtype=np.float32))
             factor = np.float32(freqs.attention_factor)
         # finite in float64 but not in float32 (a factor of 1e-300): NaN q and k, blamed on the weights
@@ -165,7 +167,7 @@ class Model:
             arr = self.input_x(arr)
         _check_qk_budget(self.config, arr.shape[0], layer)
         if inv_freq is None and self.config.position == "rope":
-            inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0])
+            inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0], layer)
         with self._lock:
             try:
                 return layer_qk(self.config, self.tensors, arr, layer, inv_freq, attention_scaling)

@@ -1,0 +1,67 @@
+"""Gemma 2 and Gemma 3 (text) configs: their attention's score scale and soft cap, and Gemma 3's RoPE per
+layer type.
+
+As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py and modeling_*.py):
+- both scale q·k by query_pre_attn_scalar^-0.5 (default 256), not head_dim^-0.5; Gemma 2 then soft-caps
+  the logits, cap * tanh(logits / cap) with attn_logit_softcapping (default 50; Gemma 3: none);
+- Gemma 2's layers alternate sliding / full attention with one RoPE; Gemma 3 has one RoPE per layer type:
+  5.x `rope_parameters` {"sliding_attention": {...}, "full_attention": {...}}, or 4.x `rope_theta` (the
+  full layers', default 1e6) + `rope_scaling` (applied to the full layers only) + `rope_local_base_freq`
+  (the sliding layers', default 1e4); `layer_types`, or every `sliding_window_pattern`-th layer (default
+  6) full, the others sliding. Layer 0 is a sliding layer in every published Gemma 3.
+"""
+
+from __future__ import annotations
+
+from explorer.errors import require, shown
+
+GLOBAL_THETA, LOCAL_THETA = 1_000_000.0, 10_000.0     # Gemma3TextConfig.default_theta
+LAYER_TYPES = ("sliding_attention", "full_attention")
+
+
+def score_scalar(cfg: dict) -> float:
+    """query_pre_attn_scalar (transformers' default 256): q·k is multiplied by its -1/2 power."""
+    value = cfg.get("query_pre_attn_scalar", 256)
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf"),
+            "config.json: query_pre_attn_scalar must be a number > 0, not %1", shown(value))
+    return float(value)
+
+
+def softcap(cfg: dict, family: str) -> float | None:
+    """attn_logit_softcapping: Gemma 2's default 50, Gemma 3's none; None or a number > 0."""
+    value = cfg.get("attn_logit_softcapping", 50.0 if family == "gemma2" else None)
+    require(value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0),
+            "config.json: attn_logit_softcapping must be a number > 0 or null, not %1", shown(value))
+    return None if value is None else float(value)
+
+
+def layer_types(cfg: dict, family: str, n_layers: int) -> tuple[str, ...]:
+    """Each layer's attention type: layer_types, or the class's pattern (Gemma 2: every 2nd layer full,
+    Gemma 3: every sliding_window_pattern-th)."""
+    given = cfg.get("layer_types")
+    if given is not None:
+        require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
+                "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
+        return tuple(given)
+    every = 2 if family == "gemma2" else cfg.get("sliding_window_pattern", 6)
+    require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
+            "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
+    return tuple("sliding_attention" if (i + 1) % every else "full_attention" for i in range(n_layers))
+
+
+def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
+    """The 5.x rope_parameters of one layer type, from a 4.x or 5.x Gemma 3 config (as
+    Gemma3TextConfig.convert_rope_params_to_dict)."""
+    nested = cfg.get("rope_parameters")
+    if isinstance(nested, dict) and any(isinstance(v, dict) for v in nested.values()):
+        params = dict(nested.get(layer_type) or {})
+    elif layer_type == "full_attention":
+        scaling = cfg.get("rope_scaling") or {}
+        require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", shown(scaling))
+        params = dict(scaling)                   # its "type" or "rope_type" (none: default) read by the caller
+    else:
+        params = {}
+    if "rope_theta" not in params:
+        params["rope_theta"] = (cfg.get("rope_theta", GLOBAL_THETA) if layer_type == "full_attention"
+                                else cfg.get("rope_local_base_freq", LOCAL_THETA))
+    return params
