@@ -21,17 +21,24 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
     five = model_config(hf.to_dict(), "m")
     four_dict = dict(hf.to_dict())
     params = four_dict.pop("rope_parameters", None)
-    if params:
+    nested = family == "gemma3"                      # RoPE per layer type; layer 0 is a sliding layer
+    if nested:
+        full, sliding = params["full_attention"], params["sliding_attention"]
+        four_dict.update(rope_theta=full["rope_theta"], rope_local_base_freq=sliding["rope_theta"],
+                         rope_scaling={k: v for k, v in full.items() if k != "rope_theta"})
+        params = params[hf.layer_types[0]]
+    elif params:
         four_dict["rope_theta"] = params["rope_theta"]
         four_dict["rope_scaling"] = None
     assert model_config(four_dict, "m") == five
+    assert model_config(four_dict, "m").type_ropes == five.type_ropes     # (Gemma 3: both layer types')
     assert hash(five) == hash(model_config(four_dict, "m"))
     assert five.n_layers == hf.num_hidden_layers and five.vocab_size == hf.vocab_size
     assert five.n_heads == hf.num_attention_heads
     assert five.head_dim == (getattr(hf, "head_dim", None) or hf.hidden_size // hf.num_attention_heads)
     if five.position == "rope":
-        assert five.rope_base == hf.rope_parameters["rope_theta"]
-        assert five.rope_parameters == hf.rope_parameters
+        assert five.rope_base == params["rope_theta"]
+        assert five.rope_parameters == params
         assert five.n_kv_heads == hf.num_key_value_heads
     else:
         assert five.rope_scaling is None and five.rope_base is None
@@ -98,6 +105,13 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
     ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
       "vocab_size": 5, "max_position_embeddings": 8, "layer_norm_eps": "x"},
      "config.json: layer_norm_eps must be a positive number, not 'x'"),
+    *[({"model_type": family, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "vocab_size": 5, **bad}, match) for family, bad, match in (
+        ("gemma2", {"query_pre_attn_scalar": 0}, "query_pre_attn_scalar must be a number > 0, not 0"),
+        ("gemma2", {"attn_logit_softcapping": -1.0}, "attn_logit_softcapping must be a number > 0 or null"),
+        ("gemma3_text", {"layer_types": ["sliding_attention"]}, "layer_types must list 2 of"),
+        ("gemma3_text", {"layer_types": ["local", "global"]}, "layer_types must list 2 of"),
+        ("gemma3_text", {"sliding_window_pattern": 0}, "sliding_window_pattern must be a whole number >= 1"))],
 ])
 def test_bad_configs_are_refused_by_name(cfg, match):
     with pytest.raises(InputError, match=match):

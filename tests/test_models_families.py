@@ -451,3 +451,32 @@ def test_model_inv_freq_without_torch_loaded_is_numpys_float32(monkeypatch):
     without, _ = model.rope_inv_freq()
     assert "torch" not in sys.modules and without.dtype == np.float32
     np.testing.assert_allclose(without, with_torch, rtol=2.5e-7)
+
+
+def test_a_multimodal_gemma3_opens_as_its_text_model(tmp_path):
+    """Gemma 3 4B and larger ship as Gemma3ForConditionalGeneration (model_type gemma3, text_config,
+    tensors "language_model.model.*" beside a vision tower): X, layer 0's rotated q/k and its logits
+    are its text model's."""
+    import torch
+    from transformers import Gemma3Config, Gemma3ForConditionalGeneration
+
+    torch.manual_seed(4)
+    config = Gemma3Config(text_config=dict(mh.FAMILIES["gemma3"]), mm_tokens_per_image=4,
+                          vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
+                                         "num_attention_heads": 2, "image_size": 28, "patch_size": 14})
+    config.text_config._attn_implementation = "eager"
+    full = Gemma3ForConditionalGeneration(config).eval()
+    with torch.no_grad():
+        for p in full.parameters():
+            p.normal_(0.0, 0.5)
+    full.save_pretrained(tmp_path)
+    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    text = full.model.language_model
+    with open_model(tmp_path) as model:
+        assert model.config.family == "gemma3" and model.config.model_type == "gemma3_text"
+        ids = model.tokenize(mh.TEXT).ids
+        ref = mh.capture(text, "gemma3", ids)
+        close(model.input_x(ids), ref["x"])
+        qk = model.layer0_qk(ids)
+        close(qk.q_rot, ref["q_rot"])
+        close(qk.k_rot, ref["k_rot"][qk.kv_head])

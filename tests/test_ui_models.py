@@ -250,6 +250,25 @@ def test_qk_view_arrays_equal_layer0_qk(window, llama):
     reference.close()
 
 
+
+
+def test_qk_view_names_gemma_2s_score_scale_and_soft_cap(window, tmp_path):
+    """A Gemma 2 checkpoint: the logits panel says q·k / √query_pre_attn_scalar, soft-capped, and draws
+    layer 0's capped logits (|logit| below the cap); Gemma 3 shows its own scalar without a cap."""
+    for family, want in (("gemma2", "logits 5·tanh(q(m)·k(n)/√24/5), with RoPE"),
+                         ("gemma3", "logits q(m)·k(n)/√24, with RoPE")):
+        folder = tmp_path / family
+        mh.build(family, folder, seed=1)
+        window.controller.update(text=mh.TEXT)
+        open_and_wait(window, folder)
+        view = show(window, "qk")
+        r = view.result
+        assert not r.error and r.score_scalar == 24.0, r.error
+        assert want in view.rot_img.plot.titleLabel.text
+        if family == "gemma2":
+            assert r.softcap == 5.0 and np.nanmax(np.abs(r.logits)) < 5.0
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
     """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever

@@ -58,7 +58,8 @@ class QkResult:
     k: np.ndarray = field(default_factory=_none)              # (H, n, hd) after RoPE
     q_plain: np.ndarray = field(default_factory=_none)        # (H, n, hd) before RoPE
     k_plain: np.ndarray = field(default_factory=_none)        # (H, n, hd)
-    logits: np.ndarray = field(default_factory=_none)         # (H, n, n) q(m)·k(n)/sqrt(hd), rotated
+    logits: np.ndarray = field(default_factory=_none)         # (H, n, n) q(m)·k(n)/sqrt(score_scalar),
+    #                                                           rotated (Gemma 2: soft-capped)
     logits_plain: np.ndarray = field(default_factory=_none)   # (H, n, n) without the rotation
     kv_head: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))   # (H,)
     distance: np.ndarray = field(default_factory=lambda: np.zeros(0))            # (2n-1,) m − n
@@ -73,6 +74,9 @@ class QkResult:
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
     warning: object = ""                # a Message naming the tokens / tensors that hold NaN or ±inf
+    score_scalar: float = 0.0           # logits = q·k / sqrt(score_scalar): head_dim, or Gemma 2/3's
+    #                                     query_pre_attn_scalar
+    softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
     rope_label: tuple = ()              # the model's rope type when scaled, its rotary fraction when < 1:
     #                                     ("yarn ×4 (64 → 256)",), ("longrope ×32 (4096 → 131072)", "rotary 0.75")
 
@@ -150,7 +154,8 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
                     tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
                     np.asarray(qk.kv_head), delta, prof, prof_plain, note, warning=warning,
-                    rope_label=cfg.rope_label_parts)
+                    rope_label=cfg.rope_label_parts, score_scalar=cfg.score_scalar or float(cfg.head_dim),
+                    softcap=cfg.attn_softcap)
 
 
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:

@@ -1782,8 +1782,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
         </message>
         <message>
+            <source>config.json: attn_logit_softcapping must be a number &gt; 0 or null, not %1</source>
+            <translation>config.json：attn_logit_softcapping 必须是 &gt; 0 的数或 null，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
             <translation>config.json：head_dim 必须是 1 到 %1 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: layer_types must list %1 of %2</source>
+            <translation>config.json：layer_types 必须列出 %1 个 %2</translation>
         </message>
         <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
@@ -1802,6 +1810,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: query_pre_attn_scalar must be a number &gt; 0, not %1</source>
+            <translation>config.json：query_pre_attn_scalar 必须是 &gt; 0 的数，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: rope_parameters must be an object, not %1</source>
             <translation>config.json：rope_parameters 必须是对象，而不是 %1</translation>
         </message>
@@ -1812,6 +1824,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: rope_theta (RoPE's base) must be a number &gt; 1, not %1</source>
             <translation>config.json：rope_theta（RoPE 的 base）必须是大于 1 的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>
+            <translation>config.json：sliding_window_pattern 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>
@@ -3780,6 +3796,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>logits q(m)·k(n)/√%1, with RoPE</source>
             <translation>logit q(m)·k(n)/√%1，含 RoPE</translation>
+        </message>
+        <message>
+            <source>logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE</source>
+            <translation>logit %2·tanh(q(m)·k(n)/√%1/%2)，含 RoPE</translation>
         </message>
         <message>
             <source>the same without rotation</source>

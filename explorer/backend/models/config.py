@@ -66,7 +66,7 @@ class ModelConfig:
     #                                 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
-    type_ropes: tuple = field(default=(), compare=False)   # Gemma 3: ((layer type, base, RopeScaling | None,
+    type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
@@ -184,6 +184,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
     "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
+    cfg = text_model_config(cfg)
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
@@ -248,6 +249,16 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
         **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
                                         else "rms_norm_eps")})
+
+
+def text_model_config(cfg: dict) -> dict:
+    """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
+    dtype where the inner has none; any other config as it is."""
+    inner = cfg.get("text_config")
+    if cfg.get("model_type") != "gemma3" or not isinstance(inner, dict):
+        return cfg
+    dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
+    return {"model_type": "gemma3_text", **inner, **dtype}
 
 
 def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
