@@ -576,10 +576,16 @@ def test_nested_rope_parameters_need_a_layer_type_and_read_that_one():
         scaling_from_config(config)
     with pytest.raises(InputError, match="choose one with layer_type, not 'global'"):
         scaling_from_config(config, "global")
-    with pytest.raises(InputError, match=r"per layer type \(none\)"):
+    with pytest.raises(InputError, match="one RoPE for every layer: give no layer_type .not 'full_attention'."):
         scaling_from_config({"rope_theta": 1e4}, "full_attention")
+    for theta in (None, "1e6", 1.0, float("nan")):      # (a TypeError, a string read as a number)
+        with pytest.raises(InputError, match="rope_theta .RoPE's base. must be a finite number > 1"):
+            scaling_from_config({"rope_parameters": {"full_attention": {"rope_type": "proportional",
+                                                                        "rope_theta": theta}}}, "full_attention")
     base, scaling = scaling_from_config(config, "full_attention")
     assert base == 1e6 and scaling == RopeScaling("proportional", partial_rotary_factor=0.25)
+    from explorer.backend import rope_scaling as public                 # the public wrapper passes it on
+    assert public.scaling_from_config(config, layer_type="full_attention") == (base, scaling)
     full = gemma4.per_layer_config["full_attention"]       # its global layers' head_dim: 512
     want, factor = ROPE_INIT_FUNCTIONS["proportional"](full, "cpu", layer_type="full_attention")
     ours = inv_frequencies(full.head_dim, base, scaling)

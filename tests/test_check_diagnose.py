@@ -658,7 +658,7 @@ def test_proportional_inv_freq_from_transformers_is_recognised(head_dim, fractio
 
 
 @pytest.mark.parametrize("w, says", [
-    ([1.0, 0.5, 0.3, 0.0, 0.0, 0.0], "nearest: proportional, base"),     # not geometric
+    ([1.0, 0.5, 0.3, 0.2, 0.0, 0.0, 0.0], "nearest: proportional, base"),     # not geometric
     ([1.0, 0.1, 0.0, 0.5], "holds positive numbers"),                   # a zero inside
     ([1.0, 0.0, 0.0, 0.0], "holds positive numbers"),                   # one pair turning: no base to fit
 ])
@@ -699,3 +699,45 @@ def test_proportional_cos_sin_caches_of_transformers_rotary_embedding_are_recogn
             assert conv["rope_params"] == {"partial_rotary_factor": 2 * turning / head_dim,
                                            **({"factor": factor} if factor else {})}
             assert claimed_error(r, cache.double().numpy()) <= r.tolerance * 1.01 + 1e-9
+
+
+def test_a_plain_vector_beside_the_p_rope_preset_warns_of_nothing():
+    """The gemma-4-global preset's zeros were divided by for every 256-long vector that missed the
+    plain fit (a bfloat16-rounded one): a RuntimeWarning, a traceback under -W error."""
+    import warnings
+
+    from explorer.backend.rope_scaling import rope_frequencies
+
+    w = torch.tensor(rope_frequencies(512, 1e6).inv_freq).bfloat16().float().numpy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = explorer.check(w)
+    assert r.kind == "inv_freq"
+
+
+def test_the_reported_fraction_turns_as_many_pairs_as_the_data():
+    """head_dim 44 with 15 turning pairs: 30/44 x 44 = 29.999999999999996, one pair short in
+    transformers' int(p * head_dim // 2); the fraction reported must give the data back."""
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    from explorer.backend.rope_scaling import rope_frequencies
+
+    config = LlamaConfig(hidden_size=88, num_attention_heads=2, head_dim=44,
+                         rope_parameters={"rope_type": "proportional", "rope_theta": 1e4,
+                                          "partial_rotary_factor": 31 / 44})
+    w, _ = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    assert int((w > 0).sum()) == 15
+    r = explorer.check(w)
+    assert r.match, r.summary
+    again = rope_frequencies(44, r.convention["base"], "proportional", **r.convention["rope_params"]).inv_freq
+    np.testing.assert_allclose(again, w.double().numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("w", [[1, 1, 1, 1, 0, 0, 0, 0], [5, 1, 0, 0, 0, 0, 0, 0], [1, 2, 3, 0, 0, 0]])
+def test_zeros_after_numbers_that_do_not_fall_or_too_few_are_not_p_rope(w):
+    """Two falling numbers always fit a base and a factor; equal or rising ones are no p-RoPE (it read
+    "nearest: proportional, base 1, max error 0 > 4e-05")."""
+    r = explorer.check(np.array(w, dtype=np.float32))
+    assert not r.match and "holds positive numbers" in r.summary and "proportional" not in r.summary

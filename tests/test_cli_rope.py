@@ -154,3 +154,16 @@ def test_bad_input_exit_2_one_line_no_file(tmp_path, capsys, argv, needle):
 def test_output_must_be_npz(tmp_path, capsys):
     assert main(["export", "rope-frequencies", "--preset", "gemma-2b", "-o", str(tmp_path / "x.npy")]) == 2
     assert "output file must end in .npz" in capsys.readouterr().err
+
+
+def test_another_rope_type_on_the_p_rope_preset_rotates_the_whole_head(tmp_path):
+    """--preset gemma-4-global --rope-type default: p-RoPE's fraction (turning pairs of the whole head)
+    is not carried over as a rotated width; --partial-rotary-factor still sets one."""
+    out = tmp_path / "g.npz"
+    assert main(["export", "rope-frequencies", "--preset", "gemma-4-global", "--rope-type", "default",
+                 "-o", str(out)]) == 0
+    inv, _ = _load(out)
+    np.testing.assert_array_equal(inv, rope_frequencies(512, 1e6).inv_freq)
+    assert main(["export", "rope-frequencies", "--preset", "gemma-4-global", "--rope-type", "default",
+                 "--partial-rotary-factor", "0.5", "-o", str(out)]) == 0
+    assert _load(out)[0].shape == (128,)

@@ -100,6 +100,11 @@ def test_a_p_rope_inv_freq_is_named_and_its_zeros_left_off_the_log_axis(window, 
     _, drawn = view.mine_curve.getOriginalDataset()
     assert np.all(np.isnan(drawn[64:])) and np.allclose(drawn[:64], w[:64])
     assert "192 frequencies are 0, not drawn on the log axis" in view.readout.text()
+    other = tmp_path / "zeros_first.npy"            # zeros that are no p-RoPE: not blamed on it
+    np.save(other, np.r_[np.zeros(16), w[:16]].astype(np.float32))
+    open_through_action(window, monkeypatch, other)
+    text = window.views["check"].readout.text()
+    assert "16 values are 0, not drawn on the log axis" in text and "p-RoPE" not in text
 
 
 def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_path):

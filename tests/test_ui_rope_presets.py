@@ -282,3 +282,29 @@ def test_a_computation_that_raises_a_base_exception_is_named_and_the_next_change
     c.update(base=800.0)
     assert c.wait_idle()
     assert window.views["heatmap"].result.params.base == 800.0
+
+
+def test_p_rope_preset_sets_distance_head_dim_512(window):
+    """Gemma 4's global heads are 512 wide: the Distance view's box shows what its state holds (its
+    box stopped at 256 while the curve used 512)."""
+    _choose(window, "gemma-4-global")
+    _show(window, "distance")
+    view = window.views["distance"]
+    assert window.controller.state.views["distance"].head_dim == 512 == view.head_box.value()
+
+
+def test_p_rope_fraction_in_and_out_of_the_rope_type(qtbot):
+    """Choosing p-RoPE sets Gemma 4's 0.25 where a pair then turns (head_dim 6: it stays 1, not a
+    refusal of a value never typed); leaving it, the fraction goes back to 1 (elsewhere it means the
+    rotated width, GPT-NeoX's partial rotary)."""
+    view = make(qtbot, "rope")
+    step(view, lambda: view.pages.setCurrentIndex(1))
+    pick = lambda kind: step(view, lambda: view.type_box.setCurrentIndex(view.type_box.findData(kind)))
+    pick("proportional")
+    assert view.result.state.rope_type == "proportional" and view.result.state.partial_rotary_factor == 0.25
+    pick("default")
+    assert view.result.state.rope_type == "default" and view.result.state.partial_rotary_factor == 1.0
+    step(view, lambda: view.head_box.setValue(6))
+    pick("proportional")
+    s = view.result.state
+    assert (s.head_dim, s.rope_type, s.partial_rotary_factor) == (6, "proportional", 1.0)

@@ -9,6 +9,7 @@ Keys a rope type does not read are dropped, as transformers ignores them (with a
 
 from __future__ import annotations
 
+from explorer.backend.encodings import finite_number
 from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling, _is_length
 from explorer.errors import require, shown
 
@@ -59,14 +60,18 @@ def scaling_from_config(config: dict, layer_type: str | None = None) -> tuple[fl
         rope = config.get("rope_scaling")
     require(rope is None or isinstance(rope, dict), "rope_parameters / rope_scaling must be an object or null")
     nested = layer_types(config)
-    if nested or layer_type is not None:
+    require(nested or layer_type is None, "this config sets one RoPE for every layer: give no layer_type "
+                                          "(not %1)", shown(layer_type))
+    if nested:
         require(layer_type in nested, "this config sets RoPE per layer type (%1): choose one with layer_type, "
-                "not %2", ", ".join(nested) or "none", shown(layer_type))
+                "not %2", ", ".join(nested), shown(layer_type))
         rope = rope[layer_type]
     rope = dict(rope or {})
     kind = rope.get("rope_type", rope.get("type", "default"))
     require(kind in ROPE_TYPES, "rope_type must be one of %1; got %2", ", ".join(ROPE_TYPES), shown(kind))
     base = rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA))
+    require(finite_number(base) and base > 1, "rope_theta (RoPE's base) must be a finite number > 1, not %1",
+            shown(base))
     values = {name: _scalar_list(rope[name]) for name in _FIELDS_OF[kind] if rope.get(name) is not None}
     if kind == "yarn" and "truncate" in rope and rope["truncate"] is None:
         values["truncate"] = False     # transformers' get("truncate", True) is None: it does not truncate

@@ -321,11 +321,12 @@ __all__ = [
 ]
 
 
-def scaling_from_config(config: dict) -> tuple[float, RopeScaling]:
-    """(base, scaling) from a model config dict, 4.x style (rope_theta + rope_scaling) or 5.x style."""
+def scaling_from_config(config: dict, layer_type: str | None = None) -> tuple[float, RopeScaling]:
+    """(base, scaling) from a model config dict, 4.x style (rope_theta + rope_scaling) or 5.x style;
+    layer_type for a config with RoPE per layer type (Gemma 3, 4)."""
     from explorer.backend.rope_config import scaling_from_config as convert
 
-    return convert(config)
+    return convert(config, layer_type)
 
 
 def pair_profile(head_dim: int, base: float, scaling: RopeScaling | None = None, seq_len: int | None = None,

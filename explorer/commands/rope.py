@@ -76,8 +76,9 @@ def _settings(args) -> tuple[int, float, object, int | None]:
         head_dim, base, max_len = preset.head_dim, preset.rope_theta, preset.max_position_embeddings
         params = preset.rope_scaling.to_dict()
         if args.rope_type is not None and args.rope_type != params["rope_type"]:
-            params = {"rope_type": args.rope_type,
-                      "partial_rotary_factor": preset.rope_scaling.partial_rotary_factor}
+            # (a p-RoPE preset's fraction picks turning pairs of the whole head: not a rotated width)
+            kept = 1.0 if params["rope_type"] == "proportional" else preset.rope_scaling.partial_rotary_factor
+            params = {"rope_type": args.rope_type, "partial_rotary_factor": kept}
     else:
         require(args.head_dim is not None and args.base is not None,
                 "give --preset NAME, or --head-dim D and --base B")

@@ -100,7 +100,8 @@ def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> di
     """The changes that switch `state` to rope_type: fields the new type does not read are cleared,
     needed ones it lacks get teaching defaults (factor 4, L0 = the shared max_len, llama3's 1 / 4,
     longrope lists 1 .. factor/2 (short) and 1 .. factor (long), proportional's rotary fraction 0.25 in place
-    of 1). An unknown type is passed on (the state refuses it by name)."""
+    of 1 where a pair then turns; leaving proportional, the fraction goes back to 1: there it picks the
+    turning pairs of the whole head, elsewhere the rotated channels). An unknown type is passed on (the state refuses it by name)."""
     if rope_type not in ROPE_TYPES:
         return {"rope_type": rope_type}
     used = set(fields_of(rope_type))
@@ -117,8 +118,10 @@ def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> di
         value = getattr(state, name)
         if value is None or (isinstance(value, tuple) and len(value) != half):
             changes[name] = fills[name]
-    if rope_type == "proportional" and state.partial_rotary_factor == 1.0:
+    if rope_type == "proportional" and state.partial_rotary_factor == 1.0 and head_dim >= 8:
         changes["partial_rotary_factor"] = 0.25   # Gemma 4's: a quarter of the pairs turn (at 1: linear)
+    elif state.rope_type == "proportional" and rope_type != "proportional":
+        changes["partial_rotary_factor"] = 1.0    # p-RoPE's fraction means another thing in the other types
     return changes
 
 

@@ -4,7 +4,9 @@ the rest have frequency 0 (an inv_freq of 0; cache columns that stay cos 0 = 1 a
 transformers' `_compute_proportional_rope_parameters`: w_k = base^(-2k/head_dim) / factor for
 k < int(p * head_dim // 2), 0 after. The turning part is fitted as a plain vector or cache would be,
 with the exponent over the whole head (head_dim = 2 x the distinct columns); p is reported as
-2 x turning / head_dim, the smallest fraction that turns that many pairs.
+2 x turning / head_dim, or (2 x turning + 1) / head_dim where transformers' int(p * head_dim // 2)
+would round the first down a pair (head_dim 44, 15 pairs: 29.999999999999996). At least MIN_TURNING pairs
+must turn, falling geometrically: two numbers always fit a base and a factor exactly.
 """
 
 from __future__ import annotations
@@ -17,13 +19,22 @@ from explorer.backend.diagnose.fitting import log_slope, snap
 from explorer.backend.diagnose.messages import mistake
 from explorer.backend.diagnose.result import Diagnosis
 
+MIN_TURNING = 3
+
+
+def turning_fraction(turning: int, head_dim: int) -> float:
+    """A partial_rotary_factor p for which transformers' int(p * head_dim // 2) is `turning`."""
+    p = 2 * turning / head_dim
+    return p if int(p * head_dim // 2) == turning else (2 * turning + 1) / head_dim
+
 
 def turning_prefix(w: np.ndarray) -> int:
-    """How many leading pairs turn, when w is positive numbers then exact zeros (both parts at least
-    one pair; two turning pairs or more, so that a base can be fitted); else 0."""
+    """How many leading pairs turn, when w is falling positive numbers then exact zeros (at least
+    MIN_TURNING falling, at least one zero); else 0."""
     positive = w > 0
     turning = int(np.argmin(positive)) if not positive.all() else len(w)
-    if turning < 2 or turning == len(w) or np.any(w[turning:] != 0):
+    if (turning < MIN_TURNING or turning == len(w) or np.any(w[turning:] != 0)
+            or np.any(np.diff(w[:turning]) >= 0)):
         return 0
     return turning
 
@@ -46,13 +57,13 @@ def check_proportional(w: np.ndarray, turning: int, tol: float, conv: dict, lang
     factor = snap(factor, lambda f: err(base, 1 / f), tol)
     base = snap(base, lambda b: err(b, 1 / factor), tol)
     e = err(base, 1 / factor)
-    params = {"partial_rotary_factor": 2 * turning / (2 * h)}
+    params = {"partial_rotary_factor": turning_fraction(turning, 2 * h)}
     if factor != 1:
         params["factor"] = factor
     conv = {**conv, "base": base, "rope_type": "proportional", "rope_params": params}
     ref = np.zeros(h)
     ref[:turning] = np.exp(-k * math.log(base) / h) / factor
-    if e <= tol and slope < 0 and base > 1:
+    if e <= tol and base > 1:
         return Diagnosis("inv_freq", True, conv, (), e, tol, w, ref)
     found = (mistake("unknown", lang, nearest=f"proportional, base {base:.6g}, {turning} of {h} pairs turning",
                      err=e, tol=tol),)
@@ -64,7 +75,7 @@ def still_columns(u: np.ndarray, tol: float) -> int:
     within tol of constant (cos(0 p) = 1, sin(0 p) = 0: p-RoPE's pairs that do not turn); else 0."""
     moving = np.ptp(u, axis=0) > tol                                            # (h,)
     turning = int(np.argmin(moving)) if not moving.all() else len(moving)
-    if turning < 2 or turning == len(moving) or moving[turning:].any():
+    if turning < MIN_TURNING or turning == len(moving) or moving[turning:].any():
         return 0
     return turning
 

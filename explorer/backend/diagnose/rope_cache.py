@@ -101,6 +101,8 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
 def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expect: dict,
                 lang: str = "en") -> Diagnosis:
     """Diagnosis of a cos or sin cache x (L, head_dim) whose columns are duplicated as `pairing`."""
+    from explorer.backend.diagnose.proportional import turning_fraction
+
     u = _columns(x, pairing)
     fits = [_fit_cache(u, f, s, dtype) for f in ("cos", "sin") for s in (0, 1)]
     best = min(fits, key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
@@ -113,7 +115,7 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
     found = []
     still = proportional_cache(u, best, dtype) if best["max_error"] > best["tol"] else None
     if still is not None:                               # p-RoPE: its slow pairs do not turn
-        params = {"partial_rotary_factor": 2 * int(np.count_nonzero(still["inv_freq"])) / hd}
+        params = {"partial_rotary_factor": turning_fraction(int(np.count_nonzero(still["inv_freq"])), hd)}
         if still["factor"] != 1:
             params["factor"] = still["factor"]
         conv.update({"base": still["base"], "rope_type": "proportional", "rope_params": params,
@@ -233,6 +235,8 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
         from explorer.backend.diagnose.scaled_rope import preset_candidates
 
         for cand in preset_candidates(hd):
+            if np.any(cand.inv_freq <= 0):          # p-RoPE's zeros: w has none (it is all positive here)
+                continue
             ce = float(np.max(np.abs(w / cand.inv_freq - 1)))
             if ce <= tol:
                 conv.update({"base": cand.base, "rope_type": cand.rope_type, "rope_params": cand.params,

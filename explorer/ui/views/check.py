@@ -204,9 +204,11 @@ class CheckView(PanelView):
             text += "; " + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
                                 f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
         zeros = int(np.count_nonzero(r.table == 0)) if r.table.ndim == 1 else 0
-        if zeros:
+        if zeros and r.convention.get("rope_type") == "proportional":
             text += "; " + fill(self.tr("%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do "
                                         "not turn)"), f"{zeros:,}")
+        elif zeros:
+            text += "; " + fill(self.tr("%1 values are 0, not drawn on the log axis"), f"{zeros:,}")
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:

@@ -30,7 +30,7 @@ class DistanceView(PanelView):
             "(MiniLM, mean cosine of rows p and p + k) and no positions at all (flat). A scaled RoPE "
             "(a preset's rope type) keeps its attention factor², so its curve may start above 1."))
         s = self.state
-        self.head_box = self.spin(self.tr("RoPE head_dim"), 2, 256, s.head_dim, "head_dim")
+        self.head_box = self.spin(self.tr("RoPE head_dim"), *type(s).RANGES["head_dim"], s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
         self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e7, s.rope_base, "rope_base", 0, 1000.0)
         self.heads_box = self.spin(self.tr("ALiBi heads"), 1, 64, s.heads, "heads")
