@@ -71,7 +71,14 @@ def build(family: str, folder: Path, seed: int = 0, model_class=None):
     torch.manual_seed(seed)
     config = config_class(**FAMILIES[family])
     config._attn_implementation = "eager"
-    model = (model_class or default_class)(config).eval()
+    return save_random((model_class or default_class)(config).eval(), folder)
+
+
+def save_random(model, folder: Path):
+    """Every parameter of the torch model drawn from N(0, 0.5²), saved with save_pretrained into folder
+    with the test tokenizer.json beside it; the model."""
+    import torch
+
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0.0, 0.5)

@@ -626,6 +626,17 @@ def test_the_nearest_fit_is_named_in_the_checks_language(assign, words):
     assert all(len(pair) == 2 for pair in SPEC_WORDS.values())
 
 
+def _p_rope_config(head_dim, fraction, base, factor):
+    """A transformers LlamaConfig with proportional RoPE (p-RoPE) of these settings."""
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+
+    params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": fraction}
+    if factor is not None:
+        params["factor"] = factor
+    return LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim, rope_parameters=params)
+
+
 @pytest.mark.parametrize("head_dim, fraction, base, factor", [
     (512, 0.25, 1e6, None),        # Gemma 4's full-attention layers (Gemma4TextConfig defaults)
     (128, 0.5, 1e4, 8.0),
@@ -634,18 +645,11 @@ def test_the_nearest_fit_is_named_in_the_checks_language(assign, words):
 def test_proportional_inv_freq_from_transformers_is_recognised(head_dim, fraction, base, factor):
     """transformers' own p-RoPE inv_freq (float32, its zeros included) is named proportional, with its
     base, fraction and factor; the named settings give the same vector again."""
-    pytest.importorskip("transformers")
-    from transformers import LlamaConfig
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
     from explorer.backend.rope_scaling import rope_frequencies
 
-    params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": fraction}
-    if factor is not None:
-        params["factor"] = factor
-    config = LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim,
-                         rope_parameters=params)
-    w, _ = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    w, _ = ROPE_INIT_FUNCTIONS["proportional"](_p_rope_config(head_dim, fraction, base, factor), "cpu")
     r = explorer.check(w)
     assert r.match and r.kind == "inv_freq", r.summary
     conv = r.convention
@@ -674,16 +678,9 @@ def test_proportional_cos_sin_caches_of_transformers_rotary_embedding_are_recogn
     """LlamaRotaryEmbedding's own cos and sin with p-RoPE (their still columns: cos 1, sin 0) are named
     proportional with base, the fraction int(p hd // 2) / (hd / 2) and factor; from position 1 they
     are the positions_from_1 mistake."""
-    pytest.importorskip("transformers")
-    from transformers import LlamaConfig
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
-    params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": fraction}
-    if factor is not None:
-        params["factor"] = factor
-    config = LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim,
-                         rope_parameters=params)
-    rotary = LlamaRotaryEmbedding(config)
+    rotary = LlamaRotaryEmbedding(_p_rope_config(head_dim, fraction, base, factor))
     x = torch.zeros(1, 300, head_dim)
     for start in (0, 1):
         cos, sin = rotary(x, torch.arange(start, start + 300)[None, :])
@@ -718,16 +715,11 @@ def test_a_plain_vector_beside_the_p_rope_preset_warns_of_nothing():
 def test_the_reported_fraction_turns_as_many_pairs_as_the_data():
     """head_dim 44 with 15 turning pairs: 30/44 x 44 = 29.999999999999996, one pair short in
     transformers' int(p * head_dim // 2); the fraction reported must give the data back."""
-    pytest.importorskip("transformers")
-    from transformers import LlamaConfig
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
     from explorer.backend.rope_scaling import rope_frequencies
 
-    config = LlamaConfig(hidden_size=88, num_attention_heads=2, head_dim=44,
-                         rope_parameters={"rope_type": "proportional", "rope_theta": 1e4,
-                                          "partial_rotary_factor": 31 / 44})
-    w, _ = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    w, _ = ROPE_INIT_FUNCTIONS["proportional"](_p_rope_config(44, 31 / 44, 1e4, None), "cpu")
     assert int((w > 0).sum()) == 15
     r = explorer.check(w)
     assert r.match, r.summary

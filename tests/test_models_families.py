@@ -186,12 +186,7 @@ def test_scaled_rope_is_the_models_own(kind, tmp_path):
     params = {**SCALED[kind], "rope_theta": 500.0}
     config = LlamaConfig(**{**mh.SMALL, "num_key_value_heads": 2, "rope_parameters": params})
     config._attn_implementation = "eager"
-    torch_model = LlamaForCausalLM(config).eval()
-    with torch.no_grad():
-        for p in torch_model.parameters():
-            p.normal_(0.0, 0.5)
-    torch_model.save_pretrained(tmp_path)
-    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    torch_model = mh.save_random(LlamaForCausalLM(config).eval(), tmp_path)
     with open_model(tmp_path) as model:
         ids = model.tokenize(mh.TEXT).ids
         assert model.config.rope_parameters == config.rope_parameters
@@ -211,12 +206,7 @@ def _saved(tmp_path, family: str, config_kwargs: dict, edit=None):
 
     config_class, model_class = mh.classes(family)
     torch.manual_seed(2)
-    model = model_class(config_class(**config_kwargs)).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0.0, 0.5)
-    model.save_pretrained(tmp_path)
-    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    mh.save_random(model_class(config_class(**config_kwargs)).eval(), tmp_path)
     if edit is not None:
         path = tmp_path / "config.json"
         cfg = json.loads(path.read_text())
@@ -465,12 +455,7 @@ def test_a_multimodal_gemma3_opens_as_its_text_model(tmp_path):
                           vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
                                          "num_attention_heads": 2, "image_size": 28, "patch_size": 14})
     config.text_config._attn_implementation = "eager"
-    full = Gemma3ForConditionalGeneration(config).eval()
-    with torch.no_grad():
-        for p in full.parameters():
-            p.normal_(0.0, 0.5)
-    full.save_pretrained(tmp_path)
-    mh.write_tokenizer(tmp_path / "tokenizer.json")
+    full = mh.save_random(Gemma3ForConditionalGeneration(config).eval(), tmp_path)
     text = full.model.language_model
     with open_model(tmp_path) as model:
         assert model.config.family == "gemma3" and model.config.model_type == "gemma3_text"
