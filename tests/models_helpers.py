@@ -50,7 +50,8 @@ def classes(family: str):
             "llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
             "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
             "gemma": ("GemmaConfig", "GemmaForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM"),
-            "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"), "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM")}[family]
+            "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
+            "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

@@ -24,10 +24,14 @@ from typing import NamedTuple
 import numpy as np
 
 from explorer.backend.encodings import finite_number
-from explorer.backend.rope_types import (
+from explorer.backend.rope_types import (  # noqa: F401 - MAX_HEAD_DIM and the widths: this module's API too
+    MAX_HEAD_DIM,
     default_inv_freq,
     llama3_smooth,
     longrope_attention_factor,
+    rotary_dim,
+    rotated_pairs,
+    rotated_width,
     yarn_attention_factor,
     yarn_ramp,
 )
@@ -53,9 +57,6 @@ _REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
 
 
 MAX_LENGTH = 1 << 53      # context lengths and seq_len: whole numbers exact as floats
-MAX_HEAD_DIM = 1 << 16    # head_dim at most (an inv_freq of head_dim / 2 is made before any weight is read)
-
-
 
 
 def _is_length(value) -> bool:
@@ -157,44 +158,6 @@ class RopeScaling:
 class RopeFrequencies(NamedTuple):
     inv_freq: np.ndarray       # (dim/2,) float64
     attention_factor: float
-
-
-def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
-    """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
-    _check_head_dim(head_dim)
-    dim = int(head_dim * partial_rotary_factor)
-    require(dim >= 2 and dim % 2 == 0,
-            "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
-            ">= 2 (RoPE rotates channel pairs)", head_dim, partial_rotary_factor, dim)
-    return dim
-
-
-def _check_head_dim(head_dim) -> None:
-    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
-    require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
-            f"{MAX_HEAD_DIM:,}", shown(head_dim))
-
-
-def rotated_width(head_dim: int, scaling: RopeScaling | None = None) -> int:
-    """The channels the rotation spans, twice len(inv_freq): int(head_dim * p), or for proportional the
-    whole head (its pairs past int(p * head_dim // 2) have frequency 0). InputError as rotary_dim."""
-    if scaling is None or scaling.rope_type != "proportional":
-        return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
-    _check_head_dim(head_dim)
-    p = scaling.partial_rotary_factor
-    require(head_dim % 2 == 0, "rope type proportional turns pairs across the whole head; head_dim must be "
-                               "even, not %1", head_dim)
-    require(int(p * head_dim // 2) >= 1, "head_dim x partial_rotary_factor = %1 x %2 leaves no pair that "
-            "rotates (proportional rotates int(head_dim x p / 2) pairs)", head_dim, p)
-    return int(head_dim)
-
-
-def rotated_pairs(head_dim: int, scaling: RopeScaling | None = None) -> int:
-    """How many pairs turn (a frequency > 0): rotated_width / 2, or proportional's int(p * head_dim // 2)."""
-    width = rotated_width(head_dim, scaling)
-    if scaling is None or scaling.rope_type != "proportional":
-        return width // 2
-    return int(scaling.partial_rotary_factor * head_dim // 2)       # transformers' rope_angles
 
 
 def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:

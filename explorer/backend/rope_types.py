@@ -1,4 +1,5 @@
-"""The per-type pieces of RoPE scaling, as transformers' modeling_rope_utils computes them (float64 here).
+"""The per-type pieces of RoPE scaling, as transformers' modeling_rope_utils computes them (float64 here),
+and the widths: how many channels of a head the rotation spans and how many pairs turn.
 
 Each takes a validated RopeScaling (explorer.backend.rope_scaling) and the rotated width dim.
 """
@@ -10,10 +11,50 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 if TYPE_CHECKING:
     from explorer.backend.rope_scaling import RopeScaling
+
+MAX_HEAD_DIM = 1 << 16    # head_dim at most (an inv_freq of head_dim / 2 is made before any weight is read)
+
+
+def _check_head_dim(head_dim) -> None:
+    ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, (bool, np.bool_))
+    require(ok and 2 <= head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",
+            f"{MAX_HEAD_DIM:,}", shown(head_dim))
+
+
+def rotary_dim(head_dim: int, partial_rotary_factor: float = 1.0) -> int:
+    """dim = int(head_dim * p), the rotated channels; InputError unless even and >= 2."""
+    _check_head_dim(head_dim)
+    dim = int(head_dim * partial_rotary_factor)
+    require(dim >= 2 and dim % 2 == 0,
+            "head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number "
+            ">= 2 (RoPE rotates channel pairs)", head_dim, partial_rotary_factor, dim)
+    return dim
+
+
+def rotated_width(head_dim: int, scaling: RopeScaling | None = None) -> int:
+    """The channels the rotation spans, twice len(inv_freq): int(head_dim * p), or for proportional the
+    whole head (its pairs past int(p * head_dim // 2) have frequency 0). InputError as rotary_dim."""
+    if scaling is None or scaling.rope_type != "proportional":
+        return rotary_dim(head_dim, 1.0 if scaling is None else scaling.partial_rotary_factor)
+    _check_head_dim(head_dim)
+    p = scaling.partial_rotary_factor
+    require(head_dim % 2 == 0, "rope type proportional turns pairs across the whole head; head_dim must be "
+                               "even, not %1", head_dim)
+    require(int(p * head_dim // 2) >= 1, "head_dim x partial_rotary_factor = %1 x %2 leaves no pair that "
+            "rotates (proportional rotates int(head_dim x p / 2) pairs)", head_dim, p)
+    return int(head_dim)
+
+
+def rotated_pairs(head_dim: int, scaling: RopeScaling | None = None) -> int:
+    """How many pairs turn (a frequency > 0): rotated_width / 2, or proportional's int(p * head_dim // 2)."""
+    width = rotated_width(head_dim, scaling)
+    if scaling is None or scaling.rope_type != "proportional":
+        return width // 2
+    return int(scaling.partial_rotary_factor * head_dim // 2)       # transformers' rope_angles
 
 
 def default_inv_freq(dim: int, base: float) -> np.ndarray:

@@ -101,7 +101,8 @@ def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> di
     needed ones it lacks get teaching defaults (factor 4, L0 = the shared max_len, llama3's 1 / 4,
     longrope lists 1 .. factor/2 (short) and 1 .. factor (long), proportional's rotary fraction 0.25 in place
     of 1 where a pair then turns; leaving proportional, the fraction goes back to 1: there it picks the
-    turning pairs of the whole head, elsewhere the rotated channels). An unknown type is passed on (the state refuses it by name)."""
+    turning pairs of the whole head, elsewhere the rotated channels). An unknown type is passed on (the
+    state refuses it by name)."""
     if rope_type not in ROPE_TYPES:
         return {"rope_type": rope_type}
     used = set(fields_of(rope_type))

@@ -30,7 +30,8 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3": 131072}
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
-DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3": 256}   # a config.json without head_dim (the others: hidden / heads)
+# head_dim of a config.json without one (the others: hidden / heads)
+DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3": 256}
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
     "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
-    cfg = text_model_config(cfg)
+    cfg = gemma_config.text_model_config(cfg)
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
@@ -249,16 +250,6 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
         **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
                                         else "rms_norm_eps")})
-
-
-def text_model_config(cfg: dict) -> dict:
-    """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
-    dtype where the inner has none; any other config as it is."""
-    inner = cfg.get("text_config")
-    if cfg.get("model_type") != "gemma3" or not isinstance(inner, dict):
-        return cfg
-    dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
-    return {"model_type": "gemma3_text", **inner, **dtype}
 
 
 def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:

@@ -9,6 +9,7 @@ As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py an
   full layers', default 1e6) + `rope_scaling` (applied to the full layers only) + `rope_local_base_freq`
   (the sliding layers', default 1e4); `layer_types`, or every `sliding_window_pattern`-th layer (default
   6) full, the others sliding. Layer 0 is a sliding layer in every published Gemma 3.
+A multimodal Gemma 3 (model_type gemma3) holds its text model's config as text_config.
 """
 
 from __future__ import annotations
@@ -65,3 +66,13 @@ def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
         params["rope_theta"] = (cfg.get("rope_theta", GLOBAL_THETA) if layer_type == "full_attention"
                                 else cfg.get("rope_local_base_freq", LOCAL_THETA))
     return params
+
+
+def text_model_config(cfg: dict) -> dict:
+    """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
+    dtype where the inner has none; any other config as it is."""
+    inner = cfg.get("text_config")
+    if cfg.get("model_type") != "gemma3" or not isinstance(inner, dict):
+        return cfg
+    dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
+    return {"model_type": "gemma3_text", **inner, **dtype}
