@@ -2222,6 +2222,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>rope_parameters / rope_scaling 必须是对象或 null</translation>
         </message>
         <message>
+            <source>rope_theta (RoPE's base) must be a finite number &gt; 1, not %1</source>
+            <translation>rope_theta（RoPE 的基数）必须是 &gt; 1 的有限数，而不是 %1</translation>
+        </message>
+        <message>
             <source>rope_type must be one of %1; got %2</source>
             <translation>rope_type 必须是 %1 之一；实际为 %2</translation>
         </message>
@@ -2580,6 +2584,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>this config sets RoPE per layer type (%1): choose one with layer_type, not %2</source>
             <translation>此配置按层类型分别设置 RoPE（%1）：请用 layer_type 选择其一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>this config sets one RoPE for every layer: give no layer_type (not %1)</source>
+            <translation>此配置对所有层使用同一个 RoPE：不要给出 layer_type（而不是 %1）</translation>
         </message>
         <message>
             <source>token id %1 is outside the vocabulary 0..%2</source>
@@ -3995,8 +4003,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>RopeView</name>
         <message>
-            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type).</source>
-            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 式 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道经 P 置换。长上下文模型会重新缩放 θᵢ（rope 类型）。</translation>
+            <source>RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type); Gemma 4's p-RoPE switches the slowest pairs off.</source>
+            <translation>RoPE 把 q 和 k 的每个通道对旋转 位置 × θᵢ，所以 q(m)·k(n) 只取决于 m − n。RoFormer 把通道 (2i, 2i+1) 配对；LLaMA 式 rotate-half 把 (i, i + d/2) 配对：数学相同，只是通道经 P 置换。长上下文模型会重新缩放 θᵢ（rope 类型）；Gemma 4 的 p-RoPE 关掉最慢的通道对。</translation>
         </message>
         <message>
             <source>head_dim</source>

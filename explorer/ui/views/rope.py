@@ -26,7 +26,8 @@ class RopeView(PanelView):
         self.explain.setText(self.tr(
             "RoPE rotates each channel pair of q and k by position × θᵢ, so q(m)·k(n) depends only on "
             "m − n. RoFormer pairs channels (2i, 2i+1); LLaMA-style rotate-half pairs (i, i + d/2): "
-            "the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type)."))
+            "the same maths with channels permuted by P. Long-context models rescale θᵢ (rope type); Gemma 4's "
+            "p-RoPE switches the slowest pairs off."))
         s = self.state
         self.head_box = self.spin(self.tr("head_dim"), 2, 512, s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
