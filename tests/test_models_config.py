@@ -107,8 +107,16 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
      "config.json: layer_norm_eps must be a positive number, not 'x'"),
     *[({"model_type": family, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
         "vocab_size": 5, **bad}, match) for family, bad, match in (
-        ("gemma2", {"query_pre_attn_scalar": 0}, "query_pre_attn_scalar must be a number > 0, not 0"),
-        ("gemma2", {"attn_logit_softcapping": -1.0}, "attn_logit_softcapping must be a number > 0 or null"),
+        ("gemma2", {"query_pre_attn_scalar": 0}, "query_pre_attn_scalar must be a number from 1e-30 to 1e30, not 0"),
+        ("gemma3_text", {"query_pre_attn_scalar": 1e-320}, "query_pre_attn_scalar must be a number from 1e-30"),
+        ("gemma2", {"attn_logit_softcapping": -1.0}, "attn_logit_softcapping must be a number from 1e-30 to 1e30 or"),
+        ("gemma2", {"attn_logit_softcapping": 1e-320}, "attn_logit_softcapping must be a number from 1e-30"),
+        ("gemma2", {"attn_logit_softcapping": float("inf")}, "attn_logit_softcapping must be a number from 1e-30"),
+        ("gemma3_text", {"rope_parameters": {"sliding_attention": [1], "full_attention": {}}},
+         "rope_parameters' sliding_attention must be an object, not \\[1\\]"),
+        ("gemma3_text", {"rope_parameters": "x"}, "rope_parameters must be an object, not 'x'"),
+        ("gemma3_text", {"rope_parameters": {"rope_type": "linear", "factor": 8.0}},
+         "Gemma 3's rope_parameters must be set per layer type"),
         ("gemma3_text", {"layer_types": ["sliding_attention"]}, "layer_types must list 2 of"),
         ("gemma3_text", {"layer_types": ["local", "global"]}, "layer_types must list 2 of"),
         ("gemma3_text", {"sliding_window_pattern": 0}, "sliding_window_pattern must be a whole number >= 1"))],
@@ -141,6 +149,36 @@ def test_phi4_mini_config_reads_as_phi3_longrope_with_rotary_three_quarters():
     s = cfg.rope_scaling
     assert cfg.family == "phi3" and cfg.head_dim == 128 and cfg.rope_dim == 96 and cfg.rope_refusal is None
     assert (s.rope_type, s.factor, s.original_max_position_embeddings) == ("longrope", 32.0, 4096)
-    assert cfg.rope_label_parts == ("longrope ×32 (4096 → 131072)", "rotary 0.75")
+    assert cfg.rope_type_label == "longrope ×32 (4096 → 131072)" and cfg.partial_rotary_factor == 0.75
     assert model_config({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4,
-                         "num_hidden_layers": 1, "vocab_size": 8}).rope_label_parts == ()
+                         "num_hidden_layers": 1, "vocab_size": 8}).rope_type_label == ""
+
+
+# google/gemma-3-4b-it's config.json as published (vision tower left out): its text_config lists only
+# what differs from Gemma3TextConfig's defaults
+GEMMA3_4B = {"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+             "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144,
+             "initializer_range": 0.02, "mm_tokens_per_image": 256, "model_type": "gemma3",
+             "text_config": {"hidden_size": 2560, "intermediate_size": 10240, "model_type": "gemma3_text",
+                             "num_hidden_layers": 34, "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                             "sliding_window": 1024},
+             "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0"}
+
+
+def test_gemma3_4b_text_config_is_filled_in_as_transformers_fills_it():
+    """A multimodal Gemma 3's text_config names 5 keys; the heads, head_dim, vocabulary and RoPE come
+    from Gemma3TextConfig's defaults, as transformers builds it (it was refused: no num_attention_heads)."""
+    want = tf.Gemma3Config(**{k: v for k, v in GEMMA3_4B.items() if k != "architectures"}).text_config
+    cfg = model_config(GEMMA3_4B, "gemma-3-4b-it")
+    assert (cfg.family, cfg.model_type, cfg.dtype) == ("gemma3", "gemma3_text", "bfloat16")
+    assert (cfg.d_model, cfg.n_layers, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim, cfg.vocab_size,
+            cfg.max_positions, cfg.score_scalar) == (
+        want.hidden_size, want.num_hidden_layers, want.num_attention_heads, want.num_key_value_heads,
+        want.head_dim, want.vocab_size, want.max_position_embeddings, want.query_pre_attn_scalar)
+    assert cfg.layer_types == tuple(want.layer_types) and cfg.attn_softcap is None
+    for layer in (0, 5):                             # a sliding and a full-attention layer
+        base, scaling, refusal = cfg.rope_of(layer)
+        params = want.rope_parameters[want.layer_types[layer]]
+        assert refusal is None and base == params["rope_theta"] and scaling.rope_type == params["rope_type"]
+        assert scaling.factor == params.get("factor")
+    assert cfg.rope_of(5)[1].factor == 8.0 and cfg.rope_of(0)[0] == 10_000.0

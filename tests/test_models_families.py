@@ -89,17 +89,69 @@ def test_attention_weights_equal_transformers(built):
     """softmax of layer 0's logits (masked as the model masks: causal, BERT not) equals transformers' own
     attention weights (output_attentions): the score scale (Gemma 2/3's query_pre_attn_scalar) and
     Gemma 2's soft cap as the model applies them."""
+    family, model, ids, _, torch_model = built
+    _same_attention(model, torch_model, ids, causal=family != "bert")
+
+
+def _same_attention(model, torch_model, ids, causal=True):
+    """softmax of our layer-0 logits (masked as the model masks) equals transformers' attentions[0]."""
     import torch
 
-    family, model, ids, _, torch_model = built
     with torch.no_grad():
         out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
     want = out.attentions[0][0].numpy()                                       # (H, n, n)
     logits = model.layer0_qk(ids).logits.astype(np.float64)
-    if family != "bert":
+    if causal:
         logits = np.where(np.tri(len(ids), dtype=bool), logits, -np.inf)
     probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
     close(probs / probs.sum(axis=-1, keepdims=True), want)
+
+
+@pytest.mark.parametrize("name, family, kwargs, edit", [
+    # Gemma3Attention passes no softcap: a config's attn_logit_softcapping changes nothing there
+    ("gemma3 ignores attn_logit_softcapping", "gemma3", dict(mh.FAMILIES["gemma3"], attn_logit_softcapping=4.0),
+     None),
+    ("gemma2 without a cap (null)", "gemma2", dict(mh.FAMILIES["gemma2"], attn_logit_softcapping=None), None),
+    # a 5.x config with a 4.x rope_scaling left at the top: merged into the full layers' settings
+    ("gemma3 nested + top-level rope_scaling, layer 0 full", "gemma3",
+     dict(mh.FAMILIES["gemma3"], layer_types=["full_attention", "sliding_attention"]),
+     lambda cfg: cfg.update(rope_scaling={"rope_type": "linear", "factor": 2.0})),
+])
+def test_gemma_settings_reach_the_attention_as_transformers_applies_them(name, family, kwargs, edit, tmp_path):
+    reference = _saved(tmp_path, family, kwargs, edit)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        ref = mh.capture(reference, family, ids)
+        close(model.layer0_qk(ids).q_rot, ref["q_rot"])
+        _same_attention(model, reference, ids)
+
+
+def test_a_published_style_multimodal_gemma3_text_config_opens(tmp_path):
+    """google/gemma-3-4b-it's text_config lists a few keys; the heads (8), kv heads (4) and head_dim (256)
+    are Gemma3TextConfig's defaults: a tiny checkpoint written that way opens as transformers loads it."""
+    import json
+
+    from transformers import Gemma3Config, Gemma3ForConditionalGeneration
+
+    text = {"hidden_size": 32, "intermediate_size": 48, "num_hidden_layers": 2, "vocab_size": mh.VOCAB,
+            "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window": 1024}
+    config = Gemma3Config(text_config=dict(text), mm_tokens_per_image=4,
+                          vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
+                                         "num_attention_heads": 2, "image_size": 28, "patch_size": 14})
+    mh.save_random(Gemma3ForConditionalGeneration(config).eval(), tmp_path)
+    path = tmp_path / "config.json"
+    saved = json.loads(path.read_text())
+    saved["text_config"] = {"model_type": "gemma3_text", **text}            # as published: few keys
+    path.write_text(json.dumps(saved))
+    reference = Gemma3ForConditionalGeneration.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    text_model = reference.model.language_model
+    with open_model(tmp_path) as model:
+        assert (model.config.n_heads, model.config.n_kv_heads, model.config.head_dim) == (8, 4, 256)
+        ids = model.tokenize(mh.TEXT).ids
+        ref = mh.capture(text_model, "gemma3", ids)
+        close(model.input_x(ids), ref["x"])
+        close(model.layer0_qk(ids).q_rot, ref["q_rot"])
+        _same_attention(model, text_model, ids)
 
 
 def test_learned_positions_are_the_model_table(built):

@@ -358,12 +358,14 @@ def test_window_model_flag_is_parsed_apart_from_the_subcommands_model():
 
 def test_views_say_in_the_ui_language_which_model_they_show_instead(gpt2, llama):
     from explorer.backend.models.shipped import smollm2_missing
+    from explorer.errors import localized
     from explorer.backend.pretrained import minilm_available
     from explorer.compute import learned, qk
 
     if smollm2_missing() is None:
         r = qk.qk_view(Params(model=str(gpt2[0])))
         assert r.note_kind == "learned" and r.requested == gpt2[0].name and r.model_name.startswith("SmolLM2")
+        assert "showing SmolLM2-135M" in localized(r.note, "en")   # (it was passed into another field, lost)
     if minilm_available() is None:
         r = learned.learned(Params(model=str(llama)))
         assert r.note_kind == "rope" and r.requested == llama.name and r.source == "all-MiniLM-L6-v2"

@@ -77,8 +77,8 @@ class QkResult:
     score_scalar: float = 0.0           # logits = q·k / sqrt(score_scalar): head_dim, or Gemma 2/3's
     #                                     query_pre_attn_scalar
     softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
-    rope_label: tuple = ()              # the model's rope type when scaled, its rotary fraction when < 1:
-    #                                     ("yarn ×4 (64 → 256)",), ("longrope ×32 (4096 → 131072)", "rotary 0.75")
+    rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
+    rotary_fraction: float = 1.0        # the fraction of each head that rotates (Phi-4-mini: 0.75)
 
     @property
     def n_shown(self) -> int:
@@ -150,12 +150,15 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)
     for a in arrays:
         a.setflags(write=False)
-    return QkResult(Params(), QkState(), model.name, 0, cfg.n_heads,
-                    cfg.n_kv_heads, cfg.head_dim, float(cfg.rope_base or 0.0),
-                    tuple(t.text for t in tokenized.tokens[:n]), len(tokenized), *arrays[:6],
-                    np.asarray(qk.kv_head), delta, prof, prof_plain, note, warning=warning,
-                    rope_label=cfg.rope_label_parts, score_scalar=cfg.score_scalar or float(cfg.head_dim),
-                    softcap=cfg.attn_softcap)
+    q, k, q_plain, k_plain, logits, logits_plain = arrays[:6]
+    return QkResult(Params(), QkState(), model_name=model.name, n_heads=cfg.n_heads, n_kv_heads=cfg.n_kv_heads,
+                    head_dim=cfg.head_dim, rope_base=float(cfg.rope_base or 0.0),
+                    tokens=tuple(t.text for t in tokenized.tokens[:n]), n_total=len(tokenized), q=q, k=k,
+                    q_plain=q_plain, k_plain=k_plain, logits=logits, logits_plain=logits_plain,
+                    kv_head=np.asarray(qk.kv_head), distance=delta, by_distance=prof, by_distance_plain=prof_plain,
+                    note=note, warning=warning, rope_label=cfg.rope_type_label,
+                    rotary_fraction=cfg.partial_rotary_factor,
+                    score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap)
 
 
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:

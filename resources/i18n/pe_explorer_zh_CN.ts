@@ -1786,8 +1786,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
         </message>
         <message>
-            <source>config.json: attn_logit_softcapping must be a number &gt; 0 or null, not %1</source>
-            <translation>config.json：attn_logit_softcapping 必须是 &gt; 0 的数或 null，而不是 %1</translation>
+            <source>config.json: Gemma 3's rope_parameters must be set per layer type (%1), not %2</source>
+            <translation>config.json：Gemma 3 的 rope_parameters 必须按层类型（%1）分别设置，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1</source>
+            <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
@@ -1814,12 +1818,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
         </message>
         <message>
-            <source>config.json: query_pre_attn_scalar must be a number &gt; 0, not %1</source>
-            <translation>config.json：query_pre_attn_scalar 必须是 &gt; 0 的数，而不是 %1</translation>
+            <source>config.json: query_pre_attn_scalar must be a number from 1e-30 to 1e30, not %1</source>
+            <translation>config.json：query_pre_attn_scalar 必须是 1e-30 到 1e30 之间的数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: rope_parameters must be an object, not %1</source>
             <translation>config.json：rope_parameters 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_parameters' %1 must be an object, not %2</source>
+            <translation>config.json：rope_parameters 的 %1 必须是对象，而不是 %2</translation>
         </message>
         <message>
             <source>config.json: rope_scaling must be an object, not %1</source>
@@ -4125,6 +4133,13 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>rotate-half</source>
             <translation>前后半配对</translation>
+        </message>
+    </context>
+    <context>
+        <name>RopeWords</name>
+        <message>
+            <source>rotary %1</source>
+            <translation>旋转比例 %1</translation>
         </message>
     </context>
     <context>

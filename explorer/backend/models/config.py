@@ -91,21 +91,16 @@ class ModelConfig:
         return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
 
     @property
-    def rope_label_parts(self) -> tuple[str, ...]:
-        """The rope type when it is not plain RoPE ("yarn ×4 (64 → 256)") and the rotary fraction when not
-        the whole head turns ("rotary 0.75"); () for plain whole-head RoPE (the UI joins them in its language)."""
+    def rope_type_label(self) -> str:
+        """The rope type when it is not plain RoPE: "yarn ×4 (64 → 256)"; "" otherwise (the UI adds the
+        rotary fraction in its language)."""
         s = self.rope_scaling
-        if s is None:
-            return ()
-        parts = []
-        if s.rope_type != "default":
-            text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
-            if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
-                text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
-            parts.append(text)
-        if s.partial_rotary_factor != 1.0:
-            parts.append(f"rotary {s.partial_rotary_factor:g}")
-        return tuple(parts)
+        if s is None or s.rope_type == "default":
+            return ""
+        text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
+        if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
+            text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
+        return text
 
     @property
     def partial_rotary_factor(self) -> float:
@@ -191,6 +186,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
                              ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
+    if family == "gemma3":                 # what transformers' Gemma3TextConfig fills in (a multimodal
+        cfg = {**gemma_config.GEMMA3_TEXT_DEFAULTS, **cfg}     # checkpoint's text_config lists few keys)
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
     if family == "gpt2":

@@ -18,21 +18,36 @@ from explorer.errors import require, shown
 
 GLOBAL_THETA, LOCAL_THETA = 1_000_000.0, 10_000.0     # Gemma3TextConfig.default_theta
 LAYER_TYPES = ("sliding_attention", "full_attention")
+# Gemma3TextConfig's field defaults (transformers 5.25): a multimodal checkpoint's text_config lists only
+# what differs from them (google/gemma-3-4b-it: hidden_size, intermediate_size, num_hidden_layers,
+# rope_scaling, sliding_window), and transformers fills in the rest
+GEMMA3_TEXT_DEFAULTS = {"vocab_size": 262_208, "hidden_size": 2304, "num_hidden_layers": 26,
+                        "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+                        "max_position_embeddings": 131_072, "rms_norm_eps": 1e-6, "query_pre_attn_scalar": 256}
+SANE = (1e-30, 1e30)     # a score scale or soft cap outside this makes float32 logits inf, NaN or 0 / 0
+
+
+def _sane(value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and SANE[0] <= value <= SANE[1])
 
 
 def score_scalar(cfg: dict) -> float:
     """query_pre_attn_scalar (transformers' default 256): q·k is multiplied by its -1/2 power."""
     value = cfg.get("query_pre_attn_scalar", 256)
-    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf"),
-            "config.json: query_pre_attn_scalar must be a number > 0, not %1", shown(value))
+    require(_sane(value), "config.json: query_pre_attn_scalar must be a number from 1e-30 to 1e30, not %1",
+            shown(value))
     return float(value)
 
 
 def softcap(cfg: dict, family: str) -> float | None:
-    """attn_logit_softcapping: Gemma 2's default 50, Gemma 3's none; None or a number > 0."""
-    value = cfg.get("attn_logit_softcapping", 50.0 if family == "gemma2" else None)
-    require(value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0),
-            "config.json: attn_logit_softcapping must be a number > 0 or null, not %1", shown(value))
+    """Gemma 2's attn_logit_softcapping (default 50; None or a number); Gemma 3 never soft-caps its
+    attention (Gemma3Attention passes no softcap, whatever its config says): None."""
+    if family != "gemma2":
+        return None
+    value = cfg.get("attn_logit_softcapping", 50.0)
+    require(value is None or _sane(value),
+            "config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1", shown(value))
     return None if value is None else float(value)
 
 
@@ -54,14 +69,24 @@ def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
     """The 5.x rope_parameters of one layer type, from a 4.x or 5.x Gemma 3 config (as
     Gemma3TextConfig.convert_rope_params_to_dict)."""
     nested = cfg.get("rope_parameters")
-    if isinstance(nested, dict) and any(isinstance(v, dict) for v in nested.values()):
-        params = dict(nested.get(layer_type) or {})
-    elif layer_type == "full_attention":
-        scaling = cfg.get("rope_scaling") or {}
-        require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", shown(scaling))
-        params = dict(scaling)                   # its "type" or "rope_type" (none: default) read by the caller
-    else:
-        params = {}
+    require(nested is None or isinstance(nested, dict), "config.json: rope_parameters must be an object, not %1",
+            shown(nested))
+    scaling = cfg.get("rope_scaling")
+    require(scaling is None or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
+            shown(scaling))
+    params = {"rope_type": "default"}
+    require(not nested or any(isinstance(v, dict) for v in nested.values()),
+            "config.json: Gemma 3's rope_parameters must be set per layer type (%1), not %2",
+            " / ".join(LAYER_TYPES), shown(nested))
+    if nested:
+        given = nested.get(layer_type)
+        require(given is None or isinstance(given, dict), "config.json: rope_parameters' %1 must be an object, "
+                "not %2", layer_type, shown(given))
+        params.update(given or {})
+    if layer_type == "full_attention" and scaling:
+        # merged into the full layers' settings, as its convert_rope_params_to_dict does (a 4.x "type"
+        # beside the "rope_type": "default" it starts from is not read, there, either)
+        params.update(scaling)
     if "rope_theta" not in params:
         params["rope_theta"] = (cfg.get("rope_theta", GLOBAL_THETA) if layer_type == "full_attention"
                                 else cfg.get("rope_local_base_freq", LOCAL_THETA))
@@ -70,7 +95,8 @@ def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
 
 def text_model_config(cfg: dict) -> dict:
     """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
-    dtype where the inner has none; any other config as it is."""
+    dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other config
+    as it is."""
     inner = cfg.get("text_config")
     if cfg.get("model_type") != "gemma3" or not isinstance(inner, dict):
         return cfg

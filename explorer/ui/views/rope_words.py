@@ -1,0 +1,16 @@
+"""An opened model's RoPE in words, in the UI's language: "yarn ×4 (64 → 256)", "rotary 0.75"."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from explorer.translations import fill
+
+
+def rope_parts(type_label: str, rotary_fraction: float) -> tuple[str, ...]:
+    """The rope type's label when it has one (ModelConfig.rope_type_label) and the rotary fraction when
+    not the whole head turns; () for plain whole-head RoPE. The caller joins them with its ", "."""
+    parts = (type_label,) if type_label else ()
+    if rotary_fraction != 1.0:
+        parts += (fill(QCoreApplication.translate("RopeWords", "rotary %1"), f"{rotary_fraction:g}"),)
+    return parts
