@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -206,8 +207,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(seen)} strings, {len(problems)} problem(s)")
             return 1 if problems else 0
         I18N.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ts, TS)
-        shutil.copyfile(qm, QM)
+        for made, path in ((ts, TS), (qm, QM)):
+            # replaced whole, never rewritten in place: a running app or test run has the .qm mapped
+            # into memory (QTranslator), and a file truncated under it crashed a test run (SIGSEGV)
+            shutil.copyfile(made, path.with_name(path.name + ".new"))
+            os.replace(path.with_name(path.name + ".new"), path)
     if args.stub:
         for ctx, key in sorted(missing):
             table.setdefault(ctx, {}).setdefault(key, "")
