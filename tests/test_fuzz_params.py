@@ -332,3 +332,14 @@ def test_pair_entry_refuses_what_is_not_a_whole_number(text):
 
     with pytest.raises(InputError, match="is not a frequency index"):
         parse_pairs(text, 64)
+
+
+def test_an_odd_count_of_channels_in_one_pixel_is_one_column():
+    """d_model 3 in a 1-px-wide window: the even step (4) left no column and the heatmap refused
+    ("cols must be >= 1, not 0"); found by this file's fuzz in a full run."""
+    p = Params(d_model=3, max_len=2, base=2.0)
+    r = compute.heatmap(p, compute.Window(0, 2, 0, 3, 1, 1))
+    assert r.image.shape == (1, 1) and r.ch_step == 3
+    w = 2.0 ** (-np.array([0, 0, 2]) / 3)                        # interleaved: sin w0, cos w0, sin w1
+    pe = np.array([[np.sin(q * w[0]), np.cos(q * w[1]), np.sin(q * w[2])] for q in (0, 1)])
+    np.testing.assert_allclose(r.image[0, 0], pe.mean(), rtol=1e-6)

@@ -49,9 +49,11 @@ def channel_step(count: int, pixels: int, layout: str = "interleaved") -> int:
     """Channels per drawn column so that count channels fit in `pixels` columns; an even number for
     interleaved sin/cos when columns are averaged, so that each holds as many sines as cosines. An
     odd step alternates (sin, cos, sin) and (cos, sin, cos) columns, whose means differ where slow
-    channels sit near (0, 1): false stripes (d = 4096 at 1920 px, 3 channels a column)."""
+    channels sit near (0, 1): false stripes (d = 4096 at 1920 px, 3 channels a column). Never more than
+    count: 3 channels in one pixel are one column of 3, not an even step of 4 that leaves no column."""
     step = block_step(count, pixels)
-    return step + 1 if layout == "interleaved" and step > 1 and step % 2 else step
+    even = step + 1 if layout == "interleaved" and step > 1 and step % 2 else step
+    return even if even <= count else step
 
 
 
