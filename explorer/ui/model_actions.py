@@ -12,12 +12,12 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
 from explorer.compute import models
-from explorer.ui.views.rope_words import rope_parts
 from explorer.errors import InputError, error_text, localized, msg
 from explorer.translations import fill, number_text
 from explorer.ui.gc_pauses import without_collections
 from explorer.ui.i18n import current_language
 from explorer.ui.idle_wait import wait_until_idle
+from explorer.ui.views.rope_words import rope_parts
 
 MODEL_FILTER = "*.gguf config.json *.safetensors model.safetensors.index.json"
 SHOW_AFTER_MS = 300       # a quick open shows no dialog at all
@@ -198,7 +198,8 @@ class ModelActions(QObject):
         c = model.config
         where = (fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
-                 + "".join(self.tr(", ") + part for part in rope_parts(c.rope_type_label, c.partial_rotary_factor)))
+                 + "".join(self.tr(", ") + part
+                           for part in rope_parts(c.rope_type_label, c.partial_rotary_factor)))
         return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.family, str(c.d_model), str(c.n_heads), where))
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
