@@ -308,3 +308,19 @@ def test_p_rope_fraction_in_and_out_of_the_rope_type(qtbot):
     pick("proportional")
     s = view.result.state
     assert (s.head_dim, s.rope_type, s.partial_rotary_factor) == (6, "proportional", 1.0)
+
+
+def test_the_rotary_fraction_is_named_in_chinese_too(qapp, settings):
+    """The Frequencies and Distance readouts name the rope type and the rotary fraction in the UI's
+    language ("rotary 0.25" stayed English in zh)."""
+    from tests.conftest import window_in
+
+    with window_in("zh_CN", settings) as win:
+        win.choose_preset("gemma-4-global")
+        assert win.controller.wait_idle()
+        for name in ("frequencies", "distance"):
+            win.tabs.setCurrentIndex(list(win.views).index(name))
+            assert win.controller.wait_idle()
+            win.views[name].draw(win.views[name].result)
+            text = win.views[name].readout.text()
+            assert "proportional，旋转比例 0.25" in text and "rotary" not in text, text

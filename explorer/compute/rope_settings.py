@@ -80,13 +80,10 @@ class RopeScalingFields(ViewState):
         return RopeScaling(rope_type=self.rope_type, partial_rotary_factor=self.partial_rotary_factor,
                            **values)
 
-    def label(self) -> str:
-        """A short description, e.g. 'llama3 ×8 (8192 → 131072)' or 'default'."""
+    def type_label(self) -> str:
+        """The rope type and its factor: 'llama3 ×8', 'default' (the UI adds the rotary fraction)."""
         kind = self.rope_type
-        text = kind if self.factor is None or kind == "default" else f"{kind} ×{self.factor:g}"
-        if self.partial_rotary_factor != 1.0:
-            text += f", rotary {self.partial_rotary_factor:g}"
-        return text
+        return kind if self.factor is None or kind == "default" else f"{kind} ×{self.factor:g}"
 
 
 _NEEDS = {"default": (), "linear": ("factor",), "dynamic": ("factor", "original_max_len"),

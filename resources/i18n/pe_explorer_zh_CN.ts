@@ -4138,6 +4138,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>RopeWords</name>
         <message>
+            <source>, </source>
+            <translation>，</translation>
+        </message>
+        <message>
             <source>rotary %1</source>
             <translation>旋转比例 %1</translation>
         </message>

@@ -13,6 +13,7 @@ from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, set_pen
 from explorer.translations import fill, number_text
+from explorer.ui.views.rope_words import scaling_words
 from explorer.ui.views.fitting_canvas import scales_with_canvas
 
 STYLE = {"sinusoidal": PALETTE[0], "rope": PALETTE[1], "alibi": PALETTE[2],
@@ -87,7 +88,7 @@ class DistanceView(PanelView):
         steady_range(self.chart, (0, max(1.0, xs)),
                      held_span(self.chart, "y", float(np.min(ys)), float(np.max(ys))))
         rope = "" if r.state.plain_rope else " · " + fill(self.tr(
-            "RoPE curve: %1, attention factor² included"), r.state.label())
+            "RoPE curve: %1, attention factor² included"), scaling_words(r.state))
         self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + fill(self.tr(
             "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
             "MiniLM's 512 positions"), str(r.params.max_len), str(r.params.d_model), number_text(r.params.base, 6)))

@@ -13,6 +13,7 @@ from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import decades, steady_range
 from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill, number_text
+from explorer.ui.views.rope_words import scaling_words
 
 
 class FrequenciesView(PanelView):
@@ -66,7 +67,7 @@ class FrequenciesView(PanelView):
         key = "<span style='color:%1'>■ %2</span>"
         title = (fill(key, GREY, self.tr("RoPE θᵢ before scaling")) + "  "
                  + fill(key, PALETTE[2], self.tr("RoPE θᵢ after scaling")) + "  ("
-                 + r.state.label() + ")")
+                 + scaling_words(r.state) + ")")
         set_title(self.rope_chart, title, size=TITLE_SIZE)
         steady_range(self.rope_chart, (0, max(1, len(r.rope_after) - 1)),
                      decades(np.concatenate([np.ravel(r.rope_before), np.ravel(r.rope_after)])))
@@ -87,7 +88,7 @@ class FrequenciesView(PanelView):
         self.set_readout(
             self._wavelength_text(r)
             + ("" if r.rope_after is None else self.tr("; ") + fill(self.tr(
-                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), r.state.label(), str(len(r.rope_after)), f"{r.attention_factor:.4g}"))
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), scaling_words(r.state), str(len(r.rope_after)), f"{r.attention_factor:.4g}"))
                + ("" if r.rope_after is None or r.rope_turning == len(r.rope_after) else self.tr("; ") + fill(
                    self.tr("pairs %1 to %2 do not turn (θ = 0)"), str(r.rope_turning), str(len(r.rope_after) - 1))))
 

@@ -7,6 +7,13 @@ from PySide6.QtCore import QCoreApplication
 from explorer.translations import fill
 
 
+def scaling_words(state) -> str:
+    """A view state's rope type, factor and rotary fraction (RopeScalingFields) in the UI's language:
+    "llama3 ×8", "proportional，旋转比例 0.25"."""
+    return QCoreApplication.translate("RopeWords", ", ").join(
+        rope_parts(state.type_label(), state.partial_rotary_factor))
+
+
 def rope_parts(type_label: str, rotary_fraction: float) -> tuple[str, ...]:
     """The rope type's label when it has one (ModelConfig.rope_type_label) and the rotary fraction when
     not the whole head turns; () for plain whole-head RoPE. The caller joins them with its ", "."""
