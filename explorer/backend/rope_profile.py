@@ -24,7 +24,6 @@ from explorer.backend.rope_scaling import (
     inv_frequencies,
     llama3_smooth,
     resolved_factor,
-    rotary_dim,
     rotated_pairs,
     rotated_width,
     yarn_ramp,
@@ -177,16 +176,13 @@ def channel_pairs(head_dim: int, partial_rotary_factor: float = 1.0, pairing: st
     rotated; (head_dim,) int. The first dim = int(head_dim * p) channels rotate:
       half         transformers' rotate_half (GPT-NeoX, Llama): pair i = channels (i, i + dim/2)
       interleaved  GPT-J / RoFormer rotate_every_two, DeepSeek: pair i = channels (2i, 2i + 1)
-    With a proportional `scaling` (its own p) the pairs span the whole head and only the first
-    rotated_pairs turn: half pairs (i, i + head_dim/2) for i < that count, the rest -1."""
+    A `scaling` (its own p) may span more channels than turn: proportional's pairs span the whole head
+    and only the first rotated_pairs turn (half pairs (i, i + head_dim/2) for i < that count)."""
     from explorer.errors import require
 
     require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
-    if scaling is not None and scaling.rope_type == "proportional":
-        dim, turning = rotated_width(head_dim, scaling), rotated_pairs(head_dim, scaling)
-    else:
-        dim = rotary_dim(head_dim, partial_rotary_factor)
-        turning = dim // 2
+    scaling = scaling or RopeScaling(partial_rotary_factor=partial_rotary_factor)
+    dim, turning = rotated_width(head_dim, scaling), rotated_pairs(head_dim, scaling)
     out = np.full(head_dim, -1, dtype=np.int64)
     half = dim // 2
     out[:dim] = np.arange(dim) // 2 if pairing == "interleaved" else np.arange(dim) % half

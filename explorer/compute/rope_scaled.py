@@ -50,7 +50,7 @@ def scaled_view(max_len: int, head_dim: int, base: float, pairing: str, scaling:
     rope.check_rope(head_dim, base, pairing)
     prof = pair_profile(head_dim, base, scaling, seq_len, max_position_embeddings)
     regime = np.array([REGIMES.index(r) for r in prof.regime], dtype=np.int64)       # (dim/2,)
-    pairs = channel_pairs(head_dim, scaling.partial_rotary_factor, pairing, scaling)   # (hd,)
+    pairs = channel_pairs(head_dim, pairing=pairing, scaling=scaling)                 # (hd,)
     # before: the pairs plain RoPE turns (proportional: the whole head's)
     pairs_before = channel_pairs(head_dim, 1.0, pairing) if scaling.rope_type == "proportional" else pairs
     logw = np.full((2, head_dim), np.nan)
