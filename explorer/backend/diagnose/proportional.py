@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from explorer.backend.diagnose.fitting import log_slope, snap
+from explorer.backend.diagnose.fitting import log_slope, lsq_scale, max_residual, snap
 from explorer.backend.diagnose.messages import mistake
-from explorer.backend.diagnose.result import Diagnosis
+from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 MIN_TURNING = 3
 
@@ -85,9 +85,6 @@ def fit_proportional_cache(u: np.ndarray, turning: int, fit_plain, cache_model, 
     fitted as a plain cache of `turning` frequencies (fit_plain(u, func, start, dtype): its base b'
     is base^(turning/h)), then checked whole, the still columns included. A dict as fit_plain's plus
     "inv_freq" (h,), or None when no fit is within tolerance."""
-    from explorer.backend.diagnose.fitting import lsq_scale, max_residual
-    from explorer.backend.diagnose.result import tolerance
-
     n, h = u.shape
     rows, k = np.arange(n), np.arange(turning)
 

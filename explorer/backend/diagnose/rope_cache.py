@@ -16,6 +16,8 @@ import numpy as np
 from explorer.backend.diagnose.fitting import (golden_min, log_slope, lsq_scale, max_residual,
                                                sample_rows, scaled_sse, snap)
 from explorer.backend.diagnose.messages import base_slip, mistake
+from explorer.backend.diagnose.proportional import (check_proportional, fit_proportional_cache, still_columns,
+                                                    turning_fraction, turning_prefix)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 PAIRINGS = ("half", "interleaved")
@@ -101,8 +103,6 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
 def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expect: dict,
                 lang: str = "en") -> Diagnosis:
     """Diagnosis of a cos or sin cache x (L, head_dim) whose columns are duplicated as `pairing`."""
-    from explorer.backend.diagnose.proportional import turning_fraction
-
     u = _columns(x, pairing)
     fits = [_fit_cache(u, f, s, dtype) for f in ("cos", "sin") for s in (0, 1)]
     best = min(fits, key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
@@ -113,7 +113,7 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
             "rope_type": rope_type, "rope_params": params, "scale": best["scale"],
             "orientation": orientation, "start": best["start"], "dtype": dtype, "max_len": len(x)}
     found = []
-    still = proportional_cache(u, best, dtype) if best["max_error"] > best["tol"] else None
+    still = proportional_cache(u, dtype) if best["max_error"] > best["tol"] else None
     if still is not None:                               # p-RoPE: its slow pairs do not turn
         params = {"partial_rotary_factor": turning_fraction(int(np.count_nonzero(still["inv_freq"])), hd)}
         if still["factor"] != 1:
@@ -124,8 +124,8 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
             found.append(mistake("positions_from_1", lang, start=still["start"]))
         found += _expectations(conv, expect, lang)
         cols = still["scale"] * cache_model(hd // 2, 0, 0, still["func"], 0, np.arange(len(x)), still["inv_freq"])
-        ref = np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
-        return Diagnosis("rope_cache", not found, conv, tuple(found), still["max_error"], still["tol"], x, ref)
+        return Diagnosis("rope_cache", not found, conv, tuple(found), still["max_error"], still["tol"], x,
+                         _duplicated(cols, pairing))
     scaled = _best_scaled(u, best, dtype) if best["max_error"] > best["tol"] else None
     if scaled is not None:
         best, cand = scaled
@@ -133,8 +133,7 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
                      "preset": cand.name, "attention_factor": cand.attention_factor,
                      "scale": best["scale"], "function": best["func"], "start": best["start"]})
         cols = best["scale"] * cache_model(hd // 2, 0, 0, best["func"], 0, np.arange(len(x)), cand.inv_freq)
-        ref = np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
-        return Diagnosis("rope_cache", True, conv, (), best["max_error"], best["tol"], x, ref)
+        return Diagnosis("rope_cache", True, conv, (), best["max_error"], best["tol"], x, _duplicated(cols, pairing))
     if best["max_error"] > best["tol"]:
         found.append(mistake("unknown", lang, nearest=f"{best['func']} cache, base {best['base']:.6g}",
                              err=best["max_error"], tol=best["tol"]))
@@ -148,15 +147,17 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
         found += _expectations(conv, expect, lang)
     ref_cols = best["scale"] * cache_model(hd // 2, conv["base"], 1 / best["factor"], best["func"],
                                            0, np.arange(len(x)))
-    ref = np.concatenate([ref_cols, ref_cols], axis=1) if pairing == "half" else \
-        np.repeat(ref_cols, 2, axis=1)
-    return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x, ref)
+    return Diagnosis("rope_cache", not found, conv, tuple(found), best["max_error"], best["tol"], x,
+                     _duplicated(ref_cols, pairing))
 
 
-def proportional_cache(u: np.ndarray, best: dict, dtype: str) -> dict | None:
+def _duplicated(cols: np.ndarray, pairing: str) -> np.ndarray:
+    """Distinct columns (L, d/2) back to a cache (L, d), each held twice as `pairing` does (_columns' inverse)."""
+    return np.concatenate([cols, cols], axis=1) if pairing == "half" else np.repeat(cols, 2, axis=1)
+
+
+def proportional_cache(u: np.ndarray, dtype: str) -> dict | None:
     """A p-RoPE fit of the columns u (explorer.backend.diagnose.proportional), or None."""
-    from explorer.backend.diagnose.proportional import fit_proportional_cache, still_columns
-
     turning = still_columns(u, tolerance(float(np.max(np.abs(u))), dtype, len(u)))
     return fit_proportional_cache(u, turning, _fit_cache, cache_model, dtype) if turning else None
 
@@ -194,8 +195,6 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
 def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") -> Diagnosis:
     """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h)), or proportional's
     (explorer.backend.diagnose.proportional: positive, then zeros)."""
-    from explorer.backend.diagnose.proportional import check_proportional, turning_prefix
-
     h = len(w)
     hd = 2 * h
     k = np.arange(h)
