@@ -66,7 +66,7 @@ class ModelConfig:
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
     #                                 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
-    layer_types: tuple[str, ...] = ()   # Gemma 3: each layer's "sliding_attention" | "full_attention"
+    layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
 
@@ -250,10 +250,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
 
 
 def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
-    """Gemma 2/3's score scale and soft cap; Gemma 3's layer types and RoPE per layer type (gemma_config)."""
-    out = {"score_scalar": gemma_config.score_scalar(cfg), "attn_softcap": gemma_config.softcap(cfg, family)}
+    """Gemma 2/3's score scale, soft cap and layer types; Gemma 3's RoPE per layer type (gemma_config)."""
+    types = gemma_config.layer_types(cfg, family, common["n_layers"])
+    out = {"score_scalar": gemma_config.score_scalar(cfg), "attn_softcap": gemma_config.softcap(cfg, family),
+           "layer_types": types}
     if family == "gemma3":
-        out["layer_types"] = gemma_config.layer_types(cfg, common["n_layers"])
         flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
         out["type_ropes"] = tuple(
             (kind, *_rope_scaling({**flat, "rope_parameters": gemma_config.gemma3_rope_parameters(cfg, kind)},

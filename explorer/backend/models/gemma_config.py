@@ -51,15 +51,15 @@ def softcap(cfg: dict, family: str) -> float | None:
     return None if value is None else float(value)
 
 
-def layer_types(cfg: dict, n_layers: int) -> tuple[str, ...]:
-    """Each Gemma 3 layer's attention type: layer_types, or its class's pattern (every
-    sliding_window_pattern-th layer full)."""
+def layer_types(cfg: dict, family: str, n_layers: int) -> tuple[str, ...]:
+    """Each layer's attention type: layer_types, or the class's pattern (Gemma 2: every 2nd layer full,
+    Gemma 3: every sliding_window_pattern-th)."""
     given = cfg.get("layer_types")
     if given is not None:
         require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
                 "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
         return tuple(given)
-    every = cfg.get("sliding_window_pattern", 6)
+    every = 2 if family == "gemma2" else cfg.get("sliding_window_pattern", 6)
     require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
             "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
     return tuple("sliding_attention" if (i + 1) % every else "full_attention" for i in range(n_layers))
