@@ -1078,6 +1078,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：合并规则 %2 中的词元不在词表里</translation>
         </message>
         <message>
+            <source>%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported</source>
+            <translation>%1：元数据 %2（%3）与 %4.rope.freq_base（%5）不同；不支持有两个 RoPE 底数的 Gemma 2 文件</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 claims %3 items, more than the file holds; the file is truncated or corrupt</source>
             <translation>%1：元数据 %2 声称有 %3 项，超过了文件所能容纳的；文件被截断或已损坏</translation>
         </message>
@@ -1124,6 +1128,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and k otherwise than PE Explorer would</source>
             <translation>%1：元数据 %2 未被读取：带有它时，llama.cpp 的 YaRN 旋转 q 和 k 的方式可能与 PE Explorer 不同</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 must hold one bool per layer (%3)</source>
+            <translation>%1：元数据 %2 必须为每层给出一个布尔值（%3 层）</translation>
         </message>
         <message>
             <source>%1: metadata %2 nests arrays deeper than %3</source>
@@ -1178,8 +1186,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：读取失败（%2）</translation>
         </message>
         <message>
-            <source>%1: rope scaling %2 is not supported (none, linear, yarn)</source>
-            <translation>%1：不支持 rope 缩放 %2（只支持 none、linear、yarn）</translation>
+            <source>%1: rope scaling %2 is not supported (%3)</source>
+            <translation>%1：不支持 rope 缩放 %2（只支持 %3）</translation>
         </message>
         <message>
             <source>%1: row ids must be a 1-D list of integers</source>
@@ -1242,6 +1250,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：张量 %2 以 %3 格式存储，这里无法反量化</translation>
         </message>
         <message>
+            <source>%1: tensor %2 must be %3 F32 factors (one per rotated pair)</source>
+            <translation>%1：张量 %2 必须是 %3 个 F32 因子（每个旋转的通道对一个）</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 must be a 1-D F32 tensor</source>
             <translation>%1：张量 %2 必须是一维 F32 张量</translation>
         </message>
@@ -1260,6 +1272,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: tensor token_embd.weight is missing or not (vocab, %2)</source>
             <translation>%1：张量 token_embd.weight 缺失，或形状不是 (vocab, %2)</translation>
+        </message>
+        <message>
+            <source>%1: tensors %2 and %3 come together (Phi-3's LongRoPE); one is missing</source>
+            <translation>%1：张量 %2 和 %3 必须同时存在（Phi-3 的 LongRoPE）；缺少其中一个</translation>
         </message>
         <message>
             <source>%1: tensors %2 and %3 overlap</source>

@@ -10,6 +10,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   `blk.N.attn_q.bias`. `Qwen3Model(Qwen2Model)`, MODEL_ARCH.QWEN3: the same plus `attn_q_norm` / `attn_k_norm`.
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
+- `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py.
 - `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
   read by gguf_learned.py.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
@@ -46,6 +47,9 @@ ARCHS = {
     "qwen2": Arch("qwen2", "Qwen2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "qwen3": Arch("qwen3", "Qwen3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gemma": Arch("gemma", "GemmaForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
+    "gemma2": Arch("gemma2", "Gemma2ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
+    "gemma3": Arch("gemma3_text", "Gemma3ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
+    "phi3": Arch("phi3", "Phi3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }

@@ -7,7 +7,8 @@ llama.cpp's converter stores a "llama" file's q_proj/k_proj rows permuted (conve
 `LlamaModel.permute`: `w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with
 n_head = the kv head count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's
 interleaved pairs. The reader undoes it, so q_proj / k_proj equal the Hugging Face weights. Qwen2 / Qwen3 /
-Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py). `gpt2` and
+Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py); Gemma 2 / 3
+and Phi-3 have names and keys of their own (gguf_gemma_phi3.py). `gpt2` and
 `bert` (learned positions) have their own names and config (gguf_learned.py); GPT-2's Conv1D weights, which
 the converter transposed, are transposed back.
 """
@@ -30,6 +31,7 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
+from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, check_layer0, gemma_config, phi3_longrope
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_learned import (
     LEARNED,
@@ -60,8 +62,9 @@ def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = _BLOCK_RE.fullmatch(gguf_name)
-    if m and m.group(2) in _BLOCK:
-        return f"layers.{int(m.group(1))}.{_BLOCK[m.group(2)]}.{m.group(3)}"
+    names = BLOCK_NAMES.get(arch, {})
+    if m and (m.group(2) in names or m.group(2) in _BLOCK):
+        return f"layers.{int(m.group(1))}.{names.get(m.group(2)) or _BLOCK[m.group(2)]}.{m.group(3)}"
     return None
 
 
@@ -92,8 +95,8 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 
 def config_from_metadata(header: Header, where: str) -> dict:
-    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma / gpt2 / bert GGUF; InputError
-    for others."""
+    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma / gemma2 / gemma3 / phi3 / gpt2 /
+    bert GGUF; InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -130,9 +133,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
     if rot != head_dim:
         config["partial_rotary_factor"] = rot / head_dim
     kind = f.get(f"{arch}.rope.scaling.type", "none")
-    require(kind in ("none", "linear", "yarn"), "%1: rope scaling %2 is not supported (none, linear, yarn)",
-                                                where, repr(kind))
-    if kind != "none":
+    kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
+    require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))
+    if kind not in ("none", "longrope"):
         scaling = {"rope_type": kind, "factor": _float(f, f"{arch}.rope.scaling.factor", where)}
         if kind == "yarn":
             scaling["original_max_position_embeddings"] = _int(
@@ -147,6 +150,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     if ROPE_FREQS in header.tensors:
         require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
                                                     "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
+    if arch in ("gemma2", "gemma3"):
+        gemma_config(f, arch, config, where)
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
@@ -159,7 +164,7 @@ class GGUFTensorReader:
     def __init__(self, path: Path, fd: int, header: Header, config: dict):
         self._path, self._fd, self._lock = path, fd, threading.Lock()
         self._info: dict[str, TensorInfo] = {}
-        arch = config["model_type"]
+        arch = header.fields["general.architecture"]               # (gemma3's model_type is gemma3_text)
         for gname, info in header.tensors.items():
             name = hf_name(gname, arch)
             if name is not None:
@@ -287,15 +292,19 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
             header = read_header(fh, size, where)
         config = config_from_metadata(header, where)
         for info in header.tensors.values():
-            if hf_name(info.name, config["model_type"]) is not None:
+            if hf_name(info.name, header.fields["general.architecture"]) is not None:
                 import gguf
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        check = check_learned_layer0 if config["model_type"] in LEARNED else check_rope_layer0
+        arch = header.fields["general.architecture"]
+        check = (check_learned_layer0 if arch in LEARNED else check_layer0 if arch in BLOCK_NAMES
+                 else check_rope_layer0)
         check(header, config, where)
-        if ROPE_FREQS in header.tensors and config["model_type"] not in LEARNED:
+        if ROPE_FREQS in header.tensors and arch not in LEARNED:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)
+        if arch == "phi3":
+            phi3_longrope(fd, header, config, where)
         tokenizer = tokenizer_from_metadata(header.fields, where)
     except InputError:
         os.close(fd)

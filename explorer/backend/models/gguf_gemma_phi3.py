@@ -1,0 +1,122 @@
+"""GGUF files of Gemma 2, Gemma 3 and Phi-3 (llama.cpp's `gemma2`, `gemma3`, `phi3`) in Hugging Face terms.
+
+Sources (ggml-org/llama.cpp): convert_hf_to_gguf.py (`Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`), gguf-py
+0.19 (constants.MODEL_TENSORS, tensor_mapping.TensorNameMap), src/llama-model.cpp (`load_hparams`,
+`llama_model_rope_type`: all three NEOX, so q/k rows are stored as Hugging Face has them), llama-hparams.cpp.
+- Names: Gemma's `post_attention_layernorm` is `post_attention_norm`, `pre_feedforward_layernorm` is
+  `ffn_norm`, `post_feedforward_layernorm` is `post_ffw_norm`; every *norm.weight (q/k norms too) carries
+  the converter's + 1. Phi-3's fused `qkv_proj` is `attn_qkv`, its fused `gate_up_proj` is `ffn_up`.
+- Score scale: neither converter writes query_pre_attn_scalar; llama.cpp scales q by 1/sqrt(n_embd / n_head)
+  for the 27B models (46 layers for Gemma 2, 62 for Gemma 3) and 1/sqrt(head_dim) otherwise (the
+  published configs' query_pre_attn_scalar: 144 and 168 for the 27Bs, head_dim 256 for the others).
+- Gemma 2: no rope.freq_base written (llama.cpp's default 10000, as Gemma2Config's); the soft cap is
+  `gemma2.attn_logit_softcapping` (llama.cpp's default 50); layers alternate sliding / full.
+- Gemma 3: `rope.freq_base` is the full layers' base, `rope.freq_base_swa` the sliding layers' (llama.cpp's
+  default 10000) and the rope scaling (linear x8 on 4B and up) applies to the full layers only
+  (get_rope_freq_base / _scale: is_swa(il) takes the _swa values, scale 1). Sliding layers: il % 6 < 5
+  (set_swa_pattern(6)), or `attention.sliding_window_pattern` (a number, or one bool per layer, true =
+  sliding; 0: all); without a sliding window (key missing or 0) every layer is a full one. No soft cap.
+- Phi-3: `rope.dimension_count` channels rotate; LongRoPE is `rope_factors_long` / `rope_factors_short`
+  (rot / 2 float32 each), `rope.scaling.attn_factor` (llama.cpp's default 1) and
+  `rope.scaling.original_context_length` (default: the context length). llama.cpp takes the long factors
+  when its context setting (n_ctx per sequence) exceeds that length; PE Explorer, when the text does, as
+  transformers' Phi3 does.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
+from explorer.backend.models.gguf_header import Header
+from explorer.errors import require
+
+GEMMA_NAMES = {"post_attention_norm": "post_attention_layernorm", "ffn_norm": "pre_feedforward_layernorm",
+               "post_ffw_norm": "post_feedforward_layernorm"}
+BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
+               "phi3": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"}}
+LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
+SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
+PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")
+
+
+def layer_types(fields: dict, arch: str, n_layers: int, where: str) -> list[str]:
+    """Each layer's attention type as llama.cpp's is_swa(il) has it."""
+    if arch == "gemma3" and not fields.get(f"{arch}.attention.sliding_window"):
+        return ["full_attention"] * n_layers              # no sliding window: swa_type NONE
+    key = f"{arch}.attention.sliding_window_pattern"
+    pattern = fields.get(key, SWA_PATTERN[arch])
+    if isinstance(pattern, np.ndarray):                  # one bool per layer, true = sliding (gguf_writer)
+        require(pattern.shape == (n_layers,) and pattern.dtype.kind in "ub" and bool(np.all(pattern <= 1)),
+                "%1: metadata %2 must hold one bool per layer (%3)", where, key, n_layers)
+        sliding = [bool(b) for b in pattern]
+    else:
+        every = meta_int(fields, key, where, default=SWA_PATTERN[arch], low=0)
+        sliding = [every == 0 or il % every < every - 1 for il in range(n_layers)]   # 0: every layer
+    return ["sliding_attention" if s else "full_attention" for s in sliding]
+
+
+def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
+    """Gemma 2 / 3 keys of config (in place): score scale, soft cap, layer types, Gemma 3's local base."""
+    n_layers = config["num_hidden_layers"]
+    big = n_layers == LAYERS_27B[arch]
+    config["query_pre_attn_scalar"] = (config["hidden_size"] // config["num_attention_heads"] if big
+                                       else config["head_dim"])
+    config["layer_types"] = layer_types(fields, arch, n_layers, where)
+    if arch == "gemma2":
+        config["attn_logit_softcapping"] = meta_float(fields, f"{arch}.attn_logit_softcapping", where,
+                                                      default=50.0)
+        swa = f"{arch}.rope.freq_base_swa"        # newer llama.cpp reads it for the sliding layers
+        require(swa not in fields or fields[swa] == config["rope_theta"], "%1: metadata %2 (%3) differs from "
+                "%4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported", where, swa,
+                repr(fields.get(swa)), arch, repr(config["rope_theta"]))
+    else:
+        config["rope_local_base_freq"] = meta_float(fields, f"{arch}.rope.freq_base_swa", where, default=10000.0)
+        require(config["rope_local_base_freq"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
+                f"{arch}.rope.freq_base_swa", repr(config["rope_local_base_freq"]))
+
+
+def check_layer0(header: Header, config: dict, where: str) -> None:
+    """The layer-0 tensors a view reads, with the shapes config implies (GGUF ne = (in, out))."""
+    d, hd = config["hidden_size"], config["head_dim"]
+    heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
+    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
+            "blk.0.attn_output.weight": (heads * hd, d)}
+    if config["model_type"] == "phi3":
+        want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
+    else:
+        want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
+                     "blk.0.attn_v.weight": (d, kv * hd)})
+    if config["model_type"] == "gemma3_text":
+        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    require_tensor_shapes(header, want, where)
+
+
+def phi3_longrope(fd: int, header: Header, config: dict, where: str) -> None:
+    """Phi-3's LongRoPE factor tensors and metadata -> config's rope_scaling (transformers' longrope: inv_freq
+    = 1 / (factor_i x base^(2i/rot)), cos and sin x attention_factor), with its L0; nothing without them."""
+    f = header.fields
+    config["original_max_position_embeddings"] = meta_int(
+        f, "phi3.rope.scaling.original_context_length", where, default=config["max_position_embeddings"])
+    infos = [header.tensors.get(name) for name in PHI3_FACTORS]
+    if infos == [None, None]:
+        return
+    require(None not in infos, "%1: tensors %2 and %3 come together (Phi-3's LongRoPE); one is missing", where,
+            *PHI3_FACTORS)
+    rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
+    factors = {}
+    for name, info in zip(PHI3_FACTORS, infos):
+        require(info.ggml_type == 0 and info.ne == (rot // 2,), "%1: tensor %2 must be %3 F32 factors (one per "
+                                                                "rotated pair)", where, name, rot // 2)
+        raw = os.pread(fd, info.n_bytes, info.start)
+        require(len(raw) == info.n_bytes, "%1: the file ended early (was it changed or removed while open?)",
+                where)
+        values = np.frombuffer(raw, dtype="<f4").astype(np.float64)                # (rot/2,)
+        require(bool(np.all(np.isfinite(values)) and np.all(values > 0)),
+                "%1: tensor %2 must hold finite factors > 0", where, name)
+        factors[name] = [float(v) for v in values]
+    config["rope_scaling"] = {
+        "rope_type": "longrope", "long_factor": factors[PHI3_FACTORS[0]], "short_factor": factors[PHI3_FACTORS[1]],
+        "attention_factor": meta_float(f, "phi3.rope.scaling.attn_factor", where, default=1.0)}

@@ -1,0 +1,96 @@
+"""Write a tiny transformers Gemma 2, Gemma 3 or Phi-3 as llama.cpp's convert_hf_to_gguf.py writes it.
+
+Names come from gguf-py's own TensorNameMap (what the converter uses), not from the reader's table. Per
+class (ggml-org/llama.cpp convert_hf_to_gguf.py):
+- Gemma2Model.set_gguf_parameters: no rope freq base, key / value length = head_dim, attn and final logit
+  soft caps, sliding window; modify_tensors: every *norm.weight + 1, lm_head dropped.
+- Gemma3Model: TextModel's keys (rope scaling type / factor of the full layers, rope.freq_base_swa = the
+  sliding layers' base), rope.freq_base = the full layers' base, sliding window; every *norm.weight + 1 (q/k
+  norms too).
+- Phi3MiniModel: rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head, original context
+  length, freq base; with a rope_scaling: rope_factors_long / rope_factors_short (F32) and
+  rope.scaling.attn_factor = sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0 (1 when s <= 1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tests import gguf_fixtures as fx
+
+ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3"}
+
+
+def _rope(cfg, layer_type: str | None = None) -> dict:
+    params = cfg.rope_parameters
+    return params.get(layer_type, params) if layer_type else params
+
+
+def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> dict[str, np.ndarray]:
+    """Write `model` as a GGUF of `arch`; the stored float32 arrays by GGUF name. edit(writer, stored), if
+    given, runs after the tensors are added (more keys or tensors; `stored` may be changed)."""
+    import gguf
+
+    cfg = model.config
+    w = gguf.GGUFWriter(str(path), arch)
+    names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
+    w.add_context_length(cfg.max_position_embeddings)
+    w.add_embedding_length(cfg.hidden_size)
+    w.add_block_count(cfg.num_hidden_layers)
+    w.add_feed_forward_length(cfg.intermediate_size)
+    w.add_head_count(cfg.num_attention_heads)
+    w.add_head_count_kv(cfg.num_key_value_heads)
+    w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+    if arch in ("gemma2", "gemma3"):
+        w.add_key_length(cfg.head_dim)
+        w.add_value_length(cfg.head_dim)
+        if arch == "gemma2" or getattr(cfg, "sliding_window_pattern", None) != 1:   # (Gemma3Model's test)
+            w.add_sliding_window(cfg.sliding_window)
+    if arch == "gemma2":
+        w.add_attn_logit_softcapping(cfg.attn_logit_softcapping)
+        w.add_final_logit_softcapping(cfg.final_logit_softcapping)
+    elif arch == "gemma3":
+        full = _rope(cfg, "full_attention")
+        if full.get("rope_type") == "linear":
+            w.add_rope_scaling_type(gguf.RopeScalingType.LINEAR)
+            w.add_rope_scaling_factor(full["factor"])
+        w.add_rope_freq_base_swa(_rope(cfg, "sliding_attention")["rope_theta"])
+        w.add_rope_freq_base(full["rope_theta"])
+    else:
+        params = _rope(cfg)
+        rot = int(params.get("partial_rotary_factor", 1.0) * cfg.hidden_size) // cfg.num_attention_heads
+        original = cfg.original_max_position_embeddings
+        w.add_rope_scaling_orig_ctx_len(original)
+        w.add_rope_dimension_count(rot)
+        w.add_rope_freq_base(params["rope_theta"])
+        w.add_sliding_window(cfg.sliding_window or 0)
+        if params.get("rope_type", "default") != "default":
+            scale = cfg.max_position_embeddings / original
+            w.add_rope_scaling_attn_factors(math.sqrt(1 + math.log(scale) / math.log(original)) if scale > 1
+                                            else 1.0)
+            w.add_tensor("rope_factors_long.weight", np.asarray(params["long_factor"], np.float32))
+            w.add_tensor("rope_factors_short.weight", np.asarray(params["short_factor"], np.float32))
+    tokens, types, merges = fx.vocabulary()
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("smollm")
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_merges(merges)
+    stored = {}
+    for hf, arr in fx.hf_weights(model).items():
+        if hf == "lm_head.weight" and (arch != "phi3" or cfg.tie_word_embeddings):
+            continue
+        name = names.get_name("model." + hf if hf != "lm_head.weight" else hf, try_suffixes=(".weight", ".bias"))
+        assert name is not None, hf
+        if arch != "phi3" and hf.endswith("norm.weight"):
+            arr = (arr + 1).astype(np.float32)
+        stored[name] = fx.add_weight(w, name, arr, qtype)
+    if edit is not None:
+        edit(w, stored)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return stored
