@@ -269,6 +269,23 @@ def test_qk_view_names_gemma_2s_score_scale_and_soft_cap(window, tmp_path):
             assert r.softcap == 5.0 and np.nanmax(np.abs(r.logits)) < 5.0
 
 
+def test_qk_readout_names_the_longrope_factor_set_in_use(window, tmp_path):
+    """Phi-3's LongRoPE: the short factors while the text fits in its L0 (20 here), the long ones past
+    it, as the rotation itself uses them (its inv_freq is checked against transformers elsewhere)."""
+    config_class, model_class = mh.classes("phi3")
+    config = config_class(**dict(mh.FAMILIES["phi3"], original_max_position_embeddings=20, rope_parameters={
+        "rope_type": "longrope", "rope_theta": 500.0, "short_factor": [1.0, 1.5],
+        "long_factor": [2.0, 5.0]}))
+    mh.save_random(model_class(config).eval(), tmp_path / "phi3")
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, tmp_path / "phi3")
+    for text, words in ((mh.TEXT, "short factors (text ≤ L0)"), (" ".join([mh.TEXT] * 2), "long factors (text > L0)")):
+        window.controller.update(text=text)
+        view = show(window, "qk")
+        assert not view.result.error, view.result.error
+        assert f"longrope ×2 (20 → 40), {words}, rotary 0.5; " in view.readout.text(), view.readout.text()
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
     """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever

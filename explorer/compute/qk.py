@@ -79,6 +79,8 @@ class QkResult:
     softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
     rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
     rotary_fraction: float = 1.0        # the fraction of each head that rotates (Phi-4-mini: 0.75)
+    longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
+    #                                     its L0) or "short"; "" otherwise
 
     @property
     def n_shown(self) -> int:
@@ -133,6 +135,15 @@ def choose_model(spec: str) -> tuple[str, str, str, str]:
     return DEFAULT_MODEL, note, kind, reason
 
 
+def longrope_factors(cfg, n: int) -> str:
+    """Which of LongRoPE's factor sets rotates n tokens ("long" past its L0, as transformers picks), when
+    the two differ; "" for other rope types."""
+    s = cfg.rope_scaling
+    if s is None or s.rope_type != "longrope" or s.short_factor == s.long_factor:
+        return ""
+    return "long" if n > s.original_max_position_embeddings else "short"
+
+
 @lru_cache(maxsize=4)
 def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     """Every head's q, k and logits for the model and text (the head drawn is chosen in qk_view:
@@ -157,7 +168,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     q_plain=q_plain, k_plain=k_plain, logits=logits, logits_plain=logits_plain,
                     kv_head=np.asarray(qk.kv_head), distance=delta, by_distance=prof, by_distance_plain=prof_plain,
                     note=note, warning=warning, rope_label=cfg.rope_type_label,
-                    rotary_fraction=cfg.partial_rotary_factor,
+                    rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap)
 
 

@@ -4158,6 +4158,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>，</translation>
         </message>
         <message>
+            <source>long factors (text &gt; L0)</source>
+            <translation>长因子（文本 &gt; L0）</translation>
+        </message>
+        <message>
+            <source>short factors (text ≤ L0)</source>
+            <translation>短因子（文本 ≤ L0）</translation>
+        </message>
+        <message>
             <source>rotary %1</source>
             <translation>旋转比例 %1</translation>
         </message>
