@@ -162,6 +162,17 @@ def test_gemma3_sliding_window_pattern_as_llama_cpp_reads_it(tmp_path, pattern, 
      r"metadata gemma3\.rope\.freq_base_swa is 1\.0; RoPE's base must be > 1"),
     ("gemma3", lambda w, _: w.add_rope_scaling_type(gguf.RopeScalingType.LONGROPE),
      r"rope scaling 'longrope' is not supported \(none, linear, yarn\)"),
+    ("gemma2", lambda w, _: w.add_attn_logit_softcapping(1e-35),
+     r"metadata gemma2\.attn_logit_softcapping is 1\.0\d*e-35; it must be a number from 1e-30 to 1e\+30"),
+    ("gemma3", lambda w, _: w.add_string("gemma3.attention.sliding_window", "0"),
+     r"metadata gemma3\.attention\.sliding_window is '0'; it must be an integer from 0 to 2\^31"),
+    ("gemma3", lambda w, _: w.add_block_count(513),
+     r"metadata gemma3\.block_count is 513; llama\.cpp reads at most 512 layers"),
+    ("gemma2", lambda w, _: w.add_rope_scaling_attn_factors(2.0),
+     r"metadata gemma2\.rope\.scaling\.attn_factor is 2\.0: llama\.cpp scales cos and sin by it, which PE "
+     r"Explorer reads only with Phi-3's LongRoPE factors"),
+    ("phi3", lambda w, _: (w.add_rope_scaling_type(gguf.RopeScalingType.LINEAR), w.add_rope_scaling_factor(2.0)),
+     r"rope scaling 'linear' beside Phi-3's LongRoPE factors is not supported \(llama\.cpp would apply both\)"),
     ("phi3", _replacing("rope_factors_long.weight", [1.0, 2.0]),
      r"tensor rope_factors_long\.weight must be 3 F32 factors \(one per rotated pair\)"),
     ("phi3", _replacing("rope_factors_short.weight", [1.0, 0.0, 2.0]),
@@ -201,3 +212,34 @@ def test_phi3_longrope_scales_by_the_files_attn_factor(tmp_path, factor):
         ref = mh.capture(torch_model, "phi3", LONG_IDS)
         close(model.layer0_qk(LONG_IDS).q_rot, ref["q_rot"])
         assert model.config.rope_scaling.attention_factor == (factor or 1.0)
+
+
+def test_phi3_without_longrope_factors_refuses_an_attn_factor_but_not_1(tmp_path):
+    """llama.cpp scales cos and sin by rope.scaling.attn_factor whatever the file's RoPE: without the factor
+    tensors PE Explorer cannot show that, so a factor other than 1 is refused; 1 changes nothing."""
+    kwargs = MODELS["phi3 plain RoPE, rotary 0.5"][2]
+    with _opened(tmp_path / "one", "phi3", lambda w, _: w.add_rope_scaling_attn_factors(1.0), kwargs) as model:
+        assert model.config.rope_scaling.rope_type == "default"
+    with pytest.raises(InputError, match=r"^[^\n]*metadata phi3\.rope\.scaling\.attn_factor is 1\.5: llama\.cpp "
+                                         r"scales cos and sin by it"):
+        _opened(tmp_path / "other", "phi3", lambda w, _: w.add_rope_scaling_attn_factors(1.5), kwargs).close()
+
+
+def test_a_llama_file_relabelled_gemma2_is_refused(tmp_path):
+    """Llama's tensors under gemma2's keys (no norms after attention and MLP): llama.cpp refuses such a file,
+    and so does the reader, instead of reading Llama weights with Gemma's rules."""
+    from tests import gguf_fixtures as fx
+
+    path = tmp_path / "m.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), arch="gemma2")
+    with pytest.raises(InputError, match=r"^[^\n]*tensor blk\.0\.post_attention_norm\.weight is missing$"):
+        open_model(str(path))
+
+
+def test_gemma_sliding_pattern_as_int8_array(tmp_path):
+    """One flag per layer, whatever integer type holds it (uint8 bools or int8 0 / 1)."""
+    def int8_pattern(w, _):
+        w.add_array("gemma3.attention.sliding_window_pattern", [1, 0])
+        w.kv_data[0]["gemma3.attention.sliding_window_pattern"].sub_type = gguf.GGUFValueType.INT8
+    with _opened(tmp_path, "gemma3", int8_pattern) as model:
+        assert model.config.layer_types == ("sliding_attention", "full_attention")

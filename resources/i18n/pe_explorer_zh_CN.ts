@@ -1094,8 +1094,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 的值类型 %3 未知</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer reads only with Phi-3's LongRoPE factors</source>
+            <translation>%1：元数据 %2 为 %3：llama.cpp 用它缩放 cos 和 sin，而 PE Explorer 只在有 Phi-3 的 LongRoPE 因子时读取它</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
             <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a number from %4 to %5</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 %4 到 %5 之间的数</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; it must be a positive number</source>
@@ -1112,6 +1120,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; it must be true or false</source>
             <translation>%1：元数据 %2 为 %3；它必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; llama.cpp reads at most %4 layers</source>
+            <translation>%1：元数据 %2 为 %3；llama.cpp 最多读取 %4 层</translation>
         </message>
         <message>
             <source>%1: metadata %2 is a %3, not %4</source>
@@ -1184,6 +1196,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: reading failed (%2)</source>
             <translation>%1：读取失败（%2）</translation>
+        </message>
+        <message>
+            <source>%1: rope scaling %2 beside Phi-3's LongRoPE factors is not supported (llama.cpp would apply both)</source>
+            <translation>%1：不支持在 Phi-3 的 LongRoPE 因子之外再加 rope 缩放 %2（llama.cpp 会同时应用两者）</translation>
         </message>
         <message>
             <source>%1: rope scaling %2 is not supported (%3)</source>
@@ -1824,6 +1840,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: num_attention_heads %1 is not a multiple of num_key_value_heads %2</source>
             <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: num_hidden_layers is %1; Gemma's layer types are read for at most %2 layers</source>
+            <translation>config.json：num_hidden_layers 为 %1；Gemma 的层类型最多读取 %2 层</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>

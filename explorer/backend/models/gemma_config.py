@@ -25,6 +25,8 @@ GEMMA3_TEXT_DEFAULTS = {"vocab_size": 262_208, "hidden_size": 2304, "num_hidden_
                         "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
                         "max_position_embeddings": 131_072, "rms_norm_eps": 1e-6, "query_pre_attn_scalar": 256}
 SANE = (1e-30, 1e30)     # a score scale or soft cap outside this makes float32 logits inf, NaN or 0 / 0
+MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
+#                          published models have ~100)
 
 
 def _sane(value) -> bool:
@@ -54,6 +56,8 @@ def softcap(cfg: dict, family: str) -> float | None:
 def layer_types(cfg: dict, family: str, n_layers: int) -> tuple[str, ...]:
     """Each layer's attention type: layer_types, or the class's pattern (Gemma 2: every 2nd layer full,
     Gemma 3: every sliding_window_pattern-th)."""
+    require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; Gemma's layer types are read for at "
+                                    "most %2 layers", n_layers, f"{MAX_LAYERS:,}")
     given = cfg.get("layer_types")
     if given is not None:
         require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),

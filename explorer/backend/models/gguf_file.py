@@ -31,7 +31,14 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
-from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, check_layer0, gemma_config, phi3_longrope
+from explorer.backend.models.gguf_gemma_phi3 import (
+    BLOCK_NAMES,
+    PHI3_FACTORS,
+    check_layer0,
+    gemma_config,
+    layer_count,
+    phi3_longrope,
+)
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_learned import (
     LEARNED,
@@ -116,7 +123,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
             "%1: tensor token_embd.weight is missing or not (vocab, %2)", where, d)
     config = {
         "model_type": spec.model_type, "architectures": [spec.hf_class],
-        "hidden_size": d, "num_hidden_layers": _int(f, f"{arch}.block_count", where),
+        "hidden_size": d, "num_hidden_layers": layer_count(f, arch, where),
         "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": head_dim,
         "intermediate_size": _int(f, f"{arch}.feed_forward_length", where, default=4 * d),
         "vocab_size": int(embed.ne[1]),
@@ -147,6 +154,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
                 require(key not in f, "%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and "
                                       "k otherwise than PE Explorer would", where, key)
         config["rope_scaling"] = scaling
+    _check_attn_factor(header, arch, kind, where)
     if ROPE_FREQS in header.tensors:
         require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
                                                     "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
@@ -156,6 +164,17 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
     return config
+
+
+def _check_attn_factor(header: Header, arch: str, kind: str, where: str) -> None:
+    """llama.cpp scales cos and sin by rope.scaling.attn_factor in every architecture (llama_context:
+    yarn_attn_factor *= rope_attn_factor); PE Explorer reads it with Phi-3's LongRoPE factors only (YaRN
+    files refuse it above): elsewhere a factor other than 1 is refused."""
+    key = f"{arch}.rope.scaling.attn_factor"
+    if key not in header.fields or kind == "yarn" or (arch == "phi3" and PHI3_FACTORS[0] in header.tensors):
+        return
+    require(header.fields[key] == 1, "%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer "
+                                     "reads only with Phi-3's LongRoPE factors", where, key, repr(header.fields[key]))
 
 
 class GGUFTensorReader:

@@ -29,6 +29,7 @@ import os
 
 import numpy as np
 
+from explorer.backend.models.gemma_config import SANE
 from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
@@ -40,16 +41,27 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
 LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
 SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
 PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")
+MAX_LAYERS = 512                               # llama.cpp's LLAMA_MAX_LAYERS (src/llama-hparams.h)
+
+
+def layer_count(fields: dict, arch: str, where: str) -> int:
+    """{arch}.block_count, at most llama.cpp's 512 layers (Gemma lists a type per layer)."""
+    n = meta_int(fields, f"{arch}.block_count", where)
+    require(n <= MAX_LAYERS, "%1: metadata %2 is %3; llama.cpp reads at most %4 layers", where,
+            f"{arch}.block_count", n, MAX_LAYERS)
+    return n
 
 
 def layer_types(fields: dict, arch: str, n_layers: int, where: str) -> list[str]:
     """Each layer's attention type as llama.cpp's is_swa(il) has it."""
-    if arch == "gemma3" and not fields.get(f"{arch}.attention.sliding_window"):
+    window = meta_int(fields, f"{arch}.attention.sliding_window", where, default=0, low=0)
+    if arch == "gemma3" and not window:
         return ["full_attention"] * n_layers              # no sliding window: swa_type NONE
     key = f"{arch}.attention.sliding_window_pattern"
     pattern = fields.get(key, SWA_PATTERN[arch])
     if isinstance(pattern, np.ndarray):                  # one bool per layer, true = sliding (gguf_writer)
-        require(pattern.shape == (n_layers,) and pattern.dtype.kind in "ub" and bool(np.all(pattern <= 1)),
+        require(pattern.shape == (n_layers,) and pattern.dtype.kind in "uib" and bool(np.all((pattern == 0) |
+                                                                                            (pattern == 1))),
                 "%1: metadata %2 must hold one bool per layer (%3)", where, key, n_layers)
         sliding = [bool(b) for b in pattern]
     else:
@@ -66,8 +78,10 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
                                        else config["head_dim"])
     config["layer_types"] = layer_types(fields, arch, n_layers, where)
     if arch == "gemma2":
-        config["attn_logit_softcapping"] = meta_float(fields, f"{arch}.attn_logit_softcapping", where,
-                                                      default=50.0)
+        cap = meta_float(fields, f"{arch}.attn_logit_softcapping", where, default=50.0)
+        require(cap >= SANE[0], "%1: metadata %2 is %3; it must be a number from %4 to %5", where,
+                f"{arch}.attn_logit_softcapping", repr(cap), *SANE)
+        config["attn_logit_softcapping"] = cap
         swa = f"{arch}.rope.freq_base_swa"        # newer llama.cpp reads it for the sliding layers
         require(swa not in fields or fields[swa] == config["rope_theta"], "%1: metadata %2 (%3) differs from "
                 "%4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported", where, swa,
@@ -89,6 +103,8 @@ def check_layer0(header: Header, config: dict, where: str) -> None:
     else:
         want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
                      "blk.0.attn_v.weight": (d, kv * hd)})
+    if config["model_type"] != "phi3":                   # Gemma 2 / 3's norms after attention and MLP
+        want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
     if config["model_type"] == "gemma3_text":
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     require_tensor_shapes(header, want, where)
@@ -105,6 +121,9 @@ def phi3_longrope(fd: int, header: Header, config: dict, where: str) -> None:
         return
     require(None not in infos, "%1: tensors %2 and %3 come together (Phi-3's LongRoPE); one is missing", where,
             *PHI3_FACTORS)
+    require("rope_scaling" not in config, "%1: rope scaling %2 beside Phi-3's LongRoPE factors is not supported "
+                                          "(llama.cpp would apply both)", where,
+            repr(config.get("rope_scaling", {}).get("rope_type")))
     rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
     factors = {}
     for name, info in zip(PHI3_FACTORS, infos):
