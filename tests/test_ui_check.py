@@ -121,6 +121,22 @@ def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_pa
     np.testing.assert_allclose(r.reference, explorer.sinusoidal(L, D, dtype="float64"), atol=1e-12)
 
 
+def test_a_table_with_two_channels_swapped_names_them_and_its_difference_shows_them(window, monkeypatch, tmp_path):
+    """The seeds' table with channels 3 and 10 exchanged (it read "matches no known convention")."""
+    table = seeds_table()
+    table[:, [3, 10]] = table[:, [10, 3]]
+    path = tmp_path / "two.npy"
+    np.save(path, table)
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    assert [m.id for m in r.mistakes] == ["wrong_channels"]
+    assert "channel 3 holds channel 10's values, channel 10 holds channel 3's values" in view.summary_line.text()
+    assert "torch.sin(position * div_term)" in view.fix_line.text()
+    wrong = np.abs(r.table - r.reference).max(axis=0) > r.tolerance            # what the difference panel draws
+    assert list(np.flatnonzero(wrong)) == [3, 10]
+
+
 def test_a_table_with_a_few_large_values_is_coloured_to_its_99_5th_percentile(window, monkeypatch, tmp_path):
     """A learned-like table (values ~0.02, one channel of 256 fifty times larger) matches nothing
     and no sinusoid comes near: its colours span the 99.5th percentile of |value|, not the peak

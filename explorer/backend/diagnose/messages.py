@@ -58,6 +58,10 @@ TEMPLATES = {
         "every value is 0: nothing was written into it (a buffer made with torch.zeros and never "
         "filled, or the wrong tensor saved)",
         "所有值都是 0：里面什么也没写进去（用 torch.zeros 建好却从未填入，或保存错了张量）"),
+    "wrong_channels": (
+        "matches {nearest} except in {cols} (max error there {err:.3g} > {tol:.3g}; the other channels "
+        "are within it){held}",
+        "除{cols} 外，都符合：{nearest}（这些通道的最大误差 {err:.3g} > {tol:.3g}；其余通道都在容差之内）{held}"),
     "unknown": (
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
@@ -109,6 +113,9 @@ FIXES = {
 }
 # an all-zero table: fill it with what the thing it should have been holds
 FIXES["all_zero"] = FIXES["sin_cos_swapped"]
+FIXES["wrong_channels"] = ("every channel from the formula, none by hand: pe[:, 0::2] = torch.sin(position * div_term); "
+                           "pe[:, 1::2] = torch.cos(position * div_term) (concat: pe = torch.cat([torch.sin(position "
+                           "* div_term), torch.cos(position * div_term)], dim=-1))")
 FILL_FIXES = {"pe": FIXES["sin_cos_swapped"], "inv_freq": FIXES["constant_freq"],
               "rope_cache": "freqs = torch.outer(positions, inv_freq); emb = torch.cat((freqs, freqs), "
                             "dim=-1); cos, sin = emb.cos(), emb.sin()"}

@@ -4,7 +4,7 @@ and name what it is (a right convention) or which slips it has, with the evidenc
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -14,6 +14,8 @@ from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistak
 from explorer.backend.diagnose.pe_models import (Spec, all_specs, base_guesses, column_plan, template,
                                                  templates)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
+from explorer.backend.diagnose.wrong_channels import (column_errors, few, held_channels, holdings, listed,
+                                                      mostly_missing, standing_out)
 from explorer.backend.encodings import LAYOUTS
 
 COMMON_BASES = (10000.0, 100.0, 500.0, 1e5, 5e5, 1e6, 1e8)
@@ -170,7 +172,8 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
     best = _choose(fit_table(x, None, dtype), x.shape, dtype, x, rms)
     tol = _fit_tol(best, x.shape, dtype)
     dropout = None
-    zeros = float(np.mean(x == 0))
+    whole = np.all(x == 0, axis=0)                  # zero channels: not dropout's scattered zeros
+    zeros = float(np.mean(x[:, ~whole] == 0)) if not whole.all() else 1.0
     if best.max_error > tol and zeros > 0.02:
         mask = x != 0
         masked = _choose(fit_table(x, mask, dtype), x.shape, dtype)
@@ -179,7 +182,40 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
         if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
             best, dropout = masked, p
             tol = _fit_tol(best, x.shape, dtype)
+    if best.max_error > tol and dropout is None:
+        few_wrong = _few_wrong_channels(x, best, dtype, orientation, lang)
+        if few_wrong is not None:
+            return few_wrong
     return _diagnosis(x, best, tol, dtype, orientation, dropout, lang, rms.get(best))
+
+
+def _few_wrong_channels(x, fit: Fit, dtype: str, orientation: str, lang: str) -> Diagnosis | None:
+    """The diagnosis of a table that is `fit`'s convention except in a few channels (wrong_channels.py):
+    fitted again without them, the channels that still miss named; None when they are not a few."""
+    d, rows = x.shape[1], np.arange(len(x))
+
+    def errors(f: Fit):
+        t = template(f.spec, d, f.base, rows + f.start)                                  # (L, d)
+        checked, share = _checkable(f.spec, f.base, f.start, rows, d, None)
+        return t, column_errors(x, t, f.scale, checked), share
+
+    _, col_err, share = errors(fit)
+    out = standing_out(col_err, _fit_tol(fit, x.shape, dtype))
+    if share < 0.5 or not few(out, d):
+        return None
+    keep = np.ones(x.shape, dtype=bool)
+    keep[:, out] = False
+    refit = _fit_one(x, keep, fit.spec, fit.start, fit.base, dtype, np.empty(x.shape))
+    tol = _fit_tol(refit, x.shape, dtype)
+    t, col_err, _ = errors(refit)
+    wrong = np.flatnonzero(col_err > tol)
+    if not few(wrong, d) or not mostly_missing(x, t, refit.scale, wrong, tol):
+        return None
+    refit = replace(refit, max_error=float(col_err.max()))
+    held = holdings(held_channels(x, t, refit.scale, wrong, tol), lang)
+    named = mistake("wrong_channels", lang, nearest=_spec_words(refit, lang), cols=listed(wrong, lang),
+                    err=refit.max_error, tol=tol, held=held)
+    return _diagnosis(x, refit, tol, dtype, orientation, None, lang, extra=named)
 
 
 def _choose(fits: list, shape, dtype: str, x=None, rms: dict | None = None) -> Fit:
@@ -215,8 +251,9 @@ def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
     return np.abs(t) > 1e-6
 
 
-def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None) -> Diagnosis:
-    """rms_of: _rms_error(x, fit) when _choose took it."""
+def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None, extra=None) -> Diagnosis:
+    """rms_of: _rms_error(x, fit) when _choose took it; extra: a Mistake of the few channels that miss
+    a fit the others match (then fit's own slips come before it)."""
     spec, d = fit.spec, x.shape[1]
     scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
     base = fit.base
@@ -224,14 +261,14 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None)
             "start": fit.start, "dtype": dtype, "max_len": int(x.shape[0]), "d_model": int(d),
             "scale_is_sqrt_d": bool(abs(abs(scale) / math.sqrt(d) - 1) < 1e-3)}
     found = []
-    if fit.max_error <= tol:
-        found = _slips(x, fit, dropout, lang)
+    if fit.max_error <= tol or extra is not None:
+        found = _slips(x, fit, dropout, lang) + ([extra] if extra is not None else [])
         if spec.is_right and found and found[0].id.startswith("exponent_"):
             base = base_slip(base, lang)[1]
             conv["base"] = base
     ref = template(spec.right(), d, base, np.arange(len(x)))
     ref *= scale                                          # in place: one table-sized array, not two
-    if fit.max_error > tol:
+    if fit.max_error > tol and extra is None:
         nearest = _spec_words(fit, lang)
         rms, size = rms_of or _rms_error(x, fit)
         conv.update(rms_error=rms, rms=size)
