@@ -355,7 +355,7 @@ def test_heavy_dropout_is_named_with_its_scale(p):
 def test_a_fit_that_cannot_be_checked_keeps_its_scale_and_its_inf():
     """_snap_scale must not turn an uncheckable fit (err inf) into a round scale with a finite
     error over the few entries left."""
-    from explorer.backend.diagnose import pe_table
+    from explorer.backend.diagnose import pe_fit
     from explorer.backend.diagnose.pe_models import Spec, template
 
     positions = np.arange(64)
@@ -363,8 +363,8 @@ def test_a_fit_that_cannot_be_checked_keeps_its_scale_and_its_inf():
     mask = np.zeros(x.shape, bool)
     mask[:, :3] = True                                    # under half of the entries asked for
     ok = np.ones(x.shape, bool)
-    assert pe_table._snap_scale(x, mask, Spec(), 1e4, 0, 2.9, float("inf"), 1e-3) == (2.9, float("inf"))
-    assert pe_table._snap_scale(x, ok, Spec(), 1e4, 0, 3.0001, 1e-4, 1e-3) == (3.0, pytest.approx(0, abs=1e-12))
+    assert pe_fit._snap_scale(x, mask, Spec(), 1e4, 0, 2.9, float("inf"), 1e-3) == (2.9, float("inf"))
+    assert pe_fit._snap_scale(x, ok, Spec(), 1e4, 0, 3.0001, 1e-4, 1e-3) == (3.0, pytest.approx(0, abs=1e-12))
 
 
 def _direct_templates(spec, d, bases, positions):
@@ -532,7 +532,8 @@ def test_the_rms_error_of_a_fit_is_that_of_its_residual():
     (angles past ANGLE_CAP left out), in one block of rows and in several."""
     from explorer.backend.diagnose import pe_table
     from explorer.backend.diagnose.pe_models import Spec, template
-    from explorer.backend.diagnose.pe_table import ANGLE_CAP, Fit, _rms_error, column_plan
+    from explorer.backend.diagnose.pe_fit import ANGLE_CAP, Fit
+    from explorer.backend.diagnose.pe_table import _rms_error, column_plan
 
     for d in (64, 8192):                                     # one block of rows; 128 rows a block
         x = np.random.default_rng(3).standard_normal((300, d))

@@ -11,6 +11,7 @@ import torch
 
 import explorer
 import explorer.backend.diagnose as diag
+import explorer.backend.diagnose.pe_fit as pe_fit
 import explorer.backend.diagnose.pe_table as pe_table
 from explorer.backend.diagnose import diagnose
 from explorer.backend.diagnose.pe_models import Spec, all_specs, template
@@ -56,7 +57,7 @@ def test_tables_within_tolerance_of_every_spec_pass_the_screen(dtype):
             for base in (100.0, 10000.0, 5e5):
                 for scale in (1.0, 8.0):
                     x = _stored(scale * template(spec, d, base, pos + start), dtype)
-                    tol = pe_table._tol(spec, base, start, x.shape, scale, dtype)
+                    tol = pe_fit._tol(spec, base, start, x.shape, scale, dtype)
                     noisy = x + 0.9 * tol * sign
                     assert not cannot_be_sinusoidal(noisy, dtype), (spec, start, base, scale, length)
 
@@ -159,7 +160,7 @@ def test_a_table_whose_unchecked_entries_are_zero_is_not_turned_away(monkeypatch
     d, base = 512, 1e12
     spec = Spec(sign=1)
     p = np.arange(256)[:, None]
-    ok = p * pe_table.column_plan(spec, d, base)[0][None] <= pe_table.ANGLE_CAP
+    ok = p * pe_table.column_plan(spec, d, base)[0][None] <= pe_fit.ANGLE_CAP
     x = np.where(ok, template(spec, d, base, np.arange(256)), 0.0)
     noisy = ~ok & (p < 64)
     x[noisy] = np.random.default_rng(0).uniform(-1, 1, int(noisy.sum()))

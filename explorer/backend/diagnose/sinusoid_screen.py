@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.backend.diagnose.fitting import peak_abs
-from explorer.backend.diagnose.pe_table import ANGLE_CAP
+from explorer.backend.diagnose.pe_fit import ANGLE_CAP
 from explorer.backend.diagnose.result import tolerance
 
 MAX_ROWS = 64          # rows read: the first min(64, L // 4)
