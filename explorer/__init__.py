@@ -1,12 +1,13 @@
 """PE Explorer: see how a Transformer turns token IDs into the vectors its first layer reads.
 
 Python API (loaded on first use, so `import explorer` imports neither Qt nor torch):
-explorer.sinusoidal, explorer.rope_frequencies, explorer.check, explorer.show (see explorer.api).
+explorer.sinusoidal, explorer.rope_frequencies, explorer.check, explorer.show, explorer.open_model (see
+explorer.api).
 """
 
 __version__ = "0.1.0"
 
-_API = ("sinusoidal", "rope_frequencies", "check", "show")
+_API = ("sinusoidal", "rope_frequencies", "check", "show", "open_model")
 __all__ = ["__version__", *_API]
 
 

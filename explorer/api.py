@@ -4,6 +4,7 @@
     explorer.rope_frequencies(head_dim, base=10000.0, rope_type="default", **params)
     explorer.check(x)   # x: numpy array, torch tensor, or an nn.Module like the seeds' PositionalEncoding
     explorer.show(x)    # opens the window on x
+    explorer.open_model("smollm2")   # a checkpoint: its tokens, X and layer-0 q / k (a with block)
 
 Everything heavy (numpy maths, torch, Qt) is imported inside the functions, so `import explorer`
 stays light.
@@ -151,3 +152,15 @@ def show(x, **kwargs):
     from explorer.ui.api_window import show as show_window
 
     return show_window(x, **kwargs)
+
+
+def open_model(spec):
+    """A model read as PE Explorer reads it: "smollm2" | "minilm" | a Hugging Face folder | a .gguf file.
+    It holds its files open: use it in a `with` block (or call .close()). What it gives:
+    .config (d_model, n_heads, head_dim, rope_base, rope_scaling, ...), .tokenize(text) (tokens with
+    .ids), .input_x(ids) (n, d_model) the X its first layer receives, .layer0_qk(ids) (q, k before and
+    after RoPE per head, and the logits), .rope_inv_freq(seq_len) and .positions(n) (a learned table).
+    InputError with one line for a file or folder it cannot read."""
+    from explorer.backend.models.hf_folder import open_model as opened
+
+    return opened(spec)

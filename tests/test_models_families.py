@@ -517,3 +517,22 @@ def test_a_multimodal_gemma3_opens_as_its_text_model(tmp_path):
         qk = model.layer0_qk(ids)
         close(qk.q_rot, ref["q_rot"])
         close(qk.k_rot, ref["k_rot"][qk.kv_head])
+
+
+def test_the_python_api_opens_a_checkpoint_as_the_window_reads_it(tmp_path):
+    """explorer.open_model: X and layer 0's rotated q / k of a Gemma 3 folder equal transformers' own, and
+    the files are closed when the with block ends; a path that is not a model is one line."""
+    import explorer
+    from explorer.errors import InputError
+
+    reference = mh.build("gemma3", tmp_path / "g3", seed=4)
+    with explorer.open_model(tmp_path / "g3") as model:
+        ids = model.tokenize(mh.TEXT).ids
+        ref = mh.capture(reference, "gemma3", ids)
+        close(model.input_x(ids), ref["x"])
+        close(model.layer0_qk(ids).q_rot, ref["q_rot"])
+        assert (model.config.family, model.config.layer_types[0]) == ("gemma3", "sliding_attention")
+    with pytest.raises(InputError, match=r"the checkpoint is closed"):
+        model.input_x(ids)
+    with pytest.raises(InputError, match=r"^[^\n]*nowhere does not exist; give a model folder, a \.gguf file"):
+        explorer.open_model(tmp_path / "nowhere")
