@@ -39,6 +39,12 @@ FAMILIES = {
     "gemma3": dict(SMALL, num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=24,
                    rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 500.0},
                                     "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}}),
+    # mixture-of-experts: the dense family's attention, experts in the MLP (4 experts, 2 a token)
+    "mixtral": dict(SMALL, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2, rope_theta=700.0),
+    "qwen2_moe": dict(SMALL, num_key_value_heads=2, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=24,
+                      shared_expert_intermediate_size=24, rope_theta=900.0),
+    "qwen3_moe": dict(SMALL, num_key_value_heads=2, head_dim=12, num_experts=4, num_experts_per_tok=2,
+                      moe_intermediate_size=24, rope_theta=1e6),
 }
 
 
@@ -51,7 +57,9 @@ def classes(family: str):
             "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
             "gemma": ("GemmaConfig", "GemmaForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM"),
             "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
-            "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM")}[family]
+            "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM"), "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
+            "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
+            "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -137,7 +145,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = (att.q_norm, att.k_norm) if family in ("qwen3", "gemma3") else (att.q_proj, att.k_proj)
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3")
+                        else (att.q_proj, att.k_proj))
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
     restore = None
     if not family.startswith(("gpt2", "bert", "opt")):

@@ -1,6 +1,6 @@
 """GGUF files of Gemma 2, Gemma 3 and Phi-3 against the transformers model they came from.
 
-Each tiny random model is written as llama.cpp's converter writes it (tests/gguf_gemma_phi3_writer.py, names
+Each tiny random model is written as llama.cpp's converter writes it (tests/gguf_converter_writer.py, names
 from gguf-py's TensorNameMap). F16 files hold float16-rounded weights exactly, so X, layer-0 q/k after RoPE
 and the softmax of the layer-0 logits equal the transformers model's own (hooks, output_attentions);
 transformers' own GGUF loader reads the same weights. Where llama.cpp and the Hugging Face config can differ
@@ -16,7 +16,7 @@ import pytest
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
-from tests import gguf_gemma_phi3_writer as gw
+from tests import gguf_converter_writer as gw
 from tests import models_helpers as mh
 
 gguf = pytest.importorskip("gguf")

@@ -194,3 +194,16 @@ def test_a_gemma_config_with_billions_of_layers_is_refused_not_listed(model_type
         model_config(cfg)
     types = model_config({**cfg, "num_hidden_layers": 10_000}).layer_types          # the cap itself is fine
     assert len(types) == 10_000 and types[4:6] == ("sliding_attention", "full_attention")
+
+
+@pytest.mark.parametrize("model_type, extra, family, bias", [
+    ("qwen2_moe", {}, "qwen2", True),                        # Qwen2MoeConfig.qkv_bias defaults to true
+    ("qwen2_moe", {"qkv_bias": False}, "qwen2", False),
+    ("qwen3_moe", {"attention_bias": True}, "qwen3", True),
+    ("mixtral", {}, "mistral", False),
+])
+def test_moe_model_types_read_as_their_dense_family(model_type, extra, family, bias):
+    cfg = model_config({"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2,
+                        "num_attention_heads": 4, "vocab_size": 64, **extra})
+    assert (cfg.family, cfg.model_type, cfg.qk_bias, cfg.head_dim) == (family, model_type, bias, 8)
+    assert cfg.rope_base == (1e6 if model_type == "mixtral" else 10000.0)

@@ -54,7 +54,7 @@ def test_layer0_q_k_per_head_equal_the_projections(built):
     if family == "gpt2":
         d = cfg.d_model
         q_ref, k_ref = _heads(ref["qkv"][:, :d], cfg.n_heads), _heads(ref["qkv"][:, d:2 * d], cfg.n_heads)
-    elif family == "qwen3":                          # after its per-head q_norm / k_norm, (n, H, hd)
+    elif family in ("qwen3", "qwen3_moe"):           # after its per-head q_norm / k_norm, (n, H, hd)
         q_ref, k_ref = ref["q"].transpose(1, 0, 2), ref["k"].transpose(1, 0, 2)
     elif family == "gemma3":                         # its q_norm / k_norm come after the transpose
         q_ref, k_ref = ref["q"], ref["k"]
@@ -351,6 +351,12 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
         lambda cfg: cfg.update(rotary_pct=0.5, rotary_dim=4), mh.TEXT),
     "qwen3, the class's head_dim (128) when config.json has none": (
         "qwen3", dict(mh.SMALL, num_key_value_heads=2, rope_theta=1e6), _drop("head_dim"), mh.TEXT),
+    "mixtral without a rope_theta: its class's 1e6 (default_theta), not 10,000": (
+        "mixtral", mh.FAMILIES["mixtral"], _drop("rope_parameters"), mh.TEXT),
+    "qwen3_moe without a head_dim: hidden / heads (Qwen3MoeConfig has no head_dim field), not Qwen3's 128": (
+        "qwen3_moe", {k: v for k, v in mh.FAMILIES["qwen3_moe"].items() if k != "head_dim"}, None, mh.TEXT),
+    "qwen2_moe without q/k/v biases (qkv_bias false)": (
+        "qwen2_moe", dict(mh.FAMILIES["qwen2_moe"], qkv_bias=False), None, mh.TEXT),
     "gemma, the class's head_dim (256) when config.json has none": (
         "gemma", dict(mh.SMALL, num_key_value_heads=1, rope_theta=1e4), _drop("head_dim"), mh.TEXT),
     "proportional (Gemma 4's p-RoPE), a quarter of the pairs turn": (

@@ -20,7 +20,10 @@ from explorer.errors import InputError, msg, require, shown
 
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
             "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3", "gemma2": "gemma2",
-            "gemma3_text": "gemma3"}
+            "gemma3_text": "gemma3",
+            # mixture-of-experts models: their embeddings and attention are those of the dense family (only
+            # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
+            "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3")
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
@@ -30,8 +33,11 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3": 131072}
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
-# head_dim of a config.json without one (the others: hidden / heads)
-DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3": 256}
+# head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
+# head_dim field, its attention takes hidden / heads)
+DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
+# rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
+DEFAULT_THETA = {"mixtral": 1_000_000.0}
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     family = FAMILIES[model_type]
     if family == "gemma3":                 # what transformers' Gemma3TextConfig fills in (a multimodal
         cfg = {**gemma_config.GEMMA3_TEXT_DEFAULTS, **cfg}     # checkpoint's text_config lists few keys)
+    if model_type in DEFAULT_THETA and "rope_theta" not in cfg:
+        cfg = {**cfg, "rope_theta": DEFAULT_THETA[model_type]}     # (a rope dict without one reads it too)
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
     if family == "gpt2":
@@ -215,12 +223,14 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         kv = _int(cfg, "num_key_value_heads", default=heads)
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
-        bias = family == "qwen2" or bool(cfg.get("attention_bias", False))
+        # Qwen2 always has q/k/v biases, Qwen2-MoE when qkv_bias (default true), the others attention_bias
+        bias = (bool(cfg.get("qkv_bias", True)) if model_type == "qwen2_moe"
+                else family == "qwen2" or bool(cfg.get("attention_bias", False)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[family]),
                   "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
                   "word_embed_proj_dim": d}
-    head_dim = cfg.get("head_dim", DEFAULT_HEAD_DIM.get(family)) if family in ROPE_FAMILIES else None
+    head_dim = cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES else None
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads

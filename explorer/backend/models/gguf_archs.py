@@ -8,6 +8,9 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `Qwen2Model(TextModel)`, MODEL_ARCH.QWEN2: no `modify_tensors` permutation (llama.cpp runs Qwen2 with
   NEOX-style RoPE, Hugging Face's rotate-half), so q/k are stored as Hugging Face has them; q/k/v biases as
   `blk.N.attn_q.bias`. `Qwen3Model(Qwen2Model)`, MODEL_ARCH.QWEN3: the same plus `attn_q_norm` / `attn_k_norm`.
+- `Qwen2MoeModel`, `Qwen3MoeModel` (MODEL_ARCH.QWEN2MOE / QWEN3MOE): attention as Qwen2's / Qwen3's; the
+  experts (`ffn_*_exps`, 3-D), the router (`ffn_gate_inp`) and Qwen2-MoE's shared expert (`*_shexp`) are
+  MLP tensors PE Explorer does not read.
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
 - `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py.
@@ -46,6 +49,8 @@ ARCHS = {
     "llama": Arch("llama", "LlamaForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "qwen2": Arch("qwen2", "Qwen2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "qwen3": Arch("qwen3", "Qwen3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "qwen2moe": Arch("qwen2_moe", "Qwen2MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "qwen3moe": Arch("qwen3_moe", "Qwen3MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gemma": Arch("gemma", "GemmaForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
     "gemma2": Arch("gemma2", "Gemma2ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
     "gemma3": Arch("gemma3_text", "Gemma3ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
@@ -152,7 +157,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
             "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
             "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
             "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
-    if config["model_type"] == "qwen3":
+    if config["model_type"] in ("qwen3", "qwen3_moe"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     require_tensor_shapes(header, want, where)
 

@@ -102,8 +102,8 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 
 def config_from_metadata(header: Header, where: str) -> dict:
-    """A transformers-style config.json dict for a llama / qwen2 / qwen3 / gemma / gemma2 / gemma3 / phi3 / gpt2 /
-    bert GGUF; InputError for others."""
+    """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
+    their MoE, the Gemmas, phi3, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -160,6 +160,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
                                                     "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
+    if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
+        config["qkv_bias"] = config["attention_bias"]
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])

@@ -1,4 +1,5 @@
-"""Write a tiny transformers Gemma 2, Gemma 3 or Phi-3 as llama.cpp's convert_hf_to_gguf.py writes it.
+"""Write a tiny transformers Gemma 2, Gemma 3, Phi-3, Qwen2-MoE or Qwen3-MoE as llama.cpp's
+convert_hf_to_gguf.py writes it.
 
 Names come from gguf-py's own TensorNameMap (what the converter uses), not from the reader's table. Per
 class (ggml-org/llama.cpp convert_hf_to_gguf.py):
@@ -10,6 +11,9 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
 - Phi3MiniModel: rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head, original context
   length, freq base; with a rope_scaling: rope_factors_long / rope_factors_short (F32) and
   rope.scaling.attn_factor = sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0 (1 when s <= 1).
+- Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
+  experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
+  ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 
 from tests import gguf_fixtures as fx
 
-ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3"}
+ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -58,6 +62,14 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
             w.add_rope_scaling_factor(full["factor"])
         w.add_rope_freq_base_swa(_rope(cfg, "sliding_attention")["rope_theta"])
         w.add_rope_freq_base(full["rope_theta"])
+    elif arch in ("qwen2moe", "qwen3moe"):
+        w.add_rope_freq_base(_rope(cfg)["rope_theta"])
+        w.add_expert_count(cfg.num_experts)
+        w.add_expert_used_count(cfg.num_experts_per_tok)
+        w.add_expert_feed_forward_length(cfg.moe_intermediate_size)
+        if getattr(cfg, "head_dim", None):
+            w.add_key_length(cfg.head_dim)
+            w.add_value_length(cfg.head_dim)
     else:
         params = _rope(cfg)
         rot = int(params.get("partial_rotary_factor", 1.0) * cfg.hidden_size) // cfg.num_attention_heads
@@ -80,11 +92,18 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
     w.add_token_merges(merges)
     stored = {}
     for hf, arr in fx.hf_weights(model).items():
-        if hf == "lm_head.weight" and (arch != "phi3" or cfg.tie_word_embeddings):
+        if hf == "lm_head.weight" and (arch in ("gemma2", "gemma3") or cfg.tie_word_embeddings):
+            continue
+        if hf.endswith("mlp.experts.gate_up_proj"):           # transformers 5's fused experts: gate, then up
+            layer = hf.split(".")[1]
+            for part, half in zip(("gate", "up"), np.split(arr, 2, axis=1)):
+                stored[f"blk.{layer}.ffn_{part}_exps.weight"] = fx.add_weight(
+                    w, f"blk.{layer}.ffn_{part}_exps.weight", np.ascontiguousarray(half), "F16")
             continue
         name = names.get_name("model." + hf if hf != "lm_head.weight" else hf, try_suffixes=(".weight", ".bias"))
         assert name is not None, hf
-        if arch != "phi3" and hf.endswith("norm.weight"):
+        name += "" if name.endswith((".weight", ".bias")) else ".weight"        # ffn_down_exps (no suffix)
+        if arch in ("gemma2", "gemma3") and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)
         stored[name] = fx.add_weight(w, name, arr, qtype)
     if edit is not None:

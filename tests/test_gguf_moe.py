@@ -1,0 +1,48 @@
+"""GGUF files of Qwen2-MoE and Qwen3-MoE (llama.cpp's qwen2moe / qwen3moe) against transformers' own models.
+
+Their embeddings and attention are Qwen2's / Qwen3's; the experts, the router and Qwen2-MoE's shared expert are
+MLP tensors (3-D for the experts) that PE Explorer leaves unread. Written as llama.cpp's converter writes them
+(tests/gguf_converter_writer.py), F16 files hold the float16-rounded weights exactly: X, rotated q / k and the
+softmax of layer 0's logits equal the transformers model's own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.hf_folder import open_model
+from tests import gguf_arch_writer as aw
+from tests import gguf_converter_writer as gw
+from tests import models_helpers as mh
+
+pytest.importorskip("gguf")
+pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
+
+
+def close(ours, ref, tol=1e-5):
+    ref = np.asarray(ref, dtype=np.float64)
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+
+
+@pytest.mark.parametrize("arch, family", [("qwen2moe", "qwen2_moe"), ("qwen3moe", "qwen3_moe")])
+def test_moe_files_read_as_transformers_runs_them(arch, family, tmp_path):
+    torch_model = mh.build(family, tmp_path / "hf", seed=3)
+    aw.fp16_exact(torch_model)
+    stored = gw.write_converted(tmp_path / "m.gguf", torch_model, arch)
+    assert stored["blk.0.ffn_gate_exps.weight"].ndim == 3            # the experts are in the file, unread
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert (model.config.model_type, model.config.qk_norm) == (family, family == "qwen3_moe")
+        assert not any("exps" in name or "gate_inp" in name for name in model.tensors.names())
+        ref = mh.capture(torch_model, family, IDS)
+        close(model.input_x(IDS), ref["x"])
+        qk = model.layer0_qk(IDS)
+        close(qk.q_rot, ref["q_rot"])
+        close(qk.k_rot, ref["k_rot"][qk.kv_head])
+        with torch.no_grad():
+            out = torch_model(input_ids=torch.as_tensor(np.asarray(IDS)[None, :]), output_attentions=True)
+        logits = np.where(np.tri(len(IDS), dtype=bool), qk.logits.astype(np.float64), -np.inf)
+        probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        close(probs / probs.sum(axis=-1, keepdims=True), out.attentions[0][0].numpy())
