@@ -111,3 +111,13 @@ def test_cli_exit_code_and_json(tmp_path, capsys):
     assert got["match"] is False and [m["id"] for m in got["mistakes"]] == ["wrong_channels"]
     assert got["mistakes"][0]["fix"].startswith("every channel from the formula, none by hand: pe[:, 0::2] = "
                                                 "torch.sin(position * div_term)")
+
+
+@pytest.mark.parametrize("p", [0.1, 0.5, 0.8])
+def test_dropout_is_named_but_not_on_a_handful_of_values(p):
+    """A fit that leaves the zeros out needs enough nonzero values: a one-hot 4 x 8 table (4 ones) read
+    "about 83% zeros and the rest x 1: dropout p = 0.83 was on"."""
+    keep = np.random.default_rng(0).random((200, 64)) > p
+    r = explorer.check(np.where(keep, _table(200, 64) / (1 - p), 0).astype(np.float32))
+    assert [m.id for m in r.mistakes] == ["dropout_on"] and f"dropout p = {p:g} was on" in r.summary, r.summary
+    assert "dropout" not in explorer.check(np.eye(4, 8, dtype=np.float32)).summary

@@ -15,6 +15,7 @@ from explorer.backend.diagnose.result import Diagnosis
 from explorer.backend.diagnose.wrong_channels import (column_errors, few, held_channels, holdings, listed,
                                                       mostly_missing, standing_out)
 
+MIN_NONZERO = 16    # nonzero values a fit that leaves the zeros out (dropout) needs at least
 FAR = 0.5        # a fit whose RMS error (at its best scale) passes this share of the table's RMS is
 #                  not "near" it: a sine table with 12% noise misses by ~0.17, random and learned ~1
 
@@ -32,7 +33,10 @@ def check_pe(x: np.ndarray, dtype: str, orientation: str, lang: str = "en") -> D
         masked = _choose(fit_table(x, mask, dtype), x.shape, dtype)
         kept = _structural_nonzero(masked, x.shape)
         p = float(np.mean(x[kept] == 0)) if kept.any() else 0.0
-        if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01:
+        # a fit to the nonzero values needs enough of them: a one-hot 4 x 8 table's 4 ones fit a swapped
+        # sine, and it read "about 83% zeros and the rest x 1: dropout p = 0.83 was on"
+        enough = np.count_nonzero(mask) >= MIN_NONZERO
+        if masked.max_error <= _fit_tol(masked, x.shape, dtype) and p > 0.01 and enough:
             best, dropout = masked, p
             tol = _fit_tol(best, x.shape, dtype)
     if best.max_error > tol and dropout is None:
