@@ -207,3 +207,12 @@ def test_moe_model_types_read_as_their_dense_family(model_type, extra, family, b
                         "num_attention_heads": 4, "vocab_size": 64, **extra})
     assert (cfg.family, cfg.model_type, cfg.qk_bias, cfg.head_dim) == (family, model_type, bias, 8)
     assert cfg.rope_base == (1e6 if model_type == "mixtral" else 10000.0)
+
+
+@pytest.mark.parametrize("key, value", [("qkv_bias", "false"), ("qkv_bias", None), ("attention_bias", 1)])
+def test_a_bias_flag_that_is_not_true_or_false_is_refused(key, value):
+    """transformers refuses them ("false" would have meant biases on through bool())."""
+    model_type = "qwen2_moe" if key == "qkv_bias" else "llama"
+    with pytest.raises(InputError, match=rf"^config\.json: {key} must be true or false, not "):
+        model_config({"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2,
+                      "num_attention_heads": 4, "vocab_size": 64, key: value})

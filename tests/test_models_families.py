@@ -357,6 +357,10 @@ ROPE_CONFIGS = {   # name: (family, config kwargs, edit of config.json, text); f
         "qwen3_moe", {k: v for k, v in mh.FAMILIES["qwen3_moe"].items() if k != "head_dim"}, None, mh.TEXT),
     "qwen2_moe without q/k/v biases (qkv_bias false)": (
         "qwen2_moe", dict(mh.FAMILIES["qwen2_moe"], qkv_bias=False), None, mh.TEXT),
+    "qwen2_moe whose config turns its biases off (qkv_bias false): the file's bias tensors unread": (
+        "qwen2_moe", mh.FAMILIES["qwen2_moe"], lambda cfg: cfg.update(qkv_bias=False), mh.TEXT),
+    "llama whose config turns its biases off (attention_bias false): the file's bias tensors unread": (
+        "llama", mh.FAMILIES["llama"], lambda cfg: cfg.update(attention_bias=False), mh.TEXT),
     "gemma, the class's head_dim (256) when config.json has none": (
         "gemma", dict(mh.SMALL, num_key_value_heads=1, rope_theta=1e4), _drop("head_dim"), mh.TEXT),
     "proportional (Gemma 4's p-RoPE), a quarter of the pairs turn": (
@@ -542,3 +546,28 @@ def test_the_python_api_opens_a_checkpoint_as_the_window_reads_it(tmp_path):
         model.input_x(ids)
     with pytest.raises(InputError, match=r"^[^\n]*nowhere does not exist; give a model folder, a \.gguf file"):
         explorer.open_model(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("family", ["mixtral", "phi3", "llama"])
+def test_a_missing_rms_norm_eps_is_the_classs_default(family, tmp_path):
+    """Mixtral's and Phi-3's classes default to 1e-5, Llama's to 1e-6: with embeddings as small as real
+    ones (std ~0.003) the eps shows in q (1e-6 for Mixtral put q_rot 40% off)."""
+    import json
+
+    import torch
+
+    config_class, model_class = mh.classes(family)
+    torch.manual_seed(2)
+    model = mh.save_random(model_class(config_class(**mh.FAMILIES[family])).eval(), tmp_path)
+    with torch.no_grad():
+        model.get_input_embeddings().weight.mul_(0.006)
+    model.save_pretrained(tmp_path)
+    path = tmp_path / "config.json"
+    cfg = json.loads(path.read_text())
+    cfg.pop("rms_norm_eps")
+    path.write_text(json.dumps(cfg))
+    reference = model_class.from_pretrained(tmp_path, dtype=torch.float32, attn_implementation="eager").eval()
+    with open_model(tmp_path) as opened:
+        ids = opened.tokenize(mh.TEXT).ids
+        assert opened.config.norm_eps == config_class().rms_norm_eps
+        close(opened.layer0_qk(ids).q_rot, mh.capture(reference, family, ids)["q_rot"])

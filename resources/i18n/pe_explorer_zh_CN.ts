@@ -1814,6 +1814,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：%1 必须是正数，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: %1 must be true or false, not %2</source>
+            <translation>config.json：%1 必须是 true 或 false，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: BERT position_embedding_type %1 is not supported (only 'absolute')</source>
             <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
         </message>

@@ -133,8 +133,10 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
                 "and %5 v rows", layer, names["qkv_rows"], w.shape[0], q_rows, k_rows)
         q, k = x @ w[:q_rows].T, x @ w[q_rows:q_rows + k_rows].T                          # (n, H*hd), (n, KV*hd)
     else:
-        q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + _bias(reader, names["q_bias"])
-        k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + _bias(reader, names["k_bias"])
+        q_bias, k_bias = ((_bias(reader, names["q_bias"]), _bias(reader, names["k_bias"])) if cfg.qk_bias
+                          else (0.0, 0.0))          # (a config without biases: transformers reads none)
+        q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + q_bias
+        k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + k_bias
         #                                                                 (n, H*hd), (n, KV*hd)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",

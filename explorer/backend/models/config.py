@@ -38,6 +38,9 @@ PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when conf
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0}
+# rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5}
+NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,13 @@ def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
     return v
 
 
+def _flag(cfg: dict, key: str, default: bool) -> bool:
+    """A true / false key of config.json (transformers refuses anything else, "false" included)."""
+    value = cfg.get(key, default)
+    require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
+    return value
+
+
 def _float(v, key: str) -> float:
     require(isinstance(v, (int, float)) and finite_number(v) and v > 0,      # (10**400: not finite)
             "config.json: %1 must be a positive number, not %2", key, shown(v))
@@ -223,12 +233,14 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         kv = _int(cfg, "num_key_value_heads", default=heads)
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
-        # Qwen2 always has q/k/v biases, Qwen2-MoE when qkv_bias (default true), the others attention_bias
-        bias = (bool(cfg.get("qkv_bias", True)) if model_type == "qwen2_moe"
-                else family == "qwen2" or bool(cfg.get("attention_bias", False)))
+        # Qwen2 always has q/k/v biases, Qwen2-MoE when qkv_bias (default true), Mistral, Mixtral and Phi-3
+        # never, the others when attention_bias; transformers leaves bias tensors of a config without unread
+        bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
+                else model_type not in NO_QK_BIAS and _flag(cfg, "attention_bias", False))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[family]),
-                  "norm_eps": cfg.get("rms_norm_eps", 1e-6), "qk_bias": bias, "pre_norm": True,
+                  "norm_eps": cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)), "qk_bias": bias,
+                  "pre_norm": True,
                   "word_embed_proj_dim": d}
     head_dim = cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES else None
     if head_dim is None:
