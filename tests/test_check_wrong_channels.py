@@ -34,8 +34,8 @@ def test_two_swapped_channels_are_named_with_what_they_hold(n, d, base, layout, 
     r = explorer.check(_swapped(_table(n, d, base, layout), a, b))
     assert not r.match and [m.id for m in r.mistakes] == ["wrong_channels"]
     assert (r.convention["layout"], r.convention["base"], r.convention["scale"]) == (layout, base, 1.0)
-    assert r.summary.startswith(f"matches {layout} sin/cos, base {base:g}, positions from 0 except in "
-                                f"channels {a}, {b} (max error there ")
+    assert r.summary.startswith(f"a PE table ((L, d)), {layout} layout, base {base:g}, positions from 0, stored "
+                                f"as float32, except in channels {a}, {b} (max error there ")
     assert r.summary.endswith(f"channel {a} holds channel {b}'s values, channel {b} holds channel {a}'s values")
     difference = np.abs(r.difference).max(axis=0)                  # the drawn difference: those two channels
     assert set(np.flatnonzero(difference > r.tolerance)) == {a, b}
@@ -89,7 +89,8 @@ def test_what_is_not_a_few_wrong_channels_matches_nothing(damage):
 
 def test_the_words_in_chinese():
     r = explorer.check(_swapped(_table(), 3, 10), lang="zh_CN")
-    assert r.summary.startswith("除通道 3, 10 外，都符合：交错 sin/cos，基数 10000，位置从 0 起（这些通道的最大误差 ")
+    assert r.summary.startswith("除通道 3, 10 外，是一张 PE 表（(L, d)），interleaved 排列，base 10000，位置从 0 开始，"
+                                "存储为 float32（这些通道的最大误差 ")
     assert r.summary.endswith("通道 3 里是通道 10 的值，通道 10 里是通道 3 的值")
 
 
@@ -99,6 +100,7 @@ def test_many_wrong_channels_are_listed_up_to_eight():
         x[:, c] = 0
     r = explorer.check(x)
     assert "except in channels 0, 2, 4, 6, 8, 10, 12, 14, … (10 in all) (max error" in r.summary, r.summary
+    assert r.summary.endswith("channel 12 is all zeros, channel 14 is all zeros, …"), r.summary
 
 
 def test_cli_exit_code_and_json(tmp_path, capsys):
@@ -121,3 +123,43 @@ def test_dropout_is_named_but_not_on_a_handful_of_values(p):
     r = explorer.check(np.where(keep, _table(200, 64) / (1 - p), 0).astype(np.float32))
     assert [m.id for m in r.mistakes] == ["dropout_on"] and f"dropout p = {p:g} was on" in r.summary, r.summary
     assert "dropout" not in explorer.check(np.eye(4, 8, dtype=np.float32)).summary
+
+
+def test_the_words_carry_the_scale_sign_and_orientation_and_negated_channels():
+    """The convention as an OK check words it (a table x -1 read as the plain one), a transposed table's
+    channels are rows of the array, and a negated channel says so."""
+    x = -_swapped(_table(), 3, 10)
+    r = explorer.check(x)
+    assert r.convention["scale"] == -1.0 and ", scale -1, " in r.summary, r.summary
+    r = explorer.check(_swapped(_table(), 3, 10).T.copy())
+    assert r.summary.startswith("a PE table ((d, L): transposed), interleaved layout"), r.summary
+    x = _table()
+    x[:, 5] *= -1
+    assert explorer.check(x).summary.endswith("except in channel 5 (max error there 2 > %.3g; the other channels "
+                                              "are within it): channel 5 holds its own values negated"
+                                              % explorer.check(x).tolerance)
+
+
+def test_the_convention_is_chosen_as_for_a_clean_table():
+    """t2t at base 10000 and concat at base 37276 share their frequencies (d = 16): the damaged table is
+    named as its clean self is, not by the odd alias its damaged fit had kept."""
+    x = float64_table(241, 16, 10000.0, "t2t").astype(np.float32)
+    clean = explorer.check(x).convention
+    x[:, 11] *= 1.3
+    r = explorer.check(x)
+    assert [m.id for m in r.mistakes] == ["wrong_channels"]
+    assert (r.convention["layout"], r.convention["base"]) == (clean["layout"], clean["base"]) == ("t2t", 10000.0)
+
+
+@pytest.mark.parametrize("make", ["five channels", "rope sin cache"])
+def test_not_named_where_the_rest_cannot_tell_or_a_cache_reading_fits(make):
+    """A 5-wide table whose one damaged channel set the base (it read "base 1e+09"), and a RoPE sin cache
+    (the numbers of a PE table with its sines written twice) with two channels swapped: no wrong_channels."""
+    if make == "five channels":
+        x = (float64_table(57, 5, 10000.0, "t2t") * 0.5).astype(np.float32)
+        x[:, 1] *= -1
+    else:
+        freqs = np.outer(np.arange(200), 1 / 1e4 ** (np.arange(0, 64, 2) / 64))
+        x = np.sin(np.concatenate([freqs, freqs], -1)).astype(np.float32)
+        x = _swapped(x, 1, 35)
+    assert "wrong_channels" not in [m.id for m in explorer.check(x).mistakes]

@@ -59,9 +59,9 @@ TEMPLATES = {
         "filled, or the wrong tensor saved)",
         "所有值都是 0：里面什么也没写进去（用 torch.zeros 建好却从未填入，或保存错了张量）"),
     "wrong_channels": (
-        "matches {nearest} except in {cols} (max error there {err:.3g} > {tol:.3g}; the other channels "
-        "are within it){held}",
-        "除{cols} 外，都符合：{nearest}（这些通道的最大误差 {err:.3g} > {tol:.3g}；其余通道都在容差之内）{held}"),
+        "a {nearest}, except in {cols} (max error there {err:.3g} > {tol:.3g}; the other channels are "
+        "within it){held}",
+        "除{cols}外，是一张 {nearest}（这些通道的最大误差 {err:.3g} > {tol:.3g}；其余通道都在容差之内）{held}"),
     "unknown": (
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),

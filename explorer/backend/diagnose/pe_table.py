@@ -9,13 +9,14 @@ from dataclasses import replace
 import numpy as np
 
 from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake, spec_word
-from explorer.backend.diagnose.pe_fit import Fit, _checkable, _fit_one, _fit_tol, fit_table
+from explorer.backend.diagnose.pe_fit import Fit, _checkable, _fit_tol, fit_table
 from explorer.backend.diagnose.pe_models import column_plan, template
-from explorer.backend.diagnose.result import Diagnosis
+from explorer.backend.diagnose.result import Diagnosis, describe
 from explorer.backend.diagnose.wrong_channels import (column_errors, few, held_channels, holdings, listed,
                                                       mostly_missing, standing_out)
 
 MIN_NONZERO = 16    # nonzero values a fit that leaves the zeros out (dropout) needs at least
+MIN_CHANNELS = 8    # channels a table needs for its few wrong ones to be named (the rest must fix the base)
 FAR = 0.5        # a fit whose RMS error (at its best scale) passes this share of the table's RMS is
 #                  not "near" it: a sine table with 12% noise misses by ~0.17, random and learned ~1
 
@@ -58,20 +59,24 @@ def _few_wrong_channels(x, fit: Fit, dtype: str, orientation: str, lang: str) ->
 
     _, col_err, share = errors(fit)
     out = standing_out(col_err, _fit_tol(fit, x.shape, dtype))
-    if share < 0.5 or not few(out, d):
+    # too few channels left to tell the base (a 5-wide table's one damaged channel set it to 1e9), or
+    # a sine written twice: the numbers of a RoPE sin cache, which the cache reading names
+    if share < 0.5 or not few(out, d) or d < MIN_CHANNELS or fit.spec.assign == "sin_dup":
         return None
     keep = np.ones(x.shape, dtype=bool)
     keep[:, out] = False
-    refit = _fit_one(x, keep, fit.spec, fit.start, fit.base, dtype, np.empty(x.shape))
+    # every convention fitted again without them, chosen as for a clean table (t2t base 10000 and concat
+    # base 37276 have the same frequencies at d = 16: the damaged fit had kept the odd one)
+    refit = _choose(fit_table(x, keep, dtype), x.shape, dtype)
     tol = _fit_tol(refit, x.shape, dtype)
     t, col_err, _ = errors(refit)
     wrong = np.flatnonzero(col_err > tol)
-    if not few(wrong, d) or not mostly_missing(x, t, refit.scale, wrong, tol):
+    if not few(wrong, d) or not mostly_missing(x, t, refit.scale, wrong, tol) or refit.spec.assign == "sin_dup":
         return None
     refit = replace(refit, max_error=float(col_err.max()))
     held = holdings(held_channels(x, t, refit.scale, wrong, tol), lang)
-    named = mistake("wrong_channels", lang, nearest=_spec_words(refit, lang), cols=listed(wrong, lang),
-                    err=refit.max_error, tol=tol, held=held)
+    named = lambda conv: mistake("wrong_channels", lang, nearest=describe("pe", conv, lang),  # noqa: E731
+                                 cols=listed(wrong, lang), err=refit.max_error, tol=tol, held=held)
     return _diagnosis(x, refit, tol, dtype, orientation, None, lang, extra=named)
 
 
@@ -99,8 +104,8 @@ def _structural_nonzero(fit: Fit, shape) -> np.ndarray:
 
 
 def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None, extra=None) -> Diagnosis:
-    """rms_of: _rms_error(x, fit) when _choose took it; extra: a Mistake of the few channels that miss
-    a fit the others match (then fit's own slips come before it)."""
+    """rms_of: _rms_error(x, fit) when _choose took it; extra: convention -> the Mistake of the few
+    channels that miss a fit the others match (then fit's own slips come before it)."""
     spec, d = fit.spec, x.shape[1]
     scale = fit.scale * (1 - dropout_p(fit.scale, dropout)) if dropout else fit.scale
     base = fit.base
@@ -109,7 +114,7 @@ def _diagnosis(x, fit: Fit, tol, dtype, orientation, dropout, lang, rms_of=None,
             "scale_is_sqrt_d": bool(abs(abs(scale) / math.sqrt(d) - 1) < 1e-3)}
     found = []
     if fit.max_error <= tol or extra is not None:
-        found = _slips(x, fit, dropout, lang) + ([extra] if extra is not None else [])
+        found = _slips(x, fit, dropout, lang) + ([extra(conv)] if extra is not None else [])
         if spec.is_right and found and found[0].id.startswith("exponent_"):
             base = base_slip(base, lang)[1]
             conv["base"] = base

@@ -13,6 +13,7 @@ import numpy as np
 
 MAX_SHARE = 0.25      # more channels than this share of d missing: not "a few" (a wrong base, noise, ...)
 OUTLIER = 4.0         # a channel missing by this many times the median channel's error stands out
+SHOWN = 8             # channels named at most, then "…"
 MIN_ROWS = 0.25       # a wrong channel misses in this share of its rows at least (one wild entry does not
 #                       make its channel wrong: that stays "matches nothing, nearest ...")
 
@@ -40,37 +41,51 @@ def mostly_missing(x: np.ndarray, t: np.ndarray, scale: float, columns, tol: flo
     return bool(np.all(misses.mean(axis=0) >= MIN_ROWS))
 
 
-def held_channels(x: np.ndarray, t: np.ndarray, scale: float, columns, tol: float) -> dict[int, int | None]:
-    """For each wrong column c: None when it is all zeros, else the other column j whose values
-    scale * t[:, j] it holds to tol (the first such j); columns that hold neither are left out."""
+def held_channels(x: np.ndarray, t: np.ndarray, scale: float, columns, tol: float) -> dict[int, tuple | None]:
+    """For each wrong column c: None when it is all zeros, else (j, sign) when it holds sign x scale x t[:, j]
+    to tol (another column's values, or its own or another's negated; the first such j); columns that
+    hold none of these are left out."""
     out = {}
     for c in columns:
         if not np.any(x[:, c]):
             out[int(c)] = None
             continue
-        errors = np.abs(x[:, c:c + 1] - scale * t).max(axis=0)                    # (d,)
-        errors[c] = np.inf
-        j = int(np.argmin(errors))
-        if errors[j] <= tol:
-            out[int(c)] = j
+        for sign in (1.0, -1.0):
+            errors = np.abs(x[:, c:c + 1] - sign * scale * t).max(axis=0)                # (d,)
+            if sign > 0:
+                errors[c] = np.inf                     # (its own values: it would not be wrong)
+            j = int(np.argmin(errors))
+            if errors[j] <= tol:
+                out[int(c)] = (j, sign)
+                break
     return out
 
 
 def listed(columns, lang: str) -> str:
     """"channel 9", "channels 3, 10" (at most 8 numbers, then "… (12 in all)") in `lang`."""
     columns = [int(c) for c in columns]
-    text = ", ".join(map(str, columns[:8]))
-    if len(columns) > 8:
-        text += f"，…（共 {len(columns)} 个）" if lang == "zh_CN" else f", … ({len(columns)} in all)"
-    return f"通道 {text}" if lang == "zh_CN" else f"channel{'s' if len(columns) > 1 else ''} {text}"
+    text = ", ".join(map(str, columns[:SHOWN]))
+    if lang == "zh_CN":
+        return f"通道 {text}" + (f"，…（共 {len(columns)} 个）" if len(columns) > SHOWN else " ")
+    more = f", … ({len(columns)} in all)" if len(columns) > SHOWN else ""
+    return f"channel{'s' if len(columns) > 1 else ''} {text}{more}"
 
 
-def holdings(held: dict[int, int | None], lang: str) -> str:
-    """": channel 3 holds channel 10's values, channel 7 is all zeros" in `lang`; "" for none."""
+def _holding(c: int, held: tuple | None, lang: str) -> str:
+    if held is None:
+        return f"通道 {c} 全为 0" if lang == "zh_CN" else f"channel {c} is all zeros"
+    j, sign = held
+    if lang == "zh_CN":
+        what = "它自己的值" if j == c else f"通道 {j} 的值"
+        return f"通道 {c} 里是{what}" + ("取负" if sign < 0 else "")
+    what = "its own values" if j == c else f"channel {j}'s values"
+    return f"channel {c} holds {what}" + (" negated" if sign < 0 else "")
+
+
+def holdings(held: dict[int, tuple | None], lang: str) -> str:
+    """": channel 3 holds channel 10's values, channel 7 is all zeros" in `lang` (at most SHOWN, then
+    "…"); "" for none."""
     if not held:
         return ""
-    if lang == "zh_CN":
-        return "：" + "，".join(f"通道 {c} 全为 0" if j is None else f"通道 {c} 里是通道 {j} 的值"
-                               for c, j in held.items())
-    return ": " + ", ".join(f"channel {c} is all zeros" if j is None else f"channel {c} holds channel {j}'s values"
-                            for c, j in held.items())
+    parts = [_holding(c, h, lang) for c, h in list(held.items())[:SHOWN]] + (["…"] if len(held) > SHOWN else [])
+    return ("：" + "，".join(parts)) if lang == "zh_CN" else (": " + ", ".join(parts))
