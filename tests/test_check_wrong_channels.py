@@ -42,11 +42,13 @@ def test_two_swapped_channels_are_named_with_what_they_hold(n, d, base, layout, 
 
 
 def test_a_zero_channel_is_named_not_taken_for_dropout():
-    """A channel never filled (1 of 64: 1.6% zeros) was read as "dropout p = 0.016 was on"."""
+    """A channel never filled (1 of 64: 1.6% zeros) was read as "dropout p = 0.016 was on"; the fix of a
+    concat table is concat's."""
     x = _table(layout="concat")
     x[:, 7] = 0
     r = explorer.check(x)
     assert [m.id for m in r.mistakes] == ["wrong_channels"], r.summary
+    assert r.fix == "pe = torch.cat([torch.sin(position * div_term), torch.cos(position * div_term)], dim=-1)"
     assert r.summary.endswith("except in channel 7 (max error there 1 > %.3g; the other channels are within "
                               "it): channel 7 is all zeros" % r.tolerance)
 
@@ -111,8 +113,8 @@ def test_cli_exit_code_and_json(tmp_path, capsys):
     assert main(["check", str(path), "--json"]) == 1
     got = json.loads(capsys.readouterr().out)
     assert got["match"] is False and [m["id"] for m in got["mistakes"]] == ["wrong_channels"]
-    assert got["mistakes"][0]["fix"].startswith("every channel from the formula, none by hand: pe[:, 0::2] = "
-                                                "torch.sin(position * div_term)")
+    assert got["mistakes"][0]["fix"] == ("pe[:, 0::2] = torch.sin(position * div_term); "
+                                         "pe[:, 1::2] = torch.cos(position * div_term)")
 
 
 @pytest.mark.parametrize("p", [0.1, 0.5, 0.8])

@@ -113,9 +113,8 @@ FIXES = {
 }
 # an all-zero table: fill it with what the thing it should have been holds
 FIXES["all_zero"] = FIXES["sin_cos_swapped"]
-FIXES["wrong_channels"] = ("every channel from the formula, none by hand: pe[:, 0::2] = torch.sin(position * div_term); "
-                           "pe[:, 1::2] = torch.cos(position * div_term) (concat: pe = torch.cat([torch.sin(position "
-                           "* div_term), torch.cos(position * div_term)], dim=-1))")
+FIXES["wrong_channels"] = FIXES["sin_cos_swapped"]     # every channel from the formula (concat / t2t: CAT_FIX)
+CAT_FIX = "pe = torch.cat([torch.sin(position * div_term), torch.cos(position * div_term)], dim=-1)"
 FILL_FIXES = {"pe": FIXES["sin_cos_swapped"], "inv_freq": FIXES["constant_freq"],
               "rope_cache": "freqs = torch.outer(positions, inv_freq); emb = torch.cat((freqs, freqs), "
                             "dim=-1); cos, sin = emb.cos(), emb.sin()"}

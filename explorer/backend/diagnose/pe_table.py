@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from explorer.backend.diagnose.messages import ONLY_SIN_WHERE, base_slip, mistake, spec_word
+from explorer.backend.diagnose.messages import CAT_FIX, ONLY_SIN_WHERE, base_slip, mistake, spec_word
 from explorer.backend.diagnose.pe_fit import Fit, _checkable, _fit_tol, fit_table
 from explorer.backend.diagnose.pe_models import column_plan, template
 from explorer.backend.diagnose.result import Diagnosis, describe
@@ -75,8 +75,10 @@ def _few_wrong_channels(x, fit: Fit, dtype: str, orientation: str, lang: str) ->
         return None
     refit = replace(refit, max_error=float(col_err.max()))
     held = holdings(held_channels(x, t, refit.scale, wrong, tol), lang)
-    named = lambda conv: mistake("wrong_channels", lang, nearest=describe("pe", conv, lang),  # noqa: E731
-                                 cols=listed(wrong, lang), err=refit.max_error, tol=tol, held=held)
+    def named(conv: dict):
+        found = mistake("wrong_channels", lang, nearest=describe("pe", conv, lang), cols=listed(wrong, lang),
+                        err=refit.max_error, tol=tol, held=held)
+        return found if conv["layout"] == "interleaved" else replace(found, fix=CAT_FIX)
     return _diagnosis(x, refit, tol, dtype, orientation, None, lang, extra=named)
 
 
