@@ -40,13 +40,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
     names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
-    w.add_context_length(cfg.max_position_embeddings)
-    w.add_embedding_length(cfg.hidden_size)
-    w.add_block_count(cfg.num_hidden_layers)
-    w.add_feed_forward_length(cfg.intermediate_size)
-    w.add_head_count(cfg.num_attention_heads)
-    w.add_head_count_kv(cfg.num_key_value_heads)
-    w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+    fx.add_shape_metadata(w, cfg)
     if arch in ("gemma2", "gemma3"):
         w.add_key_length(cfg.head_dim)
         w.add_value_length(cfg.head_dim)

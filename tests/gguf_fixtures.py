@@ -138,6 +138,17 @@ def write_llama_gguf(path, model, qtype: str = "F16", arch: str = "llama", token
     return stored
 
 
+def add_shape_metadata(writer, cfg) -> None:
+    """The keys every converted RoPE model has (TextModel.set_gguf_parameters): lengths, counts, eps."""
+    writer.add_block_count(cfg.num_hidden_layers)
+    writer.add_context_length(cfg.max_position_embeddings)
+    writer.add_embedding_length(cfg.hidden_size)
+    writer.add_feed_forward_length(cfg.intermediate_size)
+    writer.add_head_count(cfg.num_attention_heads)
+    writer.add_head_count_kv(cfg.num_key_value_heads)
+    writer.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+
+
 def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = False) -> np.ndarray:
     """Write one tensor as llama.cpp's converter would: 1-D (or float32=True) as F32, else F16, or Q8_0
     when asked and the rows are whole 32-value blocks; returns the float32 values the file now holds."""

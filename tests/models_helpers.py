@@ -185,3 +185,24 @@ def to_4x_config(folder: Path) -> dict:
         cfg["torch_dtype"] = cfg.pop("dtype")
     path.write_text(json.dumps(cfg))
     return cfg
+
+
+def assert_layer0_as_transformers(model, torch_model, family: str, ids, tol: float = 1e-5) -> None:
+    """X, layer 0's rotated q and k, and the softmax of its causal logits equal the torch model's own
+    (hooks and output_attentions), each to tol of the reference's largest magnitude."""
+    import torch
+
+    def close(ours, ref):
+        ref = np.asarray(ref, dtype=np.float64)
+        np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+
+    ref = capture(torch_model, family, ids)
+    close(model.input_x(ids), ref["x"])
+    qk = model.layer0_qk(ids)
+    close(qk.q_rot, ref["q_rot"])
+    close(qk.k_rot, ref["k_rot"][qk.kv_head])
+    with torch.no_grad():
+        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    logits = np.where(np.tri(len(ids), dtype=bool), qk.logits.astype(np.float64), -np.inf)
+    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    close(probs / probs.sum(axis=-1, keepdims=True), out.attentions[0][0].numpy())

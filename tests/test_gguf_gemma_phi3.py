@@ -72,16 +72,7 @@ def written(request, tmp_path_factory):
 @pytest.mark.parametrize("ids", [IDS, LONG_IDS], ids=["12 tokens", "36 tokens"])
 def test_x_rotated_qk_and_attention_equal_transformers(written, ids):
     family, torch_model, model = written
-    ref = mh.capture(torch_model, family, ids)
-    close(model.input_x(ids), ref["x"])
-    qk = model.layer0_qk(ids)
-    close(qk.q_rot, ref["q_rot"])
-    close(qk.k_rot, ref["k_rot"][qk.kv_head])
-    with torch.no_grad():
-        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
-    logits = np.where(np.tri(len(ids), dtype=bool), qk.logits.astype(np.float64), -np.inf)
-    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    close(probs / probs.sum(axis=-1, keepdims=True), out.attentions[0][0].numpy())
+    mh.assert_layer0_as_transformers(model, torch_model, family, ids)
 
 
 def test_config_reads_as_the_hugging_face_one(written):
