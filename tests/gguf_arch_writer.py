@@ -45,12 +45,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     if vocabulary is not None:
         vocabulary(w)
     else:
-        tokens, types, merges = fx.vocabulary()
-        w.add_tokenizer_model("gpt2")
-        w.add_tokenizer_pre("smollm")
-        w.add_token_list(tokens)
-        w.add_token_types(types)
-        w.add_token_merges(merges)
+        fx.add_byte_vocabulary(w)
     stored = {}
     tied = getattr(cfg, "tie_word_embeddings", False)
     for hf, arr in fx.hf_weights(model).items():

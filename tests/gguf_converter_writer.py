@@ -78,12 +78,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
                                             else 1.0)
             w.add_tensor("rope_factors_long.weight", np.asarray(params["long_factor"], np.float32))
             w.add_tensor("rope_factors_short.weight", np.asarray(params["short_factor"], np.float32))
-    tokens, types, merges = fx.vocabulary()
-    w.add_tokenizer_model("gpt2")
-    w.add_tokenizer_pre("smollm")
-    w.add_token_list(tokens)
-    w.add_token_types(types)
-    w.add_token_merges(merges)
+    fx.add_byte_vocabulary(w)
     stored = {}
     for hf, arr in fx.hf_weights(model).items():
         if hf == "lm_head.weight" and (arch in ("gemma2", "gemma3") or cfg.tie_word_embeddings):

@@ -89,15 +89,9 @@ def write_llama_gguf(path, model, qtype: str = "F16", arch: str = "llama", token
 
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
-    w.add_block_count(cfg.num_hidden_layers)
-    w.add_context_length(cfg.max_position_embeddings)
-    w.add_embedding_length(cfg.hidden_size)
-    w.add_feed_forward_length(cfg.intermediate_size)
-    w.add_head_count(cfg.num_attention_heads)
-    w.add_head_count_kv(cfg.num_key_value_heads)
+    add_shape_metadata(w, cfg)
     w.add_rope_freq_base(cfg.rope_parameters["rope_theta"] if getattr(cfg, "rope_parameters", None)
                          else cfg.rope_theta)
-    w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
     w.add_rope_dimension_count(cfg.head_dim)
     w.add_vocab_size(cfg.vocab_size)
     for key, value in (extra_kv or {}).items():
@@ -108,12 +102,7 @@ def write_llama_gguf(path, model, qtype: str = "F16", arch: str = "llama", token
         else:
             w.add_uint32(key, value)
     if tokenizer:
-        tokens, types, merges = vocabulary()
-        w.add_tokenizer_model("gpt2")
-        w.add_tokenizer_pre(pre)
-        w.add_token_list(tokens)
-        w.add_token_types(types)
-        w.add_token_merges(merges)
+        add_byte_vocabulary(w, pre)
         w.add_bos_token_id(0)
         w.add_eos_token_id(0)
         w.add_add_bos_token(False)
@@ -136,6 +125,16 @@ def write_llama_gguf(path, model, qtype: str = "F16", arch: str = "llama", token
     w.write_tensors_to_file()
     w.close()
     return stored
+
+
+def add_byte_vocabulary(writer, pre: str = "smollm") -> None:
+    """vocabulary() as a byte-level BPE tokenizer ("gpt2") with pre-tokenizer `pre`."""
+    tokens, types, merges = vocabulary()
+    writer.add_tokenizer_model("gpt2")
+    writer.add_tokenizer_pre(pre)
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.add_token_merges(merges)
 
 
 def add_shape_metadata(writer, cfg) -> None:
