@@ -143,6 +143,13 @@ def test_gemma3_sliding_window_pattern_as_llama_cpp_reads_it(tmp_path, pattern, 
     ("gemma2", lambda w, _: w.add_rope_freq_base_swa(500.0),
      r"metadata gemma2\.rope\.freq_base_swa \(500\.0\) differs from gemma2\.rope\.freq_base \(10000\.0\); "
      r"a Gemma 2 file with two RoPE bases is not supported"),
+    ("gemma2", lambda w, _: w.add_array("gemma2.rope.freq_base_swa", [1e4, 1e4]),
+     r"metadata gemma2\.rope\.freq_base_swa is .*; it must be a positive number"),
+    ("phi3", lambda w, _: w.add_array("phi3.rope.scaling.attn_factor", [1.0, 1.0]),
+     r"metadata phi3\.rope\.scaling\.attn_factor is .*; it must be a positive number"),
+    ("gemma2", lambda w, _: w.add_array("gemma2.rope.scaling.attn_factor", [1.0, 1.0]),
+     r"metadata gemma2\.rope\.scaling\.attn_factor is .*: llama\.cpp scales cos and sin by it, which PE "
+     r"Explorer reads only with Phi-3's LongRoPE factors"),
     ("gemma2", lambda w, _: w.add_attn_logit_softcapping(0.0),
      r"metadata gemma2\.attn_logit_softcapping is 0\.0; it must be a positive number"),
     ("gemma3", lambda w, _: w.add_sliding_window_pattern([True, False, True]),

@@ -175,8 +175,10 @@ def _check_attn_factor(header: Header, arch: str, kind: str, where: str) -> None
     key = f"{arch}.rope.scaling.attn_factor"
     if key not in header.fields or kind == "yarn" or (arch == "phi3" and PHI3_FACTORS[0] in header.tensors):
         return
-    require(header.fields[key] == 1, "%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer "
-                                     "reads only with Phi-3's LongRoPE factors", where, key, repr(header.fields[key]))
+    value = header.fields[key]                           # (an array's == would be an array, not a bool)
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1,
+            "%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer reads only with "
+            "Phi-3's LongRoPE factors", where, key, repr(value))
 
 
 class GGUFTensorReader:
@@ -312,13 +314,13 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         with os.fdopen(os.dup(fd), "rb", buffering=0) as fh:
             header = read_header(fh, size, where)
         config = config_from_metadata(header, where)
+        arch = header.fields["general.architecture"]              # (gemma3's model_type is gemma3_text)
         for info in header.tensors.values():
-            if hf_name(info.name, header.fields["general.architecture"]) is not None:
+            if hf_name(info.name, arch) is not None:
                 import gguf
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        arch = header.fields["general.architecture"]
         check = (check_learned_layer0 if arch in LEARNED else check_layer0 if arch in BLOCK_NAMES
                  else check_rope_layer0)
         check(header, config, where)

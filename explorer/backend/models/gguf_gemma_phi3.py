@@ -83,9 +83,10 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
                 f"{arch}.attn_logit_softcapping", repr(cap), *SANE)
         config["attn_logit_softcapping"] = cap
         swa = f"{arch}.rope.freq_base_swa"        # newer llama.cpp reads it for the sliding layers
-        require(swa not in fields or fields[swa] == config["rope_theta"], "%1: metadata %2 (%3) differs from "
-                "%4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported", where, swa,
-                repr(fields.get(swa)), arch, repr(config["rope_theta"]))
+        local = meta_float(fields, swa, where, default=config["rope_theta"])    # (a number, or refused)
+        require(local == config["rope_theta"], "%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a "
+                "Gemma 2 file with two RoPE bases is not supported", where, swa, repr(local), arch,
+                repr(config["rope_theta"]))
     else:
         config["rope_local_base_freq"] = meta_float(fields, f"{arch}.rope.freq_base_swa", where, default=10000.0)
         require(config["rope_local_base_freq"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
