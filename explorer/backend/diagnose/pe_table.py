@@ -75,10 +75,12 @@ def _few_wrong_channels(x, fit: Fit, dtype: str, orientation: str, lang: str) ->
         return None
     refit = replace(refit, max_error=float(col_err.max()))
     held = holdings(held_channels(x, t, refit.scale, wrong, tol), lang)
+
     def named(conv: dict):
         found = mistake("wrong_channels", lang, nearest=describe("pe", conv, lang), cols=listed(wrong, lang),
                         err=refit.max_error, tol=tol, held=held)
         return found if conv["layout"] == "interleaved" else replace(found, fix=CAT_FIX)
+
     return _diagnosis(x, refit, tol, dtype, orientation, None, lang, extra=named)
 
 
