@@ -45,6 +45,9 @@ FAMILIES = {
                       shared_expert_intermediate_size=24, rope_theta=900.0),
     "qwen3_moe": dict(SMALL, num_key_value_heads=2, head_dim=12, num_experts=4, num_experts_per_tok=2,
                       moe_intermediate_size=24, rope_theta=1e6),
+    # SmolLM3: Llama's attention; layers 3, 7, ... without RoPE (no_rope_layer_interval 4)
+    "smollm3": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, rope_theta=5000.0, pad_token_id=0,
+                    bos_token_id=1, eos_token_id=1),
 }
 
 
@@ -59,7 +62,8 @@ def classes(family: str):
             "gemma2": ("Gemma2Config", "Gemma2ForCausalLM"),
             "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM"), "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
             "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
-            "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM")}[family]
+            "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
+            "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

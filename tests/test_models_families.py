@@ -6,6 +6,7 @@ the references are captured with forward hooks on the real torch modules, so not
 
 from __future__ import annotations
 
+import re
 import numpy as np
 import pytest
 
@@ -571,3 +572,42 @@ def test_a_missing_rms_norm_eps_is_the_classs_default(family, tmp_path):
         ids = opened.tokenize(mh.TEXT).ids
         assert opened.config.norm_eps == config_class().rms_norm_eps
         close(opened.layer0_qk(ids).q_rot, mh.capture(reference, family, ids)["q_rot"])
+
+
+def test_smollm3s_nope_layers_are_not_rotated(tmp_path):
+    """SmolLM3 turns q and k in layers 0-2 and not in layer 3 (no_rope_layer_interval 4): given layer 3's
+    real input (captured from transformers' run), q and k stay as projected, and the softmax of its logits
+    equals transformers' attention weights of that layer; the config lists the NoPE layers."""
+    import torch
+
+    reference = mh.build("smollm3", tmp_path, seed=6)
+    with open_model(tmp_path) as model:
+        assert model.config.nope_layers == (3,) and model.config.rope_base == 5000.0
+        ids = model.tokenize(mh.TEXT).ids
+        got = {}
+        def keep(module, args, kwargs):
+            got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0])
+
+        hook = reference.model.layers[3].register_forward_pre_hook(keep, with_kwargs=True)
+        with torch.no_grad():
+            out = reference(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+        hook.remove()
+        qk = model.layer0_qk(got["x"].numpy(), layer=3)
+        np.testing.assert_array_equal(qk.q_rot, qk.q)
+        logits = np.where(np.tri(len(ids), dtype=bool), qk.logits.astype(np.float64), -np.inf)
+        probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        close(probs / probs.sum(axis=-1, keepdims=True), out.attentions[3][0].numpy())
+        assert not np.allclose(model.layer0_qk(ids).q_rot, model.layer0_qk(ids).q)      # layer 0 turns
+
+
+@pytest.mark.parametrize("cfg, says", [
+    ({"no_rope_layers": [1, 1, 1]}, "no_rope_layers must list 4 flags, 1 (RoPE) or 0 (none)"),
+    ({"no_rope_layers": [1, 1, 2, 0]}, "no_rope_layers must list 4 flags, 1 (RoPE) or 0 (none)"),
+    ({"no_rope_layer_interval": 0}, "no_rope_layer_interval must be a whole number >= 1, not 0"),
+])
+def test_bad_smollm3_nope_settings_are_refused(cfg, says):
+    from explorer.backend.models.config import model_config
+
+    with pytest.raises(InputError, match=rf"^config\.json: {re.escape(says)}$"):
+        model_config({"model_type": "smollm3", "hidden_size": 32, "num_hidden_layers": 4, "num_attention_heads": 4,
+                      "vocab_size": 64, **cfg})

@@ -1842,12 +1842,24 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
         </message>
         <message>
+            <source>config.json: no_rope_layer_interval must be a whole number &gt;= 1, not %1</source>
+            <translation>config.json：no_rope_layer_interval 必须是 &gt;= 1 的整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: no_rope_layers must list %1 flags, 1 (RoPE) or 0 (none)</source>
+            <translation>config.json：no_rope_layers 必须列出 %1 个标志，1（RoPE）或 0（无）</translation>
+        </message>
+        <message>
             <source>config.json: num_attention_heads %1 is not a multiple of num_key_value_heads %2</source>
             <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
         </message>
         <message>
             <source>config.json: num_hidden_layers is %1; Gemma's layer types are read for at most %2 layers</source>
             <translation>config.json：num_hidden_layers 为 %1；Gemma 的层类型最多读取 %2 层</translation>
+        </message>
+        <message>
+            <source>config.json: num_hidden_layers is %1; the layers without RoPE are read for at most %2 layers</source>
+            <translation>config.json：num_hidden_layers 为 %1；不带 RoPE 的层最多读取 %2 层</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>

@@ -37,7 +37,7 @@ class LayerQK:
 
     q: np.ndarray            # (H, n, hd) before rotation (after biases and q_norm)
     k: np.ndarray            # (H, n, hd)
-    q_rot: np.ndarray        # (H, n, hd) after RoPE (= q for learned-position models)
+    q_rot: np.ndarray        # (H, n, hd) after RoPE (= q for learned-position models and NoPE layers)
     k_rot: np.ndarray        # (H, n, hd)
     logits: np.ndarray       # (H, n, n) q_rot(m) . k_rot(n) / sqrt(hd)
     logits_plain: np.ndarray  # (H, n, n) q(m) . k(n) / sqrt(hd), without rotation
@@ -157,7 +157,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         group = cfg.n_heads // cfg.n_kv_heads
         kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
         k = kv[kv_head]                                                           # (H, n, hd)
-        if cfg.position == "rope":
+        if cfg.position == "rope" and (inv_freq is not None or layer not in cfg.nope_layers):
             if inv_freq is None:
                 base, scaling, _ = cfg.rope_of(layer)
                 inv_freq = default_inv_freq(base, cfg.rope_dim_of(scaling))

@@ -23,7 +23,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "gemma3_text": "gemma3",
             # mixture-of-experts models: their embeddings and attention are those of the dense family (only
             # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
-            "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3"}
+            "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3",
+            # SmolLM3: Llama's attention, and every no_rope_layer_interval-th layer without RoPE (NoPE)
+            "smollm3": "llama"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3")
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
@@ -37,7 +39,9 @@ PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when conf
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
-DEFAULT_THETA = {"mixtral": 1_000_000.0}
+DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
+# max_position_embeddings of a config.json without one where the model_type's class differs from its family's
+DEFAULT_MAX_POSITIONS_OF_TYPE = {"smollm3": 32768}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5}
 NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says
@@ -76,6 +80,7 @@ class ModelConfig:
     #                                 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
+    nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
 
@@ -238,7 +243,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
                 else model_type not in NO_QK_BIAS and _flag(cfg, "attention_bias", False))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
-                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[family]),
+                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS_OF_TYPE.get(
+                      model_type, DEFAULT_MAX_POSITIONS[family])),
                   "norm_eps": cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)), "qk_bias": bias,
                   "pre_norm": True,
                   "word_embed_proj_dim": d}
@@ -267,8 +273,25 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
+        nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
                                         else "rms_norm_eps")})
+
+
+def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
+    """SmolLM3's layers without RoPE: where no_rope_layers holds 0, or (its class's default) every
+    no_rope_layer_interval-th layer (default 4: layers 3, 7, ...)."""
+    require(n_layers <= gemma_config.MAX_LAYERS, "config.json: num_hidden_layers is %1; the layers without RoPE "
+            "are read for at most %2 layers", n_layers, f"{gemma_config.MAX_LAYERS:,}")
+    flags = cfg.get("no_rope_layers")
+    if flags is None:
+        every = cfg.get("no_rope_layer_interval", 4)
+        require(type(every) is int and every >= 1,
+                "config.json: no_rope_layer_interval must be a whole number >= 1, not %1", shown(every))
+        flags = [int((i + 1) % every != 0) for i in range(n_layers)]
+    require(isinstance(flags, list) and len(flags) == n_layers and all(f in (0, 1) and type(f) is int for f in flags),
+            "config.json: no_rope_layers must list %1 flags, 1 (RoPE) or 0 (none)", n_layers)
+    return tuple(i for i, f in enumerate(flags) if f == 0)
 
 
 def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:

@@ -166,7 +166,7 @@ class Model:
                                 "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
         _check_qk_budget(self.config, arr.shape[0], layer)
-        if inv_freq is None and self.config.position == "rope":
+        if inv_freq is None and self.config.position == "rope" and layer not in self.config.nope_layers:
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0], layer)
         with self._lock:
             try:
