@@ -33,15 +33,14 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
-                         "phi3": 4096, "gemma2": 8192, "gemma3": 131072}
+                         "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
+                         "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768}   # by model_type
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
-# max_position_embeddings of a config.json without one where the model_type's class differs from its family's
-DEFAULT_MAX_POSITIONS_OF_TYPE = {"smollm3": 32768}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5}
 NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says
@@ -243,8 +242,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
                 else model_type not in NO_QK_BIAS and _flag(cfg, "attention_bias", False))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
-                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS_OF_TYPE.get(
-                      model_type, DEFAULT_MAX_POSITIONS[family])),
+                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
                   "norm_eps": cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)), "qk_bias": bias,
                   "pre_norm": True,
                   "word_embed_proj_dim": d}
