@@ -13,7 +13,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   MLP tensors PE Explorer does not read.
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
-- `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py.
+- `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py (their layer-0 shapes: check_rope_layer0).
 - `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
   read by gguf_learned.py.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
@@ -150,14 +150,20 @@ def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
 
 def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
-    (in, out))."""
-    d, hd = config["hidden_size"], config["head_dim"]
-    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
-            "blk.0.attn_q.weight": (d, config["num_attention_heads"] * hd),
-            "blk.0.attn_k.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_v.weight": (d, config["num_key_value_heads"] * hd),
-            "blk.0.attn_output.weight": (config["num_attention_heads"] * hd, d)}
-    if config["model_type"] in ("qwen3", "qwen3_moe"):
+    (in, out)): Phi-3's fused attn_qkv, Qwen3's and Gemma 3's q/k norms, Gemma 2 / 3's norms after attention
+    and MLP."""
+    d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
+    heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
+    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,)}
+    if kind == "phi3":
+        want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
+    else:
+        want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
+                     "blk.0.attn_v.weight": (d, kv * hd)})
+    want["blk.0.attn_output.weight"] = (heads * hd, d)
+    if kind in ("gemma2", "gemma3_text"):
+        want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
+    if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     require_tensor_shapes(header, want, where)
 

@@ -34,7 +34,6 @@ from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_gemma_phi3 import (
     BLOCK_NAMES,
     PHI3_FACTORS,
-    check_layer0,
     gemma_config,
     layer_count,
     phi3_longrope,
@@ -321,8 +320,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        check = (check_learned_layer0 if arch in LEARNED else check_layer0 if arch in BLOCK_NAMES
-                 else check_rope_layer0)
+        check = check_learned_layer0 if arch in LEARNED else check_rope_layer0
         check(header, config, where)
         if ROPE_FREQS in header.tensors and arch not in LEARNED:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)

@@ -30,7 +30,7 @@ import os
 import numpy as np
 
 from explorer.backend.models.gemma_config import SANE
-from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
+from explorer.backend.models.gguf_archs import meta_float, meta_int
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
@@ -91,24 +91,6 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
         config["rope_local_base_freq"] = meta_float(fields, f"{arch}.rope.freq_base_swa", where, default=10000.0)
         require(config["rope_local_base_freq"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
                 f"{arch}.rope.freq_base_swa", repr(config["rope_local_base_freq"]))
-
-
-def check_layer0(header: Header, config: dict, where: str) -> None:
-    """The layer-0 tensors a view reads, with the shapes config implies (GGUF ne = (in, out))."""
-    d, hd = config["hidden_size"], config["head_dim"]
-    heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
-    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,),
-            "blk.0.attn_output.weight": (heads * hd, d)}
-    if config["model_type"] == "phi3":
-        want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
-    else:
-        want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
-                     "blk.0.attn_v.weight": (d, kv * hd)})
-    if config["model_type"] != "phi3":                   # Gemma 2 / 3's norms after attention and MLP
-        want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
-    if config["model_type"] == "gemma3_text":
-        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
-    require_tensor_shapes(header, want, where)
 
 
 def phi3_longrope(fd: int, header: Header, config: dict, where: str) -> None:
