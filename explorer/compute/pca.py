@@ -50,10 +50,9 @@ def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explici
     if p >= d // 2:                              # small matrices: the full solver is cheap
         lam, v = np.linalg.eigh(full())
         return lam[::-1][:k], v[:, ::-1][:, :k]
-    start = _STARTS.get(key)
-    if start is None or start.shape != (d, p):
-        start = np.random.default_rng(0).standard_normal((d, p))
-    v = np.linalg.qr(start)[0]                                                 # (d, p) orthonormal
+    v = _STARTS.get(key)             # the last call's Ritz vectors: orthonormal already
+    if v is None or v.shape != (d, p):
+        v = np.linalg.qr(np.random.default_rng(0).standard_normal((d, p)))[0]  # (d, p) orthonormal
     scale = max(trace, 1e-300)
     c = full() if explicit else None
     for step in range(MAX_STEPS):
