@@ -48,6 +48,9 @@ FAMILIES = {
     # SmolLM3: Llama's attention; layers 3, 7, ... without RoPE (no_rope_layer_interval 4)
     "smollm3": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, rope_theta=5000.0, pad_token_id=0,
                     bos_token_id=1, eos_token_id=1),
+    # GPT-NeoX (Pythia): fused per-head query_key_value; 4.x keys rotary_emb_base / rotary_pct, here half of
+    # each head of 8 turns (Pythia's quarter would be 2 channels)
+    "gpt_neox": dict(SMALL, rotary_emb_base=700, rotary_pct=0.5),
 }
 
 
@@ -63,7 +66,8 @@ def classes(family: str):
             "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM"), "mixtral": ("MixtralConfig", "MixtralForCausalLM"),
             "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
             "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
-            "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM")}[family]
+            "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
+            "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -136,6 +140,16 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     elif family == "bert":
         hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
                   layer.attention.self.key.register_forward_hook(keep("k"))]
+    elif family == "gpt_neox":             # one fused projection: per head its q, k and v rows
+        heads = model.config.num_attention_heads
+
+        def split_heads(module, args, out):
+            qkv = out[0].detach().numpy()
+            per_head = qkv.reshape(len(qkv), heads, 3, -1)                     # (n, H, 3, hd)
+            got.setdefault("q", per_head[:, :, 0].reshape(len(qkv), -1).copy())
+            got.setdefault("k", per_head[:, :, 1].reshape(len(qkv), -1).copy())
+
+        hooks.append(layer.attention.query_key_value.register_forward_hook(split_heads))
     elif family == "phi3":                 # one fused projection: rows q (H x hd), k (KV x hd), v
         att = layer.self_attn
         q_rows = model.config.num_attention_heads * att.head_dim

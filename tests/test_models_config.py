@@ -27,6 +27,9 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
         four_dict.update(rope_theta=full["rope_theta"], rope_local_base_freq=sliding["rope_theta"],
                          rope_scaling={k: v for k, v in full.items() if k != "rope_theta"})
         params = params[hf.layer_types[0]]
+    elif family == "gpt_neox":                       # its own 4.x keys (GPTNeoXConfig reads no rope_theta)
+        four_dict.update(rotary_emb_base=params["rope_theta"], rotary_pct=params["partial_rotary_factor"],
+                         rope_scaling=None)
     elif params:
         four_dict["rope_theta"] = params["rope_theta"]
         four_dict["rope_scaling"] = None
@@ -39,7 +42,7 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
     if five.position == "rope":
         assert five.rope_base == params["rope_theta"]
         assert five.rope_parameters == params
-        assert five.n_kv_heads == hf.num_key_value_heads
+        assert five.n_kv_heads == getattr(hf, "num_key_value_heads", hf.num_attention_heads)
     else:
         assert five.rope_scaling is None and five.rope_base is None
     assert five.position_offset == (2 if family.startswith("opt") else 0)

@@ -2018,8 +2018,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
         </message>
         <message>
+            <source>layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows</source>
+            <translation>第 %1 层的 %2 有 %3 行；config.json 说有 %4 个头，每个头的 q、k、v 各 %5 行</translation>
+        </message>
+        <message>
             <source>layer %1's %2 has %3 rows; config.json says %4 q, %5 k and %5 v rows</source>
             <translation>第 %1 层的 %2 有 %3 行；config.json 给出 %4 行 q、%5 行 k 和 %5 行 v</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has shape %3, not (%4,)</source>
+            <translation>第 %1 层的 %2 形状为 %3，而不是 (%4,)</translation>
         </message>
         <message>
             <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>

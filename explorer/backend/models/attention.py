@@ -1,8 +1,9 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
-Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT, RMSNorm for
-Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the projections with
-their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows),
+Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX,
+RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
+projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused
+qkv_proj rows; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
 Qwen3's and Gemma 3's per-head q_norm / k_norm, kv heads repeated onto q heads (GQA, like repeat_kv), then
 RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of
 each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
@@ -117,7 +118,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
         w = reader.read(need(reader, w_name))
-        if cfg.family in ("gpt2", "opt"):
+        if cfg.family in ("gpt2", "opt", "gpt_neox"):
             x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
@@ -132,6 +133,16 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         require(w.shape[0] == q_rows + 2 * k_rows, "layer %1's %2 has %3 rows; config.json says %4 q, %5 k "
                 "and %5 v rows", layer, names["qkv_rows"], w.shape[0], q_rows, k_rows)
         q, k = x @ w[:q_rows].T, x @ w[q_rows:q_rows + k_rows].T                          # (n, H*hd), (n, KV*hd)
+    elif "qkv_heads" in names:                  # GPT-NeoX's nn.Linear: head h's q, k, v rows, then h + 1's
+        w = _projection(reader, names["qkv_heads"], layer, cfg.d_model)                 # (3 H hd, d)
+        rows = 3 * cfg.n_heads * hd
+        require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows",
+                layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
+        bias = _bias(reader, names["qkv_heads_bias"]) if cfg.qk_bias else np.float32(0.0)
+        require(np.ndim(bias) == 0 or np.shape(bias) == (rows,), "layer %1's %2 has shape %3, not (%4,)", layer,
+                names["qkv_heads_bias"], np.shape(bias), rows)
+        qkv = (x @ w.T + bias).reshape(len(x), cfg.n_heads, 3, hd)                       # (n, H, 3, hd)
+        q, k = qkv[:, :, 0].reshape(len(x), -1), qkv[:, :, 1].reshape(len(x), -1)        # (n, H*hd) each
     else:
         q_bias, k_bias = ((_bias(reader, names["q_bias"]), _bias(reader, names["k_bias"])) if cfg.qk_bias
                           else (0.0, 0.0))          # (a config without biases: transformers reads none)

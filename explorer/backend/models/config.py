@@ -25,16 +25,20 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
             "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3",
             # SmolLM3: Llama's attention, and every no_rope_layer_interval-th layer without RoPE (NoPE)
-            "smollm3": "llama"}
+            "smollm3": "llama",
+            # GPT-NeoX (Pythia, GPT-NeoX-20B): LayerNorm, one fused per-head qkv, a quarter of each head turns
+            "gpt_neox": "gpt_neox"}
 SUPPORTED = tuple(FAMILIES)
-ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3")
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox")
+PARTIAL_FAMILIES = ("phi3", "gpt_neox")   # turn int(head_dim x partial_rotary_factor) channels, any rope type
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
-                         "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768}   # by model_type
+                         "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
+                         "gpt_neox": 2048}   # by model_type
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
@@ -51,7 +55,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3
+    #                                 gemma2 | gemma3 | gpt_neox
     model_type: str
     name: str
     d_model: int
@@ -162,6 +166,12 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}. Phi-3's
     "su" and "yarn" are its LongRoPE (Phi3Config.convert_rope_params_to_dict renames them)."""
     params = cfg.get("rope_parameters")
+    if family == "gpt_neox":    # GPTNeoXConfig.convert_rope_params_to_dict: rope_scaling (4.x) or
+        scaling = cfg.get("rope_scaling") or params or {}     # rope_parameters, then its own 4.x keys
+        require(isinstance(scaling, dict), "config.json: rope_parameters must be an object, not %1", repr(scaling))
+        params = dict(scaling)              # (a top-level rope_theta it never reads)
+        params.setdefault("rope_theta", cfg.get("rotary_emb_base", 10000.0))
+        params.setdefault("partial_rotary_factor", cfg.get("rotary_pct", 0.25))
     if params is None:
         scaling = cfg.get("rope_scaling") or {}
         require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", repr(scaling))
@@ -231,6 +241,13 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "qk_bias": family == "bert" or bool(cfg.get("enable_bias", True)),
                   "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
                   "word_embed_proj_dim": proj}
+    elif family == "gpt_neox":     # GPTNeoXConfig: every head its own k and v, LayerNorm, biases by default
+        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
+                            _int(cfg, "num_attention_heads"))
+        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
+                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
+                  "norm_eps": cfg.get("layer_norm_eps", 1e-5), "qk_bias": _flag(cfg, "attention_bias", True),
+                  "pre_norm": True, "word_embed_proj_dim": d}
     else:
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
@@ -246,7 +263,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "norm_eps": cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)), "qk_bias": bias,
                   "pre_norm": True,
                   "word_embed_proj_dim": d}
-    head_dim = cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES else None
+    # (GPTNeoXAttention splits hidden / heads channels a head, whatever head_dim says)
+    head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
+                and family != "gpt_neox" else None)
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -272,7 +291,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
-        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt")
+        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt", "gpt_neox")
                                         else "rms_norm_eps")})
 
 
@@ -318,7 +337,7 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
     partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
     require(_float(partial, "partial_rotary_factor") <= 1.0,
             "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
-    # only partial_rotary_factor: these classes read no rotary_pct (GPT-NeoX) or rotary_dim (GPT-J)
+    # only partial_rotary_factor (GPT-NeoX's rotary_pct is in params already): no rotary_dim (GPT-J)
     read = {k: v for k, v in cfg.items() if k not in ("rotary_pct", "rotary_dim")}
     if family == "phi3":              # its class always has an L0 (default 4096), and it wins over the dict's
         read.setdefault("original_max_position_embeddings", PHI3_ORIGINAL)
@@ -328,8 +347,10 @@ def _rope_scaling(cfg: dict, family: str, max_positions: int,
     except InputError as exc:
         return params["rope_theta"], None, exc.args[0]
     partial = scaling.partial_rotary_factor
-    # (Phi-3 rotates the first int(head_dim x p) channels of a head, any rope type; proportional spans it)
-    if runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional" and family != "phi3":
+    # (Phi-3 and GPT-NeoX rotate the first int(head_dim x p) channels of a head, any rope type;
+    # proportional spans it)
+    if (runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional"
+            and family not in PARTIAL_FAMILIES):
         # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
         # partial width does not fit the head it multiplies, and the model cannot run
         if scaling.rope_type != "default":

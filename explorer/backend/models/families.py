@@ -16,7 +16,7 @@ from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
-         "opt": "decoder.embed_tokens.weight"}
+         "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight"}
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "opt": "decoder.embed_positions.weight"}
 
@@ -118,12 +118,15 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
+    if cfg.family == "gpt_neox":                                                  # a LayerNorm
+        return f"layers.{layer}.input_layernorm.weight", f"layers.{layer}.input_layernorm.bias"
     return f"layers.{layer}.input_layernorm.weight", None
 
 
 def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
-    qkv_proj, rows q (H x hd), then k (KV x hd), then v)."""
+    qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
+    its q, k and v rows)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -132,6 +135,9 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k": pre + "key.weight", "k_bias": pre + "key.bias"}
     if cfg.family == "phi3":
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
+    if cfg.family == "gpt_neox":
+        pre = f"layers.{layer}.attention.query_key_value."
+        return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
     return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
             "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}

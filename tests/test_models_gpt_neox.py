@@ -1,0 +1,114 @@
+"""GPT-NeoX checkpoints (Pythia, GPT-NeoX-20B) against transformers' GPTNeoXConfig and GPTNeoXForCausalLM.
+
+What differs from the Llama-like families: the 4.x keys `rotary_emb_base` / `rotary_pct` (a quarter of
+each head turns by default, whatever the rope type), a LayerNorm before attention, and one fused
+`query_key_value` whose rows are head 0's q, k and v, then head 1's. The plain X, q/k and RoPE checks
+run with every other family in tests/test_models_families.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.config import model_config
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+
+# EleutherAI/pythia-14m's config.json (commit 94f7c35d5e9f2e9bac8ca839329f505b4d007d5d), as written by
+# transformers 4.x: no rope_parameters, its own rotary_emb_base and rotary_pct
+PYTHIA_14M = {"architectures": ["GPTNeoXForCausalLM"], "attention_bias": True, "bos_token_id": 0,
+              "eos_token_id": 0, "hidden_act": "gelu", "hidden_size": 128, "intermediate_size": 512,
+              "layer_norm_eps": 1e-5, "max_position_embeddings": 2048, "model_type": "gpt_neox",
+              "num_attention_heads": 4, "num_hidden_layers": 6, "rope_scaling": None, "rotary_emb_base": 10000,
+              "rotary_pct": 0.25, "tie_word_embeddings": False, "use_parallel_residual": True,
+              "vocab_size": 50304}
+
+
+def test_pythia_14m_config_reads_as_transformers_reads_it():
+    """A quarter of each 32-channel head turns (8 channels), base 10,000: GPTNeoXConfig's rope_parameters."""
+    want = tf.GPTNeoXConfig(**PYTHIA_14M).rope_parameters
+    cfg = model_config(PYTHIA_14M, "pythia-14m")
+    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        "gpt_neox", "rope", 128, 4, 4, 32)
+    assert cfg.rope_base == want["rope_theta"] == 10000
+    assert cfg.partial_rotary_factor == want["partial_rotary_factor"] == 0.25 and cfg.rope_dim == 8
+    assert (cfg.qk_bias, cfg.norm_eps, cfg.max_positions, cfg.rope_refusal) == (True, 1e-5, 2048, None)
+
+
+@pytest.mark.parametrize("extra", [{}, {"rope_theta": 700.0}, {"rotary_emb_base": 500, "rotary_pct": 0.5},
+                                   {"rope_scaling": {"type": "linear", "factor": 2.0}}])
+def test_rope_keys_are_read_as_gpt_neox_config_reads_them(extra):
+    """rotary_emb_base (default 10,000; a top-level rope_theta is not read) and rotary_pct (default 0.25)."""
+    cfg_dict = {k: v for k, v in PYTHIA_14M.items() if k not in ("rotary_emb_base", "rotary_pct")}
+    cfg_dict.update(extra)
+    want = tf.GPTNeoXConfig(**json.loads(json.dumps(cfg_dict))).rope_parameters   # (it edits the dict)
+    cfg = model_config(cfg_dict)
+    assert cfg.rope_base == want["rope_theta"]
+    assert cfg.partial_rotary_factor == want["partial_rotary_factor"]
+    assert cfg.rope_scaling.rope_type == want["rope_type"]
+
+
+def _pythia_style(folder):
+    """Rewrite a 5.x GPT-NeoX config.json with Pythia's 4.x keys (rotary_emb_base, rotary_pct)."""
+    path = folder / "config.json"
+    cfg = json.loads(path.read_text())
+    params = cfg.pop("rope_parameters")
+    cfg.update(rotary_emb_base=params.pop("rope_theta"), rotary_pct=params.pop("partial_rotary_factor"))
+    kind = params.pop("rope_type")
+    cfg["rope_scaling"] = None if kind == "default" else {"type": kind, **params}
+    path.write_text(json.dumps(cfg))
+    return cfg
+
+
+@pytest.mark.parametrize("scaling", [None, {"rope_type": "linear", "factor": 3.0},
+                                     {"rope_type": "dynamic", "factor": 2.0}])
+def test_a_pythia_style_folder_equals_transformers_layer_0(tmp_path, scaling):
+    """X, q and k after the partial RoPE (scaled too: GPT-NeoX turns its rotary fraction with any rope
+    type) and the softmax of the causal logits equal transformers' model of the same folder."""
+    import torch
+
+    settings = {"rotary_emb_base": 700, "rotary_pct": 0.5}
+    if scaling:
+        settings["rope_scaling"] = dict(scaling, rope_theta=700.0, partial_rotary_factor=0.5)
+    config = tf.GPTNeoXConfig(**{**mh.FAMILIES["gpt_neox"], **settings})
+    config._attn_implementation = "eager"
+    torch.manual_seed(3)
+    mh.save_random(tf.GPTNeoXForCausalLM(config).eval(), tmp_path)
+    written = _pythia_style(tmp_path)
+    assert "rope_parameters" not in written and written["rotary_pct"] == 0.5
+    reference = tf.GPTNeoXForCausalLM.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    with open_model(tmp_path) as model:
+        assert model.config.rope_dim == 4 and model.config.rope_scaling.rope_type == (
+            scaling or {"rope_type": "default"})["rope_type"]
+        ids = model.tokenize(" ".join([mh.TEXT] * 4)).ids       # 52 tokens: past the 40 dynamic scales at
+        mh.assert_layer0_as_transformers(model, reference, "gpt_neox", ids)
+        qk = model.layer0_qk(ids)
+        assert np.array_equal(qk.q_rot[..., 4:], qk.q[..., 4:])   # the last 4 channels of each head stay
+        assert not np.allclose(qk.q_rot[..., :4], qk.q[..., :4])
+
+
+def test_a_fused_projection_of_the_wrong_size_is_named(tmp_path):
+    """query_key_value with rows missing, or a bias of the wrong length: one line naming the tensor."""
+    from safetensors.numpy import load_file, save_file
+
+    mh.build("gpt_neox", tmp_path)
+    tensors = load_file(tmp_path / "model.safetensors")
+    good = dict(tensors)
+    weight = next(k for k in tensors if k.endswith("layers.0.attention.query_key_value.weight"))
+    bias = weight.replace(".weight", ".bias")
+    for name, cut, match in ((weight, 90, r"query_key_value.weight has 90 rows; config.json says 4 heads of 8"),
+                             (bias, 95, r"query_key_value.bias has shape \(95,\), not \(96,\)")):
+        tensors = dict(good)
+        tensors[name] = np.ascontiguousarray(good[name][:cut])
+        save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
+        with open_model(tmp_path) as model:
+            with pytest.raises(InputError, match=match) as info:
+                model.layer0_qk(model.tokenize(mh.TEXT).ids)
+            assert "\n" not in str(info.value)
