@@ -51,6 +51,8 @@ FAMILIES = {
     # GPT-NeoX (Pythia): fused per-head query_key_value; 4.x keys rotary_emb_base / rotary_pct, here half of
     # each head of 8 turns (Pythia's quarter would be 2 channels)
     "gpt_neox": dict(SMALL, rotary_emb_base=700, rotary_pct=0.5),
+    # Phi (Phi-2's 0.4 of a head turns; 0.5 here, of 8 channels), with per-head q/k LayerNorms (qk_layernorm)
+    "phi": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, partial_rotary_factor=0.5, qk_layernorm=True),
 }
 
 
@@ -67,7 +69,7 @@ def classes(family: str):
             "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
             "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
-            "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM")}[family]
+            "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -164,7 +166,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3")
-                        else (att.q_proj, att.k_proj))
+                        else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
+                        else (att.q_proj, att.k_proj))                 # (Phi's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
     restore = None
     if not family.startswith(("gpt2", "bert", "opt")):
@@ -186,6 +189,11 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             h.remove()
         if restore:
             restore[0].apply_rotary_pos_emb = restore[1]
+    if family == "phi":          # PhiAttention rotates only its first channels through apply_rotary_pos_emb
+        rot, hd = got["q_rot"].shape[-1], model.model.layers[0].self_attn.head_dim
+        for key in ("q", "k"):                  # (q_proj's (n, H hd) without qk_layernorm, else (H, n, hd))
+            whole = got[key] if got[key].ndim == 3 else got[key].reshape(len(got[key]), -1, hd).transpose(1, 0, 2)
+            got[key + "_rot"] = np.concatenate([got[key + "_rot"], whole[..., rot:]], axis=-1)
     return got
 
 

@@ -1,10 +1,10 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
-Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX,
-RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
+Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
+Phi, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
 projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused
 qkv_proj rows; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
-Qwen3's and Gemma 3's per-head q_norm / k_norm, kv heads repeated onto q heads (GQA, like repeat_kv), then
+Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms), kv heads repeated onto q heads (GQA, like repeat_kv), then
 RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of
 each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
 i + head_dim/2, as ggml rotates its rows), with the layer's own RoPE (Gemma 3: its layer type's). Logits:
@@ -109,6 +109,13 @@ def _projection(reader: TensorReader, name: str, layer: int, d_model: int, axis:
     return w
 
 
+def _head_vector(reader: TensorReader, name: str, layer: int, hd: int) -> np.ndarray:
+    """A per-head norm's weight or bias `name`, which must have head_dim entries."""
+    v = reader.read(need(reader, name))
+    require(v.shape == (hd,), "layer %1's %2 has shape %3, not (%4,)", layer, name, tuple(v.shape), hd)
+    return v
+
+
 def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int):
     """(q (H, n, hd), k (KV, n, hd)) of `layer` from its input x (n, d), before RoPE."""
     require(0 <= layer < cfg.n_layers, "layer must be in 0..%1, not %2", cfg.n_layers - 1, layer)
@@ -118,7 +125,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
         w = reader.read(need(reader, w_name))
-        if cfg.family in ("gpt2", "opt", "gpt_neox"):
+        if cfg.family in ("gpt2", "opt", "gpt_neox", "phi"):
             x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
@@ -153,7 +160,13 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
-    if cfg.qk_norm:
+    if cfg.qk_norm and "q_norm_bias" in names:       # Phi's qk_layernorm: LayerNorms over each head
+        def head_norm(t: np.ndarray, which: str) -> np.ndarray:
+            w, b = (_head_vector(reader, names[which + key], layer, hd) for key in ("_norm", "_norm_bias"))
+            return layer_norm(t, w, b, cfg.norm_eps)
+
+        q, k = head_norm(q, "q"), head_norm(k, "k")
+    elif cfg.qk_norm:
         q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
         k = rms_norm(k, reader.read(need(reader, names["k_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
     return q.astype(np.float32, copy=False), k.astype(np.float32, copy=False)

@@ -27,10 +27,14 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # SmolLM3: Llama's attention, and every no_rope_layer_interval-th layer without RoPE (NoPE)
             "smollm3": "llama",
             # GPT-NeoX (Pythia, GPT-NeoX-20B): LayerNorm, one fused per-head qkv, a quarter of each head turns
-            "gpt_neox": "gpt_neox"}
+            "gpt_neox": "gpt_neox",
+            # Phi-1, Phi-1.5, Phi-2: LayerNorm, q/k/v biases, the first partial_rotary_factor of each head
+            # turns (Phi-2: 0.4), optional per-head q/k LayerNorms (qk_layernorm)
+            "phi": "phi"}
 SUPPORTED = tuple(FAMILIES)
-ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox")
-PARTIAL_FAMILIES = ("phi3", "gpt_neox")   # turn int(head_dim x partial_rotary_factor) channels, any rope type
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi")
+PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi")   # turn int(head_dim x partial_rotary_factor) channels, any rope type
+LAYER_NORMS = ("gpt_neox", "phi")     # RoPE families with LayerNorms (weight and bias, layer_norm_eps)
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -38,7 +42,7 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
-                         "gpt_neox": 2048}   # by model_type
+                         "gpt_neox": 2048, "phi": 2048}   # by model_type
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
@@ -55,7 +59,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox
+    #                                 gemma2 | gemma3 | gpt_neox | phi
     model_type: str
     name: str
     d_model: int
@@ -183,6 +187,8 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     params["rope_type"] = params.get("rope_type") or kind or "default"
     if family == "phi3" and params["rope_type"] in ("su", "yarn"):
         params["rope_type"] = "longrope"
+    if family == "phi":                     # PhiConfig's default fraction (a top-level key, else 0.5)
+        params.setdefault("partial_rotary_factor", cfg.get("partial_rotary_factor", 0.5))
     params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
     params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
     # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)
@@ -241,28 +247,24 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "qk_bias": family == "bert" or bool(cfg.get("enable_bias", True)),
                   "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
                   "word_embed_proj_dim": proj}
-    elif family == "gpt_neox":     # GPTNeoXConfig: every head its own k and v, LayerNorm, biases by default
-        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
-                            _int(cfg, "num_attention_heads"))
-        common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
-                  "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": cfg.get("layer_norm_eps", 1e-5), "qk_bias": _flag(cfg, "attention_bias", True),
-                  "pre_norm": True, "word_embed_proj_dim": d}
     else:
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
-        kv = _int(cfg, "num_key_value_heads", default=heads)
+        # (GPTNeoXConfig has no num_key_value_heads: every head its own k and v)
+        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads", default=heads)
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
-        # Qwen2 always has q/k/v biases, Qwen2-MoE when qkv_bias (default true), Mistral, Mixtral and Phi-3
-        # never, the others when attention_bias; transformers leaves bias tensors of a config without unread
+        # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), GPT-NeoX when
+        # attention_bias (default true), Mistral, Mixtral and Phi-3 never, the others when attention_bias
+        # (default false); transformers leaves bias tensors of a config without unread
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
-                else model_type not in NO_QK_BIAS and _flag(cfg, "attention_bias", False))
+                else family == "phi" or model_type not in NO_QK_BIAS
+                and _flag(cfg, "attention_bias", family == "gpt_neox"))
+        eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORMS
+               else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)), "qk_bias": bias,
-                  "pre_norm": True,
-                  "word_embed_proj_dim": d}
+                  "norm_eps": eps, "qk_bias": bias, "pre_norm": True, "word_embed_proj_dim": d}
     # (GPTNeoXAttention splits hidden / heads channels a head, whatever head_dim says)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
                 and family != "gpt_neox" else None)
@@ -289,9 +291,10 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
-        dtype=dtype, qk_norm=family in ("qwen3", "gemma3"), **gemma,
+        dtype=dtype, qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
+        **gemma,
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
-        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt", "gpt_neox")
+        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt") + LAYER_NORMS
                                         else "rms_norm_eps")})
 
 

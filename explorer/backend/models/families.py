@@ -118,7 +118,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
-    if cfg.family == "gpt_neox":                                                  # a LayerNorm
+    if cfg.family in ("gpt_neox", "phi"):                                         # a LayerNorm
         return f"layers.{layer}.input_layernorm.weight", f"layers.{layer}.input_layernorm.bias"
     return f"layers.{layer}.input_layernorm.weight", None
 
@@ -126,7 +126,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
 def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
     qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
-    its q, k and v rows)."""
+    its q, k and v rows; Phi: its per-head q/k LayerNorms, weight and bias)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -139,5 +139,10 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
+    if cfg.family == "phi":
+        return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
+                "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_layernorm.weight",
+                "q_norm_bias": pre + "q_layernorm.bias", "k_norm": pre + "k_layernorm.weight",
+                "k_norm_bias": pre + "k_layernorm.bias"}
     return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
             "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}

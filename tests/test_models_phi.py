@@ -1,0 +1,97 @@
+"""Phi-1 / 1.5 / 2 checkpoints (model_type "phi") against transformers' PhiConfig and PhiForCausalLM.
+
+What differs from the Llama-like families: only the first int(head_dim x partial_rotary_factor) channels of
+each head turn (Phi-2: 0.4; PhiConfig's default 0.5), with any rope type; LayerNorms (weight and bias)
+before attention; q/k/v biases always; and optional per-head q/k LayerNorms (qk_layernorm). The plain X,
+q/k and RoPE checks run with every other family in tests/test_models_families.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.config import model_config
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+
+# microsoft/phi-2's config.json as published (transformers 4.37.0): 4.x keys, top-level partial_rotary_factor
+PHI_2 = {"_name_or_path": "microsoft/phi-2", "architectures": ["PhiForCausalLM"], "attention_dropout": 0.0,
+         "bos_token_id": 50256, "embd_pdrop": 0.0, "eos_token_id": 50256, "hidden_act": "gelu_new",
+         "hidden_size": 2560, "initializer_range": 0.02, "intermediate_size": 10240, "layer_norm_eps": 1e-05,
+         "max_position_embeddings": 2048, "model_type": "phi", "num_attention_heads": 32, "num_hidden_layers": 32,
+         "num_key_value_heads": 32, "partial_rotary_factor": 0.4, "qk_layernorm": False, "resid_pdrop": 0.1,
+         "rope_scaling": None, "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "float16",
+         "transformers_version": "4.37.0", "use_cache": True, "vocab_size": 51200}
+
+
+def test_phi_2_config_reads_as_transformers_reads_it():
+    """32 of each 80-channel head turn (0.4), base 10,000, biases, LayerNorm eps 1e-5."""
+    want = tf.PhiConfig(**PHI_2).rope_parameters
+    cfg = model_config(PHI_2)
+    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        "phi", "rope", 2560, 32, 32, 80)
+    assert cfg.rope_base == want["rope_theta"] == 10000.0
+    assert cfg.partial_rotary_factor == want["partial_rotary_factor"] == 0.4 and cfg.rope_dim == 32
+    assert (cfg.qk_bias, cfg.qk_norm, cfg.norm_eps, cfg.max_positions, cfg.dtype) == (
+        True, False, 1e-5, 2048, "float16")
+
+
+@pytest.mark.parametrize("extra", [{}, {"partial_rotary_factor": 0.75},
+                                   {"rope_parameters": {"rope_type": "default", "rope_theta": 900.0}},
+                                   {"rope_parameters": {"rope_type": "default", "rope_theta": 900.0},
+                                    "partial_rotary_factor": 0.25}])
+def test_the_rotary_fraction_defaults_as_phi_config_does(extra):
+    """Without partial_rotary_factor a Phi turns half of each head (PhiConfig's default, not 1)."""
+    cfg_dict = {k: v for k, v in PHI_2.items() if k not in ("partial_rotary_factor", "rope_theta")}
+    cfg_dict.update(extra)
+    want = tf.PhiConfig(**json.loads(json.dumps(cfg_dict))).rope_parameters
+    cfg = model_config(cfg_dict)
+    assert (cfg.rope_base, cfg.partial_rotary_factor) == (want["rope_theta"], want["partial_rotary_factor"])
+
+
+@pytest.mark.parametrize("qk_layernorm", [False, True])
+@pytest.mark.parametrize("scaling", [None, {"type": "linear", "factor": 3.0}, {"type": "dynamic", "factor": 2.0}])
+def test_a_phi_2_style_folder_equals_transformers_layer_0(tmp_path, qk_layernorm, scaling):
+    """X, q and k after the partial RoPE (scaled too) and the softmax of the causal logits equal
+    transformers' model of the same folder, written with Phi-2's 4.x keys."""
+    import torch
+
+    settings = dict(mh.FAMILIES["phi"], qk_layernorm=qk_layernorm, partial_rotary_factor=0.5, rope_theta=800.0)
+    if scaling:
+        settings["rope_scaling"] = dict(scaling)
+    config = tf.PhiConfig(**settings)
+    config._attn_implementation = "eager"
+    torch.manual_seed(5)
+    mh.save_random(tf.PhiForCausalLM(config).eval(), tmp_path)
+    mh.to_4x_config(tmp_path)
+    written = json.loads((tmp_path / "config.json").read_text())
+    assert "rope_parameters" not in written and written["rope_theta"] == 800.0
+    reference = tf.PhiForCausalLM.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    with open_model(tmp_path) as model:
+        assert model.config.rope_dim == 4 and model.config.qk_norm == qk_layernorm
+        ids = model.tokenize(" ".join([mh.TEXT] * 4)).ids      # 52 tokens: past the 40 dynamic scales at
+        mh.assert_layer0_as_transformers(model, reference, "phi", ids)
+        qk = model.layer0_qk(ids)
+        assert np.array_equal(qk.q_rot[..., 4:], qk.q[..., 4:])   # the last 4 channels of each head stay
+        assert not np.allclose(qk.q_rot[..., :4], qk.q[..., :4])
+
+
+def test_a_q_layernorm_of_the_wrong_width_is_named(tmp_path):
+    from safetensors.numpy import load_file, save_file
+
+    mh.build("phi", tmp_path)
+    tensors = load_file(tmp_path / "model.safetensors")
+    name = next(k for k in tensors if k.endswith("layers.0.self_attn.q_layernorm.bias"))
+    tensors[name] = np.ascontiguousarray(tensors[name][:5])
+    save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    with open_model(tmp_path) as model:
+        with pytest.raises(InputError, match=r"q_layernorm.bias has shape \(5,\), not \(8,\)") as info:
+            model.layer0_qk(model.tokenize(mh.TEXT).ids)
+        assert "\n" not in str(info.value)
