@@ -53,6 +53,8 @@ FAMILIES = {
     "gpt_neox": dict(SMALL, rotary_emb_base=700, rotary_pct=0.5),
     # Phi (Phi-2's 0.4 of a head turns; 0.5 here, of 8 channels), with per-head q/k LayerNorms (qk_layernorm)
     "phi": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, partial_rotary_factor=0.5, qk_layernorm=True),
+    # GPT-J: the first rotary_dim (4 of 8) channels of each head turn in neighbouring pairs (rotate_every_two)
+    "gptj": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB, "rotary_dim": 4},
 }
 
 
@@ -69,7 +71,8 @@ def classes(family: str):
             "qwen2_moe": ("Qwen2MoeConfig", "Qwen2MoeForCausalLM"),
             "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
-            "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM")}[family]
+            "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
+            "gptj": ("GPTJConfig", "GPTJForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -109,7 +112,7 @@ def save_random(model, folder: Path):
 
 def first_layer(model, family: str):
     base = getattr(model, "base_model", model)
-    if family == "gpt2":
+    if family in ("gpt2", "gptj"):
         return base.h[0]
     if family == "bert":
         return base.encoder.layer[0]
@@ -142,6 +145,9 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     elif family == "bert":
         hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
                   layer.attention.self.key.register_forward_hook(keep("k"))]
+    elif family == "gptj":
+        hooks += [layer.attn.q_proj.register_forward_hook(keep("q")),
+                  layer.attn.k_proj.register_forward_hook(keep("k"))]
     elif family == "gpt_neox":             # one fused projection: per head its q, k and v rows
         heads = model.config.num_attention_heads
 
@@ -170,7 +176,18 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
                         else (att.q_proj, att.k_proj))                 # (Phi's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
     restore = None
-    if not family.startswith(("gpt2", "bert", "opt")):
+    if family == "gptj":            # apply_rotary_pos_emb(tensor, sin, cos): k's turned part, then q's
+        module = importlib.import_module("transformers.models.gptj.modeling_gptj")
+        original, turned = module.apply_rotary_pos_emb, []
+
+        def spy_one(tensor, sin, cos):
+            out = original(tensor, sin, cos)
+            turned.append(out[0].detach().numpy().transpose(1, 0, 2).copy())      # (H, n, rot)
+            return out
+
+        module.apply_rotary_pos_emb, restore = spy_one, (module, original)
+        got["turned"] = turned
+    elif not family.startswith(("gpt2", "bert", "opt")):
         module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         original = module.apply_rotary_pos_emb
 
@@ -189,8 +206,11 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             h.remove()
         if restore:
             restore[0].apply_rotary_pos_emb = restore[1]
-    if family == "phi":          # PhiAttention rotates only its first channels through apply_rotary_pos_emb
-        rot, hd = got["q_rot"].shape[-1], model.model.layers[0].self_attn.head_dim
+    if family == "gptj":
+        turned = got.pop("turned")
+        got["k_rot"], got["q_rot"] = turned[0], turned[1]
+    if family in ("phi", "gptj"):  # only their first channels go through apply_rotary_pos_emb
+        rot, hd = got["q_rot"].shape[-1], model.config.hidden_size // model.config.num_attention_heads
         for key in ("q", "k"):                  # (q_proj's (n, H hd) without qk_layernorm, else (H, n, hd))
             whole = got[key] if got[key].ndim == 3 else got[key].reshape(len(got[key]), -1, hd).transpose(1, 0, 2)
             got[key + "_rot"] = np.concatenate([got[key + "_rot"], whole[..., rot:]], axis=-1)

@@ -27,6 +27,9 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
         four_dict.update(rope_theta=full["rope_theta"], rope_local_base_freq=sliding["rope_theta"],
                          rope_scaling={k: v for k, v in full.items() if k != "rope_theta"})
         params = params[hf.layer_types[0]]
+    elif family == "gptj":                           # no RoPE keys: rotary_dim of each head, base 10,000
+        params = {"rope_type": "default", "rope_theta": 10000.0,
+                  "partial_rotary_factor": hf.rotary_dim / (hf.n_embd // hf.n_head)}
     elif family == "gpt_neox":                       # its own 4.x keys (GPTNeoXConfig reads no rope_theta)
         four_dict.update(rotary_emb_base=params["rope_theta"], rotary_pct=params["partial_rotary_factor"],
                          rope_scaling=None)

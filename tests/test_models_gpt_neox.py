@@ -112,3 +112,34 @@ def test_a_fused_projection_of_the_wrong_size_is_named(tmp_path):
             with pytest.raises(InputError, match=match) as info:
                 model.layer0_qk(model.tokenize(mh.TEXT).ids)
             assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("extra, match", [
+    ({"rotary_emb_base": 0.5, "rope_theta": 10000.0}, r"rotary_emb_base \(RoPE's base\) must be a number > 1, not 0.5"),
+    ({"rotary_pct": 1.5}, r"rotary_pct must be a number in \(0, 1\], not 1.5"),
+    ({"rotary_pct": "x"}, r"rotary_pct must be a number in \(0, 1\], not 'x'"),
+    ({"rope_scaling": "linear"}, r"rope_scaling must be an object, not 'linear'"),
+    ({"rope_parameters": []}, r"rope_parameters must be an object, not \[\]"),
+    ({"head_dim": 16}, r"head_dim 16 is not hidden_size / num_attention_heads \(128 / 4\)"),
+])
+def test_bad_gpt_neox_rope_keys_are_named_as_written(extra, match):
+    """Found by a helper's attack: the messages named rope_theta or rope_parameters for GPT-NeoX's own
+    keys, a falsy rope_parameters ([]) was ignored (GPTNeoXConfig refuses it), and a head_dim beside
+    hidden / heads gave other q and k than transformers (its RoPE sizes itself by head_dim, its
+    attention by hidden / heads) without a word."""
+    with pytest.raises(InputError, match=match):
+        model_config({**PYTHIA_14M, **extra})
+
+
+def test_a_scalar_qkv_bias_in_the_file_is_refused(tmp_path):
+    """A 0-d query_key_value.bias was broadcast over the 96 rows (transformers refuses to load it)."""
+    from safetensors.numpy import load_file, save_file
+
+    mh.build("gpt_neox", tmp_path)
+    tensors = load_file(tmp_path / "model.safetensors")
+    name = next(k for k in tensors if k.endswith("layers.0.attention.query_key_value.bias"))
+    tensors[name] = np.asarray(tensors[name][0])
+    save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    with open_model(tmp_path) as model:
+        with pytest.raises(InputError, match=r"query_key_value.bias has shape \(\), not \(96,\)"):
+            model.layer0_qk(model.tokenize(mh.TEXT).ids)

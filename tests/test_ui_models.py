@@ -286,6 +286,20 @@ def test_qk_readout_names_the_longrope_factor_set_in_use(window, tmp_path):
         assert f"longrope ×2 (20 → 40), {words}, rotary 0.5; " in view.readout.text(), view.readout.text()
 
 
+def test_qk_readout_and_status_name_gpt_js_neighbour_pairs(window, tmp_path):
+    """GPT-J turns channels (2i, 2i + 1) together: the Real RoPE readout and the opened-model line say
+    so beside its rotary fraction; GPT-NeoX (rotate-half) says only its fraction."""
+    for family, words in (("gptj", "RoPE base 10,000, rotary 0.5, pairs (2i, 2i+1); "),
+                          ("gpt_neox", "RoPE base 700, rotary 0.5; ")):
+        mh.build(family, tmp_path / family)
+        window.controller.update(text=mh.TEXT)
+        open_and_wait(window, tmp_path / family)
+        view = show(window, "qk")
+        assert not view.result.error, view.result.error
+        assert words in view.readout.text(), view.readout.text()
+        assert ("pairs (2i, 2i+1)" in window.statusBar().currentMessage()) == (family == "gptj")
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
     """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever

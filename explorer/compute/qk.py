@@ -79,6 +79,7 @@ class QkResult:
     softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
     rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
     rotary_fraction: float = 1.0        # the fraction of each head that rotates (Phi-4-mini: 0.75)
+    neighbour_pairs: bool = False       # GPT-J: channels (2i, 2i + 1) turn together (else i and i + rot/2)
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
 
@@ -169,6 +170,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     kv_head=np.asarray(qk.kv_head), distance=delta, by_distance=prof, by_distance_plain=prof_plain,
                     note=note, warning=warning, rope_label=cfg.rope_type_label,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
+                    neighbour_pairs=cfg.rope_interleaved,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap)
 
 

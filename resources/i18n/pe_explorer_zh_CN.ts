@@ -962,6 +962,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>宽 %2 的位置编码表中的 %1 行</translation>
         </message>
         <message>
+            <source>%1 tokens is longer than GPT-J's table of %2 rotary positions (n_positions); shorten the text</source>
+            <translation>%1 个词元超过了 GPT-J 的旋转位置表（n_positions）的 %2 个位置；请缩短文本</translation>
+        </message>
+        <message>
             <source>%1 tokens is longer than MiniLM's %2 learned positions; shorten the text (a learned table cannot be extended without training)</source>
             <translation>%1 个词元超过了 MiniLM 的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
         </message>
@@ -1830,6 +1834,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads GPT-NeoX's attention splits</source>
+            <translation>config.json：head_dim %1 不等于 hidden_size / num_attention_heads（%2 / %3），即 GPT-NeoX 的注意力所切分的头宽</translation>
+        </message>
+        <message>
             <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
             <translation>config.json：head_dim 必须是 1 到 %1 之间的整数，而不是 %2</translation>
         </message>
@@ -1888,6 +1896,18 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: rope_theta (RoPE's base) must be a number &gt; 1, not %1</source>
             <translation>config.json：rope_theta（RoPE 的 base）必须是大于 1 的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rotary_dim must be an even whole number from 2 to head_dim %1, not %2</source>
+            <translation>config.json：rotary_dim 必须是 2 到 head_dim %1 之间的偶数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: rotary_emb_base (RoPE's base) must be a number &gt; 1, not %1</source>
+            <translation>config.json：rotary_emb_base（RoPE 的 base）必须是大于 1 的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rotary_pct must be a number in (0, 1], not %1</source>
+            <translation>config.json：rotary_pct 必须是 (0, 1] 之间的数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>
@@ -4212,6 +4232,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>rotary %1</source>
             <translation>旋转比例 %1</translation>
+        </message>
+        <message>
+            <source>pairs (2i, 2i+1)</source>
+            <translation>相邻通道成对 (2i, 2i+1)</translation>
         </message>
     </context>
     <context>

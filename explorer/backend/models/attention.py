@@ -55,23 +55,27 @@ def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
         return (1.0 / (base ** (i / rope_dim))).astype(np.float32)              # (rope_dim/2,)
 
 
-def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0, gap: int | None = None) -> np.ndarray:
+def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0, gap: int | None = None,
+           interleaved: bool = False) -> np.ndarray:
     """RoPE at positions 0..n-1: channel j turns with channel j + gap, j < len(inv_freq), by p·θ_j;
     (H, n, hd). gap None: len(inv_freq), the rotate-half pairing of Hugging Face's Llama on the first
-    2·len(inv_freq) channels; llama.cpp's llama files pair across the whole head (gap head_dim/2)."""
+    2·len(inv_freq) channels; llama.cpp's llama files pair across the whole head (gap head_dim/2).
+    interleaved: GPT-J's rotate_every_two, channel 2j with 2j + 1 (gap is not read)."""
     half = inv_freq.shape[0]
     gap = half if gap is None else gap
     require(0 < 2 * half <= x.shape[-1], "inv_freq has %1 frequencies; a head of %2 channels takes at most %3",
                                          half, x.shape[-1], x.shape[-1] // 2)
-    require(half <= gap <= x.shape[-1] - half, "channel pairs %1 apart do not fit a head of %2 channels",
-            gap, x.shape[-1])
+    require(interleaved or half <= gap <= x.shape[-1] - half,
+            "channel pairs %1 apart do not fit a head of %2 channels", gap, x.shape[-1])
     pos = np.arange(x.shape[-2], dtype=np.float32)                            # (n,)
     freqs = pos[:, None] * inv_freq.astype(np.float32)[None, :]               # (n, half)
     cos, sin = np.cos(freqs) * np.float32(scale), np.sin(freqs) * np.float32(scale)
-    a, b = x[..., :half], x[..., gap:gap + half]                              # (H, n, half) each
+    first, second = ((slice(0, 2 * half, 2), slice(1, 2 * half, 2)) if interleaved
+                     else (slice(0, half), slice(gap, gap + half)))
+    a, b = x[..., first], x[..., second]                                      # (H, n, half) each
     out = x.astype(np.float32, copy=True)
-    out[..., :half] = a * cos - b * sin
-    out[..., gap:gap + half] = b * cos + a * sin
+    out[..., first] = a * cos - b * sin
+    out[..., second] = b * cos + a * sin
     return out
 
 
@@ -125,7 +129,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
         w = reader.read(need(reader, w_name))
-        if cfg.family in ("gpt2", "opt", "gpt_neox", "phi"):
+        if cfg.family in ("gpt2", "opt", "gpt_neox", "phi", "gptj"):
             x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
@@ -145,9 +149,11 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         rows = 3 * cfg.n_heads * hd
         require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows",
                 layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
-        bias = _bias(reader, names["qkv_heads_bias"]) if cfg.qk_bias else np.float32(0.0)
-        require(np.ndim(bias) == 0 or np.shape(bias) == (rows,), "layer %1's %2 has shape %3, not (%4,)", layer,
-                names["qkv_heads_bias"], np.shape(bias), rows)
+        bias = np.float32(0.0)              # (none: transformers' missing bias is zeros too)
+        if cfg.qk_bias and first(reader, names["qkv_heads_bias"]):
+            bias = reader.read(names["qkv_heads_bias"])
+            require(bias.shape == (rows,), "layer %1's %2 has shape %3, not (%4,)", layer, names["qkv_heads_bias"],
+                    tuple(bias.shape), rows)
         qkv = (x @ w.T + bias).reshape(len(x), cfg.n_heads, 3, hd)                       # (n, H, 3, hd)
         q, k = qkv[:, :, 0].reshape(len(x), -1), qkv[:, :, 1].reshape(len(x), -1)        # (n, H*hd) each
     else:
@@ -182,13 +188,18 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
         k = kv[kv_head]                                                           # (H, n, hd)
         if cfg.position == "rope" and (inv_freq is not None or layer not in cfg.nope_layers):
+            # GPT-J looks its sines up in a table of n_positions rows (create_sinusoidal_positions): the
+            # model cannot turn a later position at all
+            require(not cfg.rope_interleaved or x.shape[0] <= cfg.max_positions, "%1 tokens is longer than "
+                    "GPT-J's table of %2 rotary positions (n_positions); shorten the text", x.shape[0],
+                    cfg.max_positions)
             if inv_freq is None:
                 base, scaling, _ = cfg.rope_of(layer)
                 inv_freq = default_inv_freq(base, cfg.rope_dim_of(scaling))
             inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
             gap = cfg.head_dim // 2 if cfg.rope_pairs_across_head else None
-            q_rot = rotate(q, inv_freq, attention_scaling, gap)
-            k_rot = rotate(k, inv_freq, attention_scaling, gap)
+            q_rot = rotate(q, inv_freq, attention_scaling, gap, cfg.rope_interleaved)
+            k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved)
         else:
             q_rot, k_rot = q, k
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3: query_pre_attn_scalar

@@ -30,10 +30,15 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "gpt_neox": "gpt_neox",
             # Phi-1, Phi-1.5, Phi-2: LayerNorm, q/k/v biases, the first partial_rotary_factor of each head
             # turns (Phi-2: 0.4), optional per-head q/k LayerNorms (qk_layernorm)
-            "phi": "phi"}
+            "phi": "phi",
+            # GPT-J: the first rotary_dim channels of each head turn in neighbouring pairs (2i, 2i + 1),
+            # rotate_every_two, at base 10,000 (hard-coded in its model class); LayerNorm, no q/k biases
+            "gptj": "gptj"}
 SUPPORTED = tuple(FAMILIES)
-ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi")
-PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi")   # turn int(head_dim x partial_rotary_factor) channels, any rope type
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
+                 "gptj")
+PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj")   # turn int(head_dim x partial_rotary_factor) channels,
+#                                                          any rope type
 LAYER_NORMS = ("gpt_neox", "phi")     # RoPE families with LayerNorms (weight and bias, layer_norm_eps)
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
@@ -59,7 +64,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj
     model_type: str
     name: str
     d_model: int
@@ -81,6 +86,7 @@ class ModelConfig:
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
     rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
+    rope_interleaved: bool = False  # GPT-J: rotated pair j is (2j, 2j + 1) (else rotate-half, (j, j + rot/2))
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
@@ -170,12 +176,8 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}. Phi-3's
     "su" and "yarn" are its LongRoPE (Phi3Config.convert_rope_params_to_dict renames them)."""
     params = cfg.get("rope_parameters")
-    if family == "gpt_neox":    # GPTNeoXConfig.convert_rope_params_to_dict: rope_scaling (4.x) or
-        scaling = cfg.get("rope_scaling") or params or {}     # rope_parameters, then its own 4.x keys
-        require(isinstance(scaling, dict), "config.json: rope_parameters must be an object, not %1", repr(scaling))
-        params = dict(scaling)              # (a top-level rope_theta it never reads)
-        params.setdefault("rope_theta", cfg.get("rotary_emb_base", 10000.0))
-        params.setdefault("partial_rotary_factor", cfg.get("rotary_pct", 0.25))
+    if family == "gpt_neox":
+        params = _gpt_neox_rope(cfg, params)
     if params is None:
         scaling = cfg.get("rope_scaling") or {}
         require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", repr(scaling))
@@ -194,6 +196,28 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)
     require(params["rope_theta"] > 1, "config.json: rope_theta (RoPE's base) must be a number > 1, not %1",
             repr(params["rope_theta"]))
+    return params
+
+
+def _gpt_neox_rope(cfg: dict, params) -> dict:
+    """GPTNeoXConfig.convert_rope_params_to_dict: rope_scaling (4.x) or rope_parameters, then its own 4.x
+    keys rotary_emb_base (default 10,000; a top-level rope_theta it never reads) and rotary_pct (0.25)."""
+    scaling = cfg.get("rope_scaling")
+    require(not scaling or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
+            repr(scaling))
+    require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, not %1",
+            repr(params))
+    params = dict(scaling or params or {})
+    if "rope_theta" not in params:
+        base = cfg.get("rotary_emb_base", 10000.0)
+        require(isinstance(base, (int, float)) and not isinstance(base, bool) and finite_number(base) and base > 1,
+                "config.json: rotary_emb_base (RoPE's base) must be a number > 1, not %1", shown(base))
+        params["rope_theta"] = base
+    if "partial_rotary_factor" not in params:
+        pct = cfg.get("rotary_pct", 0.25)
+        require(isinstance(pct, (int, float)) and not isinstance(pct, bool) and finite_number(pct) and 0 < pct <= 1,
+                "config.json: rotary_pct must be a number in (0, 1], not %1", shown(pct))
+        params["partial_rotary_factor"] = pct
     return params
 
 
@@ -228,11 +252,14 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         cfg = {**cfg, "rope_theta": DEFAULT_THETA[model_type]}     # (a rope dict without one reads it too)
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
-    if family == "gpt2":
+    if family in ("gpt2", "gptj"):
         d, layers, heads = _int(cfg, "n_embd"), _int(cfg, "n_layer"), _int(cfg, "n_head")
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
-                  "max_positions": _int(cfg, "n_positions"), "norm_eps": cfg.get("layer_norm_epsilon", 1e-5),
-                  "qk_bias": True, "pre_norm": True, "word_embed_proj_dim": d}
+                  "max_positions": _int(cfg, "n_positions", default=2048 if family == "gptj" else None),
+                  "norm_eps": cfg.get("layer_norm_epsilon", 1e-5), "qk_bias": family == "gpt2", "pre_norm": True,
+                  "word_embed_proj_dim": d}
+        if family == "gptj":
+            cfg = {**cfg, "rope_parameters": _gptj_rope(cfg, d, heads)}
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
@@ -265,9 +292,13 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
                   "norm_eps": eps, "qk_bias": bias, "pre_norm": True, "word_embed_proj_dim": d}
-    # (GPTNeoXAttention splits hidden / heads channels a head, whatever head_dim says)
+    # GPTNeoXAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's RoPE would
+    # size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
-                and family != "gpt_neox" else None)
+                and family not in ("gpt_neox", "gptj") else None)
+    if family == "gpt_neox" and cfg.get("head_dim") is not None:
+        require(cfg["head_dim"] == d // heads and d % heads == 0, "config.json: head_dim %1 is not hidden_size / "
+                "num_attention_heads (%2 / %3), the heads GPT-NeoX's attention splits", shown(cfg["head_dim"]), d, heads)
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -290,12 +321,27 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
-        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
+        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
         **gemma,
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt") + LAYER_NORMS
                                         else "rms_norm_eps")})
+
+
+def _gptj_rope(cfg: dict, d: int, heads: int) -> dict:
+    """GPT-J's RoPE as rope_parameters: base 10,000 (create_sinusoidal_positions), rotary_dim channels of
+    each head (default 64); a fraction whose int(head_dim x p) is rotary_dim exactly."""
+    require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
+    head_dim, rotary = d // heads, cfg.get("rotary_dim", 64)
+    # rotary_dim null: GPTJRotaryEmbedding turns hidden_size channels, wider than a head unless there is one
+    require(type(rotary) is int and 2 <= rotary <= head_dim and rotary % 2 == 0,
+            "config.json: rotary_dim must be an even whole number from 2 to head_dim %1, not %2", head_dim,
+            shown(rotary))
+    fraction = rotary / head_dim
+    while int(head_dim * fraction) < rotary:           # (28 / 96 x 96 rounds below 28)
+        fraction = math.nextafter(fraction, 1.0)
+    return {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": fraction}
 
 
 def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:

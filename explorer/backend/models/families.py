@@ -16,7 +16,7 @@ from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
-         "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight"}
+         "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight"}
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "opt": "decoder.embed_positions.weight"}
 
@@ -113,7 +113,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     """(weight, bias) names of the norm applied before layer's attention projections; (None, None) if none."""
     if not cfg.pre_norm:
         return None, None
-    if cfg.family == "gpt2":
+    if cfg.family in ("gpt2", "gptj"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
@@ -135,6 +135,10 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k": pre + "key.weight", "k_bias": pre + "key.bias"}
     if cfg.family == "phi3":
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
+    if cfg.family == "gptj":                                   # (bias=False: the biases are never read)
+        pre = f"h.{layer}.attn."
+        return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
+                "k_bias": pre + "k_proj.bias"}
     if cfg.family == "gpt_neox":
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}

@@ -150,7 +150,7 @@ class QkView(Retranslatable, PanelView):
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
         shown = (self.tr("1 token") if n == 1 else fill(self.tr("%1 tokens"), str(n))) if n == r.n_total \
             else fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
-        self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), number_text(r.rope_base, 6) + "".join(self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors)), shown))
+        self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), number_text(r.rope_base, 6) + "".join(self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors, r.neighbour_pairs)), shown))
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result

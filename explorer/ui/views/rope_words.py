@@ -14,10 +14,11 @@ def scaling_words(state) -> str:
         rope_parts(state.type_label(), state.partial_rotary_factor))
 
 
-def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "") -> tuple[str, ...]:
+def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "",
+               neighbour_pairs: bool = False) -> tuple[str, ...]:
     """The rope type's label when it has one (ModelConfig.rope_type_label), LongRoPE's factor set in use
-    ("long" / "short"), and the rotary fraction when not the whole head turns; () for plain whole-head
-    RoPE. The caller joins them with its ", "."""
+    ("long" / "short"), the rotary fraction when not the whole head turns, and GPT-J's pairing of
+    neighbouring channels; () for plain whole-head rotate-half RoPE. The caller joins them with its ", "."""
     parts = (type_label,) if type_label else ()
     if longrope_factors == "long":
         parts += (QCoreApplication.translate("RopeWords", "long factors (text > L0)"),)
@@ -25,4 +26,6 @@ def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = 
         parts += (QCoreApplication.translate("RopeWords", "short factors (text ≤ L0)"),)
     if rotary_fraction != 1.0:
         parts += (fill(QCoreApplication.translate("RopeWords", "rotary %1"), f"{rotary_fraction:g}"),)
+    if neighbour_pairs:
+        parts += (QCoreApplication.translate("RopeWords", "pairs (2i, 2i+1)"),)
     return parts
