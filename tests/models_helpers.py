@@ -237,6 +237,8 @@ def to_4x_config(folder: Path) -> dict:
     if params:
         params = dict(params)
         cfg["rope_theta"] = params.pop("rope_theta")
+        if "partial_rotary_factor" in params:         # (Phi-2 and Phi-3 wrote it at the top level)
+            cfg["partial_rotary_factor"] = params.pop("partial_rotary_factor")
         kind = params.pop("rope_type", "default")
         cfg["rope_scaling"] = None if kind == "default" else {"type": kind, **params}
     if "dtype" in cfg:

@@ -50,6 +50,21 @@ def test_a_rotary_dim_gpt_j_cannot_run_is_refused_in_one_line(rotary):
         model_config({**GPT_J_6B, "rotary_dim": rotary})
 
 
+def test_gpt_js_other_key_names_are_read_as_gptj_config_maps_them():
+    """Found by a helper's attack: GPTJConfig's attribute_map makes max_position_embeddings, hidden_size,
+    num_attention_heads and num_hidden_layers other names of n_positions, n_embd, n_head and n_layer (set
+    after them: they win); the length limit read n_positions alone. A bad epsilon is named as written."""
+    renamed = {"model_type": "gptj", "hidden_size": 4096, "num_attention_heads": 16, "num_hidden_layers": 28,
+               "max_position_embeddings": 20, "vocab_size": 50400}
+    want = tf.GPTJConfig(**{k: v for k, v in renamed.items() if k != "model_type"})
+    cfg = model_config(renamed)
+    assert (cfg.d_model, cfg.n_heads, cfg.n_layers, cfg.max_positions) == (
+        want.n_embd, want.n_head, want.n_layer, want.n_positions) == (4096, 16, 28, 20)
+    assert model_config({**GPT_J_6B, "max_position_embeddings": 20}).max_positions == 20
+    with pytest.raises(InputError, match="layer_norm_epsilon must be a positive number, not 'x'"):
+        model_config({**GPT_J_6B, "layer_norm_epsilon": "x"})
+
+
 def test_interleaved_pairs_turn_neighbours_as_rotate_every_two_does():
     """rotate(..., interleaved=True) equals transformers' own apply_rotary_pos_emb of GPT-J on the
     turned channels, and leaves the rest of the head as it was."""
@@ -84,3 +99,7 @@ def test_a_gpt_j_folder_equals_transformers_layer_0(tmp_path):
         with pytest.raises(InputError, match="52 tokens is longer than GPT-J's table of 40 rotary positions"):
             model.layer0_qk(longer)
         assert model.input_x(longer).shape == (52, 32)            # X needs no position
+    mh.rewrite_tensor(tmp_path, "h.0.ln_1.bias", lambda b: b[:1])         # (a helper's attack: broadcast)
+    with open_model(tmp_path) as model:
+        with pytest.raises(InputError, match=r"ln_1.bias has shape \(1,\), not \(32,\)"):
+            model.layer0_qk(ids)

@@ -63,7 +63,10 @@ def test_a_phi_2_style_folder_equals_transformers_layer_0(tmp_path, qk_layernorm
     transformers' model of the same folder, written with Phi-2's 4.x keys."""
     import torch
 
-    settings = dict(mh.FAMILIES["phi"], qk_layernorm=qk_layernorm, partial_rotary_factor=0.5, rope_theta=800.0)
+    # Phi-2's 0.4 of heads of 10 channels: 4 turn (a top-level key in the 4.x file, which a misread would
+    # take for PhiConfig's default 0.5)
+    settings = dict(mh.FAMILIES["phi"], hidden_size=40, qk_layernorm=qk_layernorm, partial_rotary_factor=0.4,
+                    rope_theta=800.0)
     if scaling:
         settings["rope_scaling"] = dict(scaling)
     config = tf.PhiConfig(**settings)
@@ -73,6 +76,7 @@ def test_a_phi_2_style_folder_equals_transformers_layer_0(tmp_path, qk_layernorm
     mh.to_4x_config(tmp_path)
     written = json.loads((tmp_path / "config.json").read_text())
     assert "rope_parameters" not in written and written["rope_theta"] == 800.0
+    assert written["partial_rotary_factor"] == 0.4
     reference = tf.PhiForCausalLM.from_pretrained(tmp_path, attn_implementation="eager").eval()
     with open_model(tmp_path) as model:
         assert model.config.rope_dim == 4 and model.config.qk_norm == qk_layernorm
@@ -83,10 +87,27 @@ def test_a_phi_2_style_folder_equals_transformers_layer_0(tmp_path, qk_layernorm
         assert not np.allclose(qk.q_rot[..., :4], qk.q[..., :4])
 
 
-def test_a_q_layernorm_of_the_wrong_width_is_named(tmp_path):
+@pytest.mark.parametrize("suffix, change, match", [
+    ("layers.0.self_attn.q_layernorm.bias", lambda b: b[:5], r"q_layernorm.bias has shape \(5,\), not \(8,\)"),
+    # found by a helper's attack: a 0-d or (1,) bias or norm was broadcast over every channel (transformers
+    # refuses to load it)
+    ("layers.0.self_attn.k_proj.bias", lambda b: b[:1], r"k_proj.bias has shape \(1,\), not \(16,\)"),
+    ("layers.0.input_layernorm.weight", lambda w: w[0], r"input_layernorm.weight has shape \(\), not \(32,\)")])
+def test_a_bias_or_norm_of_the_wrong_shape_is_named(tmp_path, suffix, change, match):
     mh.build("phi", tmp_path)
-    mh.rewrite_tensor(tmp_path, "layers.0.self_attn.q_layernorm.bias", lambda b: b[:5])
+    mh.rewrite_tensor(tmp_path, suffix, change)
     with open_model(tmp_path) as model:
-        with pytest.raises(InputError, match=r"q_layernorm.bias has shape \(5,\), not \(8,\)") as info:
+        with pytest.raises(InputError, match=match) as info:
             model.layer0_qk(model.tokenize(mh.TEXT).ids)
         assert "\n" not in str(info.value)
+
+
+def test_a_set_rope_scaling_wins_over_rope_parameters_as_in_transformers():
+    """Found by a helper's attack: with both keys PhiConfig (convert_rope_params_to_dict: rope_scaling or
+    rope_parameters) turns with the 4.x dict; PE Explorer took the 5.x one."""
+    cfg_dict = {**PHI_2, "rope_theta": 800.0, "rope_scaling": {"type": "linear", "factor": 4.0},
+                "rope_parameters": {"rope_type": "default", "rope_theta": 50.0}}
+    want = tf.PhiConfig(**json.loads(json.dumps(cfg_dict))).rope_parameters
+    cfg = model_config(cfg_dict)
+    assert (cfg.rope_scaling.rope_type, cfg.rope_scaling.factor, cfg.rope_base) == (
+        want["rope_type"], want["factor"], want["rope_theta"]) == ("linear", 4.0, 800.0)

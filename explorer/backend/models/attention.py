@@ -4,12 +4,13 @@ Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / 
 Phi, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
 projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused
 qkv_proj rows; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
-Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms), kv heads repeated onto q heads (GQA, like repeat_kv), then
-RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of
-each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
-i + head_dim/2, as ggml rotates its rows), with the layer's own RoPE (Gemma 3: its layer type's). Logits:
-q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap. Shapes:
-heads first.
+Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms), kv heads repeated onto
+q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2)
+on the first rope_dim channels of each head (a llama.cpp llama file with fewer rotated channels than
+head_dim: channel i with i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
+the layer's own RoPE (Gemma 3: its layer type's). Every norm and bias read must have exactly its width.
+Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap.
+Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ def _heads(y: np.ndarray, heads: int, hd: int) -> np.ndarray:
     return np.ascontiguousarray(y.reshape(y.shape[0], heads, hd).transpose(1, 0, 2))   # (h, n, hd)
 
 
-def _bias(reader: TensorReader, name: str) -> np.ndarray | float:
-    return reader.read(name) if first(reader, name) else np.float32(0.0)
+def _bias(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray | float:
+    """The bias `name` of `size` entries; 0 where the checkpoint has none (transformers' zeros too)."""
+    return _vector(reader, name, layer, size) if first(reader, name) else np.float32(0.0)
 
 
 def _projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1) -> np.ndarray:
@@ -113,10 +115,11 @@ def _projection(reader: TensorReader, name: str, layer: int, d_model: int, axis:
     return w
 
 
-def _head_vector(reader: TensorReader, name: str, layer: int, hd: int) -> np.ndarray:
-    """A per-head norm's weight or bias `name`, which must have head_dim entries."""
+def _vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray:
+    """A norm's weight or bias, or a projection's bias, `name`: exactly `size` entries (a 0-d or (1,) one
+    would be broadcast over the channels, where transformers refuses to load it)."""
     v = reader.read(need(reader, name))
-    require(v.shape == (hd,), "layer %1's %2 has shape %3, not (%4,)", layer, name, tuple(v.shape), hd)
+    require(v.shape == (size,), "layer %1's %2 has shape %3, not (%4,)", layer, name, tuple(v.shape), size)
     return v
 
 
@@ -128,15 +131,15 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             "the layer input must have shape (n, %1), not %2", cfg.d_model, x.shape)
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
-        w = reader.read(need(reader, w_name))
+        w = _vector(reader, w_name, layer, cfg.d_model)
         if cfg.family in ("gpt2", "opt", "gpt_neox", "phi", "gptj"):
-            x = layer_norm(x, w, reader.read(need(reader, b_name)), cfg.norm_eps)
+            x = layer_norm(x, w, _vector(reader, b_name, layer, cfg.d_model), cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
     names, hd = qk_names(cfg, layer), cfg.head_dim
     if cfg.family == "gpt2":
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
-        qkv = x @ w + _bias(reader, names["qkv_bias"])                                  # (n, 3d)
+        qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
     elif "qkv_rows" in names:                                # Phi-3's nn.Linear: rows q, k, v
         w = _projection(reader, names["qkv_rows"], layer, cfg.d_model)                  # ((H + 2 KV) hd, d)
@@ -149,15 +152,12 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         rows = 3 * cfg.n_heads * hd
         require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows",
                 layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
-        bias = np.float32(0.0)              # (none: transformers' missing bias is zeros too)
-        if cfg.qk_bias and first(reader, names["qkv_heads_bias"]):
-            bias = reader.read(names["qkv_heads_bias"])
-            require(bias.shape == (rows,), "layer %1's %2 has shape %3, not (%4,)", layer, names["qkv_heads_bias"],
-                    tuple(bias.shape), rows)
+        bias = _bias(reader, names["qkv_heads_bias"], layer, rows) if cfg.qk_bias else np.float32(0.0)
         qkv = (x @ w.T + bias).reshape(len(x), cfg.n_heads, 3, hd)                       # (n, H, 3, hd)
         q, k = qkv[:, :, 0].reshape(len(x), -1), qkv[:, :, 1].reshape(len(x), -1)        # (n, H*hd) each
     else:
-        q_bias, k_bias = ((_bias(reader, names["q_bias"]), _bias(reader, names["k_bias"])) if cfg.qk_bias
+        q_bias, k_bias = ((_bias(reader, names["q_bias"], layer, cfg.n_heads * hd),
+                           _bias(reader, names["k_bias"], layer, cfg.n_kv_heads * hd)) if cfg.qk_bias
                           else (0.0, 0.0))          # (a config without biases: transformers reads none)
         q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + q_bias
         k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + k_bias
@@ -168,13 +168,13 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm and "q_norm_bias" in names:       # Phi's qk_layernorm: LayerNorms over each head
         def head_norm(t: np.ndarray, which: str) -> np.ndarray:
-            w, b = (_head_vector(reader, names[which + key], layer, hd) for key in ("_norm", "_norm_bias"))
+            w, b = (_vector(reader, names[which + key], layer, hd) for key in ("_norm", "_norm_bias"))
             return layer_norm(t, w, b, cfg.norm_eps)
 
         q, k = head_norm(q, "q"), head_norm(k, "k")
     elif cfg.qk_norm:
-        q = rms_norm(q, reader.read(need(reader, names["q_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
-        k = rms_norm(k, reader.read(need(reader, names["k_norm"])), cfg.norm_eps, gemma=cfg.gemma_norms)
+        q = rms_norm(q, _vector(reader, names["q_norm"], layer, hd), cfg.norm_eps, gemma=cfg.gemma_norms)
+        k = rms_norm(k, _vector(reader, names["k_norm"], layer, hd), cfg.norm_eps, gemma=cfg.gemma_norms)
     return q.astype(np.float32, copy=False), k.astype(np.float32, copy=False)
 
 

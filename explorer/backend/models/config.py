@@ -8,13 +8,12 @@ model classes would use (explorer.backend.rope_config), plus rope_base.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from explorer.backend.encodings import finite_number
 from explorer.backend.models import gemma_config
-from explorer.backend.rope_config import scaling_from_config
+from explorer.backend.models.config_rope import _float, gptj_rope, rope_parameters, rope_scaling_of  # noqa: F401
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
@@ -37,9 +36,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj")
-PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj")   # turn int(head_dim x partial_rotary_factor) channels,
-#                                                          any rope type
-LAYER_NORMS = ("gpt_neox", "phi")     # RoPE families with LayerNorms (weight and bias, layer_norm_eps)
+LAYER_NORMS = ("gpt_neox", "phi")     # hidden_size families with LayerNorms (weight and bias, layer_norm_eps)
+EPS_KEY = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
+           "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps"}   # else rms_norm_eps
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -48,7 +47,6 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048}   # by model_type
-PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
@@ -159,66 +157,16 @@ def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
     return v
 
 
+def _aliased(cfg: dict, alias: str | None, key: str, default=None) -> int:
+    """_int of `alias` when config.json has it (a name the config class maps onto key), else of key."""
+    return _int(cfg, alias, default=default) if alias and cfg.get(alias) is not None else _int(cfg, key, default=default)
+
+
 def _flag(cfg: dict, key: str, default: bool) -> bool:
     """A true / false key of config.json (transformers refuses anything else, "false" included)."""
     value = cfg.get(key, default)
     require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
     return value
-
-
-def _float(v, key: str) -> float:
-    require(isinstance(v, (int, float)) and finite_number(v) and v > 0,      # (10**400: not finite)
-            "config.json: %1 must be a positive number, not %2", key, shown(v))
-    return float(v)
-
-
-def rope_parameters(cfg: dict, family: str = "") -> dict:
-    """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}. Phi-3's
-    "su" and "yarn" are its LongRoPE (Phi3Config.convert_rope_params_to_dict renames them)."""
-    params = cfg.get("rope_parameters")
-    if family == "gpt_neox":
-        params = _gpt_neox_rope(cfg, params)
-    if params is None:
-        scaling = cfg.get("rope_scaling") or {}
-        require(isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1", repr(scaling))
-        params = dict(scaling)
-        params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
-    require(isinstance(params, dict), "config.json: rope_parameters must be an object, not %1", repr(params))
-    params = dict(params)
-    kind = params.pop("type", None)
-    params["rope_type"] = params.get("rope_type") or kind or "default"
-    if family == "phi3" and params["rope_type"] in ("su", "yarn"):
-        params["rope_type"] = "longrope"
-    if family == "phi":                     # PhiConfig's default fraction (a top-level key, else 0.5)
-        params.setdefault("partial_rotary_factor", cfg.get("partial_rotary_factor", 0.5))
-    params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
-    params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
-    # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)
-    require(params["rope_theta"] > 1, "config.json: rope_theta (RoPE's base) must be a number > 1, not %1",
-            repr(params["rope_theta"]))
-    return params
-
-
-def _gpt_neox_rope(cfg: dict, params) -> dict:
-    """GPTNeoXConfig.convert_rope_params_to_dict: rope_scaling (4.x) or rope_parameters, then its own 4.x
-    keys rotary_emb_base (default 10,000; a top-level rope_theta it never reads) and rotary_pct (0.25)."""
-    scaling = cfg.get("rope_scaling")
-    require(not scaling or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
-            repr(scaling))
-    require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, not %1",
-            repr(params))
-    params = dict(scaling or params or {})
-    if "rope_theta" not in params:
-        base = cfg.get("rotary_emb_base", 10000.0)
-        require(isinstance(base, (int, float)) and not isinstance(base, bool) and finite_number(base) and base > 1,
-                "config.json: rotary_emb_base (RoPE's base) must be a number > 1, not %1", shown(base))
-        params["rope_theta"] = base
-    if "partial_rotary_factor" not in params:
-        pct = cfg.get("rotary_pct", 0.25)
-        require(isinstance(pct, (int, float)) and not isinstance(pct, bool) and finite_number(pct) and 0 < pct <= 1,
-                "config.json: rotary_pct must be a number in (0, 1], not %1", shown(pct))
-        params["partial_rotary_factor"] = pct
-    return params
 
 
 def _round_to_dtype(x: float, dtype: str) -> float:
@@ -253,13 +201,18 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
     if family in ("gpt2", "gptj"):
-        d, layers, heads = _int(cfg, "n_embd"), _int(cfg, "n_layer"), _int(cfg, "n_head")
+        # GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
+        # max_position_embeddings are other names of these, set after them (they win)
+        alias = ("hidden_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings") if (
+            family == "gptj") else (None,) * 4
+        d, layers, heads = (_aliased(cfg, alias[0], "n_embd"), _aliased(cfg, alias[1], "n_layer"),
+                            _aliased(cfg, alias[2], "n_head"))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
-                  "max_positions": _int(cfg, "n_positions", default=2048 if family == "gptj" else None),
+                  "max_positions": _aliased(cfg, alias[3], "n_positions", 2048 if family == "gptj" else None),
                   "norm_eps": cfg.get("layer_norm_epsilon", 1e-5), "qk_bias": family == "gpt2", "pre_norm": True,
                   "word_embed_proj_dim": d}
         if family == "gptj":
-            cfg = {**cfg, "rope_parameters": _gptj_rope(cfg, d, heads)}
+            cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
@@ -311,7 +264,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     if family == "gemma3":                               # layer 0's RoPE (its layer type's)
         _, base, scaling, refusal = next(r for r in gemma["type_ropes"] if r[0] == gemma["layer_types"][0])
     elif family in ROPE_FAMILIES:
-        base, scaling, refusal = _rope_scaling(cfg, family, common["max_positions"], runtime)
+        base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
     scale = _round_to_dtype(math.sqrt(d), dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
@@ -325,23 +278,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
         **gemma,
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
-        **{**common, "norm_eps": _float(common["norm_eps"], "layer_norm_eps" if family in ("bert", "opt") + LAYER_NORMS
-                                        else "rms_norm_eps")})
-
-
-def _gptj_rope(cfg: dict, d: int, heads: int) -> dict:
-    """GPT-J's RoPE as rope_parameters: base 10,000 (create_sinusoidal_positions), rotary_dim channels of
-    each head (default 64); a fraction whose int(head_dim x p) is rotary_dim exactly."""
-    require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
-    head_dim, rotary = d // heads, cfg.get("rotary_dim", 64)
-    # rotary_dim null: GPTJRotaryEmbedding turns hidden_size channels, wider than a head unless there is one
-    require(type(rotary) is int and 2 <= rotary <= head_dim and rotary % 2 == 0,
-            "config.json: rotary_dim must be an even whole number from 2 to head_dim %1, not %2", head_dim,
-            shown(rotary))
-    fraction = rotary / head_dim
-    while int(head_dim * fraction) < rotary:           # (28 / 96 x 96 rounds below 28)
-        fraction = math.nextafter(fraction, 1.0)
-    return {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": fraction}
+        **{**common, "norm_eps": _float(common["norm_eps"], EPS_KEY.get(family, "rms_norm_eps"))})
 
 
 def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
@@ -368,43 +305,8 @@ def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
     if family == "gemma3":
         flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
         out["type_ropes"] = tuple(
-            (kind, *_rope_scaling({**flat, "rope_parameters": gemma_config.gemma3_rope_parameters(cfg, kind)},
+            (kind, *rope_scaling_of({**flat, "rope_parameters": gemma_config.gemma3_rope_parameters(cfg, kind)},
                                   family, common["max_positions"], runtime))
             for kind in gemma_config.LAYER_TYPES)
     return out
 
-
-def _rope_scaling(cfg: dict, family: str, max_positions: int,
-                  runtime: str) -> tuple[float, RopeScaling | None, str | None]:
-    """(rope_theta, RopeScaling, None) as transformers standardizes a config (explorer.backend.rope_config):
-    dynamic scales against max_position_embeddings, a top-level original_max_position_embeddings
-    (Phi-3) wins, keys a rope type does not read are dropped. Settings that cannot be used give
-    (rope_theta, None, why): q and k are refused, as transformers' validation would warn about them."""
-    params = rope_parameters(cfg, family)              # rope_theta checked, in config.json's words
-    require(not any(isinstance(v, dict) for v in params.values()),      # per-layer-type settings
-            "config.json: nested rope_parameters (per layer type) are not supported")
-    partial = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
-    require(_float(partial, "partial_rotary_factor") <= 1.0,
-            "config.json: partial_rotary_factor must be in (0, 1], not %1", partial)
-    # only partial_rotary_factor (GPT-NeoX's rotary_pct is in params already): no rotary_dim (GPT-J)
-    read = {k: v for k, v in cfg.items() if k not in ("rotary_pct", "rotary_dim")}
-    if family == "phi3":              # its class always has an L0 (default 4096), and it wins over the dict's
-        read.setdefault("original_max_position_embeddings", PHI3_ORIGINAL)
-    try:
-        base, scaling = scaling_from_config({**read, "rope_parameters": params,
-                                             "max_position_embeddings": max_positions})
-    except InputError as exc:
-        return params["rope_theta"], None, exc.args[0]
-    partial = scaling.partial_rotary_factor
-    # (Phi-3 and GPT-NeoX rotate the first int(head_dim x p) channels of a head, any rope type;
-    # proportional spans it)
-    if (runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional"
-            and family not in PARTIAL_FAMILIES):
-        # transformers' default RoPE for these classes takes dim = head_dim; a scaled type's inv_freq of
-        # partial width does not fit the head it multiplies, and the model cannot run
-        if scaling.rope_type != "default":
-            return base, None, msg("config.json: partial_rotary_factor %1 with rope type %2: transformers' "
-                                   "%3 rotates the whole head and cannot run it", f"{partial:g}",
-                                   scaling.rope_type, family)
-        scaling = replace(scaling, partial_rotary_factor=1.0)
-    return base, scaling, None

@@ -4,7 +4,9 @@ Checked against transformers' own classes (tests/test_models_families.py): GPT2M
 BertEmbeddings (LayerNorm(word + position + token type 0)), OPTDecoder (embed, project_in, positions
 offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
 attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
-its attention's q, k and v come from one fused qkv_proj).
+its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
+per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
+q, k and v rows head by head) and GPTJModel (wte; ln_1, q/k without biases).
 """
 
 from __future__ import annotations
