@@ -159,7 +159,7 @@ def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
 
 def _aliased(cfg: dict, alias: str | None, key: str, default=None) -> int:
     """_int of `alias` when config.json has it (a name the config class maps onto key), else of key."""
-    return _int(cfg, alias, default=default) if alias and cfg.get(alias) is not None else _int(cfg, key, default=default)
+    return _int(cfg, alias if alias and cfg.get(alias) is not None else key, default=default)
 
 
 def _flag(cfg: dict, key: str, default: bool) -> bool:
@@ -250,8 +250,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
                 and family not in ("gpt_neox", "gptj") else None)
     if family == "gpt_neox" and cfg.get("head_dim") is not None:
-        require(cfg["head_dim"] == d // heads and d % heads == 0, "config.json: head_dim %1 is not hidden_size / "
-                "num_attention_heads (%2 / %3), the heads GPT-NeoX's attention splits", shown(cfg["head_dim"]), d, heads)
+        require(cfg["head_dim"] == d // heads and d % heads == 0,
+                "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads GPT-NeoX's "
+                "attention splits", shown(cfg["head_dim"]), d, heads)
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -275,8 +276,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
-        dtype=dtype, qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
-        **gemma,
+        dtype=dtype, **gemma,
+        qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], EPS_KEY.get(family, "rms_norm_eps"))})
 
@@ -309,4 +310,3 @@ def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
                                   family, common["max_positions"], runtime))
             for kind in gemma_config.LAYER_TYPES)
     return out
-

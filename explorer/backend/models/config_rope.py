@@ -73,7 +73,8 @@ def _gpt_neox_rope(cfg: dict, params) -> dict:
         params["rope_theta"] = base
     if "partial_rotary_factor" not in params:
         pct = cfg.get("rotary_pct", 0.25)
-        require(isinstance(pct, (int, float)) and not isinstance(pct, bool) and finite_number(pct) and 0 < pct <= 1,
+        require(isinstance(pct, (int, float)) and not isinstance(pct, bool) and finite_number(pct)
+                and 0 < pct <= 1,
                 "config.json: rotary_pct must be a number in (0, 1], not %1", shown(pct))
         params["partial_rotary_factor"] = pct
     return params
