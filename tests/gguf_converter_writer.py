@@ -11,6 +11,8 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
 - Phi3MiniModel: rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head, original context
   length, freq base; with a rope_scaling: rope_factors_long / rope_factors_short (F32) and
   rope.scaling.attn_factor = sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0 (1 when s <= 1).
+- Phi2Model: context, embedding and feed-forward (4 x n_embd) lengths, head counts (kv = heads), the
+  LayerNorm epsilon, rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head; no freq base.
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
@@ -24,7 +26,8 @@ import numpy as np
 
 from tests import gguf_fixtures as fx
 
-ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE"}
+ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
+         "phi2": "PHI2"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -40,7 +43,18 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
     names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
-    fx.add_shape_metadata(w, cfg)
+    if arch == "phi2":     # Phi2Model.set_gguf_parameters: no freq base, LayerNorm eps, kv heads = heads
+        w.add_context_length(cfg.max_position_embeddings)
+        w.add_embedding_length(cfg.hidden_size)
+        w.add_feed_forward_length(4 * cfg.hidden_size)
+        w.add_block_count(cfg.num_hidden_layers)
+        w.add_head_count(cfg.num_attention_heads)
+        w.add_head_count_kv(cfg.num_attention_heads)
+        w.add_layer_norm_eps(cfg.layer_norm_eps)
+        w.add_rope_dimension_count(int(_rope(cfg)["partial_rotary_factor"] * cfg.hidden_size)
+                                   // cfg.num_attention_heads)
+    else:
+        fx.add_shape_metadata(w, cfg)
     if arch in ("gemma2", "gemma3"):
         w.add_key_length(cfg.head_dim)
         w.add_value_length(cfg.head_dim)
@@ -64,7 +78,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
         if getattr(cfg, "head_dim", None):
             w.add_key_length(cfg.head_dim)
             w.add_value_length(cfg.head_dim)
-    else:
+    elif arch == "phi3":
         params = _rope(cfg)
         rot = int(params.get("partial_rotary_factor", 1.0) * cfg.hidden_size) // cfg.num_attention_heads
         original = cfg.original_max_position_embeddings
@@ -89,7 +103,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
                 stored[f"blk.{layer}.ffn_{part}_exps.weight"] = fx.add_weight(
                     w, f"blk.{layer}.ffn_{part}_exps.weight", np.ascontiguousarray(half), "F16")
             continue
-        name = names.get_name("model." + hf if hf != "lm_head.weight" else hf, try_suffixes=(".weight", ".bias"))
+        name = names.get_name(hf if hf.startswith("lm_head.") else "model." + hf, try_suffixes=(".weight", ".bias"))
         assert name is not None, hf
         name += "" if name.endswith((".weight", ".bias")) else ".weight"        # ffn_down_exps (no suffix)
         if arch in ("gemma2", "gemma3") and hf.endswith("norm.weight"):

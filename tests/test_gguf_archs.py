@@ -154,10 +154,10 @@ def test_qwen3_without_q_norm_is_refused(tmp_path):
         open_model(str(path))
 
 
-@pytest.mark.parametrize("arch", ["falcon", "phi2", "mistral3"])
+@pytest.mark.parametrize("arch", ["falcon", "gptneox", "mistral3"])
 def test_other_architectures_are_refused_by_name(tmp_path, arch):
     path = tmp_path / "m.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), arch=arch)
     with pytest.raises(InputError, match=rf"^[^\n]*architecture '{arch}' is not supported; supported: "
-                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, bert$"):
+                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, gpt2, bert$"):
         open_model(str(path))

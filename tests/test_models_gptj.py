@@ -35,13 +35,13 @@ def test_gpt_j_6b_config_turns_64_of_256_channels_at_base_10000():
     assert (cfg.qk_bias, cfg.norm_eps, cfg.max_positions, cfg.rope_refusal) == (False, 1e-5, 2048, None)
 
 
-@pytest.mark.parametrize("heads, rotary", [(1, 28), (3, 28), (5, 6), (7, 14)])
-def test_any_even_rotary_dim_turns_exactly_that_many_channels(heads, rotary):
-    """rotary_dim / head_dim is kept as a fraction whose int(head_dim x p) is rotary_dim (28 / 96 x 96
-    rounds to 27.999...)."""
-    cfg = model_config({**GPT_J_6B, "n_embd": 96 * heads, "n_head": heads})
-    assert cfg.head_dim == 96 and model_config({**GPT_J_6B, "n_embd": 96 * heads, "n_head": heads,
-                                                "rotary_dim": rotary}).rope_dim == rotary
+@pytest.mark.parametrize("heads, head_dim, rotary", [(1, 46, 26), (3, 45, 26), (5, 47, 6), (7, 49, 2), (2, 96, 28)])
+def test_any_even_rotary_dim_turns_exactly_that_many_channels(heads, head_dim, rotary):
+    """rotary_dim / head_dim is kept as a fraction whose int(head_dim x p) is rotary_dim (26 / 46 x 46 is
+    25.999...: read back as 24 turned channels)."""
+    assert int(head_dim * (rotary / head_dim)) != rotary or head_dim == 96     # (the cases that need it)
+    cfg = model_config({**GPT_J_6B, "n_embd": head_dim * heads, "n_head": heads, "rotary_dim": rotary})
+    assert (cfg.head_dim, cfg.rope_dim) == (head_dim, rotary)
 
 
 @pytest.mark.parametrize("rotary", [None, 0, 3, 258, "64", 64.0])

@@ -141,12 +141,18 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
-    elif "qkv_rows" in names:                                # Phi-3's nn.Linear: rows q, k, v
-        w = _projection(reader, names["qkv_rows"], layer, cfg.d_model)                  # ((H + 2 KV) hd, d)
+    elif "qkv_rows" in names or ("qkv_fused" in names and first(reader, names["qkv_fused"])):
+        # Phi-3's nn.Linear, a Phi-2 GGUF's attn_qkv (with its bias): rows q, k, v
+        fused = names.get("qkv_rows") or names["qkv_fused"]
+        w = _projection(reader, fused, layer, cfg.d_model)                               # ((H + 2 KV) hd, d)
         q_rows, k_rows = cfg.n_heads * hd, cfg.n_kv_heads * hd
         require(w.shape[0] == q_rows + 2 * k_rows, "layer %1's %2 has %3 rows; config.json says %4 q, %5 k "
-                "and %5 v rows", layer, names["qkv_rows"], w.shape[0], q_rows, k_rows)
-        q, k = x @ w[:q_rows].T, x @ w[q_rows:q_rows + k_rows].T                          # (n, H*hd), (n, KV*hd)
+                "and %5 v rows", layer, fused, w.shape[0], q_rows, k_rows)
+        bias = (_bias(reader, names["qkv_fused_bias"], layer, w.shape[0]) if "qkv_fused_bias" in names
+                and cfg.qk_bias else np.float32(0.0))
+        bias = np.broadcast_to(bias, (w.shape[0],))          # (a bias of no tensor: 0 for every row)
+        q = x @ w[:q_rows].T + bias[:q_rows]                                            # (n, H*hd)
+        k = x @ w[q_rows:q_rows + k_rows].T + bias[q_rows:q_rows + k_rows]              # (n, KV*hd)
     elif "qkv_heads" in names:                  # GPT-NeoX's nn.Linear: head h's q, k, v rows, then h + 1's
         w = _projection(reader, names["qkv_heads"], layer, cfg.d_model)                 # (3 H hd, d)
         rows = 3 * cfg.n_heads * hd

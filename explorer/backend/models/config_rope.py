@@ -89,10 +89,16 @@ def gptj_rope(cfg: dict, d: int, heads: int) -> dict:
     require(type(rotary) is int and 2 <= rotary <= head_dim and rotary % 2 == 0,
             "config.json: rotary_dim must be an even whole number from 2 to head_dim %1, not %2", head_dim,
             shown(rotary))
-    fraction = rotary / head_dim
-    while int(head_dim * fraction) < rotary:           # (28 / 96 x 96 rounds below 28)
+    return {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": rotary_fraction(rotary, head_dim)}
+
+
+def rotary_fraction(rotated: int, head_dim: int) -> float:
+    """rotated / head_dim, nudged up to the next float where int(head_dim x it) would fall below `rotated`
+    (26 / 46 x 46 is 25.999...: a partial_rotary_factor read back as 24 turned channels)."""
+    fraction = rotated / head_dim
+    while int(head_dim * fraction) < rotated:
         fraction = math.nextafter(fraction, 1.0)
-    return {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": fraction}
+    return fraction
 
 
 def rope_scaling_of(cfg: dict, family: str, max_positions: int,

@@ -14,6 +14,10 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
 - `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py (their layer-0 shapes: check_rope_layer0).
+- `Phi2Model` (MODEL_ARCH.PHI2, Hugging Face's PhiForCausalLM): rope.dimension_count = int(partial_rotary_factor
+  x n_embd) // n_head, no rope freq base (llama.cpp's 10,000), `attention.layer_norm_epsilon` (LayerNorms with
+  biases); q/k/v as attn_q / attn_k / attn_v with biases, or, from the first Phi-2 checkpoints' mixer.Wqkv,
+  one attn_qkv whose rows are q, k, v (llama.cpp's build of phi2 reads either).
 - `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
   read by gguf_learned.py.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
@@ -55,6 +59,7 @@ ARCHS = {
     "gemma2": Arch("gemma2", "Gemma2ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
     "gemma3": Arch("gemma3_text", "Gemma3ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
     "phi3": Arch("phi3", "Phi3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "phi2": Arch("phi", "PhiForCausalLM", False, 0.0, ("hidden_act", "gelu_new")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -155,7 +160,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,)}
-    if kind == "phi3":
+    if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
     else:
         want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
@@ -165,6 +170,10 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
     if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    if kind == "phi":                                               # LayerNorms and q/k biases
+        want["blk.0.attn_norm.bias"] = (d,)
+        want.update({"blk.0.attn_qkv.bias": ((heads + 2 * kv) * hd,)} if "blk.0.attn_qkv.weight" in want
+                    else {"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
     require_tensor_shapes(header, want, where)
 
 

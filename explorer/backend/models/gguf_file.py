@@ -7,8 +7,8 @@ llama.cpp's converter stores a "llama" file's q_proj/k_proj rows permuted (conve
 `LlamaModel.permute`: `w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(w.shape)`, with
 n_head = the kv head count for k_proj), turning Hugging Face's half-split RoPE layout back into Meta's
 interleaved pairs. The reader undoes it, so q_proj / k_proj equal the Hugging Face weights. Qwen2 / Qwen3 /
-Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py); Gemma 2 / 3
-and Phi-3 have names and keys of their own (gguf_gemma_phi3.py). `gpt2` and
+Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py); Gemma 2 / 3,
+Phi-3 and Phi-2 have names and keys of their own (gguf_gemma_phi3.py; Phi-2's LayerNorm epsilon here). `gpt2` and
 `bert` (learned positions) have their own names and config (gguf_learned.py); GPT-2's Conv1D weights, which
 the converter transposed, are transposed back.
 """
@@ -38,6 +38,7 @@ from explorer.backend.models.gguf_gemma_phi3 import (
     layer_count,
     phi3_longrope,
 )
+from explorer.backend.models.config_rope import rotary_fraction
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_learned import (
     LEARNED,
@@ -102,7 +103,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -127,17 +128,20 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "intermediate_size": _int(f, f"{arch}.feed_forward_length", where, default=4 * d),
         "vocab_size": int(embed.ne[1]),
         "max_position_embeddings": _int(f, f"{arch}.context_length", where, default=2048),
-        "rms_norm_eps": _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where),
         "rope_theta": _float(f, f"{arch}.rope.freq_base", where, default=10000.0),
         "tie_word_embeddings": "output.weight" not in header.tensors,
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
+    if spec.model_type == "phi":          # Phi-2: LayerNorms (their epsilon a key of its own)
+        config["layer_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
+    else:
+        config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
     require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
             f"{arch}.rope.freq_base", repr(config["rope_theta"]))
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
-    if rot != head_dim:
-        config["partial_rotary_factor"] = rot / head_dim
+    if rot != head_dim or spec.model_type == "phi":     # (PhiConfig's own default is 0.5)
+        config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
     kind = f.get(f"{arch}.rope.scaling.type", "none")
     kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
     require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))

@@ -37,7 +37,9 @@ from explorer.errors import require
 GEMMA_NAMES = {"post_attention_norm": "post_attention_layernorm", "ffn_norm": "pre_feedforward_layernorm",
                "post_ffw_norm": "post_feedforward_layernorm"}
 BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
-               "phi3": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"}}
+               "phi3": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"},
+               "phi2": {"attn_qkv": "self_attn.qkv_proj", "attn_output": "self_attn.dense", "ffn_up": "mlp.fc1",
+                        "ffn_down": "mlp.fc2"}}
 LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
 SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
 PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")

@@ -1,0 +1,82 @@
+"""GGUF files of Phi-2 (llama.cpp's `phi2`) against the transformers PhiForCausalLM they came from.
+
+Each tiny random model is written as convert_hf_to_gguf.py's Phi2Model writes it (tests/gguf_converter_writer.py:
+gguf-py's TensorNameMap, no rope freq base, the LayerNorm epsilon, rope.dimension_count from the fraction).
+The first Phi-2 checkpoints had one mixer.Wqkv, which the converter stores as attn_qkv (rows q, k, v, and
+its bias); llama.cpp's phi2 graph reads either layout, and so does PE Explorer. F16 files hold
+float16-rounded weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the model's own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import gguf_arch_writer as aw
+from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
+from tests import models_helpers as mh
+
+gguf = pytest.importorskip("gguf")
+pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
+# llama.cpp's phi2: kv heads = heads, no q/k LayerNorms, and no freq base written: 10,000 (Phi-2's own)
+PHI_2_LIKE = dict(mh.FAMILIES["phi"], num_key_value_heads=4, qk_layernorm=False, rope_theta=10000.0)
+
+
+def _written(tmp_path, fraction: float = 0.5, edit=None):
+    config_class, model_class = mh.classes("phi")
+    torch.manual_seed(11)
+    config = config_class(**dict(PHI_2_LIKE, partial_rotary_factor=fraction))
+    config._attn_implementation = "eager"
+    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
+    aw.fp16_exact(torch_model)
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "phi2", edit=edit)
+    return torch_model
+
+
+def _fused(w, stored):
+    """The first Phi-2 layout: attn_q / attn_k / attn_v of every layer as one attn_qkv (rows q, k, v)."""
+    for layer in range(2):
+        for part in ("weight", "bias"):
+            names = [f"blk.{layer}.attn_{x}.{part}" for x in "qkv"]
+            rows = [stored.pop(name) for name in names]
+            for tensors in w.tensors:
+                for name in names:
+                    tensors.pop(name, None)
+            name = f"blk.{layer}.attn_qkv.{part}"
+            stored[name] = fx.add_weight(w, name, np.concatenate(rows), "F16")
+
+
+@pytest.mark.parametrize("layout", ["attn_q / attn_k / attn_v", "one attn_qkv (mixer.Wqkv)"])
+@pytest.mark.parametrize("ids", [IDS, IDS * 3], ids=["12 tokens", "36 tokens"])
+def test_x_rotated_qk_and_attention_equal_transformers(tmp_path, layout, ids):
+    torch_model = _written(tmp_path, edit=_fused if "attn_qkv" in layout else None)
+    in_file = {t.name for t in gguf.GGUFReader(str(tmp_path / "m.gguf")).tensors}
+    assert ("blk.0.attn_qkv.weight" in in_file) == ("attn_qkv" in layout) != ("blk.0.attn_q.weight" in in_file)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        c = model.config
+        assert (c.family, c.head_dim, c.rope_dim, c.partial_rotary_factor, c.qk_bias) == ("phi", 8, 4, 0.5, True)
+        mh.assert_layer0_as_transformers(model, torch_model, "phi", ids)
+
+
+def test_a_whole_head_turning_is_read_as_such_not_as_phi_configs_default_half(tmp_path):
+    """rope.dimension_count = head_dim: the fraction 1 is written into the config (PhiConfig's default,
+    where none is given, is 0.5)."""
+    torch_model = _written(tmp_path, fraction=1.0)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert (model.config.rope_dim, model.config.partial_rotary_factor) == (8, 1.0)
+        mh.assert_layer0_as_transformers(model, torch_model, "phi", IDS)
+
+
+def test_a_phi2_file_without_its_layernorm_epsilon_is_refused(tmp_path):
+    def drop_eps(w, _):
+        for kv in w.kv_data:
+            kv.pop("phi2.attention.layer_norm_epsilon", None)
+
+    _written(tmp_path, edit=drop_eps)
+    with pytest.raises(InputError, match=r"^[^\n]*metadata phi2\.attention\.layer_norm_epsilon is missing$"):
+        open_model(str(tmp_path / "m.gguf"))
