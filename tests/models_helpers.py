@@ -122,6 +122,42 @@ def rewrite_tensor(folder: Path, suffix: str, change) -> str:
     return name
 
 
+def assert_reloaded_as_transformers(model_class, config, folder: Path, family: str, rewrite, rotated: int) -> None:
+    """model_class(config) saved at random into folder, its config.json rewritten by rewrite(folder) (a 4.x
+    layout) and loaded back by transformers: X, q and k after RoPE and the causal softmax of PE Explorer's
+    model of the folder equal it for 52 tokens (past SMALL's 40 positions, where dynamic scaling starts),
+    and only the first `rotated` channels of each head turn."""
+    from explorer.backend.models.hf_folder import open_model
+
+    config._attn_implementation = "eager"
+    save_random(model_class(config).eval(), folder)
+    rewrite(folder)
+    reference = model_class.from_pretrained(folder, attn_implementation="eager").eval()
+    with open_model(folder) as model:
+        assert model.config.rope_dim == rotated
+        ids = model.tokenize(" ".join([TEXT] * 4)).ids
+        assert_layer0_as_transformers(model, reference, family, ids)
+        qk = model.layer0_qk(ids)
+        assert np.array_equal(qk.q_rot[..., rotated:], qk.q[..., rotated:])
+        assert not np.allclose(qk.q_rot[..., :rotated], qk.q[..., :rotated])
+
+
+def assert_damaged_refused(family: str, folder: Path, suffix: str, change, match: str) -> None:
+    """A tiny `family` checkpoint whose tensor ending with suffix is change(tensor) (rewrite_tensor):
+    layer0_qk refuses it with one line matching `match`."""
+    import pytest
+
+    from explorer.backend.models.hf_folder import open_model
+    from explorer.errors import InputError
+
+    build(family, folder)
+    rewrite_tensor(folder, suffix, change)
+    with open_model(folder) as model:
+        with pytest.raises(InputError, match=match) as info:
+            model.layer0_qk(model.tokenize(TEXT).ids)
+        assert "\n" not in str(info.value)
+
+
 def first_layer(model, family: str):
     base = getattr(model, "base_model", model)
     if family in ("gpt2", "gptj"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from explorer.backend.models.config import model_config
@@ -78,20 +77,12 @@ def test_a_pythia_style_folder_equals_transformers_layer_0(tmp_path, scaling):
     if scaling:
         settings["rope_scaling"] = dict(scaling, rope_theta=700.0, partial_rotary_factor=0.5)
     config = tf.GPTNeoXConfig(**{**mh.FAMILIES["gpt_neox"], **settings})
-    config._attn_implementation = "eager"
     torch.manual_seed(3)
-    mh.save_random(tf.GPTNeoXForCausalLM(config).eval(), tmp_path)
-    written = _pythia_style(tmp_path)
+    mh.assert_reloaded_as_transformers(tf.GPTNeoXForCausalLM, config, tmp_path, "gpt_neox", _pythia_style, 4)
+    written = json.loads((tmp_path / "config.json").read_text())
     assert "rope_parameters" not in written and written["rotary_pct"] == 0.5
-    reference = tf.GPTNeoXForCausalLM.from_pretrained(tmp_path, attn_implementation="eager").eval()
     with open_model(tmp_path) as model:
-        assert model.config.rope_dim == 4 and model.config.rope_scaling.rope_type == (
-            scaling or {"rope_type": "default"})["rope_type"]
-        ids = model.tokenize(" ".join([mh.TEXT] * 4)).ids       # 52 tokens: past the 40 dynamic scales at
-        mh.assert_layer0_as_transformers(model, reference, "gpt_neox", ids)
-        qk = model.layer0_qk(ids)
-        assert np.array_equal(qk.q_rot[..., 4:], qk.q[..., 4:])   # the last 4 channels of each head stay
-        assert not np.allclose(qk.q_rot[..., :4], qk.q[..., :4])
+        assert model.config.rope_scaling.rope_type == (scaling or {"rope_type": "default"})["rope_type"]
 
 
 @pytest.mark.parametrize("suffix, change, match", [
@@ -103,12 +94,7 @@ def test_a_pythia_style_folder_equals_transformers_layer_0(tmp_path, scaling):
     ("layers.0.attention.query_key_value.bias", lambda b: b[0], r"query_key_value.bias has shape \(\), not \(96,\)")])
 def test_a_fused_projection_of_the_wrong_size_is_named(tmp_path, suffix, change, match):
     """query_key_value with rows missing, or a bias of the wrong shape: one line naming the tensor."""
-    mh.build("gpt_neox", tmp_path)
-    mh.rewrite_tensor(tmp_path, suffix, change)
-    with open_model(tmp_path) as model:
-        with pytest.raises(InputError, match=match) as info:
-            model.layer0_qk(model.tokenize(mh.TEXT).ids)
-        assert "\n" not in str(info.value)
+    mh.assert_damaged_refused("gpt_neox", tmp_path, suffix, change, match)
 
 
 @pytest.mark.parametrize("extra, match", [
