@@ -80,3 +80,53 @@ def test_a_phi2_file_without_its_layernorm_epsilon_is_refused(tmp_path):
     _written(tmp_path, edit=drop_eps)
     with pytest.raises(InputError, match=r"^[^\n]*metadata phi2\.attention\.layer_norm_epsilon is missing$"):
         open_model(str(tmp_path / "m.gguf"))
+
+
+def _dropping(*names):
+    def run(w, stored):
+        for tensors in w.tensors:
+            for name in names:
+                tensors.pop(name, None)
+    return run
+
+
+def _adding_zero_qkv(w, stored):
+    for layer in range(2):
+        for part, rows in (("weight", (96, 32)), ("bias", (96,))):         # (4 + 2 x 4) heads of 8
+            w.add_tensor(f"blk.{layer}.attn_qkv.{part}", np.zeros(rows, np.float32))
+
+
+@pytest.mark.parametrize("edit, match", [
+    (_dropping("blk.0.attn_norm.bias"), r"tensor blk\.0\.attn_norm\.bias is missing"),
+    # found by a helper's attack: a later layer's missing bias was read as zeros, and a layer with both
+    # layouts used its attn_qkv (llama.cpp's loader refuses both files)
+    (_dropping("blk.1.attn_q.bias"), r"tensor blk\.1\.attn_q\.bias is missing"),
+    (_adding_zero_qkv, r"layer 0 holds both attn_qkv and attn_q / attn_k / attn_v"),
+])
+def test_a_phi2_file_missing_a_bias_or_with_both_layouts_is_refused(tmp_path, edit, match):
+    _written(tmp_path, edit=edit)
+    with pytest.raises(InputError, match=rf"^[^\n]*{match}[^\n]*$"):
+        open_model(str(tmp_path / "m.gguf"))
+
+
+def test_a_fused_layer_missing_its_bias_is_refused_by_its_gguf_name(tmp_path):
+    def fused_without_bias(w, stored):
+        _fused(w, stored)
+        _dropping("blk.1.attn_qkv.bias")(w, stored)
+
+    _written(tmp_path, edit=fused_without_bias)
+    with pytest.raises(InputError, match=r"^[^\n]*tensor blk\.1\.attn_qkv\.bias is missing$"):
+        open_model(str(tmp_path / "m.gguf"))
+
+
+def test_a_phi_folders_stray_qkv_proj_is_not_read(tmp_path):
+    """Found by a helper's attack: a Hugging Face Phi folder with a qkv_proj beside q_proj (transformers
+    reports it unexpected and ignores it) had its q and k read from the stray tensor."""
+    from safetensors.numpy import load_file, save_file
+
+    torch_model = mh.build("phi", tmp_path)
+    tensors = load_file(tmp_path / "model.safetensors")
+    tensors["model.layers.0.self_attn.qkv_proj.weight"] = np.zeros((64, 32), np.float32)   # (4 + 2 x 2) x 8
+    save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    with open_model(tmp_path) as model:
+        mh.assert_layer0_as_transformers(model, torch_model, "phi", model.tokenize(mh.TEXT).ids)

@@ -1070,6 +1070,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
         <message>
+            <source>%1: layer %2 holds both attn_qkv and attn_q / attn_k / attn_v; a phi2 file has one of the two</source>
+            <translation>%1：第 %2 层同时含有 attn_qkv 和 attn_q / attn_k / attn_v；phi2 文件只应有其中一种</translation>
+        </message>
+        <message>
             <source>%1: layer %2's weights do not fit its config: %3</source>
             <translation>%1：第 %2 层的权重与其配置不符：%3</translation>
         </message>

@@ -3,7 +3,7 @@
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
 Phi, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
 projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused
-qkv_proj rows; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
+qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
 Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms), kv heads repeated onto
 q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2)
 on the first rope_dim channels of each head (a llama.cpp llama file with fewer rotated channels than
@@ -141,8 +141,10 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
-    elif "qkv_rows" in names or ("qkv_fused" in names and first(reader, names["qkv_fused"])):
-        # Phi-3's nn.Linear, a Phi-2 GGUF's attn_qkv (with its bias): rows q, k, v
+    elif "qkv_rows" in names or ("qkv_fused" in names and first(reader, names["qkv_fused"])
+                                 and not first(reader, names["q"])):
+        # Phi-3's nn.Linear, a Phi-2 GGUF's attn_qkv (with its bias): rows q, k, v (a Phi folder's stray
+        # qkv_proj beside q_proj is not read, as transformers does not read it)
         fused = names.get("qkv_rows") or names["qkv_fused"]
         w = _projection(reader, fused, layer, cfg.d_model)                               # ((H + 2 KV) hd, d)
         q_rows, k_rows = cfg.n_heads * hd, cfg.n_kv_heads * hd

@@ -174,7 +174,23 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want["blk.0.attn_norm.bias"] = (d,)
         want.update({"blk.0.attn_qkv.bias": ((heads + 2 * kv) * hd,)} if "blk.0.attn_qkv.weight" in want
                     else {"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
+        _check_phi2_layers(header, config["num_hidden_layers"], where)
     require_tensor_shapes(header, want, where)
+
+
+def _check_phi2_layers(header: Header, n_layers: int, where: str) -> None:
+    """Every layer of a phi2 file has one q/k layout, whole: attn_qkv with its bias, or attn_q and attn_k
+    with theirs, and attn_norm's bias (llama.cpp's loader requires each; a later layer's missing bias was
+    read as zeros, and a layer with both layouts used its attn_qkv)."""
+    for layer in range(n_layers):
+        fused, split = (f"blk.{layer}.attn_qkv.weight" in header.tensors,
+                        f"blk.{layer}.attn_q.weight" in header.tensors)
+        require(not (fused and split), "%1: layer %2 holds both attn_qkv and attn_q / attn_k / attn_v; a phi2 "
+                "file has one of the two", where, layer)
+        parts = ("attn_qkv",) if fused else ("attn_q", "attn_k")
+        for name in [f"blk.{layer}.{p}.{kind}" for p in parts for kind in ("weight", "bias")] + [
+                f"blk.{layer}.attn_norm.bias"]:
+            require(name in header.tensors, "%1: tensor %2 is missing", where, name)
 
 
 def require_tensor_shapes(header: Header, want: dict, where: str) -> None:

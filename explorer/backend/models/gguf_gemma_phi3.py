@@ -5,7 +5,9 @@ Sources (ggml-org/llama.cpp): convert_hf_to_gguf.py (`Gemma2Model`, `Gemma3Model
 `llama_model_rope_type`: all three NEOX, so q/k rows are stored as Hugging Face has them), llama-hparams.cpp.
 - Names: Gemma's `post_attention_layernorm` is `post_attention_norm`, `pre_feedforward_layernorm` is
   `ffn_norm`, `post_feedforward_layernorm` is `post_ffw_norm`; every *norm.weight (q/k norms too) carries
-  the converter's + 1. Phi-3's fused `qkv_proj` is `attn_qkv`, its fused `gate_up_proj` is `ffn_up`.
+  the converter's + 1. Phi-3's fused `qkv_proj` is `attn_qkv`, its fused `gate_up_proj` is `ffn_up`. Phi-2
+  (`phi2`, gguf_archs.py) has Phi's `dense`, `fc1`, `fc2` as attn_output, ffn_up, ffn_down, and the first
+  Phi-2 files' single `attn_qkv` (rows q, k, v) reads as a `qkv_proj`.
 - Score scale: neither converter writes query_pre_attn_scalar; llama.cpp scales q by 1/sqrt(n_embd / n_head)
   for the 27B models (46 layers for Gemma 2, 62 for Gemma 3) and 1/sqrt(head_dim) otherwise (the
   published configs' query_pre_attn_scalar: 144 and 168 for the 27Bs, head_dim 256 for the others).
