@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from explorer.backend.models.config import SUPPORTED, model_config, rope_parameters
+from explorer.backend.models.config import SUPPORTED, model_config
+from explorer.backend.models.config_rope import rope_parameters
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import models_helpers as mh

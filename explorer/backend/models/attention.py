@@ -132,7 +132,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     w_name, b_name = input_norm_names(cfg, layer)
     if w_name is not None:
         w = _vector(reader, w_name, layer, cfg.d_model)
-        if cfg.family in ("gpt2", "opt", "gpt_neox", "phi", "gptj"):
+        if cfg.layer_norms:
             x = layer_norm(x, w, _vector(reader, b_name, layer, cfg.d_model), cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer.backend.models import gemma_config
-from explorer.backend.models.config_rope import _float, gptj_rope, rope_parameters, rope_scaling_of  # noqa: F401
+from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
@@ -36,9 +36,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj")
-LAYER_NORMS = ("gpt_neox", "phi")     # hidden_size families with LayerNorms (weight and bias, layer_norm_eps)
-EPS_KEY = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
-           "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps"}   # else rms_norm_eps
+# the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
+# others have RMSNorms (rms_norm_eps)
+LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
+                  "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -131,6 +132,11 @@ class ModelConfig:
     def partial_rotary_factor(self) -> float:
         """The fraction of each head that rotates (1 for learned positions or refused settings)."""
         return self.rope_scaling.partial_rotary_factor if self.rope_scaling is not None else 1.0
+
+    @property
+    def layer_norms(self) -> bool:
+        """Its norms are LayerNorms (weight and bias), not RMSNorms."""
+        return self.family in LAYER_NORM_EPS
 
     @property
     def rope_dim(self) -> int:
@@ -240,7 +246,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
                 else family == "phi" or model_type not in NO_QK_BIAS
                 and _flag(cfg, "attention_bias", family == "gpt_neox"))
-        eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORMS
+        eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORM_EPS
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
@@ -279,7 +285,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, **gemma,
         qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
-        **{**common, "norm_eps": _float(common["norm_eps"], EPS_KEY.get(family, "rms_norm_eps"))})
+        **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 
 
 def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
