@@ -30,19 +30,15 @@ def _float(v, key: str) -> float:
 def rope_parameters(cfg: dict, family: str = "") -> dict:
     """5.x-style RoPE settings from a 4.x or 5.x config: {"rope_type", "rope_theta", ...}. Phi-3's
     "su" and "yarn" are its LongRoPE (Phi3Config.convert_rope_params_to_dict renames them)."""
-    params = cfg.get("rope_parameters")
-    scaling = cfg.get("rope_scaling")
+    params, scaling = cfg.get("rope_parameters"), cfg.get("rope_scaling")
+    require(not scaling or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
+            repr(scaling))
+    require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, not %1",
+            repr(params))
+    params = dict(scaling or params or {})     # convert_rope_params_to_dict: rope_scaling or rope_parameters
+    #                                            (a set 4.x rope_scaling wins over a 5.x dict)
     if family == "gpt_neox":
-        params = _gpt_neox_rope(cfg, params)
-    elif scaling or params is None:   # convert_rope_params_to_dict: rope_scaling or rope_parameters (a set
-        require(not scaling or isinstance(scaling, dict),          # 4.x rope_scaling wins over a 5.x dict)
-                "config.json: rope_scaling must be an object, not %1", repr(scaling))
-        require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, "
-                "not %1", repr(params))
-        params = dict(scaling or {})
-        params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
-    require(isinstance(params, dict), "config.json: rope_parameters must be an object, not %1", repr(params))
-    params = dict(params)
+        _gpt_neox_keys(cfg, params)
     kind = params.pop("type", None)
     params["rope_type"] = params.get("rope_type") or kind or "default"
     if family == "phi3" and params["rope_type"] in ("su", "yarn"):
@@ -57,15 +53,9 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     return params
 
 
-def _gpt_neox_rope(cfg: dict, params) -> dict:
-    """GPTNeoXConfig.convert_rope_params_to_dict: rope_scaling (4.x) or rope_parameters, then its own 4.x
-    keys rotary_emb_base (default 10,000; a top-level rope_theta it never reads) and rotary_pct (0.25)."""
-    scaling = cfg.get("rope_scaling")
-    require(not scaling or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
-            repr(scaling))
-    require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, not %1",
-            repr(params))
-    params = dict(scaling or params or {})
+def _gpt_neox_keys(cfg: dict, params: dict) -> None:
+    """GPTNeoXConfig.convert_rope_params_to_dict's own 4.x keys into params where it has none:
+    rotary_emb_base (default 10,000; a top-level rope_theta it never reads) and rotary_pct (0.25)."""
     if "rope_theta" not in params:
         base = cfg.get("rotary_emb_base", 10000.0)
         require(isinstance(base, (int, float)) and not isinstance(base, bool) and finite_number(base) and base > 1,
@@ -77,7 +67,6 @@ def _gpt_neox_rope(cfg: dict, params) -> dict:
                 and 0 < pct <= 1,
                 "config.json: rotary_pct must be a number in (0, 1], not %1", shown(pct))
         params["partial_rotary_factor"] = pct
-    return params
 
 
 def gptj_rope(cfg: dict, d: int, heads: int) -> dict:
@@ -89,7 +78,8 @@ def gptj_rope(cfg: dict, d: int, heads: int) -> dict:
     require(type(rotary) is int and 2 <= rotary <= head_dim and rotary % 2 == 0,
             "config.json: rotary_dim must be an even whole number from 2 to head_dim %1, not %2", head_dim,
             shown(rotary))
-    return {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": rotary_fraction(rotary, head_dim)}
+    return {"rope_type": "default", "rope_theta": 10000.0,
+            "partial_rotary_factor": rotary_fraction(rotary, head_dim)}
 
 
 def rotary_fraction(rotated: int, head_dim: int) -> float:

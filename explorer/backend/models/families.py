@@ -138,18 +138,19 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     if cfg.family == "phi3":
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
     if cfg.family == "gptj":                                   # (bias=False: the biases are never read)
-        pre = f"h.{layer}.attn."
-        return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
-                "k_bias": pre + "k_proj.bias"}
+        return _projections(f"h.{layer}.attn.")
     if cfg.family == "gpt_neox":
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)
-        return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
-                "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_layernorm.weight",
-                "q_norm_bias": pre + "q_layernorm.bias", "k_norm": pre + "k_layernorm.weight",
-                "k_norm_bias": pre + "k_layernorm.bias", "qkv_fused": pre + "qkv_proj.weight",
-                "qkv_fused_bias": pre + "qkv_proj.bias"}
+        return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",
+                "k_norm": pre + "k_layernorm.weight", "k_norm_bias": pre + "k_layernorm.bias",
+                "qkv_fused": pre + "qkv_proj.weight", "qkv_fused_bias": pre + "qkv_proj.bias"}
+    return {**_projections(pre), "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}
+
+
+def _projections(pre: str) -> dict[str, str]:
+    """The q_proj / k_proj weights and biases under `pre`."""
     return {"q": pre + "q_proj.weight", "q_bias": pre + "q_proj.bias", "k": pre + "k_proj.weight",
-            "k_bias": pre + "k_proj.bias", "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}
+            "k_bias": pre + "k_proj.bias"}
