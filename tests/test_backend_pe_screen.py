@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from explorer.backend.encodings import box_columns, pe_block_mean
-from explorer.backend.pe_screen import channel_terms, pe_screen, pe_screen_plain
+from explorer.backend.pe_screen import channel_terms, pe_screen, pe_screen_plain, transposed
 from explorer.errors import InputError
 from tests.test_backend_encodings import oracle
 
@@ -84,3 +84,14 @@ def test_layouts_together_equal_each_alone_bit_for_bit(step, rows, ch_step, d):
     for layout in LAYOUTS:
         np.testing.assert_array_equal(got[layout], pe_screen(0, step, rows, 0, ch_step, d // ch_step, d,
                                                              500.0, layout))
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (63, 5), (64, 745), (65, 3), (1024, 745), (130, 1)])
+def test_blocked_transpose_is_the_transpose(shape):
+    """pe_screen's blocked copy (a block of rows at a time, the last block short) equals a.T, also
+    for a sliced source as pe_screen passes it (its rows cut to the picture's)."""
+    wide = np.random.default_rng(3).standard_normal((shape[0], shape[1] + 7)).astype(np.float32)
+    a = wide[:, : shape[1]]
+    got = transposed(a)
+    assert got.flags.c_contiguous and got.dtype == a.dtype and got.shape == shape[::-1]
+    np.testing.assert_array_equal(got, a.T)
