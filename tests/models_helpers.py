@@ -55,6 +55,11 @@ FAMILIES = {
     "phi": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, partial_rotary_factor=0.5, qk_layernorm=True),
     # GPT-J: the first rotary_dim (4 of 8) channels of each head turn in neighbouring pairs (rotate_every_two)
     "gptj": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB, "rotary_dim": 4},
+    # StableLM (a quarter of each head turns by default; half here, 4 of 8), q/k/v biases, a q/k LayerNorm of
+    # each head's own (qk_layernorm: 4 q and 2 kv norms, weights only)
+    "stablelm": dict(SMALL, num_key_value_heads=2, rope_parameters={"rope_type": "default", "rope_theta": 600.0,
+                                                                     "partial_rotary_factor": 0.5},
+                     use_qkv_bias=True, qk_layernorm=True),
 }
 
 
@@ -72,7 +77,7 @@ def classes(family: str):
             "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
-            "gptj": ("GPTJConfig", "GPTJForCausalLM")}[family]
+            "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -221,7 +226,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
-                        else (att.q_proj, att.k_proj))                 # (Phi's qk_layernorm: LayerNorms)
+                        else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]
     restore = None
     if family == "gptj":            # apply_rotary_pos_emb(tensor, sin, cos): k's turned part, then q's
@@ -257,7 +262,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     if family == "gptj":
         turned = got.pop("turned")
         got["k_rot"], got["q_rot"] = turned[0], turned[1]
-    if family in ("phi", "gptj"):  # only their first channels go through apply_rotary_pos_emb
+    if family in ("phi", "gptj", "stablelm"):  # only their first channels go through apply_rotary_pos_emb
         rot, hd = got["q_rot"].shape[-1], model.config.hidden_size // model.config.num_attention_heads
         for key in ("q", "k"):                  # (q_proj's (n, H hd) without qk_layernorm, else (H, n, hd))
             whole = got[key] if got[key].ndim == 3 else got[key].reshape(len(got[key]), -1, hd).transpose(1, 0, 2)

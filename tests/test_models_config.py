@@ -37,6 +37,8 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
     elif params:
         four_dict["rope_theta"] = params["rope_theta"]
         four_dict["rope_scaling"] = None
+        if "partial_rotary_factor" in params:        # 4.x wrote it at the top level (Phi, StableLM)
+            four_dict["partial_rotary_factor"] = params["partial_rotary_factor"]
     assert model_config(four_dict, "m") == five
     assert model_config(four_dict, "m").type_ropes == five.type_ropes     # (Gemma 3: both layer types')
     assert hash(five) == hash(model_config(four_dict, "m"))

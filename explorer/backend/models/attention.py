@@ -1,14 +1,15 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
-Phi, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN BERT), the
-projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's fused
-qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows head by head),
-Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms), kv heads repeated onto
-q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2)
-on the first rope_dim channels of each head (a llama.cpp llama file with fewer rotated channels than
-head_dim: channel i with i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
-the layer's own RoPE (Gemma 3: its layer type's). Every norm and bias read must have exactly its width.
+Phi / StableLM, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN
+BERT), the projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's
+fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows head by
+head), Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms; StableLM's: a
+LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like repeat_kv), then RoPE
+with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of each head
+(a llama.cpp llama file with fewer rotated channels than head_dim: channel i with i + head_dim/2, as ggml
+rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE (Gemma 3: its layer type's).
+Every norm and bias read must have exactly its width.
 Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap.
 Shapes: heads first.
 """
@@ -123,6 +124,11 @@ def _vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarra
     return v
 
 
+def _head_weights(reader: TensorReader, pattern: str, layer: int, heads: int, hd: int) -> np.ndarray:
+    """The norm weights of `heads` heads, pattern.format(head=h) each of hd entries; (heads, 1, hd)."""
+    return np.stack([_vector(reader, pattern.format(head=h), layer, hd) for h in range(heads)])[:, None, :]
+
+
 def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int):
     """(q (H, n, hd), k (KV, n, hd)) of `layer` from its input x (n, d), before RoPE."""
     require(0 <= layer < cfg.n_layers, "layer must be in 0..%1, not %2", cfg.n_layers - 1, layer)
@@ -174,7 +180,10 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
-    if cfg.qk_norm and "q_norm_bias" in names:       # Phi's qk_layernorm: LayerNorms over each head
+    if cfg.qk_norm and "q_norm_heads" in names:      # StableLM's qk_layernorm: head h its own LayerNorm
+        q, k = (layer_norm(t, _head_weights(reader, names[which], layer, len(t), hd), None, cfg.norm_eps)
+                for t, which in ((q, "q_norm_heads"), (k, "k_norm_heads")))
+    elif cfg.qk_norm and "q_norm_bias" in names:     # Phi's qk_layernorm: LayerNorms over each head
         def head_norm(t: np.ndarray, which: str) -> np.ndarray:
             w, b = (_vector(reader, names[which + key], layer, hd) for key in ("_norm", "_norm_bias"))
             return layer_norm(t, w, b, cfg.norm_eps)

@@ -32,14 +32,18 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "phi": "phi",
             # GPT-J: the first rotary_dim channels of each head turn in neighbouring pairs (2i, 2i + 1),
             # rotate_every_two, at base 10,000 (hard-coded in its model class); LayerNorm, no q/k biases
-            "gptj": "gptj"}
+            "gptj": "gptj",
+            # StableLM (StableLM-3B-4E1T, StableLM 2): LayerNorm, a quarter of each head turns (by default), q/k/v
+            # biases when use_qkv_bias, optional q/k LayerNorms of each head's own, without biases
+            "stablelm": "stablelm"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
-                 "gptj")
+                 "gptj", "stablelm")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
-                  "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps"}
+                  "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
+                  "stablelm": "layer_norm_eps"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -47,7 +51,7 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
-                         "gpt_neox": 2048, "phi": 2048}   # by model_type
+                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
@@ -55,6 +59,9 @@ DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 25
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5}
+# the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
+# would read a head_dim of config.json's (by the name a message gives them)
+HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
 NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says
 
 
@@ -63,7 +70,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm
     model_type: str
     name: str
     d_model: int
@@ -240,10 +247,12 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads", default=heads)
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
-        # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), GPT-NeoX when
-        # attention_bias (default true), Mistral, Mixtral and Phi-3 never, the others when attention_bias
-        # (default false); transformers leaves bias tensors of a config without unread
+        # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when
+        # use_qkv_bias (default false), GPT-NeoX when attention_bias (default true), Mistral, Mixtral and
+        # Phi-3 never, the others when attention_bias (default false); transformers leaves bias tensors of a
+        # config without unread
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
+                else _flag(cfg, "use_qkv_bias", False) if family == "stablelm"
                 else family == "phi" or model_type not in NO_QK_BIAS
                 and _flag(cfg, "attention_bias", family == "gpt_neox"))
         eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORM_EPS
@@ -251,14 +260,14 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
                   "norm_eps": eps, "qk_bias": bias, "pre_norm": True, "word_embed_proj_dim": d}
-    # GPTNeoXAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's RoPE would
-    # size itself by a head_dim of config.json's (GPT-J's reads none)
+    # GPTNeoXAttention, StableLmAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's
+    # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
-                and family not in ("gpt_neox", "gptj") else None)
-    if family == "gpt_neox" and cfg.get("head_dim") is not None:
+                and family not in (*HEADS_SPLIT, "gptj") else None)
+    if family in HEADS_SPLIT and cfg.get("head_dim") is not None:
         require(cfg["head_dim"] == d // heads and d % heads == 0,
-                "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads GPT-NeoX's "
-                "attention splits", shown(cfg["head_dim"]), d, heads)
+                "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's "
+                "attention splits", shown(cfg["head_dim"]), d, heads, HEADS_SPLIT[family])
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -283,7 +292,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
         dtype=dtype, **gemma,
-        qk_norm=family in ("qwen3", "gemma3") or family == "phi" and _flag(cfg, "qk_layernorm", False),
+        qk_norm=family in ("qwen3", "gemma3") or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

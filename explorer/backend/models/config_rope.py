@@ -16,8 +16,11 @@ from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
-PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj")   # turn int(head_dim x partial_rotary_factor) channels,
-#                                                          any rope type
+# the families that turn int(head_dim x partial_rotary_factor) channels of a head, with any rope type
+PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj", "stablelm")
+# partial_rotary_factor of a config.json without one, where the class has its own default (PhiConfig's
+# __init__, StableLmConfig's __post_init__ in transformers 5.25; the others turn the whole head)
+PARTIAL_DEFAULTS = {"phi": 0.5, "stablelm": 0.25}
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 
 
@@ -43,8 +46,8 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
     params["rope_type"] = params.get("rope_type") or kind or "default"
     if family == "phi3" and params["rope_type"] in ("su", "yarn"):
         params["rope_type"] = "longrope"
-    if family == "phi":                     # PhiConfig's default fraction (a top-level key, else 0.5)
-        params.setdefault("partial_rotary_factor", cfg.get("partial_rotary_factor", 0.5))
+    if family in PARTIAL_DEFAULTS:          # the class's default fraction (a top-level key, else its own)
+        params.setdefault("partial_rotary_factor", cfg.get("partial_rotary_factor", PARTIAL_DEFAULTS[family]))
     params.setdefault("rope_theta", cfg.get("rope_theta", 10000.0))
     params["rope_theta"] = _float(params["rope_theta"], "rope_theta")
     # base <= 1 gives every pair a frequency of 1 rad per token or more (1e-300: inf, then NaN q and k)

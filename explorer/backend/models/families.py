@@ -6,7 +6,8 @@ offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens 
 attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
 its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
 per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
-q, k and v rows head by head) and GPTJModel (wte; ln_1, q/k without biases).
+q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases) and StableLmModel (embed_tokens;
+LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm).
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
-    if cfg.family in ("gpt_neox", "phi"):                                         # a LayerNorm
+    if cfg.family in ("gpt_neox", "phi", "stablelm"):                             # a LayerNorm
         return f"layers.{layer}.input_layernorm.weight", f"layers.{layer}.input_layernorm.bias"
     return f"layers.{layer}.input_layernorm.weight", None
 
@@ -128,7 +129,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
 def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
     qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
-    its q, k and v rows; Phi: its per-head q/k LayerNorms, weight and bias)."""
+    its q, k and v rows; Phi: its q/k LayerNorms over each head, weight and bias; StableLM: a q/k LayerNorm
+    of each head's own, its weight's name a pattern with {head})."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -143,6 +145,9 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
+    if cfg.family == "stablelm":      # its per-head LayerNorms: one weight (no bias) a q head and a kv head
+        return {**_projections(pre), "q_norm_heads": pre + "q_layernorm.norms.{head}.weight",
+                "k_norm_heads": pre + "k_layernorm.norms.{head}.weight"}
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)
         return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",
                 "k_norm": pre + "k_layernorm.weight", "k_norm_bias": pre + "k_layernorm.bias",

@@ -1,0 +1,143 @@
+"""StableLM checkpoints (model_type "stablelm": StableLM-3B-4E1T, StableLM 2) against transformers'
+StableLmConfig and StableLmForCausalLM.
+
+What differs from the Llama-like families: only the first int(head_dim x partial_rotary_factor) channels of
+each head turn (StableLmConfig's default 0.25), with any rope type; LayerNorms (weight and bias) before
+attention; q/k/v biases when use_qkv_bias (default false); and, when qk_layernorm, a LayerNorm of each head's
+own (StableLmLayerNormPerHead: one weight a head, no bias) on q and on k. The plain X, q/k and RoPE checks
+run with every other family in tests/test_models_families.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.config import model_config
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+
+
+def _four_x(cfg: dict) -> dict:
+    """A 5.x config dict as transformers 4.x wrote StableLM's: rope_theta, partial_rotary_factor and
+    rope_scaling at the top level."""
+    out = {k: v for k, v in cfg.items() if k != "rope_parameters"}
+    params = dict(cfg["rope_parameters"])
+    out["rope_theta"] = params.pop("rope_theta")
+    out["partial_rotary_factor"] = params.pop("partial_rotary_factor")
+    kind = params.pop("rope_type")
+    out["rope_scaling"] = None if kind == "default" else {"type": kind, **params}
+    return out
+
+
+@pytest.mark.parametrize("layout", ["5.x", "4.x"])
+def test_the_stablelm_3b_defaults_read_as_transformers_reads_them(layout):
+    """StableLmConfig() is "a stablelm-3b style configuration": 2560 wide, 32 heads of 80, a quarter of
+    each head (20 channels) turning at base 10,000, no q/k biases, no q/k norms, LayerNorm eps 1e-5."""
+    hf = tf.StableLmConfig()
+    cfg_dict = json.loads(json.dumps(hf.to_dict()))
+    cfg = model_config(_four_x(cfg_dict) if layout == "4.x" else cfg_dict)
+    want = hf.rope_parameters
+    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        "stablelm", "rope", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads,
+        hf.hidden_size // hf.num_attention_heads) == ("stablelm", "rope", 2560, 32, 32, 80)
+    assert cfg.rope_base == want["rope_theta"] == 10000.0
+    assert cfg.partial_rotary_factor == want["partial_rotary_factor"] == 0.25 and cfg.rope_dim == 20
+    assert (cfg.qk_bias, cfg.qk_norm, cfg.norm_eps, cfg.max_positions, cfg.layer_norms) == (
+        hf.use_qkv_bias, hf.qk_layernorm, hf.layer_norm_eps, hf.max_position_embeddings, True) == (
+        False, False, 1e-5, 4096, True)
+
+
+@pytest.mark.parametrize("extra", [{}, {"partial_rotary_factor": 0.5},
+                                   {"rope_parameters": {"rope_type": "default", "rope_theta": 900.0}},
+                                   {"rope_parameters": {"rope_type": "default", "rope_theta": 900.0,
+                                                        "partial_rotary_factor": 0.75},
+                                    "partial_rotary_factor": 0.5},
+                                   {"rope_theta": 500.0, "rope_scaling": {"type": "linear", "factor": 2.0}}])
+def test_the_rotary_fraction_defaults_as_stablelm_config_does(extra):
+    """Without partial_rotary_factor a StableLM turns a quarter of each head (its class's default, not 1);
+    the 5.x dict's own fraction wins over a top-level one."""
+    cfg_dict = {"model_type": "stablelm", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
+                "vocab_size": 10, **extra}
+    want = tf.StableLmConfig(**json.loads(json.dumps(cfg_dict))).rope_parameters
+    cfg = model_config(cfg_dict)
+    assert (cfg.rope_base, cfg.partial_rotary_factor) == (want["rope_theta"], want["partial_rotary_factor"])
+    assert cfg.rope_dim == int(32 * want["partial_rotary_factor"])
+
+
+@pytest.mark.parametrize("qk_layernorm, qkv_bias", [(False, False), (True, True), (True, False)])
+@pytest.mark.parametrize("scaling", [None, {"type": "linear", "factor": 3.0}, {"type": "dynamic", "factor": 2.0}])
+def test_a_stablelm_folder_equals_transformers_layer_0(tmp_path, qk_layernorm, qkv_bias, scaling):
+    """X, q and k after the partial RoPE (scaled too) and the softmax of the causal logits equal
+    transformers' model of the same folder, written with 4.x keys; with per-head q/k norms and q/k/v
+    biases, either, or neither (StableLmConfig's defaults)."""
+    import torch
+
+    settings = dict(mh.FAMILIES["stablelm"], hidden_size=40, qk_layernorm=qk_layernorm, use_qkv_bias=qkv_bias,
+                    rope_parameters={"rope_type": "default", "rope_theta": 700.0, "partial_rotary_factor": 0.4})
+    if scaling:
+        kind = scaling["type"]
+        settings["rope_parameters"] = {**settings["rope_parameters"], "rope_type": kind,
+                                       **{k: v for k, v in scaling.items() if k != "type"}}
+    torch.manual_seed(7)
+    # heads of 10 channels, 0.4 of them (4) turn: PE Explorer must not take the class's default 0.25 (2)
+    mh.assert_reloaded_as_transformers(tf.StableLmForCausalLM, tf.StableLmConfig(**settings), tmp_path,
+                                       "stablelm", mh.to_4x_config, 4)
+    written = json.loads((tmp_path / "config.json").read_text())
+    assert "rope_parameters" not in written and written["partial_rotary_factor"] == 0.4
+    with open_model(tmp_path) as model:
+        assert (model.config.qk_norm, model.config.qk_bias) == (qk_layernorm, qkv_bias)
+
+
+def test_each_head_has_its_own_q_and_k_norm(tmp_path):
+    """StableLmLayerNormPerHead: head h's q goes through norms.h alone. Head 1's weight doubled changes
+    head 1's q (as transformers' does) and no other head's."""
+    mh.build("stablelm", tmp_path)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        before = model.layer0_qk(ids).q
+    mh.rewrite_tensor(tmp_path, "layers.0.self_attn.q_layernorm.norms.1.weight", lambda w: 2 * w)
+    with open_model(tmp_path) as model:
+        after = model.layer0_qk(ids).q
+    np.testing.assert_allclose(after[1], 2 * before[1], rtol=1e-6)
+    np.testing.assert_array_equal(np.delete(after, 1, axis=0), np.delete(before, 1, axis=0))
+
+
+@pytest.mark.parametrize("suffix, change, match", [
+    ("layers.0.self_attn.k_layernorm.norms.1.weight", lambda w: w[:5],
+     r"k_layernorm.norms.1.weight has shape \(5,\), not \(8,\)"),
+    ("layers.0.self_attn.q_proj.bias", lambda b: b[:1], r"q_proj.bias has shape \(1,\), not \(32,\)"),
+    ("layers.0.input_layernorm.bias", lambda b: b[0], r"input_layernorm.bias has shape \(\), not \(32,\)")])
+def test_a_norm_or_bias_of_the_wrong_shape_is_named(tmp_path, suffix, change, match):
+    mh.assert_damaged_refused("stablelm", tmp_path, suffix, change, match)
+
+
+def test_a_missing_head_norm_is_named(tmp_path):
+    """A checkpoint without the last kv head's k norm (qk_layernorm says it has one) is refused by name."""
+    from safetensors.numpy import load_file, save_file
+
+    mh.build("stablelm", tmp_path)
+    tensors = load_file(tmp_path / "model.safetensors")
+    del tensors["model.layers.0.self_attn.k_layernorm.norms.1.weight"]
+    save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    with open_model(tmp_path) as model:
+        with pytest.raises(InputError, match=r"k_layernorm\.norms\.1\.weight") as info:
+            model.layer0_qk(model.tokenize(mh.TEXT).ids)
+        assert "\n" not in str(info.value)
+
+
+def test_a_head_dim_other_than_the_heads_split_is_refused():
+    """StableLmAttention splits hidden / heads channels a head, while its RoPE would size itself by a
+    head_dim of config.json's: a file whose two disagree cannot run, and says so."""
+    cfg_dict = {"model_type": "stablelm", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
+                "vocab_size": 10, "head_dim": 16}
+    with pytest.raises(InputError, match=r"head_dim 16 is not hidden_size / num_attention_heads \(64 / 2\), "
+                                         r"the heads StableLM's attention splits"):
+        model_config(cfg_dict)
+    assert model_config({**cfg_dict, "head_dim": 32}).head_dim == 32
