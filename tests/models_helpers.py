@@ -60,6 +60,8 @@ FAMILIES = {
     "stablelm": dict(SMALL, num_key_value_heads=2, rope_parameters={"rope_type": "default", "rope_theta": 600.0,
                                                                      "partial_rotary_factor": 0.5},
                      use_qkv_bias=True, qk_layernorm=True),
+    # OLMo 2: no norm before attention, RMSNorms over the whole q (4 x 8) and k (2 x 8) projections
+    "olmo2": dict(SMALL, num_key_value_heads=2, rope_theta=650.0),
 }
 
 
@@ -77,7 +79,8 @@ def classes(family: str):
             "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
-            "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM")}[family]
+            "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
+            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -224,7 +227,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3")
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]

@@ -2,16 +2,16 @@
 
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
 Phi / StableLM, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN
-BERT), the projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d); Phi-3's
-fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows head by
-head), Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms; StableLM's: a
-LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like repeat_kv), then RoPE
-with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of each head
-(a llama.cpp llama file with fewer rotated channels than head_dim: channel i with i + head_dim/2, as ggml
-rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE (Gemma 3: its layer type's).
-Every norm and bias read must have exactly its width.
-Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap.
-Shapes: heads first.
+BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d);
+Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows
+head by head), OLMo 2's RMSNorms over all of q's and all of k's channels, Qwen3's and Gemma 3's per-head
+q_norm / k_norm (Phi's qk_layernorm: LayerNorms; StableLM's: a LayerNorm of each head's own, without bias),
+kv heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
+with channel i + rot/2) on the first rope_dim channels of each head (a llama.cpp llama file with fewer
+rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours
+2i and 2i + 1), with the layer's own RoPE (Gemma 3: its layer type's). Every norm and bias read must have
+exactly its width. Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then
+Gemma 2's soft cap. Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -179,6 +179,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
+    if cfg.qk_norm and "q_norm_all" in names:        # OLMo 2: one RMSNorm over all of q's heads, one over k's
+        q = rms_norm(q, _vector(reader, names["q_norm_all"], layer, q.shape[1]), cfg.norm_eps)
+        k = rms_norm(k, _vector(reader, names["k_norm_all"], layer, k.shape[1]), cfg.norm_eps)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm and "q_norm_heads" in names:      # StableLM's qk_layernorm: head h its own LayerNorm
         q, k = (layer_norm(t, _head_weights(reader, names[which], layer, len(t), hd), None, cfg.norm_eps)
@@ -189,7 +192,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
             return layer_norm(t, w, b, cfg.norm_eps)
 
         q, k = head_norm(q, "q"), head_norm(k, "k")
-    elif cfg.qk_norm:
+    elif cfg.qk_norm and "q_norm" in names:
         q = rms_norm(q, _vector(reader, names["q_norm"], layer, hd), cfg.norm_eps, gemma=cfg.gemma_norms)
         k = rms_norm(k, _vector(reader, names["k_norm"], layer, hd), cfg.norm_eps, gemma=cfg.gemma_norms)
     return q.astype(np.float32, copy=False), k.astype(np.float32, copy=False)

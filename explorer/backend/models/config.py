@@ -35,10 +35,13 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "gptj": "gptj",
             # StableLM (StableLM-3B-4E1T, StableLM 2): LayerNorm, a quarter of each head turns (by default), q/k/v
             # biases when use_qkv_bias, optional q/k LayerNorms of each head's own, without biases
-            "stablelm": "stablelm"}
+            "stablelm": "stablelm",
+            # OLMo 2: no norm before attention (the layer reads the residual stream; its norms come after
+            # attention and MLP), RMSNorms on the whole q and k projections (q_norm / k_norm), then RoPE
+            "olmo2": "olmo2"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
-                 "gptj", "stablelm")
+                 "gptj", "stablelm", "olmo2")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -51,14 +54,14 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
-                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096}   # by model_type
+                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
-DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5}
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5}
 # the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
@@ -70,7 +73,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2
     model_type: str
     name: str
     d_model: int
@@ -88,7 +91,8 @@ class ModelConfig:
     position_offset: int            # OPT 2, else 0
     dtype: str                      # the checkpoint's declared dtype (torch_dtype / dtype)
     qk_bias: bool                   # q/k projections carry biases
-    qk_norm: bool                   # Qwen3's and Gemma 3's per-head q_norm / k_norm
+    qk_norm: bool                   # Qwen3's and Gemma 3's per-head q_norm / k_norm (OLMo 2's over all heads,
+    #                                 Phi's and StableLM's qk_layernorm)
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
     rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
@@ -259,7 +263,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": eps, "qk_bias": bias, "pre_norm": True, "word_embed_proj_dim": d}
+                  "norm_eps": eps, "qk_bias": bias, "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
     # GPTNeoXAttention, StableLmAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's
     # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
@@ -292,7 +296,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
         dtype=dtype, **gemma,
-        qk_norm=family in ("qwen3", "gemma3") or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False),
+        qk_norm=family in ("qwen3", "gemma3", "olmo2") or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm",
+                                                                                                 False),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

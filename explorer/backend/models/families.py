@@ -7,7 +7,8 @@ attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Mod
 its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
 per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
 q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases) and StableLmModel (embed_tokens;
-LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm).
+LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm) and
+Olmo2Model (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections).
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
     qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
     its q, k and v rows; Phi: its q/k LayerNorms over each head, weight and bias; StableLM: a q/k LayerNorm
-    of each head's own, its weight's name a pattern with {head})."""
+    of each head's own, its weight's name a pattern with {head}; OLMo 2: q/k RMSNorms over all heads)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -145,6 +146,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
+    if cfg.family == "olmo2":         # RMSNorms over the whole q (H hd) and k (KV hd) projections
+        return {**_projections(pre), "q_norm_all": pre + "q_norm.weight", "k_norm_all": pre + "k_norm.weight"}
     if cfg.family == "stablelm":      # its per-head LayerNorms: one weight (no bias) a q head and a kv head
         return {**_projections(pre), "q_norm_heads": pre + "q_layernorm.norms.{head}.weight",
                 "k_norm_heads": pre + "k_layernorm.norms.{head}.weight"}
