@@ -225,3 +225,51 @@ def test_a_bias_flag_that_is_not_true_or_false_is_refused(key, value):
     with pytest.raises(InputError, match=rf"^config\.json: {key} must be true or false, not "):
         model_config({"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2,
                       "num_attention_heads": 4, "vocab_size": 64, key: value})
+
+
+def _without_rope_keys(family: str) -> dict:
+    cfg = dict(mh.FAMILIES[family], model_type=mh.classes(family)[0].model_type)
+    for key in ("rope_theta", "rotary_emb_base", "rotary_pct", "partial_rotary_factor", "rope_parameters"):
+        cfg.pop(key, None)
+    return cfg
+
+
+@pytest.mark.parametrize("family, runs", [("phi", False), ("stablelm", False), ("gpt_neox", True)])
+def test_proportional_rope_on_part_of_a_head_is_refused_where_transformers_cannot_run_it(family, runs):
+    """Found by a helper's attack: PhiAttention and StableLmAttention turn int(head_dim x p) channels with
+    proportional RoPE's whole-head cos and sin, a shape error in transformers; PE Explorer showed numbers of
+    no model. GPT-NeoX runs it (and is read)."""
+    import torch
+
+    rope = {"rope_type": "proportional", "rope_theta": 600.0, "partial_rotary_factor": 0.5}
+    config_class, model_class = mh.classes(family)
+    settings = dict(_without_rope_keys(family), rope_parameters=rope)
+    settings.pop("model_type")
+    torch_model = model_class(config_class(**settings)).eval()
+    try:
+        with torch.no_grad():
+            torch_model(input_ids=torch.arange(5)[None])
+        ran = True
+    except RuntimeError:
+        ran = False
+    assert ran == runs
+    cfg = model_config(dict(_without_rope_keys(family), rope_parameters=rope))
+    assert (cfg.rope_refusal is None) == runs
+    if not runs:
+        assert cfg.rope_refusal == (f"config.json: partial_rotary_factor 0.5 with rope type proportional: "
+                                    f"transformers' {family} cannot run it")
+
+
+@pytest.mark.parametrize("rope_type, extra", [("linear", {"factor": 2.0}), ("dynamic", {"factor": 2.0}),
+                                              ("proportional", {})])
+def test_phi3_refuses_the_rope_types_its_config_class_refuses(rope_type, extra):
+    """Phi3Config.validate_rope takes only default and longrope: transformers cannot even build the config,
+    so PE Explorer refuses q and k too (the model still opens: tokens and X need no RoPE)."""
+    rope = {"rope_type": rope_type, "rope_theta": 600.0, **extra}
+    settings = dict(_without_rope_keys("phi3"), rope_parameters=rope)
+    settings.pop("model_type")
+    with pytest.raises(Exception, match="longrope"):
+        tf.Phi3Config(**settings)
+    cfg = model_config(dict(_without_rope_keys("phi3"), rope_parameters=rope))
+    assert cfg.rope_refusal == (f"config.json: Phi-3's rope type must be default or longrope, not {rope_type} "
+                                f"(transformers' Phi3Config refuses it)")

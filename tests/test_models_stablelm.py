@@ -141,3 +141,24 @@ def test_a_head_dim_other_than_the_heads_split_is_refused():
                                          r"the heads StableLM's attention splits"):
         model_config(cfg_dict)
     assert model_config({**cfg_dict, "head_dim": 32}).head_dim == 32
+
+
+@pytest.mark.parametrize("family, suffix", [("stablelm", "embed_tokens.weight"), ("olmo2", "q_proj.weight"),
+                                            ("llama", "embed_tokens.weight")])
+def test_a_norm_that_overflows_float32_is_named_not_drawn_as_zeros(tmp_path, family, suffix):
+    """Found by a helper's attack: finite weights of ~1e20 overflow a norm's float32 variance (StableLM's
+    input LayerNorm; OLMo 2's q RMSNorm; Llama's input RMSNorm); x / inf gave rows of 0 marked finite.
+    They are NaN now, and the note names the norm (X itself and every weight are finite)."""
+    from explorer.backend.models.finite import qk_note
+    from explorer.errors import localized
+
+    mh.build(family, tmp_path)
+    mh.rewrite_tensor(tmp_path, suffix, lambda w: w * np.float32(1e20))
+    with open_model(tmp_path) as model:
+        tokenized = model.tokenize(mh.TEXT)
+        assert np.isfinite(model.input_x(tokenized.ids)).all()
+        qk = model.layer0_qk(tokenized.ids)
+        assert not qk.finite and qk.bad_tensors == () and qk.bad_input == ()
+        assert np.isnan(qk.q).any() and not np.any(qk.q == 0)
+        note = localized(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids), "en")
+    assert note.startswith("NaN or infinite values in q and k: the layer's norm overflows float32")

@@ -1834,6 +1834,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：Gemma 3 的 rope_parameters 必须按层类型（%1）分别设置，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: Phi-3's rope type must be default or longrope, not %1 (transformers' Phi3Config refuses it)</source>
+            <translation>config.json：Phi-3 的 rope 类型只能是 default 或 longrope，不能是 %1（transformers 的 Phi3Config 会拒绝它）</translation>
+        </message>
+        <message>
             <source>config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1</source>
             <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
         </message>
@@ -1876,6 +1880,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>
             <translation>config.json：partial_rotary_factor 为 %1，rope 类型为 %2：transformers 的 %3 会旋转整个头，无法运行这种配置</translation>
+        </message>
+        <message>
+            <source>config.json: partial_rotary_factor %1 with rope type proportional: transformers' %2 cannot run it</source>
+            <translation>config.json：partial_rotary_factor %1 与 rope 类型 proportional 同用：transformers 的 %2 无法运行</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor must be in (0, 1], not %1</source>
@@ -2268,6 +2276,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>ps and ks must be lists of positions / offsets</source>
             <translation>ps 和 ks 必须是位置 / 偏移量的列表</translation>
+        </message>
+        <message>
+            <source>q and k: the layer's norm overflows float32</source>
+            <translation>q 和 k：该层的归一化超出了 float32 的范围</translation>
         </message>
         <message>
             <source>q·k overflows float32: the RoPE attention factor %1 in %2's settings scales q and k (its weights and input are finite)</source>

@@ -18,6 +18,9 @@ from explorer.errors import InputError, msg, require, shown
 
 # the families that turn int(head_dim x partial_rotary_factor) channels of a head, with any rope type
 PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj", "stablelm")
+# the partial families whose attention cannot run proportional RoPE on part of a head (PhiAttention and
+# StableLmAttention slice int(head_dim x p) channels; proportional's cos and sin span the whole head)
+PROPORTIONAL_WHOLE_HEAD = ("phi", "stablelm")
 # partial_rotary_factor of a config.json without one, where the class has its own default (PhiConfig's
 # __init__, StableLmConfig's __post_init__ in transformers 5.25; the others turn the whole head)
 PARTIAL_DEFAULTS = {"phi": 0.5, "stablelm": 0.25}
@@ -116,6 +119,15 @@ def rope_scaling_of(cfg: dict, family: str, max_positions: int,
     except InputError as exc:
         return params["rope_theta"], None, exc.args[0]
     partial = scaling.partial_rotary_factor
+    if runtime == "transformers" and family == "phi3" and scaling.rope_type not in ("default", "longrope"):
+        # Phi3Config.validate_rope: transformers refuses to build the config at all
+        return base, None, msg("config.json: Phi-3's rope type must be default or longrope, not %1 (transformers' "
+                               "Phi3Config refuses it)", scaling.rope_type)
+    if (runtime == "transformers" and family in PROPORTIONAL_WHOLE_HEAD and scaling.rope_type == "proportional"
+            and partial != 1.0):
+        # their attention turns int(head_dim x p) channels with angles made for the whole head: a shape error
+        return base, None, msg("config.json: partial_rotary_factor %1 with rope type proportional: transformers' "
+                               "%2 cannot run it", f"{partial:g}", family)
     # (Phi-3 and GPT-NeoX rotate the first int(head_dim x p) channels of a head, any rope type;
     # proportional spans it)
     if (runtime == "transformers" and partial != 1.0 and scaling.rope_type != "proportional"

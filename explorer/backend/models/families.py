@@ -53,10 +53,12 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
 
 
 def layer_norm(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: float) -> np.ndarray:
-    """torch.nn.LayerNorm over the last axis (biased variance)."""
+    """torch.nn.LayerNorm over the last axis (biased variance). A row whose float32 variance overflows is
+    NaN, flagged as not finite (x / inf gave 0s that looked like numbers; torch's float32 gives 0 or NaN)."""
     mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    y = (x - mean) / np.sqrt(var + np.float32(eps))
+    with np.errstate(over="ignore"):
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    y = _overflowed(var, (x - mean) / np.sqrt(var + np.float32(eps)))
     if w is not None:
         y = y * w
     if b is not None:
@@ -65,9 +67,17 @@ def layer_norm(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: f
 
 
 def rms_norm(x: np.ndarray, w: np.ndarray, eps: float, gemma: bool = False) -> np.ndarray:
-    """LlamaRMSNorm (w * x / rms) or GemmaRMSNorm ((1 + w) * x / rms) over the last axis."""
-    y = x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + np.float32(eps))
+    """LlamaRMSNorm (w * x / rms) or GemmaRMSNorm ((1 + w) * x / rms) over the last axis; NaN rows where the
+    float32 mean square overflows (as layer_norm)."""
+    with np.errstate(over="ignore"):
+        square = (x * x).mean(axis=-1, keepdims=True)
+    y = _overflowed(square, x / np.sqrt(square + np.float32(eps)))
     return (y * ((1.0 + w) if gemma else w)).astype(np.float32, copy=False)
+
+
+def _overflowed(moment: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """y with NaN rows where the norm's second moment (rows, 1) is not finite."""
+    return y if np.isfinite(moment).all() else np.where(np.isfinite(moment), y, np.float32(np.nan))
 
 
 def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) -> np.ndarray | None:

@@ -82,13 +82,17 @@ def input_parts(tokens, ids, token_rows, position_rows, x) -> list:
 
 def qk_parts(qk, tokens, ids, token_rows, x) -> list:
     """The parts of damaged_note for a layer's q, k and logits (explorer.backend.models.attention
-    LayerQK): the input's rows, the layer's tensors, or else an overflow of the logits."""
+    LayerQK): the input's rows, the layer's tensors, or else an overflow in a norm or of the logits."""
     if qk.finite:
         return []
     parts = input_parts(tokens, ids, token_rows, None, x) if qk.bad_input else []
     if qk.bad_tensors:
         parts.append(msg("the weights %1", listed(qk.bad_tensors)))
-    return parts or [msg("the logits: q·k overflows float32")]
+    if parts:
+        return parts
+    if not (np.isfinite(qk.q).all() and np.isfinite(qk.k).all()):    # finite weights and input
+        return [msg("q and k: the layer's norm overflows float32")]
+    return [msg("the logits: q·k overflows float32")]
 
 
 def qk_note(model, qk, tokens, ids) -> Message | str:
