@@ -62,6 +62,9 @@ FAMILIES = {
                      use_qkv_bias=True, qk_layernorm=True),
     # OLMo 2: no norm before attention, RMSNorms over the whole q (4 x 8) and k (2 x 8) projections
     "olmo2": dict(SMALL, num_key_value_heads=2, rope_theta=650.0),
+    # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
+    "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
+                    attention_multiplier=0.07),
 }
 
 
@@ -80,7 +83,7 @@ def classes(family: str):
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
-            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM")}[family]
+            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

@@ -1814,6 +1814,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
         <message>
+            <source>config.json: %1 must be a number from 1e-30 to 1e30, not %2</source>
+            <translation>config.json：%1 必须是 1e-30 到 1e30 之间的数，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: %1 must be a positive integer, not %2</source>
             <translation>config.json：%1 必须是正整数，而不是 %2</translation>
         </message>
@@ -4347,12 +4351,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>MiniLM 只有 WordPiece ID 对应的行，因此这段文本用 WordPiece 切分。</translation>
         </message>
         <message>
-            <source>E[ids] × √d = %1</source>
-            <translation>E[ids] × √d = %1</translation>
-        </message>
-        <message>
             <source>E[ids] (not scaled)</source>
             <translation>E[ids]（未缩放）</translation>
+        </message>
+        <message>
+            <source>E[ids] × embedding_multiplier %1</source>
+            <translation>E[ids] × embedding_multiplier %1</translation>
+        </message>
+        <message>
+            <source>E[ids] × √d = %1</source>
+            <translation>E[ids] × √d = %1</translation>
         </message>
         <message>
             <source>nothing added (RoPE)</source>
@@ -4413,6 +4421,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>X = E·√d + PE</source>
             <translation>X = E·√d + PE</translation>
+        </message>
+        <message>
+            <source>X = E·%1 (RoPE adds nothing here)</source>
+            <translation>X = E·%1（RoPE 在此不加任何东西）</translation>
         </message>
         <message>
             <source>X = E·√d (RoPE adds nothing here)</source>

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer.backend.models import gemma_config
+from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
@@ -38,10 +39,12 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "stablelm": "stablelm",
             # OLMo 2: no norm before attention (the layer reads the residual stream; its norms come after
             # attention and MLP), RMSNorms on the whole q and k projections (q_norm / k_norm), then RoPE
-            "olmo2": "olmo2"}
+            "olmo2": "olmo2",
+            # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
+            "granite": "granite"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
-                 "gptj", "stablelm", "olmo2")
+                 "gptj", "stablelm", "olmo2", "granite")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -54,7 +57,8 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
-                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048}   # by model_type
+                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048,
+                         "granite": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
@@ -73,7 +77,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite
     model_type: str
     name: str
     d_model: int
@@ -87,7 +91,8 @@ class ModelConfig:
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
-    embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; OPT/others 1.0
+    embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; Granite's
+    #                                 embedding_multiplier; OPT/others 1.0
     position_offset: int            # OPT 2, else 0
     dtype: str                      # the checkpoint's declared dtype (torch_dtype / dtype)
     qk_bias: bool                   # q/k projections carry biases
@@ -100,7 +105,7 @@ class ModelConfig:
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
-    #                                 0: head_dim
+    #                                 Granite's attention_multiplier^-2; 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
@@ -280,12 +285,16 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
     scaling, base, refusal = None, None, None
-    gemma = _gemma_fields(cfg, family, common, runtime) if family in ("gemma2", "gemma3") else {}
+    # the family's own fields (Gemma 2/3: score scale, soft cap, layer types; Granite: its multipliers)
+    own = _gemma_fields(cfg, family, common, runtime) if family in ("gemma2", "gemma3") else {}
     if family == "gemma3":                               # layer 0's RoPE (its layer type's)
-        _, base, scaling, refusal = next(r for r in gemma["type_ropes"] if r[0] == gemma["layer_types"][0])
+        _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
     elif family in ROPE_FAMILIES:
         base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
     scale = _round_to_dtype(math.sqrt(d), dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
+    if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
+        own = granite_fields(cfg)
+        scale = own.pop("embed_scale")
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
@@ -295,7 +304,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
-        dtype=dtype, **gemma,
+        dtype=dtype, **own,
         qk_norm=family in ("qwen3", "gemma3", "olmo2") or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm",
                                                                                                  False),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
