@@ -1,6 +1,8 @@
 """Write a tiny transformers model of any RoPE family as llama.cpp's convert_hf_to_gguf.py would.
 
-llama: q/k rows (and their biases) permuted with LlamaModel.permute; qwen2 / qwen3: stored as Hugging Face
+llama: q/k rows (and their biases) permuted with LlamaModel.permute; granite: the same (GraniteModel(LlamaModel))
+and its multipliers as granite.embedding_scale / attention.scale / residual_scale / logit_scale, each written
+only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3: stored as Hugging Face
 has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm / attn_k_norm;
 gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
@@ -25,10 +27,11 @@ def gguf_name(hf: str) -> str:
 
 
 def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None,
-                      vocabulary=None) -> dict[str, np.ndarray]:
+                      vocabulary=None, hparams: dict | None = None) -> dict[str, np.ndarray]:
     """Write `model` (a transformers *ForCausalLM) as a GGUF of `arch`; the stored float32 arrays by GGUF name.
 
-    vocabulary(writer), if given, writes the tokenizer metadata instead of the byte-level default."""
+    vocabulary(writer), if given, writes the tokenizer metadata instead of the byte-level default; hparams
+    (granite), if given, stands for the config.json the converter read (a key it lacks is not written)."""
     import gguf
 
     cfg = model.config
@@ -37,8 +40,14 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     fx.add_shape_metadata(w, cfg)
     if arch != "gemma":                       # GemmaModel writes no freq base (llama.cpp's default 10000)
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
-    if arch == "llama":
+    if arch in ("llama", "granite"):
         w.add_rope_dimension_count(head_dim)
+    if arch == "granite":
+        read = cfg.to_dict() if hparams is None else hparams
+        for key, add in (("attention_multiplier", w.add_attention_scale), ("embedding_multiplier", w.add_embedding_scale),
+                         ("residual_multiplier", w.add_residual_scale), ("logits_scaling", w.add_logit_scale)):
+            if read.get(key):
+                add(read[key])
     if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
         w.add_key_length(head_dim)
         w.add_value_length(head_dim)
@@ -52,9 +61,9 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         if hf == "lm_head.weight" and (tied or arch == "gemma"):
             continue
         name = gguf_name(hf)
-        if arch == "llama" and ".self_attn.q_proj." in hf:
+        if arch in ("llama", "granite") and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
-        elif arch == "llama" and ".self_attn.k_proj." in hf:
+        elif arch in ("llama", "granite") and ".self_attn.k_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)

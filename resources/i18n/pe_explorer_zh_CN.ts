@@ -1162,6 +1162,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少元数据 general.architecture</translation>
         </message>
         <message>
+            <source>%1: metadata granite.rope.dimension_count is %2; llama.cpp's granite turns the whole head (%3 channels)</source>
+            <translation>%1：元数据 granite.rope.dimension_count 为 %2；llama.cpp 的 granite 旋转整个头（%3 个通道）</translation>
+        </message>
+        <message>
             <source>%1: metadata key %2 appears twice</source>
             <translation>%1：元数据键 %2 出现了两次</translation>
         </message>

@@ -20,6 +20,11 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   one attn_qkv whose rows are q, k, v (llama.cpp's build of phi2 reads either).
 - `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
   read by gguf_learned.py.
+- `GraniteModel(LlamaModel)` (MODEL_ARCH.GRANITE, conversion/granite.py): Llama's tensors, q/k permuted; its
+  `embedding_multiplier` and `attention_multiplier` written as `granite.embedding_scale` and
+  `granite.attention.scale`, each only when non-zero. llama.cpp's granite graph scales the embeddings only by a
+  non-zero scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale (`kq_scale`), and asserts
+  n_rot == head_dim.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
   factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
   RoPE divides theta_i by it. No rope scaling metadata is written for it.
@@ -60,6 +65,7 @@ ARCHS = {
     "gemma3": Arch("gemma3_text", "Gemma3ForCausalLM", False, 1.0, ("hidden_activation", "gelu_pytorch_tanh")),
     "phi3": Arch("phi3", "Phi3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "phi2": Arch("phi", "PhiForCausalLM", False, 0.0, ("hidden_act", "gelu_new")),
+    "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -151,6 +157,19 @@ def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
                                         where)
     if scaling:
         config["rope_scaling"] = scaling
+
+
+def granite_scales(fields: dict, config: dict, rot: int, where: str) -> None:
+    """config's embedding_multiplier and attention_multiplier as llama.cpp's granite graph uses the file's
+    scales (see the module docstring): a missing or zero one is 1 (embeddings) or 1 / sqrt(head_dim) (q·k)."""
+    head_dim = config["head_dim"]
+    require(rot == head_dim, "%1: metadata granite.rope.dimension_count is %2; llama.cpp's granite turns the "
+                             "whole head (%3 channels)", where, rot, head_dim)
+    for key, name, missing in (("granite.embedding_scale", "embedding_multiplier", 1.0),
+                               ("granite.attention.scale", "attention_multiplier", 1.0 / math.sqrt(head_dim))):
+        given = fields.get(key, 0)
+        zero = isinstance(given, (int, float)) and not isinstance(given, bool) and given == 0
+        config[name] = missing if zero else meta_float(fields, key, where)
 
 
 def check_rope_layer0(header: Header, config: dict, where: str) -> None:

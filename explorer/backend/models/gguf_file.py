@@ -28,6 +28,7 @@ from explorer.backend.models.gguf_archs import (
     apply_rope_freqs,
     arch_of,
     check_rope_layer0,
+    granite_scales,
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
@@ -103,7 +104,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -163,6 +164,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
                                                     "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
+    if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
+        granite_scales(f, config, rot, where)
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):

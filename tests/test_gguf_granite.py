@@ -1,0 +1,89 @@
+"""GGUF files of IBM Granite (llama.cpp's `granite`) against the transformers GraniteForCausalLM they came from.
+
+Each tiny random model is written as convert_hf_to_gguf.py's GraniteModel writes it (tests/gguf_arch_writer.py:
+LlamaModel's permuted q/k, the multipliers as granite.embedding_scale / attention.scale / residual_scale /
+logit_scale, each only when non-zero). llama.cpp's granite graph scales the embeddings only by a non-zero
+embedding_scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale: so a file converted from a
+config.json without attention_multiplier (GraniteConfig's default 1.0, which the converter does not see) turns
+q·k as Llama does there. F16 files hold float16-rounded weights exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import gguf_arch_writer as aw
+from tests import models_helpers as mh
+
+gguf = pytest.importorskip("gguf")
+pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
+
+
+def _written(tmp_path, hparams=None, **settings):
+    config_class, model_class = mh.classes("granite")
+    torch.manual_seed(17)
+    config = config_class(**dict(mh.FAMILIES["granite"], **settings))
+    config._attn_implementation = "eager"
+    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
+    aw.fp16_exact(torch_model)
+    aw.write_family_gguf(tmp_path / "m.gguf", torch_model, "granite", hparams=hparams)
+    return torch_model
+
+
+def test_x_rotated_qk_and_attention_equal_transformers(tmp_path):
+    """X = E[ids] x 3.5, q and k after RoPE (q/k rows un-permuted), and the causal softmax of q·k x 0.07
+    equal the model's own."""
+    torch_model = _written(tmp_path)
+    fields = {f.name for f in gguf.GGUFReader(str(tmp_path / "m.gguf")).fields.values()}
+    assert {"granite.embedding_scale", "granite.attention.scale"} <= fields
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert (model.config.family, model.config.embed_scale) == ("granite", np.float32(3.5))
+        mh.assert_layer0_as_transformers(model, torch_model, "granite", IDS)
+
+
+def test_a_file_without_the_scales_turns_as_llama_cpp_does(tmp_path):
+    """Converted from a config.json that lists neither multiplier: no such scale keys in the file, and llama.cpp
+    scales q·k by 1 / sqrt(head_dim) and the embeddings not at all, which is transformers' Granite with
+    attention_multiplier 1 / sqrt(8) (not GraniteConfig's default 1.0)."""
+    torch_model = _written(tmp_path, hparams={"logits_scaling": 1.0}, embedding_multiplier=1.0,
+                           attention_multiplier=8 ** -0.5)
+    fields = {f.name for f in gguf.GGUFReader(str(tmp_path / "m.gguf")).fields.values()}
+    assert {name for name in fields if name.endswith("scale")} == {"granite.logit_scale"}
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.config.embed_scale == 1.0 and model.config.score_scalar == pytest.approx(8.0)
+        mh.assert_layer0_as_transformers(model, torch_model, "granite", IDS)
+
+
+@pytest.mark.parametrize("key, value, match", [
+    ("granite.attention.scale", -0.5, "granite.attention.scale is -0.5; it must be a positive number"),
+    ("granite.embedding_scale", "12", "granite.embedding_scale is '12'; it must be a positive number"),
+    ("granite.rope.dimension_count", 4, "granite.rope.dimension_count is 4; llama.cpp's granite turns the whole "
+                                        "head")])
+def test_bad_granite_metadata_is_refused_in_one_line(tmp_path, key, value, match):
+    import dataclasses
+
+    from explorer.backend.models.gguf_file import config_from_metadata
+    from explorer.backend.models.gguf_header import read_header
+
+    _written(tmp_path)
+    path = tmp_path / "m.gguf"
+    with open(path, "rb") as fh:
+        header = read_header(fh, path.stat().st_size, str(path))
+    bad = dataclasses.replace(header, fields=dict(header.fields, **{key: value}))
+    with pytest.raises(InputError, match=match) as info:
+        config_from_metadata(bad, "m.gguf")
+    assert "\n" not in str(info.value)
+    assert config_from_metadata(header, "m.gguf")["attention_multiplier"] == pytest.approx(0.07)
+
+
+def test_a_negative_attention_scale_written_by_the_writer_is_refused(tmp_path):
+    """The converter writes any non-zero multiplier; PE Explorer opens the file and refuses it by name."""
+    _written(tmp_path, hparams={"attention_multiplier": -0.5, "embedding_multiplier": 3.5})
+    with pytest.raises(InputError, match="granite.attention.scale is -0.5") as info:
+        open_model(str(tmp_path / "m.gguf"))
+    assert "\n" not in str(info.value)
