@@ -188,10 +188,10 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> lis
     if view == "learned":
         return ["X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos]", _w("learned", lang),
                 "PE(pos, 2i) = sin(pos · ω<sub>i</sub>), " + _omega(params)]
-    if view == "qk":              # RoPE with a real model's layer-0 weights
-        return [("q<sub>m</sub> = R(mθ) W<sub>q</sub> norm(x<sub>m</sub>), "
-                 "k<sub>n</sub> = R(nθ) W<sub>k</sub> norm(x<sub>n</sub>)"),
-                "logit(m, n) = q<sub>m</sub> · k<sub>n</sub> / √head_dim", _w("rope", lang)]
+    if view == "qk":              # RoPE with a real model's layer-0 weights, as the opened model computes it
+        from explorer.compute.qk_formula import qk_lines
+
+        return qk_lines(params) + [_w("rope", lang)]
     return [_w("other", lang)] + _pe_lines(params) + [_settings(params, lang)]
 
 

@@ -3850,8 +3850,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
     <context>
         <name>QkView</name>
         <message>
-            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
-            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化（若模型有的话）和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim 只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化（若模型有的话）和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim（或模型自己的缩放）只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
         </message>
         <message>
             <source>head</source>

@@ -5,6 +5,8 @@ As transformers 5 reads them (models/granite, configuration_granite.py and model
 - GraniteAttention scales q·k by `attention_multiplier` (default 1.0) where Llama divides by
   sqrt(head_dim): kept here as the score scalar 1 / m_a^2, so that q·k / sqrt(it) = q·k x m_a;
 - `residual_multiplier` and `logits_scaling` act after attention and at the output: never read here.
+Zero or negative multipliers, which transformers would run (X = 0; every logit's sign flipped), are refused:
+the score scalar keeps no sign, and no trained Granite has them.
 """
 
 from __future__ import annotations

@@ -63,8 +63,8 @@ class QkView(Retranslatable, PanelView):
             "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where "
             "the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each "
             "channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit "
-            "q(m)·k(n)/√head_dim sees only m − n of the positions. Without rotation, the same weights see no "
-            "position at all."))
+            "q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, "
+            "the same weights see no position at all."))
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self.tr("causal (mask future keys)"))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m: the "
