@@ -1,4 +1,4 @@
-"""Write a tiny transformers Gemma 2, Gemma 3, Phi-3, Qwen2-MoE or Qwen3-MoE as llama.cpp's
+"""Write a tiny transformers Gemma 2, Gemma 3, Phi-3, Phi-2, OLMo 2, Qwen2-MoE or Qwen3-MoE as llama.cpp's
 convert_hf_to_gguf.py writes it.
 
 Names come from gguf-py's own TensorNameMap (what the converter uses), not from the reader's table. Per
@@ -13,6 +13,8 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
   rope.scaling.attn_factor = sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0 (1 when s <= 1).
 - Phi2Model: context, embedding and feed-forward (4 x n_embd) lengths, head counts (kv = heads), the
   LayerNorm epsilon, rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head; no freq base.
+- Olmo2Model: TextModel's keys (freq base, rms eps); tensors as Hugging Face has them (no permutation), no
+  attn_norm, attn_q_norm / attn_k_norm over all heads, post_attention_norm, post_ffw_norm.
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
@@ -27,7 +29,7 @@ import numpy as np
 from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
-         "phi2": "PHI2"}
+         "phi2": "PHI2", "olmo2": "OLMO2"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -70,6 +72,8 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
             w.add_rope_scaling_factor(full["factor"])
         w.add_rope_freq_base_swa(_rope(cfg, "sliding_attention")["rope_theta"])
         w.add_rope_freq_base(full["rope_theta"])
+    elif arch == "olmo2":                  # TextModel's keys; Olmo2Model adds none for OLMo 2
+        w.add_rope_freq_base(_rope(cfg)["rope_theta"])
     elif arch in ("qwen2moe", "qwen3moe"):
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
         w.add_expert_count(cfg.num_experts)

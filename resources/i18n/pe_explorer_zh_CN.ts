@@ -1042,6 +1042,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
         </message>
         <message>
+            <source>%1: an olmo2 file with a sliding window is OLMo 3, whose sliding and full layers PE Explorer does not read</source>
+            <translation>%1：带滑动窗口的 olmo2 文件是 OLMo 3，PE Explorer 不读取其滑动层和全局层</translation>
+        </message>
+        <message>
             <source>%1: architecture %2 is not supported; supported: %3</source>
             <translation>%1：不支持架构 %2；支持的有：%3</translation>
         </message>

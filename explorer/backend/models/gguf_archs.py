@@ -25,6 +25,10 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   `granite.attention.scale`, each only when non-zero. llama.cpp's granite graph scales the embeddings only by a
   non-zero scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale (`kq_scale`), and asserts
   n_rot == head_dim.
+- `Olmo2Model(TextModel)` (MODEL_ARCH.OLMO2): no permutation (llama.cpp runs olmo2 with NEOX RoPE,
+  llama_model_rope_type); no attn_norm, attn_q_norm / attn_k_norm over all of q's and k's channels,
+  post_attention_norm and post_ffw_norm. The same class writes OLMo 3 (Olmo3ForCausalLM) as `olmo2` with an
+  attention.sliding_window, which llama.cpp reads as sliding layers: refused here.
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
   factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
   RoPE divides theta_i by it. No rope scaling metadata is written for it.
@@ -66,6 +70,7 @@ ARCHS = {
     "phi3": Arch("phi3", "Phi3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "phi2": Arch("phi", "PhiForCausalLM", False, 0.0, ("hidden_act", "gelu_new")),
     "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
+    "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -175,10 +180,12 @@ def granite_scales(fields: dict, config: dict, rot: int, where: str) -> None:
 def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
     (in, out)): Phi-3's fused attn_qkv, Qwen3's and Gemma 3's q/k norms, Gemma 2 / 3's norms after attention
-    and MLP."""
+    and MLP, OLMo 2's q/k norms over all heads."""
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
-    want = {"output_norm.weight": (d,), "blk.0.attn_norm.weight": (d,)}
+    want = {"output_norm.weight": (d,)}
+    if kind != "olmo2":                     # (OLMo 2 has no norm before attention)
+        want["blk.0.attn_norm.weight"] = (d,)
     if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
     else:
@@ -189,6 +196,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
     if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    if kind == "olmo2":                     # its q/k norms span all heads
+        want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
     if kind == "phi":                                               # LayerNorms and q/k biases
         want["blk.0.attn_norm.bias"] = (d,)
         want.update({"blk.0.attn_qkv.bias": ((heads + 2 * kv) * hd,)} if "blk.0.attn_qkv.weight" in want

@@ -104,7 +104,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -166,6 +166,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         gemma_config(f, arch, config, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, rot, where)
+    require(arch != "olmo2" or not f.get("olmo2.attention.sliding_window"), "%1: an olmo2 file with a sliding "
+            "window is OLMo 3, whose sliding and full layers PE Explorer does not read", where)
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
