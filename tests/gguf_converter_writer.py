@@ -1,4 +1,4 @@
-"""Write a tiny transformers Gemma 2, Gemma 3, Phi-3, Phi-2, OLMo 2, Qwen2-MoE or Qwen3-MoE as llama.cpp's
+"""Write a tiny transformers Gemma 2, Gemma 3, Phi-3, Phi-2, StableLM, OLMo 2, Qwen2-MoE or Qwen3-MoE as llama.cpp's
 convert_hf_to_gguf.py writes it.
 
 Names come from gguf-py's own TensorNameMap (what the converter uses), not from the reader's table. Per
@@ -13,6 +13,9 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
   rope.scaling.attn_factor = sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0 (1 when s <= 1).
 - Phi2Model: context, embedding and feed-forward (4 x n_embd) lengths, head counts (kv = heads), the
   LayerNorm epsilon, rope.dimension_count = int(partial_rotary_factor x n_embd) // n_head; no freq base.
+- StableLMModel: context, embedding and feed-forward lengths, block and head counts, parallel residual, the
+  LayerNorm epsilon, rope.dimension_count = int(partial_rotary_factor x head_dim); no freq base (llama.cpp's
+  10,000); per-head q/k norm weights stacked (heads, head_dim) as attn_q_norm / attn_k_norm.
 - Olmo2Model: TextModel's keys (freq base, rms eps); tensors as Hugging Face has them (no permutation), no
   attn_norm, attn_q_norm / attn_k_norm over all heads, post_attention_norm, post_ffw_norm.
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
@@ -29,12 +32,27 @@ import numpy as np
 from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
-         "phi2": "PHI2", "olmo2": "OLMO2"}
+         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
     params = cfg.rope_parameters
     return params.get(layer_type, params) if layer_type else params
+
+
+def _stacked_qk_norms(weights: dict) -> dict:
+    """StableLMModel._stack_qk_norm: each layer's q_layernorm.norms.{h}.weight (and k's) as one
+    q_layernorm.weight of (heads, head_dim), in head order."""
+    out, norms = {}, {}
+    for name, arr in weights.items():
+        if "_layernorm.norms." in name:
+            stem, head = name.split(".norms.")
+            norms.setdefault(stem, {})[int(head.split(".")[0])] = arr
+        else:
+            out[name] = arr
+    for stem, heads in norms.items():
+        out[stem + ".weight"] = np.stack([heads[h] for h in range(len(heads))])
+    return out
 
 
 def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> dict[str, np.ndarray]:
@@ -45,7 +63,18 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
     names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
-    if arch == "phi2":     # Phi2Model.set_gguf_parameters: no freq base, LayerNorm eps, kv heads = heads
+    if arch == "stablelm":   # StableLMModel.set_gguf_parameters: no freq base, rope dims from the fraction, LN eps
+        w.add_context_length(cfg.max_position_embeddings)
+        w.add_embedding_length(cfg.hidden_size)
+        w.add_block_count(cfg.num_hidden_layers)
+        w.add_feed_forward_length(cfg.intermediate_size)
+        w.add_rope_dimension_count(int(_rope(cfg)["partial_rotary_factor"]
+                                       * (cfg.hidden_size // cfg.num_attention_heads)))
+        w.add_head_count(cfg.num_attention_heads)
+        w.add_head_count_kv(cfg.num_key_value_heads)
+        w.add_parallel_residual(cfg.use_parallel_residual)
+        w.add_layer_norm_eps(cfg.layer_norm_eps)
+    elif arch == "phi2":     # Phi2Model.set_gguf_parameters: no freq base, LayerNorm eps, kv heads = heads
         w.add_context_length(cfg.max_position_embeddings)
         w.add_embedding_length(cfg.hidden_size)
         w.add_feed_forward_length(4 * cfg.hidden_size)
@@ -98,7 +127,10 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
             w.add_tensor("rope_factors_short.weight", np.asarray(params["short_factor"], np.float32))
     fx.add_byte_vocabulary(w)
     stored = {}
-    for hf, arr in fx.hf_weights(model).items():
+    weights = fx.hf_weights(model)
+    if arch == "stablelm":
+        weights = _stacked_qk_norms(weights)
+    for hf, arr in weights.items():
         if hf == "lm_head.weight" and (arch in ("gemma2", "gemma3") or cfg.tie_word_embeddings):
             continue
         if hf.endswith("mlp.experts.gate_up_proj"):           # transformers 5's fused experts: gate, then up
@@ -112,7 +144,8 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
         name += "" if name.endswith((".weight", ".bias")) else ".weight"        # ffn_down_exps (no suffix)
         if arch in ("gemma2", "gemma3") and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)
-        stored[name] = fx.add_weight(w, name, arr, qtype)
+        # (ModelBase.prepare_tensors: 1-D tensors and every *_norm.weight, StableLM's stacked 2-D ones too, F32)
+        stored[name] = fx.add_weight(w, name, arr, qtype, float32=name.endswith("_norm.weight"))
     if edit is not None:
         edit(w, stored)
     w.write_header_to_file()

@@ -2070,6 +2070,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层的 %2 有 %3 行；config.json 给出 %4 行 q、%5 行 k 和 %5 行 v</translation>
         </message>
         <message>
+            <source>layer %1's %2 has shape %3, not (%4, %5)</source>
+            <translation>第 %1 层的 %2 形状为 %3，而不是 (%4, %5)</translation>
+        </message>
+        <message>
             <source>layer %1's %2 has shape %3, not (%4,)</source>
             <translation>第 %1 层的 %2 形状为 %3，而不是 (%4,)</translation>
         </message>

@@ -124,8 +124,14 @@ def _vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarra
     return v
 
 
-def _head_weights(reader: TensorReader, pattern: str, layer: int, heads: int, hd: int) -> np.ndarray:
-    """The norm weights of `heads` heads, pattern.format(head=h) each of hd entries; (heads, 1, hd)."""
+def _head_weights(reader: TensorReader, pattern: str, stacked: str, layer: int, heads: int, hd: int) -> np.ndarray:
+    """The norm weights of `heads` heads, pattern.format(head=h) each of hd entries, or the (heads, hd)
+    tensor `stacked` (a llama.cpp file's); (heads, 1, hd)."""
+    if first(reader, stacked) and not first(reader, pattern.format(head=0)):
+        w = reader.read(stacked)
+        require(w.shape == (heads, hd), "layer %1's %2 has shape %3, not (%4, %5)", layer, stacked,
+                tuple(w.shape), heads, hd)
+        return w[:, None, :]
     return np.stack([_vector(reader, pattern.format(head=h), layer, hd) for h in range(heads)])[:, None, :]
 
 
@@ -184,8 +190,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         k = rms_norm(k, _vector(reader, names["k_norm_all"], layer, k.shape[1]), cfg.norm_eps)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm and "q_norm_heads" in names:      # StableLM's qk_layernorm: head h its own LayerNorm
-        q, k = (layer_norm(t, _head_weights(reader, names[which], layer, len(t), hd), None, cfg.norm_eps)
-                for t, which in ((q, "q_norm_heads"), (k, "k_norm_heads")))
+        q, k = (layer_norm(t, _head_weights(reader, names[f"{side}_norm_heads"], names[f"{side}_norm_stacked"],
+                                            layer, len(t), hd), None, cfg.norm_eps)
+                for t, side in ((q, "q"), (k, "k")))
     elif cfg.qk_norm and "q_norm_bias" in names:     # Phi's qk_layernorm: LayerNorms over each head
         def head_norm(t: np.ndarray, which: str) -> np.ndarray:
             w, b = (_vector(reader, names[which + key], layer, hd) for key in ("_norm", "_norm_bias"))

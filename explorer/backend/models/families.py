@@ -160,7 +160,9 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {**_projections(pre), "q_norm_all": pre + "q_norm.weight", "k_norm_all": pre + "k_norm.weight"}
     if cfg.family == "stablelm":      # its per-head LayerNorms: one weight (no bias) a q head and a kv head
         return {**_projections(pre), "q_norm_heads": pre + "q_layernorm.norms.{head}.weight",
-                "k_norm_heads": pre + "k_layernorm.norms.{head}.weight"}
+                "k_norm_heads": pre + "k_layernorm.norms.{head}.weight",
+                # a llama.cpp file's: the heads' weights stacked into one (heads, head_dim) tensor
+                "q_norm_stacked": pre + "q_layernorm.weight", "k_norm_stacked": pre + "k_layernorm.weight"}
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)
         return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",
                 "k_norm": pre + "k_layernorm.weight", "k_norm_bias": pre + "k_layernorm.bias",

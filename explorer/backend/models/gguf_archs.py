@@ -25,6 +25,11 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   `granite.attention.scale`, each only when non-zero. llama.cpp's granite graph scales the embeddings only by a
   non-zero scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale (`kq_scale`), and asserts
   n_rot == head_dim.
+- `StableLMModel(TextModel)` (MODEL_ARCH.STABLELM): its own keys (no rope freq base: llama.cpp's 10,000;
+  rope.dimension_count = int(partial_rotary_factor x head_dim); attention.layer_norm_epsilon); tensors as
+  Hugging Face has them (llama.cpp runs stablelm with NEOX RoPE), LayerNorms with biases, q/k/v biases when
+  the model has them, and each layer's per-head q/k LayerNorm weights stacked into one (heads, head_dim)
+  attn_q_norm / attn_k_norm (`_stack_qk_norm`).
 - `Olmo2Model(TextModel)` (MODEL_ARCH.OLMO2): no permutation (llama.cpp runs olmo2 with NEOX RoPE,
   llama_model_rope_type); no attn_norm, attn_q_norm / attn_k_norm over all of q's and k's channels,
   post_attention_norm and post_ffw_norm. The same class writes OLMo 3 (Olmo3ForCausalLM) as `olmo2` with an
@@ -71,6 +76,7 @@ ARCHS = {
     "phi2": Arch("phi", "PhiForCausalLM", False, 0.0, ("hidden_act", "gelu_new")),
     "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -180,7 +186,7 @@ def granite_scales(fields: dict, config: dict, rot: int, where: str) -> None:
 def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
     (in, out)): Phi-3's fused attn_qkv, Qwen3's and Gemma 3's q/k norms, Gemma 2 / 3's norms after attention
-    and MLP, OLMo 2's q/k norms over all heads."""
+    and MLP, OLMo 2's q/k norms over all heads, StableLM's stacked per-head ones."""
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}
@@ -198,6 +204,10 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     if kind == "olmo2":                     # its q/k norms span all heads
         want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
+    if kind == "stablelm":                  # LayerNorm; stacked per-head q/k norms when qk_layernorm
+        want["blk.0.attn_norm.bias"] = (d,)
+        if config.get("qk_layernorm"):
+            want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
     if kind == "phi":                                               # LayerNorms and q/k biases
         want["blk.0.attn_norm.bias"] = (d,)
         want.update({"blk.0.attn_qkv.bias": ((heads + 2 * kv) * hd,)} if "blk.0.attn_qkv.weight" in want

@@ -104,7 +104,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2, stablelm, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -133,7 +133,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "tie_word_embeddings": "output.weight" not in header.tensors,
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
-    if spec.model_type == "phi":          # Phi-2: LayerNorms (their epsilon a key of its own)
+    if spec.model_type in ("phi", "stablelm"):      # LayerNorms (their epsilon a key of its own)
         config["layer_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
     else:
         config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
@@ -141,7 +141,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
             f"{arch}.rope.freq_base", repr(config["rope_theta"]))
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
-    if rot != head_dim or spec.model_type == "phi":     # (PhiConfig's own default is 0.5)
+    if rot != head_dim or spec.model_type in ("phi", "stablelm"):   # (their classes' defaults: 0.5, 0.25)
         config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
     kind = f.get(f"{arch}.rope.scaling.type", "none")
     kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
@@ -170,6 +170,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
             "window is OLMo 3, whose sliding and full layers PE Explorer does not read", where)
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
+    if arch == "stablelm":                 # StableLmConfig's keys for its q/k/v biases and per-head q/k norms
+        config["use_qkv_bias"] = config["attention_bias"]
+        config["qk_layernorm"] = "blk.0.attn_q_norm.weight" in header.tensors
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])

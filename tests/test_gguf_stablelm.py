@@ -1,0 +1,70 @@
+"""GGUF files of StableLM (llama.cpp's `stablelm`) against the transformers StableLmForCausalLM they came from.
+
+Each tiny random model is written as convert_hf_to_gguf.py's StableLMModel writes it (tests/gguf_converter_writer.py:
+gguf-py's TensorNameMap, no permutation - llama.cpp turns stablelm with NEOX RoPE -, no rope freq base, so
+llama.cpp's 10,000, rope.dimension_count = int(partial_rotary_factor x head_dim), the LayerNorm epsilon, and each
+layer's per-head q/k LayerNorm weights stacked into one (heads, head_dim) attn_q_norm / attn_k_norm). F16 files
+hold float16-rounded weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the model's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import gguf_arch_writer as aw
+from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
+from tests import models_helpers as mh
+
+gguf = pytest.importorskip("gguf")
+pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
+
+
+def _written(tmp_path, edit=None, **settings):
+    config_class, model_class = mh.classes("stablelm")
+    torch.manual_seed(23)
+    rope = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5}   # (none written)
+    config = config_class(**dict(mh.FAMILIES["stablelm"], rope_parameters=rope, **settings))
+    config._attn_implementation = "eager"
+    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
+    aw.fp16_exact(torch_model)
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "stablelm", edit=edit)
+    return torch_model
+
+
+@pytest.mark.parametrize("settings", [{}, {"qk_layernorm": False, "use_qkv_bias": False}])
+@pytest.mark.parametrize("ids", [IDS, IDS * 4], ids=["12 tokens", "48 tokens"])
+def test_x_rotated_qk_and_attention_equal_transformers(tmp_path, settings, ids):
+    """With the per-head q/k norms (stacked in the file) and q/k/v biases, or neither; 4 of each head's 8
+    channels turn (rope.dimension_count 4)."""
+    torch_model = _written(tmp_path, **settings)
+    reader = gguf.GGUFReader(str(tmp_path / "m.gguf"))
+    shapes = {t.name: tuple(int(x) for x in t.shape) for t in reader.tensors}
+    qk_norms = settings.get("qk_layernorm", True)
+    assert shapes.get("blk.0.attn_q_norm.weight") == ((8, 4) if qk_norms else None)      # ne: (head_dim, heads)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        cfg = model.config
+        assert (cfg.family, cfg.rope_dim, cfg.qk_norm, cfg.qk_bias, cfg.rope_base) == (
+            "stablelm", 4, qk_norms, settings.get("use_qkv_bias", True), 10000.0)
+        mh.assert_layer0_as_transformers(model, torch_model, "stablelm", ids)
+
+
+def _one_k_norm_head(w, stored):
+    """A stacked k norm of one head where the model has 2 kv heads."""
+    name = "blk.0.attn_k_norm.weight"
+    stored[name] = stored[name][:1].copy()
+    for tensors in w.tensors:
+        tensors.pop(name, None)
+    fx.add_weight(w, name, stored[name], "F16", float32=True)
+
+
+def test_a_stacked_norm_of_the_wrong_shape_is_refused_in_one_line(tmp_path):
+    _written(tmp_path, edit=_one_k_norm_head)
+    with pytest.raises(InputError, match=r"tensor blk\.0\.attn_k_norm\.weight has shape \[8, 1\], expected "
+                                         r"\[8, 2\]") as info:
+        open_model(str(tmp_path / "m.gguf"))
+    assert "\n" not in str(info.value)
