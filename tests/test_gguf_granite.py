@@ -63,7 +63,14 @@ def test_a_file_without_the_scales_turns_as_llama_cpp_does(tmp_path):
     ("granite.attention.scale", -0.5, "granite.attention.scale is -0.5; it must be a positive number"),
     ("granite.embedding_scale", "12", "granite.embedding_scale is '12'; it must be a positive number"),
     ("granite.rope.dimension_count", 4, "granite.rope.dimension_count is 4; llama.cpp's granite turns the whole "
-                                        "head")])
+                                        "head"),
+    # found by a helper's attack: refused in config.json's words, without the file; a 40-value array's repr
+    # ran over lines; llama.cpp's granite turns nothing when rope.scaling.finetuned is false
+    ("granite.attention.scale", 1e-35, "granite.attention.scale is 1e-35; it must be a number from 1e-30"),
+    ("granite.attention.head_count_kv", np.array([2] * 20 + [1] * 20, np.uint32),
+     "granite.attention.head_count_kv differs from layer to layer"),
+    ("granite.rope.scaling.finetuned", False, "granite.rope.scaling.finetuned is false: llama.cpp's granite then "
+                                              "turns no q or k")])
 def test_bad_granite_metadata_is_refused_in_one_line(tmp_path, key, value, match):
     import dataclasses
 
@@ -79,6 +86,23 @@ def test_bad_granite_metadata_is_refused_in_one_line(tmp_path, key, value, match
         config_from_metadata(bad, "m.gguf")
     assert "\n" not in str(info.value)
     assert config_from_metadata(header, "m.gguf")["attention_multiplier"] == pytest.approx(0.07)
+
+
+def test_kv_heads_listed_per_layer_read_as_one_number(tmp_path):
+    """A dense Granite 4.0 file lists its kv heads per layer (GraniteHybridModel with no SSM layers writes
+    granite with head_count_kv an array); llama.cpp reads them per layer. All equal: read as that number."""
+    import dataclasses
+
+    from explorer.backend.models.gguf_file import config_from_metadata
+    from explorer.backend.models.gguf_header import read_header
+
+    _written(tmp_path)
+    path = tmp_path / "m.gguf"
+    with open(path, "rb") as fh:
+        header = read_header(fh, path.stat().st_size, str(path))
+    per_layer = dataclasses.replace(header, fields=dict(
+        header.fields, **{"granite.attention.head_count_kv": np.array([2] * 40, np.uint32)}))
+    assert config_from_metadata(per_layer, "m.gguf") == config_from_metadata(header, "m.gguf")
 
 
 def test_a_negative_attention_scale_written_by_the_writer_is_refused(tmp_path):

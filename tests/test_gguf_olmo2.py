@@ -8,6 +8,7 @@ weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the m
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
@@ -57,9 +58,23 @@ def _sliding(w, stored):
     w.add_sliding_window(4)
 
 
+def _biases(w, stored):
+    """q/k biases, which llama.cpp's olmo2 has no tensor for (it refuses the file)."""
+    for part, rows in (("q", 32), ("k", 16)):
+        fx.add_weight(w, f"blk.0.attn_{part}.bias", np.full(rows, 3.0, np.float32), "F16")
+
+
+def _half_turned(w, stored):
+    w.add_rope_dimension_count(4)
+
+
 @pytest.mark.parametrize("edit, match", [
     (_narrow_q_norm, r"tensor blk\.0\.attn_q_norm\.weight has shape \[8\], expected \[32\]"),
-    (_sliding, "an olmo2 file with a sliding window is OLMo 3")])
+    (_sliding, "an olmo2 file with a sliding window is OLMo 3"),
+    # found by a helper's attack: both were read, where llama.cpp refuses the file (an unknown tensor) or
+    # aborts (olmo2.cpp asserts n_rot == head_dim)
+    (_biases, r"tensor blk\.0\.attn_q\.bias is not part of an olmo2 file"),
+    (_half_turned, "olmo2.rope.dimension_count is 4; llama.cpp's olmo2 turns the whole head")])
 def test_bad_olmo2_files_are_refused_in_one_line(tmp_path, edit, match):
     _written(tmp_path, edit=edit)
     with pytest.raises(InputError, match=match) as info:

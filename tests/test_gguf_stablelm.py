@@ -68,3 +68,22 @@ def test_a_stacked_norm_of_the_wrong_shape_is_refused_in_one_line(tmp_path):
                                          r"\[8, 2\]") as info:
         open_model(str(tmp_path / "m.gguf"))
     assert "\n" not in str(info.value)
+
+
+def _without(*names):
+    def edit(w, stored):
+        for name in names:
+            stored.pop(name)
+            for tensors in w.tensors:
+                tensors.pop(name, None)
+    return edit
+
+
+@pytest.mark.parametrize("missing", ["blk.0.attn_q_norm.weight", "blk.0.attn_q.bias"])
+def test_a_k_norm_or_bias_without_its_q_twin_is_refused(tmp_path, missing):
+    """Found by a helper's attack: the file's q norm (or q bias) alone decided whether k had one, so a k
+    norm without a q norm was dropped. StableLM has both or neither; such a file is refused by name."""
+    _written(tmp_path, edit=_without(missing))
+    with pytest.raises(InputError, match=f"tensor {missing} is missing") as info:
+        open_model(str(tmp_path / "m.gguf"))
+    assert "\n" not in str(info.value)

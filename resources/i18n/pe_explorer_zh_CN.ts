@@ -1098,6 +1098,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 声称有 %3 项，超过了文件所能容纳的；文件被截断或已损坏</translation>
         </message>
         <message>
+            <source>%1: metadata %2 differs from layer to layer (%3); PE Explorer reads one value for every layer</source>
+            <translation>%1：元数据 %2 逐层不同（%3）；PE Explorer 对所有层只读取一个值</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 has unknown item type %3</source>
             <translation>%1：元数据 %2 的元素类型 %3 未知</translation>
         </message>
@@ -1116,6 +1120,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; it must be a number from %4 to %5</source>
             <translation>%1：元数据 %2 为 %3；它必须是 %4 到 %5 之间的数</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a number from 1e-30 to 1e30</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 1e-30 到 1e30 之间的数</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; it must be a positive number</source>
@@ -1162,12 +1170,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 的数组嵌套深于 %3 层</translation>
         </message>
         <message>
+            <source>%1: metadata %2.rope.dimension_count is %3; llama.cpp's %2 turns the whole head (%4 channels)</source>
+            <translation>%1：元数据 %2.rope.dimension_count 为 %3；llama.cpp 的 %2 旋转整个头（%4 个通道）</translation>
+        </message>
+        <message>
             <source>%1: metadata general.architecture is missing</source>
             <translation>%1：缺少元数据 general.architecture</translation>
         </message>
         <message>
-            <source>%1: metadata granite.rope.dimension_count is %2; llama.cpp's granite turns the whole head (%3 channels)</source>
-            <translation>%1：元数据 granite.rope.dimension_count 为 %2；llama.cpp 的 granite 旋转整个头（%3 个通道）</translation>
+            <source>%1: metadata granite.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k</source>
+            <translation>%1：元数据 granite.rope.scaling.finetuned 为 false：此时 llama.cpp 的 granite 不旋转任何 q 或 k</translation>
         </message>
         <message>
             <source>%1: metadata key %2 appears twice</source>
@@ -1272,6 +1284,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: tensor %2 is missing or not (rows, %3)</source>
             <translation>%1：张量 %2 缺失，或形状不是 (rows, %3)</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 has none and refuses the file)</source>
+            <translation>%1：张量 %2 不属于 olmo2 文件（llama.cpp 的 olmo2 没有它，并会拒绝该文件）</translation>
         </message>
         <message>
             <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata (as llama.cpp does)</source>

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.backend.models.gguf_header import Header
-from explorer.errors import require
+from explorer.errors import require, shown
 
 
 @dataclass(frozen=True)
@@ -86,12 +86,22 @@ LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_fac
 FACTOR_TOLERANCE = 1e-6
 
 
+PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
+
+
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
-    """Integer metadata `key` (low .. 2^31); InputError naming the key if missing or out of range."""
+    """Integer metadata `key` (low .. 2^31); InputError naming the key if missing or out of range. A key
+    llama.cpp also reads per layer (head counts, feed-forward length: a dense Granite 4.0 file lists its kv
+    heads per layer) may be an array whose values are all one number."""
     value = fields.get(key, default)
     require(value is not None, "%1: metadata %2 is missing", where, key)
+    if key.endswith(PER_LAYER_KEYS) and isinstance(value, (list, np.ndarray)) and len(value) > 0:
+        values = {v if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None for v in value}
+        require(len(values) == 1, "%1: metadata %2 differs from layer to layer (%3); PE Explorer reads one "
+                                  "value for every layer", where, key, shown(value))
+        value = values.pop()
     require(isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value < 1 << 31,
-            "%1: metadata %2 is %3; it must be an integer from %4 to 2^31", where, key, repr(value), low)
+            "%1: metadata %2 is %3; it must be an integer from %4 to 2^31", where, key, shown(value), low)
     return int(value)
 
 
@@ -100,7 +110,7 @@ def meta_float(fields: dict, key: str, where: str, default=None) -> float:
     value = fields.get(key, default)
     require(value is not None, "%1: metadata %2 is missing", where, key)
     require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
-            "%1: metadata %2 is %3; it must be a positive number", where, key, repr(value))
+            "%1: metadata %2 is %3; it must be a positive number", where, key, shown(value))
     return float(value)
 
 
@@ -170,17 +180,29 @@ def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
         config["rope_scaling"] = scaling
 
 
-def granite_scales(fields: dict, config: dict, rot: int, where: str) -> None:
+def granite_scales(fields: dict, config: dict, where: str) -> None:
     """config's embedding_multiplier and attention_multiplier as llama.cpp's granite graph uses the file's
-    scales (see the module docstring): a missing or zero one is 1 (embeddings) or 1 / sqrt(head_dim) (q·k)."""
-    head_dim = config["head_dim"]
-    require(rot == head_dim, "%1: metadata granite.rope.dimension_count is %2; llama.cpp's granite turns the "
-                             "whole head (%3 channels)", where, rot, head_dim)
+    scales (see the module docstring): a missing or zero one is 1 (embeddings) or 1 / sqrt(head_dim) (q·k).
+    A file whose granite.rope.scaling.finetuned is false turns no q or k in llama.cpp's granite: refused."""
+    require(fields.get("granite.rope.scaling.finetuned", True) is not False, "%1: metadata "
+            "granite.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k", where)
     for key, name, missing in (("granite.embedding_scale", "embedding_multiplier", 1.0),
-                               ("granite.attention.scale", "attention_multiplier", 1.0 / math.sqrt(head_dim))):
+                               ("granite.attention.scale", "attention_multiplier",
+                                1.0 / math.sqrt(config["head_dim"]))):
         given = fields.get(key, 0)
         zero = isinstance(given, (int, float)) and not isinstance(given, bool) and given == 0
         config[name] = missing if zero else meta_float(fields, key, where)
+        require(config[name] >= 1e-30, "%1: metadata %2 is %3; it must be a number from 1e-30 to 1e30", where,
+                key, shown(given))
+
+
+WHOLE_HEAD_ROPE = ("granite", "olmo2")   # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp)
+
+
+def check_whole_head(arch: str, rot: int, head_dim: int, where: str) -> None:
+    """A granite or olmo2 file turns every channel of a head (llama.cpp aborts on fewer)."""
+    require(arch not in WHOLE_HEAD_ROPE or rot == head_dim, "%1: metadata %2.rope.dimension_count is %3; "
+            "llama.cpp's %2 turns the whole head (%4 channels)", where, arch, rot, head_dim)
 
 
 def check_rope_layer0(header: Header, config: dict, where: str) -> None:
@@ -204,8 +226,13 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     if kind == "olmo2":                     # its q/k norms span all heads
         want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
-    if kind == "stablelm":                  # LayerNorm; stacked per-head q/k norms when qk_layernorm
+        for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
+            require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "
+                                                "has none and refuses the file)", where, name)
+    if kind == "stablelm":                  # LayerNorm; q and k biases, stacked per-head q and k norms: both or none
         want["blk.0.attn_norm.bias"] = (d,)
+        if config.get("use_qkv_bias"):
+            want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
         if config.get("qk_layernorm"):
             want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
     if kind == "phi":                                               # LayerNorms and q/k biases

@@ -28,6 +28,7 @@ from explorer.backend.models.gguf_archs import (
     apply_rope_freqs,
     arch_of,
     check_rope_layer0,
+    check_whole_head,
     granite_scales,
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
@@ -164,15 +165,17 @@ def config_from_metadata(header: Header, where: str) -> dict:
                                                     "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
+    check_whole_head(arch, rot, head_dim, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
-        granite_scales(f, config, rot, where)
+        granite_scales(f, config, where)
     require(arch != "olmo2" or not f.get("olmo2.attention.sliding_window"), "%1: an olmo2 file with a sliding "
             "window is OLMo 3, whose sliding and full layers PE Explorer does not read", where)
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
     if arch == "stablelm":                 # StableLmConfig's keys for its q/k/v biases and per-head q/k norms
-        config["use_qkv_bias"] = config["attention_bias"]
-        config["qk_layernorm"] = "blk.0.attn_q_norm.weight" in header.tensors
+        # (the model has both or neither of each pair: a file with one is refused by check_rope_layer0)
+        config["use_qkv_bias"] = any(f"blk.0.attn_{x}.bias" in header.tensors for x in "qk")
+        config["qk_layernorm"] = any(f"blk.0.attn_{x}_norm.weight" in header.tensors for x in "qk")
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
             config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
