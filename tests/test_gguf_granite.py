@@ -74,7 +74,7 @@ def test_a_file_without_the_scales_turns_as_llama_cpp_does(tmp_path):
 def test_bad_granite_metadata_is_refused_in_one_line(tmp_path, key, value, match):
     import dataclasses
 
-    from explorer.backend.models.gguf_file import config_from_metadata
+    from explorer.backend.models.gguf_config import config_from_metadata
     from explorer.backend.models.gguf_header import read_header
 
     _written(tmp_path)
@@ -93,7 +93,7 @@ def test_kv_heads_listed_per_layer_read_as_one_number(tmp_path):
     granite with head_count_kv an array); llama.cpp reads them per layer. All equal: read as that number."""
     import dataclasses
 
-    from explorer.backend.models.gguf_file import config_from_metadata
+    from explorer.backend.models.gguf_config import config_from_metadata
     from explorer.backend.models.gguf_header import read_header
 
     _written(tmp_path)

@@ -6,9 +6,10 @@ offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens 
 attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
 its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
 per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
-q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases) and StableLmModel (embed_tokens;
-LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm) and
-Olmo2Model (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections).
+q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), StableLmModel (embed_tokens;
+LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
+(embed_tokens; no norm before attention, RMSNorms over the whole q and k projections) and GraniteModel
+(embed_tokens x embedding_multiplier).
 """
 
 from __future__ import annotations

@@ -1,0 +1,57 @@
+"""The model families PE Explorer reads, by Hugging Face model_type, and each class's defaults where config.json
+is silent (transformers 5.25's configuration_<family>.py). No Qt; read by explorer.backend.models.config."""
+
+from __future__ import annotations
+
+FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
+            "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3", "gemma2": "gemma2",
+            "gemma3_text": "gemma3",
+            # mixture-of-experts models: their embeddings and attention are those of the dense family (only
+            # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
+            "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3",
+            # SmolLM3: Llama's attention, and every no_rope_layer_interval-th layer without RoPE (NoPE)
+            "smollm3": "llama",
+            # GPT-NeoX (Pythia, GPT-NeoX-20B): LayerNorm, one fused per-head qkv, a quarter of each head turns
+            "gpt_neox": "gpt_neox",
+            # Phi-1, Phi-1.5, Phi-2: LayerNorm, q/k/v biases, the first partial_rotary_factor of each head
+            # turns (Phi-2: 0.4), optional per-head q/k LayerNorms (qk_layernorm)
+            "phi": "phi",
+            # GPT-J: the first rotary_dim channels of each head turn in neighbouring pairs (2i, 2i + 1),
+            # rotate_every_two, at base 10,000 (hard-coded in its model class); LayerNorm, no q/k biases
+            "gptj": "gptj",
+            # StableLM (StableLM-3B-4E1T, StableLM 2): LayerNorm, a quarter of each head turns (by default), q/k/v
+            # biases when use_qkv_bias, optional q/k LayerNorms of each head's own, without biases
+            "stablelm": "stablelm",
+            # OLMo 2: no norm before attention (the layer reads the residual stream; its norms come after
+            # attention and MLP), RMSNorms on the whole q and k projections (q_norm / k_norm), then RoPE
+            "olmo2": "olmo2",
+            # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
+            "granite": "granite"}
+SUPPORTED = tuple(FAMILIES)
+ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
+                 "gptj", "stablelm", "olmo2", "granite")
+# the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
+# others have RMSNorms (rms_norm_eps)
+LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
+                  "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
+                  "stablelm": "layer_norm_eps"}
+GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
+DTYPES = ("float32", "float16", "bfloat16", "float64")
+# max_position_embeddings when config.json has none: each class's default in transformers 5.25
+# (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
+DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
+                         "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
+                         "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
+                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048,
+                         "granite": 2048}   # by model_type
+# head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
+# head_dim field, its attention takes hidden / heads)
+DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
+# rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
+DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
+# rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5}
+# the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
+# would read a head_dim of config.json's (by the name a message gives them)
+HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
+NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says

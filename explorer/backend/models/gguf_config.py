@@ -1,0 +1,115 @@
+"""A GGUF file's metadata as a transformers-style config.json dict, architecture by architecture (what
+gguf_archs.py and gguf_gemma_phi3.py say each means); the header only, no tensor data. No Qt."""
+
+from __future__ import annotations
+
+from explorer.backend.models.config_rope import rotary_fraction
+from explorer.backend.models.gguf_archs import (
+    ROPE_FREQS,
+    SUPPORTED_ARCHITECTURES,
+    arch_of,
+    check_whole_head,
+    granite_scales,
+)
+from explorer.backend.models.gguf_archs import meta_float as _float
+from explorer.backend.models.gguf_archs import meta_int as _int
+from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
+from explorer.backend.models.gguf_header import Header
+from explorer.backend.models.gguf_learned import learned_config
+from explorer.errors import require
+
+
+# YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
+YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier")
+
+
+def config_from_metadata(header: Header, where: str) -> dict:
+    """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2, stablelm, gpt2, bert); InputError for others."""
+    f = header.fields
+    arch = f.get("general.architecture")
+    require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
+    require(arch in SUPPORTED_ARCHITECTURES, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
+                                             ", ".join(SUPPORTED_ARCHITECTURES))
+    spec = arch_of(f, where)
+    if spec.learned:
+        return learned_config(header, arch, where)
+    d = _int(f, f"{arch}.embedding_length", where)
+    heads = _int(f, f"{arch}.attention.head_count", where)
+    kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
+    head_dim = _int(f, f"{arch}.attention.key_length", where, default=d // heads)
+    require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
+    require(head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
+    embed = header.tensors.get("token_embd.weight")
+    require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d,
+            "%1: tensor token_embd.weight is missing or not (vocab, %2)", where, d)
+    config = {
+        "model_type": spec.model_type, "architectures": [spec.hf_class],
+        "hidden_size": d, "num_hidden_layers": layer_count(f, arch, where),
+        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": head_dim,
+        "intermediate_size": _int(f, f"{arch}.feed_forward_length", where, default=4 * d),
+        "vocab_size": int(embed.ne[1]),
+        "max_position_embeddings": _int(f, f"{arch}.context_length", where, default=2048),
+        "rope_theta": _float(f, f"{arch}.rope.freq_base", where, default=10000.0),
+        "tie_word_embeddings": "output.weight" not in header.tensors,
+        spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
+    }
+    if spec.model_type in ("phi", "stablelm"):      # LayerNorms (their epsilon a key of its own)
+        config["layer_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
+    else:
+        config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
+    require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
+            f"{arch}.rope.freq_base", repr(config["rope_theta"]))
+    rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
+    require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
+    if rot != head_dim or spec.model_type in ("phi", "stablelm"):   # (their classes' defaults: 0.5, 0.25)
+        config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
+    kind = f.get(f"{arch}.rope.scaling.type", "none")
+    kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
+    require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))
+    if kind not in ("none", "longrope"):
+        scaling = {"rope_type": kind, "factor": _float(f, f"{arch}.rope.scaling.factor", where)}
+        if kind == "yarn":
+            scaling["original_max_position_embeddings"] = _int(
+                f, f"{arch}.rope.scaling.original_context_length", where)
+            for beta in ("beta_fast", "beta_slow"):      # ggml's correction dims: transformers' betas
+                if f"{arch}.rope.scaling.yarn_{beta}" in f:
+                    scaling[beta] = _float(f, f"{arch}.rope.scaling.yarn_{beta}", where)
+            for key in (f"{arch}.rope.scaling.{k}" for k in YARN_UNREAD):
+                require(key not in f, "%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and "
+                                      "k otherwise than PE Explorer would", where, key)
+        config["rope_scaling"] = scaling
+    _check_attn_factor(header, arch, kind, where)
+    if ROPE_FREQS in header.tensors:
+        require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
+                                                    "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
+    if arch in ("gemma2", "gemma3"):
+        gemma_config(f, arch, config, where)
+    check_whole_head(arch, rot, head_dim, where)
+    if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
+        granite_scales(f, config, where)
+    require(arch != "olmo2" or not f.get("olmo2.attention.sliding_window"), "%1: an olmo2 file with a sliding "
+            "window is OLMo 3, whose sliding and full layers PE Explorer does not read", where)
+    if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
+        config["qkv_bias"] = config["attention_bias"]
+    if arch == "stablelm":                 # StableLmConfig's keys for its q/k/v biases and per-head q/k norms
+        # (the model has both or neither of each pair: a file with one is refused by check_rope_layer0)
+        config["use_qkv_bias"] = any(f"blk.0.attn_{x}.bias" in header.tensors for x in "qk")
+        config["qk_layernorm"] = any(f"blk.0.attn_{x}_norm.weight" in header.tensors for x in "qk")
+    for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
+        if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
+            config[key] = int(f[f"tokenizer.ggml.{name}_token_id"])
+    return config
+
+
+def _check_attn_factor(header: Header, arch: str, kind: str, where: str) -> None:
+    """llama.cpp scales cos and sin by rope.scaling.attn_factor in every architecture (llama_context:
+    yarn_attn_factor *= rope_attn_factor); PE Explorer reads it with Phi-3's LongRoPE factors only (YaRN
+    files refuse it above): elsewhere a factor other than 1 is refused."""
+    key = f"{arch}.rope.scaling.attn_factor"
+    if key not in header.fields or kind == "yarn" or (arch == "phi3" and PHI3_FACTORS[0] in header.tensors):
+        return
+    value = header.fields[key]                           # (an array's == would be an array, not a bool)
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1,
+            "%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer reads only with "
+            "Phi-3's LongRoPE factors", where, key, repr(value))
