@@ -77,6 +77,22 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     return stored
 
 
+def fp16_random_model(family: str, folder, seed: int, settings: dict):
+    """A random `family` model (tests/models_helpers.py) of config `settings`, eager attention, saved into
+    folder and rounded to float16 in place (an F16 file then holds it exactly); the torch model."""
+    import torch
+
+    from tests import models_helpers as mh
+
+    config_class, model_class = mh.classes(family)
+    torch.manual_seed(seed)
+    config = config_class(**settings)
+    config._attn_implementation = "eager"
+    model = mh.save_random(model_class(config).eval(), folder)
+    fp16_exact(model)
+    return model
+
+
 def fp16_exact(model) -> None:
     """Round the model's 2-D weights to float16 in place, so an F16 file holds them exactly."""
     import torch

@@ -40,6 +40,16 @@ def _rope(cfg, layer_type: str | None = None) -> dict:
     return params.get(layer_type, params) if layer_type else params
 
 
+def replace_tensor(w, stored: dict, name: str, arr: np.ndarray | None = None, float32: bool = False) -> None:
+    """In an `edit` of write_converted: drop tensor `name` from the writer and `stored`, and write `arr` (F16, or
+    F32) in its place when given (a damaged or hand-made file)."""
+    stored.pop(name, None)
+    for tensors in w.tensors:
+        tensors.pop(name, None)
+    if arr is not None:
+        stored[name] = fx.add_weight(w, name, arr, "F16", float32=float32)
+
+
 def _stacked_qk_norms(weights: dict) -> dict:
     """StableLMModel._stack_qk_norm: each layer's q_layernorm.norms.{h}.weight (and k's) as one
     q_layernorm.weight of (heads, head_dim), in head order."""

@@ -122,13 +122,17 @@ def save_random(model, folder: Path):
 
 
 def rewrite_tensor(folder: Path, suffix: str, change) -> str:
-    """Replace the tensor of folder's model.safetensors whose name ends with suffix by change(array)
-    (a damaged checkpoint); its name."""
+    """Replace the tensor of folder's model.safetensors whose name ends with suffix by change(array), or
+    remove it where change returns None (a damaged checkpoint); its name."""
     from safetensors.numpy import load_file, save_file
 
     tensors = load_file(folder / "model.safetensors")
     name = next(k for k in tensors if k.endswith(suffix))
-    tensors[name] = np.array(change(tensors[name]), order="C")      # (a 0-d result stays 0-d)
+    new = change(tensors[name])
+    if new is None:                                                  # the tensor removed
+        del tensors[name]
+    else:
+        tensors[name] = np.array(new, order="C")                     # (a 0-d result stays 0-d)
     save_file(tensors, folder / "model.safetensors", metadata={"format": "pt"})
     return name
 

@@ -25,12 +25,7 @@ IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
 
 
 def _written(tmp_path, hparams=None, **settings):
-    config_class, model_class = mh.classes("granite")
-    torch.manual_seed(17)
-    config = config_class(**dict(mh.FAMILIES["granite"], **settings))
-    config._attn_implementation = "eager"
-    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
-    aw.fp16_exact(torch_model)
+    torch_model = aw.fp16_random_model("granite", tmp_path / "hf", 17, dict(mh.FAMILIES["granite"], **settings))
     aw.write_family_gguf(tmp_path / "m.gguf", torch_model, "granite", hparams=hparams)
     return torch_model
 

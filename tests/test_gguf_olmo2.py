@@ -25,12 +25,7 @@ IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
 
 
 def _written(tmp_path, edit=None):
-    config_class, model_class = mh.classes("olmo2")
-    torch.manual_seed(19)
-    config = config_class(**mh.FAMILIES["olmo2"])
-    config._attn_implementation = "eager"
-    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
-    aw.fp16_exact(torch_model)
+    torch_model = aw.fp16_random_model("olmo2", tmp_path / "hf", 19, mh.FAMILIES["olmo2"])
     gw.write_converted(tmp_path / "m.gguf", torch_model, "olmo2", edit=edit)
     return torch_model
 
@@ -47,11 +42,7 @@ def test_x_rotated_qk_and_attention_equal_transformers(tmp_path, ids):
 
 def _narrow_q_norm(w, stored):
     """A per-head (Qwen3-wide) q norm where OLMo 2's spans all heads."""
-    name = "blk.0.attn_q_norm.weight"
-    stored[name] = stored[name][:8].copy()
-    for tensors in w.tensors:
-        tensors.pop(name, None)
-    fx.add_weight(w, name, stored[name], "F16")
+    gw.replace_tensor(w, stored, "blk.0.attn_q_norm.weight", stored["blk.0.attn_q_norm.weight"][:8].copy())
 
 
 def _sliding(w, stored):

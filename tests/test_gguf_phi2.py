@@ -28,12 +28,7 @@ PHI_2_LIKE = dict(mh.FAMILIES["phi"], num_key_value_heads=4, qk_layernorm=False,
 
 
 def _written(tmp_path, fraction: float = 0.5, edit=None):
-    config_class, model_class = mh.classes("phi")
-    torch.manual_seed(11)
-    config = config_class(**dict(PHI_2_LIKE, partial_rotary_factor=fraction))
-    config._attn_implementation = "eager"
-    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
-    aw.fp16_exact(torch_model)
+    torch_model = aw.fp16_random_model("phi", tmp_path / "hf", 11, dict(PHI_2_LIKE, partial_rotary_factor=fraction))
     gw.write_converted(tmp_path / "m.gguf", torch_model, "phi2", edit=edit)
     return torch_model
 

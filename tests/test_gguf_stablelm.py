@@ -15,7 +15,6 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
-from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 gguf = pytest.importorskip("gguf")
@@ -25,13 +24,9 @@ IDS = [3, 17, 5, 42, 9, 0, 63, 17, 8, 21, 30, 2]
 
 
 def _written(tmp_path, edit=None, **settings):
-    config_class, model_class = mh.classes("stablelm")
-    torch.manual_seed(23)
     rope = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5}   # (none written)
-    config = config_class(**dict(mh.FAMILIES["stablelm"], rope_parameters=rope, **settings))
-    config._attn_implementation = "eager"
-    torch_model = mh.save_random(model_class(config).eval(), tmp_path / "hf")
-    aw.fp16_exact(torch_model)
+    torch_model = aw.fp16_random_model("stablelm", tmp_path / "hf", 23,
+                                       dict(mh.FAMILIES["stablelm"], rope_parameters=rope, **settings))
     gw.write_converted(tmp_path / "m.gguf", torch_model, "stablelm", edit=edit)
     return torch_model
 
@@ -55,11 +50,8 @@ def test_x_rotated_qk_and_attention_equal_transformers(tmp_path, settings, ids):
 
 def _one_k_norm_head(w, stored):
     """A stacked k norm of one head where the model has 2 kv heads."""
-    name = "blk.0.attn_k_norm.weight"
-    stored[name] = stored[name][:1].copy()
-    for tensors in w.tensors:
-        tensors.pop(name, None)
-    fx.add_weight(w, name, stored[name], "F16", float32=True)
+    gw.replace_tensor(w, stored, "blk.0.attn_k_norm.weight", stored["blk.0.attn_k_norm.weight"][:1].copy(),
+                      float32=True)
 
 
 def test_a_stacked_norm_of_the_wrong_shape_is_refused_in_one_line(tmp_path):
@@ -73,9 +65,7 @@ def test_a_stacked_norm_of_the_wrong_shape_is_refused_in_one_line(tmp_path):
 def _without(*names):
     def edit(w, stored):
         for name in names:
-            stored.pop(name)
-            for tensors in w.tensors:
-                tensors.pop(name, None)
+            gw.replace_tensor(w, stored, name)
     return edit
 
 

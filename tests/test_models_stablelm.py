@@ -120,16 +120,8 @@ def test_a_norm_or_bias_of_the_wrong_shape_is_named(tmp_path, suffix, change, ma
 
 def test_a_missing_head_norm_is_named(tmp_path):
     """A checkpoint without the last kv head's k norm (qk_layernorm says it has one) is refused by name."""
-    from safetensors.numpy import load_file, save_file
-
-    mh.build("stablelm", tmp_path)
-    tensors = load_file(tmp_path / "model.safetensors")
-    del tensors["model.layers.0.self_attn.k_layernorm.norms.1.weight"]
-    save_file(tensors, tmp_path / "model.safetensors", metadata={"format": "pt"})
-    with open_model(tmp_path) as model:
-        with pytest.raises(InputError, match=r"k_layernorm\.norms\.1\.weight") as info:
-            model.layer0_qk(model.tokenize(mh.TEXT).ids)
-        assert "\n" not in str(info.value)
+    mh.assert_damaged_refused("stablelm", tmp_path, "layers.0.self_attn.k_layernorm.norms.1.weight",
+                              lambda w: None, r"k_layernorm\.norms\.1\.weight")
 
 
 def test_a_head_dim_other_than_the_heads_split_is_refused():
