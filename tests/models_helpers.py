@@ -65,6 +65,9 @@ FAMILIES = {
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
+    # OLMo (1): a LayerNorm without weight or bias before attention; q, k, v clamped to +-1.5 (some of the
+    # random projections reach past it)
+    "olmo": dict(SMALL, num_key_value_heads=2, rope_theta=750.0, clip_qkv=1.5),
 }
 
 
@@ -83,7 +86,8 @@ def classes(family: str):
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
-            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM")}[family]
+            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "olmo": ("OlmoConfig", "OlmoForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -269,6 +273,9 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             h.remove()
         if restore:
             restore[0].apply_rotary_pos_emb = restore[1]
+    if family == "olmo" and model.config.clip_qkv is not None:   # (q_proj's output, clamped in place after)
+        for key in ("q", "k"):
+            got[key] = np.clip(got[key], -model.config.clip_qkv, model.config.clip_qkv)
     if family == "gptj":
         turned = got.pop("turned")
         got["k_rot"], got["q_rot"] = turned[0], turned[1]

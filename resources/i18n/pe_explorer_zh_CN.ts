@@ -1870,6 +1870,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: clip_qkv must be a positive number or null, not %1</source>
+            <translation>config.json：clip_qkv 必须是正数或 null，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's attention splits</source>
             <translation>config.json：head_dim %1 不等于 hidden_size / num_attention_heads（%2 / %3），即 %4 的注意力所切分的头宽</translation>
         </message>

@@ -1,17 +1,17 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
-Phi / StableLM, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none for post-LN
-BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d, 3d);
-Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused query_key_value, q, k and v rows
-head by head), OLMo 2's RMSNorms over all of q's and all of k's channels, Qwen3's and Gemma 3's per-head
-q_norm / k_norm (Phi's qk_layernorm: LayerNorms; StableLM's: a LayerNorm of each head's own, without bias),
-kv heads repeated onto q heads (GQA, like repeat_kv), then RoPE with rotate-half pairing (channel i turns
-with channel i + rot/2) on the first rope_dim channels of each head (a llama.cpp llama file with fewer
-rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours
-2i and 2i + 1), with the layer's own RoPE (Gemma 3: its layer type's). Every norm and bias read must have
-exactly its width. Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then
-Gemma 2's soft cap. Shapes: heads first.
+Phi / StableLM, OLMo's without weight or bias, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w)
+RMSNorm, none for post-LN BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn:
+x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused
+query_key_value, q, k and v rows head by head; OLMo's clamped to +-clip_qkv), OLMo 2's RMSNorms over all of
+q's and all of k's channels, Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms;
+StableLM's: a LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like
+repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim
+channels of each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
+i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE
+(Gemma 3: its layer type's). Every norm and bias read must have exactly its width. Logits: q·k /
+sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap. Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -142,7 +142,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     require(x.ndim == 2 and x.shape[1] == cfg.d_model,
             "the layer input must have shape (n, %1), not %2", cfg.d_model, x.shape)
     w_name, b_name = input_norm_names(cfg, layer)
-    if w_name is not None:
+    if cfg.family == "olmo":                        # OlmoLayerNorm: no weight, no bias, eps 1e-5
+        x = layer_norm(x, None, None, cfg.norm_eps)
+    elif w_name is not None:
         w = _vector(reader, w_name, layer, cfg.d_model)
         if cfg.layer_norms:
             x = layer_norm(x, w, _vector(reader, b_name, layer, cfg.d_model), cfg.norm_eps)
@@ -182,6 +184,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + q_bias
         k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + k_bias
         #                                                                 (n, H*hd), (n, KV*hd)
+    if cfg.qkv_clip is not None:                    # OLMo's clip_qkv, on the projections as they come
+        q, k = np.clip(q, -cfg.qkv_clip, cfg.qkv_clip), np.clip(k, -cfg.qkv_clip, cfg.qkv_clip)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)

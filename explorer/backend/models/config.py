@@ -38,7 +38,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo
     model_type: str
     name: str
     d_model: int
@@ -70,6 +70,7 @@ class ModelConfig:
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
+    qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
 
@@ -226,6 +227,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                 else family == "phi" or model_type not in NO_QK_BIAS
                 and _flag(cfg, "attention_bias", family == "gpt_neox"))
         eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORM_EPS
+               else 1e-5 if family == "olmo"                   # OlmoLayerNorm's, whatever config.json says
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
@@ -269,7 +271,18 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         qk_norm=(family in ("qwen3", "gemma3", "olmo2")
                  or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)),
         nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
+        qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
+
+
+def _clip_qkv(cfg: dict) -> float | None:
+    """OlmoConfig's clip_qkv: None (no clamp, its default) or a positive number."""
+    value = cfg.get("clip_qkv")
+    if value is None:
+        return None
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
+            "config.json: clip_qkv must be a positive number or null, not %1", shown(value))
+    return float(value)
 
 
 def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:

@@ -8,8 +8,8 @@ its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens
 per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
 q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), StableLmModel (embed_tokens;
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
-(embed_tokens; no norm before attention, RMSNorms over the whole q and k projections) and GraniteModel
-(embed_tokens x embedding_multiplier).
+(embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
+(embed_tokens x embedding_multiplier) and OlmoModel (embed_tokens; a LayerNorm without weight or bias).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
 
 def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | None]:
     """(weight, bias) names of the norm applied before layer's attention projections; (None, None) if none."""
-    if not cfg.pre_norm:
+    if not cfg.pre_norm or cfg.family == "olmo":           # (OLMo's LayerNorm has no weight or bias)
         return None, None
     if cfg.family in ("gpt2", "gptj"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"

@@ -26,10 +26,13 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # attention and MLP), RMSNorms on the whole q and k projections (q_norm / k_norm), then RoPE
             "olmo2": "olmo2",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
-            "granite": "granite"}
+            "granite": "granite",
+            # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
+            # to +-clip_qkv when it is set, then Llama's RoPE
+            "olmo": "olmo"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
-                 "gptj", "stablelm", "olmo2", "granite")
+                 "gptj", "stablelm", "olmo2", "granite", "olmo")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -43,7 +46,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048,
-                         "granite": 2048}   # by model_type
+                         "granite": 2048, "olmo": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
