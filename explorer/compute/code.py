@@ -53,8 +53,24 @@ def _freq_code(params: Params) -> list[str]:
     return ["w = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float64) * (-math.log(base) / d_model))"]
 
 
+def _model_tokens_code(params: Params, r) -> list[str]:
+    """An opened model's X: its own tokenizer and table, as its first layer receives it (explorer.api)."""
+    scale = ("" if r.scale == 1.0 else
+             f" x embedding_multiplier {r.scale:g}" if r.family == "granite" else f" x {r.scale:g} (sqrt(hidden))")
+    added = (" (RoPE: nothing added for position)" if r.position == "rope" else
+             " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
+             " + its learned positions")
+    return [f"# Tokens with {r.model_name}: X = E[ids]{scale}{added}, {r.n_shown} tokens",
+            "from explorer import api", "",
+            f"with api.open_model({params.model!r}) as model:",
+            f"    ids = model.tokenize({params.text!r}).ids[:{r.n_shown}]",
+            "    result = model.input_x(ids)                             # (n, d_model): X into layer 0"]
+
+
 def _tokens_code(params: Params) -> list[str]:
     r = tokens.for_params(params)
+    if r.source == "model" and not r.error:
+        return _model_tokens_code(params, r)
     ids = [t.id for t in r.tokens]
     words = ", ".join(repr(t.text) for t in r.tokens[:12]) + (", …" if r.n_shown > 12 else "")
     out = [(f"# Tokens: X = E[ids]{' * sqrt(d_model)' if r.scale != 1.0 else ''} + PE, "
