@@ -20,6 +20,7 @@ pytest.importorskip("torch")
 @pytest.mark.parametrize("family, q_path, logit", [
     ("olmo2", "q_norm(W<sub>q</sub> x<sub>m</sub>)", "/ √head_dim (√8)"),
     ("qwen3", "q_norm(W<sub>q</sub> norm(x<sub>m</sub>))", "/ √head_dim (√12)"),
+    ("stablelm", "q_norm(W<sub>q</sub> norm(x<sub>m</sub>))", "/ √head_dim (√8)"),    # (LayerNorms, per head)
     ("llama", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)", "/ √head_dim (√8)"),
     ("granite", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)", "× attention_multiplier (0.07)"),
     ("gemma2", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)",

@@ -3,9 +3,10 @@
 Each tiny random model is written as convert_hf_to_gguf.py's GraniteModel writes it (tests/gguf_arch_writer.py:
 LlamaModel's permuted q/k, the multipliers as granite.embedding_scale / attention.scale / residual_scale /
 logit_scale, each only when non-zero). llama.cpp's granite graph scales the embeddings only by a non-zero
-embedding_scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale: so a file converted from a
-config.json without attention_multiplier (GraniteConfig's default 1.0, which the converter does not see) turns
-q·k as Llama does there. F16 files hold float16-rounded weights exactly.
+embedding_scale and takes 1 / sqrt(head_dim) for a missing or zero attention scale: a file without the scales
+(from a converter that read config.json as plain JSON, or made by hand; today's reads it through AutoConfig
+and writes GraniteConfig's defaults of 1.0) turns q·k as Llama does. F16 files hold float16-rounded weights
+exactly.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ def test_x_rotated_qk_and_attention_equal_transformers(tmp_path):
 
 
 def test_a_file_without_the_scales_turns_as_llama_cpp_does(tmp_path):
-    """Converted from a config.json that lists neither multiplier: no such scale keys in the file, and llama.cpp
-    scales q·k by 1 / sqrt(head_dim) and the embeddings not at all, which is transformers' Granite with
-    attention_multiplier 1 / sqrt(8) (not GraniteConfig's default 1.0)."""
+    """A file without the two scale keys (as a converter that read a config.json without them as plain JSON
+    wrote it): llama.cpp scales q·k by 1 / sqrt(head_dim) and the embeddings not at all, which is
+    transformers' Granite with attention_multiplier 1 / sqrt(8) (not GraniteConfig's default 1.0)."""
     torch_model = _written(tmp_path, hparams={"logits_scaling": 1.0}, embedding_multiplier=1.0,
                            attention_multiplier=8 ** -0.5)
     fields = {f.name for f in gguf.GGUFReader(str(tmp_path / "m.gguf")).fields.values()}

@@ -65,7 +65,8 @@ def _half_turned(w, stored):
     # found by a helper's attack: both were read, where llama.cpp refuses the file (an unknown tensor) or
     # aborts (olmo2.cpp asserts n_rot == head_dim)
     (_biases, r"tensor blk\.0\.attn_q\.bias is not part of an olmo2 file"),
-    (_half_turned, "olmo2.rope.dimension_count is 4; llama.cpp's olmo2 turns the whole head")])
+    (_half_turned, "olmo2.rope.dimension_count is 4; llama.cpp's olmo2 turns the whole head"),
+    (lambda w, stored: w.add_key_length(16), "olmo2.attention.key_length is 16; llama.cpp's olmo2 takes")])
 def test_bad_olmo2_files_are_refused_in_one_line(tmp_path, edit, match):
     _written(tmp_path, edit=edit)
     with pytest.raises(InputError, match=match) as info:

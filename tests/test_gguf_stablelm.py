@@ -77,3 +77,12 @@ def test_a_k_norm_or_bias_without_its_q_twin_is_refused(tmp_path, missing):
     with pytest.raises(InputError, match=f"tensor {missing} is missing") as info:
         open_model(str(tmp_path / "m.gguf"))
     assert "\n" not in str(info.value)
+
+
+def test_a_key_length_other_than_the_heads_split_is_refused(tmp_path):
+    """llama.cpp's stablelm sizes its heads embedding_length / head_count (8 here), whatever key_length says."""
+    _written(tmp_path, edit=lambda w, stored: w.add_key_length(16))
+    with pytest.raises(InputError, match=r"stablelm\.attention\.key_length is 16; llama\.cpp's stablelm takes "
+                                         r"embedding_length / head_count \(32 / 4\)") as info:
+        open_model(str(tmp_path / "m.gguf"))
+    assert "\n" not in str(info.value)

@@ -64,7 +64,7 @@ def test_the_rotary_fraction_defaults_as_stablelm_config_does(extra):
     """Without partial_rotary_factor a StableLM turns a quarter of each head (its class's default, not 1);
     the 5.x dict's own fraction wins over a top-level one."""
     cfg_dict = {"model_type": "stablelm", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
-                "vocab_size": 10, **extra}
+                "num_key_value_heads": 2, "vocab_size": 10, **extra}
     want = tf.StableLmConfig(**json.loads(json.dumps(cfg_dict))).rope_parameters
     cfg = model_config(cfg_dict)
     assert (cfg.rope_base, cfg.partial_rotary_factor) == (want["rope_theta"], want["partial_rotary_factor"])
@@ -97,7 +97,7 @@ def test_a_stablelm_folder_equals_transformers_layer_0(tmp_path, qk_layernorm, q
 
 def test_each_head_has_its_own_q_and_k_norm(tmp_path):
     """StableLmLayerNormPerHead: head h's q goes through norms.h alone. Head 1's weight doubled changes
-    head 1's q (as transformers' does) and no other head's."""
+    head 1's q and no other head's, and the q equals transformers' q_layernorm output of the changed folder."""
     mh.build("stablelm", tmp_path)
     with open_model(tmp_path) as model:
         ids = model.tokenize(mh.TEXT).ids
@@ -107,6 +107,19 @@ def test_each_head_has_its_own_q_and_k_norm(tmp_path):
         after = model.layer0_qk(ids).q
     np.testing.assert_allclose(after[1], 2 * before[1], rtol=1e-6)
     np.testing.assert_array_equal(np.delete(after, 1, axis=0), np.delete(before, 1, axis=0))
+    reference = tf.StableLmForCausalLM.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    ref = mh.capture(reference, "stablelm", ids)["q"]                       # (H, n, hd), after q_layernorm
+    np.testing.assert_allclose(after, ref, rtol=0, atol=1e-5 * np.abs(ref).max())
+
+
+def test_a_missing_kv_head_count_is_stablelm_configs_32():
+    """StableLmConfig's num_key_value_heads defaults to 32 whatever the head count (the other classes: the
+    head count): 32 heads read as transformers reads them; 4 heads cannot share 32 and are refused."""
+    cfg = {"model_type": "stablelm", "hidden_size": 2048, "num_hidden_layers": 1, "num_attention_heads": 32,
+           "vocab_size": 10}
+    assert model_config(cfg).n_kv_heads == tf.StableLmConfig(**cfg).num_key_value_heads == 32
+    with pytest.raises(InputError, match="num_attention_heads 4 is not a multiple of num_key_value_heads 32"):
+        model_config({**cfg, "hidden_size": 64, "num_attention_heads": 4})
 
 
 @pytest.mark.parametrize("suffix, change, match", [
@@ -128,7 +141,7 @@ def test_a_head_dim_other_than_the_heads_split_is_refused():
     """StableLmAttention splits hidden / heads channels a head, while its RoPE would size itself by a
     head_dim of config.json's: a file whose two disagree cannot run, and says so."""
     cfg_dict = {"model_type": "stablelm", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
-                "vocab_size": 10, "head_dim": 16}
+                "num_key_value_heads": 2, "vocab_size": 10, "head_dim": 16}
     with pytest.raises(InputError, match=r"head_dim 16 is not hidden_size / num_attention_heads \(64 / 2\), "
                                          r"the heads StableLM's attention splits"):
         model_config(cfg_dict)
@@ -153,4 +166,4 @@ def test_a_norm_that_overflows_float32_is_named_not_drawn_as_zeros(tmp_path, fam
         assert not qk.finite and qk.bad_tensors == () and qk.bad_input == ()
         assert np.isnan(qk.q).any() and not np.any(qk.q == 0)
         note = localized(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids), "en")
-    assert note.startswith("NaN or infinite values in q and k: the layer's norm overflows float32")
+    assert note.startswith("NaN or infinite values in q and k: a norm or projection of the layer overflows float32")

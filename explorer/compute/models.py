@@ -73,6 +73,18 @@ def open_cached(spec: str):
         return model
 
 
+def open_config(spec: str):
+    """The ModelConfig of spec's model when it is open already and its files are unchanged; else None
+    (never opens a checkpoint)."""
+    try:
+        key = (normal_spec(spec), stamp(spec))
+    except (InputError, OSError):
+        return None
+    with _lock:
+        model = _open.get(key)
+    return None if model is None else model.config
+
+
 @atexit.register
 def _close_all() -> None:
     """Close the cached models before the interpreter tears modules down (their readers' __del__

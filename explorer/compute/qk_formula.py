@@ -13,15 +13,12 @@ GENERIC = ("q<sub>m</sub> = R(mθ) W<sub>q</sub> norm(x<sub>m</sub>), k<sub>n</s
 
 
 def _open_config(params: Params):
-    """The ModelConfig of the model the Real RoPE view shows, when it is open already; else None."""
+    """The ModelConfig of the model the Real RoPE view shows, when it is open already (and its files
+    unchanged); else None."""
     from explorer.compute import models
     from explorer.compute.qk import DEFAULT_MODEL
 
-    spec = params.model or DEFAULT_MODEL
-    try:
-        return models.open_cached(spec).config if models.is_open(spec) else None
-    except Exception:           # a file changed or removed since: the textbook lines
-        return None
+    return models.open_config(params.model or DEFAULT_MODEL)
 
 
 def _projection(cfg, side: str) -> str:

@@ -1170,6 +1170,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 的数组嵌套深于 %3 层</translation>
         </message>
         <message>
+            <source>%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count (%4 / %5) channels a head</source>
+            <translation>%1：元数据 %2.attention.key_length 为 %3；llama.cpp 的 %2 每个头取 embedding_length / head_count（%4 / %5）个通道</translation>
+        </message>
+        <message>
             <source>%1: metadata %2.rope.dimension_count is %3; llama.cpp's %2 turns the whole head (%4 channels)</source>
             <translation>%1：元数据 %2.rope.dimension_count 为 %3；llama.cpp 的 %2 旋转整个头（%4 个通道）</translation>
         </message>
@@ -1290,8 +1294,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：张量 %2 不属于 olmo2 文件（llama.cpp 的 olmo2 没有它，并会拒绝该文件）</translation>
         </message>
         <message>
-            <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata (as llama.cpp does)</source>
-            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2（与 llama.cpp 一致）</translation>
+            <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2</translation>
         </message>
         <message>
             <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>
@@ -2314,8 +2318,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>ps 和 ks 必须是位置 / 偏移量的列表</translation>
         </message>
         <message>
-            <source>q and k: the layer's norm overflows float32</source>
-            <translation>q 和 k：该层的归一化超出了 float32 的范围</translation>
+            <source>q and k: a norm or projection of the layer overflows float32</source>
+            <translation>q 和 k：该层的某个归一化或投影超出了 float32 的范围</translation>
         </message>
         <message>
             <source>q·k overflows float32: the RoPE attention factor %1 in %2's settings scales q and k (its weights and input are finite)</source>

@@ -11,7 +11,8 @@ repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i +
 channels of each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
 i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE
 (Gemma 3: its layer type's). Every norm and bias read must have exactly its width. Logits: q·k /
-sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3, then Gemma 2's soft cap. Shapes: heads first.
+sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
+the score scalar attention_multiplier^-2), then Gemma 2's soft cap. Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -233,7 +234,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
             k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved)
         else:
             q_rot, k_rot = q, k
-        scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3: query_pre_attn_scalar
+        scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite: their own
         logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
         plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
         if cfg.attn_softcap is not None:                                          # Gemma 2

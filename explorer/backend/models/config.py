@@ -16,6 +16,7 @@ from explorer.backend.models import gemma_config
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.models.family_tables import (
     DEFAULT_HEAD_DIM,
+    DEFAULT_KV_HEADS,
     DEFAULT_MAX_POSITIONS,
     DEFAULT_RMS_EPS,
     DEFAULT_THETA,
@@ -215,7 +216,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
         # (GPTNeoXConfig has no num_key_value_heads: every head its own k and v)
-        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads", default=heads)
+        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads",
+                                                       default=DEFAULT_KV_HEADS.get(model_type, heads))
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
         # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when
@@ -248,7 +250,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
     scaling, base, refusal = None, None, None
-    # the family's own fields (Gemma 2/3: score scale, soft cap, layer types; Granite: its multipliers)
+    # the family's own fields (Gemma 2/3: score scale, soft cap, layer types; Granite's, below: its multipliers)
     own = _gemma_fields(cfg, family, common, runtime) if family in ("gemma2", "gemma3") else {}
     if family == "gemma3":                               # layer 0's RoPE (its layer type's)
         _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])

@@ -91,7 +91,7 @@ def qk_parts(qk, tokens, ids, token_rows, x) -> list:
     if parts:
         return parts
     if not (np.isfinite(qk.q).all() and np.isfinite(qk.k).all()):    # finite weights and input
-        return [msg("q and k: the layer's norm overflows float32")]
+        return [msg("q and k: a norm or projection of the layer overflows float32")]
     return [msg("the logits: q·k overflows float32")]
 
 

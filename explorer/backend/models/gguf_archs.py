@@ -84,9 +84,9 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 ROPE_FREQS = "rope_freqs.weight"
 LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3
 FACTOR_TOLERANCE = 1e-6
-
-
+# metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
+WHOLE_HEAD_ROPE = ("granite", "olmo2")   # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp)
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -194,9 +194,6 @@ def granite_scales(fields: dict, config: dict, where: str) -> None:
         config[name] = missing if zero else meta_float(fields, key, where)
         require(config[name] >= 1e-30, "%1: metadata %2 is %3; it must be a number from 1e-30 to 1e30", where,
                 key, shown(given))
-
-
-WHOLE_HEAD_ROPE = ("granite", "olmo2")   # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp)
 
 
 def check_whole_head(arch: str, rot: int, head_dim: int, where: str) -> None:

@@ -40,6 +40,10 @@ def config_from_metadata(header: Header, where: str) -> dict:
     head_dim = _int(f, f"{arch}.attention.key_length", where, default=d // heads)
     require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
     require(head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
+    # llama.cpp's stablelm and olmo2 size their heads embedding_length / head_count, whatever key_length says
+    require(arch not in ("stablelm", "olmo2") or (d % heads == 0 and head_dim == d // heads),
+            "%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count "
+            "(%4 / %5) channels a head", where, arch, head_dim, d, heads)
     embed = header.tensors.get("token_embd.weight")
     require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d,
             "%1: tensor token_embd.weight is missing or not (vocab, %2)", where, d)
@@ -81,8 +85,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
         config["rope_scaling"] = scaling
     _check_attn_factor(header, arch, kind, where)
     if ROPE_FREQS in header.tensors:
+        # (llama.cpp reads it in other architectures too, granite's among them; PE Explorer models it for llama)
         require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
-                                                    "scaling metadata (as llama.cpp does)", where, ROPE_FREQS)
+                                                    "scaling metadata", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
     check_whole_head(arch, rot, head_dim, where)

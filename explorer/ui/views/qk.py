@@ -127,7 +127,7 @@ class QkView(Retranslatable, PanelView):
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
         set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
-        root = f"{r.score_scalar:g}"     # head_dim, or Gemma 2/3's query_pre_attn_scalar
+        root = f"{r.score_scalar:g}"     # head_dim, Gemma 2/3's query_pre_attn_scalar, Granite's multiplier^-2
         title = (fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
                  fill(self.tr("logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE"), root, f"{r.softcap:g}"))
         set_title(self.rot_img.plot, title, size="9pt")
