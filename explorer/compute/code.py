@@ -56,7 +56,7 @@ def _freq_code(params: Params) -> list[str]:
 def _model_tokens_code(params: Params, r) -> list[str]:
     """An opened model's X: its own tokenizer and table, as its first layer receives it (explorer.api)."""
     scale = ("" if r.scale == 1.0 else
-             f" x embedding_multiplier {r.scale:g}" if r.family == "granite" else f" x {r.scale:g} (sqrt(hidden))")
+             f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(hidden))")
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
              " + its learned positions")

@@ -146,7 +146,7 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
     if r.source == "minilm":
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     elif r.source == "model" and not r.error:      # the opened model's own scale and positions
-        scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.family == "granite"
+        scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
                                                                   else " (√hidden)"))
         added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]"}.get(r.family, " + P[pos]")
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position != "rope" else "")

@@ -90,6 +90,11 @@ class TokensResult:
         return self.token_rows * np.float32(self.scale)
 
     @property
+    def by_multiplier(self) -> bool:
+        """The model scales E by a multiplier of its config (Granite's embedding_multiplier), not by √d."""
+        return self.family == "granite" and self.scale != 1.0
+
+    @property
     def angle(self) -> np.ndarray:
         """Angle between the X actually built and E[id]; (n,) degrees."""
         return self.angle_scaled if self.scale != 1.0 else self.angle_unscaled

@@ -16,10 +16,9 @@ OWN_TOKENIZER = "own"      # the tokenizer box's last entry: an opened model's o
 
 def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     """E[ids] (x the model's scale), what the model adds for position, and X as layer 0 gets it."""
-    multiplier = r.family == "granite"          # Granite's embedding_multiplier, not √d (Gemma)
     e_title = (QCoreApplication.translate("TokensView", "E[ids] (not scaled)") if r.scale == 1.0 else
                fill(QCoreApplication.translate("TokensView", "E[ids] × embedding_multiplier %1"), f"{r.scale:.4g}")
-               if multiplier else
+               if r.by_multiplier else
                fill(QCoreApplication.translate("TokensView", "E[ids] × √d = %1"), f"{r.scale:.4g}"))
     if r.position == "rope":
         p_title = QCoreApplication.translate("TokensView", "nothing added (RoPE)")
@@ -35,7 +34,7 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     if r.position != "rope":
         p_title += fill(QCoreApplication.translate("TokensView", ": own scale ±%1"), f"{pe_levels[1]:g}")
     row.set_titles((e_title, p_title, x_title))
-    row.set_bar_label(shared_bar_label(r.scale != 1.0, f"{r.scale:.4g}" if multiplier else "√d"))
+    row.set_bar_label(shared_bar_label(r.scale != 1.0, f"{r.scale:.4g}" if r.by_multiplier else "√d"))
     levels = symmetric_levels(np.concatenate([scaled.ravel(), r.x.ravel()]))       # E and X share the bar
     positions = [str(i) for i in range(n)]
     for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, pe_levels), (r.x, levels))):
@@ -86,7 +85,7 @@ def show_what_was_used(tokenizer_box, scale_box, r) -> None:
     for box in (tokenizer_box, scale_box):
         box.blockSignals(True)
     tokenizer_box.setCurrentIndex(own if r.source == "model" else max(0, tokenizer_box.findData(r.tokenizer)))
-    scale_box.setChecked(r.scale != 1.0 and r.family != "granite")    # (Granite's multiplier is not √d)
+    scale_box.setChecked(r.scale != 1.0 and not r.by_multiplier)      # (Granite's multiplier is not √d)
     for box in (tokenizer_box, scale_box):
         box.blockSignals(False)
 
@@ -97,7 +96,7 @@ def sum_page_name(r) -> str:
     embedding_multiplier as a number)."""
     if r is None or r.error or r.source == "untrained":
         return QCoreApplication.translate("TokensView", "X = E·√d + PE")
-    if r.source == "model" and r.position == "rope" and r.family == "granite" and r.scale != 1.0:
+    if r.source == "model" and r.position == "rope" and r.by_multiplier:
         return fill(QCoreApplication.translate("TokensView", "X = E·%1 (RoPE adds nothing here)"), f"{r.scale:.4g}")
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
