@@ -141,6 +141,21 @@ def rewrite_tensor(folder: Path, suffix: str, change) -> str:
     return name
 
 
+def read_defaults(config_class, family: str, rewrite=None):
+    """config_class()'s defaults written as a config.json (a JSON round trip; rewrite(dict) gives another
+    layout) and read by model_config: (the class's config, the ModelConfig), with the family, RoPE, width,
+    heads, kv heads and head_dim (hidden / heads) checked equal to the class's."""
+    from explorer.backend.models.config import model_config
+
+    hf = config_class()
+    written = json.loads(json.dumps(hf.to_dict()))
+    cfg = model_config(rewrite(written) if rewrite else written)
+    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        family, "rope", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads,
+        hf.hidden_size // hf.num_attention_heads)
+    return hf, cfg
+
+
 def assert_reloaded_as_transformers(model_class, config, folder: Path, family: str, rewrite, rotated: int) -> None:
     """model_class(config) saved at random into folder, its config.json rewritten by rewrite(folder) (a 4.x
     layout) and loaded back by transformers: X, q and k after RoPE and the causal softmax of PE Explorer's

@@ -24,11 +24,7 @@ pytest.importorskip("torch")
 
 def test_the_olmo_defaults_read_as_transformers_reads_them():
     """OlmoConfig(): 4096 wide, 32 heads (each its own k and v), base 10,000, no clamp, no biases."""
-    hf = tf.OlmoConfig()
-    cfg = model_config(json.loads(json.dumps(hf.to_dict())))
-    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
-        "olmo", "rope", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads,
-        hf.hidden_size // hf.num_attention_heads)
+    hf, cfg = mh.read_defaults(tf.OlmoConfig, "olmo")
     assert (cfg.rope_base, cfg.qkv_clip, cfg.qk_bias, cfg.norm_eps, cfg.max_positions) == (
         hf.rope_parameters["rope_theta"], hf.clip_qkv, hf.attention_bias, 1e-5, hf.max_position_embeddings)
 

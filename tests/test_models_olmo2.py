@@ -14,7 +14,6 @@ import json
 import numpy as np
 import pytest
 
-from explorer.backend.models.config import model_config
 from explorer.backend.models.families import input_norm_names
 from explorer.backend.models.hf_folder import open_model
 from tests import models_helpers as mh
@@ -26,11 +25,8 @@ pytest.importorskip("torch")
 def test_the_olmo2_7b_defaults_read_as_transformers_reads_them():
     """Olmo2Config() is "a Olmo2 7B style configuration": 4096 wide, 32 heads of 128 (every head its own
     k and v), base 10,000, RMSNorm eps 1e-5, 2,048 positions, no biases; no input norm, q/k norms."""
-    hf = tf.Olmo2Config()
-    cfg = model_config(json.loads(json.dumps(hf.to_dict())))
-    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
-        "olmo2", "rope", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads,
-        hf.hidden_size // hf.num_attention_heads) == ("olmo2", "rope", 4096, 32, 32, 128)
+    hf, cfg = mh.read_defaults(tf.Olmo2Config, "olmo2")
+    assert (cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (4096, 32, 32, 128)
     assert cfg.rope_base == hf.rope_parameters["rope_theta"] == 10000.0 and cfg.rope_dim == 128
     assert (cfg.norm_eps, cfg.max_positions, cfg.qk_bias) == (
         hf.rms_norm_eps, hf.max_position_embeddings, hf.attention_bias) == (1e-5, 2048, False)

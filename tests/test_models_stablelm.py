@@ -40,13 +40,9 @@ def _four_x(cfg: dict) -> dict:
 def test_the_stablelm_3b_defaults_read_as_transformers_reads_them(layout):
     """StableLmConfig() is "a stablelm-3b style configuration": 2560 wide, 32 heads of 80, a quarter of
     each head (20 channels) turning at base 10,000, no q/k biases, no q/k norms, LayerNorm eps 1e-5."""
-    hf = tf.StableLmConfig()
-    cfg_dict = json.loads(json.dumps(hf.to_dict()))
-    cfg = model_config(_four_x(cfg_dict) if layout == "4.x" else cfg_dict)
+    hf, cfg = mh.read_defaults(tf.StableLmConfig, "stablelm", _four_x if layout == "4.x" else None)
     want = hf.rope_parameters
-    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
-        "stablelm", "rope", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads,
-        hf.hidden_size // hf.num_attention_heads) == ("stablelm", "rope", 2560, 32, 32, 80)
+    assert (cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (2560, 32, 32, 80)
     assert cfg.rope_base == want["rope_theta"] == 10000.0
     assert cfg.partial_rotary_factor == want["partial_rotary_factor"] == 0.25 and cfg.rope_dim == 20
     assert (cfg.qk_bias, cfg.qk_norm, cfg.norm_eps, cfg.max_positions, cfg.layer_norms) == (
