@@ -68,6 +68,10 @@ FAMILIES = {
     # OLMo (1): a LayerNorm without weight or bias before attention; q, k, v clamped to +-1.5 (some of the
     # random projections reach past it)
     "olmo": dict(SMALL, num_key_value_heads=2, rope_theta=750.0, clip_qkv=1.5),
+    # GPT-OSS: its class's YaRN (x32 from 4,096) at its base 150,000, q/k biases, layer 0 a sliding layer of 6
+    # tokens (so a 13-token sentence shows it), a sink logit a head; 4 experts, 2 a token
+    "gpt_oss": dict(SMALL, num_key_value_heads=2, head_dim=8, sliding_window=6, num_local_experts=4,
+                    num_experts_per_tok=2),
 }
 
 
@@ -87,7 +91,7 @@ def classes(family: str):
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
-            "olmo": ("OlmoConfig", "OlmoForCausalLM")}[family]
+            "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -336,6 +340,18 @@ def assert_layer0_as_transformers(model, torch_model, family: str, ids, tol: flo
     close(qk.k_rot, ref["k_rot"][qk.kv_head])
     with torch.no_grad():
         out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
-    logits = np.where(np.tri(len(ids), dtype=bool), qk.logits.astype(np.float64), -np.inf)
-    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    close(probs / probs.sum(axis=-1, keepdims=True), out.attentions[0][0].numpy())
+    close(attention_of(qk), out.attentions[0][0].numpy())
+
+
+def attention_of(qk) -> np.ndarray:
+    """The softmax of qk's logits over the keys its layer reads (n <= m, and within its sliding window),
+    with GPT-OSS's sink logit as one more slot of no key; (H, n, n) float64."""
+    n = qk.logits.shape[-1]
+    m, k = np.indices((n, n))
+    seen = (k <= m) & ((m - k < qk.window) if qk.window is not None else True)           # (n, n)
+    logits = np.where(seen, qk.logits.astype(np.float64), -np.inf)                      # (H, n, n)
+    sinks = (np.zeros((len(logits), n, 0)) if qk.sinks is None else
+             np.broadcast_to(np.asarray(qk.sinks, np.float64)[:, None, None], (len(logits), n, 1)))
+    top = np.maximum(logits.max(axis=-1, keepdims=True), sinks.max(axis=-1, keepdims=True, initial=-np.inf))
+    probs, slot = np.exp(logits - top), np.exp(sinks - top)
+    return probs / (probs.sum(axis=-1, keepdims=True) + slot.sum(axis=-1, keepdims=True))

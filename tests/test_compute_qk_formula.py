@@ -5,6 +5,9 @@ gets the textbook Llama lines (the panel never opens a checkpoint itself)."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from explorer.compute import models
@@ -31,9 +34,29 @@ def test_the_lines_follow_the_open_model(tmp_path, family, q_path, logit):
     assert qk_lines(params) == list(GENERIC)                 # not open yet: the textbook lines
     models.open_cached(str(tmp_path))
     try:
-        first, second = qk_lines(params)
+        first, second = qk_lines(params)[:2]           # (Gemma 2: a third, its sliding window)
         assert q_path in first and "k<sub>n</sub> = R(nθ)" in first
         assert second.endswith(logit)
         assert logit in formula_html("qk", params)
+    finally:
+        models.forget(str(tmp_path))
+
+
+@pytest.mark.parametrize("family, weights", [
+    ("gpt_oss", "weights(m, ·) = softmax of the logits over keys m − 6 &lt; n ≤ m (a sliding window of 6) and the "
+                "head's sink logit s<sub>h</sub>"),
+    ("mistral", None)])                       # (its 4096-token window: MistralConfig's default)
+def test_a_sliding_window_and_sinks_get_their_softmax_line(tmp_path, family, weights):
+    mh.build(family, tmp_path)
+    params = Params(model=str(tmp_path))
+    models.open_cached(str(tmp_path))
+    try:
+        lines = qk_lines(params)
+        want = weights or ("weights(m, ·) = softmax of the logits over keys m − 4096 &lt; n ≤ m (a sliding "
+                           "window of 4096)")
+        assert lines[2] == want and len(lines) == 3
+        assert want in formula_html("qk", params)
+        shown = html.unescape(re.sub(r"<[^>]*>", "", want))      # as rich text shows it (a bare "<" would
+        assert f"m − {6 if weights else 4096} < n ≤ m (a sliding window" in shown   # open a tag and eat the rest)
     finally:
         models.forget(str(tmp_path))

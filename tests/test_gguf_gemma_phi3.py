@@ -34,6 +34,10 @@ MODELS = {   # name: (arch, HF family, config kwargs); query_pre_attn_scalar = h
     "gemma3 without sliding layers (pattern 1): layer 0 full": (
         "gemma3", "gemma3", dict(mh.FAMILIES["gemma3"], query_pre_attn_scalar=16, sliding_window_pattern=1,
                                  layer_types=["full_attention"] * 2)),
+    "gemma2, a sliding window of 5 tokens (attention.sliding_window)": (
+        "gemma2", "gemma2", dict(HEAD16, query_pre_attn_scalar=16, sliding_window=5)),
+    "gemma3, a sliding window of 5 tokens": (
+        "gemma3", "gemma3", dict(mh.FAMILIES["gemma3"], query_pre_attn_scalar=16, sliding_window=5)),
     "gemma2 27B's layer count (46): q·k / sqrt(d / heads)": (
         "gemma2", "gemma2", dict(HEAD16, num_hidden_layers=46, query_pre_attn_scalar=8)),
     "gemma3 27B's layer count (62): q·k / sqrt(d / heads)": (
@@ -88,6 +92,8 @@ def test_config_reads_as_the_hugging_face_one(written):
     assert c.attn_softcap == (hf.attn_logit_softcapping if family == "gemma2" else None)
     assert c.layer_types == tuple(hf.layer_types)
     assert c.embed_scale == pytest.approx(np.sqrt(hf.hidden_size))
+    assert [c.window_of(i) for i in range(c.n_layers)] == [                     # llama.cpp's n_swa, as HF's
+        hf.sliding_window if t == "sliding_attention" else None for t in hf.layer_types]
 
 
 @pytest.mark.parametrize("arch", ["gemma2", "gemma3", "phi3"])

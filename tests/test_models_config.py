@@ -193,12 +193,13 @@ def test_gemma3_4b_text_config_is_filled_in_as_transformers_fills_it():
     assert cfg.rope_of(5)[1].factor == 8.0 and cfg.rope_of(0)[0] == 10_000.0
 
 
-@pytest.mark.parametrize("model_type", ["gemma2", "gemma3_text"])
+@pytest.mark.parametrize("model_type", ["gemma2", "gemma3_text", "gpt_oss"])
 def test_a_gemma_config_with_billions_of_layers_is_refused_not_listed(model_type):
-    """Gemma's layer types are listed per layer: 2^31 - 1 layers took minutes and gigabytes; refused."""
+    """Gemma's and GPT-OSS's layer types are listed per layer: 2^31 - 1 layers took minutes and gigabytes;
+    refused."""
     cfg = {"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2**31 - 1, "num_attention_heads": 4,
            "vocab_size": 64}
-    with pytest.raises(InputError, match=r"^config\.json: num_hidden_layers is 2147483647; Gemma's layer types are "
+    with pytest.raises(InputError, match=r"^config\.json: num_hidden_layers is 2147483647; layer types are "
                                          r"read for at most 10,000 layers$"):
         model_config(cfg)
     types = model_config({**cfg, "num_hidden_layers": 10_000}).layer_types          # the cap itself is fine

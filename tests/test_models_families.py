@@ -87,9 +87,9 @@ def test_rope_rotation_equals_transformers(built):
 
 
 def test_attention_weights_equal_transformers(built):
-    """softmax of layer 0's logits (masked as the model masks: causal, BERT not) equals transformers' own
-    attention weights (output_attentions): the score scale (Gemma 2/3's query_pre_attn_scalar) and
-    Gemma 2's soft cap as the model applies them."""
+    """softmax of layer 0's logits (masked as the model masks: causal, BERT not; GPT-OSS's sliding window of 6
+    tokens, and its sink logits) equals transformers' own attention weights (output_attentions): the score
+    scale (Gemma 2/3's query_pre_attn_scalar) and Gemma 2's soft cap as the model applies them."""
     family, model, ids, _, torch_model = built
     _same_attention(model, torch_model, ids, causal=family != "bert")
 
@@ -101,10 +101,11 @@ def _same_attention(model, torch_model, ids, causal=True):
     with torch.no_grad():
         out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
     want = out.attentions[0][0].numpy()                                       # (H, n, n)
-    logits = model.layer0_qk(ids).logits.astype(np.float64)
-    if causal:
-        logits = np.where(np.tri(len(ids), dtype=bool), logits, -np.inf)
-    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    qk = model.layer0_qk(ids)
+    if causal:                       # (with the layer's sliding window and GPT-OSS's sinks)
+        close(mh.attention_of(qk), want)
+        return
+    probs = np.exp(qk.logits - qk.logits.max(axis=-1, keepdims=True).astype(np.float64))
     close(probs / probs.sum(axis=-1, keepdims=True), want)
 
 

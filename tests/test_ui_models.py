@@ -269,6 +269,42 @@ def test_qk_view_names_gemma_2s_score_scale_and_soft_cap(window, tmp_path):
             assert r.softcap == 5.0 and np.nanmax(np.abs(r.logits)) < 5.0
 
 
+def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_path):
+    """GPT-OSS's layer 0 reads the 6 latest tokens (this model's sliding window): the logits panel blanks the
+    keys further back as well as the later ones, the mean-logit curve stops at m − n = 5, the hover says why a
+    cell is blank, and the head line names the head's sink logit; unticking causal shows every logit."""
+    mh.build("gpt_oss", tmp_path / "gpt_oss", seed=2)
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, tmp_path / "gpt_oss")
+    view = show(window, "qk")
+    view.head_box.setValue(2)
+    window.controller.wait_idle()
+    r = view.result
+    assert not r.error and (r.window, r.head, r.sinks.shape) == (6, 2, (4,)), r.error
+    with open_model(str(tmp_path / "gpt_oss")) as reference:
+        want = reference.layer0_qk(reference.tokenize(mh.TEXT).ids)
+    n = r.n_shown
+    m, k = np.indices((n, n))
+    seen = (k <= m) & (m - k < 6)
+    drawn = view.rot_img.image.image
+    np.testing.assert_allclose(drawn[seen], want.logits[2][seen], atol=1e-6)
+    assert np.isnan(drawn[~seen]).all() and np.isnan(view.plain_img.image.image[~seen]).all()
+    np.testing.assert_allclose(r.sinks, want.sinks)
+    assert f"sink logit {want.sinks[2]:+.3f}" in view.head_info.text()
+    assert "a sliding window of 6 tokens, a sink logit a head; " in view.readout.text(), view.readout.text()
+    assert view.causal_box.text() == "causal, sliding window of 6 (mask future keys and keys 6 or more back)"
+    x, _ = view.curve_rot.getData()
+    assert (x[0], x[-1]) == (0, 5)
+    view._on_moved(view.rot_img.plot.getViewBox().mapViewToScene(QPointF(1, 9)))   # query 9, key 1
+    assert view.readout.text().endswith("(masked: the key is 6 or more tokens back, outside layer 0's sliding "
+                                        "window)"), view.readout.text()
+    view.causal_box.setChecked(False)
+    window.controller.wait_idle()
+    np.testing.assert_allclose(view.rot_img.image.image, want.logits[2], atol=1e-6)
+    view.causal_box.setChecked(True)
+    window.controller.wait_idle()
+
+
 def test_qk_readout_names_the_longrope_factor_set_in_use(window, tmp_path):
     """Phi-3's LongRoPE: the short factors while the text fits in its L0 (20 here), the long ones past
     it, as the rotation itself uses them (its inv_freq is checked against transformers elsewhere)."""

@@ -86,6 +86,10 @@ def _export(args, model) -> int:
         qk = model.layer0_qk(tokenized.ids, layer=args.layer)
         arrays = {"q": qk.q_rot, "k": qk.k_rot, "logits": qk.logits, "q_plain": qk.q, "k_plain": qk.k,
                   "logits_plain": qk.logits_plain, "kv_head": qk.kv_head}
+        if qk.window is not None:            # the layer's sliding window (query m reads m - window < n <= m)
+            arrays["window"] = qk.window
+        if qk.sinks is not None:             # GPT-OSS: each head's sink logit (H,)
+            arrays["sinks"] = qk.sinks
         path = atomic_write_bytes(args.output, npz_bytes(arrays))
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
         _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids))

@@ -197,7 +197,7 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> lis
     if view == "qk":              # RoPE with a real model's layer-0 weights, as the opened model computes it
         from explorer.compute.qk_formula import qk_lines
 
-        return qk_lines(params) + [_w("rope", lang)]
+        return qk_lines(params, lang) + [_w("rope", lang)]
     return [_w("other", lang)] + _pe_lines(params) + [_settings(params, lang)]
 
 

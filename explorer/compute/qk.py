@@ -66,7 +66,8 @@ class QkResult:
     by_distance: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))    # (H, 2n-1) mean logit
     by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
     shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # (n, n) logits[head]
-    #                                           as drawn: NaN where the causal mask hides a key (n > m)
+    #                                           as drawn: NaN where the causal mask hides a key (n > m, or
+    #                                           m - n >= window)
     shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
     note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
@@ -82,6 +83,9 @@ class QkResult:
     neighbour_pairs: bool = False       # GPT-J: channels (2i, 2i + 1) turn together (else i and i + rot/2)
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
+    window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
+    sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
+    #                                     logit a head (a softmax slot no key fills); empty for the others
 
     @property
     def n_shown(self) -> int:
@@ -101,12 +105,16 @@ def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return delta, sums / np.maximum(counts, 1.0)
 
 
-def _masked(logits: np.ndarray, causal: bool) -> np.ndarray:
-    """One head's (n, n) logits [query m, key n], with NaN above the diagonal (n > m) when causal;
-    read-only."""
+def _masked(logits: np.ndarray, causal: bool, window: int | None = None) -> np.ndarray:
+    """One head's (n, n) logits [query m, key n], with NaN above the diagonal (n > m) when causal, and
+    where the layer's sliding window leaves the key out (m - n >= window); read-only."""
     out = logits
     if causal and logits.size:
-        out = np.where(np.tri(logits.shape[0], dtype=bool), logits, np.float32(np.nan))
+        n = logits.shape[0]
+        seen = np.tri(n, dtype=bool)
+        if window is not None:
+            seen &= ~np.tri(n, k=-window, dtype=bool)                     # m - n >= window: out of it
+        out = np.where(seen, logits, np.float32(np.nan))
         out.setflags(write=False)
     return out
 
@@ -171,7 +179,14 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     note=note, warning=warning, rope_label=cfg.rope_type_label,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,
-                    score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap)
+                    score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
+                    window=qk.window, **({"sinks": _read_only(qk.sinks)} if qk.sinks is not None else {}))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, np.float32)
+    a.setflags(write=False)
+    return a
 
 
 def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
@@ -180,8 +195,8 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
         spec, note, kind, reason = choose_model(params.model)
         r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
         head = min(state.head, r.n_heads - 1)
-        r = replace(r, params=params, state=state, head=head, shown=_masked(r.logits[head], state.causal),
-                    shown_plain=_masked(r.logits_plain[head], state.causal))
+        r = replace(r, params=params, state=state, head=head, shown=_masked(r.logits[head], state.causal, r.window),
+                    shown_plain=_masked(r.logits_plain[head], state.causal, r.window))
         return (replace(r, note_kind=kind, requested=models.display_name(params.model), reason=reason)
                 if kind else r)
     except InputError as exc:

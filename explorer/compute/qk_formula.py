@@ -7,6 +7,7 @@ opens a checkpoint itself); the textbook Llama lines otherwise.
 from __future__ import annotations
 
 from explorer.params import Params
+from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
 GENERIC = ("q<sub>m</sub> = R(mθ) W<sub>q</sub> norm(x<sub>m</sub>), k<sub>n</sub> = R(nθ) W<sub>k</sub> "
            "norm(x<sub>n</sub>)", "logit(m, n) = q<sub>m</sub> · k<sub>n</sub> / √head_dim")
@@ -45,10 +46,31 @@ def _logit(cfg) -> str:
     return line
 
 
-def qk_lines(params: Params) -> list[str]:
-    """The first two lines of the Real RoPE view's formula: q and k, and the logit."""
+WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
+    "window": QT_TRANSLATE_NOOP("Formulas", "keys m − %1 &lt; n ≤ m (a sliding window of %1)"),
+    "causal": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m"),
+    "sinks": QT_TRANSLATE_NOOP("Formulas", "%1 and the head's sink logit s<sub>h</sub>"),
+    "weights": QT_TRANSLATE_NOOP("Formulas", "weights(m, ·) = softmax of the logits over %1"),
+}
+
+
+def _weights(cfg, lang: str) -> list[str]:
+    """The softmax line of a layer 0 with a sliding window or GPT-OSS's sinks (none for the others)."""
+    window = cfg.window_of(0)
+    if window is None and not cfg.attention_sinks:
+        return []
+    word = lambda key: translate("Formulas", WORDS[key], lang)            # noqa: E731
+    keys = fill(word("window"), str(window)) if window is not None else word("causal")
+    if cfg.attention_sinks:
+        keys = fill(word("sinks"), keys)
+    return [fill(word("weights"), keys)]
+
+
+def qk_lines(params: Params, lang: str = "en") -> list[str]:
+    """The Real RoPE view's formula lines before RoPE's own: q and k, the logit, and where layer 0 has a
+    sliding window or sinks, its softmax."""
     cfg = _open_config(params)
     if cfg is None or cfg.position != "rope":
         return list(GENERIC)
     return [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
-            _logit(cfg)]
+            _logit(cfg), *_weights(cfg, lang)]

@@ -1906,8 +1906,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
         </message>
         <message>
-            <source>config.json: num_hidden_layers is %1; Gemma's layer types are read for at most %2 layers</source>
-            <translation>config.json：num_hidden_layers 为 %1；Gemma 的层类型最多读取 %2 层</translation>
+            <source>config.json: num_hidden_layers is %1; layer types are read for at most %2 layers</source>
+            <translation>config.json：num_hidden_layers 为 %1；层类型最多读取 %2 层</translation>
         </message>
         <message>
             <source>config.json: num_hidden_layers is %1; the layers without RoPE are read for at most %2 layers</source>
@@ -1956,6 +1956,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: rotary_pct must be a number in (0, 1], not %1</source>
             <translation>config.json：rotary_pct 必须是 (0, 1] 之间的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: sliding_window must be a whole number &gt;= 1 or null, not %1</source>
+            <translation>config.json：sliding_window 必须是 &gt;= 1 的整数或 null，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>
@@ -3082,6 +3086,22 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <source>trained MiniLM: word + learned position + token type</source>
             <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
         </message>
+        <message>
+            <source>keys m − %1 &amp;lt; n ≤ m (a sliding window of %1)</source>
+            <translation>键 m − %1 &amp;lt; n ≤ m（滑动窗口 %1）</translation>
+        </message>
+        <message>
+            <source>keys n ≤ m</source>
+            <translation>键 n ≤ m</translation>
+        </message>
+        <message>
+            <source>%1 and the head's sink logit s&lt;sub&gt;h&lt;/sub&gt;</source>
+            <translation>%1，外加该头的 sink logit s&lt;sub&gt;h&lt;/sub&gt;</translation>
+        </message>
+        <message>
+            <source>weights(m, ·) = softmax of the logits over %1</source>
+            <translation>weights(m, ·) = softmax(logit)，范围：%1</translation>
+        </message>
     </context>
     <context>
         <name>FrequenciesView</name>
@@ -3938,8 +3958,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
         </message>
         <message>
+            <source>causal, sliding window of %1 (mask future keys and keys %1 or more back)</source>
+            <translation>因果，滑动窗口 %1（屏蔽未来的键和 %1 个或更多词元之前的键）</translation>
+        </message>
+        <message>
             <source>of %1 (reads kv head %2 of %3) · %4</source>
             <translation>共 %1 个（读取 %3 个 kv 头中的第 %2 个）· %4</translation>
+        </message>
+        <message>
+            <source>sink logit %1</source>
+            <translation>sink logit %1</translation>
         </message>
         <message>
             <source>q(m) after RoPE, head %1</source>
@@ -3978,6 +4006,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%2 个词元中的前 %1 个</translation>
         </message>
         <message>
+            <source>a sliding window of %1 tokens</source>
+            <translation>滑动窗口 %1 个词元</translation>
+        </message>
+        <message>
+            <source>a sink logit a head</source>
+            <translation>每个头一个 sink logit</translation>
+        </message>
+        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
         </message>
@@ -3992,6 +4028,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>(masked: the key comes after the query)</source>
             <translation>（已屏蔽：该键位于查询之后）</translation>
+        </message>
+        <message>
+            <source>(masked: the key is %1 or more tokens back, outside layer 0's sliding window)</source>
+            <translation>（已屏蔽：该键在 %1 个或更多词元之前，超出第 0 层的滑动窗口）</translation>
         </message>
     </context>
     <context>

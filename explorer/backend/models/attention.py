@@ -12,7 +12,9 @@ channels of each head (a llama.cpp llama file with fewer rotated channels than h
 i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE
 (Gemma 3: its layer type's). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
-the score scalar attention_multiplier^-2), then Gemma 2's soft cap. Shapes: heads first.
+the score scalar attention_multiplier^-2), then Gemma 2's soft cap. The layer's sliding window
+(explorer.backend.models.layer_windows) and GPT-OSS's sink logit a head (self_attn.sinks, a softmax slot that
+no key fills) come with them. Shapes: heads first.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class LayerQK:
     finite: bool = True                 # whether q, k and both logits are free of NaN and ±inf
     bad_tensors: tuple[str, ...] = ()   # when not: the tensors read that hold NaN or ±inf
     bad_input: tuple[int, ...] = ()     # and the rows of the input X that do
+    window: int | None = None           # the layer's sliding window: query m reads keys m - window < n <= m
+    sinks: np.ndarray | None = None     # (H,) GPT-OSS: each head's learned sink logit, a softmax slot of no key
 
 
 def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
@@ -240,9 +244,13 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         if cfg.attn_softcap is not None:                                          # Gemma 2
             cap = np.float32(cfg.attn_softcap)
             logits, plain = np.tanh(logits / cap) * cap, np.tanh(plain / cap) * cap
+        sinks = (_vector(reads, qk_names(cfg, layer)["sinks"], layer, cfg.n_heads) if cfg.attention_sinks
+                 else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
-                  logits_plain=plain.astype(np.float32), kv_head=kv_head)
-    if not any(count_non_finite(a) for a in (out.q_rot, out.k_rot, out.logits, out.logits_plain)):
+                  logits_plain=plain.astype(np.float32), kv_head=kv_head, window=cfg.window_of(layer),
+                  sinks=sinks)
+    checked = (out.q_rot, out.k_rot, out.logits, out.logits_plain) + ((sinks,) if sinks is not None else ())
+    if not any(count_non_finite(a) for a in checked):
         return out
     bad = tuple(name for name, a in reads.kept.items() if count_non_finite(a))
     return replace(out, finite=False, bad_tensors=bad, bad_input=tuple(int(i) for i in bad_rows(x)))

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from explorer.backend.models import gemma_config
+from explorer.backend.models import gemma_config, layer_windows
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.models.family_tables import (
+    BIAS_BY_DEFAULT,
     DEFAULT_HEAD_DIM,
     DEFAULT_KV_HEADS,
     DEFAULT_MAX_POSITIONS,
@@ -39,7 +40,8 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo
+    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo |
+    #                                 gpt_oss
     model_type: str
     name: str
     d_model: int
@@ -69,7 +71,8 @@ class ModelConfig:
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
     #                                 Granite's attention_multiplier^-2; 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
-    layer_types: tuple[str, ...] = ()   # Gemma 2/3: each layer's "sliding_attention" | "full_attention"
+    layer_types: tuple[str, ...] = ()   # Gemma 2/3, GPT-OSS: each layer's "sliding_attention" | "full_attention"
+    sliding_window: int | None = None   # tokens a sliding layer's query reads (its own included); None: no window
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
@@ -82,6 +85,17 @@ class ModelConfig:
                 if kind == self.layer_types[layer]:
                     return base, scaling, refusal
         return self.rope_base, self.rope_scaling, self.rope_refusal
+
+    def window_of(self, layer: int) -> int | None:
+        """The sliding window of layer's attention (explorer.backend.models.layer_windows), or None."""
+        if self.layer_types and 0 <= layer < len(self.layer_types):
+            return self.sliding_window if self.layer_types[layer] == "sliding_attention" else None
+        return self.sliding_window
+
+    @property
+    def attention_sinks(self) -> bool:
+        """Each head's softmax also weighs a learned sink logit (GPT-OSS's self_attn.sinks)."""
+        return self.family == "gpt_oss"
 
     @property
     def gemma_norms(self) -> bool:
@@ -221,13 +235,13 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
         # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when
-        # use_qkv_bias (default false), GPT-NeoX when attention_bias (default true), Mistral, Mixtral and
+        # use_qkv_bias (default false), GPT-NeoX and GPT-OSS when attention_bias (default true), Mistral, Mixtral and
         # Phi-3 never, the others when attention_bias (default false); transformers leaves bias tensors of a
         # config without unread
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
                 else _flag(cfg, "use_qkv_bias", False) if family == "stablelm"
                 else family == "phi" or model_type not in NO_QK_BIAS
-                and _flag(cfg, "attention_bias", family == "gpt_neox"))
+                and _flag(cfg, "attention_bias", family in BIAS_BY_DEFAULT))
         eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORM_EPS
                else 1e-5 if family == "olmo"                   # OlmoLayerNorm's, whatever config.json says
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
@@ -250,15 +264,18 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
     scaling, base, refusal = None, None, None
-    # the family's own fields (Gemma 2/3: score scale, soft cap, layer types; Granite's, below: its multipliers)
-    own = _gemma_fields(cfg, family, common, runtime) if family in ("gemma2", "gemma3") else {}
+    # the family's own fields: sliding layers and their window; Gemma 2/3's score scale, soft cap (Gemma 3: RoPE
+    # per layer type); Granite's multipliers
+    own = layer_windows.window_fields(cfg, model_type, common["n_layers"])
+    if family in ("gemma2", "gemma3"):
+        own.update(gemma_config.gemma_fields(cfg, family, common["max_positions"], runtime))
     if family == "gemma3":                               # layer 0's RoPE (its layer type's)
         _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
     elif family in ROPE_FAMILIES:
         base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
     scale = _round_to_dtype(math.sqrt(d), dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
-        own = granite_fields(cfg)
+        own.update(granite_fields(cfg))
         scale = own.pop("embed_scale")
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
@@ -272,7 +289,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, **own,
         qk_norm=(family in ("qwen3", "gemma3", "olmo2")
                  or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)),
-        nope_layers=_nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
+        nope_layers=layer_windows.nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 
@@ -285,33 +302,3 @@ def _clip_qkv(cfg: dict) -> float | None:
     require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
             "config.json: clip_qkv must be a positive number or null, not %1", shown(value))
     return float(value)
-
-
-def _nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
-    """SmolLM3's layers without RoPE: where no_rope_layers holds 0, or (its class's default) every
-    no_rope_layer_interval-th layer (default 4: layers 3, 7, ...)."""
-    require(n_layers <= gemma_config.MAX_LAYERS, "config.json: num_hidden_layers is %1; the layers without RoPE "
-            "are read for at most %2 layers", n_layers, f"{gemma_config.MAX_LAYERS:,}")
-    flags = cfg.get("no_rope_layers")
-    if flags is None:
-        every = cfg.get("no_rope_layer_interval", 4)
-        require(type(every) is int and every >= 1,
-                "config.json: no_rope_layer_interval must be a whole number >= 1, not %1", shown(every))
-        flags = [int((i + 1) % every != 0) for i in range(n_layers)]
-    require(isinstance(flags, list) and len(flags) == n_layers and all(f in (0, 1) and type(f) is int for f in flags),
-            "config.json: no_rope_layers must list %1 flags, 1 (RoPE) or 0 (none)", n_layers)
-    return tuple(i for i, f in enumerate(flags) if f == 0)
-
-
-def _gemma_fields(cfg: dict, family: str, common: dict, runtime: str) -> dict:
-    """Gemma 2/3's score scale, soft cap and layer types; Gemma 3's RoPE per layer type (gemma_config)."""
-    types = gemma_config.layer_types(cfg, family, common["n_layers"])
-    out = {"score_scalar": gemma_config.score_scalar(cfg), "attn_softcap": gemma_config.softcap(cfg, family),
-           "layer_types": types}
-    if family == "gemma3":
-        flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
-        out["type_ropes"] = tuple(
-            (kind, *rope_scaling_of({**flat, "rope_parameters": gemma_config.gemma3_rope_parameters(cfg, kind)},
-                                  family, common["max_positions"], runtime))
-            for kind in gemma_config.LAYER_TYPES)
-    return out

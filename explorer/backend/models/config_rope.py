@@ -2,7 +2,7 @@
 
 `rope_parameters`: the 5.x-style dict from 4.x (`rope_theta`, `rope_scaling`) and 5.x (`rope_parameters`)
 files, a set 4.x `rope_scaling` winning as in `convert_rope_params_to_dict`; GPT-NeoX's own
-`rotary_emb_base` / `rotary_pct` and GPT-J's fixed base and `rotary_dim`. `rope_scaling_of`: the
+`rotary_emb_base` / `rotary_pct`, GPT-J's fixed base and `rotary_dim`, and GPT-OSS's YaRN when it has none. `rope_scaling_of`: the
 (rope_theta, RopeScaling, refusal) transformers' model classes would run.
 """
 
@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 
 from explorer.backend.encodings import finite_number
+from explorer.backend.models.family_tables import DEFAULT_ROPE
 from explorer.backend.rope_config import scaling_from_config
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.errors import InputError, msg, require, shown
@@ -41,6 +42,8 @@ def rope_parameters(cfg: dict, family: str = "") -> dict:
             repr(scaling))
     require(params is None or isinstance(params, dict), "config.json: rope_parameters must be an object, not %1",
             repr(params))
+    if not scaling and params is None and family in DEFAULT_ROPE:     # GPT-OSS: its class's YaRN
+        params = DEFAULT_ROPE[family]
     params = dict(scaling or params or {})     # convert_rope_params_to_dict: rope_scaling or rope_parameters
     #                                            (a set 4.x rope_scaling wins over a 5.x dict)
     if family == "gpt_neox":

@@ -9,7 +9,8 @@ per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, o
 q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), StableLmModel (embed_tokens;
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
 (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
-(embed_tokens x embedding_multiplier) and OlmoModel (embed_tokens; a LayerNorm without weight or bias).
+(embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias) and
+GptOssModel (embed_tokens; RMSNorm, q/k biases, a sink logit a head).
 """
 
 from __future__ import annotations
@@ -142,7 +143,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
     qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
     its q, k and v rows; Phi: its q/k LayerNorms over each head, weight and bias; StableLM: a q/k LayerNorm
-    of each head's own, its weight's name a pattern with {head}; OLMo 2: q/k RMSNorms over all heads)."""
+    of each head's own, its weight's name a pattern with {head}; OLMo 2: q/k RMSNorms over all heads; GPT-OSS:
+    the sink logits)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -164,6 +166,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k_norm_heads": pre + "k_layernorm.norms.{head}.weight",
                 # a llama.cpp file's: the heads' weights stacked into one (heads, head_dim) tensor
                 "q_norm_stacked": pre + "q_layernorm.weight", "k_norm_stacked": pre + "k_layernorm.weight"}
+    if cfg.family == "gpt_oss":       # its softmax's sink logit a head
+        return {**_projections(pre), "sinks": pre + "sinks"}
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)
         return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",
                 "k_norm": pre + "k_layernorm.weight", "k_norm_bias": pre + "k_layernorm.bias",

@@ -29,10 +29,14 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
             # to +-clip_qkv when it is set, then Llama's RoPE
-            "olmo": "olmo"}
+            "olmo": "olmo",
+            # GPT-OSS: RMSNorm, q/k/v biases, YaRN (x32 from 4,096) by default, layers alternating sliding (128
+            # tokens) and full attention, and a learned sink logit a head in each softmax; experts in the MLP
+            "gpt_oss": "gpt_oss"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
-                 "gptj", "stablelm", "olmo2", "granite", "olmo")
+                 "gptj", "stablelm", "olmo2", "granite", "olmo",
+                 "gpt_oss")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -46,7 +50,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048,
-                         "granite": 2048, "olmo": 2048}   # by model_type
+                         "granite": 2048, "olmo": 2048, "gpt_oss": 131072}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256}
@@ -54,9 +58,15 @@ DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 25
 # (the others: one kv head a head)
 DEFAULT_KV_HEADS = {"stablelm": 32}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
-DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0}
+DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
-DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5}
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "gpt_oss": 1e-5}
+# rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
+# own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
+DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
+                            "truncate": False, "original_max_position_embeddings": 4096}}
+# attention_bias of a config.json without one, where the class's default is true (the others: false)
+BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss")
 # the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}

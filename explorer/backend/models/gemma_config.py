@@ -7,17 +7,18 @@ As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py an
 - Gemma 2's layers alternate sliding / full attention with one RoPE; Gemma 3 has one RoPE per layer type:
   5.x `rope_parameters` {"sliding_attention": {...}, "full_attention": {...}}, or 4.x `rope_theta` (the
   full layers', default 1e6) + `rope_scaling` (applied to the full layers only) + `rope_local_base_freq`
-  (the sliding layers', default 1e4); `layer_types`, or every `sliding_window_pattern`-th layer (default
-  6) full, the others sliding. Layer 0 is a sliding layer in every published Gemma 3.
+  (the sliding layers', default 1e4); the layer types are explorer.backend.models.layer_windows'. Layer 0
+  is a sliding layer in every published Gemma 3.
 A multimodal Gemma 3 (model_type gemma3) holds its text model's config as text_config.
 """
 
 from __future__ import annotations
 
+from explorer.backend.models.config_rope import rope_scaling_of
+from explorer.backend.models.layer_windows import LAYER_TYPES
 from explorer.errors import require, shown
 
 GLOBAL_THETA, LOCAL_THETA = 1_000_000.0, 10_000.0     # Gemma3TextConfig.default_theta
-LAYER_TYPES = ("sliding_attention", "full_attention")
 # Gemma3TextConfig's field defaults (transformers 5.25): a multimodal checkpoint's text_config lists only
 # what differs from them (google/gemma-3-4b-it: hidden_size, intermediate_size, num_hidden_layers,
 # rope_scaling, sliding_window), and transformers fills in the rest
@@ -25,8 +26,6 @@ GEMMA3_TEXT_DEFAULTS = {"vocab_size": 262_208, "hidden_size": 2304, "num_hidden_
                         "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
                         "max_position_embeddings": 131_072, "rms_norm_eps": 1e-6, "query_pre_attn_scalar": 256}
 SANE = (1e-30, 1e30)     # a score scale or soft cap outside this makes float32 logits inf, NaN or 0 / 0
-MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
-#                          published models have ~100)
 
 
 def _sane(value) -> bool:
@@ -51,22 +50,6 @@ def softcap(cfg: dict, family: str) -> float | None:
     require(value is None or _sane(value),
             "config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1", shown(value))
     return None if value is None else float(value)
-
-
-def layer_types(cfg: dict, family: str, n_layers: int) -> tuple[str, ...]:
-    """Each layer's attention type: layer_types, or the class's pattern (Gemma 2: every 2nd layer full,
-    Gemma 3: every sliding_window_pattern-th)."""
-    require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; Gemma's layer types are read for at "
-                                    "most %2 layers", n_layers, f"{MAX_LAYERS:,}")
-    given = cfg.get("layer_types")
-    if given is not None:
-        require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
-                "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
-        return tuple(given)
-    every = 2 if family == "gemma2" else cfg.get("sliding_window_pattern", 6)
-    require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
-            "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
-    return tuple("sliding_attention" if (i + 1) % every else "full_attention" for i in range(n_layers))
 
 
 def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
@@ -106,3 +89,16 @@ def text_model_config(cfg: dict) -> dict:
         return cfg
     dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
     return {"model_type": "gemma3_text", **inner, **dtype}
+
+
+def gemma_fields(cfg: dict, family: str, max_positions: int, runtime: str) -> dict:
+    """ModelConfig's Gemma 2/3 fields: score scale, soft cap; Gemma 3's RoPE per layer type, ((layer type,
+    base, RopeScaling | None, refusal), ...). (Their layer types and window: explorer.backend.models.layer_windows.)"""
+    out = {"score_scalar": score_scalar(cfg), "attn_softcap": softcap(cfg, family)}
+    if family == "gemma3":
+        flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
+        out["type_ropes"] = tuple(
+            (kind, *rope_scaling_of({**flat, "rope_parameters": gemma3_rope_parameters(cfg, kind)}, family,
+                                    max_positions, runtime))
+            for kind in LAYER_TYPES)
+    return out

@@ -12,12 +12,14 @@ Sources (ggml-org/llama.cpp): convert_hf_to_gguf.py (`Gemma2Model`, `Gemma3Model
   for the 27B models (46 layers for Gemma 2, 62 for Gemma 3) and 1/sqrt(head_dim) otherwise (the
   published configs' query_pre_attn_scalar: 144 and 168 for the 27Bs, head_dim 256 for the others).
 - Gemma 2: no rope.freq_base written (llama.cpp's default 10000, as Gemma2Config's); the soft cap is
-  `gemma2.attn_logit_softcapping` (llama.cpp's default 50); layers alternate sliding / full.
+  `gemma2.attn_logit_softcapping` (llama.cpp's default 50); layers alternate sliding / full, the sliding
+  ones reading `attention.sliding_window` tokens (llama.cpp's default 4096; is_masked_swa: p1 - p0 >= n_swa).
 - Gemma 3: `rope.freq_base` is the full layers' base, `rope.freq_base_swa` the sliding layers' (llama.cpp's
   default 10000) and the rope scaling (linear x8 on 4B and up) applies to the full layers only
   (get_rope_freq_base / _scale: is_swa(il) takes the _swa values, scale 1). Sliding layers: il % 6 < 5
   (set_swa_pattern(6)), or `attention.sliding_window_pattern` (a number, or one bool per layer, true =
-  sliding; 0: all); without a sliding window (key missing or 0) every layer is a full one. No soft cap.
+  sliding; 0: all), `attention.sliding_window` tokens wide; without a sliding window (key missing or 0)
+  every layer is a full one. No soft cap.
 - Phi-3: `rope.dimension_count` channels rotate; LongRoPE is `rope_factors_long` / `rope_factors_short`
   (rot / 2 float32 each), `rope.scaling.attn_factor` (llama.cpp's default 1) and
   `rope.scaling.original_context_length` (default: the context length). llama.cpp takes the long factors
@@ -49,6 +51,7 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
 LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
 SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
 PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")
+GEMMA2_WINDOW = 4096      # llama.cpp's n_swa for a gemma2 file without attention.sliding_window (gemma2.cpp)
 MAX_LAYERS = 512                               # llama.cpp's LLAMA_MAX_LAYERS (src/llama-hparams.h)
 
 
@@ -85,6 +88,8 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
     config["query_pre_attn_scalar"] = (config["hidden_size"] // config["num_attention_heads"] if big
                                        else config["head_dim"])
     config["layer_types"] = layer_types(fields, arch, n_layers, where)
+    window = meta_int(fields, f"{arch}.attention.sliding_window", where, default=0, low=0)
+    config["sliding_window"] = window or (GEMMA2_WINDOW if arch == "gemma2" else None)
     if arch == "gemma2":
         cap = meta_float(fields, f"{arch}.attn_logit_softcapping", where, default=50.0)
         require(cap >= SANE[0], "%1: metadata %2 is %3; it must be a number from %4 to %5", where,

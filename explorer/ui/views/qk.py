@@ -109,10 +109,16 @@ class QkView(Retranslatable, PanelView):
             warning = html.escape(localized(r.warning, current_language()))
             self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
             self.note.show()
+        self.causal_box.setText(self.tr("causal (mask future keys)") if r.window is None else fill(
+            self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more back)"), str(r.window)))
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
-        self.head_info.setText(fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])), str(r.n_kv_heads), r.model_name))
+        info = fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])),
+                    str(r.n_kv_heads), r.model_name)
+        if r.sinks.size:            # GPT-OSS: the softmax's extra slot of this head
+            info += " · " + fill(self.tr("sink logit %1"), f"{float(r.sinks[h]):+.3f}")
+        self.head_info.setText(info)
         # cell i is drawn over [i - 1/2, i + 1/2): the ticks of a 5-token sentence read 0 .. 4 on
         # its rows' centres (from 0, "5" stood on the last row's far edge, a position it lacks)
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
@@ -134,7 +140,8 @@ class QkView(Retranslatable, PanelView):
         set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
-        seen = slice(max(n - 1, 0) if r.state.causal else 0, None)   # causal: m - n >= 0 only
+        seen = slice(max(n - 1, 0) if r.state.causal else 0,           # causal: m - n >= 0 only, and
+                     n - 1 + r.window if r.state.causal and r.window else None)   # < the sliding window
         distance = r.distance[seen]
         self.curve_rot.setData(distance, r.by_distance[h][seen])
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
@@ -151,7 +158,14 @@ class QkView(Retranslatable, PanelView):
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
         shown = (self.tr("1 token") if n == 1 else fill(self.tr("%1 tokens"), str(n))) if n == r.n_total \
             else fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
-        self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name, str(r.n_heads), str(hd), number_text(r.rope_base, 6) + "".join(self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors, r.neighbour_pairs)), shown))
+        parts = list(rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors, r.neighbour_pairs))
+        if r.window is not None:
+            parts.append(fill(self.tr("a sliding window of %1 tokens"), str(r.window)))
+        if r.sinks.size:
+            parts.append(self.tr("a sink logit a head"))
+        self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
+                              str(r.n_heads), str(hd),
+                              number_text(r.rope_base, 6) + "".join(self.tr(", ") + part for part in parts), shown))
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result
@@ -168,5 +182,8 @@ class QkView(Retranslatable, PanelView):
                             f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}")
                 if r.state.causal and k > m:
                     text += " " + self.tr("(masked: the key comes after the query)")
+                elif r.state.causal and r.window is not None and m - k >= r.window:
+                    text += " " + fill(self.tr("(masked: the key is %1 or more tokens back, outside layer 0's "
+                                               "sliding window)"), str(r.window))
                 self.set_readout(text)
                 return

@@ -1,0 +1,78 @@
+"""Which layers attend through a sliding window, and how wide it is, as transformers' classes read config.json;
+and SmolLM3's layers without RoPE. No Qt.
+
+A sliding layer's query m reads the keys n with m - window < n <= m: its `window` latest tokens, itself
+included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - sliding_window; llama.cpp's
+is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
+- Mistral (MistralConfig's default window 4096; null: none), Mixtral and Phi-3 (default none): every layer,
+  when config.json sets sliding_window.
+- Gemma 2, Gemma 3 and GPT-OSS: the layers whose type is "sliding_attention" (`layer_types`, or the class's
+  pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every sliding_window_pattern-th (default 6) for
+  Gemma 3); windows of 4096 (Gemma) and 128 (GPT-OSS) by default.
+Other families' windows are not read (Qwen2 / Qwen3 / SmolLM3's use_sliding_window is off in their published
+configs).
+"""
+
+from __future__ import annotations
+
+from explorer.errors import require, shown
+
+LAYER_TYPES = ("sliding_attention", "full_attention")
+MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
+#                          published models have ~100)
+EVERY_LAYER = ("mistral", "mixtral", "phi3")                  # by model_type: one window for all layers
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss")           # by model_type: the sliding layers' window
+DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128}
+FULL_EVERY = {"gemma2": 2, "gpt_oss": 2}                       # every n-th layer full (else sliding_window_pattern)
+
+
+def layer_types(cfg: dict, model_type: str, n_layers: int) -> tuple[str, ...]:
+    """Each layer's attention type: layer_types, or the class's pattern (Gemma 2 and GPT-OSS: every 2nd
+    layer full, Gemma 3: every sliding_window_pattern-th)."""
+    require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; layer types are read for at "
+                                    "most %2 layers", n_layers, f"{MAX_LAYERS:,}")
+    given = cfg.get("layer_types")
+    if given is not None:
+        require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
+                "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
+        return tuple(given)
+    every = FULL_EVERY.get(model_type) or cfg.get("sliding_window_pattern", 6)
+    require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
+            "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
+    return tuple("sliding_attention" if (i + 1) % every else "full_attention" for i in range(n_layers))
+
+
+def sliding_window(cfg: dict, model_type: str) -> int | None:
+    """config.json's sliding_window (the class's default where it has none): tokens a sliding layer's query
+    reads, or None (no window)."""
+    if model_type not in EVERY_LAYER + BY_LAYER_TYPE:
+        return None
+    value = cfg.get("sliding_window", DEFAULT_WINDOW.get(model_type))
+    require(value is None or type(value) is int and value >= 1,
+            "config.json: sliding_window must be a whole number >= 1 or null, not %1", shown(value))
+    return value
+
+
+def window_fields(cfg: dict, model_type: str, n_layers: int) -> dict:
+    """ModelConfig's layer_types and sliding_window for the families that have them ({} for the others)."""
+    window = sliding_window(cfg, model_type)
+    out = {"sliding_window": window} if window is not None else {}
+    if model_type in BY_LAYER_TYPE:
+        out["layer_types"] = layer_types(cfg, model_type, n_layers)
+    return out
+
+
+def nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
+    """SmolLM3's layers without RoPE: where no_rope_layers holds 0, or (its class's default) every
+    no_rope_layer_interval-th layer (default 4: layers 3, 7, ...)."""
+    require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; the layers without RoPE "
+            "are read for at most %2 layers", n_layers, f"{MAX_LAYERS:,}")
+    flags = cfg.get("no_rope_layers")
+    if flags is None:
+        every = cfg.get("no_rope_layer_interval", 4)
+        require(type(every) is int and every >= 1,
+                "config.json: no_rope_layer_interval must be a whole number >= 1, not %1", shown(every))
+        flags = [int((i + 1) % every != 0) for i in range(n_layers)]
+    require(isinstance(flags, list) and len(flags) == n_layers and all(f in (0, 1) and type(f) is int for f in flags),
+            "config.json: no_rope_layers must list %1 flags, 1 (RoPE) or 0 (none)", n_layers)
+    return tuple(i for i, f in enumerate(flags) if f == 0)

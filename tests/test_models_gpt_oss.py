@@ -1,0 +1,185 @@
+"""GPT-OSS checkpoints (model_type "gpt_oss") against transformers' GptOssConfig and GptOssForCausalLM, and the
+sliding windows of the other families that have them.
+
+What differs from Llama at layer 0: q/k/v biases by default; RoPE is YaRN (x32 from 4,096 positions, base
+150,000, not truncated) when config.json names no rope settings; the layers alternate sliding (128 tokens by
+default) and full attention, layer 0 sliding; and each head's softmax has one more slot, a learned sink logit
+(self_attn.sinks) that no key fills, so a query's weights over the keys add up to less than 1. The plain X, q/k,
+RoPE and attention checks run with every other family in tests/test_models_families.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.config import model_config
+from explorer.backend.models.hf_folder import open_model
+from explorer.backend.rope_scaling import inv_frequencies
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+
+
+def test_the_gpt_oss_defaults_read_as_transformers_reads_them():
+    """GptOssConfig() (gpt-oss-120b's sizes): 2880 wide, 64 heads of 64 (not 2880 / 64), 8 kv heads, q/k biases,
+    YaRN x32 from 4,096 at base 150,000 without truncation, RMSNorm eps 1e-5, 131,072 positions, layers
+    alternating sliding (128 tokens) and full, sinks."""
+    hf = tf.GptOssConfig()
+    cfg = model_config(json.loads(json.dumps(hf.to_dict())))
+    assert (cfg.family, cfg.d_model, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        "gpt_oss", hf.hidden_size, hf.num_attention_heads, hf.num_key_value_heads, hf.head_dim) == (
+        "gpt_oss", 2880, 64, 8, 64)
+    rope = hf.rope_parameters
+    s = cfg.rope_scaling
+    assert (cfg.rope_base, s.rope_type, s.factor, s.original_max_position_embeddings, s.beta_fast, s.beta_slow,
+            s.truncate) == (rope["rope_theta"], rope["rope_type"], rope["factor"],
+                            rope["original_max_position_embeddings"], rope["beta_fast"], rope["beta_slow"],
+                            rope["truncate"]) == (150000.0, "yarn", 32.0, 4096, 32.0, 1.0, False)
+    assert (cfg.norm_eps, cfg.max_positions, cfg.qk_bias) == (
+        hf.rms_norm_eps, hf.max_position_embeddings, hf.attention_bias) == (1e-5, 131072, True)
+    assert cfg.layer_types == tuple(hf.layer_types)
+    assert [cfg.window_of(i) for i in range(4)] == [hf.sliding_window, None] * 2 == [128, None] * 2
+    assert cfg.attention_sinks and cfg.rope_type_label == "yarn ×32 (4096 → 131072)"
+
+
+def test_the_published_4x_config_reads_as_transformers_reads_it(tmp_path):
+    """openai/gpt-oss-20b's config.json as transformers 4.x wrote it (rope_theta beside rope_scaling; values
+    from the model card's config, hf-model-inspector's report of it) gives transformers' own RoPE."""
+    written = {"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 24, "num_attention_heads": 64,
+               "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 201088, "max_position_embeddings": 131072,
+               "rope_theta": 150000, "sliding_window": 128, "attention_bias": True, "rms_norm_eps": 1e-05,
+               "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+                                "original_max_position_embeddings": 4096, "rope_type": "yarn", "truncate": False}}
+    (tmp_path / "config.json").write_text(json.dumps(written))
+    hf = tf.AutoConfig.from_pretrained(tmp_path)
+    inv_freq, scale = tf.modeling_rope_utils.ROPE_INIT_FUNCTIONS["yarn"](hf, "cpu")
+    cfg = model_config(written)
+    ours = inv_frequencies(cfg.head_dim, cfg.rope_base, cfg.rope_scaling, None, cfg.max_positions)
+    np.testing.assert_allclose(ours.inv_freq, inv_freq.numpy(), rtol=1e-6)
+    assert ours.attention_factor == pytest.approx(scale) and scale > 1.3      # YaRN's 0.1 ln 32 + 1
+    assert cfg.layer_types == tuple(hf.layer_types) and cfg.window_of(0) == 128
+
+
+@pytest.mark.parametrize("extra, layout", [
+    ({}, "5.x"), ({}, "4.x"),                                      # the class's YaRN, at base 150,000
+    ({"rope_parameters": {"rope_type": "default", "rope_theta": 300.0}}, "4.x"),
+    ({"attention_bias": False, "sliding_window": 3}, "5.x"),
+    ({"layer_types": ["full_attention", "sliding_attention"]}, "5.x")])   # layer 0 reads every key
+def test_a_gpt_oss_folder_equals_transformers_layer_0(tmp_path, extra, layout):
+    """X, q and k after RoPE and the softmax over the window's keys and the sink equal transformers' model of
+    the same folder, for 52 tokens."""
+    torch.manual_seed(17)
+    config = tf.GptOssConfig(**{**mh.FAMILIES["gpt_oss"], **extra})
+    rewrite = mh.to_4x_config if layout == "4.x" else (lambda folder: None)
+    mh.assert_reloaded_as_transformers(tf.GptOssForCausalLM, config, tmp_path, "gpt_oss", rewrite, 8)
+    with open_model(tmp_path) as model:
+        qk = model.layer0_qk(model.tokenize(mh.TEXT).ids)
+        assert qk.window == (None if "layer_types" in extra else extra.get("sliding_window", 6))
+        assert qk.sinks.shape == (4,)
+        assert model.config.qk_bias == extra.get("attention_bias", True)
+
+
+def test_the_window_and_the_sinks_are_what_transformers_applies(tmp_path):
+    """transformers' attention of layer 0 is 0 exactly for keys 6 or more tokens back, and each query's weights
+    add up to 1 - its sink's share: PE Explorer's window and sink logits give both."""
+    torch_model = mh.build("gpt_oss", tmp_path)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        qk = model.layer0_qk(ids)
+    with torch.no_grad():
+        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    want = out.attentions[0][0].numpy()                                                  # (H, n, n)
+    m, k = np.indices((len(ids), len(ids)))
+    assert qk.window == 6 and np.all(want[:, (m - k >= 6) | (k > m)] == 0)
+    assert np.all(want[:, (m - k < 6) & (k <= m)] > 0)
+    np.testing.assert_allclose(qk.sinks, torch_model.model.layers[0].self_attn.sinks.detach().numpy(), rtol=0)
+    ours = mh.attention_of(qk)
+    np.testing.assert_allclose(ours.sum(axis=-1), want.sum(axis=-1), atol=1e-5)
+    assert np.all(want.sum(axis=-1) <= 1 + 1e-6) and want.sum(axis=-1).min() < 0.5    # the sink's share
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda w: None, r"sinks"),                                     # missing
+    (lambda w: w[:2], r"sinks has shape \(2,\), not \(4,\)")])
+def test_missing_or_misshapen_sinks_are_named(tmp_path, change, match):
+    mh.assert_damaged_refused("gpt_oss", tmp_path, "layers.0.self_attn.sinks", change, match)
+
+
+def test_non_finite_sinks_are_named(tmp_path):
+    mh.build("gpt_oss", tmp_path)
+    name = mh.rewrite_tensor(tmp_path, "layers.0.self_attn.sinks", lambda w: np.where(np.arange(4) == 1, np.nan, w))
+    with open_model(tmp_path) as model:
+        qk = model.layer0_qk(model.tokenize(mh.TEXT).ids)
+    assert not qk.finite and qk.bad_tensors == (name.removeprefix("model."),)
+
+
+@pytest.mark.parametrize("family, window", [("mistral", 5), ("mixtral", 4), ("phi3", 5), ("gemma2", 5),
+                                            ("gemma3", 3)])
+def test_other_families_sliding_windows_equal_transformers(tmp_path, family, window):
+    """Mistral, Mixtral and Phi-3 slide every layer's window when config.json sets one; Gemma 2 / 3 their
+    sliding layers' (layer 0): the softmax over those keys equals transformers' for 52 tokens."""
+    config_class, model_class = mh.classes(family)
+    torch.manual_seed(19)
+    config = config_class(**dict(mh.FAMILIES[family], sliding_window=window))
+    config._attn_implementation = "eager"
+    torch_model = mh.save_random(model_class(config).eval(), tmp_path)
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(" ".join([mh.TEXT] * 4)).ids
+        assert model.config.window_of(0) == window
+        mh.assert_layer0_as_transformers(model, torch_model, family, ids)
+
+
+@pytest.mark.parametrize("model_type, keys, want", [
+    ("mistral", {}, 4096),                         # MistralConfig's default window
+    ("mistral", {"sliding_window": None}, None),   # Mistral 7B v0.2 and later
+    ("mixtral", {}, None), ("phi3", {}, None), ("qwen2", {"sliding_window": 7, "use_sliding_window": True}, None),
+    ("gemma2", {}, 4096), ("gpt_oss", {"layer_types": ["full_attention", "full_attention"]}, None)])
+def test_which_window_layer_0_reads(model_type, keys, want):
+    """Qwen2's use_sliding_window is not read (off in its published configs)."""
+    cfg = {"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+           "vocab_size": 10, **keys}
+    assert model_config(cfg).window_of(0) == want
+
+
+@pytest.mark.parametrize("keys, match", [
+    ({"sliding_window": 0}, r"sliding_window must be a whole number >= 1 or null, not 0"),
+    ({"sliding_window": 4.5}, r"sliding_window must be a whole number >= 1 or null, not 4\.5"),
+    ({"sliding_window": True}, r"sliding_window must be a whole number >= 1 or null, not True"),
+    ({"layer_types": ["sliding_attention"]}, r"layer_types must list 2 of sliding_attention / full_attention"),
+    ({"layer_types": "full"}, r"layer_types must list 2 of")])
+def test_bad_window_keys_are_refused_in_one_line(keys, match):
+    from explorer.errors import InputError
+
+    cfg = {"model_type": "gpt_oss", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+           "vocab_size": 10, **keys}
+    with pytest.raises(InputError, match=match) as info:
+        model_config(cfg)
+    assert "\n" not in str(info.value)
+
+
+def test_export_qk_writes_the_window_and_the_sinks(tmp_path, capsys):
+    """`export qk` of a GPT-OSS folder: the logits, its layer 0's window (6) and the heads' sink logits, so the
+    file alone gives transformers' attention weights; a Llama file has neither."""
+    from explorer.commands.cli import main
+
+    torch_model = mh.build("gpt_oss", tmp_path / "gpt_oss")
+    assert main(["export", "qk", "--model", str(tmp_path / "gpt_oss"), "--text", mh.TEXT,
+                 "-o", str(tmp_path / "f.npz")]) == 0
+    f = np.load(tmp_path / "f.npz")
+    assert int(f["window"]) == 6 and f["sinks"].shape == (4,)
+    ids = [mh.WORDS.index(w) + 1 for w in mh.TEXT.split()]
+    with torch.no_grad():
+        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+
+    class Saved:
+        logits, window, sinks = f["logits"], int(f["window"]), f["sinks"]
+
+    np.testing.assert_allclose(mh.attention_of(Saved), out.attentions[0][0].numpy(), atol=1e-5)
+    mh.build("llama", tmp_path / "llama")
+    assert main(["export", "qk", "--model", str(tmp_path / "llama"), "--text", mh.TEXT,
+                 "-o", str(tmp_path / "g.npz")]) == 0
+    assert not {"window", "sinks"} & set(np.load(tmp_path / "g.npz").files)
