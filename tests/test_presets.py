@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbeddin
 
 REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b",
             "llama-3.1-8b", "llama-3.2-1b", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
-            "deepseek-v3", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b", "pythia-160m", "bloom-560m", "mpt-7b",
+            "deepseek-v3", "gpt-oss-20b", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b", "pythia-160m", "bloom-560m", "mpt-7b",
             "smollm2-135m")
 ROPE = [name for name, p in load_presets().items() if p.position == "rope"]
 
@@ -56,7 +57,8 @@ def test_families_pairings_and_embedding_scales_of_named_models():
     assert presets["pythia-160m"].rotary_dim == 16 and presets["gpt-j-6b"].rotary_dim == 64
     assert presets["deepseek-v3"].head_dim == 64          # MLA: qk_rope_head_dim
     for name, p in presets.items():
-        if name not in ("deepseek-v3", "gemma-4-global"):     # (Gemma 4's global heads: 8 x 512 > 2304)
+        # (Gemma 4's global heads: 8 x 512 > 2304; gpt-oss: 64 x 64 > 2880)
+        if name not in ("deepseek-v3", "gemma-4-global", "gpt-oss-20b"):
             assert p.head_dim * p.n_heads == p.d_model, name
         assert p.n_heads % p.n_kv_heads == 0, name
 
@@ -91,6 +93,17 @@ def test_rope_presets_match_transformers(name):
         assert ours.attention_factor == pytest.approx(att, rel=1e-12)
 
 
+def test_gpt_oss_yarn_is_not_truncated():
+    """gpt-oss-20b's YaRN keeps the correction range's ends unrounded (truncate False): its frequencies are
+    transformers' for that setting and differ from the truncated ones in the ramp."""
+    p = get_preset("gpt-oss-20b")
+    rounded = inv_frequencies(p.head_dim, p.rope_theta, replace(p.rope_scaling, truncate=True), None,
+                              p.max_position_embeddings).inv_freq
+    ours = p.frequencies().inv_freq
+    assert p.rope_scaling.truncate is False and not np.allclose(ours, rounded, rtol=1e-6)
+    np.testing.assert_allclose(ours[:5], rounded[:5], rtol=1e-6)           # the fastest pairs: kept as they are
+
+
 def test_named_attention_factors():
     assert get_preset("qwen2.5-7b-yarn").frequencies().attention_factor == pytest.approx(0.1 * math.log(4) + 1)
     assert get_preset("deepseek-v3").frequencies().attention_factor == 1.0     # mscale == mscale_all_dim
@@ -109,6 +122,10 @@ CONFIG_FORMS = {
                     "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
                                      "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096,
                                      "type": "yarn"}},
+    "gpt-oss-20b": {"max_position_embeddings": 131072, "rope_theta": 150000, "head_dim": 64,
+                    "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+                                     "original_max_position_embeddings": 4096, "rope_type": "yarn",
+                                     "truncate": False}},
     "pythia-160m": {"hidden_size": 768, "num_attention_heads": 12, "rotary_pct": 0.25,
                     "max_position_embeddings": 2048},
     "gpt-j-6b": {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048},

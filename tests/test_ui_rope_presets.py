@@ -4,6 +4,7 @@ refused input, scenes with a preset, and --preset on the CLI. References: explor
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -84,6 +85,40 @@ def test_each_preset_through_the_selector_sets_every_view(window, name):
     np.testing.assert_allclose(fr.rope_after, want.inv_freq)
     assert window.views["frequencies"].rope_shown
     np.testing.assert_allclose(window.views["frequencies"].r_after.getOriginalDataset()[1], want.inv_freq[:turning])
+
+
+def test_gpt_oss_yarn_truncate_box_follows_the_preset_and_changes_the_ramp(window, tmp_path):
+    """gpt-oss-20b's YaRN is not truncated: the scaling page's truncate box shows it unticked; ticking it gives
+    transformers' truncated YaRN, a scene keeps it, and another rope type hides the box and forgets it."""
+    pytest.importorskip("transformers")
+    from transformers import PretrainedConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    from explorer.backend.rope_config import scaling_to_config
+
+    p = get_preset("gpt-oss-20b")
+    _choose(window, "gpt-oss-20b")
+    _show(window, "rope")
+    view = window.views["rope"]
+    view.pages.setCurrentIndex(1)
+    assert window.controller.wait_idle()
+    box = view.params_boxes.truncate
+    assert box.isVisible() and not box.isChecked() and window.controller.state.views["rope"].truncate is False
+    untruncated = view.result.scaled.profile.inv_freq_after
+    box.setChecked(True)
+    assert window.controller.wait_idle()
+    assert window.controller.state.views["rope"].truncate is True
+    config = scaling_to_config(p.head_dim, p.rope_theta, replace(p.rope_scaling, truncate=True),
+                               p.max_position_embeddings)
+    ref, _ = ROPE_INIT_FUNCTIONS["yarn"](PretrainedConfig(**config), "cpu")
+    np.testing.assert_allclose(view.result.scaled.profile.inv_freq_after, ref.double().numpy(), rtol=1e-5)
+    assert not np.allclose(untruncated, ref.double().numpy(), rtol=1e-5)
+    box.setChecked(False)
+    assert window.controller.wait_idle()
+    assert load_scene(save_scene(tmp_path / "s.json", current_scene(window))).state.views["rope"].truncate is False
+    view.type_box.setCurrentIndex(view.type_box.findData("linear"))
+    assert window.controller.wait_idle()
+    assert window.controller.state.views["rope"].truncate is True and not box.isVisible()
 
 
 def test_changed_values_are_named_and_none_keeps_them(window):

@@ -64,6 +64,7 @@ class RopeScalingFields(ViewState):
     partial_rotary_factor: float = 1.0
     max_position_embeddings: int | None = None   # the model's claimed context (yarn/longrope factor)
     seq_len: int | None = None                   # the current length (dynamic NTK, longrope long/short)
+    truncate: bool = True                        # yarn: the ramp's ends rounded to whole pairs (GPT-OSS: not)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -78,7 +79,7 @@ class RopeScalingFields(ViewState):
         """The backend's validated RopeScaling of these fields."""
         values = {_RENAMED.get(n, n): getattr(self, n) for n in SCALING_FIELDS}
         return RopeScaling(rope_type=self.rope_type, partial_rotary_factor=self.partial_rotary_factor,
-                           **values)
+                           truncate=None if self.truncate else False, **values)   # (None: transformers' True)
 
     def type_label(self) -> str:
         """The rope type and its factor: 'llama3 ×8', 'default' (the UI adds the rotary fraction)."""
@@ -120,13 +121,15 @@ def with_rope_type(state: RopeScalingFields, rope_type: str, max_len: int) -> di
         changes["partial_rotary_factor"] = 0.25   # Gemma 4's: a quarter of the pairs turn (at 1: linear)
     elif state.rope_type == "proportional" and rope_type != "proportional":
         changes["partial_rotary_factor"] = 1.0    # p-RoPE's fraction means another thing in the other types
+    if rope_type != "yarn" and not state.truncate:
+        changes["truncate"] = True                # only YaRN reads it
     return changes
 
 
 def scaling_fields_from(scaling: RopeScaling, max_position_embeddings: int | None) -> dict:
     """RopeScaling (a preset's) -> the state's field values (every scaling field, None where unset)."""
     out = {"rope_type": scaling.rope_type, "partial_rotary_factor": float(scaling.partial_rotary_factor),
-           "max_position_embeddings": max_position_embeddings}
+           "max_position_embeddings": max_position_embeddings, "truncate": scaling.truncate is not False}
     for name in SCALING_FIELDS:
         value = getattr(scaling, _RENAMED.get(name, name))
         out[name] = float(value) if isinstance(value, (int, float)) and name != "original_max_len" else value

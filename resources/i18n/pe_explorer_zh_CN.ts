@@ -4120,6 +4120,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>当前序列长度（超过 L₀ 时动态 NTK 重新缩放）</translation>
         </message>
         <message>
+            <source>truncate</source>
+            <translation>取整（truncate）</translation>
+        </message>
+        <message>
+            <source>YaRN's truncate: the ramp between beta_fast and beta_slow starts and ends at whole pair indices (transformers' default); unticked, at the exact ones (GPT-OSS)</source>
+            <translation>YaRN 的 truncate：beta_fast 与 beta_slow 之间的过渡区间在整数对序号处开始和结束（transformers 的默认）；不勾选时使用精确位置（GPT-OSS）</translation>
+        </message>
+        <message>
             <source>pair i</source>
             <translation>通道对 i</translation>
         </message>

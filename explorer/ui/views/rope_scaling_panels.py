@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QSpinBox
 
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import fields_of
@@ -105,11 +105,18 @@ class ScalingControls:
             text.setToolTip(tips.get(key, key))
             box.setToolTip(tips.get(key, key))
             self.boxes[key], self.labels[key] = box, text
+        # YaRN's truncate: the ramp's ends rounded to whole pairs (transformers' default), or not (GPT-OSS)
+        self.truncate = QCheckBox(QCoreApplication.translate("RopeScaling", "truncate"), owner)
+        self.truncate.setToolTip(QCoreApplication.translate(
+            "RopeScaling", "YaRN's truncate: the ramp between beta_fast and beta_slow starts and ends at whole "
+                           "pair indices (transformers' default); unticked, at the exact ones (GPT-OSS)"))
+        self.truncate.toggled.connect(lambda on: self.send(truncate=on))
         self.layout = layout        # a ControlRow: every pair once, in order; the hidden ones take no room
         if first is not None:
             layout.add_pair(*first)
         for key in self.boxes:
             layout.add_pair(self.labels[key], self.boxes[key])
+        layout.addWidget(self.truncate)
 
     def _edited(self, key, value, optional, box) -> None:
         if optional and value == box.minimum():
@@ -131,6 +138,9 @@ class ScalingControls:
             box.blockSignals(True)
             box.setValue(box.minimum() if value is None else value)
             box.blockSignals(False)
+        self.truncate.blockSignals(True)
+        self.truncate.setChecked(state.truncate)
+        self.truncate.blockSignals(False)
 
     def _place(self, shown: set) -> None:
         """Show the boxes of `shown` (after `first`, wrapping where the view is narrow), hide the others."""
@@ -138,6 +148,7 @@ class ScalingControls:
         for key, box in self.boxes.items():
             box.setVisible(key in shown)
             self.labels[key].setVisible(key in shown)
+        self.truncate.setVisible("truncate" in shown)
 
 
 class ScalingPanels:
