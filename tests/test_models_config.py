@@ -198,7 +198,7 @@ def test_a_gemma_config_with_billions_of_layers_is_refused_not_listed(model_type
     """Gemma's and GPT-OSS's layer types are listed per layer: 2^31 - 1 layers took minutes and gigabytes;
     refused."""
     cfg = {"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2**31 - 1, "num_attention_heads": 4,
-           "vocab_size": 64}
+           "num_key_value_heads": 2, "vocab_size": 64}
     with pytest.raises(InputError, match=r"^config\.json: num_hidden_layers is 2147483647; layer types are "
                                          r"read for at most 10,000 layers$"):
         model_config(cfg)

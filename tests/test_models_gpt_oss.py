@@ -136,29 +136,72 @@ def test_other_families_sliding_windows_equal_transformers(tmp_path, family, win
 @pytest.mark.parametrize("model_type, keys, want", [
     ("mistral", {}, 4096),                         # MistralConfig's default window
     ("mistral", {"sliding_window": None}, None),   # Mistral 7B v0.2 and later
-    ("mixtral", {}, None), ("phi3", {}, None), ("qwen2", {"sliding_window": 7, "use_sliding_window": True}, None),
+    ("mixtral", {}, None), ("phi3", {}, None), ("qwen2", {"sliding_window": 7}, None),
     ("gemma2", {}, 4096), ("gpt_oss", {"layer_types": ["full_attention", "full_attention"]}, None)])
 def test_which_window_layer_0_reads(model_type, keys, want):
-    """Qwen2's use_sliding_window is not read (off in its published configs)."""
+    """Qwen2's window is read only with use_sliding_window (then refused: see below)."""
     cfg = {"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
-           "vocab_size": 10, **keys}
+           "num_key_value_heads": 2, "vocab_size": 10, **keys}
     assert model_config(cfg).window_of(0) == want
 
 
 @pytest.mark.parametrize("keys, match", [
-    ({"sliding_window": 0}, r"sliding_window must be a whole number >= 1 or null, not 0"),
-    ({"sliding_window": 4.5}, r"sliding_window must be a whole number >= 1 or null, not 4\.5"),
-    ({"sliding_window": True}, r"sliding_window must be a whole number >= 1 or null, not True"),
+    ({"sliding_window": 0}, r"sliding_window must be a whole number from 1 to 2\^31 - 1 or null, not 0"),
+    ({"sliding_window": 4.5}, r"sliding_window must be a whole number from 1 to 2\^31 - 1 or null, not 4\.5"),
+    ({"sliding_window": True}, r"sliding_window must be a whole number from 1 to 2\^31 - 1 or null, not True"),
+    ({"sliding_window": 2**31}, r"sliding_window must be a whole number from 1 to 2\^31 - 1 or null, not 2147483648"),
+    ({"use_bidirectional_attention": 1}, None),        # (not read for GPT-OSS)
     ({"layer_types": ["sliding_attention"]}, r"layer_types must list 2 of sliding_attention / full_attention"),
     ({"layer_types": "full"}, r"layer_types must list 2 of")])
 def test_bad_window_keys_are_refused_in_one_line(keys, match):
     from explorer.errors import InputError
 
     cfg = {"model_type": "gpt_oss", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
-           "vocab_size": 10, **keys}
+           "num_key_value_heads": 2, "vocab_size": 10, **keys}
+    if match is None:
+        model_config(cfg)
+        return
     with pytest.raises(InputError, match=match) as info:
         model_config(cfg)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("family, keys, match", [
+    ("gpt_oss", {"sliding_window": None}, r"sliding_window is null beside sliding_attention layers"),
+    ("gemma2", {"sliding_window": None}, r"sliding_window is null beside sliding_attention layers"),
+    ("gemma3", {"use_bidirectional_attention": True}, r"use_bidirectional_attention is true \(EmbeddingGemma\)"),
+    ("qwen2", {"use_sliding_window": True, "sliding_window": 4}, r"use_sliding_window is true; PE Explorer does "
+                                                                 r"not read qwen2's sliding layers"),
+    ("qwen3", {"use_sliding_window": True, "sliding_window": 4}, r"not read qwen3's sliding layers")])
+def test_masks_transformers_builds_otherwise_refuse_q_and_k_but_open(tmp_path, family, keys, match):
+    """Where transformers would mask layer 0 otherwise than PE Explorer shows (or cannot build the mask at
+    all), q and k are refused in one line naming why; the model opens, and its X is still transformers'."""
+    from explorer.errors import InputError
+
+    config_class, model_class = mh.classes(family)
+    torch.manual_seed(23)
+    config = config_class(**mh.FAMILIES[family])
+    torch_model = mh.save_random(model_class(config).eval(), tmp_path)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **keys}))
+    with open_model(tmp_path) as model:
+        ids = model.tokenize(mh.TEXT).ids
+        with pytest.raises(InputError, match=match) as info:
+            model.layer0_qk(ids)
+        assert "\n" not in str(info.value) and "its attention cannot be shown" in str(info.value)
+        x = mh.capture(torch_model, family, ids)["x"]
+        np.testing.assert_allclose(model.input_x(ids), x, rtol=0, atol=1e-5 * max(1.0, float(np.abs(x).max())))
+
+
+def test_missing_head_dim_and_kv_heads_read_as_gpt_oss_config(tmp_path):
+    """GptOssConfig's head_dim 64 and 8 kv heads when config.json has none (not 32 / 16 and one kv head a
+    head), as transformers reads the same file."""
+    cfg = {"model_type": "gpt_oss", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 16,
+           "vocab_size": 10}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    hf = tf.AutoConfig.from_pretrained(tmp_path)
+    ours = model_config(cfg)
+    assert (ours.head_dim, ours.n_kv_heads) == (hf.head_dim, hf.num_key_value_heads) == (64, 8)
 
 
 def test_export_qk_writes_the_window_and_the_sinks(tmp_path, capsys):

@@ -303,6 +303,11 @@ def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_pa
     np.testing.assert_allclose(view.rot_img.image.image, want.logits[2], atol=1e-6)
     view.causal_box.setChecked(True)
     window.controller.wait_idle()
+    window.controller.update(text="")                  # nothing to show: no window named either
+    window.controller.wait_idle()
+    assert view.result.error and view.causal_box.text() == "causal (mask future keys)"
+    window.controller.update(text=mh.TEXT)
+    window.controller.wait_idle()
 
 
 def test_qk_readout_names_the_longrope_factor_set_in_use(window, tmp_path):

@@ -1070,6 +1070,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：它的 RoPE 设置无法使用：%2</translation>
         </message>
         <message>
+            <source>%1: its attention cannot be shown: %2</source>
+            <translation>%1：无法显示其注意力：%2</translation>
+        </message>
+        <message>
             <source>%1: its vocabulary cannot be made into a tokenizer: %2</source>
             <translation>%1：它的词表无法构建成分词器：%2</translation>
         </message>
@@ -1144,6 +1148,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; llama.cpp reads at most %4 layers</source>
             <translation>%1：元数据 %2 为 %3；llama.cpp 最多读取 %4 层</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window (llama.cpp would mask every key)</source>
+            <translation>%1：元数据 %2 为 0；Gemma 2 文件的滑动窗口层需要窗口（llama.cpp 会屏蔽所有键）</translation>
         </message>
         <message>
             <source>%1: metadata %2 is a %3, not %4</source>
@@ -1958,8 +1966,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：rotary_pct 必须是 (0, 1] 之间的数，而不是 %1</translation>
         </message>
         <message>
-            <source>config.json: sliding_window must be a whole number &gt;= 1 or null, not %1</source>
-            <translation>config.json：sliding_window 必须是 &gt;= 1 的整数或 null，而不是 %1</translation>
+            <source>config.json: sliding_window is null beside sliding_attention layers; transformers cannot build their mask</source>
+            <translation>config.json：存在 sliding_attention 层，但 sliding_window 为 null；transformers 无法为其构建掩码</translation>
+        </message>
+        <message>
+            <source>config.json: sliding_window must be a whole number from 1 to 2^31 - 1 or null, not %1</source>
+            <translation>config.json：sliding_window 必须是 1 到 2^31 - 1 之间的整数或 null，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>
@@ -1968,6 +1980,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>
             <translation>config.json：隐藏层大小 %1 不是头数 %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both sides of the query, which PE Explorer does not show</source>
+            <translation>config.json：use_bidirectional_attention 为 true（EmbeddingGemma）：其键位于查询两侧，PE Explorer 不显示这种情况</translation>
+        </message>
+        <message>
+            <source>config.json: use_sliding_window is true; PE Explorer does not read %1's sliding layers</source>
+            <translation>config.json：use_sliding_window 为 true；PE Explorer 不读取 %1 的滑动窗口层</translation>
         </message>
         <message>
             <source>curve_pairs must be a list of numbers</source>
@@ -3914,8 +3934,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>因果（屏蔽未来的键）</translation>
         </message>
         <message>
-            <source>A decoder's attention at query m reads only keys n ≤ m: the logits of later keys are hidden (blank), and the mean logit is taken over m − n ≥ 0.</source>
-            <translation>解码器在查询 m 处的注意力只读取 n ≤ m 的键：之后的键的 logit 被隐藏（留白），平均 logit 只对 m − n ≥ 0 取平均。</translation>
+            <source>A decoder's attention at query m reads only keys n ≤ m (in a sliding-window layer, only the latest ones): the logits of the other keys are hidden (blank), and the mean logit is taken over the distances m − n it reads.</source>
+            <translation>解码器在查询 m 处只读取 n ≤ m 的键（在滑动窗口层中只读取最近的若干个）：其他键的 logit 被隐藏（空白），平均 logit 只在它读取的距离 m − n 上计算。</translation>
         </message>
         <message>
             <source>channel</source>

@@ -73,6 +73,8 @@ class ModelConfig:
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3, GPT-OSS: each layer's "sliding_attention" | "full_attention"
     sliding_window: int | None = None   # tokens a sliding layer's query reads (its own included); None: no window
+    attention_refusal: str | None = field(default=None, compare=False)   # why layer q/k are not shown: the
+    #                                 model masks its attention otherwise (layer_windows); tokens and X still are
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,

@@ -88,8 +88,11 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
     config["query_pre_attn_scalar"] = (config["hidden_size"] // config["num_attention_heads"] if big
                                        else config["head_dim"])
     config["layer_types"] = layer_types(fields, arch, n_layers, where)
-    window = meta_int(fields, f"{arch}.attention.sliding_window", where, default=0, low=0)
-    config["sliding_window"] = window or (GEMMA2_WINDOW if arch == "gemma2" else None)
+    key = f"{arch}.attention.sliding_window"
+    window = meta_int(fields, key, where, default=GEMMA2_WINDOW if arch == "gemma2" else 0, low=0)
+    require(window or arch != "gemma2", "%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window "
+                                        "(llama.cpp would mask every key)", where, key)
+    config["sliding_window"] = window or None
     if arch == "gemma2":
         cap = meta_float(fields, f"{arch}.attn_logit_softcapping", where, default=50.0)
         require(cap >= SANE[0], "%1: metadata %2 is %3; it must be a number from %4 to %5", where,

@@ -9,13 +9,16 @@ is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configu
 - Gemma 2, Gemma 3 and GPT-OSS: the layers whose type is "sliding_attention" (`layer_types`, or the class's
   pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every sliding_window_pattern-th (default 6) for
   Gemma 3); windows of 4096 (Gemma) and 128 (GPT-OSS) by default.
-Other families' windows are not read (Qwen2 / Qwen3 / SmolLM3's use_sliding_window is off in their published
-configs).
+Where transformers would mask otherwise than PE Explorer shows, layer q/k are refused in one line (the model
+still opens: its tokens and X need no attention): a null sliding_window beside sliding layers (Gemma 2 / 3,
+GPT-OSS: transformers cannot build their mask), Gemma 3's use_bidirectional_attention (EmbeddingGemma: keys on
+both sides, within half the window), and a use_sliding_window of Qwen2 / Qwen3 / their MoEs / SmolLM3 (off in
+their published configs; each class picks its sliding layers its own way).
 """
 
 from __future__ import annotations
 
-from explorer.errors import require, shown
+from explorer.errors import msg, require, shown
 
 LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
@@ -24,6 +27,8 @@ EVERY_LAYER = ("mistral", "mixtral", "phi3")                  # by model_type: o
 BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss")           # by model_type: the sliding layers' window
 DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128}
 FULL_EVERY = {"gemma2": 2, "gpt_oss": 2}                       # every n-th layer full (else sliding_window_pattern)
+UNREAD = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")  # their use_sliding_window: refused
+MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
 
 
 def layer_types(cfg: dict, model_type: str, n_layers: int) -> tuple[str, ...]:
@@ -48,18 +53,40 @@ def sliding_window(cfg: dict, model_type: str) -> int | None:
     if model_type not in EVERY_LAYER + BY_LAYER_TYPE:
         return None
     value = cfg.get("sliding_window", DEFAULT_WINDOW.get(model_type))
-    require(value is None or type(value) is int and value >= 1,
-            "config.json: sliding_window must be a whole number >= 1 or null, not %1", shown(value))
+    require(value is None or type(value) is int and 1 <= value <= MAX_WINDOW,
+            "config.json: sliding_window must be a whole number from 1 to 2^31 - 1 or null, not %1", shown(value))
     return value
 
 
+def _flag(cfg: dict, key: str) -> bool:
+    value = cfg.get(key, False)
+    require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
+    return value
+
+
+def attention_refusal(cfg: dict, model_type: str, out: dict):
+    """Why layer q/k cannot be shown masked as transformers masks them (a Message), or None."""
+    if model_type in UNREAD and _flag(cfg, "use_sliding_window"):
+        return msg("config.json: use_sliding_window is true; PE Explorer does not read %1's sliding layers",
+                   model_type)
+    if model_type == "gemma3_text" and _flag(cfg, "use_bidirectional_attention"):
+        return msg("config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both "
+                   "sides of the query, which PE Explorer does not show")
+    if "sliding_attention" in out.get("layer_types", ()) and out.get("sliding_window") is None:
+        return msg("config.json: sliding_window is null beside sliding_attention layers; transformers cannot "
+                   "build their mask")
+    return None
+
+
 def window_fields(cfg: dict, model_type: str, n_layers: int) -> dict:
-    """ModelConfig's layer_types and sliding_window for the families that have them ({} for the others)."""
+    """ModelConfig's layer_types, sliding_window and attention_refusal for the families that have them ({} for
+    the others)."""
     window = sliding_window(cfg, model_type)
     out = {"sliding_window": window} if window is not None else {}
     if model_type in BY_LAYER_TYPE:
         out["layer_types"] = layer_types(cfg, model_type, n_layers)
-    return out
+    refusal = attention_refusal(cfg, model_type, out)
+    return {**out, "attention_refusal": refusal} if refusal is not None else out
 
 
 def nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:

@@ -165,6 +165,8 @@ class Model:
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
+        if self.config.attention_refusal is not None:
+            raise InputError(msg("%1: its attention cannot be shown: %2", self.name, self.config.attention_refusal))
         _check_qk_budget(self.config, arr.shape[0], layer)
         if inv_freq is None and self.config.position == "rope" and layer not in self.config.nope_layers:
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0], layer)

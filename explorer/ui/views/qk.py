@@ -67,9 +67,10 @@ class QkView(Retranslatable, PanelView):
             "the same weights see no position at all."))
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self.tr("causal (mask future keys)"))
-        self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m: the "
-                                           "logits of later keys are hidden (blank), and the mean logit is "
-                                           "taken over m − n ≥ 0."))
+        self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
+                                           "sliding-window layer, only the latest ones): the logits of the "
+                                           "other keys are hidden (blank), and the mean logit is taken over "
+                                           "the distances m − n it reads."))
         ch, pos = self.tr("channel"), self.tr("position")
         for panel, x, y in ((self.q_img, ch, pos), (self.k_img, ch, pos), (self.rot_img, self.tr("key n"),
                             self.tr("query m")), (self.plain_img, self.tr("key n"), self.tr("query m"))):
@@ -94,6 +95,7 @@ class QkView(Retranslatable, PanelView):
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
+            self.causal_box.setText(self.tr("causal (mask future keys)"))
             self.set_readout(" ")
             return
         self.note.setVisible(bool(r.note))
