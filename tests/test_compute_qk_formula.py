@@ -58,5 +58,8 @@ def test_a_sliding_window_and_sinks_get_their_softmax_line(tmp_path, family, wei
         assert want in formula_html("qk", params)
         shown = html.unescape(re.sub(r"<[^>]*>", "", want))      # as rich text shows it (a bare "<" would
         assert f"m − {6 if weights else 4096} < n ≤ m (a sliding window" in shown   # open a tag and eat the rest)
+        chinese = qk_lines(params, "zh_CN")[2]                   # the line in the lecture's language
+        assert f"m − {6 if weights else 4096} &lt; n ≤ m（滑动窗口 {6 if weights else 4096}）" in chinese
+        assert ("注意力汇" in chinese) == (family == "gpt_oss") and chinese.endswith("的 logit 取 softmax")
     finally:
         models.forget(str(tmp_path))

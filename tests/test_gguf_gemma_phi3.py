@@ -131,6 +131,15 @@ def _replacing(name: str, values) -> callable:
     return run
 
 
+def test_a_gemma2_file_without_a_sliding_window_reads_llama_cpps_4096(tmp_path):
+    """gemma2.cpp: n_swa = 4096 unless attention.sliding_window says otherwise (older converters wrote none)."""
+    def drop(w, _):
+        del w.kv_data[0]["gemma2.attention.sliding_window"]
+
+    with _opened(tmp_path, "gemma2", drop) as model:
+        assert model.config.window_of(0) == 4096 and model.config.window_of(1) is None
+
+
 @pytest.mark.parametrize("pattern, want", [
     (3, ("sliding_attention", "sliding_attention", "full_attention", "sliding_attention")),
     (0, ("sliding_attention",) * 4),                         # llama.cpp: n_pattern 0 = every layer

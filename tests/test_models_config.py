@@ -104,7 +104,8 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
         "vocab_size": 5, "rope_theta": theta}, rf"rope_theta \(RoPE's base\) must be a number > 1, not {theta!r}")
       for theta in (1.0, 0.5, 1e-300)],
     ({"model_type": "qwen3", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
-      "vocab_size": 5, "rope_parameters": {"rope_type": "default", "rope_theta": 1}}, "must be a number > 1, not 1.0"),
+      "num_key_value_heads": 4, "vocab_size": 5, "rope_parameters": {"rope_type": "default", "rope_theta": 1}},
+     "must be a number > 1, not 1.0"),
     ({"model_type": "bert", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
       "vocab_size": 5, "max_position_embeddings": 8, "position_embedding_type": "relative_key"},
      "position_embedding_type 'relative_key'"),
@@ -194,7 +195,7 @@ def test_gemma3_4b_text_config_is_filled_in_as_transformers_fills_it():
 
 
 @pytest.mark.parametrize("model_type", ["gemma2", "gemma3_text", "gpt_oss"])
-def test_a_gemma_config_with_billions_of_layers_is_refused_not_listed(model_type):
+def test_a_config_with_billions_of_layer_types_is_refused_not_listed(model_type):
     """Gemma's and GPT-OSS's layer types are listed per layer: 2^31 - 1 layers took minutes and gigabytes;
     refused."""
     cfg = {"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2**31 - 1, "num_attention_heads": 4,
@@ -214,7 +215,7 @@ def test_a_gemma_config_with_billions_of_layers_is_refused_not_listed(model_type
 ])
 def test_moe_model_types_read_as_their_dense_family(model_type, extra, family, bias):
     cfg = model_config({"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2,
-                        "num_attention_heads": 4, "vocab_size": 64, **extra})
+                        "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 64, **extra})
     assert (cfg.family, cfg.model_type, cfg.qk_bias, cfg.head_dim) == (family, model_type, bias, 8)
     assert cfg.rope_base == (1e6 if model_type == "mixtral" else 10000.0)
 
@@ -225,7 +226,7 @@ def test_a_bias_flag_that_is_not_true_or_false_is_refused(key, value):
     model_type = "qwen2_moe" if key == "qkv_bias" else "llama"
     with pytest.raises(InputError, match=rf"^config\.json: {key} must be true or false, not "):
         model_config({"model_type": model_type, "hidden_size": 32, "num_hidden_layers": 2,
-                      "num_attention_heads": 4, "vocab_size": 64, key: value})
+                      "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 64, key: value})
 
 
 def _without_rope_keys(family: str) -> dict:
@@ -274,3 +275,30 @@ def test_phi3_refuses_the_rope_types_its_config_class_refuses(rope_type, extra):
     cfg = model_config(dict(_without_rope_keys("phi3"), rope_parameters=rope))
     assert cfg.rope_refusal == (f"config.json: Phi-3's rope type must be default or longrope, not {rope_type} "
                                 f"(transformers' Phi3Config refuses it)")
+
+
+KV_FAMILIES = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma", "gemma2",
+               "gemma3_text", "phi3", "smollm3", "phi", "stablelm", "olmo", "olmo2", "granite", "gpt_oss")
+
+
+@pytest.mark.parametrize("model_type", KV_FAMILIES)
+@pytest.mark.parametrize("kv", ["absent", None])
+def test_kv_heads_of_a_config_without_them_are_the_classes(tmp_path, model_type, kv):
+    """num_key_value_heads absent: the config class's default (Mistral 8, Qwen2 32, Gemma 2 4, ...; Llama's
+    None: one a head); null: one a head, where transformers accepts a null at all."""
+    import transformers as tf
+
+    cfg = {"model_type": model_type, "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 32,
+           "vocab_size": 64, **({} if kv == "absent" else {"num_key_value_heads": None})}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    from huggingface_hub.errors import StrictDataclassFieldValidationError
+
+    try:
+        hf = tf.AutoConfig.from_pretrained(tmp_path)
+    except StrictDataclassFieldValidationError:      # a class whose field must be a number: null refused
+        assert kv is None
+        return
+    if hf.num_key_value_heads is None:              # (Qwen2-MoE keeps the null: its attention cannot run)
+        assert kv is None and model_type == "qwen2_moe"
+        return
+    assert model_config(cfg).n_kv_heads == hf.num_key_value_heads

@@ -214,7 +214,7 @@ def test_gemma_scale_is_rounded_to_the_model_dtype():
     from explorer.backend.models.config import model_config
 
     base = {"model_type": "gemma", "hidden_size": 2050, "num_hidden_layers": 1, "num_attention_heads": 2,
-            "vocab_size": 8, "head_dim": 4}
+            "num_key_value_heads": 1, "vocab_size": 8, "head_dim": 4}
     for dtype, tdtype in (("bfloat16", torch.bfloat16), ("float16", torch.float16), ("float32", torch.float32)):
         want = torch.tensor(2050 ** 0.5).to(tdtype).item()
         assert model_config({**base, "dtype": dtype}).embed_scale == want

@@ -291,8 +291,10 @@ def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_pa
     assert np.isnan(drawn[~seen]).all() and np.isnan(view.plain_img.image.image[~seen]).all()
     np.testing.assert_allclose(r.sinks, want.sinks)
     assert f"sink logit {want.sinks[2]:+.3f}" in view.head_info.text()
-    assert "a sliding window of 6 tokens, a sink logit a head; " in view.readout.text(), view.readout.text()
-    assert view.causal_box.text() == "causal, sliding window of 6 (mask future keys and keys 6 or more back)"
+    assert "yarn ×32 (4096 → 40); attention: a sliding window of 6 tokens, one sink logit per head; " in (
+        view.readout.text()), view.readout.text()
+    assert view.causal_box.text() == "causal, sliding window of 6 (mask future keys and keys 6 or more tokens back)"
+    assert "less than 1" in view.head_info.toolTip()
     x, _ = view.curve_rot.getData()
     assert (x[0], x[-1]) == (0, 5)
     view._on_moved(view.rot_img.plot.getViewBox().mapViewToScene(QPointF(1, 9)))   # query 9, key 1

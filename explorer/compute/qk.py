@@ -27,8 +27,9 @@ NEEDS_MODEL = msg("the qk view needs a model with RoPE: install the shipped Smol
 
 @dataclass(frozen=True)
 class QkState(ViewState):
-    """The qk view's own settings: which attention head is drawn, and whether keys after the query
-    are masked (causal: every RoPE family here is a decoder, whose attention at m reads n <= m)."""
+    """The qk view's own settings: which attention head is drawn, and whether the keys the model's attention
+    does not read are masked (causal: every RoPE family shown here is a decoder, whose attention at m reads
+    n <= m, and in a sliding-window layer only m - window < n)."""
 
     RANGES = {"head": (0, 1023)}
 
@@ -184,6 +185,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only float32 copy (a result's arrays are shared between threads)."""
     a = np.array(a, np.float32)
     a.setflags(write=False)
     return a

@@ -3116,11 +3116,11 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>%1 and the head's sink logit s&lt;sub&gt;h&lt;/sub&gt;</source>
-            <translation>%1，外加该头的 sink logit s&lt;sub&gt;h&lt;/sub&gt;</translation>
+            <translation>%1 以及该头的 sink logit s&lt;sub&gt;h&lt;/sub&gt;（注意力汇）</translation>
         </message>
         <message>
             <source>weights(m, ·) = softmax of the logits over %1</source>
-            <translation>weights(m, ·) = softmax(logit)，范围：%1</translation>
+            <translation>weights(m, ·) = 对 %1 的 logit 取 softmax</translation>
         </message>
     </context>
     <context>
@@ -3978,8 +3978,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
         </message>
         <message>
-            <source>causal, sliding window of %1 (mask future keys and keys %1 or more back)</source>
-            <translation>因果，滑动窗口 %1（屏蔽未来的键和 %1 个或更多词元之前的键）</translation>
+            <source>causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)</source>
+            <translation>因果，滑动窗口 %1（屏蔽未来的键，以及距查询 %1 个词元及以上的键）</translation>
         </message>
         <message>
             <source>of %1 (reads kv head %2 of %3) · %4</source>
@@ -3988,6 +3988,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>sink logit %1</source>
             <translation>sink logit %1</translation>
+        </message>
+        <message>
+            <source>The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so its weights over the keys add up to less than 1 (the rest goes to no token).</source>
+            <translation>sink logit（注意力汇）是一个不对应任何键的可学习分数：每个查询的 softmax 把它与各 logit 一起计算，因此分给各键的权重之和小于 1（其余部分不落在任何词元上）。</translation>
         </message>
         <message>
             <source>q(m) after RoPE, head %1</source>
@@ -4026,20 +4030,24 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%2 个词元中的前 %1 个</translation>
         </message>
         <message>
-            <source>a sliding window of %1 tokens</source>
-            <translation>滑动窗口 %1 个词元</translation>
+            <source>, </source>
+            <translation>，</translation>
         </message>
         <message>
-            <source>a sink logit a head</source>
-            <translation>每个头一个 sink logit</translation>
+            <source>a sliding window of %1 tokens</source>
+            <translation>%1 个词元的滑动窗口</translation>
+        </message>
+        <message>
+            <source>one sink logit per head</source>
+            <translation>每个头一个 sink logit（注意力汇）</translation>
+        </message>
+        <message>
+            <source>; attention: %1</source>
+            <translation>；注意力：%1</translation>
         </message>
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
-        </message>
-        <message>
-            <source>, </source>
-            <translation>，</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>
@@ -4051,7 +4059,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>(masked: the key is %1 or more tokens back, outside layer 0's sliding window)</source>
-            <translation>（已屏蔽：该键在 %1 个或更多词元之前，超出第 0 层的滑动窗口）</translation>
+            <translation>（已屏蔽：该键距查询 %1 个词元及以上，超出第 0 层的滑动窗口）</translation>
         </message>
     </context>
     <context>

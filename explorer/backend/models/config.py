@@ -7,12 +7,9 @@ model classes would use (explorer.backend.rope_config), plus rope_base.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from explorer.backend.models import gemma_config, layer_windows
+from explorer.backend.models import gemma_config, layer_attention
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.models.family_tables import (
     BIAS_BY_DEFAULT,
@@ -74,7 +71,7 @@ class ModelConfig:
     layer_types: tuple[str, ...] = ()   # Gemma 2/3, GPT-OSS: each layer's "sliding_attention" | "full_attention"
     sliding_window: int | None = None   # tokens a sliding layer's query reads (its own included); None: no window
     attention_refusal: str | None = field(default=None, compare=False)   # why layer q/k are not shown: the
-    #                                 model masks its attention otherwise (layer_windows); tokens and X still are
+    #                                 model masks its attention otherwise (layer_attention); tokens and X still are
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
@@ -89,9 +86,9 @@ class ModelConfig:
         return self.rope_base, self.rope_scaling, self.rope_refusal
 
     def window_of(self, layer: int) -> int | None:
-        """The sliding window of layer's attention (explorer.backend.models.layer_windows), or None."""
-        if self.layer_types and 0 <= layer < len(self.layer_types):
-            return self.sliding_window if self.layer_types[layer] == "sliding_attention" else None
+        """The sliding window of layer's attention (explorer.backend.models.layer_attention), or None."""
+        if self.layer_types:
+            return self.sliding_window if self.layer_types[layer:layer + 1] == ("sliding_attention",) else None
         return self.sliding_window
 
     @property
@@ -170,18 +167,6 @@ def _flag(cfg: dict, key: str, default: bool) -> bool:
     return value
 
 
-def _round_to_dtype(x: float, dtype: str) -> float:
-    if dtype == "bfloat16":
-        bits = np.array([x], dtype=np.float32).view(np.uint32)
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000               # round to nearest even
-        return float(bits.view(np.float32)[0])
-    if dtype == "float16":
-        return float(np.float16(x))
-    if dtype == "float64":
-        return x
-    return float(np.float32(x))
-
-
 def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> ModelConfig:
     """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field.
 
@@ -232,8 +217,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
         # (GPTNeoXConfig has no num_key_value_heads: every head its own k and v)
-        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads",
-                                                       default=DEFAULT_KV_HEADS.get(model_type, heads))
+        kv_default = heads if "num_key_value_heads" in cfg else DEFAULT_KV_HEADS.get(model_type, heads)  # (null)
+        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads", default=kv_default)
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
         # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when
@@ -268,14 +253,14 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     scaling, base, refusal = None, None, None
     # the family's own fields: sliding layers and their window; Gemma 2/3's score scale, soft cap (Gemma 3: RoPE
     # per layer type); Granite's multipliers
-    own = layer_windows.window_fields(cfg, model_type, common["n_layers"])
+    own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
     if family in ("gemma2", "gemma3"):
         own.update(gemma_config.gemma_fields(cfg, family, common["max_positions"], runtime))
     if family == "gemma3":                               # layer 0's RoPE (its layer type's)
         _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
     elif family in ROPE_FAMILIES:
         base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
-    scale = _round_to_dtype(math.sqrt(d), dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
+    scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
         scale = own.pop("embed_scale")
@@ -291,7 +276,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, **own,
         qk_norm=(family in ("qwen3", "gemma3", "olmo2")
                  or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)),
-        nope_layers=layer_windows.nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
+        nope_layers=layer_attention.nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

@@ -2,8 +2,9 @@
 
 `rope_parameters`: the 5.x-style dict from 4.x (`rope_theta`, `rope_scaling`) and 5.x (`rope_parameters`)
 files, a set 4.x `rope_scaling` winning as in `convert_rope_params_to_dict`; GPT-NeoX's own
-`rotary_emb_base` / `rotary_pct`, GPT-J's fixed base and `rotary_dim`, and GPT-OSS's YaRN when it has none. `rope_scaling_of`: the
-(rope_theta, RopeScaling, refusal) transformers' model classes would run.
+`rotary_emb_base` / `rotary_pct`, GPT-J's fixed base and `rotary_dim`, and GPT-OSS's YaRN when it names
+no rope settings. `rope_scaling_of`: the (rope_theta, RopeScaling, refusal) transformers' model classes
+would run.
 """
 
 from __future__ import annotations

@@ -54,9 +54,11 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
-# num_key_value_heads of a config.json without one, by model_type: StableLmConfig's 32 and GptOssConfig's 8,
-# whatever the head count (the others: one kv head a head)
-DEFAULT_KV_HEADS = {"stablelm": 32, "gpt_oss": 8}
+# num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
+# (transformers 5.25's configuration_<family>.py; the others default to None: one kv head a head, as does a
+# null one in every class that accepts it)
+DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
+                    "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8}
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)

@@ -7,15 +7,19 @@ As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py an
 - Gemma 2's layers alternate sliding / full attention with one RoPE; Gemma 3 has one RoPE per layer type:
   5.x `rope_parameters` {"sliding_attention": {...}, "full_attention": {...}}, or 4.x `rope_theta` (the
   full layers', default 1e6) + `rope_scaling` (applied to the full layers only) + `rope_local_base_freq`
-  (the sliding layers', default 1e4); the layer types are explorer.backend.models.layer_windows'. Layer 0
-  is a sliding layer in every published Gemma 3.
+  (the sliding layers', default 1e4). Which layers slide, and their window: explorer.backend.models.
+  layer_attention. Layer 0 is a sliding layer in every published Gemma 3.
 A multimodal Gemma 3 (model_type gemma3) holds its text model's config as text_config.
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from explorer.backend.models.config_rope import rope_scaling_of
-from explorer.backend.models.layer_windows import LAYER_TYPES
+from explorer.backend.models.layer_attention import LAYER_TYPES
 from explorer.errors import require, shown
 
 GLOBAL_THETA, LOCAL_THETA = 1_000_000.0, 10_000.0     # Gemma3TextConfig.default_theta
@@ -93,7 +97,7 @@ def text_model_config(cfg: dict) -> dict:
 
 def gemma_fields(cfg: dict, family: str, max_positions: int, runtime: str) -> dict:
     """ModelConfig's Gemma 2/3 fields: score scale, soft cap; Gemma 3's RoPE per layer type, ((layer type,
-    base, RopeScaling | None, refusal), ...). (Their layer types and window: explorer.backend.models.layer_windows.)"""
+    base, RopeScaling | None, refusal), ...). (Their layer types and window: explorer.backend.models.layer_attention.)"""
     out = {"score_scalar": score_scalar(cfg), "attn_softcap": softcap(cfg, family)}
     if family == "gemma3":
         flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
@@ -102,3 +106,18 @@ def gemma_fields(cfg: dict, family: str, max_positions: int, runtime: str) -> di
                                     max_positions, runtime))
             for kind in LAYER_TYPES)
     return out
+
+
+def embed_scale(d_model: int, dtype: str) -> float:
+    """sqrt(d_model) rounded to the checkpoint's dtype, as Gemma's model classes multiply the embeddings by a
+    tensor of that dtype (bfloat16: round to nearest even)."""
+    x = math.sqrt(d_model)
+    if dtype == "bfloat16":
+        bits = np.array([x], dtype=np.float32).view(np.uint32)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000               # round to nearest even
+        return float(bits.view(np.float32)[0])
+    if dtype == "float16":
+        return float(np.float16(x))
+    if dtype == "float64":
+        return x
+    return float(np.float32(x))

@@ -82,7 +82,8 @@ def layer_types(fields: dict, arch: str, n_layers: int, where: str) -> list[str]
 
 
 def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
-    """Gemma 2 / 3 keys of config (in place): score scale, soft cap, layer types, Gemma 3's local base."""
+    """Gemma 2 / 3 keys of config (in place): score scale, soft cap, layer types and sliding window, Gemma 3's
+    local base."""
     n_layers = config["num_hidden_layers"]
     big = n_layers == LAYERS_27B[arch]
     config["query_pre_attn_scalar"] = (config["hidden_size"] // config["num_attention_heads"] if big

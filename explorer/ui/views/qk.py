@@ -112,7 +112,8 @@ class QkView(Retranslatable, PanelView):
             self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
             self.note.show()
         self.causal_box.setText(self.tr("causal (mask future keys)") if r.window is None else fill(
-            self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more back)"), str(r.window)))
+            self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)"),
+            str(r.window)))
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
@@ -121,6 +122,9 @@ class QkView(Retranslatable, PanelView):
         if r.sinks.size:            # GPT-OSS: the softmax's extra slot of this head
             info += " · " + fill(self.tr("sink logit %1"), f"{float(r.sinks[h]):+.3f}")
         self.head_info.setText(info)
+        self.head_info.setToolTip(self.tr(
+            "The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so "
+            "its weights over the keys add up to less than 1 (the rest goes to no token).") if r.sinks.size else "")
         # cell i is drawn over [i - 1/2, i + 1/2): the ticks of a 5-token sentence read 0 .. 4 on
         # its rows' centres (from 0, "5" stood on the last row's far edge, a position it lacks)
         qk_levels = symmetric_levels(np.concatenate([r.q[h].ravel(), r.k[h].ravel()]))
@@ -160,14 +164,15 @@ class QkView(Retranslatable, PanelView):
                          y=held_span(self.dist, "y", float(np.nanmin(both)), float(np.nanmax(both))))
         shown = (self.tr("1 token") if n == 1 else fill(self.tr("%1 tokens"), str(n))) if n == r.n_total \
             else fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
-        parts = list(rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors, r.neighbour_pairs))
-        if r.window is not None:
-            parts.append(fill(self.tr("a sliding window of %1 tokens"), str(r.window)))
-        if r.sinks.size:
-            parts.append(self.tr("a sink logit a head"))
+        rope = number_text(r.rope_base, 6) + "".join(
+            self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors,
+                                                        r.neighbour_pairs))
+        attention = ([fill(self.tr("a sliding window of %1 tokens"), str(r.window))] if r.window is not None
+                     else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
+        if attention:                                  # how the layer masks and weighs, apart from its RoPE
+            rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
-                              str(r.n_heads), str(hd),
-                              number_text(r.rope_base, 6) + "".join(self.tr(", ") + part for part in parts), shown))
+                              str(r.n_heads), str(hd), rope, shown))
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result

@@ -1,5 +1,5 @@
-"""Which layers attend through a sliding window, and how wide it is, as transformers' classes read config.json;
-and SmolLM3's layers without RoPE. No Qt.
+"""How each layer attends, as transformers' classes read config.json: which layers slide and how wide their
+window is, which masks PE Explorer cannot show, and SmolLM3's layers without RoPE. No Qt.
 
 A sliding layer's query m reads the keys n with m - window < n <= m: its `window` latest tokens, itself
 included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - sliding_window; llama.cpp's
