@@ -91,7 +91,7 @@ def preset_line(preset: Preset | str) -> str:
         kind = s.rope_type if s.factor is None or s.rope_type == "default" else f"{s.rope_type} ×{s.factor:g}"
         if s.original_max_position_embeddings:
             kind += f" ({s.original_max_position_embeddings} → {p.context_length})"
-        parts.append(kind)
+        parts.append(kind + (", not truncated" if s.truncate is False else ""))
         parts.append(f"{p.pairing} pairs")
         if p.rotary_fraction != 1.0:
             parts.append(f"rotary {p.rotary_fraction:g}")

@@ -69,7 +69,7 @@ FAMILIES = {
     # random projections reach past it)
     "olmo": dict(SMALL, num_key_value_heads=2, rope_theta=750.0, clip_qkv=1.5),
     # GPT-OSS: its class's YaRN (x32 from 4,096) at its base 150,000, q/k biases, layer 0 a sliding layer of 6
-    # tokens (so a 13-token sentence shows it), a sink logit a head; 4 experts, 2 a token
+    # tokens (so a 13-token sentence shows it), one sink logit per head; 4 experts, 2 per token
     "gpt_oss": dict(SMALL, num_key_value_heads=2, head_dim=8, sliding_window=6, num_local_experts=4,
                     num_experts_per_tok=2),
 }
@@ -295,6 +295,10 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     if family == "olmo" and model.config.clip_qkv is not None:   # (q_proj's output, clamped in place after)
         for key in ("q", "k"):
             got[key] = np.clip(got[key], -model.config.clip_qkv, model.config.clip_qkv)
+    if family == "smollm3" and not model.config.no_rope_layers[0]:   # a NoPE layer 0 turns nothing (the spy
+        hd = model.config.hidden_size // model.config.num_attention_heads   # caught a later layer's rotation)
+        for key in ("q", "k"):
+            got[key + "_rot"] = got[key].reshape(len(got[key]), -1, hd).transpose(1, 0, 2)
     if family == "gptj":
         turned = got.pop("turned")
         got["k_rot"], got["q_rot"] = turned[0], turned[1]

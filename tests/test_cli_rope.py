@@ -56,6 +56,24 @@ def test_export_preset(tmp_path, name, seq_len, capsys):
     assert att.shape == () and float(att) == want.attention_factor
 
 
+@pytest.mark.parametrize("flag, truncate", [([], False), (["--truncate"], None), (["--no-truncate"], False)])
+def test_export_gpt_oss_preset_truncated_or_not(tmp_path, flag, truncate, capsys):
+    """gpt-oss-20b's YaRN is not truncated; --truncate gives transformers' default rounding instead, the ramp
+    the Real RoPE view's box shows when ticked."""
+    from dataclasses import replace
+
+    from explorer.backend.rope_scaling import inv_frequencies
+
+    out = tmp_path / "f.npz"
+    assert main(["export", "rope-frequencies", "--preset", "gpt-oss-20b", *flag, "-o", str(out)]) == 0
+    p = get_preset("gpt-oss-20b")
+    want = inv_frequencies(p.head_dim, p.rope_theta, replace(p.rope_scaling, truncate=truncate), None,
+                           p.max_position_embeddings)
+    inv, _ = _load(out)
+    assert np.array_equal(inv, want.inv_freq)
+    assert np.array_equal(inv, p.frequencies().inv_freq) == (truncate is False)
+
+
 def test_export_from_flags_every_type(tmp_path):
     runs = [
         (["--rope-type", "linear", "--factor", "4"], {"rope_type": "linear", "factor": 4.0}, {}),

@@ -275,30 +275,3 @@ def test_phi3_refuses_the_rope_types_its_config_class_refuses(rope_type, extra):
     cfg = model_config(dict(_without_rope_keys("phi3"), rope_parameters=rope))
     assert cfg.rope_refusal == (f"config.json: Phi-3's rope type must be default or longrope, not {rope_type} "
                                 f"(transformers' Phi3Config refuses it)")
-
-
-KV_FAMILIES = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma", "gemma2",
-               "gemma3_text", "phi3", "smollm3", "phi", "stablelm", "olmo", "olmo2", "granite", "gpt_oss")
-
-
-@pytest.mark.parametrize("model_type", KV_FAMILIES)
-@pytest.mark.parametrize("kv", ["absent", None])
-def test_kv_heads_of_a_config_without_them_are_the_classes(tmp_path, model_type, kv):
-    """num_key_value_heads absent: the config class's default (Mistral 8, Qwen2 32, Gemma 2 4, ...; Llama's
-    None: one a head); null: one a head, where transformers accepts a null at all."""
-    import transformers as tf
-
-    cfg = {"model_type": model_type, "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 32,
-           "vocab_size": 64, **({} if kv == "absent" else {"num_key_value_heads": None})}
-    (tmp_path / "config.json").write_text(json.dumps(cfg))
-    from huggingface_hub.errors import StrictDataclassFieldValidationError
-
-    try:
-        hf = tf.AutoConfig.from_pretrained(tmp_path)
-    except StrictDataclassFieldValidationError:      # a class whose field must be a number: null refused
-        assert kv is None
-        return
-    if hf.num_key_value_heads is None:              # (Qwen2-MoE keeps the null: its attention cannot run)
-        assert kv is None and model_type == "qwen2_moe"
-        return
-    assert model_config(cfg).n_kv_heads == hf.num_key_value_heads

@@ -94,8 +94,8 @@ def test_rope_presets_match_transformers(name):
 
 
 def test_gpt_oss_yarn_is_not_truncated():
-    """gpt-oss-20b's YaRN keeps the correction range's ends unrounded (truncate False): its frequencies are
-    transformers' for that setting and differ from the truncated ones in the ramp."""
+    """gpt-oss-20b's YaRN keeps the correction range's ends unrounded (truncate False), which matters: its
+    ramp differs from the rounded one (transformers' own for the preset: test_rope_presets_match_transformers)."""
     p = get_preset("gpt-oss-20b")
     rounded = inv_frequencies(p.head_dim, p.rope_theta, replace(p.rope_scaling, truncate=True), None,
                               p.max_position_embeddings).inv_freq

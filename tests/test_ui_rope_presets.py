@@ -105,9 +105,12 @@ def test_gpt_oss_yarn_truncate_box_follows_the_preset_and_changes_the_ramp(windo
     box = view.params_boxes.truncate
     assert box.isVisible() and not box.isChecked() and window.controller.state.views["rope"].truncate is False
     untruncated = view.result.scaled.profile.inv_freq_after
+    assert view.readout.text().startswith("rope type yarn (not truncated), factor 32")
+    assert "yarn ×32 (4096 → 131072), not truncated" in window.controls.preset_label.text()
     box.setChecked(True)
     assert window.controller.wait_idle()
     assert window.controller.state.views["rope"].truncate is True
+    assert view.readout.text().startswith("rope type yarn, factor 32")
     config = scaling_to_config(p.head_dim, p.rope_theta, replace(p.rope_scaling, truncate=True),
                                p.max_position_embeddings)
     ref, _ = ROPE_INIT_FUNCTIONS["yarn"](PretrainedConfig(**config), "cpu")

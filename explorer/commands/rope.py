@@ -36,7 +36,9 @@ def add_parsers(sub, export_kinds) -> None:
     for name in ("low-freq-factor", "high-freq-factor", "beta-fast", "beta-slow", "mscale", "mscale-all-dim",
                  "attention-factor", "partial-rotary-factor"):
         rope.add_argument(f"--{name}", type=float)
-    rope.add_argument("--no-truncate", action="store_true", help="yarn: do not round the ramp's ends")
+    rope.add_argument("--truncate", action=argparse.BooleanOptionalAction, default=None,
+                      help="yarn: round the ramp's ends to whole pairs (transformers' default; a preset's own "
+                           "otherwise: gpt-oss-20b's is --no-truncate)")
     rope.add_argument("--short-factor", nargs="+", help="longrope: dim/2 numbers (spaces or commas)")
     rope.add_argument("--long-factor", nargs="+", help="longrope: dim/2 numbers (spaces or commas)")
     rope.add_argument("--seq-len", type=int, help="the current sequence length (dynamic, longrope)")
@@ -65,8 +67,8 @@ def _settings(args) -> tuple[int, float, object, int | None]:
     for field in ("short_factor", "long_factor"):
         if field in given:
             given[field] = _numbers(field.replace("_", "-"), given[field])
-    if args.no_truncate:
-        given["truncate"] = False
+    if args.truncate is not None:                  # (true: transformers' default, written as unset)
+        given["truncate"] = None if args.truncate else False
     if args.preset is not None:
         require(args.head_dim is None,
                 "give either --preset or --head-dim (a preset sets head_dim; its other values can be overridden)")

@@ -32,8 +32,7 @@ _RENAMED = {"original_max_len": "original_max_position_embeddings"}
 SCALING_FIELDS = ("factor", "original_max_len", "low_freq_factor", "high_freq_factor", "beta_fast",
                   "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "short_factor",
                   "long_factor")
-ALL_FIELDS = ("rope_type",) + SCALING_FIELDS + ("partial_rotary_factor", "max_position_embeddings",
-                                                "seq_len")
+
 
 
 def fields_of(rope_type: str) -> tuple[str, ...]:

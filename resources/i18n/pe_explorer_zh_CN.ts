@@ -1898,6 +1898,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：layer_types 必须列出 %1 个 %2</translation>
         </message>
         <message>
+            <source>config.json: max_window_layers must be a whole number &gt;= 0, not %1</source>
+            <translation>config.json：max_window_layers 必须是 &gt;= 0 的整数，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
             <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
         </message>
@@ -1920,6 +1924,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: num_hidden_layers is %1; the layers without RoPE are read for at most %2 layers</source>
             <translation>config.json：num_hidden_layers 为 %1；不带 RoPE 的层最多读取 %2 层</translation>
+        </message>
+        <message>
+            <source>config.json: num_key_value_heads must be a positive integer, not null</source>
+            <translation>config.json：num_key_value_heads 必须是正整数，而不是 null</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>
@@ -1984,10 +1992,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both sides of the query, which PE Explorer does not show</source>
             <translation>config.json：use_bidirectional_attention 为 true（EmbeddingGemma）：其键位于查询两侧，PE Explorer 不显示这种情况</translation>
-        </message>
-        <message>
-            <source>config.json: use_sliding_window is true; PE Explorer does not read %1's sliding layers</source>
-            <translation>config.json：use_sliding_window 为 true；PE Explorer 不读取 %1 的滑动窗口层</translation>
         </message>
         <message>
             <source>curve_pairs must be a list of numbers</source>
@@ -4214,6 +4218,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>, </source>
             <translation>，</translation>
+        </message>
+        <message>
+            <source>%1 (not truncated)</source>
+            <translation>%1（不取整）</translation>
         </message>
         <message>
             <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>

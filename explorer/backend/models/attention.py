@@ -13,7 +13,7 @@ i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
 (Gemma 3: its layer type's). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
 the score scalar attention_multiplier^-2), then Gemma 2's soft cap. The layer's sliding window
-(explorer.backend.models.layer_attention) and GPT-OSS's sink logit a head (self_attn.sinks, a softmax slot that
+(explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
 no key fills) come with them. Shapes: heads first.
 """
 

@@ -23,6 +23,7 @@ from explorer.backend.models.family_tables import (
     GEMMA_FAMILIES,
     HEADS_SPLIT,
     LAYER_NORM_EPS,
+    NO_NULL_KV_HEADS,
     NO_QK_BIAS,
     ROPE_FAMILIES,
     SUPPORTED,
@@ -217,8 +218,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
         # (GPTNeoXConfig has no num_key_value_heads: every head its own k and v)
-        kv_default = heads if "num_key_value_heads" in cfg else DEFAULT_KV_HEADS.get(model_type, heads)  # (null)
-        kv = heads if family == "gpt_neox" else _int(cfg, "num_key_value_heads", default=kv_default)
+        null_kv = "num_key_value_heads" in cfg and cfg["num_key_value_heads"] is None     # one per head, where
+        require(not null_kv or model_type not in NO_NULL_KV_HEADS,                       # the class allows it
+                "config.json: num_key_value_heads must be a positive integer, not null")
+        kv = heads if family == "gpt_neox" or null_kv else _int(cfg, "num_key_value_heads",
+                                                                 default=DEFAULT_KV_HEADS.get(model_type, heads))
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
         # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when

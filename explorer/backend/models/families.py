@@ -10,7 +10,7 @@ q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), Stable
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
 (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
 (embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias) and
-GptOssModel (embed_tokens; RMSNorm, q/k biases, a sink logit a head).
+GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head).
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k_norm_heads": pre + "k_layernorm.norms.{head}.weight",
                 # a llama.cpp file's: the heads' weights stacked into one (heads, head_dim) tensor
                 "q_norm_stacked": pre + "q_layernorm.weight", "k_norm_stacked": pre + "k_layernorm.weight"}
-    if cfg.family == "gpt_oss":       # its softmax's sink logit a head
+    if cfg.family == "gpt_oss":       # its softmax's sink logit, one per head
         return {**_projections(pre), "sinks": pre + "sinks"}
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)
         return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",

@@ -31,7 +31,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # to +-clip_qkv when it is set, then Llama's RoPE
             "olmo": "olmo",
             # GPT-OSS: RMSNorm, q/k/v biases, YaRN (x32 from 4,096) by default, layers alternating sliding (128
-            # tokens) and full attention, and a learned sink logit a head in each softmax; experts in the MLP
+            # tokens) and full attention, and a learned sink logit per head in each softmax; experts in the MLP
             "gpt_oss": "gpt_oss"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
@@ -55,10 +55,13 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
-# (transformers 5.25's configuration_<family>.py; the others default to None: one kv head a head, as does a
-# null one in every class that accepts it)
+# (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
+# null one where the class accepts it)
 DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8}
+# the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
+NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
+                    "gpt_oss")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)

@@ -5,15 +5,16 @@ A sliding layer's query m reads the keys n with m - window < n <= m: its `window
 included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - sliding_window; llama.cpp's
 is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
 - Mistral (MistralConfig's default window 4096; null: none), Mixtral and Phi-3 (default none): every layer,
-  when config.json sets sliding_window.
+  when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
 - Gemma 2, Gemma 3 and GPT-OSS: the layers whose type is "sliding_attention" (`layer_types`, or the class's
   pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every sliding_window_pattern-th (default 6) for
   Gemma 3); windows of 4096 (Gemma) and 128 (GPT-OSS) by default.
-Where transformers would mask otherwise than PE Explorer shows, layer q/k are refused in one line (the model
-still opens: its tokens and X need no attention): a null sliding_window beside sliding layers (Gemma 2 / 3,
-GPT-OSS: transformers cannot build their mask), Gemma 3's use_bidirectional_attention (EmbeddingGemma: keys on
-both sides, within half the window), and a use_sliding_window of Qwen2 / Qwen3 / their MoEs / SmolLM3 (off in
-their published configs; each class picks its sliding layers its own way).
+- Qwen2, Qwen3, Qwen2-MoE and SmolLM3: no window unless use_sliding_window (default false); then the layers of
+  `layer_types`, or the class's own: Qwen2 / Qwen3 the layers from max_window_layers (default 28) on, Qwen2-MoE
+  every other layer below it (layer 0 among them), SmolLM3 its layers without RoPE.
+Where transformers would mask differently from what PE Explorer draws, layer q/k are refused in one line (the
+model still opens: its tokens and X need no attention): a null window beside sliding layers (transformers
+cannot build their mask) and Gemma 3's use_bidirectional_attention (EmbeddingGemma: keys on both sides).
 """
 
 from __future__ import annotations
@@ -23,17 +24,50 @@ from explorer.errors import msg, require, shown
 LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
-EVERY_LAYER = ("mistral", "mixtral", "phi3")                  # by model_type: one window for all layers
-BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss")           # by model_type: the sliding layers' window
-DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128}
+EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe")     # by model_type: one window for all layers
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
+#                                                               sliding layers' window
+BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
+DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "qwen2": 4096,
+                  "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}
 FULL_EVERY = {"gemma2": 2, "gpt_oss": 2}                       # every n-th layer full (else sliding_window_pattern)
-UNREAD = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")  # their use_sliding_window: refused
 MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
 
 
-def layer_types(cfg: dict, model_type: str, n_layers: int) -> tuple[str, ...]:
-    """Each layer's attention type: layer_types, or the class's pattern (Gemma 2 and GPT-OSS: every 2nd
-    layer full, Gemma 3: every sliding_window_pattern-th)."""
+def _flag(cfg: dict, key: str) -> bool:
+    """A true / false key, false when absent or null (the classes that read these type them bool | None)."""
+    value = cfg.get(key)
+    require(value is None or type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
+    return bool(value)
+
+
+def _max_window_layers(cfg: dict) -> int:
+    value = cfg.get("max_window_layers", 28)
+    require(type(value) is int and value >= 0, "config.json: max_window_layers must be a whole number >= 0, "
+                                               "not %1", shown(value))
+    return value
+
+
+def _class_pattern(cfg: dict, model_type: str, n_layers: int, window: int | None) -> list[bool]:
+    """Which layers slide when config.json lists no layer_types, as each class's __post_init__ sets them."""
+    if model_type in ("qwen2", "qwen3"):
+        first = _max_window_layers(cfg)
+        return [window is not None and i >= first for i in range(n_layers)]
+    if model_type == "qwen2_moe":
+        below = _max_window_layers(cfg)
+        return [window is not None and (i + 1) % 2 == 1 and i < below for i in range(n_layers)]
+    if model_type == "smollm3":
+        nope = set(nope_layers(cfg, n_layers))
+        return [window is not None and i in nope for i in range(n_layers)]
+    every = FULL_EVERY.get(model_type) or cfg.get("sliding_window_pattern", 6)
+    require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
+            "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
+    return [(i + 1) % every != 0 for i in range(n_layers)]
+
+
+def layer_types(cfg: dict, model_type: str, n_layers: int, window: int | None = None) -> tuple[str, ...]:
+    """Each layer's attention type: layer_types, or the class's pattern (window: the class's sliding_window
+    after its use_sliding_window, which the Qwen and SmolLM3 patterns read)."""
     require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; layer types are read for at "
                                     "most %2 layers", n_layers, f"{MAX_LAYERS:,}")
     given = cfg.get("layer_types")
@@ -41,34 +75,23 @@ def layer_types(cfg: dict, model_type: str, n_layers: int) -> tuple[str, ...]:
         require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
                 "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
         return tuple(given)
-    every = FULL_EVERY.get(model_type) or cfg.get("sliding_window_pattern", 6)
-    require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
-            "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
-    return tuple("sliding_attention" if (i + 1) % every else "full_attention" for i in range(n_layers))
+    sliding = _class_pattern(cfg, model_type, n_layers, window)
+    return tuple("sliding_attention" if s else "full_attention" for s in sliding)
 
 
 def sliding_window(cfg: dict, model_type: str) -> int | None:
     """config.json's sliding_window (the class's default where it has none): tokens a sliding layer's query
-    reads, or None (no window)."""
-    if model_type not in EVERY_LAYER + BY_LAYER_TYPE:
-        return None
+    reads, or None (no window; the Qwens and SmolLM3 without use_sliding_window)."""
+    if model_type not in EVERY_LAYER + BY_LAYER_TYPE or model_type in BY_USE and not _flag(cfg, "use_sliding_window"):
+        return None                 # (a saved Qwen2-MoE config says 0 then: its class's stand-in for none)
     value = cfg.get("sliding_window", DEFAULT_WINDOW.get(model_type))
     require(value is None or type(value) is int and 1 <= value <= MAX_WINDOW,
             "config.json: sliding_window must be a whole number from 1 to 2^31 - 1 or null, not %1", shown(value))
     return value
 
 
-def _flag(cfg: dict, key: str) -> bool:
-    value = cfg.get(key, False)
-    require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
-    return value
-
-
 def attention_refusal(cfg: dict, model_type: str, out: dict):
     """Why layer q/k cannot be shown masked as transformers masks them (a Message), or None."""
-    if model_type in UNREAD and _flag(cfg, "use_sliding_window"):
-        return msg("config.json: use_sliding_window is true; PE Explorer does not read %1's sliding layers",
-                   model_type)
     if model_type == "gemma3_text" and _flag(cfg, "use_bidirectional_attention"):
         return msg("config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both "
                    "sides of the query, which PE Explorer does not show")
@@ -84,7 +107,7 @@ def window_fields(cfg: dict, model_type: str, n_layers: int) -> dict:
     window = sliding_window(cfg, model_type)
     out = {"sliding_window": window} if window is not None else {}
     if model_type in BY_LAYER_TYPE:
-        out["layer_types"] = layer_types(cfg, model_type, n_layers)
+        out["layer_types"] = layer_types(cfg, model_type, n_layers, window)
     refusal = attention_refusal(cfg, model_type, out)
     return {**out, "attention_refusal": refusal} if refusal is not None else out
 

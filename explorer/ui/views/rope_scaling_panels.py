@@ -294,5 +294,7 @@ class ScalingPanels:
         p = r.scaled.profile
         counts = QCoreApplication.translate("RopeScaling", ", ").join(
             f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
+        kind = p.rope_type if r.state.truncate or p.rope_type != "yarn" else fill(
+            QCoreApplication.translate("RopeScaling", "%1 (not truncated)"), p.rope_type)
         return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
-                    "(%7 pairs: %8)"), p.rope_type, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts))
+                    "(%7 pairs: %8)"), kind, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts))
