@@ -86,7 +86,7 @@ class QkResult:
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
     sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
-    #                                     logit a head (a softmax slot no key fills); empty for the others
+    #                                     logit, one per head (a softmax slot no key fills); empty for the others
 
     @property
     def n_shown(self) -> int:
