@@ -34,7 +34,6 @@ SCALING_FIELDS = ("factor", "original_max_len", "low_freq_factor", "high_freq_fa
                   "long_factor")
 
 
-
 def fields_of(rope_type: str) -> tuple[str, ...]:
     """The state fields rope_type reads (besides partial_rotary_factor, seq_len, max_position_embeddings)."""
     names = {v: k for k, v in _RENAMED.items()}
