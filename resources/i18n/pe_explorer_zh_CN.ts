@@ -3934,10 +3934,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>头</translation>
         </message>
         <message>
-            <source>causal (mask future keys)</source>
-            <translation>因果（屏蔽未来的键）</translation>
-        </message>
-        <message>
             <source>A decoder's attention at query m reads only keys n ≤ m (in a sliding-window layer, only the latest ones): the logits of the other keys are hidden (blank), and the mean logit is taken over the distances m − n it reads.</source>
             <translation>解码器在查询 m 处只读取 n ≤ m 的键（在滑动窗口层中只读取最近的若干个）：其他键的 logit 被隐藏（空白），平均 logit 只在它读取的距离 m − n 上计算。</translation>
         </message>
@@ -3980,10 +3976,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
             <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
-        </message>
-        <message>
-            <source>causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)</source>
-            <translation>因果，滑动窗口 %1（屏蔽未来的键，以及距查询 %1 个词元及以上的键）</translation>
         </message>
         <message>
             <source>of %1 (reads kv head %2 of %3) · %4</source>
@@ -4052,6 +4044,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
+        </message>
+        <message>
+            <source>causal (mask future keys)</source>
+            <translation>因果（屏蔽未来的键）</translation>
+        </message>
+        <message>
+            <source>causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)</source>
+            <translation>因果，滑动窗口 %1（屏蔽未来的键，以及距查询 %1 个词元及以上的键）</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>

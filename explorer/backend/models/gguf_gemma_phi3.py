@@ -63,9 +63,8 @@ def layer_count(fields: dict, arch: str, where: str) -> int:
     return n
 
 
-def layer_types(fields: dict, arch: str, n_layers: int, where: str) -> list[str]:
-    """Each layer's attention type as llama.cpp's is_swa(il) has it."""
-    window = meta_int(fields, f"{arch}.attention.sliding_window", where, default=0, low=0)
+def layer_types(fields: dict, arch: str, n_layers: int, window: int, where: str) -> list[str]:
+    """Each layer's attention type as llama.cpp's is_swa(il) has it (window: attention.sliding_window)."""
     if arch == "gemma3" and not window:
         return ["full_attention"] * n_layers              # no sliding window: swa_type NONE
     key = f"{arch}.attention.sliding_window_pattern"
@@ -88,11 +87,11 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
     big = n_layers == LAYERS_27B[arch]
     config["query_pre_attn_scalar"] = (config["hidden_size"] // config["num_attention_heads"] if big
                                        else config["head_dim"])
-    config["layer_types"] = layer_types(fields, arch, n_layers, where)
     key = f"{arch}.attention.sliding_window"
     window = meta_int(fields, key, where, default=GEMMA2_WINDOW if arch == "gemma2" else 0, low=0)
     require(window or arch != "gemma2", "%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window "
                                         "(llama.cpp would mask every key)", where, key)
+    config["layer_types"] = layer_types(fields, arch, n_layers, window, where)
     config["sliding_window"] = window or None
     if arch == "gemma2":
         cap = meta_float(fields, f"{arch}.attn_logit_softcapping", where, default=50.0)

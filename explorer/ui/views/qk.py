@@ -66,7 +66,7 @@ class QkView(Retranslatable, PanelView):
             "q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, "
             "the same weights see no position at all."))
         self.head_label.setText(self.tr("head"))
-        self.causal_box.setText(self.tr("causal (mask future keys)"))
+        self.causal_box.setText(self._causal_text(None))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
                                            "sliding-window layer, only the latest ones): the logits of the "
                                            "other keys are hidden (blank), and the mean logit is taken over "
@@ -95,7 +95,7 @@ class QkView(Retranslatable, PanelView):
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
-            self.causal_box.setText(self.tr("causal (mask future keys)"))
+            self.causal_box.setText(self._causal_text(None))
             self.set_readout(" ")
             return
         self.note.setVisible(bool(r.note))
@@ -111,9 +111,7 @@ class QkView(Retranslatable, PanelView):
             warning = html.escape(localized(r.warning, current_language()))
             self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
             self.note.show()
-        self.causal_box.setText(self.tr("causal (mask future keys)") if r.window is None else fill(
-            self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)"),
-            str(r.window)))
+        self.causal_box.setText(self._causal_text(r.window))
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
@@ -173,6 +171,13 @@ class QkView(Retranslatable, PanelView):
             rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
                               str(r.n_heads), str(hd), rope, shown))
+
+    def _causal_text(self, window: int | None) -> str:
+        """The causal box's label: what it masks, the layer's sliding window included."""
+        if window is None:
+            return self.tr("causal (mask future keys)")
+        return fill(self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)"),
+                    str(window))
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result
