@@ -182,37 +182,44 @@ YARN_KV = {"llama.rope.scaling.type": "yarn", "llama.rope.scaling.factor": 4.0,
            "llama.rope.scaling.original_context_length": 64}
 
 
-def test_yarn_betas_from_metadata_rotate_as_transformers_does(tmp_path):
-    """rope.scaling.yarn_beta_fast / _slow (convert_hf_to_gguf writes a config's beta_fast / beta_slow
-    there; ggml's correction dims read them as transformers' find_correction_range does): q and k after
-    RoPE equal transformers' with the same betas (4 and 2 move the ramp's top from pair 3 to pair 2)."""
+def test_yarn_betas_in_the_metadata_are_not_read_as_llama_cpp_does_not(tmp_path):
+    """rope.scaling.yarn_beta_fast / _slow (convert_hf_to_gguf writes a config's beta_fast / beta_slow there)
+    are not read by llama.cpp's common loader, which keeps 32 and 1 for a llama file: q and k after RoPE equal
+    transformers' with betas 32 and 1, not those of a model with the file's 4 and 2 (which move the ramp's top
+    from pair 3 to pair 2)."""
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
     from explorer.backend.models.hf_folder import open_model
     from tests import models_helpers as mh
 
-    torch.manual_seed(4)
-    yarn = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "original_max_position_embeddings": 64,
-            "beta_fast": 4.0, "beta_slow": 2.0}
-    config = LlamaConfig(vocab_size=len(fx.vocabulary()[0]), hidden_size=64, intermediate_size=128,
-                         num_hidden_layers=1, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
-                         max_position_embeddings=256, rope_parameters=yarn)
-    config._attn_implementation = "eager"
-    llama = LlamaForCausalLM(config).eval()
-    with torch.no_grad():
-        for p in llama.parameters():
-            p.normal_(0.0, 0.3)
-            p.copy_(p.half().float())                # F16 in the file is then exact
+    def llama(**betas):
+        torch.manual_seed(4)
+        yarn = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "original_max_position_embeddings": 64,
+                **betas}
+        config = LlamaConfig(vocab_size=len(fx.vocabulary()[0]), hidden_size=64, intermediate_size=128,
+                             num_hidden_layers=1, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+                             max_position_embeddings=256, rope_parameters=yarn)
+        config._attn_implementation = "eager"
+        model = LlamaForCausalLM(config).eval()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.normal_(0.0, 0.3)
+                p.copy_(p.half().float())                # F16 in the file is then exact
+        return model
+
     path = tmp_path / "yarn.gguf"
-    fx.write_llama_gguf(path, llama, "F16", extra_kv={**YARN_KV, "llama.rope.scaling.yarn_beta_fast": 4.0,
-                                                      "llama.rope.scaling.yarn_beta_slow": 2.0})
+    fx.write_llama_gguf(path, llama(), "F16", extra_kv={**YARN_KV, "llama.rope.scaling.yarn_beta_fast": 4.0,
+                                                        "llama.rope.scaling.yarn_beta_slow": 2.0})
     with open_model(str(path)) as model:
         ids = model.tokenize("hello world the end of it all").ids
-        ref = mh.capture(llama, "llama", ids)
         got = model.layer0_qk(ids)
-        np.testing.assert_allclose(got.q_rot, ref["q_rot"], atol=1e-5)
-        np.testing.assert_allclose(got.k_rot, ref["k_rot"][got.kv_head], atol=1e-5)
+        assert model.config.rope_scaling.yarn_betas == (32.0, 1.0)
+    ref = mh.capture(llama(), "llama", ids)
+    np.testing.assert_allclose(got.q_rot, ref["q_rot"], atol=1e-5)
+    np.testing.assert_allclose(got.k_rot, ref["k_rot"][got.kv_head], atol=1e-5)
+    other = mh.capture(llama(beta_fast=4.0, beta_slow=2.0), "llama", ids)
+    assert np.abs(got.q_rot - other["q_rot"]).max() > 1e-2
 
 
 @pytest.mark.parametrize("key", ["attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier"])

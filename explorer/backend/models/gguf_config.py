@@ -76,9 +76,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if kind == "yarn":
             scaling["original_max_position_embeddings"] = _int(
                 f, f"{arch}.rope.scaling.original_context_length", where)
-            for beta in ("beta_fast", "beta_slow"):      # ggml's correction dims: transformers' betas
-                if f"{arch}.rope.scaling.yarn_{beta}" in f:
-                    scaling[beta] = _float(f, f"{arch}.rope.scaling.yarn_{beta}", where)
+            # (rope.scaling.yarn_beta_fast / _slow, which the converter writes from a config's betas, are not
+            # read: llama.cpp's common loader leaves them at 32 and 1, transformers' defaults, for these
+            # architectures; only a few others, none of them here, read them)
             for key in (f"{arch}.rope.scaling.{k}" for k in YARN_UNREAD):
                 require(key not in f, "%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and "
                                       "k otherwise than PE Explorer would", where, key)
