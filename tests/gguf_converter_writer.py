@@ -21,6 +21,12 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
+- GptOssModel (conversion/gpt_oss.py, conversion/base.py): TextModel's keys (freq base, key / value length from
+  head_dim, expert counts; YaRN as rope.scaling.type / factor / original_context_length and the betas as
+  yarn_beta_fast / _slow; no key for `truncate`), the sliding window and the expert feed-forward length;
+  `self_attn.sinks` as blk.N.attn_sinks.weight; the experts' interleaved gate / up columns split (rows ::2
+  gate, 1::2 up, after a transpose) into ffn_gate_exps / ffn_up_exps, down_proj transposed, each expert
+  tensor in MXFP4 (the published checkpoints' format) or F16.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
-         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM"}
+         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -65,9 +71,11 @@ def _stacked_qk_norms(weights: dict) -> dict:
     return out
 
 
-def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> dict[str, np.ndarray]:
+def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
+                    expert_qtype: str = "MXFP4") -> dict[str, np.ndarray]:
     """Write `model` as a GGUF of `arch`; the stored float32 arrays by GGUF name. edit(writer, stored), if
-    given, runs after the tensors are added (more keys or tensors; `stored` may be changed)."""
+    given, runs after the tensors are added (more keys or tensors; `stored` may be changed). expert_qtype:
+    GPT-OSS's expert weights, "MXFP4" or "F16"."""
     import gguf
 
     cfg = model.config
@@ -135,7 +143,9 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
                                             else 1.0)
             w.add_tensor("rope_factors_long.weight", np.asarray(params["long_factor"], np.float32))
             w.add_tensor("rope_factors_short.weight", np.asarray(params["short_factor"], np.float32))
-    fx.add_byte_vocabulary(w)
+    elif arch == "gpt-oss":
+        _gpt_oss_keys(w, cfg)
+    fx.add_byte_vocabulary(w, pre="gpt-4o" if arch == "gpt-oss" else "smollm")   # (o200k's, for gpt-oss)
     stored = {}
     weights = fx.hf_weights(model)
     if arch == "stablelm":
@@ -148,6 +158,9 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
             for part, half in zip(("gate", "up"), np.split(arr, 2, axis=1)):
                 stored[f"blk.{layer}.ffn_{part}_exps.weight"] = fx.add_weight(
                     w, f"blk.{layer}.ffn_{part}_exps.weight", np.ascontiguousarray(half), "F16")
+            continue
+        if arch == "gpt-oss" and ".mlp.experts." in hf:
+            stored.update(_gpt_oss_experts(w, hf, arr, expert_qtype))
             continue
         name = names.get_name(hf if hf.startswith("lm_head.") else "model." + hf, try_suffixes=(".weight", ".bias"))
         assert name is not None, hf
@@ -163,3 +176,50 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None) -> di
     w.write_tensors_to_file()
     w.close()
     return stored
+
+
+def _gpt_oss_keys(w, cfg) -> None:
+    """GptOssModel.set_gguf_parameters (TextModel's keys, then its own)."""
+    import gguf
+
+    params = _rope(cfg)
+    w.add_rope_freq_base(params["rope_theta"])
+    w.add_key_length(cfg.head_dim)
+    w.add_value_length(cfg.head_dim)
+    w.add_expert_count(cfg.num_local_experts)
+    w.add_expert_used_count(cfg.num_experts_per_tok)
+    if params.get("rope_type") == "yarn":
+        w.add_rope_scaling_type(gguf.RopeScalingType.YARN)
+        w.add_rope_scaling_factor(params["factor"])
+        w.add_rope_scaling_orig_ctx_len(params["original_max_position_embeddings"])
+        for beta in ("beta_fast", "beta_slow"):
+            if params.get(beta) is not None:
+                getattr(w, f"add_rope_scaling_yarn_{beta}")(params[beta])
+    w.add_sliding_window(cfg.sliding_window)
+    w.add_expert_feed_forward_length(cfg.intermediate_size)
+
+
+def _gpt_oss_experts(w, hf: str, arr: np.ndarray, qtype: str) -> dict[str, np.ndarray]:
+    """One GPT-OSS expert tensor as GptOssModel.modify_tensors writes it; the stored arrays by GGUF name."""
+    import gguf
+
+    layer = hf.split(".")[1]
+
+    def put(part: str, kind: str, a: np.ndarray) -> tuple[str, np.ndarray]:
+        name = f"blk.{layer}.ffn_{part}_exps.{kind}"
+        a = np.ascontiguousarray(a, dtype=np.float32)
+        if kind == "bias" or qtype == "F16":
+            return name, fx.add_weight(w, name, a, "F16", float32=kind == "bias")
+        q = gguf.quants.quantize(a, gguf.GGMLQuantizationType.MXFP4)
+        w.add_tensor(name, q, raw_dtype=gguf.GGMLQuantizationType.MXFP4)
+        return name, gguf.quants.dequantize(q, gguf.GGMLQuantizationType.MXFP4)
+
+    if hf.endswith("gate_up_proj"):                  # (E, d, 2 ff), gate and up interleaved in the last axis
+        rows = np.swapaxes(arr, -1, -2)              # (E, 2 ff, d)
+        return dict([put("gate", "weight", rows[:, ::2]), put("up", "weight", rows[:, 1::2])])
+    if hf.endswith("gate_up_proj_bias"):             # (E, 2 ff)
+        return dict([put("gate", "bias", arr[..., ::2]), put("up", "bias", arr[..., 1::2])])
+    if hf.endswith("down_proj"):                     # (E, ff, d)
+        return dict([put("down", "weight", np.swapaxes(arr, -1, -2))])
+    assert hf.endswith("down_proj_bias"), hf
+    return dict([put("down", "bias", arr)])

@@ -291,7 +291,7 @@ def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_pa
     assert np.isnan(drawn[~seen]).all() and np.isnan(view.plain_img.image.image[~seen]).all()
     np.testing.assert_allclose(r.sinks, want.sinks)
     assert f"sink logit {want.sinks[2]:+.3f}" in view.head_info.text()
-    assert "yarn ×32 (4096 → 40); attention: a sliding window of 6 tokens, one sink logit per head; " in (
+    assert "yarn ×32 (4096 → 40), not truncated; attention: a sliding window of 6 tokens, one sink logit per head; " in (
         view.readout.text()), view.readout.text()
     assert view.causal_box.text() == "causal, sliding window of 6 (mask future keys and keys 6 or more tokens back)"
     assert "less than 1" in view.head_info.toolTip()
@@ -310,6 +310,28 @@ def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_pa
     assert view.result.error and view.causal_box.text() == "causal (mask future keys)"
     window.controller.update(text=mh.TEXT)
     window.controller.wait_idle()
+
+
+def test_the_readout_and_status_say_whether_yarns_ramp_is_rounded(window, tmp_path):
+    """GPT-OSS's checkpoint says truncate false ("not truncated" in the status line and the Real RoPE readout);
+    llama.cpp rounds YaRN's ramp in every GGUF, so the same model as a GGUF file says nothing of it."""
+    pytest.importorskip("gguf")
+    from tests import gguf_arch_writer as aw
+    from tests import gguf_converter_writer as gw
+    from tests import gguf_fixtures as fx
+
+    torch_model = aw.fp16_random_model("gpt_oss", tmp_path / "gpt_oss", 2, dict(   # (rows for the file's vocabulary)
+        mh.FAMILIES["gpt_oss"], vocab_size=len(fx.vocabulary()[0])))
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", expert_qtype="F16")
+    window.controller.update(text=mh.TEXT)
+    view = show(window, "qk")
+    for spec, unrounded in ((tmp_path / "gpt_oss", True), (tmp_path / "m.gguf", False)):
+        open_and_wait(window, spec)
+        status = window.statusBar().currentMessage()
+        assert "yarn ×32 (4096 → 40)" in status and ("not truncated" in status) == unrounded, status
+        window.controller.wait_idle()
+        assert ("yarn ×32 (4096 → 40), not truncated;" in view.readout.text()) == unrounded, view.readout.text()
+        assert ("yarn ×32 (4096 → 40);" in view.readout.text()) != unrounded, view.readout.text()
 
 
 def test_qk_readout_names_the_longrope_factor_set_in_use(window, tmp_path):

@@ -80,6 +80,7 @@ class QkResult:
     #                                     query_pre_attn_scalar
     softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
     rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
+    yarn_unrounded: bool = False        # YaRN with truncate false (ModelConfig.yarn_unrounded)
     rotary_fraction: float = 1.0        # the fraction of each head that rotates (Phi-4-mini: 0.75)
     neighbour_pairs: bool = False       # GPT-J: channels (2i, 2i + 1) turn together (else i and i + rot/2)
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
@@ -177,7 +178,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     tokens=tuple(t.text for t in tokenized.tokens[:n]), n_total=len(tokenized), q=q, k=k,
                     q_plain=q_plain, k_plain=k_plain, logits=logits, logits_plain=logits_plain,
                     kv_head=np.asarray(qk.kv_head), distance=delta, by_distance=prof, by_distance_plain=prof_plain,
-                    note=note, warning=warning, rope_label=cfg.rope_type_label,
+                    note=note, warning=warning, rope_label=cfg.rope_type_label, yarn_unrounded=cfg.yarn_unrounded,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,

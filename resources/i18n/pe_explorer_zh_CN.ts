@@ -1166,6 +1166,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is missing; llama.cpp's gpt-oss requires it</source>
+            <translation>%1：缺少元数据 %2；llama.cpp 的 gpt-oss 需要它</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and k otherwise than PE Explorer would</source>
             <translation>%1：元数据 %2 未被读取：带有它时，llama.cpp 的 YaRN 旋转 q 和 k 的方式可能与 PE Explorer 不同</translation>
         </message>
@@ -4360,6 +4364,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>, </source>
             <translation>，</translation>
+        </message>
+        <message>
+            <source>not truncated</source>
+            <translation>不取整</translation>
         </message>
         <message>
             <source>long factors (text &gt; L0)</source>

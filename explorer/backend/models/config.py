@@ -122,6 +122,13 @@ class ModelConfig:
         return text
 
     @property
+    def yarn_unrounded(self) -> bool:
+        """YaRN whose ramp ends are not rounded to whole pairs (truncate false: GPT-OSS's checkpoints; llama.cpp
+        always rounds, so a GGUF never has it)."""
+        s = self.rope_scaling
+        return s is not None and s.rope_type == "yarn" and s.truncate is False
+
+    @property
     def partial_rotary_factor(self) -> float:
         """The fraction of each head that rotates (1 for learned positions or refused settings)."""
         return self.rope_scaling.partial_rotary_factor if self.rope_scaling is not None else 1.0

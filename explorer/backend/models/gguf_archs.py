@@ -34,6 +34,9 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   llama_model_rope_type); no attn_norm, attn_q_norm / attn_k_norm over all of q's and k's channels,
   post_attention_norm and post_ffw_norm. The same class writes OLMo 3 (Olmo3ForCausalLM) as `olmo2` with an
   attention.sliding_window, which llama.cpp reads as sliding layers: refused here.
+- `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
+  sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
+  by it).
 - `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
   factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
   RoPE divides theta_i by it. No rope scaling metadata is written for it.
@@ -77,6 +80,7 @@ ARCHS = {
     "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -86,7 +90,9 @@ LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_fac
 FACTOR_TOLERANCE = 1e-6
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
-WHOLE_HEAD_ROPE = ("granite", "olmo2")   # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp)
+# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp) or reshapes q and k by n_rot
+# (openai-moe-iswa.cpp)
+WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -219,6 +225,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     want["blk.0.attn_output.weight"] = (heads * hd, d)
     if kind in ("gemma2", "gemma3_text"):
         want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
+    if kind == "gpt_oss":                   # each head's sink logit (gguf_gpt_oss.py)
+        want["blk.0.attn_sinks.weight"] = (heads,)
     if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     if kind == "olmo2":                     # its q/k norms span all heads

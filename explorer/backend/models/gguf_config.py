@@ -14,6 +14,7 @@ from explorer.backend.models.gguf_archs import (
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
+from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.errors import require
@@ -25,7 +26,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2, stablelm, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2, stablelm, gpt-oss, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -90,6 +91,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
                                                     "scaling metadata", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
+    if arch == "gpt-oss":
+        gpt_oss_config(f, config, kind, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where)

@@ -30,6 +30,8 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
+from explorer.backend.models.gguf_gpt_oss import BARE
+from explorer.backend.models.gguf_gpt_oss import NAMES as GPT_OSS_NAMES
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
 from explorer.backend.models.gguf_learned import LEARNED, check_learned_layer0, learned_hf_name, transposed
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
@@ -54,9 +56,12 @@ def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = _BLOCK_RE.fullmatch(gguf_name)
-    names = BLOCK_NAMES.get(arch, {})
+    names = GPT_OSS_NAMES if arch == "gpt-oss" else BLOCK_NAMES.get(arch, {})
     if m and (m.group(2) in names or m.group(2) in _BLOCK):
-        return f"layers.{int(m.group(1))}.{names.get(m.group(2)) or _BLOCK[m.group(2)]}.{m.group(3)}"
+        name = names.get(m.group(2)) or _BLOCK[m.group(2)]
+        if name in BARE:                 # a parameter Hugging Face names without ".weight" (GPT-OSS's sinks)
+            return f"layers.{int(m.group(1))}.{name}" if m.group(3) == "weight" else None
+        return f"layers.{int(m.group(1))}.{name}.{m.group(3)}"
     return None
 
 

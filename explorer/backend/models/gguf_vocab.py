@@ -19,13 +19,21 @@ LLAMA3_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\
              r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 QWEN2_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"
             r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# GPT-4o's o200k pre-tokenizer (gpt-oss, Llama 4), as llama.cpp rewrote tokenizer.json's pattern for its own
+# regex engine: a cased word is non-lowercase letters then non-uppercase ones (or the reverse), with an
+# optional 's / 't / ... ending
+GPT4O_RE = (r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+"
+            r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
+            r"|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*"
+            r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
+            r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 # tokenizer.ggml.pre -> regexes, applied in order (llama.cpp src/llama-vocab.cpp)
 PRE_REGEXES = {
     "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "gpt-2": (GPT2_RE,), "phi-2": (GPT2_RE,), "mpt": (GPT2_RE,),
     "olmo": (GPT2_RE,),
     "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
-    "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,),
+    "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,),
 }
 CONTROL, USER_DEFINED = 3, 4     # tokenizer.ggml.token_type values (llama.cpp's llama_token_type)
 

@@ -15,11 +15,14 @@ def scaling_words(state) -> str:
 
 
 def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "",
-               neighbour_pairs: bool = False) -> tuple[str, ...]:
-    """The rope type's label when it has one (ModelConfig.rope_type_label), LongRoPE's factor set in use
-    ("long" / "short"), the rotary fraction when not the whole head turns, and GPT-J's pairing of
-    neighbouring channels; () for plain whole-head rotate-half RoPE. The caller joins them with its ", "."""
+               neighbour_pairs: bool = False, yarn_unrounded: bool = False) -> tuple[str, ...]:
+    """The rope type's label when it has one (ModelConfig.rope_type_label), YaRN's unrounded ramp (truncate
+    false), LongRoPE's factor set in use ("long" / "short"), the rotary fraction when not the whole head
+    turns, and GPT-J's pairing of neighbouring channels; () for plain whole-head rotate-half RoPE. The caller
+    joins them with its ", "."""
     parts = (type_label,) if type_label else ()
+    if yarn_unrounded:
+        parts += (QCoreApplication.translate("RopeWords", "not truncated"),)
     if longrope_factors == "long":
         parts += (QCoreApplication.translate("RopeWords", "long factors (text > L0)"),)
     elif longrope_factors == "short":
