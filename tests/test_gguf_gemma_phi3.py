@@ -140,6 +140,23 @@ def test_a_gemma2_file_without_a_sliding_window_reads_llama_cpps_4096(tmp_path):
         assert model.config.window_of(0) == 4096 and model.config.window_of(1) is None
 
 
+def test_a_phi3_files_sliding_window_is_not_used_as_llama_cpp_does_not(tmp_path):
+    """llama.cpp's phi3 loader reads attention.sliding_window and then turns it off ("Phi SWA is currently
+    disabled", ggml-org/llama.cpp#13676: swa_type NONE, n_swa 0): every causal key is read. A Phi-3 with a
+    5-token window (the converter writes it) reads as the same model without one, not as transformers runs
+    the checkpoint."""
+    kwargs = dict(mh.FAMILIES["phi3"], sliding_window=5)
+    torch_model = _build("phi3", kwargs, tmp_path / "hf")
+    aw.fp16_exact(torch_model)
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "phi3")
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.config.window_of(0) is None
+        with pytest.raises(AssertionError):                           # the checkpoint's own window
+            mh.assert_layer0_as_transformers(model, torch_model, "phi3", IDS)
+        torch_model.config.sliding_window = None                      # llama.cpp's: no window
+        mh.assert_layer0_as_transformers(model, torch_model, "phi3", IDS)
+
+
 @pytest.mark.parametrize("pattern, want", [
     (3, ("sliding_attention", "sliding_attention", "full_attention", "sliding_attention")),
     (0, ("sliding_attention",) * 4),                         # llama.cpp: n_pattern 0 = every layer

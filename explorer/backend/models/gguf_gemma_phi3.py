@@ -24,7 +24,8 @@ Sources (ggml-org/llama.cpp): convert_hf_to_gguf.py (`Gemma2Model`, `Gemma3Model
   (rot / 2 float32 each), `rope.scaling.attn_factor` (llama.cpp's default 1) and
   `rope.scaling.original_context_length` (default: the context length). llama.cpp takes the long factors
   when its context setting (n_ctx per sequence) exceeds that length; PE Explorer, when the text does, as
-  transformers' Phi3 does.
+  transformers' Phi3 does. Its `attention.sliding_window` (2047 in Phi-3-mini-4k) is read by llama.cpp and
+  then turned off ("Phi SWA is currently disabled", llama.cpp#13676: swa_type NONE): no window here either.
 """
 
 from __future__ import annotations
