@@ -62,6 +62,11 @@ FAMILIES = {
                      use_qkv_bias=True, qk_layernorm=True),
     # OLMo 2: no norm before attention, RMSNorms over the whole q (4 x 8) and k (2 x 8) projections
     "olmo2": dict(SMALL, num_key_value_heads=2, rope_theta=650.0),
+    # OLMo 3: OLMo 2's attention; layers 0-2 of 4 sliding over 6 tokens at plain RoPE, layer 3 full with YaRN
+    "olmo3": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, sliding_window=6, rope_parameters={
+        "sliding_attention": {"rope_type": "default", "rope_theta": 650.0},
+        "full_attention": {"rope_type": "yarn", "rope_theta": 650.0, "factor": 4.0,
+                           "original_max_position_embeddings": 10}}),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -90,7 +95,7 @@ def classes(family: str):
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
-            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
@@ -257,7 +262,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2")
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]

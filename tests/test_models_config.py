@@ -22,11 +22,13 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
     five = model_config(hf.to_dict(), "m")
     four_dict = dict(hf.to_dict())
     params = four_dict.pop("rope_parameters", None)
-    nested = family == "gemma3"                      # RoPE per layer type; layer 0 is a sliding layer
-    if nested:
+    nested = family in ("gemma3", "olmo3")          # RoPE per layer type; layer 0 is a sliding layer
+    if nested:                                       # (OLMo 3's two bases are one rope_theta in 4.x)
         full, sliding = params["full_attention"], params["sliding_attention"]
-        four_dict.update(rope_theta=full["rope_theta"], rope_local_base_freq=sliding["rope_theta"],
-                         rope_scaling={k: v for k, v in full.items() if k != "rope_theta"})
+        four_dict.update(rope_theta=full["rope_theta"], rope_scaling={k: v for k, v in full.items()
+                                                                      if k != "rope_theta"})
+        if family == "gemma3":
+            four_dict["rope_local_base_freq"] = sliding["rope_theta"]
         params = params[hf.layer_types[0]]
     elif family == "gptj":                           # no RoPE keys: rotary_dim of each head, base 10,000
         params = {"rope_type": "default", "rope_theta": 10000.0,

@@ -329,6 +329,7 @@ def test_the_readout_and_status_say_whether_yarns_ramp_is_rounded(window, tmp_pa
         open_and_wait(window, spec)
         status = window.statusBar().currentMessage()
         assert "yarn ×32 (4096 → 40)" in status and ("not truncated" in status) == unrounded, status
+        assert "(gpt_oss, d = 32, 4 heads," in status, status
         window.controller.wait_idle()
         assert ("yarn ×32 (4096 → 40), not truncated;" in view.readout.text()) == unrounded, view.readout.text()
         assert ("yarn ×32 (4096 → 40);" in view.readout.text()) != unrounded, view.readout.text()

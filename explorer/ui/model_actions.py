@@ -194,7 +194,7 @@ class ModelActions(QObject):
         self.loaded.emit(spec)
 
     def opened_text(self, model) -> str:
-        """'Opened model NAME (family, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
+        """'Opened model NAME (model type, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
         c = model.config
         where = (fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
@@ -202,7 +202,7 @@ class ModelActions(QObject):
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,
                                                   neighbour_pairs=c.rope_interleaved,
                                                   yarn_unrounded=c.yarn_unrounded)))
-        return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.family, str(c.d_model), str(c.n_heads), where))
+        return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.model_type, str(c.d_model), str(c.n_heads), where))
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
         """Block until the load finished and its result was handled (tests)."""

@@ -1870,12 +1870,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：%1 必须是 true 或 false，而不是 %2</translation>
         </message>
         <message>
-            <source>config.json: BERT position_embedding_type %1 is not supported (only 'absolute')</source>
-            <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
+            <source>config.json: %1's rope_parameters must be set per layer type (%2), not %3</source>
+            <translation>config.json：%1 的 rope_parameters 必须按层类型（%2）分别设置，而不是 %3</translation>
         </message>
         <message>
-            <source>config.json: Gemma 3's rope_parameters must be set per layer type (%1), not %2</source>
-            <translation>config.json：Gemma 3 的 rope_parameters 必须按层类型（%1）分别设置，而不是 %2</translation>
+            <source>config.json: BERT position_embedding_type %1 is not supported (only 'absolute')</source>
+            <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
         </message>
         <message>
             <source>config.json: Phi-3's rope type must be default or longrope, not %1 (transformers' Phi3Config refuses it)</source>

@@ -29,6 +29,7 @@ from explorer.backend.models.family_tables import (
     SUPPORTED,
 )
 from explorer.backend.models.granite_config import granite_fields
+from explorer.backend.models.typed_rope import TYPED, type_ropes
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
@@ -75,11 +76,11 @@ class ModelConfig:
     #                                 model masks its attention otherwise (layer_attention); tokens and X still are
     nope_layers: tuple[int, ...] = ()   # SmolLM3: the layers whose attention has no RoPE (NoPE)
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
-    type_ropes: tuple = ()          # Gemma 3: ((layer type, base, RopeScaling | None,
+    type_ropes: tuple = ()          # Gemma 3, OLMo 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
-        """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3), else the model's."""
+        """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
         if self.type_ropes and 0 <= layer < len(self.layer_types):
             for kind, base, scaling, refusal in self.type_ropes:
                 if kind == self.layer_types[layer]:
@@ -266,8 +267,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     # per layer type); Granite's multipliers
     own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
     if family in ("gemma2", "gemma3"):
-        own.update(gemma_config.gemma_fields(cfg, family, common["max_positions"], runtime))
-    if family == "gemma3":                               # layer 0's RoPE (its layer type's)
+        own.update(gemma_config.gemma_fields(cfg, family))
+    if model_type in TYPED:                              # Gemma 3, OLMo 3: one RoPE per layer type; layer 0's
+        own["type_ropes"] = type_ropes(cfg, family, model_type, common["max_positions"], runtime)
         _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
     elif family in ROPE_FAMILIES:
         base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)

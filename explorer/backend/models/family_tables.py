@@ -25,6 +25,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # OLMo 2: no norm before attention (the layer reads the residual stream; its norms come after
             # attention and MLP), RMSNorms on the whole q and k projections (q_norm / k_norm), then RoPE
             "olmo2": "olmo2",
+            # OLMo 3: OLMo 2's attention, three layers in four sliding (4,096 tokens), one RoPE per layer type
+            # (a 4.x rope_scaling applies to the full layers only)
+            "olmo3": "olmo2",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
@@ -49,7 +52,7 @@ DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "qwen3": 32768, "gemma": 8192,
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
-                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048,
+                         "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
                          "granite": 2048, "olmo": 2048, "gpt_oss": 131072}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
@@ -63,9 +66,9 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
                     "gpt_oss")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
-DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0}
+DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
-DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "gpt_oss": 1e-5}
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,

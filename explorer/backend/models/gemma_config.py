@@ -4,10 +4,8 @@ layer type.
 As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py and modeling_*.py):
 - both scale q·k by query_pre_attn_scalar^-0.5 (default 256), not head_dim^-0.5; Gemma 2 then soft-caps
   the logits, cap * tanh(logits / cap) with attn_logit_softcapping (default 50; Gemma 3: none);
-- Gemma 2's layers alternate sliding / full attention with one RoPE; Gemma 3 has one RoPE per layer type:
-  5.x `rope_parameters` {"sliding_attention": {...}, "full_attention": {...}}, or 4.x `rope_theta` (the
-  full layers', default 1e6) + `rope_scaling` (applied to the full layers only) + `rope_local_base_freq`
-  (the sliding layers', default 1e4). Which layers slide, and their window: explorer.backend.models.
+- Gemma 2's layers alternate sliding / full attention with one RoPE; Gemma 3 has one RoPE per layer type
+  (explorer.backend.models.typed_rope). Which layers slide, and their window: explorer.backend.models.
   layer_attention. Layer 0 is a sliding layer in every published Gemma 3.
 A multimodal Gemma 3 (model_type gemma3) holds its text model's config as text_config.
 """
@@ -18,11 +16,8 @@ import math
 
 import numpy as np
 
-from explorer.backend.models.config_rope import rope_scaling_of
-from explorer.backend.models.layer_attention import LAYER_TYPES
 from explorer.errors import require, shown
 
-GLOBAL_THETA, LOCAL_THETA = 1_000_000.0, 10_000.0     # Gemma3TextConfig.default_theta
 # Gemma3TextConfig's field defaults (transformers 5.25): a multimodal checkpoint's text_config lists only
 # what differs from them (google/gemma-3-4b-it: hidden_size, intermediate_size, num_hidden_layers,
 # rope_scaling, sliding_window), and transformers fills in the rest
@@ -56,34 +51,6 @@ def softcap(cfg: dict, family: str) -> float | None:
     return None if value is None else float(value)
 
 
-def gemma3_rope_parameters(cfg: dict, layer_type: str) -> dict:
-    """The 5.x rope_parameters of one layer type, from a 4.x or 5.x Gemma 3 config (as
-    Gemma3TextConfig.convert_rope_params_to_dict)."""
-    nested = cfg.get("rope_parameters")
-    require(nested is None or isinstance(nested, dict), "config.json: rope_parameters must be an object, not %1",
-            shown(nested))
-    scaling = cfg.get("rope_scaling")
-    require(scaling is None or isinstance(scaling, dict), "config.json: rope_scaling must be an object, not %1",
-            shown(scaling))
-    params = {"rope_type": "default"}
-    require(not nested or any(isinstance(v, dict) for v in nested.values()),
-            "config.json: Gemma 3's rope_parameters must be set per layer type (%1), not %2",
-            " / ".join(LAYER_TYPES), shown(nested))
-    if nested:
-        given = nested.get(layer_type)
-        require(given is None or isinstance(given, dict), "config.json: rope_parameters' %1 must be an object, "
-                "not %2", layer_type, shown(given))
-        params.update(given or {})
-    if layer_type == "full_attention" and scaling:
-        # merged into the full layers' settings, as its convert_rope_params_to_dict does (a 4.x "type"
-        # beside the "rope_type": "default" it starts from is not read, there, either)
-        params.update(scaling)
-    if "rope_theta" not in params:
-        params["rope_theta"] = (cfg.get("rope_theta", GLOBAL_THETA) if layer_type == "full_attention"
-                                else cfg.get("rope_local_base_freq", LOCAL_THETA))
-    return params
-
-
 def text_model_config(cfg: dict) -> dict:
     """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
     dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other config
@@ -95,17 +62,10 @@ def text_model_config(cfg: dict) -> dict:
     return {"model_type": "gemma3_text", **inner, **dtype}
 
 
-def gemma_fields(cfg: dict, family: str, max_positions: int, runtime: str) -> dict:
-    """ModelConfig's Gemma 2/3 fields: score scale, soft cap; Gemma 3's RoPE per layer type, ((layer type,
-    base, RopeScaling | None, refusal), ...). (Their layer types and window: explorer.backend.models.layer_attention.)"""
-    out = {"score_scalar": score_scalar(cfg), "attn_softcap": softcap(cfg, family)}
-    if family == "gemma3":
-        flat = {k: v for k, v in cfg.items() if k not in ("rope_parameters", "rope_scaling", "rope_theta")}
-        out["type_ropes"] = tuple(
-            (kind, *rope_scaling_of({**flat, "rope_parameters": gemma3_rope_parameters(cfg, kind)}, family,
-                                    max_positions, runtime))
-            for kind in LAYER_TYPES)
-    return out
+def gemma_fields(cfg: dict, family: str) -> dict:
+    """ModelConfig's Gemma 2/3 fields: score scale, soft cap. (Their layer types and window:
+    explorer.backend.models.layer_attention; Gemma 3's RoPE per layer type: typed_rope.)"""
+    return {"score_scalar": score_scalar(cfg), "attn_softcap": softcap(cfg, family)}
 
 
 def embed_scale(d_model: int, dtype: str) -> float:

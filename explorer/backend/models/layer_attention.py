@@ -6,9 +6,10 @@ included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - s
 is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
 - Mistral (MistralConfig's default window 4096; null: none), Mixtral and Phi-3 (default none): every layer,
   when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
-- Gemma 2, Gemma 3 and GPT-OSS: the layers whose type is "sliding_attention" (`layer_types`, or the class's
-  pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every sliding_window_pattern-th (default 6) for
-  Gemma 3); windows of 4096 (Gemma) and 128 (GPT-OSS) by default.
+- Gemma 2, Gemma 3, GPT-OSS and OLMo 3: the layers whose type is "sliding_attention" (`layer_types`, or the
+  class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3, every
+  sliding_window_pattern-th (default 6) for Gemma 3); windows of 4096 (Gemma, OLMo 3) and 128 (GPT-OSS) by
+  default.
 - Qwen2, Qwen3, Qwen2-MoE and SmolLM3: no window unless use_sliding_window (default false); then the layers of
   `layer_types`, or the class's own: Qwen2 / Qwen3 the layers from max_window_layers (default 28) on, Qwen2-MoE
   every other layer below it (layer 0 among them), SmolLM3 its layers without RoPE.
@@ -25,12 +26,12 @@ LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
 EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe")     # by model_type: one window for all layers
-BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
 #                                                               sliding layers' window
 BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
-DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "qwen2": 4096,
-                  "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}
-FULL_EVERY = {"gemma2": 2, "gpt_oss": 2}                       # every n-th layer full (else sliding_window_pattern)
+DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096,
+                  "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}
+FULL_EVERY = {"gemma2": 2, "gpt_oss": 2, "olmo3": 4}           # every n-th layer full (else sliding_window_pattern)
 MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
 
 
