@@ -17,7 +17,9 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
   LayerNorm epsilon, rope.dimension_count = int(partial_rotary_factor x head_dim); no freq base (llama.cpp's
   10,000); per-head q/k norm weights stacked (heads, head_dim) as attn_q_norm / attn_k_norm.
 - Olmo2Model: TextModel's keys (freq base, rms eps); tensors as Hugging Face has them (no permutation), no
-  attn_norm, attn_q_norm / attn_k_norm over all heads, post_attention_norm, post_ffw_norm.
+  attn_norm, attn_q_norm / attn_k_norm over all heads, post_attention_norm, post_ffw_norm. For OLMo 3
+  (conversion/olmo.py, the same class): the sliding window and a sliding_window_pattern of one bool per layer
+  (true = sliding) from layer_types; the full layers' rope_scaling as TextModel writes a 4.x config's.
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
@@ -119,6 +121,8 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
             w.add_rope_scaling_factor(full["factor"])
         w.add_rope_freq_base_swa(_rope(cfg, "sliding_attention")["rope_theta"])
         w.add_rope_freq_base(full["rope_theta"])
+    elif arch == "olmo2" and cfg.model_type == "olmo3":
+        _olmo3_keys(w, cfg)
     elif arch == "olmo2":                  # TextModel's keys; Olmo2Model adds none for OLMo 2
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
     elif arch in ("qwen2moe", "qwen3moe"):
@@ -223,3 +227,20 @@ def _gpt_oss_experts(w, hf: str, arr: np.ndarray, qtype: str) -> dict[str, np.nd
         return dict([put("down", "weight", np.swapaxes(arr, -1, -2))])
     assert hf.endswith("down_proj_bias"), hf
     return dict([put("down", "bias", arr)])
+
+
+def _olmo3_keys(w, cfg) -> None:
+    """Olmo2Model.set_gguf_parameters for an Olmo3ForCausalLM (its full layers' YaRN or linear scaling as
+    TextModel writes a 4.x rope_scaling)."""
+    import gguf
+
+    full = _rope(cfg, "full_attention")
+    w.add_rope_freq_base(full["rope_theta"])
+    kind = full.get("rope_type", "default")
+    if kind in ("yarn", "linear"):
+        w.add_rope_scaling_type(gguf.RopeScalingType.YARN if kind == "yarn" else gguf.RopeScalingType.LINEAR)
+        w.add_rope_scaling_factor(full["factor"])
+        if kind == "yarn":
+            w.add_rope_scaling_orig_ctx_len(full["original_max_position_embeddings"])
+    w.add_sliding_window(cfg.sliding_window)
+    w.add_sliding_window_pattern([t == "sliding_attention" for t in cfg.layer_types])

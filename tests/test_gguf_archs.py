@@ -154,6 +154,16 @@ def test_qwen3_without_q_norm_is_refused(tmp_path):
         open_model(str(path))
 
 
+def test_a_q_bias_without_its_k_bias_is_refused(tmp_path):
+    """Qwen2's q/k biases come together: a file with only the q bias was read with k unbiased."""
+    torch_model = mh.build("qwen2", tmp_path / "hf", seed=1)
+    path = tmp_path / "m.gguf"
+    aw.write_family_gguf(path, torch_model, "qwen2")
+    path.write_bytes(path.read_bytes().replace(b"blk.0.attn_k.bias", b"blk.0.attn_x.bias"))
+    with pytest.raises(InputError, match=r"^[^\n]*tensor blk\.0\.attn_k\.bias is missing beside blk\.0\.attn_q\.bias$"):
+        open_model(str(path))
+
+
 @pytest.mark.parametrize("arch", ["falcon", "gptneox", "mistral3"])
 def test_other_architectures_are_refused_by_name(tmp_path, arch):
     path = tmp_path / "m.gguf"

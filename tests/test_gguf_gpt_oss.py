@@ -137,12 +137,33 @@ def _edit_sinks(arr):
     return edit
 
 
+def _f16_sinks(w, stored):
+    gw.replace_tensor(w, stored, "blk.0.attn_sinks.weight")
+    w.add_tensor("blk.0.attn_sinks.weight", np.zeros(4, np.float16))
+
+
+def _drop(name: str):
+    return lambda w, stored: gw.replace_tensor(w, stored, name)
+
+
+def _array_key(key: str, value):
+    def edit(w, stored):
+        _drop_key(w, key)
+        w.add_array(key, value)
+    return edit
+
+
 @pytest.mark.parametrize("edit, message", [
     (_edit_window(None), "metadata gpt-oss.attention.sliding_window is missing; llama.cpp's gpt-oss requires it"),
     (_edit_window(0), "metadata gpt-oss.attention.sliding_window is 0; it must be an integer from 1"),
     (_edit_rope_dims, "gpt-oss.rope.dimension_count is 4; llama.cpp's gpt-oss turns the whole head"),
     (_edit_sinks(None), "tensor blk.0.attn_sinks.weight is missing"),
     (_edit_sinks(np.zeros(3, np.float32)), "tensor blk.0.attn_sinks.weight has shape [3], expected [4]"),
+    (_f16_sinks, "tensor blk.0.attn_sinks.weight must be F32; llama.cpp's attention with sinks reads no other"),
+    (_drop("blk.0.attn_q.bias"), "tensor blk.0.attn_q.bias is missing"),      # (llama.cpp requires both; one
+    (_drop("blk.0.attn_k.bias"), "tensor blk.0.attn_k.bias is missing"),      # alone was read as none / zeros)
+    (_array_key("gpt-oss.rope.scaling.type", [1, 2]), "metadata gpt-oss.rope.scaling.type must be a string"),
+    (_array_key("tokenizer.ggml.pre", ["gpt-4o"]), "metadata tokenizer.ggml.pre must be a string"),
 ])
 def test_a_damaged_gpt_oss_file_is_refused_in_one_line(tmp_path, edit, message):
     torch_model = _model(tmp_path)
@@ -150,6 +171,20 @@ def test_a_damaged_gpt_oss_file_is_refused_in_one_line(tmp_path, edit, message):
     with pytest.raises(InputError) as err:
         open_gguf(tmp_path / "m.gguf")
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_layer_name_with_a_leading_zero_is_not_layer_0(tmp_path):
+    """blk.00.attn_sinks.weight (or another script's zero) is not a name of layer 0's tensor, which llama.cpp
+    reads only as blk.0.attn_sinks.weight: the checked tensor is the one read."""
+    torch_model = _model(tmp_path)
+
+    def aliases(w, stored):
+        w.add_tensor("blk.00.attn_sinks.weight", np.full(4, 9.0, np.float32))
+        w.add_tensor("blk.\u0660.attn_sinks.weight", np.full(4, 7.0, np.float32))
+
+    stored = gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", edit=aliases, expert_qtype="F16")
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        np.testing.assert_array_equal(model.layer0_qk(IDS).sinks, stored["blk.0.attn_sinks.weight"])
 
 
 def _o200k_pattern(monkeypatch) -> str:

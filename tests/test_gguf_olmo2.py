@@ -45,10 +45,6 @@ def _narrow_q_norm(w, stored):
     gw.replace_tensor(w, stored, "blk.0.attn_q_norm.weight", stored["blk.0.attn_q_norm.weight"][:8].copy())
 
 
-def _sliding(w, stored):
-    w.add_sliding_window(4)
-
-
 def _biases(w, stored):
     """q/k biases, which llama.cpp's olmo2 has no tensor for (it refuses the file)."""
     for part, rows in (("q", 32), ("k", 16)):
@@ -61,7 +57,6 @@ def _half_turned(w, stored):
 
 @pytest.mark.parametrize("edit, match", [
     (_narrow_q_norm, r"tensor blk\.0\.attn_q_norm\.weight has shape \[8\], expected \[32\]"),
-    (_sliding, "an olmo2 file with a sliding window is OLMo 3"),
     # found by a helper's attack: both were read, where llama.cpp refuses the file (an unknown tensor) or
     # aborts (olmo2.cpp asserts n_rot == head_dim)
     (_biases, r"tensor blk\.0\.attn_q\.bias is not part of an olmo2 file"),

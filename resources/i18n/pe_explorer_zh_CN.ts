@@ -1042,10 +1042,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
         </message>
         <message>
-            <source>%1: an olmo2 file with a sliding window is OLMo 3, whose sliding and full layers PE Explorer does not read</source>
-            <translation>%1：带滑动窗口的 olmo2 文件是 OLMo 3，PE Explorer 不读取其滑动层和全局层</translation>
-        </message>
-        <message>
             <source>%1: architecture %2 is not supported; supported: %3</source>
             <translation>%1：不支持架构 %2；支持的有：%3</translation>
         </message>
@@ -1096,6 +1092,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported</source>
             <translation>%1：元数据 %2（%3）与 %4.rope.freq_base（%5）不同；不支持有两个 RoPE 底数的 Gemma 2 文件</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 (%3) differs from olmo2.rope.freq_base (%4); an OLMo 3 file with two RoPE bases is not supported</source>
+            <translation>%1：元数据 %2（%3）与 olmo2.rope.freq_base（%4）不同；不支持有两个 RoPE 基数的 OLMo 3 文件</translation>
         </message>
         <message>
             <source>%1: metadata %2 claims %3 items, more than the file holds; the file is truncated or corrupt</source>
@@ -1174,6 +1174,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2 未被读取：带有它时，llama.cpp 的 YaRN 旋转 q 和 k 的方式可能与 PE Explorer 不同</translation>
         </message>
         <message>
+            <source>%1: metadata %2 must be a string, not %3</source>
+            <translation>%1：元数据 %2 必须是字符串，而不是 %3</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 must hold one bool per layer (%3)</source>
             <translation>%1：元数据 %2 必须为每层给出一个布尔值（%3 层）</translation>
         </message>
@@ -1204,6 +1208,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata tokenizer.ggml.%2 is %3; it must be a token id below %4</source>
             <translation>%1：元数据 tokenizer.ggml.%2 为 %3；它必须是小于 %4 的词元 ID</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.pre must be a string, not %2</source>
+            <translation>%1：元数据 tokenizer.ggml.pre 必须是字符串，而不是 %2</translation>
         </message>
         <message>
             <source>%1: metadata tokenizer.ggml.scores is missing; a SentencePiece vocabulary needs one score per token</source>
@@ -1298,6 +1306,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少张量 %2</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is missing beside %3</source>
+            <translation>%1：有 %3 却缺少张量 %2</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 is missing or not (rows, %3)</source>
             <translation>%1：张量 %2 缺失，或形状不是 (rows, %3)</translation>
         </message>
@@ -1332,6 +1344,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: tensor %2 starts at offset %3, not a multiple of the alignment %4</source>
             <translation>%1：张量 %2 从偏移 %3 开始，不是对齐值 %4 的倍数</translation>
+        </message>
+        <message>
+            <source>%1: tensor blk.0.attn_sinks.weight must be F32; llama.cpp's attention with sinks reads no other type</source>
+            <translation>%1：张量 blk.0.attn_sinks.weight 必须是 F32；llama.cpp 带 sink 的注意力不读取其他类型</translation>
         </message>
         <message>
             <source>%1: tensor token_embd.weight is missing or not (vocab, %2)</source>

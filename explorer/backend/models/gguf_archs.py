@@ -33,7 +33,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `Olmo2Model(TextModel)` (MODEL_ARCH.OLMO2): no permutation (llama.cpp runs olmo2 with NEOX RoPE,
   llama_model_rope_type); no attn_norm, attn_q_norm / attn_k_norm over all of q's and k's channels,
   post_attention_norm and post_ffw_norm. The same class writes OLMo 3 (Olmo3ForCausalLM) as `olmo2` with an
-  attention.sliding_window, which llama.cpp reads as sliding layers: refused here.
+  attention.sliding_window, which llama.cpp reads as sliding layers (gguf_olmo3.py).
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
   by it).
@@ -215,7 +215,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}
-    if kind != "olmo2":                     # (OLMo 2 has no norm before attention)
+    if kind not in ("olmo2", "olmo3"):      # (OLMo 2 and 3 have no norm before attention)
         want["blk.0.attn_norm.weight"] = (d,)
     if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
@@ -225,11 +225,19 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     want["blk.0.attn_output.weight"] = (heads * hd, d)
     if kind in ("gemma2", "gemma3_text"):
         want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
-    if kind == "gpt_oss":                   # each head's sink logit (gguf_gpt_oss.py)
-        want["blk.0.attn_sinks.weight"] = (heads,)
+    if kind == "gpt_oss":                   # q/k biases (llama.cpp's loader requires them); each head's sink
+        want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,),   # logit, F32 only
+                     "blk.0.attn_sinks.weight": (heads,)})
+        sinks = header.tensors.get("blk.0.attn_sinks.weight")
+        require(sinks is None or sinks.ggml_type == 0, "%1: tensor blk.0.attn_sinks.weight must be F32; llama.cpp's "
+                                                       "attention with sinks reads no other type", where)
+    # a q bias without a k bias (or the reverse) would be read as none, or as zeros
+    q_bias, k_bias = ("blk.0.attn_q.bias" in header.tensors, "blk.0.attn_k.bias" in header.tensors)
+    require(q_bias == k_bias, "%1: tensor %2 is missing beside %3", where,
+            *(("blk.0.attn_k.bias", "blk.0.attn_q.bias") if q_bias else ("blk.0.attn_q.bias", "blk.0.attn_k.bias")))
     if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
-    if kind == "olmo2":                     # its q/k norms span all heads
+    if kind in ("olmo2", "olmo3"):          # their q/k norms span all heads
         want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
         for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
             require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "

@@ -16,8 +16,9 @@ from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
+from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_learned import learned_config
-from explorer.errors import require
+from explorer.errors import require, shown
 
 
 # YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
@@ -26,7 +27,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2, stablelm, gpt-oss, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -70,6 +71,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     if rot != head_dim or spec.model_type in ("phi", "stablelm"):   # (their classes' defaults: 0.5, 0.25)
         config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
     kind = f.get(f"{arch}.rope.scaling.type", "none")
+    require(isinstance(kind, str), "%1: metadata %2 must be a string, not %3", where, f"{arch}.rope.scaling.type",
+            shown(kind))
     kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
     require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))
     if kind not in ("none", "longrope"):
@@ -96,8 +99,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     check_whole_head(arch, rot, head_dim, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where)
-    require(arch != "olmo2" or not f.get("olmo2.attention.sliding_window"), "%1: an olmo2 file with a sliding "
-            "window is OLMo 3, whose sliding and full layers PE Explorer does not read", where)
+    if arch == "olmo2" and is_olmo3(f, where):
+        olmo3_config(f, config, where)
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
     if arch == "stablelm":                 # StableLmConfig's keys for its q/k/v biases and per-head q/k norms

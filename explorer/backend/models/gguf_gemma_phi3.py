@@ -50,7 +50,8 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
                "phi2": {"attn_qkv": "self_attn.qkv_proj", "attn_output": "self_attn.dense", "ffn_up": "mlp.fc1",
                         "ffn_down": "mlp.fc2"}}
 LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
-SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
+# set_swa_pattern(...): layer il slides if il % n < n - 1 (olmo2: OLMo 3, gguf_olmo3.py)
+SWA_PATTERN = {"gemma2": 2, "gemma3": 6, "olmo2": 4}
 PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")
 GEMMA2_WINDOW = 4096      # llama.cpp's n_swa for a gemma2 file without attention.sliding_window (gemma2.cpp)
 MAX_LAYERS = 512                               # llama.cpp's LLAMA_MAX_LAYERS (src/llama-hparams.h)

@@ -46,7 +46,9 @@ _BLOCK = {
                                "attn_output_norm": "attention.output.LayerNorm", "ffn_up": "intermediate.dense",
                                "ffn_down": "output.dense", "layer_output_norm": "output.LayerNorm"}),
 }
-_BLOCK_RE = re.compile(r"blk\.(\d+)\.([a-z_]+)\.(weight|bias)")
+# (ASCII digits without leading zeros: "blk.00." or another script's digits would alias layer 0, which
+# llama.cpp never reads)
+_BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight|bias)")
 CONV1D = (".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".mlp.c_proj.weight")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 GPT2_RE = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
 LLAMA3_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
@@ -72,6 +72,7 @@ def tokenizer_from_metadata(fields: dict, where: str):
     require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2'), SentencePiece "
                              "('llama') and WordPiece ('bert') vocabularies can be read", where, repr(model))
     pre = fields.get("tokenizer.ggml.pre", "default")
+    require(isinstance(pre, str), "%1: metadata tokenizer.ggml.pre must be a string, not %2", where, shown(pre))
     require(pre in PRE_REGEXES, "%1: tokenizer.ggml.pre is %2; supported pre-tokenizers are %3", where, repr(pre),
             ", ".join(sorted(PRE_REGEXES)))
     tokens = _field(fields, "tokenizer.ggml.tokens", where, list, msg("a list of token strings"))

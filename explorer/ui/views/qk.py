@@ -165,7 +165,7 @@ class QkView(Retranslatable, PanelView):
         rope = number_text(r.rope_base, 6) + "".join(
             self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors,
                                                         r.neighbour_pairs, r.yarn_unrounded))
-        attention = ([fill(self.tr("a sliding window of %1 tokens"), str(r.window))] if r.window is not None
+        attention = ([fill(self.tr("a sliding window of %1 tokens"), f"{r.window:,}")] if r.window is not None
                      else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
         if attention:                                  # how the layer masks and weighs, apart from its RoPE
             rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
@@ -177,7 +177,7 @@ class QkView(Retranslatable, PanelView):
         if window is None:
             return self.tr("causal (mask future keys)")
         return fill(self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)"),
-                    str(window))
+                    f"{window:,}")
 
     def _on_moved(self, scene_pos) -> None:
         r = self.result
@@ -196,6 +196,6 @@ class QkView(Retranslatable, PanelView):
                     text += " " + self.tr("(masked: the key comes after the query)")
                 elif r.state.causal and r.window is not None and m - k >= r.window:
                     text += " " + fill(self.tr("(masked: the key is %1 or more tokens back, outside layer 0's "
-                                               "sliding window)"), str(r.window))
+                                               "sliding window)"), f"{r.window:,}")
                 self.set_readout(text)
                 return
