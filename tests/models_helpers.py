@@ -67,6 +67,8 @@ FAMILIES = {
         "sliding_attention": {"rope_type": "default", "rope_theta": 650.0},
         "full_attention": {"rope_type": "yarn", "rope_theta": 650.0, "factor": 4.0,
                            "original_max_position_embeddings": 10}}),
+    # StarCoder2: LayerNorms, q/k/v biases, a 6-token window on every layer
+    "starcoder2": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, sliding_window=6),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -95,7 +97,8 @@ def classes(family: str):
             "smollm3": ("SmolLM3Config", "SmolLM3ForCausalLM"),
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
-            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
+            "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 

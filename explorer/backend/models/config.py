@@ -239,9 +239,10 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # config without unread
         bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
                 else _flag(cfg, "use_qkv_bias", False) if family == "stablelm"
+                else _flag(cfg, "use_bias", True) if family == "starcoder2"
                 else family == "phi" or model_type not in NO_QK_BIAS
                 and _flag(cfg, "attention_bias", family in BIAS_BY_DEFAULT))
-        eps = (cfg.get("layer_norm_eps", 1e-5) if family in LAYER_NORM_EPS
+        eps = (cfg.get(LAYER_NORM_EPS[family], 1e-5) if family in LAYER_NORM_EPS
                else 1e-5 if family == "olmo"                   # OlmoLayerNorm's, whatever config.json says
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,

@@ -9,8 +9,9 @@ per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, o
 q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), StableLmModel (embed_tokens;
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
 (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
-(embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias) and
-GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head).
+(embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias),
+GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head) and Starcoder2Model (embed_tokens;
+LayerNorm, q/k biases when use_bias).
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
-    if cfg.family in ("gpt_neox", "phi", "stablelm"):                             # a LayerNorm
+    if cfg.family in ("gpt_neox", "phi", "stablelm", "starcoder2"):               # a LayerNorm
         return f"layers.{layer}.input_layernorm.weight", f"layers.{layer}.input_layernorm.bias"
     return f"layers.{layer}.input_layernorm.weight", None
 

@@ -28,6 +28,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # OLMo 3: OLMo 2's attention, three layers in four sliding (4,096 tokens), one RoPE per layer type
             # (a 4.x rope_scaling applies to the full layers only)
             "olmo3": "olmo2",
+            # StarCoder2: Llama's attention with LayerNorms (norm_epsilon), q/k/v biases (use_bias, default true)
+            # and a sliding window on every layer when config.json sets one (the published ones: 4,096)
+            "starcoder2": "starcoder2",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
@@ -39,12 +42,12 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss")
+                 "gpt_oss", "starcoder2")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
-                  "stablelm": "layer_norm_eps"}
+                  "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -53,7 +56,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
-                         "granite": 2048, "olmo": 2048, "gpt_oss": 131072}   # by model_type
+                         "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
@@ -61,10 +64,11 @@ DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 25
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
 DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
-                    "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8}
+                    "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
+                    "starcoder2": 2}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss")
+                    "gpt_oss", "starcoder2")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)

@@ -4,8 +4,8 @@ window is, which masks PE Explorer cannot show, and SmolLM3's layers without RoP
 A sliding layer's query m reads the keys n with m - window < n <= m: its `window` latest tokens, itself
 included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - sliding_window; llama.cpp's
 is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
-- Mistral (MistralConfig's default window 4096; null: none), Mixtral and Phi-3 (default none): every layer,
-  when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
+- Mistral (MistralConfig's default window 4096; null: none), Mixtral, Phi-3 and StarCoder2 (default none):
+  every layer, when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
 - Gemma 2, Gemma 3, GPT-OSS and OLMo 3: the layers whose type is "sliding_attention" (`layer_types`, or the
   class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3, every
   sliding_window_pattern-th (default 6) for Gemma 3); windows of 4096 (Gemma, OLMo 3) and 128 (GPT-OSS) by
@@ -25,7 +25,7 @@ from explorer.errors import msg, require, shown
 LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
-EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe")     # by model_type: one window for all layers
+EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")   # by model_type: one window for all layers
 BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
 #                                                               sliding layers' window
 BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
