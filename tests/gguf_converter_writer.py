@@ -23,6 +23,8 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
+- StarCoder2Model: TextModel's keys with the LayerNorm eps (norm_epsilon as attention.layer_norm_epsilon);
+  c_fc / c_proj as ffn_up / ffn_down; tied embeddings (no output.weight) by default.
 - GptOssModel (conversion/gpt_oss.py, conversion/base.py): TextModel's keys (freq base, key / value length from
   head_dim, expert counts; YaRN as rope.scaling.type / factor / original_context_length and the betas as
   yarn_beta_fast / _slow; no key for `truncate`), the sliding window and the expert feed-forward length;
@@ -40,7 +42,7 @@ import numpy as np
 from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
-         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS"}
+         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS", "starcoder2": "STARCODER2"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -83,7 +85,16 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
     names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
-    if arch == "stablelm":   # StableLMModel.set_gguf_parameters: no freq base, rope dims from the fraction, LN eps
+    if arch == "starcoder2":   # StarCoder2Model: TextModel's keys, the LayerNorm eps (norm_epsilon)
+        w.add_block_count(cfg.num_hidden_layers)
+        w.add_context_length(cfg.max_position_embeddings)
+        w.add_embedding_length(cfg.hidden_size)
+        w.add_feed_forward_length(cfg.intermediate_size)
+        w.add_head_count(cfg.num_attention_heads)
+        w.add_head_count_kv(cfg.num_key_value_heads)
+        w.add_rope_freq_base(_rope(cfg)["rope_theta"])
+        w.add_layer_norm_eps(cfg.norm_epsilon)
+    elif arch == "stablelm":   # StableLMModel.set_gguf_parameters: no freq base, rope dims from the fraction, LN eps
         w.add_context_length(cfg.max_position_embeddings)
         w.add_embedding_length(cfg.hidden_size)
         w.add_block_count(cfg.num_hidden_layers)
@@ -149,7 +160,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
             w.add_tensor("rope_factors_short.weight", np.asarray(params["short_factor"], np.float32))
     elif arch == "gpt-oss":
         _gpt_oss_keys(w, cfg)
-    fx.add_byte_vocabulary(w, pre="gpt-4o" if arch == "gpt-oss" else "smollm")   # (o200k's, for gpt-oss)
+    fx.add_byte_vocabulary(w, pre={"gpt-oss": "gpt-4o", "starcoder2": "starcoder"}.get(arch, "smollm"))
     stored = {}
     weights = fx.hf_weights(model)
     if arch == "stablelm":

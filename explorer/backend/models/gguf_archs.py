@@ -34,6 +34,10 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   llama_model_rope_type); no attn_norm, attn_q_norm / attn_k_norm over all of q's and k's channels,
   post_attention_norm and post_ffw_norm. The same class writes OLMo 3 (Olmo3ForCausalLM) as `olmo2` with an
   attention.sliding_window, which llama.cpp reads as sliding layers (gguf_olmo3.py).
+- `StarCoder2Model(TextModel)` (MODEL_ARCH.STARCODER2): TextModel's keys, `attention.layer_norm_epsilon`
+  (LayerNorms with biases); no permutation (NEOX RoPE, starcoder2.cpp asserts n_rot == head_dim); q/k biases
+  when the model has them. llama.cpp's starcoder2 graph has no sliding window (build_attn_inp_kv), so a file
+  reads every earlier key where the checkpoint's config sets a window of 4,096.
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
   by it).
@@ -81,6 +85,7 @@ ARCHS = {
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "starcoder2": Arch("starcoder2", "Starcoder2ForCausalLM", False, 0.0, ("hidden_act", "gelu_pytorch_tanh")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -90,9 +95,9 @@ LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_fac
 FACTOR_TOLERANCE = 1e-6
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
-# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp) or reshapes q and k by n_rot
+# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp) or reshapes q and k by n_rot
 # (openai-moe-iswa.cpp)
-WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss")
+WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss", "starcoder2")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -242,6 +247,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
             require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "
                                                 "has none and refuses the file)", where, name)
+    if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
+        want["blk.0.attn_norm.bias"] = (d,)
     if kind == "stablelm":                  # LayerNorm; q and k biases, stacked per-head q and k norms: both or none
         want["blk.0.attn_norm.bias"] = (d,)
         if config.get("use_qkv_bias"):

@@ -4,6 +4,7 @@ gguf_archs.py and gguf_gemma_phi3.py say each means); the header only, no tensor
 from __future__ import annotations
 
 from explorer.backend.models.config_rope import rotary_fraction
+from explorer.backend.models.family_tables import LAYER_NORM_EPS
 from explorer.backend.models.gguf_archs import (
     ROPE_FREQS,
     SUPPORTED_ARCHITECTURES,
@@ -27,7 +28,7 @@ YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_m
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -60,8 +61,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "tie_word_embeddings": "output.weight" not in header.tensors,
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
-    if spec.model_type in ("phi", "stablelm"):      # LayerNorms (their epsilon a key of its own)
-        config["layer_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
+    if spec.model_type in ("phi", "stablelm", "starcoder2"):    # LayerNorms (their epsilon a key of its own)
+        config[LAYER_NORM_EPS[spec.model_type]] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
     else:
         config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
     require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
@@ -101,6 +102,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         granite_scales(f, config, where)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
+    if arch == "starcoder2":               # Starcoder2Config reads use_bias (default true), not attention_bias
+        config["use_bias"] = config["attention_bias"]
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
     if arch == "stablelm":                 # StableLmConfig's keys for its q/k/v biases and per-head q/k norms
