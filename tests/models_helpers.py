@@ -69,6 +69,8 @@ FAMILIES = {
                            "original_max_position_embeddings": 10}}),
     # StarCoder2: LayerNorms, q/k/v biases, a 6-token window on every layer
     "starcoder2": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, sliding_window=6),
+    # Cohere: a LayerNorm without bias, per-head q/k LayerNorms (use_qk_norm), pairs (2i, 2i + 1) turned
+    "cohere": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, use_qk_norm=True, layer_norm_eps=0.1),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -98,7 +100,7 @@ def classes(family: str):
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
-            "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
@@ -265,7 +267,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3")
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere")
+                        and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
         hooks += [q_mod.register_forward_hook(keep("q")), k_mod.register_forward_hook(keep("k"))]

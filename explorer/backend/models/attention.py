@@ -129,11 +129,12 @@ def _vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarra
     return v
 
 
-def _head_weights(reader: TensorReader, pattern: str, stacked: str, layer: int, heads: int, hd: int) -> np.ndarray:
+def _head_weights(reader: TensorReader, pattern: str | None, stacked: str, layer: int, heads: int,
+                  hd: int) -> np.ndarray:
     """The norm weights of `heads` heads, pattern.format(head=h) each of hd entries, or the (heads, hd)
-    tensor `stacked` (a llama.cpp file's); (heads, 1, hd)."""
-    if first(reader, stacked) and not first(reader, pattern.format(head=0)):
-        w = reader.read(stacked)
+    tensor `stacked` (a llama.cpp file's; Cohere's own, pattern None); (heads, 1, hd)."""
+    if pattern is None or first(reader, stacked) and not first(reader, pattern.format(head=0)):
+        w = reader.read(need(reader, stacked))
         require(w.shape == (heads, hd), "layer %1's %2 has shape %3, not (%4, %5)", layer, stacked,
                 tuple(w.shape), heads, hd)
         return w[:, None, :]
@@ -151,8 +152,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         x = layer_norm(x, None, None, cfg.norm_eps)
     elif w_name is not None:
         w = _vector(reader, w_name, layer, cfg.d_model)
-        if cfg.layer_norms:
-            x = layer_norm(x, w, _vector(reader, b_name, layer, cfg.d_model), cfg.norm_eps)
+        if cfg.layer_norms:                         # (Cohere's LayerNorm has no bias)
+            b = _vector(reader, b_name, layer, cfg.d_model) if b_name is not None else None
+            x = layer_norm(x, w, b, cfg.norm_eps)
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
     names, hd = qk_names(cfg, layer), cfg.head_dim
@@ -198,9 +200,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         q = rms_norm(q, _vector(reader, names["q_norm_all"], layer, q.shape[1]), cfg.norm_eps)
         k = rms_norm(k, _vector(reader, names["k_norm_all"], layer, k.shape[1]), cfg.norm_eps)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
-    if cfg.qk_norm and "q_norm_heads" in names:      # StableLM's qk_layernorm: head h its own LayerNorm
-        q, k = (layer_norm(t, _head_weights(reader, names[f"{side}_norm_heads"], names[f"{side}_norm_stacked"],
-                                            layer, len(t), hd), None, cfg.norm_eps)
+    if cfg.qk_norm and "q_norm_stacked" in names:    # StableLM's qk_layernorm, Cohere's use_qk_norm: head h its
+        q, k = (layer_norm(t, _head_weights(reader, names.get(f"{side}_norm_heads"),     # own LayerNorm, no bias
+                                            names[f"{side}_norm_stacked"], layer, len(t), hd), None, cfg.norm_eps)
                 for t, side in ((q, "q"), (k, "k")))
     elif cfg.qk_norm and "q_norm_bias" in names:     # Phi's qk_layernorm: LayerNorms over each head
         def head_norm(t: np.ndarray, which: str) -> np.ndarray:
@@ -226,7 +228,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         if cfg.position == "rope" and (inv_freq is not None or layer not in cfg.nope_layers):
             # GPT-J looks its sines up in a table of n_positions rows (create_sinusoidal_positions): the
             # model cannot turn a later position at all
-            require(not cfg.rope_interleaved or x.shape[0] <= cfg.max_positions, "%1 tokens is longer than "
+            require(cfg.family != "gptj" or x.shape[0] <= cfg.max_positions, "%1 tokens is longer than "
                     "GPT-J's table of %2 rotary positions (n_positions); shorten the text", x.shape[0],
                     cfg.max_positions)
             if inv_freq is None:

@@ -64,7 +64,7 @@ class ModelConfig:
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
     rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
-    rope_interleaved: bool = False  # GPT-J: rotated pair j is (2j, 2j + 1) (else rotate-half, (j, j + rot/2))
+    rope_interleaved: bool = False  # GPT-J, Cohere: rotated pair j is (2j, 2j + 1) (else rotate-half, (j, j + rot/2))
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
@@ -286,10 +286,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
-        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family == "gptj",
+        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family in ("gptj", "cohere"),
         dtype=dtype, **own,
         qk_norm=(family in ("qwen3", "gemma3", "olmo2")
-                 or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)),
+                 or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)
+                 or family == "cohere" and cfg.get("use_qk_norm") is not None and _flag(cfg, "use_qk_norm", False)),
         nope_layers=layer_attention.nope_layers(cfg, common["n_layers"]) if model_type == "smollm3" else (),
         qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})

@@ -10,8 +10,9 @@ q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), Stable
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
 (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
 (embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias),
-GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head) and Starcoder2Model (embed_tokens;
-LayerNorm, q/k biases when use_bias).
+GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head), Starcoder2Model (embed_tokens;
+LayerNorm, q/k biases when use_bias) and CohereModel (embed_tokens; a LayerNorm without bias, a LayerNorm of
+each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned).
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return None, None
     if cfg.family in ("gpt2", "gptj"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
+    if cfg.family == "cohere":                                                     # a LayerNorm without bias
+        return f"layers.{layer}.input_layernorm.weight", None
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
@@ -167,6 +170,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k_norm_heads": pre + "k_layernorm.norms.{head}.weight",
                 # a llama.cpp file's: the heads' weights stacked into one (heads, head_dim) tensor
                 "q_norm_stacked": pre + "q_layernorm.weight", "k_norm_stacked": pre + "k_layernorm.weight"}
+    if cfg.family == "cohere":        # use_qk_norm: a LayerNorm of each head's own (weights (heads, head_dim))
+        return {**_projections(pre), "q_norm_stacked": pre + "q_norm.weight", "k_norm_stacked": pre + "k_norm.weight"}
     if cfg.family == "gpt_oss":       # its softmax's sink logit, one per head
         return {**_projections(pre), "sinks": pre + "sinks"}
     if cfg.family == "phi":           # (qkv_fused: a Phi-2 GGUF's attn_qkv, rows q, k, v, when it has one)

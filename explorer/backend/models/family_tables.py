@@ -31,6 +31,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # StarCoder2: Llama's attention with LayerNorms (norm_epsilon), q/k/v biases (use_bias, default true)
             # and a sliding window on every layer when config.json sets one (the published ones: 4,096)
             "starcoder2": "starcoder2",
+            # Cohere Command-R (cohere): a LayerNorm without bias (layer_norm_eps), a LayerNorm of each head's own on
+            # q and k when use_qk_norm, and RoPE on neighbouring channels (2i, 2i + 1) over the whole head
+            "cohere": "cohere",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
@@ -42,12 +45,12 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2")
+                 "gpt_oss", "starcoder2", "cohere")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
-                  "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon"}
+                  "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
@@ -56,7 +59,8 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "phi3": 4096, "gemma2": 8192, "gemma3_text": 131072, "mixtral": 4096 * 32,
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
-                         "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096}   # by model_type
+                         "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096,
+                         "cohere": 8192}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
@@ -70,7 +74,8 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
                     "gpt_oss", "starcoder2")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
-DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0}
+DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
+                 "cohere": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
