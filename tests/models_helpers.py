@@ -71,6 +71,9 @@ FAMILIES = {
     "starcoder2": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, sliding_window=6),
     # Cohere: a LayerNorm without bias, per-head q/k LayerNorms (use_qk_norm), pairs (2i, 2i + 1) turned
     "cohere": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, use_qk_norm=True, layer_norm_eps=0.1),
+    # Cohere 2: Cohere's attention without q/k norms; layers 0-2 of 4 sliding over 6 tokens with RoPE, 3 NoPE
+    "cohere2": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, rope_theta=700.0, sliding_window=6,
+                    layer_norm_eps=0.1),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -100,7 +103,8 @@ def classes(family: str):
             "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM"), "phi": ("PhiConfig", "PhiForCausalLM"),
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
-            "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"),
+            "cohere2": ("Cohere2Config", "Cohere2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 

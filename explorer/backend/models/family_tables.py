@@ -34,6 +34,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Cohere Command-R (cohere): a LayerNorm without bias (layer_norm_eps), a LayerNorm of each head's own on
             # q and k when use_qk_norm, and RoPE on neighbouring channels (2i, 2i + 1) over the whole head
             "cohere": "cohere",
+            # Cohere 2 (Command R7B, Command A): Cohere's attention (no q/k norms), three layers in four sliding
+            # over 4,096 tokens with RoPE, the full ones without any (NoPE)
+            "cohere2": "cohere",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
@@ -60,7 +63,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
                          "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096,
-                         "cohere": 8192}   # by model_type
+                         "cohere": 8192, "cohere2": 8192}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}

@@ -6,10 +6,10 @@ included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - s
 is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
 - Mistral (MistralConfig's default window 4096; null: none), Mixtral, Phi-3 and StarCoder2 (default none):
   every layer, when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
-- Gemma 2, Gemma 3, GPT-OSS and OLMo 3: the layers whose type is "sliding_attention" (`layer_types`, or the
-  class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3, every
-  sliding_window_pattern-th (default 6) for Gemma 3); windows of 4096 (Gemma, OLMo 3) and 128 (GPT-OSS) by
-  default.
+- Gemma 2, Gemma 3, GPT-OSS, OLMo 3 and Cohere 2: the layers whose type is "sliding_attention" (`layer_types`,
+  or the class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3, every
+  sliding_window_pattern-th (default 6; Cohere 2: 4) for Gemma 3 and Cohere 2); windows of 4096 (Gemma,
+  OLMo 3, Cohere 2) and 128 (GPT-OSS) by default. Cohere 2's full layers turn no q or k (NoPE).
 - Qwen2, Qwen3, Qwen2-MoE and SmolLM3: no window unless use_sliding_window (default false); then the layers of
   `layer_types`, or the class's own: Qwen2 / Qwen3 the layers from max_window_layers (default 28) on, Qwen2-MoE
   every other layer below it (layer 0 among them), SmolLM3 its layers without RoPE.
@@ -26,12 +26,13 @@ LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
 EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")   # by model_type: one window for all layers
-BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
 #                                                               sliding layers' window
 BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
-DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096,
+DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096, "cohere2": 4096,
                   "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}
 FULL_EVERY = {"gemma2": 2, "gpt_oss": 2, "olmo3": 4}           # every n-th layer full (else sliding_window_pattern)
+PATTERN_DEFAULT = {"cohere2": 4}   # sliding_window_pattern when config.json has none (else Gemma 3's 6)
 MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
 
 
@@ -60,7 +61,7 @@ def _class_pattern(cfg: dict, model_type: str, n_layers: int, window: int | None
     if model_type == "smollm3":
         nope = set(nope_layers(cfg, n_layers))
         return [window is not None and i in nope for i in range(n_layers)]
-    every = FULL_EVERY.get(model_type) or cfg.get("sliding_window_pattern", 6)
+    every = FULL_EVERY.get(model_type) or cfg.get("sliding_window_pattern", PATTERN_DEFAULT.get(model_type, 6))
     require(isinstance(every, int) and not isinstance(every, bool) and every >= 1,
             "config.json: sliding_window_pattern must be a whole number >= 1, not %1", shown(every))
     return [(i + 1) % every != 0 for i in range(n_layers)]
@@ -113,9 +114,13 @@ def window_fields(cfg: dict, model_type: str, n_layers: int) -> dict:
     return {**out, "attention_refusal": refusal} if refusal is not None else out
 
 
-def nope_layers(cfg: dict, n_layers: int) -> tuple[int, ...]:
-    """SmolLM3's layers without RoPE: where no_rope_layers holds 0, or (its class's default) every
-    no_rope_layer_interval-th layer (default 4: layers 3, 7, ...)."""
+def nope_layers(cfg: dict, n_layers: int, model_type: str = "smollm3",
+                layer_types: tuple[str, ...] = ()) -> tuple[int, ...]:
+    """The layers without RoPE: Cohere 2's full layers (Cohere2Attention turns only sliding ones); SmolLM3's
+    where no_rope_layers holds 0, or (its class's default) every no_rope_layer_interval-th layer (default 4:
+    layers 3, 7, ...)."""
+    if model_type == "cohere2":
+        return tuple(i for i, kind in enumerate(layer_types) if kind == "full_attention")
     require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; the layers without RoPE "
             "are read for at most %2 layers", n_layers, f"{MAX_LAYERS:,}")
     flags = cfg.get("no_rope_layers")
