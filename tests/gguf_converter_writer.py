@@ -86,12 +86,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
     w = gguf.GGUFWriter(str(path), arch)
     names = gguf.get_tensor_name_map(getattr(gguf.MODEL_ARCH, ARCHS[arch]), cfg.num_hidden_layers)
     if arch == "starcoder2":   # StarCoder2Model: TextModel's keys, the LayerNorm eps (norm_epsilon)
-        w.add_block_count(cfg.num_hidden_layers)
-        w.add_context_length(cfg.max_position_embeddings)
-        w.add_embedding_length(cfg.hidden_size)
-        w.add_feed_forward_length(cfg.intermediate_size)
-        w.add_head_count(cfg.num_attention_heads)
-        w.add_head_count_kv(cfg.num_key_value_heads)
+        fx.add_shape_metadata(w, cfg)
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
         w.add_layer_norm_eps(cfg.norm_epsilon)
     elif arch == "stablelm":   # StableLMModel.set_gguf_parameters: no freq base, rope dims from the fraction, LN eps
@@ -251,7 +246,12 @@ def _olmo3_keys(w, cfg) -> None:
     if kind in ("yarn", "linear"):
         w.add_rope_scaling_type(gguf.RopeScalingType.YARN if kind == "yarn" else gguf.RopeScalingType.LINEAR)
         w.add_rope_scaling_factor(full["factor"])
-        if kind == "yarn":
+        if kind == "yarn":                 # (conversion/base.py: the betas, attention_factor when given)
             w.add_rope_scaling_orig_ctx_len(full["original_max_position_embeddings"])
+            for key, add in (("beta_fast", w.add_rope_scaling_yarn_beta_fast),
+                             ("beta_slow", w.add_rope_scaling_yarn_beta_slow),
+                             ("attention_factor", w.add_rope_scaling_yarn_attn_factor)):
+                if full.get(key) is not None:
+                    add(full[key])
     w.add_sliding_window(cfg.sliding_window)
     w.add_sliding_window_pattern([t == "sliding_attention" for t in cfg.layer_types])

@@ -138,14 +138,16 @@ def add_byte_vocabulary(writer, pre: str = "smollm") -> None:
 
 
 def add_shape_metadata(writer, cfg) -> None:
-    """The keys every converted RoPE model has (TextModel.set_gguf_parameters): lengths, counts, eps."""
+    """The keys every converted RoPE model has (TextModel.set_gguf_parameters): lengths, counts, the RMSNorm eps
+    (a model with RMSNorms)."""
     writer.add_block_count(cfg.num_hidden_layers)
     writer.add_context_length(cfg.max_position_embeddings)
     writer.add_embedding_length(cfg.hidden_size)
     writer.add_feed_forward_length(cfg.intermediate_size)
     writer.add_head_count(cfg.num_attention_heads)
     writer.add_head_count_kv(cfg.num_key_value_heads)
-    writer.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+    if getattr(cfg, "rms_norm_eps", None) is not None:
+        writer.add_layer_norm_rms_eps(cfg.rms_norm_eps)
 
 
 def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = False) -> np.ndarray:

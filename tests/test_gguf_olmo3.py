@@ -9,6 +9,8 @@ within the window equal the model's own.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
@@ -29,27 +31,49 @@ def _written(tmp_path, edit=None, **settings):
     return torch_model
 
 
-@pytest.mark.parametrize("layer0", ["sliding_attention", "full_attention"])
-def test_an_olmo3_file_reads_as_transformers_runs_it(tmp_path, layer0):
-    """Layer 0 sliding (plain RoPE, 6 keys) or, by the file's pattern, full (YaRN x4, every key)."""
-    types = [layer0, "sliding_attention", "sliding_attention", "full_attention"]
-    torch_model = _written(tmp_path, layer_types=types)
+PUBLISHED_YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 10, "beta_fast": 32.0,
+                  "beta_slow": 1.0, "attention_factor": 1.0 + 0.1 * math.log(4.0)}   # (OLMo 3's, L0 scaled down)
+
+
+@pytest.mark.parametrize("full", [None, PUBLISHED_YARN], ids=["yarn x4", "published keys"])
+def test_an_olmo3_file_reads_as_transformers_runs_it(tmp_path, full):
+    """Layer 0 slides (plain RoPE, 6 keys), layer 3 is full (YaRN), also with the published rope_scaling's
+    keys in the file (yarn_attn_factor, betas: llama.cpp's olmo2 does not read them)."""
+    settings = {} if full is None else {"rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 650.0},
+        "full_attention": {**full, "rope_theta": 650.0}}}
+    torch_model = _written(tmp_path, **settings)
     with open_model(str(tmp_path / "m.gguf")) as model:
         cfg = model.config
-        assert (cfg.model_type, cfg.family, cfg.layer_types) == ("olmo3", "olmo2", tuple(types))
-        assert cfg.window_of(0) == (6 if layer0 == "sliding_attention" else None)
-        assert cfg.rope_scaling.rope_type == ("default" if layer0 == "sliding_attention" else "yarn")
-        assert cfg.rope_of(3)[1].rope_type == "yarn"
+        assert (cfg.model_type, cfg.family, cfg.layer_types) == ("olmo3", "olmo2", tuple(torch_model.config.layer_types))
+        assert (cfg.window_of(0), cfg.rope_scaling.rope_type, cfg.rope_of(3)[1].rope_type) == (6, "default", "yarn")
         mh.assert_layer0_as_transformers(model, torch_model, "olmo3", IDS)
 
 
-def test_without_a_pattern_three_layers_in_four_slide(tmp_path):
-    """A file without attention.sliding_window_pattern: llama.cpp's default period 4 (il % 4 < 3 slides)."""
-    def drop(w, stored):
+def test_a_pattern_of_1_makes_every_layer_full(tmp_path):
+    """attention.sliding_window_pattern 1 (a number: set_swa_pattern(1)): no layer slides, so layer 0 reads
+    every key and turns with the file's YaRN, as the model with four full layers does."""
+    def every_layer_full(w, stored):
         for kv in w.kv_data:
             kv.pop("olmo2.attention.sliding_window_pattern", None)
+        w.add_sliding_window_pattern(1)
 
-    _written(tmp_path, edit=drop, num_hidden_layers=8, layer_types=None)
+    torch_model = _written(tmp_path, edit=every_layer_full, layer_types=["full_attention"] * 4)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.config.layer_types == ("full_attention",) * 4 and model.config.rope_scaling.rope_type == "yarn"
+        mh.assert_layer0_as_transformers(model, torch_model, "olmo3", IDS)
+
+
+def test_a_bool_pattern_is_passed_over_as_llama_cpp_passes_over_it(tmp_path):
+    """The converter's one-bool-per-layer pattern is read by llama.cpp's olmo2 with the scalar form of
+    get_key_or_arr, which passes over an array: three layers in four slide, whatever the array says (8 layers;
+    the array marks layer 0 full)."""
+    def mark_layer0_full(w, stored):
+        for kv in w.kv_data:
+            kv.pop("olmo2.attention.sliding_window_pattern", None)
+        w.add_sliding_window_pattern([False] + [True] * 7)
+
+    _written(tmp_path, edit=mark_layer0_full, num_hidden_layers=8, layer_types=None)
     with open_model(str(tmp_path / "m.gguf")) as model:
         assert model.config.layer_types == (("sliding_attention",) * 3 + ("full_attention",)) * 2
 

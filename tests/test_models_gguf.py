@@ -12,6 +12,7 @@ import pytest
 
 from explorer.backend.models.gguf_file import open_gguf, unpermute_rows
 from explorer.backend.models.gguf_vocab import PRE_REGEXES
+from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_fixtures as fx
 
@@ -222,13 +223,27 @@ def test_yarn_betas_in_the_metadata_are_not_read_as_llama_cpp_does_not(tmp_path)
     assert np.abs(got.q_rot - other["q_rot"]).max() > 1e-2
 
 
-@pytest.mark.parametrize("key", ["attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier"])
-def test_yarn_metadata_that_is_not_read_is_refused(tmp_path, key):
+def test_yarns_attn_factor_is_refused(tmp_path):
+    """rope.scaling.attn_factor multiplies cos and sin in every llama.cpp architecture: with YaRN, not modelled."""
     path = tmp_path / "yarn.gguf"
-    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={**YARN_KV, f"llama.rope.scaling.{key}": 0.5})
-    with pytest.raises(InputError, match=f"metadata llama.rope.scaling.{key} is not read") as err:
+    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={**YARN_KV, "llama.rope.scaling.attn_factor": 0.5})
+    with pytest.raises(InputError, match="metadata llama.rope.scaling.attn_factor is not read") as err:
         open_gguf(path)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("key", ["yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier"])
+def test_yarn_keys_the_llama_loader_does_not_read_change_nothing(tmp_path, key):
+    """The converter writes yarn_attn_factor from a config's attention_factor (OLMo 3's long-context models),
+    yarn_ext_factor from extrapolation_factor; llama.cpp reads them (and yarn_log_multiplier) only in other
+    architectures, and sets the YaRN attention factor from the factor itself: q and k as without them."""
+    plain, extra = tmp_path / "plain.gguf", tmp_path / "extra.gguf"
+    fx.write_llama_gguf(plain, fx.tiny_llama(), extra_kv=YARN_KV)
+    fx.write_llama_gguf(extra, fx.tiny_llama(), extra_kv={**YARN_KV, f"llama.rope.scaling.{key}": 0.5})
+    with open_model(str(plain)) as a, open_model(str(extra)) as b:
+        ids = a.tokenize("hello world the end").ids
+        assert a.config.rope_scaling == b.config.rope_scaling
+        np.testing.assert_array_equal(a.layer0_qk(ids).q_rot, b.layer0_qk(ids).q_rot)
 
 
 def test_yarn_rope_scaling(tmp_path):

@@ -72,9 +72,9 @@ def test_a_4x_config_scales_the_full_layers_only(tmp_path, layer0):
 
 
 def test_a_4x_configs_rope_theta_turns_the_sliding_layers_too():
-    """Both layer types take a 4.x config's rope_theta, as transformers 4.57 (which wrote such configs), vLLM
-    and llama.cpp read it. (transformers 5.25's Olmo3Config gives the sliding layers 500,000 whatever rope_theta
-    says; every published OLMo 3 has 500,000, where the two agree.)"""
+    """Both layer types take a 4.x config's rope_theta, as transformers 4.57 (which wrote such configs), older
+    vLLM (olmo2.py) and llama.cpp read it. (transformers 5.25's Olmo3Config gives the sliding layers 500,000
+    whatever rope_theta says; every published OLMo 3 has 500,000, where the two agree.)"""
     written = {"model_type": "olmo3", "hidden_size": 32, "num_hidden_layers": 4, "num_attention_heads": 4,
                "vocab_size": 10, "rope_theta": 10000.0, "rope_scaling": YARN}
     cfg = model_config(written)

@@ -1090,12 +1090,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：合并规则 %2 中的词元不在词表里</translation>
         </message>
         <message>
-            <source>%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a Gemma 2 file with two RoPE bases is not supported</source>
-            <translation>%1：元数据 %2（%3）与 %4.rope.freq_base（%5）不同；不支持有两个 RoPE 底数的 Gemma 2 文件</translation>
-        </message>
-        <message>
-            <source>%1: metadata %2 (%3) differs from olmo2.rope.freq_base (%4); an OLMo 3 file with two RoPE bases is not supported</source>
-            <translation>%1：元数据 %2（%3）与 olmo2.rope.freq_base（%4）不同；不支持有两个 RoPE 基数的 OLMo 3 文件</translation>
+            <source>%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a %6 file with two RoPE bases is not supported</source>
+            <translation>%1：元数据 %2（%3）与 %4.rope.freq_base（%5）不同；不支持有两个 RoPE 底数的 %6 文件</translation>
         </message>
         <message>
             <source>%1: metadata %2 claims %3 items, more than the file holds; the file is truncated or corrupt</source>

@@ -264,8 +264,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
             shown(head_dim))
     scaling, base, refusal = None, None, None
-    # the family's own fields: sliding layers and their window; Gemma 2/3's score scale, soft cap (Gemma 3: RoPE
-    # per layer type); Granite's multipliers
+    # the family's own fields: sliding layers and their window; Gemma 2/3's score scale, soft cap; Gemma 3's and
+    # OLMo 3's RoPE per layer type (typed_rope); Granite's multipliers
     own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
     if family in ("gemma2", "gemma3"):
         own.update(gemma_config.gemma_fields(cfg, family))

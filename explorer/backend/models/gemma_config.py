@@ -1,5 +1,5 @@
-"""Gemma 2 and Gemma 3 (text) configs: their attention's score scale and soft cap, and Gemma 3's RoPE per
-layer type.
+"""Gemma 2 and Gemma 3 (text) configs: their attention's score scale and soft cap (Gemma 3's RoPE per layer type:
+explorer.backend.models.typed_rope).
 
 As transformers 5 reads them (models/gemma2, models/gemma3 configuration_*.py and modeling_*.py):
 - both scale q·k by query_pre_attn_scalar^-0.5 (default 256), not head_dim^-0.5; Gemma 2 then soft-caps

@@ -23,7 +23,12 @@ from explorer.errors import require, shown
 
 
 # YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
-YARN_UNREAD = ("attn_factor", "yarn_ext_factor", "yarn_attn_factor", "yarn_log_multiplier")
+# (rope.scaling.attn_factor multiplies cos and sin in every architecture). The converter's yarn_beta_fast /
+# _slow, yarn_ext_factor, yarn_attn_factor and yarn_log_multiplier are read only by other architectures' loaders
+# (Grok, DeepSeek 2, Mistral 3, ...; "beta_fast/slow are not [read by the common loader]"), and llama_context
+# sets the YaRN attention factor itself (get_mscale(factor), cancelled against the kernel's 1 + 0.1 ln factor):
+# in the architectures read here they change nothing, and are not read
+YARN_UNREAD = ("attn_factor",)
 
 
 def config_from_metadata(header: Header, where: str) -> dict:
@@ -81,9 +86,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         if kind == "yarn":
             scaling["original_max_position_embeddings"] = _int(
                 f, f"{arch}.rope.scaling.original_context_length", where)
-            # (rope.scaling.yarn_beta_fast / _slow, which the converter writes from a config's betas, are not
-            # read: llama.cpp's common loader leaves them at 32 and 1, transformers' defaults, for these
-            # architectures; only a few others, none of them here, read them)
+            # (the betas stay llama.cpp's 32 and 1, transformers' defaults; see YARN_UNREAD)
             for key in (f"{arch}.rope.scaling.{k}" for k in YARN_UNREAD):
                 require(key not in f, "%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and "
                                       "k otherwise than PE Explorer would", where, key)

@@ -33,7 +33,13 @@ from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
 from explorer.backend.models.gguf_gpt_oss import BARE
 from explorer.backend.models.gguf_gpt_oss import NAMES as GPT_OSS_NAMES
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
-from explorer.backend.models.gguf_learned import LEARNED, check_learned_layer0, learned_hf_name, transposed
+from explorer.backend.models.gguf_learned import (
+    BLOCK_RE,
+    LEARNED,
+    check_learned_layer0,
+    learned_hf_name,
+    transposed,
+)
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, require
 
@@ -43,9 +49,6 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k"
           "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
           "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj",
           "attn_q_norm": "self_attn.q_norm", "attn_k_norm": "self_attn.k_norm"}
-# (ASCII digits without leading zeros: "blk.00." or another script's digits would alias layer 0, which
-# llama.cpp never reads)
-_BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight|bias)")
 MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
 WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
 _dequantizable: dict[int, bool] = {}
@@ -57,7 +60,7 @@ def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
         return learned_hf_name(arch, gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
-    m = _BLOCK_RE.fullmatch(gguf_name)
+    m = BLOCK_RE.fullmatch(gguf_name)
     names = GPT_OSS_NAMES if arch == "gpt-oss" else BLOCK_NAMES.get(arch, {})
     if m and (m.group(2) in names or m.group(2) in _BLOCK):
         name = names.get(m.group(2)) or _BLOCK[m.group(2)]

@@ -35,7 +35,7 @@ import os
 import numpy as np
 
 from explorer.backend.models.gemma_config import SANE
-from explorer.backend.models.gguf_archs import meta_float, meta_int
+from explorer.backend.models.gguf_archs import meta_float, meta_int, one_rope_base
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
@@ -50,8 +50,7 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
                "phi2": {"attn_qkv": "self_attn.qkv_proj", "attn_output": "self_attn.dense", "ffn_up": "mlp.fc1",
                         "ffn_down": "mlp.fc2"}}
 LAYERS_27B = {"gemma2": 46, "gemma3": 62}      # llama.cpp's LLM_TYPE_27B (load_hparams' n_layer switch)
-# set_swa_pattern(...): layer il slides if il % n < n - 1 (olmo2: OLMo 3, gguf_olmo3.py)
-SWA_PATTERN = {"gemma2": 2, "gemma3": 6, "olmo2": 4}
+SWA_PATTERN = {"gemma2": 2, "gemma3": 6}       # set_swa_pattern(...): layer il slides if il % n < n - 1
 PHI3_FACTORS = ("rope_factors_long.weight", "rope_factors_short.weight")
 GEMMA2_WINDOW = 4096      # llama.cpp's n_swa for a gemma2 file without attention.sliding_window (gemma2.cpp)
 MAX_LAYERS = 512                               # llama.cpp's LLAMA_MAX_LAYERS (src/llama-hparams.h)
@@ -100,11 +99,7 @@ def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
         require(cap >= SANE[0], "%1: metadata %2 is %3; it must be a number from %4 to %5", where,
                 f"{arch}.attn_logit_softcapping", repr(cap), *SANE)
         config["attn_logit_softcapping"] = cap
-        swa = f"{arch}.rope.freq_base_swa"        # newer llama.cpp reads it for the sliding layers
-        local = meta_float(fields, swa, where, default=config["rope_theta"])    # (a number, or refused)
-        require(local == config["rope_theta"], "%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a "
-                "Gemma 2 file with two RoPE bases is not supported", where, swa, repr(local), arch,
-                repr(config["rope_theta"]))
+        one_rope_base(fields, arch, config["rope_theta"], "Gemma 2", where)   # (newer llama.cpp reads _swa)
     else:
         config["rope_local_base_freq"] = meta_float(fields, f"{arch}.rope.freq_base_swa", where, default=10000.0)
         require(config["rope_local_base_freq"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,

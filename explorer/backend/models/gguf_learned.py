@@ -48,7 +48,7 @@ _BLOCK = {
 }
 # (ASCII digits without leading zeros: "blk.00." or another script's digits would alias layer 0, which
 # llama.cpp never reads)
-_BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight|bias)")
+BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight|bias)")
 CONV1D = (".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".mlp.c_proj.weight")
 
 
@@ -56,7 +56,7 @@ def learned_hf_name(arch: str, gguf_name: str) -> str | None:
     """The Hugging Face name of a `gpt2` / `bert` GGUF tensor (without the model prefix), or None."""
     if gguf_name in _TOP[arch]:
         return _TOP[arch][gguf_name]
-    m = _BLOCK_RE.fullmatch(gguf_name)
+    m = BLOCK_RE.fullmatch(gguf_name)
     stem, names = _BLOCK[arch]
     if m and m.group(2) in names:
         return f"{stem}.{int(m.group(1))}.{names[m.group(2)]}.{m.group(3)}"

@@ -3,17 +3,21 @@
 Sources (ggml-org/llama.cpp): conversion/olmo.py (`Olmo2Model`, registered for Olmo2ForCausalLM and
 Olmo3ForCausalLM: TextModel's keys, and for a config with a sliding_window, `attention.sliding_window` and
 `attention.sliding_window_pattern`, one bool per layer from layer_types, true = sliding, or (i + 1) % 4 != 0);
-src/models/olmo2.cpp (load_arch_hparams: a window > 0 makes swa_type STANDARD with the pattern key, a number or
-one bool per layer, default 4: layer il slides when il % 4 < 3; the graph turns a sliding layer with plain RoPE
-at freq_base, "Olmo3 use regular rope with no yarn rope scaling" (freq_scale 1, ext_factor 0, attn_factor 1),
-and a full layer with the file's scaling). A window of 0 or none is OLMo 2.
+src/models/olmo2.cpp (load_arch_hparams: a window > 0 makes swa_type STANDARD with set_swa_pattern(period):
+layer il slides when il % period < period - 1, period 4, or the pattern key when it is a number, read with
+get_key_or_arr's scalar form, which passes over an array, so the converter's bool array changes nothing; older
+llama.cpp: set_swa_pattern(4) always; the graph turns a sliding layer with plain RoPE at freq_base, "Olmo3 use
+regular rope with no yarn rope scaling" (freq_scale 1, ext_factor 0, attn_factor 1), and a full layer with the
+file's scaling). A window of 0 or none is OLMo 2.
 """
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_archs import meta_float, meta_int
-from explorer.backend.models.gguf_gemma_phi3 import layer_types
-from explorer.errors import require
+import numpy as np
+
+from explorer.backend.models.gguf_archs import meta_int, one_rope_base
+
+PERIOD = 4                 # set_swa_pattern(4): three layers in four slide
 
 
 def is_olmo3(fields: dict, where: str) -> bool:
@@ -25,14 +29,14 @@ def olmo3_config(fields: dict, config: dict, where: str) -> None:
     """OLMo 3 keys of config (in place): model type, sliding window and layer types, and one RoPE per layer
     type (plain on the sliding layers, the file's scaling on the full ones)."""
     window = meta_int(fields, "olmo2.attention.sliding_window", where)
-    config.update(model_type="olmo3", architectures=["Olmo3ForCausalLM"], sliding_window=window,
-                  layer_types=layer_types(fields, "olmo2", config["num_hidden_layers"], window, where))
+    key = "olmo2.attention.sliding_window_pattern"
+    given = fields.get(key)
+    every = PERIOD if given is None or isinstance(given, (list, np.ndarray)) else meta_int(fields, key, where, low=0)
+    types = ["sliding_attention" if every == 0 or il % every < every - 1 else "full_attention"   # 0: all slide
+             for il in range(config["num_hidden_layers"])]
+    config.update(model_type="olmo3", architectures=["Olmo3ForCausalLM"], sliding_window=window, layer_types=types)
     base = config.pop("rope_theta")
-    # (newer llama.cpp reads rope.freq_base_swa but its olmo2 graph turns the sliding layers at freq_base)
-    swa = "olmo2.rope.freq_base_swa"
-    require(meta_float(fields, swa, where, default=base) == base, "%1: metadata %2 (%3) differs from "
-            "olmo2.rope.freq_base (%4); an OLMo 3 file with two RoPE bases is not supported", where, swa,
-            repr(fields.get(swa)), repr(base))
+    one_rope_base(fields, "olmo2", base, "OLMo 3", where)   # (newer llama.cpp reads _swa; olmo2.cpp turns at freq_base)
     full = {"rope_type": "default", "rope_theta": base, **config.pop("rope_scaling", {})}
     config["rope_parameters"] = {"sliding_attention": {"rope_type": "default", "rope_theta": base},
                                  "full_attention": full}

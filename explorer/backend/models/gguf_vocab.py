@@ -21,7 +21,8 @@ QWEN2_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p
             r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 # GPT-4o's o200k pre-tokenizer (gpt-oss, Llama 4), as llama.cpp rewrote tokenizer.json's pattern for its own
 # regex engine: a cased word is non-lowercase letters then non-uppercase ones (or the reverse), with an
-# optional 's / 't / ... ending
+# optional 's / 't / ... ending. It splits ASCII, CJK and emoji text as tiktoken's pattern does; non-ASCII case
+# changes and combining marks otherwise (as llama.cpp does)
 GPT4O_RE = (r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+"
             r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
             r"|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*"

@@ -4,9 +4,10 @@
 `rope_scaling` that applies to the full layers only, as the classes' convert_rope_params_to_dict merge it
 (transformers 5.25, models/gemma3 and models/olmo3 configuration_*.py). Where neither says a type's base:
 - Gemma 3: the full layers' is rope_theta (default 1e6), the sliding layers' rope_local_base_freq (1e4).
-- OLMo 3: both are rope_theta (default 500,000), as transformers 4.57, vLLM and llama.cpp read it. (transformers
-  5.25's Olmo3Config gives the sliding layers 500,000 whatever rope_theta says: it pops rope_theta for the full
-  layers first. Only a config with another rope_theta tells the two apart; the published ones have 500,000.)
+- OLMo 3: both are rope_theta (default 500,000), as transformers 4.57, older vLLM (olmo2.py) and llama.cpp
+  read it. (transformers 5.25's Olmo3Config gives the sliding layers 500,000 whatever rope_theta says: it pops
+  rope_theta for the full layers first. Only a config with another rope_theta tells the two apart; the
+  published ones have 500,000.)
 """
 
 from __future__ import annotations
