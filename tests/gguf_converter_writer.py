@@ -23,6 +23,9 @@ class (ggml-org/llama.cpp convert_hf_to_gguf.py):
 - Qwen2MoeModel / Qwen3MoeModel: TextModel's keys (freq base, key length from head_dim), expert counts; the
   experts stacked as blk.N.ffn_gate_exps / ffn_up_exps / ffn_down_exps (n_expert, rows, cols), the router
   ffn_gate_inp, Qwen2-MoE's shared expert *_shexp.
+- CommandR2Model / Cohere2Model (conversion/command_r.py): TextModel's keys with the LayerNorm eps, the logit
+  scale, rope scaling type none; Cohere 2 its sliding window and rope.dimension_count; q_norm / k_norm (Command-R+)
+  as attn_q_norm / attn_k_norm, (heads, head_dim) each.
 - StarCoder2Model: TextModel's keys with the LayerNorm eps (norm_epsilon as attention.layer_norm_epsilon);
   c_fc / c_proj as ffn_up / ffn_down; tied embeddings (no output.weight) by default.
 - GptOssModel (conversion/gpt_oss.py, conversion/base.py): TextModel's keys (freq base, key / value length from
@@ -42,7 +45,8 @@ import numpy as np
 from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
-         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS", "starcoder2": "STARCODER2"}
+         "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS", "starcoder2": "STARCODER2",
+         "command-r": "COMMAND_R", "cohere2": "COHERE2"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -89,6 +93,17 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
         fx.add_shape_metadata(w, cfg)
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
         w.add_layer_norm_eps(cfg.norm_epsilon)
+    elif arch in ("command-r", "cohere2"):   # CommandR2Model / Cohere2Model: TextModel's keys, logit scale, no scaling
+        import gguf
+
+        fx.add_shape_metadata(w, cfg)
+        w.add_rope_freq_base(_rope(cfg)["rope_theta"])
+        w.add_layer_norm_eps(cfg.layer_norm_eps)
+        w.add_logit_scale(cfg.logit_scale)
+        if arch == "cohere2":
+            w.add_sliding_window(cfg.sliding_window)
+            w.add_rope_dimension_count(cfg.hidden_size // cfg.num_attention_heads)    # (rotary_pct 1)
+        w.add_rope_scaling_type(gguf.RopeScalingType.NONE)
     elif arch == "stablelm":   # StableLMModel.set_gguf_parameters: no freq base, rope dims from the fraction, LN eps
         w.add_context_length(cfg.max_position_embeddings)
         w.add_embedding_length(cfg.hidden_size)

@@ -38,6 +38,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   (LayerNorms with biases); no permutation (NEOX RoPE, starcoder2.cpp asserts n_rot == head_dim); q/k biases
   when the model has them. llama.cpp's starcoder2 graph has no sliding window (build_attn_inp_kv), so a file
   reads every earlier key where the checkpoint's config sets a window of 4,096.
+- `CommandR2Model`, `Cohere2Model` (MODEL_ARCH.COMMAND_R "command-r", COHERE2): gguf_cohere.py.
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
   by it).
@@ -86,6 +87,8 @@ ARCHS = {
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "starcoder2": Arch("starcoder2", "Starcoder2ForCausalLM", False, 0.0, ("hidden_act", "gelu_pytorch_tanh")),
+    "command-r": Arch("cohere", "CohereForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -258,6 +261,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
                                                 "has none and refuses the file)", where, name)
     if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
         want["blk.0.attn_norm.bias"] = (d,)
+    if kind == "cohere" and config.get("use_qk_norm"):     # Command-R+: a LayerNorm of each head's own
+        want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
     if kind == "stablelm":                  # LayerNorm; q and k biases, stacked per-head q and k norms: both or none
         want["blk.0.attn_norm.bias"] = (d,)
         if config.get("use_qkv_bias"):

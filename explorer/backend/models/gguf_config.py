@@ -4,7 +4,7 @@ gguf_archs.py and gguf_gemma_phi3.py say each means); the header only, no tensor
 from __future__ import annotations
 
 from explorer.backend.models.config_rope import rotary_fraction
-from explorer.backend.models.family_tables import LAYER_NORM_EPS
+from explorer.backend.models.family_tables import FAMILIES, LAYER_NORM_EPS
 from explorer.backend.models.gguf_archs import (
     ROPE_FREQS,
     SUPPORTED_ARCHITECTURES,
@@ -15,6 +15,7 @@ from explorer.backend.models.gguf_archs import (
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
+from explorer.backend.models.gguf_cohere import cohere_config
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
@@ -33,7 +34,8 @@ YARN_UNREAD = ("attn_factor",)
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, gpt2, bert); InputError for others."""
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
+    command-r, cohere2, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -66,8 +68,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
         "tie_word_embeddings": "output.weight" not in header.tensors,
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
-    if spec.model_type in ("phi", "stablelm", "starcoder2"):    # LayerNorms (their epsilon a key of its own)
-        config[LAYER_NORM_EPS[spec.model_type]] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
+    family = FAMILIES[spec.model_type]
+    if family in ("phi", "stablelm", "starcoder2", "cohere"):   # LayerNorms (their epsilon a key of its own)
+        config[LAYER_NORM_EPS[family]] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
     else:
         config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
     require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
@@ -100,6 +103,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         gemma_config(f, arch, config, where)
     if arch == "gpt-oss":
         gpt_oss_config(f, config, kind, where)
+    if arch in ("command-r", "cohere2"):
+        cohere_config(f, arch, config, header.tensors, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where)
