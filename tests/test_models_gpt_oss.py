@@ -18,6 +18,7 @@ import pytest
 from explorer.backend.models.config import model_config
 from explorer.backend.models.hf_folder import open_model
 from explorer.backend.rope_scaling import inv_frequencies
+from explorer.compute.qk import sink_share
 from tests import models_helpers as mh
 
 tf = pytest.importorskip("transformers")
@@ -118,6 +119,9 @@ def test_the_window_and_the_sinks_are_what_transformers_applies(tmp_path):
     ours = mh.attention_of(qk)
     np.testing.assert_allclose(ours.sum(axis=-1), want.sum(axis=-1), atol=1e-5)
     assert np.all(want.sum(axis=-1) <= 1 + 1e-6) and want.sum(axis=-1).min() < 0.5    # the sink's share
+    # the Real RoPE view's "on average N% of a query's weights": 1 - the weights over the keys, over the queries
+    np.testing.assert_allclose(sink_share(qk.logits, qk.sinks, qk.window), 1 - want.sum(axis=-1).mean(axis=-1),
+                               atol=1e-5)
 
 
 @pytest.mark.parametrize("change, match", [

@@ -290,7 +290,9 @@ def test_qk_view_masks_gpt_oss_sliding_window_and_names_its_sinks(window, tmp_pa
     np.testing.assert_allclose(drawn[seen], want.logits[2][seen], atol=1e-6)
     assert np.isnan(drawn[~seen]).all() and np.isnan(view.plain_img.image.image[~seen]).all()
     np.testing.assert_allclose(r.sinks, want.sinks)
-    assert f"sink logit {want.sinks[2]:+.3f}" in view.head_info.text()
+    assert f"sink logit {want.sinks[2]:+.3f} (on average {100 * r.sink_share[2]:.0f}% of a query's weights)" in (
+        view.head_info.text()), view.head_info.text()
+    assert 0 < r.sink_share[2] < 1
     assert "yarn ×32 (4096 → 40), not truncated; attention: a sliding window of 6 tokens, one sink logit per head; " in (
         view.readout.text()), view.readout.text()
     assert view.causal_box.text() == "causal, sliding window of 6 (mask future keys and keys 6 or more tokens back)"

@@ -86,6 +86,8 @@ class QkResult:
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
+    sink_share: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) the share of a
+    #                                     query's softmax its head's sink takes, averaged over the queries shown
     sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
     #                                     logit, one per head (a softmax slot no key fills); empty for the others
 
@@ -105,6 +107,20 @@ def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sums = np.stack([np.bincount(index, weights=row, minlength=2 * n - 1) for row in flat]) \
         if h else np.zeros((0, 2 * n - 1))
     return delta, sums / np.maximum(counts, 1.0)
+
+
+def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None) -> np.ndarray:
+    """Each head's sink weight exp(s_h) / (exp(s_h) + sum over the keys query m reads of exp(logit)), averaged
+    over the queries m; logits (H, n, n), sinks (H,) -> (H,) float32 (the softmax the model takes, causal and
+    within its window, whatever the view's causal box shows)."""
+    n = logits.shape[-1]
+    m, k = np.indices((n, n))
+    seen = (k <= m) & ((m - k < window) if window is not None else True)                # (n, n)
+    scores = np.where(seen, logits.astype(np.float64), -np.inf)                         # (H, n, n)
+    top = np.maximum(scores.max(axis=-1), np.asarray(sinks, np.float64)[:, None])       # (H, n)
+    sink = np.exp(np.asarray(sinks, np.float64)[:, None] - top)                         # (H, n)
+    keys = np.exp(scores - top[..., None]).sum(axis=-1)                                 # (H, n)
+    return (sink / (sink + keys)).mean(axis=-1).astype(np.float32)
 
 
 def _masked(logits: np.ndarray, causal: bool, window: int | None = None) -> np.ndarray:
@@ -182,7 +198,9 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
-                    window=qk.window, **({"sinks": _read_only(qk.sinks)} if qk.sinks is not None else {}))
+                    window=qk.window, **({"sinks": _read_only(qk.sinks),
+                                          "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
+                                         if qk.sinks is not None else {}))
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

@@ -3998,8 +3998,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>共 %1 个（读取 %3 个 kv 头中的第 %2 个）· %4</translation>
         </message>
         <message>
-            <source>sink logit %1</source>
-            <translation>sink logit %1</translation>
+            <source>sink logit %1 (on average %2% of a query's weights)</source>
+            <translation>sink logit %1（平均占每个查询权重的 %2%）</translation>
         </message>
         <message>
             <source>The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so its weights over the keys add up to less than 1 (the rest goes to no token).</source>
