@@ -208,3 +208,30 @@ def test_the_gpt_4o_pre_tokenizer_splits_text_as_o200k_does(monkeypatch):
     for text in ["Hello WORLD's CamelCase HTTPServer don't", "1234567 apples, 3.14!\n\n  x",
                  "位置编码 RoPE 与 ALiBi。", "emoji 👍🏽 tab\there / path/to\r\nend  "]:
         assert [p for p, _ in split.pre_tokenize_str(text)] == regex.findall(pattern, text), text
+
+
+def test_a_pattern_number_and_a_second_base_as_newer_llama_cpp_reads_them(tmp_path):
+    """gpt-oss.attention.sliding_window_pattern 3 (a number): layers 0, 1 slide, 2 is full; a rope.freq_base_swa
+    other than freq_base (newer llama.cpp turns the sliding layers at it) is refused in one line."""
+    torch_model = _model(tmp_path, num_hidden_layers=3)
+
+    def pattern(w, stored):
+        _drop_key(w, "gpt-oss.attention.sliding_window_pattern")
+        w.add_uint32("gpt-oss.attention.sliding_window_pattern", 3)
+
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", edit=pattern, expert_qtype="F16")
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.config.layer_types == ("sliding_attention", "sliding_attention", "full_attention")
+    gw.write_converted(tmp_path / "b.gguf", torch_model, "gpt-oss", edit=lambda w, s: w.add_rope_freq_base_swa(1234.0),
+                       expert_qtype="F16")
+    with pytest.raises(InputError, match="metadata gpt-oss.rope.freq_base_swa .* a gpt-oss file with two RoPE bases"):
+        open_model(str(tmp_path / "b.gguf"))
+
+
+def test_every_layer_needs_its_biases_and_f32_sinks(tmp_path):
+    """llama.cpp's loader requires each layer's q/k biases and F32 sinks, not only layer 0's."""
+    torch_model = _model(tmp_path)
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", expert_qtype="F16",
+                       edit=lambda w, stored: gw.replace_tensor(w, stored, "blk.1.attn_k.bias"))
+    with pytest.raises(InputError, match="tensor blk.1.attn_k.bias is missing"):
+        open_model(str(tmp_path / "m.gguf"))

@@ -57,3 +57,11 @@ def test_a_full_layer_turns_no_q_or_k(tmp_path):
         h = norm(torch.as_tensor(x)[None])
         q = attention.q_proj(h).view(1, len(ids), 4, 8).transpose(1, 2)[0].numpy()   # (H, n, hd)
     np.testing.assert_allclose(full.q_rot, q, atol=1e-5)
+
+
+def test_use_qk_norm_is_not_read_as_cohere2config_does_not_read_it():
+    """Cohere2Attention has no q/k norms: use_qk_norm (true, or even a string) changes nothing."""
+    written = {"model_type": "cohere2", "hidden_size": 32, "num_hidden_layers": 4, "num_attention_heads": 4,
+               "vocab_size": 10}
+    for value in (True, "yes"):
+        assert model_config({**written, "use_qk_norm": value}).qk_norm is False

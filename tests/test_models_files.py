@@ -177,8 +177,10 @@ def test_token_ids_beyond_the_table_and_padded_tables(good):
         with pytest.raises(InputError, match="only layer 0"):
             m.layer0_qk([1, 2], layer=1)
         assert m.layer0_qk(m.input_x([1, 2]), layer=1).q.shape[1] == 2       # a hidden state: any layer
-        with pytest.raises(InputError, match="layer must be in 0..1"):
-            m.layer0_qk(m.input_x([1, 2]), layer=2)
+        for layer in (2, "1", 1.0, True, None, [1]):                           # (not an index: named, one line)
+            with pytest.raises(InputError, match="layer must be in 0..1"):
+                m.layer0_qk(m.input_x([1, 2]), layer=layer)
+        assert m.layer0_qk(m.input_x([1, 2]), layer=np.int64(1)).q.shape[1] == 2
 
 
 def test_a_file_that_vanishes_while_loading(good, tmp_path, monkeypatch):

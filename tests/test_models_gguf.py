@@ -291,3 +291,16 @@ def test_llama_file_with_fewer_rotated_channels_turns_them_as_ggml_does(tmp_path
         turned = _ggml_rope_norm(in_file, rot, model.config.rope_base)                 # the file's order
         want = np.concatenate([turned[..., 0::2], turned[..., 1::2]], axis=-1)         # back to HF's order
         np.testing.assert_allclose(rotated, want, atol=2e-6 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("key", ["llama.rope.scaling.factor", "llama.rope.scale_linear"])
+def test_a_factor_without_a_scaling_type_is_linear_as_llama_cpp_reads_it(tmp_path, key):
+    """llama.cpp's loader: the scaling type defaults to "linear", the factor is rope.scaling.factor or the older
+    rope.scale_linear; a file with a factor of 4 and no type turns every pair 4 times slower (a type "none"
+    never scales)."""
+    path, none = tmp_path / "m.gguf", tmp_path / "none.gguf"
+    fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={key: 4.0})
+    fx.write_llama_gguf(none, fx.tiny_llama(), extra_kv={key: 4.0, "llama.rope.scaling.type": "none"})
+    with open_model(str(path)) as model, open_model(str(none)) as plain:
+        assert (model.config.rope_scaling.rope_type, model.config.rope_scaling.factor) == ("linear", 4.0)
+        assert plain.config.rope_scaling.rope_type == "default"

@@ -1326,6 +1326,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：张量 %2 必须是 %3 个 F32 因子（每个旋转的通道对一个）</translation>
         </message>
         <message>
+            <source>%1: tensor %2 must be F32; llama.cpp's attention with sinks reads no other type</source>
+            <translation>%1：张量 %2 必须是 F32；llama.cpp 带 sink 的注意力不读取其他类型</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 must be a 1-D F32 tensor</source>
             <translation>%1：张量 %2 必须是一维 F32 张量</translation>
         </message>
@@ -1340,10 +1344,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: tensor %2 starts at offset %3, not a multiple of the alignment %4</source>
             <translation>%1：张量 %2 从偏移 %3 开始，不是对齐值 %4 的倍数</translation>
-        </message>
-        <message>
-            <source>%1: tensor blk.0.attn_sinks.weight must be F32; llama.cpp's attention with sinks reads no other type</source>
-            <translation>%1：张量 blk.0.attn_sinks.weight 必须是 F32；llama.cpp 带 sink 的注意力不读取其他类型</translation>
         </message>
         <message>
             <source>%1: tensor token_embd.weight is missing or not (vocab, %2)</source>

@@ -290,7 +290,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, **own,
         qk_norm=(family in ("qwen3", "gemma3", "olmo2")
                  or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)
-                 or family == "cohere" and cfg.get("use_qk_norm") is not None and _flag(cfg, "use_qk_norm", False)),
+                 or model_type == "cohere" and cfg.get("use_qk_norm") is not None    # (Cohere2Attention has none)
+                 and _flag(cfg, "use_qk_norm", False)),
         nope_layers=(layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
                      if model_type in ("smollm3", "cohere2") else ()),
         qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,

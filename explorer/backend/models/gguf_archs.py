@@ -128,6 +128,18 @@ def meta_float(fields: dict, key: str, where: str, default=None) -> float:
     return float(value)
 
 
+def swa_types(fields: dict, arch: str, n_layers: int, period: int, where: str) -> list[str]:
+    """Each layer's type as llama.cpp's set_swa_pattern(period) makes it (layer il slides when il % period <
+    period - 1; 0: every layer), the period being {arch}.attention.sliding_window_pattern when that is a
+    number: newer loaders read it with get_key_or_arr's scalar form, which passes over an array (the
+    converters' one bool per layer), as older ones, with a fixed period, pass over the key."""
+    key = f"{arch}.attention.sliding_window_pattern"
+    given = fields.get(key)
+    every = period if given is None or isinstance(given, (list, np.ndarray)) else meta_int(fields, key, where, low=0)
+    return ["sliding_attention" if every == 0 or il % every < every - 1 else "full_attention"
+            for il in range(n_layers)]
+
+
 def one_rope_base(fields: dict, arch: str, base: float, model: str, where: str) -> None:
     """A file whose rope.freq_base_swa (newer llama.cpp reads it) differs from its freq_base, in an architecture
     read with one base (Gemma 2; OLMo 3, whose olmo2 graph turns the sliding layers at freq_base), is refused."""
@@ -245,9 +257,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     if kind == "gpt_oss":                   # q/k biases (llama.cpp's loader requires them); each head's sink
         want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,),   # logit, F32 only
                      "blk.0.attn_sinks.weight": (heads,)})
-        sinks = header.tensors.get("blk.0.attn_sinks.weight")
-        require(sinks is None or sinks.ggml_type == 0, "%1: tensor blk.0.attn_sinks.weight must be F32; llama.cpp's "
-                                                       "attention with sinks reads no other type", where)
+        _check_gpt_oss_layers(header, config["num_hidden_layers"], where)
     # a q bias without a k bias (or the reverse) would be read as none, or as zeros
     q_bias, k_bias = ("blk.0.attn_q.bias" in header.tensors, "blk.0.attn_k.bias" in header.tensors)
     require(q_bias == k_bias, "%1: tensor %2 is missing beside %3", where,
@@ -275,6 +285,16 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
                     else {"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
         _check_phi2_layers(header, config["num_hidden_layers"], where)
     require_tensor_shapes(header, want, where)
+
+
+def _check_gpt_oss_layers(header: Header, n_layers: int, where: str) -> None:
+    """Every layer of a gpt-oss file has its q and k biases and F32 sinks (llama.cpp's loader requires each, and
+    its attention with sinks reads F32 only)."""
+    for layer in range(n_layers):
+        for name in (f"blk.{layer}.attn_q.bias", f"blk.{layer}.attn_k.bias", f"blk.{layer}.attn_sinks.weight"):
+            require(name in header.tensors, "%1: tensor %2 is missing", where, name)
+        require(header.tensors[f"blk.{layer}.attn_sinks.weight"].ggml_type == 0, "%1: tensor %2 must be F32; "
+                "llama.cpp's attention with sinks reads no other type", where, f"blk.{layer}.attn_sinks.weight")
 
 
 def _check_phi2_layers(header: Header, n_layers: int, where: str) -> None:

@@ -13,16 +13,16 @@ the sliding layers only).
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_archs import meta_int
+from explorer.backend.models.gguf_archs import meta_int, swa_types
 
-PERIOD = 4                 # cohere2: set_swa_pattern(4), layer il slides when il % 4 < 3
+PERIOD = 4                 # cohere2: set_swa_pattern(4), layer il slides when il % 4 < 3 (or the key's number)
 
 
 def cohere_config(fields: dict, arch: str, config: dict, tensors: dict, where: str) -> None:
     """Command-R / Cohere 2 keys of config (in place): q/k norms when the file has them; Cohere 2's window and
     sliding layers (the full ones turn no q or k)."""
-    config["use_qk_norm"] = "blk.0.attn_q_norm.weight" in tensors
-    if arch == "cohere2":
+    if arch == "command-r":                # (either norm makes both required: check_rope_layer0)
+        config["use_qk_norm"] = any(f"blk.0.attn_{x}_norm.weight" in tensors for x in "qk")
+    else:                                  # (llama.cpp's cohere2 has no q/k norms, as Cohere2ForCausalLM)
         config["sliding_window"] = meta_int(fields, "cohere2.attention.sliding_window", where)
-        config["layer_types"] = ["sliding_attention" if il % PERIOD < PERIOD - 1 else "full_attention"
-                                 for il in range(config["num_hidden_layers"])]
+        config["layer_types"] = swa_types(fields, "cohere2", config["num_hidden_layers"], PERIOD, where)

@@ -79,13 +79,17 @@ def config_from_metadata(header: Header, where: str) -> dict:
     require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
     if rot != head_dim or spec.model_type in ("phi", "stablelm"):   # (their classes' defaults: 0.5, 0.25)
         config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
-    kind = f.get(f"{arch}.rope.scaling.type", "none")
+    # llama.cpp's common loader: the type defaults to "linear", the factor is rope.scaling.factor or the older
+    # rope.scale_linear, and a type "none" never scales (llama_context)
+    factor_key = next((k for k in (f"{arch}.rope.scaling.factor", f"{arch}.rope.scale_linear") if k in f),
+                      f"{arch}.rope.scaling.factor")
+    kind = f.get(f"{arch}.rope.scaling.type", "linear" if factor_key in f else "none")
     require(isinstance(kind, str), "%1: metadata %2 must be a string, not %3", where, f"{arch}.rope.scaling.type",
             shown(kind))
     kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
     require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))
     if kind not in ("none", "longrope"):
-        scaling = {"rope_type": kind, "factor": _float(f, f"{arch}.rope.scaling.factor", where)}
+        scaling = {"rope_type": kind, "factor": _float(f, factor_key, where)}
         if kind == "yarn":
             scaling["original_max_position_embeddings"] = _int(
                 f, f"{arch}.rope.scaling.original_context_length", where)

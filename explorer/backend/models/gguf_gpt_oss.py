@@ -21,13 +21,13 @@ Sources (ggml-org/llama.cpp):
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_archs import meta_int
+from explorer.backend.models.gguf_archs import meta_int, one_rope_base, swa_types
 from explorer.errors import require
 
 # GGUF block tensor -> Hugging Face name (gguf_file.hf_name); the sinks are a bare parameter, no ".weight"
 NAMES = {"attn_sinks": "self_attn.sinks", "post_attention_norm": "post_attention_layernorm"}
 BARE = ("self_attn.sinks",)
-SWA_PATTERN = 2            # set_swa_pattern(2): layer il slides when il % 2 < 1
+SWA_PATTERN = 2            # set_swa_pattern(2): layer il slides when il % 2 < 1 (or the pattern key's number)
 
 
 def gpt_oss_config(fields: dict, config: dict, scaling_kind: str, where: str) -> None:
@@ -37,8 +37,8 @@ def gpt_oss_config(fields: dict, config: dict, scaling_kind: str, where: str) ->
     require(key in fields, "%1: metadata %2 is missing; llama.cpp's gpt-oss requires it", where, key)
     # (0 would mask every key of a sliding layer: is_masked_swa, p1 - p0 >= n_swa)
     config["sliding_window"] = meta_int(fields, key, where)
-    config["layer_types"] = ["sliding_attention" if il % SWA_PATTERN < SWA_PATTERN - 1 else "full_attention"
-                             for il in range(config["num_hidden_layers"])]
+    config["layer_types"] = swa_types(fields, "gpt-oss", config["num_hidden_layers"], SWA_PATTERN, where)
+    one_rope_base(fields, "gpt-oss", config["rope_theta"], "gpt-oss", where)   # (newer loaders read _swa)
     if scaling_kind == "none":
         config["rope_parameters"] = {"rope_type": "default", "rope_theta": config["rope_theta"]}
 

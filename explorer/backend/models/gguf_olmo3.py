@@ -13,9 +13,7 @@ file's scaling). A window of 0 or none is OLMo 2.
 
 from __future__ import annotations
 
-import numpy as np
-
-from explorer.backend.models.gguf_archs import meta_int, one_rope_base
+from explorer.backend.models.gguf_archs import meta_int, one_rope_base, swa_types
 
 PERIOD = 4                 # set_swa_pattern(4): three layers in four slide
 
@@ -29,11 +27,7 @@ def olmo3_config(fields: dict, config: dict, where: str) -> None:
     """OLMo 3 keys of config (in place): model type, sliding window and layer types, and one RoPE per layer
     type (plain on the sliding layers, the file's scaling on the full ones)."""
     window = meta_int(fields, "olmo2.attention.sliding_window", where)
-    key = "olmo2.attention.sliding_window_pattern"
-    given = fields.get(key)
-    every = PERIOD if given is None or isinstance(given, (list, np.ndarray)) else meta_int(fields, key, where, low=0)
-    types = ["sliding_attention" if every == 0 or il % every < every - 1 else "full_attention"   # 0: all slide
-             for il in range(config["num_hidden_layers"])]
+    types = swa_types(fields, "olmo2", config["num_hidden_layers"], PERIOD, where)
     config.update(model_type="olmo3", architectures=["Olmo3ForCausalLM"], sliding_window=window, layer_types=types)
     base = config.pop("rope_theta")
     one_rope_base(fields, "olmo2", base, "OLMo 3", where)   # (newer llama.cpp reads _swa; olmo2.cpp turns at freq_base)

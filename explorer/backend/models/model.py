@@ -160,7 +160,9 @@ class Model:
         since PE Explorer does not run the layers before it."""
         arr = np.asarray(ids_or_x)
         # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
-        require(0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2", self.config.n_layers - 1, layer)
+        whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
+        require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
+                self.config.n_layers - 1, repr(layer))
         if arr.ndim <= 1:
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
