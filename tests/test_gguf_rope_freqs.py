@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.backend.models.gguf_archs import llama_cpp_factors
+from explorer.backend.models.gguf_rope_freqs import llama_cpp_factors
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
@@ -128,7 +128,7 @@ def test_real_llama3_shapes_recover_their_parameters(name):
     from transformers import LlamaConfig
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
-    from explorer.backend.models.gguf_archs import rope_scaling_from_factors
+    from explorer.backend.models.gguf_rope_freqs import rope_scaling_from_factors
 
     head_dim = 128 if name == "llama3.1" else 64
     params = {"rope_type": "llama3", "rope_theta": 500000.0, **SCALINGS[name]}

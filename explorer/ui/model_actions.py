@@ -202,7 +202,8 @@ class ModelActions(QObject):
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,
                                                   neighbour_pairs=c.rope_interleaved,
                                                   yarn_unrounded=c.yarn_unrounded)))
-        return (fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.model_type, str(c.d_model), str(c.n_heads), where))
+        return fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.model_type, str(c.d_model),
+                    str(c.n_heads), where)
 
     def wait_idle(self, timeout_ms: int = 20000) -> bool:
         """Block until the load finished and its result was handled (tests)."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.backend.models import gemma_config, layer_attention
+from explorer.backend.models.config_flags import clip_qkv, qk_bias, qk_norm
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.models.family_tables import (
-    BIAS_BY_DEFAULT,
     DEFAULT_HEAD_DIM,
     DEFAULT_KV_HEADS,
     DEFAULT_MAX_POSITIONS,
@@ -24,7 +24,6 @@ from explorer.backend.models.family_tables import (
     HEADS_SPLIT,
     LAYER_NORM_EPS,
     NO_NULL_KV_HEADS,
-    NO_QK_BIAS,
     ROPE_FAMILIES,
     SUPPORTED,
 )
@@ -169,13 +168,6 @@ def _aliased(cfg: dict, alias: str | None, key: str, default=None) -> int:
     return _int(cfg, alias if alias and cfg.get(alias) is not None else key, default=default)
 
 
-def _flag(cfg: dict, key: str, default: bool) -> bool:
-    """A true / false key of config.json (transformers refuses anything else, "false" included)."""
-    value = cfg.get(key, default)
-    require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
-    return value
-
-
 def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> ModelConfig:
     """ModelConfig from a config.json dict; InputError for an unsupported model_type or a bad field.
 
@@ -233,21 +225,12 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                                                                  default=DEFAULT_KV_HEADS.get(model_type, heads))
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
-        # Qwen2 and Phi always have q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when
-        # use_qkv_bias (default false), GPT-NeoX and GPT-OSS when attention_bias (default true), Mistral, Mixtral and
-        # Phi-3 never, the others when attention_bias (default false); transformers leaves bias tensors of a
-        # config without unread
-        bias = (model_type == "qwen2" or _flag(cfg, "qkv_bias", True) if model_type in ("qwen2", "qwen2_moe")
-                else _flag(cfg, "use_qkv_bias", False) if family == "stablelm"
-                else _flag(cfg, "use_bias", True) if family == "starcoder2"
-                else family == "phi" or model_type not in NO_QK_BIAS
-                and _flag(cfg, "attention_bias", family in BIAS_BY_DEFAULT))
         eps = (cfg.get(LAYER_NORM_EPS[family], 1e-5) if family in LAYER_NORM_EPS
                else 1e-5 if family == "olmo"                   # OlmoLayerNorm's, whatever config.json says
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": eps, "qk_bias": bias, "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
+                  "norm_eps": eps, "qk_bias": qk_bias(cfg, model_type, family), "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
     # GPTNeoXAttention, StableLmAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's
     # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
@@ -286,23 +269,12 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
-        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama", rope_interleaved=family in ("gptj", "cohere"),
+        rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
+        rope_interleaved=family in ("gptj", "cohere"),
         dtype=dtype, **own,
-        qk_norm=(family in ("qwen3", "gemma3", "olmo2")
-                 or family in ("phi", "stablelm") and _flag(cfg, "qk_layernorm", False)
-                 or model_type == "cohere" and cfg.get("use_qk_norm") is not None    # (Cohere2Attention has none)
-                 and _flag(cfg, "use_qk_norm", False)),
+        qk_norm=qk_norm(cfg, model_type, family),
         nope_layers=(layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
                      if model_type in ("smollm3", "cohere2") else ()),
-        qkv_clip=_clip_qkv(cfg) if family == "olmo" else None,
+        qkv_clip=clip_qkv(cfg) if family == "olmo" else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 
-
-def _clip_qkv(cfg: dict) -> float | None:
-    """OlmoConfig's clip_qkv: None (no clamp, its default) or a positive number."""
-    value = cfg.get("clip_qkv")
-    if value is None:
-        return None
-    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
-            "config.json: clip_qkv must be a positive number or null, not %1", shown(value))
-    return float(value)

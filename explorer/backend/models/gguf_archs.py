@@ -1,4 +1,4 @@
-"""What each GGUF architecture means in Hugging Face terms, Llama 3's `rope_freqs.weight`, the metadata readers
+"""What each GGUF architecture means in Hugging Face terms, the metadata readers
 (`meta_int`, `meta_float`) and the RoPE families' layer-0 shape check.
 
 Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
@@ -42,15 +42,12 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
   by it).
-- `LlamaModel.generate_extra_tensors`: for rope_type "llama3" it writes `rope_freqs.weight`, one float32
-  factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between the two wavelengths), and llama.cpp's
-  RoPE divides theta_i by it. No rope scaling metadata is written for it.
+- Llama 3.x's `rope_freqs.weight`: gguf_rope_freqs.py.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,9 +90,6 @@ ARCHS = {
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
-ROPE_FREQS = "rope_freqs.weight"
-LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3
-FACTOR_TOLERANCE = 1e-6
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp) or reshapes q and k by n_rot
@@ -156,63 +150,6 @@ def arch_of(fields: dict, where: str) -> Arch:
     require(arch in ARCHS, "%1: architecture %2 is not supported; supported: %3", where, repr(arch),
                            ", ".join(SUPPORTED_ARCHITECTURES))
     return ARCHS[arch]
-
-
-def llama_cpp_factors(base: float, dim: int, factor: float, low: float, high: float, original: int) -> np.ndarray:
-    """rope_freqs as convert_hf_to_gguf.py's LlamaModel.generate_extra_tensors computes them; (dim/2,) float32.
-
-    freqs = 1 / base^(arange(0, dim, 2) / dim) in float32 (torch there), the rest in Python floats."""
-    freqs = (1.0 / (np.float32(base) ** (np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim))))
-    freqs = freqs.astype(np.float32)
-    low_wavelen, high_wavelen = original / low, original / high
-    out = []
-    for freq in freqs.tolist():
-        wavelen = 2 * math.pi / freq
-        if wavelen < high_wavelen:
-            out.append(1.0)
-        elif wavelen > low_wavelen:
-            out.append(factor)
-        else:
-            smooth = (original / wavelen - low) / (high - low)
-            out.append(1 / ((1 - smooth) / factor + smooth))
-    return np.asarray(out, dtype=np.float32)
-
-
-def rope_scaling_from_factors(factors: np.ndarray, base: float, dim: int, context: int, where: str) -> dict:
-    """A transformers rope_scaling that gives theta_i / factors[i], the frequencies llama.cpp uses.
-
-    A llama3 scaling when one of the Llama 3.x parameter sets reproduces every factor to 1e-6 (relative);
-    otherwise the factors themselves, carried as a 'longrope' scaling whose short and long factors are both
-    the file's and whose attention factor is 1 (transformers' longrope: inv_freq = 1 / (ext * base^(2i/dim)))."""
-    factors = np.asarray(factors, dtype=np.float64).reshape(-1)               # (dim/2,)
-    require(factors.size == dim // 2, "%1: tensor %2 has %3 factors; RoPE rotates %4 pairs", where, ROPE_FREQS,
-                                      factors.size, dim // 2)
-    require(bool(np.all(np.isfinite(factors)) and np.all(factors > 0)),
-            "%1: tensor %2 must hold finite factors > 0", where, ROPE_FREQS)
-    if np.all(factors == 1.0):
-        return {}
-    top = float(factors.max())
-    for low, high, original in LLAMA3_CANDIDATES:
-        want = llama_cpp_factors(base, dim, top, low, high, original).astype(np.float64)
-        if np.all(np.abs(want - factors) <= FACTOR_TOLERANCE * factors):
-            return {"rope_type": "llama3", "factor": top, "low_freq_factor": low, "high_freq_factor": high,
-                    "original_max_position_embeddings": original}
-    listed = [float(f) for f in factors]
-    return {"rope_type": "longrope", "short_factor": listed, "long_factor": listed, "factor": 1.0,
-            "attention_factor": 1.0, "original_max_position_embeddings": int(context)}
-
-
-def apply_rope_freqs(fd: int, info, config: dict, where: str) -> None:
-    """Llama 3.x: rope_freqs.weight (info: its TensorInfo; one F32 factor per pair) -> config["rope_scaling"]."""
-    require(info.ggml_type == 0 and len(info.ne) == 1, "%1: tensor %2 must be a 1-D F32 tensor", where, ROPE_FREQS)
-    raw = os.pread(fd, info.n_bytes, info.start)
-    require(len(raw) == info.n_bytes, "%1: the file ended early (was it changed or removed while open?)", where)
-    factors = np.frombuffer(raw, dtype="<f4")                                   # (rot/2,)
-    rot = round(config["head_dim"] * config.get("partial_rotary_factor", 1.0))
-    scaling = rope_scaling_from_factors(factors, config["rope_theta"], rot, config["max_position_embeddings"],
-                                        where)
-    if scaling:
-        config["rope_scaling"] = scaling
 
 
 def granite_scales(fields: dict, config: dict, where: str) -> None:

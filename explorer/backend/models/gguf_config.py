@@ -6,7 +6,6 @@ from __future__ import annotations
 from explorer.backend.models.config_rope import rotary_fraction
 from explorer.backend.models.family_tables import FAMILIES, LAYER_NORM_EPS
 from explorer.backend.models.gguf_archs import (
-    ROPE_FREQS,
     SUPPORTED_ARCHITECTURES,
     arch_of,
     check_whole_head,
@@ -14,12 +13,13 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
-from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
 from explorer.backend.models.gguf_cohere import cohere_config
+from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
-from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_learned import learned_config
+from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
+from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
 from explorer.errors import require, shown
 
 

@@ -23,8 +23,6 @@ from pathlib import Path
 import numpy as np
 
 from explorer.backend.models.gguf_archs import (
-    ROPE_FREQS,
-    apply_rope_freqs,
     arch_of,
     check_rope_layer0,
 )
@@ -40,6 +38,7 @@ from explorer.backend.models.gguf_learned import (
     learned_hf_name,
     transposed,
 )
+from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS, apply_rope_freqs
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, require
 

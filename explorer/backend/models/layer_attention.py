@@ -26,8 +26,8 @@ LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
 EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")   # by model_type: one window for all layers
-BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3")   # their
-#                                                               sliding layers' window
+# by model_type: their sliding layers' window
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3")
 BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
 DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096, "cohere2": 4096,
                   "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}

@@ -1,0 +1,49 @@
+"""A config.json's attention switches, family by family: q/k biases, q/k norms, OLMo's clip. No Qt.
+
+As transformers 5.25's configuration_<family>.py and modeling_<family>.py read them: Qwen2 and Phi always have
+q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when use_qkv_bias (default false), StarCoder2 when
+use_bias (default true), GPT-NeoX and GPT-OSS when attention_bias (default true), Mistral, Mixtral and Phi-3 never,
+the others when attention_bias (default false); transformers leaves the bias tensors of a config without them
+unread. q/k norms: per head for Qwen3 and Gemma 3, over all heads for OLMo 2 / 3, Phi's and StableLM's when
+qk_layernorm, Cohere's when use_qk_norm (Cohere 2 has none).
+"""
+
+from __future__ import annotations
+
+from explorer.backend.models.family_tables import BIAS_BY_DEFAULT, NO_QK_BIAS
+from explorer.errors import require, shown
+
+
+def flag(cfg: dict, key: str, default: bool) -> bool:
+    """A true / false key of config.json (transformers refuses anything else, "false" included)."""
+    value = cfg.get(key, default)
+    require(type(value) is bool, "config.json: %1 must be true or false, not %2", key, shown(value))
+    return value
+
+
+def qk_bias(cfg: dict, model_type: str, family: str) -> bool:
+    """Whether layer 0's q and k projections carry biases that transformers reads."""
+    if model_type in ("qwen2", "qwen2_moe"):
+        return model_type == "qwen2" or flag(cfg, "qkv_bias", True)
+    if family == "stablelm":
+        return flag(cfg, "use_qkv_bias", False)
+    if family == "starcoder2":
+        return flag(cfg, "use_bias", True)
+    return family == "phi" or model_type not in NO_QK_BIAS and flag(cfg, "attention_bias", family in BIAS_BY_DEFAULT)
+
+
+def qk_norm(cfg: dict, model_type: str, family: str) -> bool:
+    """Whether q and k are normalised before RoPE."""
+    return (family in ("qwen3", "gemma3", "olmo2")
+            or family in ("phi", "stablelm") and flag(cfg, "qk_layernorm", False)
+            or model_type == "cohere" and cfg.get("use_qk_norm") is not None and flag(cfg, "use_qk_norm", False))
+
+
+def clip_qkv(cfg: dict) -> float | None:
+    """OlmoConfig's clip_qkv: None (no clamp, its default) or a positive number."""
+    value = cfg.get("clip_qkv")
+    if value is None:
+        return None
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
+            "config.json: clip_qkv must be a positive number or null, not %1", shown(value))
+    return float(value)
