@@ -177,9 +177,10 @@ def test_token_ids_beyond_the_table_and_padded_tables(good):
         with pytest.raises(InputError, match="only layer 0"):
             m.layer0_qk([1, 2], layer=1)
         assert m.layer0_qk(m.input_x([1, 2]), layer=1).q.shape[1] == 2       # a hidden state: any layer
-        for layer in (2, "1", 1.0, True, None, [1]):                           # (not an index: named, one line)
-            with pytest.raises(InputError, match="layer must be in 0..1"):
+        for layer in (2, "1", 1.0, True, None, [1], np.zeros((3, 3))):      # (not an index: named, one line)
+            with pytest.raises(InputError, match="layer must be in 0..1") as err:
                 m.layer0_qk(m.input_x([1, 2]), layer=layer)
+            assert "\n" not in str(err.value)
         assert m.layer0_qk(m.input_x([1, 2]), layer=np.int64(1)).q.shape[1] == 2
 
 

@@ -298,9 +298,10 @@ def test_a_factor_without_a_scaling_type_is_linear_as_llama_cpp_reads_it(tmp_pat
     """llama.cpp's loader: the scaling type defaults to "linear", the factor is rope.scaling.factor or the older
     rope.scale_linear; a file with a factor of 4 and no type turns every pair 4 times slower (a type "none"
     never scales)."""
-    path, none = tmp_path / "m.gguf", tmp_path / "none.gguf"
+    path, none, zero = tmp_path / "m.gguf", tmp_path / "none.gguf", tmp_path / "zero.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), extra_kv={key: 4.0})
     fx.write_llama_gguf(none, fx.tiny_llama(), extra_kv={key: 4.0, "llama.rope.scaling.type": "none"})
-    with open_model(str(path)) as model, open_model(str(none)) as plain:
+    fx.write_llama_gguf(zero, fx.tiny_llama(), extra_kv={key: 0.0})       # (freq_scale 1: no scaling)
+    with open_model(str(path)) as model, open_model(str(none)) as plain, open_model(str(zero)) as unscaled:
         assert (model.config.rope_scaling.rope_type, model.config.rope_scaling.factor) == ("linear", 4.0)
-        assert plain.config.rope_scaling.rope_type == "default"
+        assert plain.config.rope_scaling.rope_type == unscaled.config.rope_scaling.rope_type == "default"

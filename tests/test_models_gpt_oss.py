@@ -131,12 +131,20 @@ def test_missing_or_misshapen_sinks_are_named(tmp_path, change, match):
     mh.assert_damaged_refused("gpt_oss", tmp_path, "layers.0.self_attn.sinks", change, match)
 
 
-def test_non_finite_sinks_are_named(tmp_path):
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_sinks_are_named(tmp_path, bad):
+    """A NaN or inf sink is named (the view's red warning); the Real RoPE view's result has no share for that
+    head (NaN, not a warning turned error) and the others' shares as usual."""
+    from explorer.compute.qk import qk_view
+    from explorer.params import Params
+
     mh.build("gpt_oss", tmp_path)
-    name = mh.rewrite_tensor(tmp_path, "layers.0.self_attn.sinks", lambda w: np.where(np.arange(4) == 1, np.nan, w))
+    name = mh.rewrite_tensor(tmp_path, "layers.0.self_attn.sinks", lambda w: np.where(np.arange(4) == 1, bad, w))
     with open_model(tmp_path) as model:
         qk = model.layer0_qk(model.tokenize(mh.TEXT).ids)
     assert not qk.finite and qk.bad_tensors == (name.removeprefix("model."),)
+    r = qk_view(Params(model=str(tmp_path), text=mh.TEXT))
+    assert not r.error and np.isnan(r.sink_share[1]) and np.isfinite(r.sink_share[[0, 2, 3]]).all()
 
 
 @pytest.mark.parametrize("keys, match", [

@@ -116,11 +116,14 @@ def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None)
     n = logits.shape[-1]
     m, k = np.indices((n, n))
     seen = (k <= m) & ((m - k < window) if window is not None else True)                # (n, n)
-    scores = np.where(seen, logits.astype(np.float64), -np.inf)                         # (H, n, n)
-    top = np.maximum(scores.max(axis=-1), np.asarray(sinks, np.float64)[:, None])       # (H, n)
-    sink = np.exp(np.asarray(sinks, np.float64)[:, None] - top)                         # (H, n)
-    keys = np.exp(scores - top[..., None]).sum(axis=-1)                                 # (H, n)
-    return (sink / (sink + keys)).mean(axis=-1).astype(np.float32)
+    out = np.empty(len(sinks), np.float32)                                              # (H,)
+    with np.errstate(invalid="ignore", over="ignore"):     # (a non-finite sink or logit: NaN, named elsewhere)
+        for h, s in enumerate(np.asarray(sinks, np.float64)):   # one head at a time: (n, n) float64 at most
+            scores = np.where(seen, logits[h].astype(np.float64), -np.inf)              # (n, n)
+            top = np.maximum(scores.max(axis=-1), s)                                    # (n,)
+            sink = np.exp(s - top)                                                      # (n,)
+            out[h] = np.mean(sink / (sink + np.exp(scores - top[:, None]).sum(axis=-1)))
+    return out
 
 
 def _masked(logits: np.ndarray, causal: bool, window: int | None = None) -> np.ndarray:

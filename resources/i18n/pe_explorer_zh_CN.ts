@@ -4002,6 +4002,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>sink logit %1（平均占每个查询权重的 %2%）</translation>
         </message>
         <message>
+            <source>sink logit %1</source>
+            <translation>sink logit %1</translation>
+        </message>
+        <message>
             <source>The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so its weights over the keys add up to less than 1 (the rest goes to no token).</source>
             <translation>sink logit（注意力汇）是一个不对应任何键的可学习分数：每个查询的 softmax 把它与各 logit 一起计算，因此分给各键的权重之和小于 1（其余部分不落在任何词元上）。</translation>
         </message>

@@ -225,12 +225,13 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                                                                  default=DEFAULT_KV_HEADS.get(model_type, heads))
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "
                                  "num_key_value_heads %2", heads, kv)
+        bias = qk_bias(cfg, model_type, family)
         eps = (cfg.get(LAYER_NORM_EPS[family], 1e-5) if family in LAYER_NORM_EPS
                else 1e-5 if family == "olmo"                   # OlmoLayerNorm's, whatever config.json says
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": eps, "qk_bias": qk_bias(cfg, model_type, family), "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
+                  "norm_eps": eps, "qk_bias": bias, "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
     # GPTNeoXAttention, StableLmAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's
     # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES

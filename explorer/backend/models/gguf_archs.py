@@ -136,7 +136,8 @@ def swa_types(fields: dict, arch: str, n_layers: int, period: int, where: str) -
 
 def one_rope_base(fields: dict, arch: str, base: float, model: str, where: str) -> None:
     """A file whose rope.freq_base_swa (newer llama.cpp reads it) differs from its freq_base, in an architecture
-    read with one base (Gemma 2; OLMo 3, whose olmo2 graph turns the sliding layers at freq_base), is refused."""
+    read with one base (Gemma 2, gpt-oss; OLMo 3, whose olmo2 graph turns the sliding layers at freq_base), is
+    refused."""
     swa = f"{arch}.rope.freq_base_swa"
     local = meta_float(fields, swa, where, default=base)                    # (a number, or refused)
     require(local == base, "%1: metadata %2 (%3) differs from %4.rope.freq_base (%5); a %6 file with two RoPE "

@@ -83,9 +83,12 @@ def config_from_metadata(header: Header, where: str) -> dict:
     # rope.scale_linear, and a type "none" never scales (llama_context)
     factor_key = next((k for k in (f"{arch}.rope.scaling.factor", f"{arch}.rope.scale_linear") if k in f),
                       f"{arch}.rope.scaling.factor")
-    kind = f.get(f"{arch}.rope.scaling.type", "linear" if factor_key in f else "none")
+    kind = f.get(f"{arch}.rope.scaling.type", "linear")
     require(isinstance(kind, str), "%1: metadata %2 must be a string, not %3", where, f"{arch}.rope.scaling.type",
             shown(kind))
+    given = f.get(factor_key, 0)
+    if kind == "linear" and isinstance(given, (int, float)) and not isinstance(given, bool) and given == 0:
+        kind = "none"                      # (no factor, or 0: freq_scale 1, no scaling)
     kinds = ("none", "linear", "yarn") + (("longrope",) if arch == "phi3" else ())   # Phi-3's: its factor tensors
     require(kind in kinds, "%1: rope scaling %2 is not supported (%3)", where, repr(kind), ", ".join(kinds))
     if kind not in ("none", "longrope"):

@@ -9,7 +9,9 @@ Sources (ggml-org/llama.cpp):
 - src/llama-model.cpp, load_hparams' LLM_ARCH_OPENAI_MOE: reads the rms eps, the expert feed-forward length
   and `attention.sliding_window` (all three required; PE Explorer needs the first and the window, not the
   experts' length); q/k/v/o biases and sinks required; swa_type STANDARD and set_swa_pattern(2): layer il
-  slides when il % 2 < 1 (llama-hparams.cpp), layer 0 among them. llama_model_rope_type: NEOX.
+  slides when il % 2 < 1 (llama-hparams.cpp), layer 0 among them. Newer loaders (src/models/openai-moe.cpp)
+  take the period from an `attention.sliding_window_pattern` number and the sliding layers' base from
+  `rope.freq_base_swa` (one that differs from freq_base is refused here). llama_model_rope_type: NEOX.
 - src/models/openai-moe-iswa.cpp: q and k are reshaped to n_rot channels a head, so rope.dimension_count must
   be the head size; q·k is scaled by 1 / sqrt(n_rot); the sinks go to build_attn, one softmax slot per head.
 - ggml.c, ggml_rope_yarn_corr_dims: YaRN's ramp ends are always floored and ceiled (transformers' truncate

@@ -21,7 +21,7 @@ from explorer.backend.models.rope_float32 import transformers_inv_freq
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 
 def _byte_of_char() -> dict[str, int]:
@@ -162,7 +162,7 @@ class Model:
         # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
         whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
         require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
-                self.config.n_layers - 1, repr(layer))
+                self.config.n_layers - 1, int(layer) if whole else shown(layer))
         if arr.ndim <= 1:
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)

@@ -117,9 +117,11 @@ class QkView(Retranslatable, PanelView):
         h, n, hd = r.head, r.n_shown, r.head_dim
         info = fill(self.tr("of %1 (reads kv head %2 of %3) · %4"), str(r.n_heads), str(int(r.kv_head[h])),
                     str(r.n_kv_heads), r.model_name)
-        if r.sinks.size:            # GPT-OSS: the softmax's extra slot of this head
+        if r.sinks.size and np.isfinite(r.sink_share[h]):     # GPT-OSS: the softmax's extra slot of this head
             info += " · " + fill(self.tr("sink logit %1 (on average %2% of a query's weights)"),
                                  f"{float(r.sinks[h]):+.3f}", f"{100 * float(r.sink_share[h]):.0f}")
+        elif r.sinks.size:          # (a non-finite sink or logit: the model's warning names it)
+            info += " · " + fill(self.tr("sink logit %1"), f"{float(r.sinks[h]):+.3f}")
         self.head_info.setText(info)
         self.head_info.setToolTip(self.tr(
             "The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so "
