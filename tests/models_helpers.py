@@ -74,6 +74,8 @@ FAMILIES = {
     # Cohere 2: Cohere's attention without q/k norms; layers 0-2 of 4 sliding over 6 tokens with RoPE, 3 NoPE
     "cohere2": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, rope_theta=700.0, sliding_window=6,
                     layer_norm_eps=0.1),
+    # OLMoE: an RMSNorm before attention, RMSNorms over all of q's / k's heads, then q, k clamped to +-0.9
+    "olmoe": dict(SMALL, num_key_value_heads=2, rope_theta=850.0, clip_qkv=0.9, num_experts=4, num_experts_per_tok=2),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -104,7 +106,7 @@ def classes(family: str):
             "gptj": ("GPTJConfig", "GPTJForCausalLM"), "stablelm": ("StableLmConfig", "StableLmForCausalLM"),
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
             "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"),
-            "cohere2": ("Cohere2Config", "Cohere2ForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "cohere2": ("Cohere2Config", "Cohere2ForCausalLM"), "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
@@ -271,7 +273,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     else:
         att = layer.self_attn
-        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere")
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe")
                         and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
@@ -307,7 +309,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             h.remove()
         if restore:
             restore[0].apply_rotary_pos_emb = restore[1]
-    if family == "olmo" and model.config.clip_qkv is not None:   # (q_proj's output, clamped in place after)
+    if family in ("olmo", "olmoe") and model.config.clip_qkv is not None:   # (clamped in place after the hook)
         for key in ("q", "k"):
             got[key] = np.clip(got[key], -model.config.clip_qkv, model.config.clip_qkv)
     if family == "smollm3" and not model.config.no_rope_layers[0]:   # a NoPE layer 0 turns nothing (the spy

@@ -191,14 +191,14 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + q_bias
         k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + k_bias
         #                                                                 (n, H*hd), (n, KV*hd)
-    if cfg.qkv_clip is not None:                    # OLMo's clip_qkv, on the projections as they come
-        q, k = np.clip(q, -cfg.qkv_clip, cfg.qkv_clip), np.clip(k, -cfg.qkv_clip, cfg.qkv_clip)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",
             layer, q.shape[1], k.shape[1], cfg.n_heads, hd, cfg.n_kv_heads)
-    if cfg.qk_norm and "q_norm_all" in names:        # OLMo 2: one RMSNorm over all of q's heads, one over k's
+    if cfg.qk_norm and "q_norm_all" in names:        # OLMo 2, OLMoE: one RMSNorm over all of q's heads, one over k's
         q = rms_norm(q, _vector(reader, names["q_norm_all"], layer, q.shape[1]), cfg.norm_eps)
         k = rms_norm(k, _vector(reader, names["k_norm_all"], layer, k.shape[1]), cfg.norm_eps)
+    if cfg.qkv_clip is not None:                    # clip_qkv: OLMo's on the projections, OLMoE's after its norms
+        q, k = np.clip(q, -cfg.qkv_clip, cfg.qkv_clip), np.clip(k, -cfg.qkv_clip, cfg.qkv_clip)
     q, k = _heads(q, cfg.n_heads, hd), _heads(k, cfg.n_kv_heads, hd)
     if cfg.qk_norm and "q_norm_stacked" in names:    # StableLM's qk_layernorm, Cohere's use_qk_norm: head h its
         q, k = (layer_norm(t, _head_weights(reader, names.get(f"{side}_norm_heads"),     # own LayerNorm, no bias

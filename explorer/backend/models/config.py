@@ -276,6 +276,6 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         qk_norm=qk_norm(cfg, model_type, family),
         nope_layers=(layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
                      if model_type in ("smollm3", "cohere2") else ()),
-        qkv_clip=clip_qkv(cfg) if family == "olmo" else None,
+        qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

@@ -10,7 +10,8 @@ q, k and v rows head by head), GPTJModel (wte; ln_1, q/k without biases), Stable
 LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when qk_layernorm), Olmo2Model
 (embed_tokens; no norm before attention, RMSNorms over the whole q and k projections), GraniteModel
 (embed_tokens x embedding_multiplier), OlmoModel (embed_tokens; a LayerNorm without weight or bias),
-GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head), Starcoder2Model (embed_tokens;
+GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head), OlmoeModel (embed_tokens;
+RMSNorm, RMSNorms over the whole q and k projections, then clip_qkv when set), Starcoder2Model (embed_tokens;
 LayerNorm, q/k biases when use_bias) and CohereModel (embed_tokens; a LayerNorm without bias, a LayerNorm of
 each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned).
 """
@@ -163,7 +164,7 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         pre = f"layers.{layer}.attention.query_key_value."
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
-    if cfg.family == "olmo2":         # RMSNorms over the whole q (H hd) and k (KV hd) projections
+    if cfg.family in ("olmo2", "olmoe"):   # RMSNorms over the whole q (H hd) and k (KV hd) projections
         return {**_projections(pre), "q_norm_all": pre + "q_norm.weight", "k_norm_all": pre + "k_norm.weight"}
     if cfg.family == "stablelm":      # its per-head LayerNorms: one weight (no bias) a q head and a kv head
         return {**_projections(pre), "q_norm_heads": pre + "q_layernorm.norms.{head}.weight",

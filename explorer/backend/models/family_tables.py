@@ -37,6 +37,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Cohere 2 (Command R7B, Command A): Cohere's attention (no q/k norms), three layers in four sliding
             # over 4,096 tokens with RoPE, the full ones without any (NoPE)
             "cohere2": "cohere",
+            # OLMoE: OLMo 2's q/k norms over all heads, but with an RMSNorm before attention, and clip_qkv after
+            # the norms; 64 experts in the MLP
+            "olmoe": "olmoe",
             # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
             "granite": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
@@ -48,7 +51,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -63,7 +66,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
                          "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096,
-                         "cohere": 8192, "cohere2": 8192}   # by model_type
+                         "cohere": 8192, "cohere2": 8192, "olmoe": 4096}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
@@ -80,7 +83,7 @@ NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "ge
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
-DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5}
+DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
