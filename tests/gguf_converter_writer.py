@@ -46,7 +46,7 @@ from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
          "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS", "starcoder2": "STARCODER2",
-         "command-r": "COMMAND_R", "cohere2": "COHERE2"}
+         "command-r": "COMMAND_R", "cohere2": "COHERE2", "olmoe": "OLMOE"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -146,11 +146,11 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
         _olmo3_keys(w, cfg)
     elif arch == "olmo2":                  # TextModel's keys; Olmo2Model adds none for OLMo 2
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
-    elif arch in ("qwen2moe", "qwen3moe"):
+    elif arch in ("qwen2moe", "qwen3moe", "olmoe"):
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
         w.add_expert_count(cfg.num_experts)
         w.add_expert_used_count(cfg.num_experts_per_tok)
-        w.add_expert_feed_forward_length(cfg.moe_intermediate_size)
+        w.add_expert_feed_forward_length(getattr(cfg, "moe_intermediate_size", cfg.intermediate_size))
         if getattr(cfg, "head_dim", None):
             w.add_key_length(cfg.head_dim)
             w.add_value_length(cfg.head_dim)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
 from tests import models_helpers as mh
@@ -31,3 +32,22 @@ def test_moe_files_read_as_transformers_runs_them(arch, family, tmp_path):
         assert (model.config.model_type, model.config.qk_norm) == (family, family == "qwen3_moe")
         assert not any("exps" in name or "gate_inp" in name for name in model.tensors.names())
         mh.assert_layer0_as_transformers(model, torch_model, family, IDS)
+
+
+def test_an_olmoe_file_reads_as_llama_cpp_runs_it(tmp_path):
+    """llama.cpp's olmoe (olmoe.cpp): an RMSNorm before attention, RMSNorms over all of q's and k's channels, no
+    clamp (the converter carries no clip_qkv), one kv head per head (k's norm is sized n_embd); the experts are
+    in the file, unread. Equal to transformers' OlmoeForCausalLM without clip_qkv."""
+    torch_model = aw.fp16_random_model("olmoe", tmp_path / "hf", 5, dict(mh.FAMILIES["olmoe"], num_key_value_heads=4,
+                                                                         clip_qkv=None))
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "olmoe")
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert (model.config.model_type, model.config.qk_norm, model.config.qkv_clip) == ("olmoe", True, None)
+        mh.assert_layer0_as_transformers(model, torch_model, "olmoe", IDS)
+
+
+def test_an_olmoe_file_with_fewer_kv_heads_is_refused(tmp_path):
+    torch_model = aw.fp16_random_model("olmoe", tmp_path / "hf", 5, dict(mh.FAMILIES["olmoe"], clip_qkv=None))
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "olmoe")
+    with pytest.raises(InputError, match="2 kv heads for 4 heads; llama.cpp's olmoe has one kv head per head"):
+        open_model(str(tmp_path / "m.gguf"))

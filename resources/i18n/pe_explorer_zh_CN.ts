@@ -1030,6 +1030,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：%2 不是二维表</translation>
         </message>
         <message>
+            <source>%1: %2 kv heads for %3 heads; llama.cpp's olmoe has one kv head per head</source>
+            <translation>%1：%3 个头只有 %2 个 kv 头；llama.cpp 的 olmoe 要求每个头一个 kv 头</translation>
+        </message>
+        <message>
             <source>%1: GGUF version %2; versions %3 and %4 can be read</source>
             <translation>%1：GGUF 版本 %2；只能读取版本 %3 和 %4</translation>
         </message>

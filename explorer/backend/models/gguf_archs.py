@@ -38,6 +38,9 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   (LayerNorms with biases); no permutation (NEOX RoPE, starcoder2.cpp asserts n_rot == head_dim); q/k biases
   when the model has them. llama.cpp's starcoder2 graph has no sliding window (build_attn_inp_kv), so a file
   reads every earlier key where the checkpoint's config sets a window of 4,096.
+- `OlmoeModel(TextModel)` (MODEL_ARCH.OLMOE): TextModel's keys, rms eps 1e-5, the experts stacked (unread);
+  no permutation (NEOX); src/models/olmoe.cpp: an RMSNorm before attention, RMSNorms over all of q's and k's
+  channels (k's sized n_embd: one kv head per head), no clamp (a checkpoint's clip_qkv is not carried).
 - `CommandR2Model`, `Cohere2Model` (MODEL_ARCH.COMMAND_R "command-r", COHERE2): gguf_cohere.py.
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
@@ -84,6 +87,7 @@ ARCHS = {
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "starcoder2": Arch("starcoder2", "Starcoder2ForCausalLM", False, 0.0, ("hidden_act", "gelu_pytorch_tanh")),
+    "olmoe": Arch("olmoe", "OlmoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "command-r": Arch("cohere", "CohereForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
@@ -92,9 +96,10 @@ ARCHS = {
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
-# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp) or reshapes q and k by n_rot
+# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp) or reshapes q
+# and k by n_rot
 # (openai-moe-iswa.cpp)
-WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss", "starcoder2")
+WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss", "starcoder2", "olmoe")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -209,6 +214,10 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
                                                 "has none and refuses the file)", where, name)
     if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
         want["blk.0.attn_norm.bias"] = (d,)
+    if kind == "olmoe":                     # q/k norms over all heads; llama.cpp sizes k's by n_embd, so one kv
+        require(kv == heads, "%1: %2 kv heads for %3 heads; llama.cpp's olmoe has one kv head per head", where,
+                kv, heads)                  # head per head (OLMoE-1B-7B's 16 and 16)
+        want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
     if kind == "cohere" and config.get("use_qk_norm"):     # Command-R+: a LayerNorm of each head's own
         want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
     if kind == "stablelm":                  # LayerNorm; q and k biases, stacked per-head q and k norms: both or none
