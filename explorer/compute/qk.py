@@ -113,9 +113,7 @@ def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None)
     """Each head's sink weight exp(s_h) / (exp(s_h) + sum over the keys query m reads of exp(logit)), averaged
     over the queries m; logits (H, n, n), sinks (H,) -> (H,) float32 (the softmax the model takes, causal and
     within its window, whatever the view's causal box shows)."""
-    n = logits.shape[-1]
-    m, k = np.indices((n, n))
-    seen = (k <= m) & ((m - k < window) if window is not None else True)                # (n, n)
+    seen = keys_read(logits.shape[-1], window)                                          # (n, n)
     out = np.empty(len(sinks), np.float32)                                              # (H,)
     with np.errstate(invalid="ignore", over="ignore"):     # (a non-finite sink or logit: NaN, named elsewhere)
         for h, s in enumerate(np.asarray(sinks, np.float64)):   # one head at a time: (n, n) float64 at most
@@ -126,16 +124,20 @@ def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None)
     return out
 
 
+def keys_read(n: int, window: int | None = None) -> np.ndarray:
+    """Which keys each query reads, [query m, key n]: n <= m, and m - n < window in a sliding layer; (n, n) bool."""
+    seen = np.tri(n, dtype=bool)
+    if window is not None:
+        seen &= ~np.tri(n, k=-window, dtype=bool)                         # m - n >= window: out of it
+    return seen
+
+
 def _masked(logits: np.ndarray, causal: bool, window: int | None = None) -> np.ndarray:
     """One head's (n, n) logits [query m, key n], with NaN above the diagonal (n > m) when causal, and
     where the layer's sliding window leaves the key out (m - n >= window); read-only."""
     out = logits
     if causal and logits.size:
-        n = logits.shape[0]
-        seen = np.tri(n, dtype=bool)
-        if window is not None:
-            seen &= ~np.tri(n, k=-window, dtype=bool)                     # m - n >= window: out of it
-        out = np.where(seen, logits, np.float32(np.nan))
+        out = np.where(keys_read(logits.shape[0], window), logits, np.float32(np.nan))
         out.setflags(write=False)
     return out
 

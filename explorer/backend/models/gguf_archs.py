@@ -135,6 +135,11 @@ def swa_types(fields: dict, arch: str, n_layers: int, period: int, where: str) -
     key = f"{arch}.attention.sliding_window_pattern"
     given = fields.get(key)
     every = period if given is None or isinstance(given, (list, np.ndarray)) else meta_int(fields, key, where, low=0)
+    return swa_pattern(every, n_layers)
+
+
+def swa_pattern(every: int, n_layers: int) -> list[str]:
+    """llama_hparams::set_swa_pattern(every): layer il slides when il % every < every - 1; 0: every layer."""
     return ["sliding_attention" if every == 0 or il % every < every - 1 else "full_attention"
             for il in range(n_layers)]
 

@@ -69,7 +69,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         spec.hidden_act[0]: spec.hidden_act[1], "attention_bias": "blk.0.attn_q.bias" in header.tensors,
     }
     family = FAMILIES[spec.model_type]
-    if family in ("phi", "stablelm", "starcoder2", "cohere"):   # LayerNorms (their epsilon a key of its own)
+    if family in LAYER_NORM_EPS:           # LayerNorms (their epsilon a config key of its own)
         config[LAYER_NORM_EPS[family]] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
     else:
         config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)

@@ -35,7 +35,7 @@ import os
 import numpy as np
 
 from explorer.backend.models.gemma_config import SANE
-from explorer.backend.models.gguf_archs import meta_float, meta_int, one_rope_base
+from explorer.backend.models.gguf_archs import meta_float, meta_int, one_rope_base, swa_pattern
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
@@ -74,11 +74,8 @@ def layer_types(fields: dict, arch: str, n_layers: int, window: int, where: str)
         require(pattern.shape == (n_layers,) and pattern.dtype.kind in "uib" and bool(np.all((pattern == 0) |
                                                                                             (pattern == 1))),
                 "%1: metadata %2 must hold one bool per layer (%3)", where, key, n_layers)
-        sliding = [bool(b) for b in pattern]
-    else:
-        every = meta_int(fields, key, where, default=SWA_PATTERN[arch], low=0)
-        sliding = [every == 0 or il % every < every - 1 for il in range(n_layers)]   # 0: every layer
-    return ["sliding_attention" if s else "full_attention" for s in sliding]
+        return ["sliding_attention" if b else "full_attention" for b in pattern]
+    return swa_pattern(meta_int(fields, key, where, default=SWA_PATTERN[arch], low=0), n_layers)
 
 
 def gemma_config(fields: dict, arch: str, config: dict, where: str) -> None:
