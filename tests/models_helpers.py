@@ -76,6 +76,13 @@ FAMILIES = {
                     layer_norm_eps=0.1),
     # OLMoE: an RMSNorm before attention, RMSNorms over all of q's / k's heads, then q, k clamped to +-0.9
     "olmoe": dict(SMALL, num_key_value_heads=2, rope_theta=850.0, clip_qkv=0.9, num_experts=4, num_experts_per_tok=2),
+    # MLA: heads of 12 nope + 8 rope channels; V3 through a low-rank q (12), V2 as V2-Lite (q_proj from x)
+    "deepseek_v3": dict(SMALL, num_key_value_heads=4, kv_lora_rank=16, q_lora_rank=12, qk_nope_head_dim=12,
+                        qk_rope_head_dim=8, v_head_dim=6, n_routed_experts=4, num_experts_per_tok=2,
+                        moe_intermediate_size=16, first_k_dense_replace=1, n_group=1, topk_group=1, rope_theta=900.0),
+    "deepseek_v2": dict(SMALL, num_key_value_heads=4, kv_lora_rank=16, q_lora_rank=None, qk_nope_head_dim=12,
+                        qk_rope_head_dim=8, v_head_dim=6, n_routed_experts=4, num_experts_per_tok=2,
+                        moe_intermediate_size=16, first_k_dense_replace=1, rope_theta=700.0),
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
@@ -107,7 +114,9 @@ def classes(family: str):
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
             "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"),
             "cohere2": ("Cohere2Config", "Cohere2ForCausalLM"), "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
-            "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM")}[family]
+            "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM"),
+            "deepseek_v2": ("DeepseekV2Config", "DeepseekV2ForCausalLM"),
+            "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -180,7 +189,7 @@ def assert_reloaded_as_transformers(model_class, config, folder: Path, family: s
     """model_class(config) saved at random into folder, its config.json rewritten by rewrite(folder) (a 4.x
     layout) and loaded back by transformers: X, q and k after RoPE and the causal softmax of PE Explorer's
     model of the folder equal it for 52 tokens (past SMALL's 40 positions, where dynamic scaling starts),
-    and only the first `rotated` channels of each head turn."""
+    and only the first `rotated` channels of each head turn (MLA: of its rope part)."""
     from explorer.backend.models.hf_folder import open_model
 
     config._attn_implementation = "eager"
@@ -192,8 +201,11 @@ def assert_reloaded_as_transformers(model_class, config, folder: Path, family: s
         ids = model.tokenize(" ".join([TEXT] * 4)).ids
         assert_layer0_as_transformers(model, reference, family, ids)
         qk = model.layer0_qk(ids)
-        assert np.array_equal(qk.q_rot[..., rotated:], qk.q[..., rotated:])
-        assert not np.allclose(qk.q_rot[..., :rotated], qk.q[..., :rotated])
+        start = model.config.rope_offset                  # (MLA: its rope part comes after the nope part)
+        turned = np.zeros(qk.q.shape[-1], bool)
+        turned[start:start + rotated] = True
+        assert np.array_equal(qk.q_rot[..., ~turned], qk.q[..., ~turned])
+        assert not np.allclose(qk.q_rot[..., turned], qk.q[..., turned])
 
 
 def assert_damaged_refused(family: str, folder: Path, suffix: str, change, match: str) -> None:
@@ -271,6 +283,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             got.setdefault("k", qkv[:, q_rows:q_rows + k_rows].copy())
 
         hooks.append(att.qkv_proj.register_forward_hook(split))
+    elif family.startswith("deepseek"):    # MLA: q's projection; k = [kv_b's nope rows | kv_a's shared rope part]
+        return _capture_mla(model, family, ids, got, hooks)
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe")
@@ -324,6 +338,53 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         for key in ("q", "k"):                  # (q_proj's (n, H hd) without qk_layernorm, else (H, n, hd))
             whole = got[key] if got[key].ndim == 3 else got[key].reshape(len(got[key]), -1, hd).transpose(1, 0, 2)
             got[key + "_rot"] = np.concatenate([got[key + "_rot"], whole[..., rot:]], axis=-1)
+    return got
+
+
+def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, np.ndarray]:
+    """capture() of a DeepSeek model: q (n, H hd) from q_proj / q_b_proj, k (n, H hd) built from kv_a_proj_with_mqa
+    and kv_b_proj's outputs, and the rotated q and k that its eager attention receives (H, n, hd); V3's
+    interleaved RoPE hands them over with the rope part's even channels first, put back in pairs here."""
+    import importlib
+
+    import torch
+
+    cfg, att = model.config, first_layer(model, family).self_attn
+    nope, rope, heads = cfg.qk_nope_head_dim, cfg.qk_rope_head_dim, cfg.num_attention_heads
+
+    def keep(key):
+        def hook(module, args, out):              # (returns None: the output is left as it is)
+            got.setdefault(key, out[0].detach().numpy().copy())
+        return hook
+
+    hooks += [(att.q_proj or att.q_b_proj).register_forward_hook(keep("q")),
+              att.kv_a_proj_with_mqa.register_forward_hook(keep("kv_a")),
+              att.kv_b_proj.register_forward_hook(keep("kv_b"))]
+    module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
+    original = module.eager_attention_forward
+
+    def spy(att_module, q, k, *rest, **kw):
+        if att_module.layer_idx == 0:
+            got.setdefault("q_rot", q[0].detach().numpy().copy())
+            got.setdefault("k_rot", k[0].detach().numpy().copy())
+        return original(att_module, q, k, *rest, **kw)
+
+    module.eager_attention_forward = spy
+    try:
+        with torch.no_grad():
+            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
+    finally:
+        for h in hooks:
+            h.remove()
+        module.eager_attention_forward = original
+    n = len(got["q"])
+    k = np.concatenate([got.pop("kv_b").reshape(n, heads, -1)[:, :, :nope],
+                        np.broadcast_to(got.pop("kv_a")[:, None, -rope:], (n, heads, rope))], axis=-1)
+    got["k"] = k.reshape(n, -1)                                                       # (n, H hd)
+    if family == "deepseek_v3" and cfg.rope_interleave:
+        for key in ("q_rot", "k_rot"):
+            part = got[key][..., nope:].copy()
+            got[key][..., nope::2], got[key][..., nope + 1::2] = part[..., :rope // 2], part[..., rope // 2:]
     return got
 
 

@@ -46,7 +46,10 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
     assert hash(five) == hash(model_config(four_dict, "m"))
     assert five.n_layers == hf.num_hidden_layers and five.vocab_size == hf.vocab_size
     assert five.n_heads == hf.num_attention_heads
-    assert five.head_dim == (getattr(hf, "head_dim", None) or hf.hidden_size // hf.num_attention_heads)
+    # (DeepSeek's MLA: a q / k head is its nope and rope parts, qk_head_dim; its class's head_dim is the rope part)
+    assert five.head_dim == (getattr(hf, "qk_head_dim", None) or getattr(hf, "head_dim", None)
+                             or hf.hidden_size // hf.num_attention_heads)
+    assert five.rope_head_dim == (getattr(hf, "head_dim", None) or hf.hidden_size // hf.num_attention_heads)
     if five.position == "rope":
         assert five.rope_base == params["rope_theta"]
         assert five.rope_parameters == params

@@ -368,6 +368,26 @@ def test_qk_readout_and_status_name_gpt_js_neighbour_pairs(window, tmp_path):
         assert ("pairs (2i, 2i+1)" in window.statusBar().currentMessage()) == (family == "gptj")
 
 
+def test_qk_view_of_a_deepseek_model_draws_its_decoupled_rope(window, tmp_path):
+    """DeepSeek-V3's MLA: the readout and the opened-model line say which channels turn (the rope part after the
+    nope part, k's shared by every head) and that they turn in neighbouring pairs; the q panel is the model's q
+    after RoPE, 20 channels wide, and the logits title its scale √20 (no YaRN: no mscale)."""
+    mh.build("deepseek_v3", tmp_path / "deepseek", seed=4)
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, tmp_path / "deepseek")
+    assert "RoPE on channels 12–19 only (MLA; k's shared by all heads), pairs (2i, 2i+1))" in (
+        window.statusBar().currentMessage()), window.statusBar().currentMessage()
+    view = show(window, "qk")
+    r = view.result
+    assert not r.error and (r.head_dim, r.decoupled_rope, r.score_scalar) == (20, (12, 19), 20.0), r.error
+    assert "head_dim 20, RoPE base 900, RoPE on channels 12–19 only (MLA; k's shared by all heads), pairs (2i, " \
+           "2i+1); " in view.readout.text(), view.readout.text()
+    with open_model(str(tmp_path / "deepseek")) as reference:
+        want = reference.layer0_qk(reference.tokenize(mh.TEXT).ids)
+    np.testing.assert_array_equal(view.q_img.image.image, want.q_rot[0])
+    assert view.q_img.image.image.shape == (len(mh.TEXT.split()), 20)
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
     """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever

@@ -83,6 +83,8 @@ class QkResult:
     yarn_unrounded: bool = False        # YaRN with truncate false (ModelConfig.yarn_unrounded)
     rotary_fraction: float = 1.0        # the fraction of each head that rotates (Phi-4-mini: 0.75)
     neighbour_pairs: bool = False       # GPT-J: channels (2i, 2i + 1) turn together (else i and i + rot/2)
+    decoupled_rope: tuple[int, ...] = ()   # DeepSeek's MLA: (first, last) channel of a head that turns (its rope
+    #                                     part, k's shared by all heads); () where RoPE starts at channel 0
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
@@ -202,6 +204,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     note=note, warning=warning, rope_label=cfg.rope_type_label, yarn_unrounded=cfg.yarn_unrounded,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,
+                    decoupled_rope=(cfg.rope_offset, cfg.head_dim - 1) if cfg.rope_offset else (),
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, **({"sinks": _read_only(qk.sinks),
                                           "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}

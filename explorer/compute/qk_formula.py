@@ -31,11 +31,26 @@ def _projection(cfg, side: str) -> str:
     return inner
 
 
+def _mla_lines(cfg) -> list[str]:
+    """DeepSeek's latent attention: q from x (or its low-rank pair), k's nope part from the shared latent c, and
+    RoPE on the decoupled rope part only (k's the same for every head)."""
+    x = "norm(x<sub>m</sub>)"
+    q_in = (f"W<sub>q</sub> {x}" if cfg.mla.q_lora_rank is None
+            else f"W<sub>q_b</sub> RMSNorm(W<sub>q_a</sub> {x})")
+    return [f"q<sub>m</sub> = [q<sup>nope</sup><sub>m</sub> ; R(mθ) q<sup>rope</sup><sub>m</sub>] = {q_in}",
+            "k<sub>n</sub> = [W<sub>kv_b</sub> RMSNorm(c<sub>n</sub>) ; R(nθ) k<sup>rope</sup><sub>n</sub>], "
+            "[c<sub>n</sub> ; k<sup>rope</sup><sub>n</sub>] = W<sub>kv_a</sub> norm(x<sub>n</sub>)"]
+
+
 def _logit(cfg) -> str:
     """The score line: / √head_dim, Gemma 2/3's / √query_pre_attn_scalar, Granite's x attention_multiplier,
-    then Gemma 2's soft cap."""
+    DeepSeek's x mscale² (YaRN's), then Gemma 2's soft cap."""
     qk = "logit(m, n) = q<sub>m</sub> · k<sub>n</sub>"
-    if cfg.family == "granite":
+    if cfg.mla is not None:
+        squared = (cfg.head_dim / cfg.score_scalar) ** 0.5
+        line = f"{qk} / √head_dim (√{cfg.head_dim})"
+        line += f" × mscale² ({squared:.6g})" if abs(squared - 1.0) > 1e-12 else ""
+    elif cfg.family == "granite":
         line = f"{qk} × attention_multiplier ({cfg.score_scalar ** -0.5:.6g})"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
@@ -72,5 +87,7 @@ def qk_lines(params: Params, lang: str = "en") -> list[str]:
     cfg = _open_config(params)
     if cfg is None or cfg.position != "rope":
         return list(GENERIC)
+    if cfg.mla is not None:
+        return [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
     return [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
             _logit(cfg), *_weights(cfg, lang)]

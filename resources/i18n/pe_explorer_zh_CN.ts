@@ -1550,6 +1550,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>Qt 无法写出 SVG 文档</translation>
         </message>
         <message>
+            <source>RoPE's first channel %1 is outside a head of %2</source>
+            <translation>RoPE 的起始通道 %1 超出了 %2 个通道的头</translation>
+        </message>
+        <message>
             <source>SmolLM2-135M is not installed; run: %1</source>
             <translation>SmolLM2-135M 未安装；请运行：%1</translation>
         </message>
@@ -1882,6 +1886,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：%1 必须是正数，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: %1 must be a whole number from 1 to %2, not %3</source>
+            <translation>config.json：%1 必须是 1 到 %2 之间的整数，而不是 %3</translation>
+        </message>
+        <message>
             <source>config.json: %1 must be true or false, not %2</source>
             <translation>config.json：%1 必须是 true 或 false，而不是 %2</translation>
         </message>
@@ -1922,6 +1930,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：max_window_layers 必须是 &gt;= 0 的整数，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: mscale_all_dim %1 with factor %2 gives a logit scale of %3; it must be positive</source>
+            <translation>config.json：mscale_all_dim %1 与 factor %2 给出的 logit 缩放为 %3；它必须为正</translation>
+        </message>
+        <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
             <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
         </message>
@@ -1946,6 +1958,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：num_hidden_layers 为 %1；不带 RoPE 的层最多读取 %2 层</translation>
         </message>
         <message>
+            <source>config.json: num_key_value_heads %1 is not num_attention_heads %2: multi-head latent attention gives every head its own k</source>
+            <translation>config.json：num_key_value_heads %1 不等于 num_attention_heads %2：多头潜在注意力（MLA）为每个头给出自己的 k</translation>
+        </message>
+        <message>
             <source>config.json: num_key_value_heads must be a positive integer, not null</source>
             <translation>config.json：num_key_value_heads 必须是正整数，而不是 null</translation>
         </message>
@@ -1962,8 +1978,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: qk_rope_head_dim must be even (its channels turn in pairs), not %1</source>
+            <translation>config.json：qk_rope_head_dim 必须是偶数（其通道成对旋转），而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: query_pre_attn_scalar must be a number from 1e-30 to 1e30, not %1</source>
             <translation>config.json：query_pre_attn_scalar 必须是 1e-30 到 1e30 之间的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_interleave must be true or false, not %1</source>
+            <translation>config.json：rope_interleave 必须是 true 或 false，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: rope_parameters must be an object, not %1</source>
@@ -2008,6 +2032,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: the hidden size %1 is not a multiple of the %2 heads</source>
             <translation>config.json：隐藏层大小 %1 不是头数 %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: the rope settings' %1 must be a number, not %2</source>
+            <translation>config.json：RoPE 设置中的 %1 必须是数字，而不是 %2</translation>
         </message>
         <message>
             <source>config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both sides of the query, which PE Explorer does not show</source>
@@ -2132,6 +2160,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>layer %1 reads the output of the layers before it, which PE Explorer does not compute; only layer 0 can be computed from the text</source>
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has %3 rows; config.json says %4 (%5)</source>
+            <translation>第 %1 层的 %2 有 %3 行；config.json 说是 %4（%5）</translation>
         </message>
         <message>
             <source>layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows</source>
@@ -4400,6 +4432,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>rotary %1</source>
             <translation>旋转比例 %1</translation>
+        </message>
+        <message>
+            <source>RoPE on channels %1–%2 only (MLA; k's shared by all heads)</source>
+            <translation>仅通道 %1–%2 做 RoPE（MLA；k 的这部分所有头共享）</translation>
         </message>
         <message>
             <source>pairs (2i, 2i+1)</source>

@@ -10,7 +10,8 @@ StableLM's: a LayerNorm of each head's own, without bias), kv heads repeated ont
 repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim
 channels of each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
 i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE
-(Gemma 3: its layer type's). Every norm and bias read must have exactly its width. Logits: q·k /
+(Gemma 3: its layer type's; DeepSeek's MLA, explorer.backend.models.mla: q and k from its latent path, the
+rotation on each head's last rope channels). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
 the score scalar attention_multiplier^-2), then Gemma 2's soft cap. The layer's sliding window
 (explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
@@ -33,6 +34,8 @@ from explorer.backend.models.families import (
     qk_names,
     rms_norm,
 )
+from explorer.backend.models.layer_weights import bias as _bias, projection as _projection, vector as _vector
+from explorer.backend.models.mla import mla_qk
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
@@ -63,11 +66,17 @@ def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
 
 
 def rotate(x: np.ndarray, inv_freq: np.ndarray, scale: float = 1.0, gap: int | None = None,
-           interleaved: bool = False) -> np.ndarray:
+           interleaved: bool = False, offset: int = 0) -> np.ndarray:
     """RoPE at positions 0..n-1: channel j turns with channel j + gap, j < len(inv_freq), by p·θ_j;
     (H, n, hd). gap None: len(inv_freq), the rotate-half pairing of Hugging Face's Llama on the first
     2·len(inv_freq) channels; llama.cpp's llama files pair across the whole head (gap head_dim/2).
-    interleaved: GPT-J's rotate_every_two, channel 2j with 2j + 1 (gap is not read)."""
+    interleaved: GPT-J's rotate_every_two, channel 2j with 2j + 1 (gap is not read). offset: the channels
+    from it on are the ones that turn, as above (MLA's rope part, after its nope channels)."""
+    if offset:
+        require(0 < offset < x.shape[-1], "RoPE's first channel %1 is outside a head of %2", offset, x.shape[-1])
+        out = x.astype(np.float32, copy=True)
+        out[..., offset:] = rotate(x[..., offset:], inv_freq, scale, gap, interleaved)
+        return out
     half = inv_freq.shape[0]
     gap = half if gap is None else gap
     require(0 < 2 * half <= x.shape[-1], "inv_freq has %1 frequencies; a head of %2 channels takes at most %3",
@@ -107,28 +116,6 @@ def _heads(y: np.ndarray, heads: int, hd: int) -> np.ndarray:
     return np.ascontiguousarray(y.reshape(y.shape[0], heads, hd).transpose(1, 0, 2))   # (h, n, hd)
 
 
-def _bias(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray | float:
-    """The bias `name` of `size` entries; 0 where the checkpoint has none (transformers' zeros too)."""
-    return _vector(reader, name, layer, size) if first(reader, name) else np.float32(0.0)
-
-
-def _projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1) -> np.ndarray:
-    """The 2-D weight `name`, whose `axis` must have d_model entries (what it multiplies)."""
-    w = reader.read(need(reader, name))
-    require(w.ndim == 2 and w.shape[axis] == d_model,
-            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name,
-            tuple(w.shape), d_model)
-    return w
-
-
-def _vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray:
-    """A norm's weight or bias, or a projection's bias, `name`: exactly `size` entries (a 0-d or (1,) one
-    would be broadcast over the channels, where transformers refuses to load it)."""
-    v = reader.read(need(reader, name))
-    require(v.shape == (size,), "layer %1's %2 has shape %3, not (%4,)", layer, name, tuple(v.shape), size)
-    return v
-
-
 def _head_weights(reader: TensorReader, pattern: str | None, stacked: str, layer: int, heads: int,
                   hd: int) -> np.ndarray:
     """The norm weights of `heads` heads, pattern.format(head=h) each of hd entries, or the (heads, hd)
@@ -158,7 +145,9 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         else:
             x = rms_norm(x, w, cfg.norm_eps, gemma=cfg.gemma_norms)
     names, hd = qk_names(cfg, layer), cfg.head_dim
-    if cfg.family == "gpt2":
+    if cfg.mla is not None:                         # DeepSeek's latent attention (explorer.backend.models.mla)
+        q, k = mla_qk(cfg, reader, x, layer)                                            # (n, H hd) each
+    elif cfg.family == "gpt2":
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
@@ -236,8 +225,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
                 inv_freq = default_inv_freq(base, cfg.rope_dim_of(scaling))
             inv_freq = np.asarray(inv_freq, dtype=np.float32).reshape(-1)
             gap = cfg.head_dim // 2 if cfg.rope_pairs_across_head else None
-            q_rot = rotate(q, inv_freq, attention_scaling, gap, cfg.rope_interleaved)
-            k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved)
+            q_rot = rotate(q, inv_freq, attention_scaling, gap, cfg.rope_interleaved, cfg.rope_offset)
+            k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved, cfg.rope_offset)
         else:
             q_rot, k_rot = q, k
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite: their own

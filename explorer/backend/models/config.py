@@ -28,6 +28,7 @@ from explorer.backend.models.family_tables import (
     SUPPORTED,
 )
 from explorer.backend.models.granite_config import granite_fields
+from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.models.typed_rope import TYPED, type_ropes
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
@@ -39,7 +40,7 @@ class ModelConfig:
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
     #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo |
-    #                                 gpt_oss
+    #                                 gpt_oss | starcoder2 | cohere | olmoe | deepseek
     model_type: str
     name: str
     d_model: int
@@ -77,6 +78,8 @@ class ModelConfig:
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3, OLMo 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
+    mla: MlaDims | None = None      # DeepSeek: multi-head latent attention's widths; head_dim is its nope + rope
+    #                                 part, and RoPE turns the rope part, its last channels
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -143,13 +146,23 @@ class ModelConfig:
         """Layer 0's rope_dim_of."""
         return self.rope_dim_of(self.rope_scaling)
 
+    @property
+    def rope_head_dim(self) -> int:
+        """The head width RoPE's frequencies are made for: head_dim, or MLA's rope part (qk_rope_head_dim)."""
+        return self.mla.rope if self.mla is not None else self.head_dim
+
+    @property
+    def rope_offset(self) -> int:
+        """The first channel of a head that turns: 0, or MLA's nope width (its rope part comes last)."""
+        return self.mla.nope if self.mla is not None else 0
+
     def rope_dim_of(self, scaling: RopeScaling | None) -> int:
-        """Channels of each head the rotation spans (even; twice len(inv_freq)): the whole head for
-        proportional RoPE, whose low-frequency pairs have frequency 0."""
+        """Channels of each head the rotation spans (even; twice len(inv_freq)): the whole head (MLA: its rope
+        part) for proportional RoPE, whose low-frequency pairs have frequency 0."""
         if scaling is not None and scaling.rope_type == "proportional":
-            return self.head_dim
+            return self.rope_head_dim
         partial = scaling.partial_rotary_factor if scaling is not None else 1.0
-        return int(self.head_dim * partial) // 2 * 2
+        return int(self.rope_head_dim * partial) // 2 * 2
 
 
 def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
@@ -240,6 +253,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         require(cfg["head_dim"] == d // heads and d % heads == 0,
                 "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's "
                 "attention splits", shown(cfg["head_dim"]), d, heads, HEADS_SPLIT[family])
+    if family == "deepseek":          # MLA: a q / k head is its nope part and its rope part (mla_config)
+        mla = mla_fields(cfg, model_type, common["n_heads"], common["n_kv_heads"])
+        head_dim = mla.pop("head_dim")
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -262,6 +278,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
         scale = own.pop("embed_scale")
+    if family == "deepseek":                    # its widths, score scale (YaRN's mscale^2) and pairing
+        own.update(mla)
+    interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere"))
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
@@ -271,7 +290,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
-        rope_interleaved=family in ("gptj", "cohere"),
+        rope_interleaved=interleaved,
         dtype=dtype, **own,
         qk_norm=qk_norm(cfg, model_type, family),
         nope_layers=(layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))

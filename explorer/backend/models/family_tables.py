@@ -47,11 +47,15 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "olmo": "olmo",
             # GPT-OSS: RMSNorm, q/k/v biases, YaRN (x32 from 4,096) by default, layers alternating sliding (128
             # tokens) and full attention, and a learned sink logit per head in each softmax; experts in the MLP
-            "gpt_oss": "gpt_oss"}
+            "gpt_oss": "gpt_oss",
+            # DeepSeek-V2 / V3 (and R1, which is V3): multi-head latent attention (MLA). q from x (or through a low-rank
+            # q_a / q_b pair), k's per-head part from a shared latent (kv_a, its RMSNorm, kv_b), and RoPE on a decoupled
+            # part of qk_rope_head_dim channels, k's shared by every head, in neighbouring pairs (2i, 2i + 1)
+            "deepseek_v2": "deepseek", "deepseek_v3": "deepseek"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere", "olmoe")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -66,7 +70,8 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "qwen2_moe": 32768, "qwen3_moe": 32768, "smollm3": 32768,
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
                          "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096,
-                         "cohere": 8192, "cohere2": 8192, "olmoe": 4096}   # by model_type
+                         "cohere": 8192, "cohere2": 8192, "olmoe": 4096,
+                         "deepseek_v2": 2048, "deepseek_v3": 4096}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
@@ -75,7 +80,7 @@ DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 25
 # null one where the class accepts it)
 DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
-                    "starcoder2": 2}
+                    "starcoder2": 2, "deepseek_v3": 128}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
                     "gpt_oss", "starcoder2")

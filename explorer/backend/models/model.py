@@ -140,7 +140,7 @@ class Model:
         if refusal is not None:
             raise InputError(msg("%1: its RoPE settings cannot be used: %2", self.name, refusal))
         dim = cfg.rope_dim_of(scaling)
-        freqs = inv_frequencies(cfg.head_dim, base, scaling, seq_len, cfg.max_positions)
+        freqs = inv_frequencies(cfg.rope_head_dim, base, scaling, seq_len, cfg.max_positions)
         with np.errstate(over="ignore"):
             inv_freq = transformers_inv_freq(dim, base, scaling, seq_len, cfg.max_positions)
             if inv_freq is None:

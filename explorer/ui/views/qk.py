@@ -167,7 +167,7 @@ class QkView(Retranslatable, PanelView):
             else fill(self.tr("the first %1 of %2 tokens"), str(n), str(r.n_total))
         rope = number_text(r.rope_base, 6) + "".join(
             self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors,
-                                                        r.neighbour_pairs, r.yarn_unrounded))
+                                                        r.neighbour_pairs, r.yarn_unrounded, r.decoupled_rope))
         attention = ([fill(self.tr("a sliding window of %1 tokens"), f"{r.window:,}")] if r.window is not None
                      else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
         if attention:                                  # how the layer masks and weighs, apart from its RoPE

@@ -15,11 +15,12 @@ def scaling_words(state) -> str:
 
 
 def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "",
-               neighbour_pairs: bool = False, yarn_unrounded: bool = False) -> tuple[str, ...]:
+               neighbour_pairs: bool = False, yarn_unrounded: bool = False,
+               decoupled: tuple[int, ...] = ()) -> tuple[str, ...]:
     """The rope type's label when it has one (ModelConfig.rope_type_label), YaRN's unrounded ramp (truncate
     false), LongRoPE's factor set in use ("long" / "short"), the rotary fraction when not the whole head
-    turns, and GPT-J's pairing of neighbouring channels; () for plain whole-head rotate-half RoPE. The caller
-    joins them with its ", "."""
+    turns, MLA's decoupled rope part (first, last channel), and GPT-J's pairing of neighbouring channels; ()
+    for plain whole-head rotate-half RoPE. The caller joins them with its ", "."""
     parts = (type_label,) if type_label else ()
     if yarn_unrounded:
         parts += (QCoreApplication.translate("RopeWords", "not truncated"),)
@@ -29,6 +30,9 @@ def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = 
         parts += (QCoreApplication.translate("RopeWords", "short factors (text ≤ L0)"),)
     if rotary_fraction != 1.0:
         parts += (fill(QCoreApplication.translate("RopeWords", "rotary %1"), f"{rotary_fraction:g}"),)
+    if decoupled:
+        parts += (fill(QCoreApplication.translate("RopeWords", "RoPE on channels %1–%2 only (MLA; k's shared by all "
+                                                               "heads)"), str(decoupled[0]), str(decoupled[1])),)
     if neighbour_pairs:
         parts += (QCoreApplication.translate("RopeWords", "pairs (2i, 2i+1)"),)
     return parts

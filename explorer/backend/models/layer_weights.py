@@ -1,0 +1,31 @@
+"""A layer's weights read with their shapes checked: projections, norm weights, biases. No Qt."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.backend.models.families import first, need
+from explorer.backend.models.tensors import TensorReader
+from explorer.errors import require
+
+
+def bias(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray | float:
+    """The bias `name` of `size` entries; 0 where the checkpoint has none (transformers' zeros too)."""
+    return vector(reader, name, layer, size) if first(reader, name) else np.float32(0.0)
+
+
+def projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1) -> np.ndarray:
+    """The 2-D weight `name`, whose `axis` must have d_model entries (what it multiplies)."""
+    w = reader.read(need(reader, name))
+    require(w.ndim == 2 and w.shape[axis] == d_model,
+            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name,
+            tuple(w.shape), d_model)
+    return w
+
+
+def vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray:
+    """A norm's weight or bias, or a projection's bias, `name`: exactly `size` entries (a 0-d or (1,) one
+    would be broadcast over the channels, where transformers refuses to load it)."""
+    v = reader.read(need(reader, name))
+    require(v.shape == (size,), "layer %1's %2 has shape %3, not (%4,)", layer, name, tuple(v.shape), size)
+    return v
