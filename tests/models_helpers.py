@@ -86,6 +86,12 @@ FAMILIES = {
     # Granite: X = embeddings x embedding_multiplier, q·k x attention_multiplier (for 1 / sqrt(head_dim))
     "granite": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, embedding_multiplier=3.5,
                     attention_multiplier=0.07),
+    # Granite MoE and its shared-expert variant: Granite's attention and multipliers, experts in the MLP
+    "granitemoe": dict(SMALL, num_key_value_heads=2, rope_theta=800.0, embedding_multiplier=2.5,
+                       attention_multiplier=0.09, num_local_experts=4, num_experts_per_tok=2),
+    "granitemoeshared": dict(SMALL, num_key_value_heads=1, rope_theta=600.0, embedding_multiplier=1.5,
+                             attention_multiplier=0.11, num_local_experts=4, num_experts_per_tok=2,
+                             shared_intermediate_size=24),
     # OLMo (1): a LayerNorm without weight or bias before attention; q, k, v clamped to +-1.5 (some of the
     # random projections reach past it)
     "olmo": dict(SMALL, num_key_value_heads=2, rope_theta=750.0, clip_qkv=1.5),
@@ -114,6 +120,8 @@ def classes(family: str):
             "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "olmo3": ("Olmo3Config", "Olmo3ForCausalLM"),
             "starcoder2": ("Starcoder2Config", "Starcoder2ForCausalLM"), "cohere": ("CohereConfig", "CohereForCausalLM"),
             "cohere2": ("Cohere2Config", "Cohere2ForCausalLM"), "olmoe": ("OlmoeConfig", "OlmoeForCausalLM"), "granite": ("GraniteConfig", "GraniteForCausalLM"),
+            "granitemoe": ("GraniteMoeConfig", "GraniteMoeForCausalLM"),
+            "granitemoeshared": ("GraniteMoeSharedConfig", "GraniteMoeSharedForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM"),
             "deepseek_v2": ("DeepseekV2Config", "DeepseekV2ForCausalLM"),
             "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM")}[family]

@@ -1,4 +1,5 @@
-"""IBM Granite checkpoints (model_type "granite") against transformers' GraniteConfig and GraniteForCausalLM.
+"""IBM Granite checkpoints (model_type "granite", and the MoE "granitemoe" / "granitemoeshared") against transformers'
+GraniteConfig and GraniteForCausalLM (the MoE classes' X, q/k and attention: tests/test_models_families.py).
 
 What differs from Llama at layer 0: GraniteModel multiplies the token embeddings by embedding_multiplier
 (X = E[ids] x m_e), and GraniteAttention multiplies q·k by attention_multiplier where Llama divides by
@@ -22,9 +23,11 @@ tf = pytest.importorskip("transformers")
 pytest.importorskip("torch")
 
 
-def test_the_granite_defaults_read_as_transformers_reads_them():
-    """GraniteConfig(): Llama-7B-like sizes, both multipliers 1.0: X = E[ids], logits = q·k x 1."""
-    hf, cfg = mh.read_defaults(tf.GraniteConfig, "granite")
+@pytest.mark.parametrize("config_class", ["GraniteConfig", "GraniteMoeConfig", "GraniteMoeSharedConfig"])
+def test_the_granite_defaults_read_as_transformers_reads_them(config_class):
+    """GraniteConfig() and the MoE classes' (granitemoe, granitemoeshared: Granite's attention, experts in the
+    MLP): Llama-7B-like sizes, both multipliers 1.0: X = E[ids], logits = q·k x 1."""
+    hf, cfg = mh.read_defaults(getattr(tf, config_class), "granite")
     assert cfg.rope_base == hf.rope_parameters["rope_theta"]
     assert (cfg.embed_scale, cfg.score_scalar) == (hf.embedding_multiplier, 1 / hf.attention_multiplier ** 2) == (
         1.0, 1.0)

@@ -40,8 +40,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # OLMoE: OLMo 2's q/k norms over all heads, but with an RMSNorm before attention, and clip_qkv after
             # the norms; 64 experts in the MLP
             "olmoe": "olmoe",
-            # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier
-            "granite": "granite",
+            # IBM Granite: Llama's attention, X = embeddings x embedding_multiplier, q·k x attention_multiplier;
+            # Granite MoE (granite-3.0-1b-a400m, 3b-a800m) and its shared-expert variant: the same attention
+            "granite": "granite", "granitemoe": "granite", "granitemoeshared": "granite",
             # OLMo (1): a LayerNorm without weight or bias (eps 1e-5, fixed) before attention, q/k/v clamped
             # to +-clip_qkv when it is set, then Llama's RoPE
             "olmo": "olmo",
@@ -71,7 +72,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "gpt_neox": 2048, "phi": 2048, "stablelm": 4096, "olmo2": 2048, "olmo3": 2048,
                          "granite": 2048, "olmo": 2048, "gpt_oss": 131072, "starcoder2": 4096,
                          "cohere": 8192, "cohere2": 8192, "olmoe": 4096,
-                         "deepseek_v2": 2048, "deepseek_v3": 4096}   # by model_type
+                         "deepseek_v2": 2048, "deepseek_v3": 4096, "granitemoe": 2048, "granitemoeshared": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64}
