@@ -247,8 +247,6 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     """Run the torch model on ids; X into layer 0, its q/k projections (per head), RoPE'd q/k if any."""
     import importlib
 
-    import torch
-
     got: dict[str, np.ndarray] = {}
     layer = first_layer(model, family)
 
@@ -323,14 +321,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
             return q2, k2
 
         module.apply_rotary_pos_emb, restore = spy, (module, original)
-    try:
-        with torch.no_grad():
-            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
-    finally:
-        for h in hooks:
-            h.remove()
-        if restore:
-            restore[0].apply_rotary_pos_emb = restore[1]
+    _run_hooked(model, ids, hooks, restore and (restore[0], "apply_rotary_pos_emb", restore[1]))
     if family in ("olmo", "olmoe") and model.config.clip_qkv is not None:   # (clamped in place after the hook)
         for key in ("q", "k"):
             got[key] = np.clip(got[key], -model.config.clip_qkv, model.config.clip_qkv)
@@ -349,13 +340,26 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     return got
 
 
+def _run_hooked(model, ids, hooks: list, patched) -> None:
+    """Run the torch model on ids, then remove its hooks and put back the patched function (module, name,
+    original) when there is one."""
+    import torch
+
+    try:
+        with torch.no_grad():
+            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
+    finally:
+        for h in hooks:
+            h.remove()
+        if patched:
+            setattr(*patched)
+
+
 def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, np.ndarray]:
     """capture() of a DeepSeek model: q (n, H hd) from q_proj / q_b_proj, k (n, H hd) built from kv_a_proj_with_mqa
     and kv_b_proj's outputs, and the rotated q and k that its eager attention receives (H, n, hd); V3's
     interleaved RoPE hands them over with the rope part's even channels first, put back in pairs here."""
     import importlib
-
-    import torch
 
     cfg, att = model.config, first_layer(model, family).self_attn
     nope, rope, heads = cfg.qk_nope_head_dim, cfg.qk_rope_head_dim, cfg.num_attention_heads
@@ -378,13 +382,7 @@ def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, n
         return original(att_module, q, k, *rest, **kw)
 
     module.eager_attention_forward = spy
-    try:
-        with torch.no_grad():
-            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
-    finally:
-        for h in hooks:
-            h.remove()
-        module.eager_attention_forward = original
+    _run_hooked(model, ids, hooks, (module, "eager_attention_forward", original))
     n = len(got["q"])
     k = np.concatenate([got.pop("kv_b").reshape(n, heads, -1)[:, :, :nope],
                         np.broadcast_to(got.pop("kv_a")[:, None, -rope:], (n, heads, rope))], axis=-1)
