@@ -126,8 +126,13 @@ def test_the_formula_lines_show_the_latent_path_and_the_mscale():
     ({"qk_rope_head_dim": 7}, "qk_rope_head_dim must be even"),
     ({"kv_lora_rank": 0}, "kv_lora_rank must be a whole number from 1"),
     ({"q_lora_rank": 1.5}, "q_lora_rank must be a whole number from 1"),
+    ({"qk_nope_head_dim": -1}, "qk_nope_head_dim must be a whole number from 0"),
+    ({"qk_nope_head_dim": 1 << 20}, "qk_nope_head_dim \\+ qk_rope_head_dim is 1,048,640; a head may have at most"),
     ({"rope_interleave": "yes"}, "rope_interleave must be true or false"),
     ({"rope_scaling": {**V3["rope_scaling"], "factor": "40"}}, "factor"),
+    ({"rope_scaling": {**V3["rope_scaling"], "mscale_all_dim": 1e200}}, "multiplies the logits by inf"),
+    ({"head_dim": 16}, "head_dim 16 is not qk_rope_head_dim 64"),                 # (V3 keeps the key: cannot run)
+    ({"model_type": "deepseek_v2", "hidden_size": 2047}, "the hidden size 2047 is not a multiple of the 128 heads"),
 ])
 def test_bad_mla_settings_are_refused_in_one_line(change, match):
     with pytest.raises(InputError, match=match) as info:
@@ -135,7 +140,22 @@ def test_bad_mla_settings_are_refused_in_one_line(change, match):
     assert "\n" not in str(info.value)
 
 
-def test_a_kv_b_proj_of_the_wrong_width_is_refused_in_one_line(tmp_path):
-    """A kv_b_proj with fewer rows than heads x (nope + v) is named with what config.json says."""
-    mh.assert_damaged_refused("deepseek_v3", tmp_path, "layers.0.self_attn.kv_b_proj.weight", lambda w: w[:-1],
-                              r"kv_b_proj\.weight has 71 rows; config\.json says 72")
+@pytest.mark.parametrize("suffix, change, says", [
+    ("kv_b_proj.weight", lambda w: w[:-1], r"kv_b_proj\.weight has shape \(71, 16\); config\.json says \(72, 16\)"),
+    ("q_b_proj.weight", lambda w: np.zeros((10 ** 6, 12), w.dtype), r"q_b_proj\.weight has shape \(1000000, 12\)"),
+    ("kv_a_proj_with_mqa.weight", lambda w: w.T, r"has shape \(32, 24\); config\.json says \(24, 32\) \(kv_lora"),
+])
+def test_a_latent_projection_of_the_wrong_shape_is_refused_in_one_line(tmp_path, suffix, change, says):
+    """A projection whose shape is not what config.json gives is named with it, before any product (a q_b_proj
+    of a million rows is refused without its (tokens, 1,000,000) product)."""
+    mh.assert_damaged_refused("deepseek_v3", tmp_path, "layers.0.self_attn." + suffix, change, says)
+
+
+@pytest.mark.parametrize("model_type", ["deepseek_v2", "deepseek_v3"])
+def test_heads_without_a_nope_part_equal_transformers(tmp_path, model_type):
+    """qk_nope_head_dim 0 and v_head_dim 4 (transformers runs them): every channel of a head is its rope part."""
+    config = mh.classes(model_type)[0](**{**mh.FAMILIES[model_type], "qk_nope_head_dim": 0, "v_head_dim": 4})
+    torch.manual_seed(29)
+    mh.assert_reloaded_as_transformers(mh.classes(model_type)[1], config, tmp_path, model_type, lambda f: None, 8)
+    with open_model(tmp_path) as model:
+        assert (model.config.head_dim, model.config.rope_offset, model.config.mla.nope) == (8, 0, 0)

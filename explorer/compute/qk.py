@@ -76,8 +76,8 @@ class QkResult:
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
     warning: object = ""                # a Message naming the tokens / tensors that hold NaN or ±inf
-    score_scalar: float = 0.0           # logits = q·k / sqrt(score_scalar): head_dim, or Gemma 2/3's
-    #                                     query_pre_attn_scalar
+    score_scalar: float = 0.0           # logits = q·k / sqrt(score_scalar): head_dim, DeepSeek's head_dim / mscale⁴,
+    #                                     or Gemma 2/3's query_pre_attn_scalar
     softcap: float | None = None        # Gemma 2: logits = softcap * tanh(q·k / sqrt(...) / softcap)
     rope_label: str = ""                # the model's rope type when scaled: "yarn ×4 (64 → 256)"
     yarn_unrounded: bool = False        # YaRN with truncate false (ModelConfig.yarn_unrounded)

@@ -1886,8 +1886,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：%1 必须是正数，而不是 %2</translation>
         </message>
         <message>
-            <source>config.json: %1 must be a whole number from 1 to %2, not %3</source>
-            <translation>config.json：%1 必须是 1 到 %2 之间的整数，而不是 %3</translation>
+            <source>config.json: %1 must be a whole number from %2 to %3, not %4</source>
+            <translation>config.json：%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
         </message>
         <message>
             <source>config.json: %1 must be true or false, not %2</source>
@@ -1918,6 +1918,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：head_dim %1 不等于 hidden_size / num_attention_heads（%2 / %3），即 %4 的注意力所切分的头宽</translation>
         </message>
         <message>
+            <source>config.json: head_dim %1 is not qk_rope_head_dim %2: transformers' DeepSeek-V3 would make RoPE frequencies for %1 channels and cannot run</source>
+            <translation>config.json：head_dim %1 不等于 qk_rope_head_dim %2：transformers 的 DeepSeek-V3 会为 %1 个通道生成 RoPE 频率，无法运行</translation>
+        </message>
+        <message>
             <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
             <translation>config.json：head_dim 必须是 1 到 %1 之间的整数，而不是 %2</translation>
         </message>
@@ -1930,8 +1934,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：max_window_layers 必须是 &gt;= 0 的整数，而不是 %1</translation>
         </message>
         <message>
-            <source>config.json: mscale_all_dim %1 with factor %2 gives a logit scale of %3; it must be positive</source>
-            <translation>config.json：mscale_all_dim %1 与 factor %2 给出的 logit 缩放为 %3；它必须为正</translation>
+            <source>config.json: mscale_all_dim %1 with factor %2 multiplies the logits by %3; it must be a finite number other than 0</source>
+            <translation>config.json：mscale_all_dim %1 与 factor %2 使 logit 乘以 %3；它必须是非 0 的有限数</translation>
         </message>
         <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
@@ -1976,6 +1980,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: partial_rotary_factor must be in (0, 1], not %1</source>
             <translation>config.json：partial_rotary_factor 必须在 (0, 1] 之内，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: qk_nope_head_dim + qk_rope_head_dim is %1; a head may have at most %2 channels</source>
+            <translation>config.json：qk_nope_head_dim + qk_rope_head_dim 为 %1；一个头最多只能有 %2 个通道</translation>
         </message>
         <message>
             <source>config.json: qk_rope_head_dim must be even (its channels turn in pairs), not %1</source>
@@ -2162,10 +2170,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层读取的是它之前各层的输出，而 PE Explorer 不计算这些层；只有第 0 层能直接由文本算出</translation>
         </message>
         <message>
-            <source>layer %1's %2 has %3 rows; config.json says %4 (%5)</source>
-            <translation>第 %1 层的 %2 有 %3 行；config.json 说是 %4（%5）</translation>
-        </message>
-        <message>
             <source>layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows</source>
             <translation>第 %1 层的 %2 有 %3 行；config.json 说有 %4 个头，每个头的 q、k、v 各 %5 行</translation>
         </message>
@@ -2180,6 +2184,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>layer %1's %2 has shape %3, not (%4,)</source>
             <translation>第 %1 层的 %2 形状为 %3，而不是 (%4,)</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has shape %3; config.json says (%4, %5) (%6)</source>
+            <translation>第 %1 层的 %2 形状为 %3；config.json 说是 (%4, %5)（%6）</translation>
         </message>
         <message>
             <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>

@@ -13,7 +13,7 @@ i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
 (Gemma 3: its layer type's; DeepSeek's MLA, explorer.backend.models.mla: q and k from its latent path, the
 rotation on each head's last rope channels). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
-the score scalar attention_multiplier^-2), then Gemma 2's soft cap. The layer's sliding window
+the score scalar attention_multiplier^-2; DeepSeek: x mscale², as head_dim / mscale⁴), then Gemma 2's soft cap. The layer's sliding window
 (explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
 no key fills) come with them. Shapes: heads first.
 """
@@ -229,7 +229,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
             k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved, cfg.rope_offset)
         else:
             q_rot, k_rot = q, k
-        scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite: their own
+        scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite, DeepSeek: their own
         logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
         plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
         if cfg.attn_softcap is not None:                                          # Gemma 2

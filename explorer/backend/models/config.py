@@ -68,6 +68,7 @@ class ModelConfig:
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
+    #                                 DeepSeek's head_dim / mscale^4 (YaRN's mscale_all_dim);
     #                                 Granite's attention_multiplier^-2; 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3, GPT-OSS: each layer's "sliding_attention" | "full_attention"
@@ -78,8 +79,7 @@ class ModelConfig:
     qkv_clip: float | None = None   # OLMo: q, k and v clamped to [-clip_qkv, clip_qkv] after the projections
     type_ropes: tuple = ()          # Gemma 3, OLMo 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
-    mla: MlaDims | None = None      # DeepSeek: multi-head latent attention's widths; head_dim is its nope + rope
-    #                                 part, and RoPE turns the rope part, its last channels
+    mla: MlaDims | None = None      # DeepSeek's MLA widths: head_dim = nope + rope, and the rope part (last) turns
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -254,7 +254,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                 "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's "
                 "attention splits", shown(cfg["head_dim"]), d, heads, HEADS_SPLIT[family])
     if family == "deepseek":          # MLA: a q / k head is its nope part and its rope part (mla_config)
-        mla = mla_fields(cfg, model_type, common["n_heads"], common["n_kv_heads"])
+        mla = mla_fields(cfg, model_type, d, common["n_heads"], common["n_kv_heads"])
         head_dim = mla.pop("head_dim")
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models.families import rms_norm
-from explorer.backend.models.layer_weights import bias, projection, vector
+from explorer.backend.models.families import need, rms_norm
+from explorer.backend.models.layer_weights import bias, vector
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
@@ -23,10 +23,13 @@ LOW_RANK_EPS = 1e-6     # DeepseekV2RMSNorm / DeepseekV3RMSNorm(width): their de
 
 def _low_rank(reader: TensorReader, pre: str, x: np.ndarray, layer: int, width: int, with_bias: bool,
               what: str) -> np.ndarray:
-    """x @ W.T (+ b) of the projection `pre`, whose rows must be `width`; (n, width)."""
-    y = x @ projection(reader, pre + ".weight", layer, x.shape[1]).T
-    require(y.shape[1] == width, "layer %1's %2 has %3 rows; config.json says %4 (%5)", layer, pre + ".weight",
-            y.shape[1], width, what)
+    """x @ W.T (+ b) of the projection `pre`, whose weight must be (width, x's channels); (n, width). The shape
+    is checked before the product (a weight of millions of rows would have made an (n, millions) array first)."""
+    name = pre + ".weight"
+    w = reader.read(need(reader, name))
+    require(w.shape == (width, x.shape[1]), "layer %1's %2 has shape %3; config.json says (%4, %5) (%6)", layer,
+            name, tuple(w.shape), width, x.shape[1], what)
+    y = x @ w.T
     return y + bias(reader, pre + ".bias", layer, width) if with_bias else y
 
 
@@ -36,18 +39,19 @@ def mla_qk(cfg, reader: TensorReader, x: np.ndarray, layer: int) -> tuple[np.nda
     head = dims.nope + dims.rope
     pre = f"layers.{layer}.self_attn."
     if dims.q_lora_rank is None:
-        q = _low_rank(reader, pre + "q_proj", x, layer, heads * head, False, "heads x (nope + rope)")
+        q = _low_rank(reader, pre + "q_proj", x, layer, heads * head, False, "heads x (nope + rope), hidden")
     else:
-        q_latent = _low_rank(reader, pre + "q_a_proj", x, layer, dims.q_lora_rank, cfg.qk_bias, "q_lora_rank")
+        q_latent = _low_rank(reader, pre + "q_a_proj", x, layer, dims.q_lora_rank, cfg.qk_bias, "q_lora_rank, hidden")
         q_latent = rms_norm(q_latent, vector(reader, pre + "q_a_layernorm.weight", layer, dims.q_lora_rank),
                             LOW_RANK_EPS)
-        q = _low_rank(reader, pre + "q_b_proj", q_latent, layer, heads * head, False, "heads x (nope + rope)")
+        q = _low_rank(reader, pre + "q_b_proj", q_latent, layer, heads * head, False,
+                      "heads x (nope + rope), q_lora_rank")
     kv_a = _low_rank(reader, pre + "kv_a_proj_with_mqa", x, layer, dims.kv_lora_rank + dims.rope, cfg.qk_bias,
-                     "kv_lora_rank + qk_rope_head_dim")                                  # (n, kv_lora + rope)
+                     "kv_lora_rank + qk_rope_head_dim, hidden")                                  # (n, kv_lora + rope)
     latent = rms_norm(kv_a[:, :dims.kv_lora_rank], vector(reader, pre + "kv_a_layernorm.weight", layer,
                                                           dims.kv_lora_rank), LOW_RANK_EPS)   # (n, kv_lora)
     kv = _low_rank(reader, pre + "kv_b_proj", latent, layer, heads * (dims.nope + dims.v), False,
-                   "heads x (qk_nope_head_dim + v_head_dim)")                            # (n, H (nope + v))
+                   "heads x (qk_nope_head_dim + v_head_dim), kv_lora_rank")                            # (n, H (nope + v))
     k = np.empty((n, heads, head), np.float32)                                           # (n, H, nope + rope)
     k[:, :, :dims.nope] = kv.reshape(n, heads, dims.nope + dims.v)[:, :, :dims.nope]
     k[:, :, dims.nope:] = kv_a[:, None, dims.kv_lora_rank:]                              # shared by every head

@@ -21,8 +21,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from explorer.backend.encodings import finite_number
 from explorer.backend.models.config_rope import rope_parameters
+from explorer.backend.rope_scaling import MAX_HEAD_DIM
 from explorer.errors import require, shown
 
 Q_LORA_DEFAULT = 1536     # q_lora_rank of a config.json without the key (both classes' default)
@@ -40,23 +43,29 @@ class MlaDims:
     v: int                    # v_head_dim: kv_b_proj's v rows per head (never read)
 
 
-def _width(cfg: dict, key: str, default) -> int:
+def _width(cfg: dict, key: str, default, least: int = 1) -> int:
     v = cfg.get(key, default)
-    require(type(v) is int and 0 < v <= 1 << 20, "config.json: %1 must be a whole number from 1 to %2, not %3",
-            key, f"{1 << 20:,}", shown(v))
+    require(type(v) is int and least <= v <= 1 << 20, "config.json: %1 must be a whole number from %2 to %3, not %4",
+            key, least, f"{1 << 20:,}", shown(v))
     return v
 
 
 def mla_dims(cfg: dict) -> MlaDims:
     """The MLA widths of a DeepSeek config.json (the classes' defaults where it is silent); InputError for one
-    that is not a positive whole number, or an odd rope part (its channels turn in pairs)."""
+    that is not a whole number (the nope and v parts may be 0, as transformers runs them; the others positive),
+    an odd rope part (its channels turn in pairs), or (V3) a head_dim key other than the rope part (transformers
+    makes that many frequencies for it, and its attention cannot run)."""
     q_lora = cfg.get("q_lora_rank", Q_LORA_DEFAULT)
     dims = MlaDims(q_lora_rank=None if q_lora is None else _width(cfg, "q_lora_rank", Q_LORA_DEFAULT),
-                   **{field: _width(cfg, key, DIMS_DEFAULTS[key]) for field, key in (
-                       ("kv_lora_rank", "kv_lora_rank"), ("nope", "qk_nope_head_dim"),
-                       ("rope", "qk_rope_head_dim"), ("v", "v_head_dim"))})
+                   **{field: _width(cfg, key, DIMS_DEFAULTS[key], least) for field, key, least in (
+                       ("kv_lora_rank", "kv_lora_rank", 1), ("nope", "qk_nope_head_dim", 0),
+                       ("rope", "qk_rope_head_dim", 1), ("v", "v_head_dim", 0))})
     require(dims.rope % 2 == 0, "config.json: qk_rope_head_dim must be even (its channels turn in pairs), not %1",
             dims.rope)
+    if cfg.get("model_type") == "deepseek_v3":     # (V2's __post_init__ sets head_dim to the rope part itself)
+        require(cfg.get("head_dim") in (None, dims.rope), "config.json: head_dim %1 is not qk_rope_head_dim %2: "
+                "transformers' DeepSeek-V3 would make RoPE frequencies for %1 channels and cannot run",
+                shown(cfg.get("head_dim")), dims.rope)
     return dims
 
 
@@ -72,19 +81,24 @@ def mscale_squared(cfg: dict) -> float:
         require(isinstance(v, (int, float)) and not isinstance(v, bool) and finite_number(v),
                 "config.json: the rope settings' %1 must be a number, not %2", key, shown(v))
     m = 1.0 if factor <= 1 else 0.1 * all_dim * math.log(factor) + 1.0
-    require(m > 0 and finite_number(m * m), "config.json: mscale_all_dim %1 with factor %2 gives a logit "
-                                            "scale of %3; it must be positive", shown(all_dim), shown(factor),
-            f"{m * m:g}")
-    return m * m
+    with np.errstate(over="ignore"):
+        squared = float(np.float64(m) * np.float64(m))
+    require(squared != 0 and finite_number(squared), "config.json: mscale_all_dim %1 with factor %2 multiplies the "
+            "logits by %3; it must be a finite number other than 0", shown(all_dim), shown(factor), f"{squared:g}")
+    return squared
 
 
-def mla_fields(cfg: dict, model_type: str, n_heads: int, n_kv_heads: int) -> dict:
+def mla_fields(cfg: dict, model_type: str, d_model: int, n_heads: int, n_kv_heads: int) -> dict:
     """ModelConfig's fields of a DeepSeek model: {"mla", "head_dim" (nope + rope), "score_scalar",
-    "rope_interleaved"}."""
+    "rope_interleaved"}. (V2's class also refuses a hidden size that is not a multiple of the heads.)"""
+    require(model_type != "deepseek_v2" or d_model % n_heads == 0,
+            "config.json: the hidden size %1 is not a multiple of the %2 heads", d_model, n_heads)
     require(n_kv_heads == n_heads, "config.json: num_key_value_heads %1 is not num_attention_heads %2: "
                                    "multi-head latent attention gives every head its own k", n_kv_heads, n_heads)
     dims = mla_dims(cfg)
     head_dim = dims.nope + dims.rope
+    require(head_dim <= MAX_HEAD_DIM, "config.json: qk_nope_head_dim + qk_rope_head_dim is %1; a head may have at "
+                                      "most %2 channels", f"{head_dim:,}", f"{MAX_HEAD_DIM:,}")
     # V3: `if config.rope_interleave:` (a null one rotates half); V2 always multiplies complex pairs
     interleave = cfg.get("rope_interleave", True) if model_type == "deepseek_v3" else True
     require(isinstance(interleave, bool) or interleave is None,
