@@ -63,3 +63,22 @@ def test_a_sliding_window_and_sinks_get_their_softmax_line(tmp_path, family, wei
         assert ("注意力汇" in chinese) == (family == "gpt_oss") and chinese.endswith("的 logit 取 softmax")
     finally:
         models.forget(str(tmp_path))
+
+
+@pytest.mark.parametrize("family, q_line, closing", [
+    ("deepseek_v3", "= W<sub>q_b</sub> RMSNorm(W<sub>q_a</sub> norm(x<sub>m</sub>))",
+     "only the rope part's channel pairs turn (each head's last 8 channels; the nope part carries no position)"),
+    ("deepseek_v2", "= W<sub>q</sub> norm(x<sub>m</sub>)", "only the rope part's channel pairs turn"),
+    ("llama", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)", "each channel pair is rotated by its position")])
+def test_deepseeks_lines_show_the_latent_path_and_that_only_the_rope_part_turns(tmp_path, family, q_line, closing):
+    """DeepSeek's MLA (open): q through its low-rank pair (V3) or W_q (V2-Lite), k's two parts, and the closing
+    line says only the rope part turns; Llama keeps the textbook closing line."""
+    mh.build(family, tmp_path)
+    params = Params(model=str(tmp_path))
+    models.open_cached(str(tmp_path))
+    try:
+        text = formula_html("qk", params)
+        assert q_line in qk_lines(params)[0] and closing in text
+        assert ("k<sub>n</sub> = [W<sub>kv_b</sub> RMSNorm(c<sub>n</sub>)" in text) == family.startswith("deepseek")
+    finally:
+        models.forget(str(tmp_path))

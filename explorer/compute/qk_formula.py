@@ -66,6 +66,8 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "causal": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m"),
     "sinks": QT_TRANSLATE_NOOP("Formulas", "%1 and the head's sink logit s<sub>h</sub>"),
     "weights": QT_TRANSLATE_NOOP("Formulas", "weights(m, ·) = softmax of the logits over %1"),
+    "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
+                                         "the nope part carries no position); the score depends only on m − n"),
 }
 
 
@@ -91,3 +93,11 @@ def qk_lines(params: Params, lang: str = "en") -> list[str]:
         return [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
     return [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
             _logit(cfg), *_weights(cfg, lang)]
+
+
+def mla_rope_line(params: Params, lang: str = "en") -> str | None:
+    """The Real RoPE view's closing words for DeepSeek's MLA (only the rope part turns); None for the others."""
+    cfg = _open_config(params)
+    if cfg is None or cfg.mla is None:
+        return None
+    return fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope))

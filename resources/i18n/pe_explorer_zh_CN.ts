@@ -3186,6 +3186,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <source>weights(m, ·) = softmax of the logits over %1</source>
             <translation>weights(m, ·) = 对 %1 的 logit 取 softmax</translation>
         </message>
+        <message>
+            <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
+            <translation>只有 rope 部分的通道对旋转（每个头最后的 %1 个通道；nope 部分不含位置）；得分只取决于 m − n</translation>
+        </message>
     </context>
     <context>
         <name>FrequenciesView</name>
