@@ -194,13 +194,7 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
             arr = (arr + 1).astype(np.float32)
         # (ModelBase.prepare_tensors: 1-D tensors and every *_norm.weight, StableLM's stacked 2-D ones too, F32)
         stored[name] = fx.add_weight(w, name, arr, qtype, float32=name.endswith("_norm.weight"))
-    if edit is not None:
-        edit(w, stored)
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
-    return stored
+    return fx.finish_file(w, stored, edit)
 
 
 def _gpt_oss_keys(w, cfg) -> None:

@@ -167,6 +167,18 @@ def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = F
     return gguf.quants.dequantize(q, q8)
 
 
+def finish_file(writer, stored: dict, edit=None) -> dict:
+    """edit(writer, stored), if given, then the header, metadata and tensors written and the file closed;
+    stored (the float32 arrays the file holds, by GGUF name)."""
+    if edit is not None:
+        edit(writer, stored)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return stored
+
+
 def reference_encode(text: str, regexes, tokens: list[str], merges: list[str]) -> list[int]:
     """llama.cpp-style BPE in plain Python: split by each regex in turn (unmatched text stays), merge by rank."""
     import regex

@@ -1166,6 +1166,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：缺少元数据 %2（%3）；该文件没有可用的分词器</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is missing: llama.cpp's deepseek2 then scales its YaRN logits otherwise than any DeepSeek model</source>
+            <translation>%1：缺少元数据 %2：此时 llama.cpp 的 deepseek2 对 YaRN logit 的缩放与任何 DeepSeek 模型都不同</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is missing; llama.cpp's gpt-oss requires it</source>
             <translation>%1：缺少元数据 %2；llama.cpp 的 gpt-oss 需要它</translation>
         </message>
@@ -1188,6 +1192,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count (%4 / %5) channels a head</source>
             <translation>%1：元数据 %2.attention.key_length 为 %3；llama.cpp 的 %2 每个头取 embedding_length / head_count（%4 / %5）个通道</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2.rope.dimension_count is %3; it must be even and at most a head's q / k width %4</source>
+            <translation>%1：元数据 %2.rope.dimension_count 为 %3；它必须是偶数，且不超过一个头的 q / k 宽度 %4</translation>
         </message>
         <message>
             <source>%1: metadata %2.rope.dimension_count is %3; llama.cpp's %2 turns the whole head (%4 channels)</source>
@@ -2188,6 +2196,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>layer %1's %2 has shape %3; config.json says (%4, %5) (%6)</source>
             <translation>第 %1 层的 %2 形状为 %3；config.json 说是 (%4, %5)（%6）</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has shape %3; config.json says (%4, %5, %6) (heads, kv_lora_rank, qk_nope_head_dim)</source>
+            <translation>第 %1 层的 %2 形状为 %3；config.json 说是 (%4, %5, %6)（heads、kv_lora_rank、qk_nope_head_dim）</translation>
         </message>
         <message>
             <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>

@@ -90,6 +90,7 @@ ARCHS = {
     "olmoe": Arch("olmoe", "OlmoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "command-r": Arch("cohere", "CohereForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "deepseek2": Arch("deepseek_v2", "DeepseekV2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -189,6 +190,10 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
     (in, out)): Phi-3's fused attn_qkv, Qwen3's and Gemma 3's q/k norms, Gemma 2 / 3's norms after attention
     and MLP, OLMo 2's q/k norms over all heads, StableLM's stacked per-head ones."""
+    if config["model_type"] == "deepseek_v2":          # MLA's own tensors (gguf_deepseek.py)
+        from explorer.backend.models.gguf_deepseek import check_mla_layer0
+
+        return check_mla_layer0(header, config, where)
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}

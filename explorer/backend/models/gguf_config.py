@@ -14,6 +14,7 @@ from explorer.backend.models.gguf_archs import (
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_cohere import cohere_config
+from explorer.backend.models.gguf_deepseek import deepseek_config
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
@@ -35,7 +36,7 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
-    olmoe, command-r, cohere2, gpt2, bert); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -112,6 +113,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         gpt_oss_config(f, config, kind, where)
     if arch in ("command-r", "cohere2"):
         cohere_config(f, arch, config, header.tensors, where)
+    if arch == "deepseek2":                # MLA: a head's widths, the latent's, YaRN's logit scale
+        deepseek_config(f, config, kind, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where)

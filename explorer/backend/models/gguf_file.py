@@ -27,6 +27,7 @@ from explorer.backend.models.gguf_archs import (
     check_rope_layer0,
 )
 from explorer.backend.models.gguf_config import config_from_metadata
+from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
 from explorer.backend.models.gguf_gpt_oss import BARE
 from explorer.backend.models.gguf_gpt_oss import NAMES as GPT_OSS_NAMES
@@ -60,7 +61,7 @@ def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
-    names = GPT_OSS_NAMES if arch == "gpt-oss" else BLOCK_NAMES.get(arch, {})
+    names = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES}.get(arch) or BLOCK_NAMES.get(arch, {})
     if m and (m.group(2) in names or m.group(2) in _BLOCK):
         name = names.get(m.group(2)) or _BLOCK[m.group(2)]
         if name in BARE:                 # a parameter Hugging Face names without ".weight" (GPT-OSS's sinks)

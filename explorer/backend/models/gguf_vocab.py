@@ -28,6 +28,11 @@ GPT4O_RE = (r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+"
             r"|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*"
             r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
             r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# DeepSeek-V3's (and R1's) last pre-tokenizer regex: ASCII punctuation may lead a Latin word, letters keep their
+# combining marks, runs of punctuation and symbols stand alone; before it, digits go in threes and runs of CJK
+# ideographs, hiragana and katakana stand apart (llama.cpp's LLAMA_VOCAB_PRE_TYPE_DEEPSEEK3_LLM)
+DEEPSEEK3_RE = (r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"""
+                r"| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 # tokenizer.ggml.pre -> regexes, applied in order (llama.cpp src/llama-vocab.cpp)
 PRE_REGEXES = {
     "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "gpt-2": (GPT2_RE,), "phi-2": (GPT2_RE,), "mpt": (GPT2_RE,),
@@ -36,6 +41,7 @@ PRE_REGEXES = {
     "command-r": (r"\p{N}", GPT2_RE),
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
     "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,),
+    "deepseek-v3": (r"\p{N}{1,3}", "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+", DEEPSEEK3_RE),
 }
 CONTROL, USER_DEFINED = 3, 4     # tokenizer.ggml.token_type values (llama.cpp's llama_token_type)
 
