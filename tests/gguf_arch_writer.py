@@ -40,9 +40,9 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     fx.add_shape_metadata(w, cfg)
     if arch != "gemma":                       # GemmaModel writes no freq base (llama.cpp's default 10000)
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
-    if arch in ("llama", "granite"):
+    if arch in ("llama", "granite", "granitemoe"):
         w.add_rope_dimension_count(head_dim)
-    if arch == "granite":
+    if arch in ("granite", "granitemoe"):
         read = cfg.to_dict() if hparams is None else hparams
         for key, add in (("attention_multiplier", w.add_attention_scale), ("embedding_multiplier", w.add_embedding_scale),
                          ("residual_multiplier", w.add_residual_scale), ("logits_scaling", w.add_logit_scale)):
@@ -60,10 +60,12 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     for hf, arr in fx.hf_weights(model).items():
         if hf == "lm_head.weight" and (tied or arch == "gemma"):
             continue
+        if ".block_sparse_moe." in hf or ".shared_mlp." in hf:     # (Granite MoE's experts: never read)
+            continue
         name = gguf_name(hf)
-        if arch in ("llama", "granite") and ".self_attn.q_proj." in hf:
+        if arch in ("llama", "granite", "granitemoe") and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
-        elif arch in ("llama", "granite") and ".self_attn.k_proj." in hf:
+        elif arch in ("llama", "granite", "granitemoe") and ".self_attn.k_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)

@@ -107,3 +107,19 @@ def test_a_negative_attention_scale_written_by_the_writer_is_refused(tmp_path):
     with pytest.raises(InputError, match="granite.attention.scale is -0.5") as info:
         open_model(str(tmp_path / "m.gguf"))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("family", ["granitemoe", "granitemoeshared"])
+def test_a_granite_moe_file_reads_as_transformers_runs_it(tmp_path, family):
+    """granitemoe files (GraniteMoeModel writes both MoE classes so): Granite's attention and multipliers under the
+    arch's own keys (granitemoe.embedding_scale, granitemoe.attention.scale); the experts are not read."""
+    torch_model = aw.fp16_random_model(family, tmp_path / "hf", 17, mh.FAMILIES[family])
+    aw.write_family_gguf(tmp_path / "m.gguf", torch_model, "granitemoe")
+    fields = {f.name for f in gguf.GGUFReader(str(tmp_path / "m.gguf")).fields.values()}
+    assert {"granitemoe.embedding_scale", "granitemoe.attention.scale"} <= fields
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        cfg = model.config
+        assert (cfg.model_type, cfg.family) == ("granitemoe", "granite")
+        assert cfg.embed_scale == np.float32(mh.FAMILIES[family]["embedding_multiplier"])
+        assert cfg.score_scalar == pytest.approx(mh.FAMILIES[family]["attention_multiplier"] ** -2)
+        mh.assert_layer0_as_transformers(model, torch_model, family, IDS)

@@ -1202,12 +1202,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：元数据 %2.rope.dimension_count 为 %3；llama.cpp 的 %2 旋转整个头（%4 个通道）</translation>
         </message>
         <message>
-            <source>%1: metadata general.architecture is missing</source>
-            <translation>%1：缺少元数据 general.architecture</translation>
+            <source>%1: metadata %2.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k</source>
+            <translation>%1：元数据 %2.rope.scaling.finetuned 为 false：此时 llama.cpp 的 granite 不旋转任何 q 或 k</translation>
         </message>
         <message>
-            <source>%1: metadata granite.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k</source>
-            <translation>%1：元数据 granite.rope.scaling.finetuned 为 false：此时 llama.cpp 的 granite 不旋转任何 q 或 k</translation>
+            <source>%1: metadata general.architecture is missing</source>
+            <translation>%1：缺少元数据 general.architecture</translation>
         </message>
         <message>
             <source>%1: metadata key %2 appears twice</source>

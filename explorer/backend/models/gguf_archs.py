@@ -83,6 +83,8 @@ ARCHS = {
     "phi3": Arch("phi3", "Phi3ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "phi2": Arch("phi", "PhiForCausalLM", False, 0.0, ("hidden_act", "gelu_new")),
     "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
+    # (GraniteMoeModel writes GraniteMoeForCausalLM and GraniteMoeSharedForCausalLM as granitemoe: the same attention)
+    "granitemoe": Arch("granitemoe", "GraniteMoeForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
@@ -100,7 +102,7 @@ PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_fo
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp) or reshapes q
 # and k by n_rot
 # (openai-moe-iswa.cpp)
-WHOLE_HEAD_ROPE = ("granite", "olmo2", "gpt-oss", "starcoder2", "olmoe")
+WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -164,14 +166,15 @@ def arch_of(fields: dict, where: str) -> Arch:
     return ARCHS[arch]
 
 
-def granite_scales(fields: dict, config: dict, where: str) -> None:
-    """config's embedding_multiplier and attention_multiplier as llama.cpp's granite graph uses the file's
-    scales (see the module docstring): a missing or zero one is 1 (embeddings) or 1 / sqrt(head_dim) (q·k).
-    A file whose granite.rope.scaling.finetuned is false turns no q or k in llama.cpp's granite: refused."""
-    require(fields.get("granite.rope.scaling.finetuned", True) is not False, "%1: metadata "
-            "granite.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k", where)
-    for key, name, missing in (("granite.embedding_scale", "embedding_multiplier", 1.0),
-                               ("granite.attention.scale", "attention_multiplier",
+def granite_scales(fields: dict, config: dict, where: str, arch: str = "granite") -> None:
+    """config's embedding_multiplier and attention_multiplier as llama.cpp's granite graph (granite and granitemoe
+    files) uses the file's scales (see the module docstring): a missing or zero one is 1 (embeddings) or
+    1 / sqrt(head_dim) (q·k). A file whose <arch>.rope.scaling.finetuned is false turns no q or k in llama.cpp's
+    granite: refused."""
+    require(fields.get(f"{arch}.rope.scaling.finetuned", True) is not False, "%1: metadata "
+            "%2.rope.scaling.finetuned is false: llama.cpp's granite then turns no q or k", where, arch)
+    for key, name, missing in ((f"{arch}.embedding_scale", "embedding_multiplier", 1.0),
+                               (f"{arch}.attention.scale", "attention_multiplier",
                                 1.0 / math.sqrt(config["head_dim"]))):
         given = fields.get(key, 0)
         zero = isinstance(given, (int, float)) and not isinstance(given, bool) and given == 0

@@ -36,7 +36,7 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
-    olmoe, command-r, cohere2, deepseek2, gpt2, bert); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, granitemoe, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -116,8 +116,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     if arch == "deepseek2":                # MLA: a head's widths, the latent's, YaRN's logit scale
         deepseek_config(f, config, kind, where)
     check_whole_head(arch, rot, head_dim, where)
-    if arch == "granite":                  # its two multipliers, as llama.cpp's granite graph reads them
-        granite_scales(f, config, where)
+    if arch in ("granite", "granitemoe"):  # their two multipliers, as llama.cpp's granite graph reads them
+        granite_scales(f, config, where, arch)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
     if arch == "starcoder2":               # Starcoder2Config reads use_bias (default true), not attention_bias
