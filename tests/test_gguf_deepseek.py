@@ -88,3 +88,50 @@ def test_the_deepseek_v3_pre_tokenizer_splits_as_llama_cpp(tmp_path):
                      "tab\there\n\nnew  line", "émigré café naïve", "🙂 ok"):
             assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, LLAMA_CPP_DEEPSEEK3, tokens,
                                                                             merges), text
+
+
+# llama.cpp's LLAMA_VOCAB_PRE_TYPE_DEEPSEEK_LLM regexes, the letters class as another project transcribed
+# DeepSeek-V2's tokenizer.json with escapes (upper-case hex here, typed apart from the reader's own table)
+DEEPSEEK_LLM_LETTERS = (
+    "A-Za-z\u00B5\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u01BA\u01BC-\u01BF\u01C4-\u0293\u0295-\u02AF\u0370-\u0373\u0376"
+    "\u0377\u037B-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u048A-\u052F"
+    "\u0531-\u0556\u10A0-\u10C5\u13A0-\u13F5\u13F8-\u13FD\u1C90-\u1CBA\u1CBD-\u1CBF\u1D00-\u1D2B\u1D6B-\u1D77"
+    "\u1D79-\u1D9A\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D"
+    "\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4"
+    "\u1FF6-\u1FFC\u2102\u2107\u210A-\u2113\u2115\u2119-\u211D\u2124\u2126\u2128\u212A-\u212D\u212F-\u2134\u2139"
+    "\u213C-\u213F\u2145-\u2149\u214E\u2183\u2184\u2C00-\u2C7B\u2C7E-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\uA640-\uA66D"
+    "\uA680-\uA69B\uA722-\uA76F\uA771-\uA787\uA78B-\uA78E\uAB70-\uABBF\uFB00-\uFB06\uFB13-\uFB17\uFF21-\uFF3A"
+    "\uFF41-\uFF5A\U00010400-\U0001044F\U000104B0-\U000104D3\U000104D8-\U000104FB\U00010C80-\U00010CB2"
+    "\U00010CC0-\U00010CF2\U000118A0-\U000118DF\U0001E900-\U0001E943")
+LLAMA_CPP_DEEPSEEK_LLM = ("[\r\n]", "\\s?[" + DEEPSEEK_LLM_LETTERS + "]+",
+                          "\\s?[!-/:-~\uFF01-\uFF0F\uFF1A-\uFF5E\u2018-\u201F\u3000-\u3002]+", "\\s+$",
+                          "[\u4E00-\u9FA5\u0800-\u4E00\uAC00-\uD7FF]+", "\\p{N}+")
+
+
+def test_the_deepseek_llm_pre_tokenizer_splits_as_llama_cpp(tmp_path):
+    """tokenizer.ggml.pre "deepseek-llm" (DeepSeek-V2, V2-Lite): its six regexes, letters with the class's
+    look-alike code points (U+1F7D, U+2126, U+212A: "ώ", "Ω", "K" that NFC would swap), fullwidth punctuation, CJK
+    and Hangul runs, digit runs; as a plain-Python reference BPE splits them."""
+    from tests import gguf_fixtures as fx
+
+    torch_model = aw.fp16_random_model("deepseek_v2", tmp_path / "hf", 37, mh.FAMILIES["deepseek_v2"])
+    dw.write_deepseek(tmp_path / "m.gguf", torch_model, pre="deepseek-llm")
+    tokens, _, merges = fx.vocabulary()
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        for text in ("hello world 412 the end", "\u1f7d\u2126\u212a ok \u03ce\u03a9K", "你好，世界！ 한국어 text",
+                     "trailing space   ", "a\r\nb\n\nthe", "Ա Բ ա բ ﬁ Ｆｕｌｌ"):
+            assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, LLAMA_CPP_DEEPSEEK_LLM, tokens,
+                                                                            merges), text
+
+
+def test_the_deepseek_llm_letters_are_the_tokenizers_code_points():
+    """The reader's letters class holds exactly the code points of the independently typed one, over the first two
+    planes (a look-alike such as U+03CE for U+1F7D, which Unicode normalisation swaps in, would show here)."""
+    import regex
+
+    from explorer.backend.models.gguf_vocab import DEEPSEEK_LETTERS
+
+    every = "".join(chr(c) for c in range(0x20, 0x20000) if not 0xD800 <= c < 0xE000)
+    ours, want = (set(regex.findall("[" + cls + "]", every)) for cls in (DEEPSEEK_LETTERS, DEEPSEEK_LLM_LETTERS))
+    assert ours == want and len(ours) == 2729
+    assert {"\u1f7d", "\u2126", "\u212a"} <= ours
