@@ -158,7 +158,7 @@ def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = F
     if arr.ndim == 1 or float32:
         writer.add_tensor(name, arr.astype(np.float32))
         return arr.astype(np.float32)
-    if qtype == "F16" or arr.shape[1] % 32:
+    if qtype == "F16" or arr.shape[-1] % 32:     # (Q8_0 blocks run along the last axis)
         writer.add_tensor(name, arr.astype(np.float16))
         return arr.astype(np.float16).astype(np.float32)
     q8 = gguf.GGMLQuantizationType.Q8_0

@@ -54,7 +54,48 @@ def _without(*keys):
     return edit
 
 
+@pytest.mark.parametrize("settings", [{"kv_lora_rank": 15}, {"rope_parameters": {**YARN, "mscale": -0.5,
+                                                                                  "mscale_all_dim": -0.5}}],
+                         ids=["odd kv_lora_rank (an odd MQA key_length)", "negative mscale_all_dim"])
+def test_files_llama_cpp_runs_open_as_transformers_runs_their_model(tmp_path, settings):
+    """An odd kv_lora_rank makes the file's key_length (kv_lora + rope) odd, which is no head's width; a negative
+    yarn_log_multiplier is a negative mscale_all_dim, which both llama.cpp and transformers run."""
+    torch_model = aw.fp16_random_model("deepseek_v3", tmp_path / "hf", 37, {**mh.FAMILIES["deepseek_v3"], **settings})
+    dw.write_deepseek(tmp_path / "m.gguf", torch_model)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        mh.assert_layer0_as_transformers(model, torch_model, "deepseek_v3", IDS)
+
+
+def test_an_is_mla_file_reads_k_b_whatever_kv_b_it_also_holds(tmp_path):
+    """llama.cpp decides by is_mla (both _mla keys set), not by which tensor is there: an is_mla file's attn_k_b
+    is read, a stray attn_kv_b of other values is not."""
+    def add_kv_b(w, stored):
+        w.add_tensor("blk.0.attn_kv_b.weight", np.ones((4 * (12 + 6), 16), np.float16))
+
+    torch_model = aw.fp16_random_model("deepseek_v3", tmp_path / "hf", 37, mh.FAMILIES["deepseek_v3"])
+    dw.write_deepseek(tmp_path / "m.gguf", torch_model, edit=add_kv_b)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert "layers.0.self_attn.kv_b_proj.weight" not in model.tensors.names()
+        mh.assert_layer0_as_transformers(model, torch_model, "deepseek_v3", IDS)
+
+
+def _scaling(kind, factor):
+    def edit(w, stored):
+        for kv in w.kv_data:
+            if "deepseek2.rope.scaling.type" in kv:
+                kv["deepseek2.rope.scaling.type"].value = kind
+                kv["deepseek2.rope.scaling.factor"].value = factor
+    return edit
+
+
+def _bias(w, stored):
+    w.add_tensor("blk.0.attn_kv_a_mqa.bias", np.ones(16 + 8, np.float32))
+
+
 @pytest.mark.parametrize("edit, says", [
+    (_scaling("linear", 4.0), "rope scaling 'linear' in a deepseek2 file"),
+    (_scaling("yarn", 0.5), "a YaRN factor below 1 in a deepseek2 file"),
+    (_bias, r"tensor blk\.0\.attn_kv_a_mqa\.bias is not read by llama\.cpp's deepseek2"),
     (_without("deepseek2.rope.scaling.yarn_log_multiplier"), "yarn_log_multiplier is missing"),
     (_without("deepseek2.attention.kv_lora_rank"), "metadata deepseek2.attention.kv_lora_rank is missing"),
     (lambda w, stored: w.tensors[0].pop("blk.0.attn_k_b.weight"), r"tensor blk\.0\.attn_k_b\.weight is missing"),

@@ -1042,6 +1042,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：RoPE 维度 %2 必须是偶数且 &lt;= %3</translation>
         </message>
         <message>
+            <source>%1: a YaRN factor below 1 in a deepseek2 file: llama.cpp then scales its logits in a way PE Explorer does not model</source>
+            <translation>%1：deepseek2 文件中的 YaRN 因子小于 1：此时 llama.cpp 对 logit 的缩放方式 PE Explorer 没有建模</translation>
+        </message>
+        <message>
             <source>%1: a big-endian GGUF file; only little-endian GGUF can be read</source>
             <translation>%1：这是大端序的 GGUF 文件；只能读取小端序的 GGUF</translation>
         </message>
@@ -1128,6 +1132,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: metadata %2 is %3; it must be a number from 1e-30 to 1e30</source>
             <translation>%1：元数据 %2 为 %3；它必须是 1e-30 到 1e30 之间的数</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a number other than 0</source>
+            <translation>%1：元数据 %2 为 %3；它必须是非 0 的数</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; it must be a positive number</source>
@@ -1262,6 +1270,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：不支持在 Phi-3 的 LongRoPE 因子之外再加 rope 缩放 %2（llama.cpp 会同时应用两者）</translation>
         </message>
         <message>
+            <source>%1: rope scaling %2 in a deepseek2 file: llama.cpp's deepseek2 then scales its logits in a way PE Explorer does not model (none and yarn are read)</source>
+            <translation>%1：deepseek2 文件中的 RoPE 缩放 %2：此时 llama.cpp 的 deepseek2 对 logit 的缩放方式 PE Explorer 没有建模（可读取 none 和 yarn）</translation>
+        </message>
+        <message>
             <source>%1: rope scaling %2 is not supported (%3)</source>
             <translation>%1：不支持 rope 缩放 %2（只支持 %3）</translation>
         </message>
@@ -1324,6 +1336,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 has none and refuses the file)</source>
             <translation>%1：张量 %2 不属于 olmo2 文件（llama.cpp 的 olmo2 没有它，并会拒绝该文件）</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is not read by llama.cpp's deepseek2, which refuses the file</source>
+            <translation>%1：llama.cpp 的 deepseek2 不读取张量 %2，并会拒绝该文件</translation>
         </message>
         <message>
             <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata</source>

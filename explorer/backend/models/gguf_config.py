@@ -26,10 +26,10 @@ from explorer.errors import require, shown
 
 # YaRN metadata whose effect on llama.cpp's rotation PE Explorer does not model: a file with any is refused
 # (rope.scaling.attn_factor multiplies cos and sin in every architecture). The converter's yarn_beta_fast /
-# _slow, yarn_ext_factor, yarn_attn_factor and yarn_log_multiplier are read only by other architectures' loaders
-# (Grok, DeepSeek 2, Mistral 3, ...; "beta_fast/slow are not [read by the common loader]"), and llama_context
-# sets the YaRN attention factor itself (get_mscale(factor), cancelled against the kernel's 1 + 0.1 ln factor):
-# in the architectures read here they change nothing, and are not read
+# _slow, yarn_ext_factor and yarn_attn_factor are read only by other architectures' loaders (Grok, Mistral 3, ...;
+# "beta_fast/slow are not [read by the common loader]"), and llama_context sets the YaRN attention factor itself
+# (get_mscale(factor), cancelled against the kernel's 1 + 0.1 ln factor): in the architectures read here they
+# change nothing, and are not read. yarn_log_multiplier too, except in deepseek2 (gguf_deepseek.py)
 YARN_UNREAD = ("attn_factor",)
 
 
@@ -50,7 +50,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)
     head_dim = _int(f, f"{arch}.attention.key_length", where, default=d // heads)
     require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
-    require(head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
+    mla = arch == "deepseek2"              # (its key_length may be the compressed MQA head's: gguf_deepseek.py)
+    require(mla or head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
     # llama.cpp's stablelm and olmo2 size their heads embedding_length / head_count, whatever key_length says
     require(arch not in ("stablelm", "olmo2") or (d % heads == 0 and head_dim == d // heads),
             "%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count "
@@ -77,8 +78,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
     require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
             f"{arch}.rope.freq_base", repr(config["rope_theta"]))
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
-    require(rot <= head_dim and rot % 2 == 0, "%1: RoPE dimension %2 must be even and <= %3", where, rot, head_dim)
-    if rot != head_dim or spec.model_type in ("phi", "stablelm"):   # (their classes' defaults: 0.5, 0.25)
+    require(mla or (rot <= head_dim and rot % 2 == 0), "%1: RoPE dimension %2 must be even and <= %3", where, rot,
+            head_dim)
+    if not mla and (rot != head_dim or spec.model_type in ("phi", "stablelm")):   # (their defaults: 0.5, 0.25)
         config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
     # llama.cpp's common loader: the type defaults to "linear", the factor is rope.scaling.factor or the older
     # rope.scale_linear, and a type "none" never scales (llama_context)

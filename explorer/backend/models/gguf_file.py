@@ -99,9 +99,11 @@ class GGUFTensorReader:
         self._path, self._fd, self._lock = path, fd, threading.Lock()
         self._info: dict[str, TensorInfo] = {}
         arch = header.fields["general.architecture"]               # (gemma3's model_type is gemma3_text)
+        unread = {"k_b": "self_attn.kv_b_proj.weight", "kv_b": "self_attn.k_b_proj.weight"}.get(
+            config.get("kv_b_layout"))            # (deepseek2: the one llama.cpp does not read, by is_mla)
         for gname, info in header.tensors.items():
             name = hf_name(gname, arch)
-            if name is not None:
+            if name is not None and not (unread and name.endswith(unread)):
                 self._info[name] = info
         self._heads = {"q_proj": config.get("num_attention_heads"), "k_proj": config.get("num_key_value_heads")}
         self._arch = arch_of(header.fields, str(path))
