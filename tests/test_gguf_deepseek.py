@@ -115,22 +115,6 @@ LLAMA_CPP_DEEPSEEK3 = ("\\p{N}{1,3}", "[一-龥぀-ゟ゠-ヿ]+",
                        "| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+")
 
 
-def test_the_deepseek_v3_pre_tokenizer_splits_as_llama_cpp(tmp_path):
-    """tokenizer.ggml.pre "deepseek-v3" (DeepSeek-V3 / R1): digits in threes, CJK and kana runs apart, punctuation
-    leading a Latin word, as llama.cpp's three regexes split them (a plain-Python reference BPE; "412" is "4" "12"
-    only when digits go in threes, " the" one "Ġthe" only when a space may lead a word)."""
-    from tests import gguf_fixtures as fx
-
-    torch_model = aw.fp16_random_model("deepseek_v3", tmp_path / "hf", 37, mh.FAMILIES["deepseek_v3"])
-    dw.write_deepseek(tmp_path / "m.gguf", torch_model, pre="deepseek-v3")
-    tokens, _, merges = fx.vocabulary()
-    with open_model(str(tmp_path / "m.gguf")) as model:
-        for text in ("the cat sat on 412 mats, 3412 in the hall", "你好世界カタカナ and ひらがな", "x.y=12; (foo) 'bar' ...",
-                     "tab\there\n\nnew  line", "émigré café naïve", "🙂 ok"):
-            assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, LLAMA_CPP_DEEPSEEK3, tokens,
-                                                                            merges), text
-
-
 # llama.cpp's LLAMA_VOCAB_PRE_TYPE_DEEPSEEK_LLM regexes, the letters class as another project transcribed
 # DeepSeek-V2's tokenizer.json with escapes (upper-case hex here, typed apart from the reader's own table)
 DEEPSEEK_LLM_LETTERS = (
@@ -149,20 +133,33 @@ LLAMA_CPP_DEEPSEEK_LLM = ("[\r\n]", "\\s?[" + DEEPSEEK_LLM_LETTERS + "]+",
                           "[\u4E00-\u9FA5\u0800-\u4E00\uAC00-\uD7FF]+", "\\p{N}+")
 
 
-def test_the_deepseek_llm_pre_tokenizer_splits_as_llama_cpp(tmp_path):
-    """tokenizer.ggml.pre "deepseek-llm" (DeepSeek-V2, V2-Lite): its six regexes, letters with the class's
-    look-alike code points (U+1F7D, U+2126, U+212A: "ώ", "Ω", "K" that NFC would swap), fullwidth punctuation, CJK
-    and Hangul runs, digit runs; as a plain-Python reference BPE splits them."""
+PRE_TOKENIZER_CASES = {
+    # digits in threes, CJK and kana runs apart, punctuation leading a Latin word ("412" is "4" "12" only when
+    # digits go in threes, " the" one "Ġthe" only when a space may lead a word)
+    "deepseek-v3": ("deepseek_v3", lambda: LLAMA_CPP_DEEPSEEK3, (
+        "the cat sat on 412 mats, 3412 in the hall", "你好世界カタカナ and ひらがな", "x.y=12; (foo) 'bar' ...",
+        "tab\there\n\nnew  line", "émigré café naïve", "🙂 ok")),
+    # letters with the class's look-alike code points (U+1F7D, U+2126, U+212A: "ώ", "Ω", "K" that NFC would swap),
+    # fullwidth punctuation, CJK and Hangul runs, digit runs ("412": "4" "12" only as one run)
+    "deepseek-llm": ("deepseek_v2", lambda: LLAMA_CPP_DEEPSEEK_LLM, (
+        "hello world 412 the end", "\u1f7d\u2126\u212a ok \u03ce\u03a9K", "你好，世界！ 한국어 text",
+        "trailing space   ", "a\r\nb\n\nthe", "Ա Բ ա բ ﬁ Ｆｕｌｌ")),
+}
+
+
+@pytest.mark.parametrize("pre", sorted(PRE_TOKENIZER_CASES))
+def test_the_deepseek_pre_tokenizers_split_as_llama_cpp(tmp_path, pre):
+    """tokenizer.ggml.pre "deepseek-v3" (V3, R1) and "deepseek-llm" (V2, V2-Lite): as llama.cpp's regexes split the
+    text (a plain-Python reference BPE over them)."""
     from tests import gguf_fixtures as fx
 
-    torch_model = aw.fp16_random_model("deepseek_v2", tmp_path / "hf", 37, mh.FAMILIES["deepseek_v2"])
-    dw.write_deepseek(tmp_path / "m.gguf", torch_model, pre="deepseek-llm")
+    family, regexes, texts = PRE_TOKENIZER_CASES[pre]
+    torch_model = aw.fp16_random_model(family, tmp_path / "hf", 37, mh.FAMILIES[family])
+    dw.write_deepseek(tmp_path / "m.gguf", torch_model, pre=pre)
     tokens, _, merges = fx.vocabulary()
     with open_model(str(tmp_path / "m.gguf")) as model:
-        for text in ("hello world 412 the end", "\u1f7d\u2126\u212a ok \u03ce\u03a9K", "你好，世界！ 한국어 text",
-                     "trailing space   ", "a\r\nb\n\nthe", "Ա Բ ա բ ﬁ Ｆｕｌｌ"):
-            assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, LLAMA_CPP_DEEPSEEK_LLM, tokens,
-                                                                            merges), text
+        for text in texts:
+            assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, regexes(), tokens, merges), text
 
 
 def test_the_deepseek_llm_letters_are_the_tokenizers_code_points():
