@@ -4,14 +4,15 @@ convert_hf_to_gguf.py's `DeepseekV2Model` (conversion/deepseek.py) writes them a
 
 - Keys: `attention.q_lora_rank` (absent for V2-Lite, whose q is `attn_q`), `attention.kv_lora_rank`,
   `rope.dimension_count` (the rope part, 64), and a head's q / k width `attention.key_length_mla` and v width
-  `value_length_mla`; files from before llama.cpp's MLA rework have neither (llama.cpp's is_mla(): both set and
-  non-zero) and give them as `key_length` / `value_length` (the newer files' `key_length` is kv_lora_rank + rope, the
-  compressed MQA head's). The converter
-  writes `head_count_kv` 1 (MLA as one shared latent); every head still has its own k.
+  `value_length_mla`. Files from before llama.cpp's MLA rework have neither (llama.cpp's is_mla(): both set and
+  non-zero) and give them as `key_length` / `value_length`; the newer files' `key_length` is kv_lora_rank + rope,
+  the compressed MQA head's. The converter writes `head_count_kv` 1 (MLA as one shared latent); every head still
+  has its own k.
 - Tensors: `attn_q` or `attn_q_a` / `attn_q_a_norm` / `attn_q_b`, `attn_kv_a_mqa`, `attn_kv_a_norm`, and k's nope
   rows as `attn_kv_b` (older files) or, in an is_mla file, `attn_k_b` ((heads, kv_lora_rank, nope), kv_b_proj's k
-  rows transposed, beside `attn_v_b`). No biases (llama.cpp loads none and refuses a file with them). No permutation: llama.cpp turns the rope part with its NORM RoPE, neighbouring pairs, as
-  DeepSeek's own checkpoints are laid out.
+  rows transposed, beside `attn_v_b`). No biases: llama.cpp loads none and refuses a file with them. No
+  permutation: llama.cpp turns the rope part with its NORM RoPE, neighbouring pairs, as DeepSeek's own
+  checkpoints are laid out.
 - YaRN: `rope.scaling.yarn_log_multiplier` is 0.1 x mscale_all_dim (the converter's "legacy" factor). llama.cpp
   sets the rotation's magnitude to 1 (get_mscale(factor, m) / get_mscale(factor, m), m = mscale_all_dim for
   deepseek2) and multiplies every logit by (1 + 0.1 mscale_all_dim ln factor)^2 (kq_scale): transformers' own
