@@ -204,7 +204,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     note=note, warning=warning, rope_label=cfg.rope_type_label, yarn_unrounded=cfg.yarn_unrounded,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,
-                    decoupled_rope=(cfg.rope_offset, cfg.head_dim - 1) if cfg.rope_offset else (),
+                    decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, **({"sinks": _read_only(qk.sinks),
                                           "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}

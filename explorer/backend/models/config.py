@@ -108,14 +108,11 @@ class ModelConfig:
     @property
     def rope_parameters(self) -> dict:
         """5.x-style {"rope_type", "rope_theta", ...}; {} for learned positions or refused settings."""
-        if self.rope_scaling is None:
-            return {}
-        return {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
+        return {} if self.rope_scaling is None else {**self.rope_scaling.to_dict(), "rope_theta": self.rope_base}
 
     @property
     def rope_type_label(self) -> str:
-        """The rope type when it is not plain RoPE: "yarn ×4 (64 → 256)"; "" otherwise (the UI adds the
-        rotary fraction in its language)."""
+        """The rope type unless plain RoPE: "yarn ×4 (64 → 256)", else "" (the UI adds the rotary fraction)."""
         s = self.rope_scaling
         if s is None or s.rope_type == "default":
             return ""
@@ -126,8 +123,7 @@ class ModelConfig:
 
     @property
     def yarn_unrounded(self) -> bool:
-        """YaRN whose ramp ends are not rounded to whole pairs (truncate false: GPT-OSS's checkpoints; llama.cpp
-        always rounds, so a GGUF never has it)."""
+        """YaRN with unrounded ramp ends (truncate false: GPT-OSS's checkpoints; never a GGUF, llama.cpp rounds)."""
         s = self.rope_scaling
         return s is not None and s.rope_type == "yarn" and s.truncate is False
 
@@ -155,6 +151,11 @@ class ModelConfig:
     def rope_offset(self) -> int:
         """The first channel of a head that turns: 0, or MLA's nope width (its rope part comes last)."""
         return self.mla.nope if self.mla is not None else 0
+
+    @property
+    def decoupled_rope(self) -> tuple[int, ...]:
+        """(first, last) channel of a head that turns where RoPE does not start at channel 0 (MLA); else ()."""
+        return (self.rope_offset, self.head_dim - 1) if self.rope_offset else ()
 
     def rope_dim_of(self, scaling: RopeScaling | None) -> int:
         """Channels of each head the rotation spans (even; twice len(inv_freq)): the whole head (MLA: its rope
@@ -253,9 +254,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         require(cfg["head_dim"] == d // heads and d % heads == 0,
                 "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's "
                 "attention splits", shown(cfg["head_dim"]), d, heads, HEADS_SPLIT[family])
-    if family == "deepseek":          # MLA: a q / k head is its nope part and its rope part (mla_config)
-        mla = mla_fields(cfg, model_type, d, common["n_heads"], common["n_kv_heads"])
-        head_dim = mla.pop("head_dim")
+    # DeepSeek's MLA (mla_config): a q / k head is its nope part and its rope part; its score scale and pairing
+    mla = mla_fields(cfg, model_type, d, common["n_heads"], common["n_kv_heads"]) if family == "deepseek" else {}
+    head_dim = mla.pop("head_dim", head_dim)
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
@@ -278,8 +279,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
         scale = own.pop("embed_scale")
-    if family == "deepseek":                    # its widths, score scale (YaRN's mscale^2) and pairing
-        own.update(mla)
+    own.update(mla)
     interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere"))
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),

@@ -40,9 +40,8 @@ NAMES = {"attn_q_a": "self_attn.q_a_proj", "attn_q_a_norm": "self_attn.q_a_layer
 def is_mla(fields: dict) -> bool:
     """llama.cpp's hparams.is_mla(): both attention.key_length_mla and value_length_mla set and non-zero. Such a file
     holds k's nope rows as attn_k_b; the others (from before llama.cpp's MLA rework) as attn_kv_b."""
-    return all(isinstance(fields.get(f"{ARCH}.attention.{k}_length_mla"), (int, np.integer))
-               and not isinstance(fields.get(f"{ARCH}.attention.{k}_length_mla"), bool)
-               and fields[f"{ARCH}.attention.{k}_length_mla"] > 0 for k in ("key", "value"))
+    values = [fields.get(f"{ARCH}.attention.{k}_length_mla") for k in ("key", "value")]
+    return all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v > 0 for v in values)
 
 
 def deepseek_config(fields: dict, config: dict, kind: str, where: str) -> None:

@@ -49,6 +49,7 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k"
           "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
           "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj",
           "attn_q_norm": "self_attn.q_norm", "attn_k_norm": "self_attn.k_norm"}
+OWN_NAMES = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES}   # block names kept beside their arch's reader
 MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
 WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
 _dequantizable: dict[int, bool] = {}
@@ -61,7 +62,7 @@ def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
-    names = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES}.get(arch) or BLOCK_NAMES.get(arch, {})
+    names = OWN_NAMES.get(arch) or BLOCK_NAMES.get(arch, {})
     if m and (m.group(2) in names or m.group(2) in _BLOCK):
         name = names.get(m.group(2)) or _BLOCK[m.group(2)]
         if name in BARE:                 # a parameter Hugging Face names without ".weight" (GPT-OSS's sinks)
