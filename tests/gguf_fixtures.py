@@ -167,6 +167,18 @@ def add_weight(writer, name: str, arr: np.ndarray, qtype: str, float32: bool = F
     return gguf.quants.dequantize(q, q8)
 
 
+def drop_keys(writer, *keys: str) -> None:
+    """Remove metadata keys from a GGUFWriter before it writes them (a file without those keys)."""
+    for kv in writer.kv_data:
+        for key in keys:
+            kv.pop(key, None)
+
+
+def without_keys(*keys: str):
+    """An edit(writer, stored) for the test writers that drops these metadata keys."""
+    return lambda writer, stored: drop_keys(writer, *keys)
+
+
 def finish_file(writer, stored: dict, edit=None) -> dict:
     """edit(writer, stored), if given, then the header, metadata and tensors written and the file closed;
     stored (the float32 arrays the file holds, by GGUF name)."""

@@ -16,6 +16,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 pytest.importorskip("gguf")
@@ -42,12 +43,9 @@ def test_a_cohere_file_reads_as_transformers_runs_it(tmp_path, arch, family, set
 
 def test_a_cohere2_file_without_a_window_is_refused_in_one_line(tmp_path):
     """llama.cpp's cohere2 requires attention.sliding_window."""
-    def drop(w, stored):
-        for kv in w.kv_data:
-            kv.pop("cohere2.attention.sliding_window", None)
-
     torch_model = aw.fp16_random_model("cohere2", tmp_path / "hf", 31, mh.FAMILIES["cohere2"])
-    gw.write_converted(tmp_path / "m.gguf", torch_model, "cohere2", edit=drop)
+    gw.write_converted(tmp_path / "m.gguf", torch_model, "cohere2",
+                       edit=fx.without_keys("cohere2.attention.sliding_window"))
     with pytest.raises(InputError, match="metadata cohere2.attention.sliding_window is missing") as err:
         open_model(str(tmp_path / "m.gguf"))
     assert "\n" not in str(err.value)
@@ -56,8 +54,7 @@ def test_a_cohere2_file_without_a_window_is_refused_in_one_line(tmp_path):
 def _keys(**changes):
     def edit(w, stored):
         for key, value in changes.items():
-            for kv in w.kv_data:
-                kv.pop(key, None)
+            fx.drop_keys(w, key)
             if isinstance(value, int):
                 w.add_uint32(key, value)
             else:

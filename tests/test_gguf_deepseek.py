@@ -17,6 +17,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_deepseek_writer as dw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 pytest.importorskip("gguf")
@@ -44,14 +45,6 @@ def test_a_deepseek_file_reads_as_transformers_runs_it(tmp_path, family, setting
         assert (cfg.mla, cfg.norm_eps) == (want.mla, pytest.approx(want.norm_eps))
         assert cfg.score_scalar == pytest.approx(want.score_scalar, rel=1e-6)
         mh.assert_layer0_as_transformers(model, torch_model, family, IDS)
-
-
-def _without(*keys):
-    def edit(w, stored):
-        for kv in w.kv_data:
-            for key in keys:
-                kv.pop(key, None)
-    return edit
 
 
 @pytest.mark.parametrize("settings", [{"kv_lora_rank": 15}, {"rope_parameters": {**YARN, "mscale": -0.5,
@@ -96,8 +89,8 @@ def _bias(w, stored):
     (_scaling("linear", 4.0), "rope scaling 'linear' in a deepseek2 file"),
     (_scaling("yarn", 0.5), "a YaRN factor below 1 in a deepseek2 file"),
     (_bias, r"tensor blk\.0\.attn_kv_a_mqa\.bias is not read by llama\.cpp's deepseek2"),
-    (_without("deepseek2.rope.scaling.yarn_log_multiplier"), "yarn_log_multiplier is missing"),
-    (_without("deepseek2.attention.kv_lora_rank"), "metadata deepseek2.attention.kv_lora_rank is missing"),
+    (fx.without_keys("deepseek2.rope.scaling.yarn_log_multiplier"), "yarn_log_multiplier is missing"),
+    (fx.without_keys("deepseek2.attention.kv_lora_rank"), "metadata deepseek2.attention.kv_lora_rank is missing"),
     (lambda w, stored: w.tensors[0].pop("blk.0.attn_k_b.weight"), r"tensor blk\.0\.attn_k_b\.weight is missing"),
 ])
 def test_a_damaged_deepseek_file_is_refused_in_one_line(tmp_path, edit, says):
@@ -151,8 +144,6 @@ PRE_TOKENIZER_CASES = {
 def test_the_deepseek_pre_tokenizers_split_as_llama_cpp(tmp_path, pre):
     """tokenizer.ggml.pre "deepseek-v3" (V3, R1) and "deepseek-llm" (V2, V2-Lite): as llama.cpp's regexes split the
     text (a plain-Python reference BPE over them)."""
-    from tests import gguf_fixtures as fx
-
     family, regexes, texts = PRE_TOKENIZER_CASES[pre]
     torch_model = aw.fp16_random_model(family, tmp_path / "hf", 37, mh.FAMILIES[family])
     dw.write_deepseek(tmp_path / "m.gguf", torch_model, pre=pre)

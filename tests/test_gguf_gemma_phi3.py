@@ -17,6 +17,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 gguf = pytest.importorskip("gguf")
@@ -234,8 +235,7 @@ def test_phi3_longrope_scales_by_the_files_attn_factor(tmp_path, factor):
 
     def set_factor(w, _):
         if factor is None:
-            for kv in w.kv_data:
-                kv.pop(key, None)
+            fx.drop_keys(w, key)
         else:
             w.add_rope_scaling_attn_factors(factor)
     kwargs = dict(MODELS[FIRST["phi3"]][2], rope_parameters=dict(LONGROPE, attention_factor=factor or 1.0))
@@ -261,8 +261,6 @@ def test_phi3_without_longrope_factors_refuses_an_attn_factor_but_not_1(tmp_path
 def test_a_llama_file_relabelled_gemma2_is_refused(tmp_path):
     """Llama's tensors under gemma2's keys (no norms after attention and MLP): llama.cpp refuses such a file,
     and so does the reader, instead of reading Llama weights with Gemma's rules."""
-    from tests import gguf_fixtures as fx
-
     path = tmp_path / "m.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), arch="gemma2")
     with pytest.raises(InputError, match=r"^[^\n]*tensor blk\.0\.post_attention_norm\.weight is missing$"):

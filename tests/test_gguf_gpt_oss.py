@@ -21,6 +21,7 @@ from explorer.backend.rope_scaling import inv_frequencies
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 pytest.importorskip("gguf")
@@ -35,11 +36,6 @@ def _model(tmp_path, seed: int = 5, **settings):
     # (an expert feed-forward of 64: MXFP4 packs whole 32-value blocks)
     return aw.fp16_random_model("gpt_oss", tmp_path / "hf", seed,
                                 {**mh.FAMILIES["gpt_oss"], "intermediate_size": 64, **settings})
-
-
-def _drop_key(w, key: str) -> None:
-    for kv in w.kv_data:
-        kv.pop(key, None)
 
 
 def ggml_yarn_inv_freq(n_dims: int, base: float, factor: float, original: int, fast: float = 32.0,
@@ -110,7 +106,7 @@ def test_the_betas_in_the_metadata_are_llama_cpps_defaults(tmp_path):
 
     def betas(w, stored):
         for beta, value in (("fast", 4.0), ("slow", 2.0)):
-            _drop_key(w, f"gpt-oss.rope.scaling.yarn_beta_{beta}")
+            fx.drop_keys(w, f"gpt-oss.rope.scaling.yarn_beta_{beta}")
             getattr(w, f"add_rope_scaling_yarn_beta_{beta}")(value)
 
     gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", edit=betas)
@@ -121,7 +117,7 @@ def test_the_betas_in_the_metadata_are_llama_cpps_defaults(tmp_path):
 
 def _edit_window(value):
     def edit(w, stored):
-        _drop_key(w, "gpt-oss.attention.sliding_window")
+        fx.drop_keys(w, "gpt-oss.attention.sliding_window")
         if value is not None:
             w.add_uint32("gpt-oss.attention.sliding_window", value)
     return edit
@@ -148,7 +144,7 @@ def _drop(name: str):
 
 def _array_key(key: str, value):
     def edit(w, stored):
-        _drop_key(w, key)
+        fx.drop_keys(w, key)
         w.add_array(key, value)
     return edit
 
@@ -216,7 +212,7 @@ def test_a_pattern_number_and_a_second_base_as_newer_llama_cpp_reads_them(tmp_pa
     torch_model = _model(tmp_path, num_hidden_layers=3)
 
     def pattern(w, stored):
-        _drop_key(w, "gpt-oss.attention.sliding_window_pattern")
+        fx.drop_keys(w, "gpt-oss.attention.sliding_window_pattern")
         w.add_uint32("gpt-oss.attention.sliding_window_pattern", 3)
 
     gw.write_converted(tmp_path / "m.gguf", torch_model, "gpt-oss", edit=pattern, expert_qtype="F16")

@@ -17,6 +17,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 pytest.importorskip("gguf")
@@ -54,8 +55,7 @@ def test_a_pattern_of_1_makes_every_layer_full(tmp_path):
     """attention.sliding_window_pattern 1 (a number: set_swa_pattern(1)): no layer slides, so layer 0 reads
     every key and turns with the file's YaRN, as the model with four full layers does."""
     def every_layer_full(w, stored):
-        for kv in w.kv_data:
-            kv.pop("olmo2.attention.sliding_window_pattern", None)
+        fx.drop_keys(w, "olmo2.attention.sliding_window_pattern")
         w.add_sliding_window_pattern(1)
 
     torch_model = _written(tmp_path, edit=every_layer_full, layer_types=["full_attention"] * 4)
@@ -69,8 +69,7 @@ def test_a_bool_pattern_is_passed_over_as_llama_cpp_passes_over_it(tmp_path):
     get_key_or_arr, which passes over an array: three layers in four slide, whatever the array says (8 layers;
     the array marks layer 0 full)."""
     def mark_layer0_full(w, stored):
-        for kv in w.kv_data:
-            kv.pop("olmo2.attention.sliding_window_pattern", None)
+        fx.drop_keys(w, "olmo2.attention.sliding_window_pattern")
         w.add_sliding_window_pattern([False] + [True] * 7)
 
     _written(tmp_path, edit=mark_layer0_full, num_hidden_layers=8, layer_types=None)
