@@ -195,9 +195,9 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> lis
         return ["X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos]", _w("learned", lang),
                 "PE(pos, 2i) = sin(pos · ω<sub>i</sub>), " + _omega(params)]
     if view == "qk":              # RoPE with a real model's layer-0 weights, as the opened model computes it
-        from explorer.compute.qk_formula import mla_rope_line, qk_lines
+        from explorer.compute.qk_formula import qk_lines
 
-        return qk_lines(params, lang) + [mla_rope_line(params, lang) or _w("rope", lang)]
+        return qk_lines(params, lang, closing=_w("rope", lang))
     return [_w("other", lang)] + _pe_lines(params) + [_settings(params, lang)]
 
 

@@ -136,6 +136,6 @@ def describe(model) -> str:
     c = model.config
     where = (f"learned positions ({c.max_positions})" if c.position == "learned"
              else f"RoPE base {c.rope_base:g}, head_dim {c.head_dim}"
-             + (f", RoPE on channels {c.rope_offset}–{c.head_dim - 1} (MLA)" if c.rope_offset else ""))
+             + (", RoPE on channels {}–{} (MLA)".format(*c.decoupled_rope) if c.decoupled_rope else ""))
     heads = f"{c.n_heads} heads" + (f" / {c.n_kv_heads} kv" if c.n_kv_heads != c.n_heads else "")
     return f"{model.name}: {c.family}, d = {c.d_model}, {heads}, {where}"

@@ -83,21 +83,19 @@ def _weights(cfg, lang: str) -> list[str]:
     return [fill(word("weights"), keys)]
 
 
-def qk_lines(params: Params, lang: str = "en") -> list[str]:
+def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> list[str]:
     """The Real RoPE view's formula lines before RoPE's own: q and k, the logit, and where layer 0 has a
-    sliding window or sinks, its softmax."""
+    sliding window or sinks, its softmax; then, when given, the closing words about RoPE (for DeepSeek's MLA
+    its own: only the rope part turns)."""
     cfg = _open_config(params)
+    mla = cfg is not None and cfg.position == "rope" and cfg.mla is not None
     if cfg is None or cfg.position != "rope":
-        return list(GENERIC)
-    if cfg.mla is not None:
-        return [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
-    return [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
-            _logit(cfg), *_weights(cfg, lang)]
-
-
-def mla_rope_line(params: Params, lang: str = "en") -> str | None:
-    """The Real RoPE view's closing words for DeepSeek's MLA (only the rope part turns); None for the others."""
-    cfg = _open_config(params)
-    if cfg is None or cfg.mla is None:
-        return None
-    return fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope))
+        lines = list(GENERIC)
+    elif mla:
+        lines = [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
+    else:
+        lines = [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
+                 _logit(cfg), *_weights(cfg, lang)]
+    if closing is not None:
+        lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
+    return lines

@@ -166,7 +166,7 @@ def arch_of(fields: dict, where: str) -> Arch:
     return ARCHS[arch]
 
 
-def granite_scales(fields: dict, config: dict, where: str, arch: str = "granite") -> None:
+def granite_scales(fields: dict, config: dict, where: str, arch: str) -> None:
     """config's embedding_multiplier and attention_multiplier as llama.cpp's granite graph (granite and granitemoe
     files) uses the file's scales (see the module docstring): a missing or zero one is 1 (embeddings) or
     1 / sqrt(head_dim) (q·k). A file whose <arch>.rope.scaling.finetuned is false turns no q or k in llama.cpp's
