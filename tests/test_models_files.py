@@ -225,6 +225,35 @@ def test_a_projection_of_the_wrong_width_is_named_not_a_matmul_traceback(tmp_pat
             m.layer0_qk(np.array([1, 2, 3]))
 
 
+@pytest.mark.parametrize("family, which", [("llama", "q_proj"), ("llama", "k_proj"), ("gpt2", "c_attn")])
+def test_a_projection_with_too_many_rows_is_refused_before_it_is_read(tmp_path, monkeypatch, family, which):
+    """A q or k projection (GPT-2's fused c_attn) with 50 times its rows: its shape is refused from the header,
+    in one line naming the rows it must make, before a byte of it is read (it was read, multiplied into an
+    (n, rows) array, and only then refused)."""
+    from safetensors.numpy import load_file, save_file
+
+    from explorer.backend.models import tensors as tensors_module
+
+    folder = tmp_path / family
+    mh.build(family, folder)
+    tensors = load_file(folder / "model.safetensors")
+    name = next(k for k in tensors if k.endswith(f"h.0.attn.{which}.weight")
+                or k.endswith(f"layers.0.self_attn.{which}.weight"))
+    good = tensors[name]
+    axis = 1 if family == "gpt2" else 0                          # Conv1D (in, out); nn.Linear (out, in)
+    tensors[name] = np.ascontiguousarray(np.repeat(good, 50, axis=axis))
+    save_file(tensors, folder / "model.safetensors", metadata={"format": "pt"})
+    read = []
+    real_read = tensors_module.SafetensorsReader.read
+    monkeypatch.setattr(tensors_module.SafetensorsReader, "read",
+                        lambda self, n: read.append(n) or real_read(self, n))
+    with open_model(folder) as m:
+        with pytest.raises(InputError, match=rf"{which}.weight has shape \(\d+, \d+\); it must make "
+                                             rf"{good.shape[axis]} channels$"):
+            m.layer0_qk(np.array([1, 2, 3]))
+    assert read and name not in read            # (other tensors were read: the spy is in the path)
+
+
 def test_odd_configs_indexes_and_tokenizers_found_by_fuzzing(good, tmp_path, monkeypatch):
     """Found by a helper's fuzz: a list as model_type (TypeError: unhashable), head_dim 10^9 (5.9 GB of
     inv_freq before the weights' shapes were read), an index.json nested 100,000 deep

@@ -2218,6 +2218,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>第 %1 层的 %2 形状为 %3；config.json 说是 (%4, %5, %6)（heads、kv_lora_rank、qk_nope_head_dim）</translation>
         </message>
         <message>
+            <source>layer %1's %2 has shape %3; it must make %4 channels</source>
+            <translation>第 %1 层的 %2 形状为 %3；它必须输出 %4 个通道</translation>
+        </message>
+        <message>
             <source>layer %1's %2 has shape %3; it must read the model's %4 channels</source>
             <translation>第 %1 层的 %2 形状为 %3；它必须读取模型的 %4 个通道</translation>
         </message>

@@ -148,7 +148,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     if cfg.mla is not None:                         # DeepSeek's latent attention (explorer.backend.models.mla)
         q, k = mla_qk(cfg, reader, x, layer)                                            # (n, H hd) each
     elif cfg.family == "gpt2":
-        w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0)               # (d, 3d) Conv1D
+        w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0, rows=3 * cfg.d_model)  # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]
     elif "qkv_rows" in names or ("qkv_fused" in names and first(reader, names["qkv_fused"])
@@ -177,8 +177,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         q_bias, k_bias = ((_bias(reader, names["q_bias"], layer, cfg.n_heads * hd),
                            _bias(reader, names["k_bias"], layer, cfg.n_kv_heads * hd)) if cfg.qk_bias
                           else (0.0, 0.0))          # (a config without biases: transformers reads none)
-        q = x @ _projection(reader, names["q"], layer, cfg.d_model).T + q_bias
-        k = x @ _projection(reader, names["k"], layer, cfg.d_model).T + k_bias
+        q = x @ _projection(reader, names["q"], layer, cfg.d_model, rows=cfg.n_heads * hd).T + q_bias
+        k = x @ _projection(reader, names["k"], layer, cfg.d_model, rows=cfg.n_kv_heads * hd).T + k_bias
         #                                                                 (n, H*hd), (n, KV*hd)
     require(q.shape[1] == cfg.n_heads * hd and k.shape[1] == cfg.n_kv_heads * hd,
             "layer %1's q/k projections give %2 / %3 channels; config.json says %4 x %5 and %6 x %5",

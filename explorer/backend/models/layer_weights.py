@@ -14,13 +14,18 @@ def bias(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray |
     return vector(reader, name, layer, size) if first(reader, name) else np.float32(0.0)
 
 
-def projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1) -> np.ndarray:
-    """The 2-D weight `name`, whose `axis` must have d_model entries (what it multiplies)."""
-    w = reader.read(need(reader, name))
-    require(w.ndim == 2 and w.shape[axis] == d_model,
-            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name,
-            tuple(w.shape), d_model)
-    return w
+def projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: int = 1,
+               rows: int | None = None) -> np.ndarray:
+    """The 2-D weight `name`, whose `axis` must have d_model entries (what it multiplies) and, when `rows` is
+    given, its other axis `rows` (what it makes). Its shape is checked before it is read: a weight of millions
+    of rows was read and multiplied (n x rows x 4 bytes) before its refusal."""
+    name = need(reader, name)
+    shape = tuple(reader.shape(name))
+    require(len(shape) == 2 and shape[axis] == d_model,
+            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name, shape, d_model)
+    require(rows is None or shape[1 - axis] == rows,
+            "layer %1's %2 has shape %3; it must make %4 channels", layer, name, shape, rows)
+    return reader.read(name)
 
 
 def vector(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray:

@@ -25,12 +25,13 @@ LOW_RANK_EPS = 1e-6     # DeepseekV2RMSNorm / DeepseekV3RMSNorm(width): their de
 def _low_rank(reader: TensorReader, pre: str, x: np.ndarray, layer: int, width: int, with_bias: bool,
               what: str) -> np.ndarray:
     """x @ W.T (+ b) of the projection `pre`, whose weight must be (width, x's channels); (n, width). The shape
-    is checked before the product (a weight of millions of rows would have made an (n, millions) array first)."""
+    is checked before the weight is read (one of millions of rows would have been read, then made an (n, millions)
+    array)."""
     name = pre + ".weight"
-    w = reader.read(need(reader, name))
-    require(w.shape == (width, x.shape[1]), "layer %1's %2 has shape %3; config.json says (%4, %5) (%6)", layer,
-            name, tuple(w.shape), width, x.shape[1], what)
-    y = x @ w.T
+    shape = tuple(reader.shape(need(reader, name)))                  # (checked before the weight is read)
+    require(shape == (width, x.shape[1]), "layer %1's %2 has shape %3; config.json says (%4, %5) (%6)", layer,
+            name, shape, width, x.shape[1], what)
+    y = x @ reader.read(name).T
     return y + bias(reader, pre + ".bias", layer, width) if with_bias else y
 
 
@@ -42,11 +43,11 @@ def _k_nope(reader: TensorReader, pre: str, latent: np.ndarray, layer: int, dims
                        "heads x (qk_nope_head_dim + v_head_dim), kv_lora_rank")          # (n, H (nope + v))
         return kv.reshape(len(latent), heads, dims.nope + dims.v)[:, :, :dims.nope]
     name = pre + "k_b_proj.weight"
-    k_b = reader.read(name)
-    require(k_b.shape == (heads, dims.kv_lora_rank, dims.nope), "layer %1's %2 has shape %3; config.json says "
-            "(%4, %5, %6) (heads, kv_lora_rank, qk_nope_head_dim)", layer, name, tuple(k_b.shape), heads,
+    shape = tuple(reader.shape(name))
+    require(shape == (heads, dims.kv_lora_rank, dims.nope), "layer %1's %2 has shape %3; config.json says "
+            "(%4, %5, %6) (heads, kv_lora_rank, qk_nope_head_dim)", layer, name, shape, heads,
             dims.kv_lora_rank, dims.nope)
-    return np.einsum("nl,hlc->nhc", latent, k_b)                                         # (n, H, nope)
+    return np.einsum("nl,hlc->nhc", latent, reader.read(name))                                         # (n, H, nope)
 
 
 def mla_qk(cfg, reader: TensorReader, x: np.ndarray, layer: int) -> tuple[np.ndarray, np.ndarray]:
