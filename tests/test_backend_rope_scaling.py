@@ -132,6 +132,9 @@ CASES = [
                           original_max_position_embeddings=8192), 131072, None),
     (128, 1e4, RopeScaling("llama3", factor=2.5, low_freq_factor=0.5, high_freq_factor=8.0,
                            original_max_position_embeddings=512, partial_rotary_factor=0.5), None, None),
+    # Llama-4-Scout-17B-16E-Instruct's config.json: equal band factors, so one step at 8192 (transformers warns)
+    (128, 5e5, RopeScaling("llama3", factor=16.0, low_freq_factor=1.0, high_freq_factor=1.0,
+                           original_max_position_embeddings=8192), 10485760, None),
 ]
 PROPORTIONAL = [   # Gemma 4's full-attention layers: p 0.25, theta 1e6 (transformers' Gemma4TextConfig defaults)
     (512, 1e6, RopeScaling("proportional", partial_rotary_factor=0.25), None, None),
@@ -270,8 +273,8 @@ def test_listed_configs_match_transformers_in_float64_to_1e_12(head_dim, base, s
     ({"rope_type": "linear", "factor": 0.0}, "factor must be a finite number > 0"),
     ({"rope_type": "linear", "factor": -2.0}, "factor must be a finite number > 0"),
     ({"rope_type": "linear", "factor": float("nan")}, "factor must be a finite number > 0"),
-    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0,
-      "original_max_position_embeddings": 8192}, "low_freq_factor must be less than high_freq_factor"),
+    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 1.0,
+      "original_max_position_embeddings": 8192}, "low_freq_factor must not be greater than high_freq_factor"),
     ({"partial_rotary_factor": 0.0}, r"partial_rotary_factor must be a number in \(0, 1\]"),
     ({"partial_rotary_factor": 1.5}, r"partial_rotary_factor must be a number in \(0, 1\]"),
     ({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8, "beta_fast": 1.0,

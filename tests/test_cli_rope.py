@@ -137,7 +137,7 @@ def test_preset_values_can_be_overridden(tmp_path):
     (["--head-dim", "64", "--base", "1e4", "--rope-type", "linear", "--factor", "0"],
      "factor must be a finite number > 0"),
     (["--head-dim", "64", "--base", "1e4", "--rope-type", "llama3", "--factor", "8", "--low-freq-factor", "4",
-      "--high-freq-factor", "1", "--original-max-len", "8192"], "low_freq_factor must be less than high"),
+      "--high-freq-factor", "1", "--original-max-len", "8192"], "low_freq_factor must not be greater than high"),
     (["--head-dim", "8", "--base", "1e4", "--rope-type", "longrope", "--short-factor", "1", "--long-factor",
       "1", "1", "1", "1", "--original-max-len", "8", "--factor", "2"], "short_factor must have 4 numbers"),
     (["--head-dim", "8", "--base", "1e4", "--rope-type", "longrope", "--short-factor", "1,x"],

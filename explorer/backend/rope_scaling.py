@@ -120,9 +120,9 @@ class RopeScaling:
         length = self.original_max_position_embeddings
         require(length is None or _is_length(length),
                 "original_max_position_embeddings must be a whole number from 1 to 2^53, not %1", shown(length))
-        if kind == "llama3":
-            require(self.low_freq_factor < self.high_freq_factor,
-                    "low_freq_factor must be less than high_freq_factor; got %1 >= %2", self.low_freq_factor,
+        if kind == "llama3":        # (equal: one step at L0 / low_freq_factor, as Llama-4-Scout-Instruct's 1 and 1)
+            require(self.low_freq_factor <= self.high_freq_factor,
+                    "low_freq_factor must not be greater than high_freq_factor; got %1 > %2", self.low_freq_factor,
                     self.high_freq_factor)
         if kind == "yarn":
             self._check_yarn()

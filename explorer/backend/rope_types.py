@@ -100,11 +100,12 @@ def yarn_attention_factor(scaling: RopeScaling, factor: float) -> float:
 
 
 def llama3_smooth(scaling: RopeScaling, inv_freq: np.ndarray) -> np.ndarray:
-    """llama3's weight of the unchanged w_i per pair: 0 (long wavelengths), 1 (short), a ramp between."""
+    """llama3's weight of the unchanged w_i per pair: 0 (long wavelengths), 1 (short), a ramp between (none when
+    low_freq_factor equals high_freq_factor: a step, as transformers computes it)."""
     length = scaling.original_max_position_embeddings
     low, high = scaling.low_freq_factor, scaling.high_freq_factor
     wavelength = 2 * math.pi / inv_freq
-    smooth = (length / wavelength - low) / (high - low)
+    smooth = (length / wavelength - low) / (high - low) if high != low else np.zeros_like(wavelength)
     smooth = np.where(wavelength > length / low, 0.0, smooth)
     return np.where(wavelength < length / high, 1.0, smooth)
 

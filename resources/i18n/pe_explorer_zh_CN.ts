@@ -2250,8 +2250,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>longrope 的注意力因子 sqrt(1 + ln(factor) / ln(L0)) 需要 original_max_position_embeddings &gt;= 2，而不是 %1</translation>
         </message>
         <message>
-            <source>low_freq_factor must be less than high_freq_factor; got %1 &gt;= %2</source>
-            <translation>low_freq_factor 必须小于 high_freq_factor；实际为 %1 &gt;= %2</translation>
+            <source>low_freq_factor must not be greater than high_freq_factor; got %1 &gt; %2</source>
+            <translation>low_freq_factor 不能大于 high_freq_factor；实际为 %1 &gt; %2</translation>
         </message>
         <message>
             <source>max_len must be a whole number &gt;= 1, not %1</source>
