@@ -99,6 +99,11 @@ FAMILIES = {
     # tokens (so a 13-token sentence shows it), one sink logit per head; 4 experts, 2 per token
     "gpt_oss": dict(SMALL, num_key_value_heads=2, head_dim=8, sliding_window=6, num_local_experts=4,
                     num_experts_per_tok=2),
+    # Llama 4: pairs (2i, 2i + 1) turned, q and k RMS-normalised after RoPE, layer 3 NoPE; layer 0 attends in
+    # chunks of 5 tokens (so a 13-token sentence shows three); 2 experts, 1 per token
+    "llama4": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, head_dim=8, rope_theta=700.0,
+                   attention_chunk_size=5, num_local_experts=2, num_experts_per_tok=1, intermediate_size_mlp=48,
+                   pad_token_id=0, bos_token_id=1, eos_token_id=1),
 }
 
 
@@ -124,7 +129,8 @@ def classes(family: str):
             "granitemoeshared": ("GraniteMoeSharedConfig", "GraniteMoeSharedForCausalLM"),
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM"),
             "deepseek_v2": ("DeepseekV2Config", "DeepseekV2ForCausalLM"),
-            "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM")}[family]
+            "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM"),
+            "llama4": ("Llama4TextConfig", "Llama4ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -240,6 +246,8 @@ def first_layer(model, family: str):
         return base.encoder.layer[0]
     if family.startswith("opt"):
         return base.decoder.layers[0]
+    if family == "llama4":                  # (its base_model_prefix names the multimodal model's language_model)
+        return model.model.layers[0]
     return base.layers[0]
 
 
@@ -254,12 +262,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0].numpy().copy())
 
     hooks = [layer.register_forward_pre_hook(keep_input, with_kwargs=True)]
-
-    def keep(key):
-        def hook(module, args, out):
-            got.setdefault(key, out[0].detach().numpy().copy())
-        return hook
-
+    keep = _keeper(got)
     if family == "gpt2":
         hooks.append(layer.attn.c_attn.register_forward_hook(keep("qkv")))
     elif family == "bert":
@@ -291,6 +294,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         hooks.append(att.qkv_proj.register_forward_hook(split))
     elif family.startswith("deepseek"):    # MLA: q's projection; k = [kv_b's nope rows | kv_a's shared rope part]
         return _capture_mla(model, family, ids, got, hooks)
+    elif family == "llama4":               # q and k as its attention receives them (after RoPE and its norm)
+        return _capture_llama4(model, ids, got, hooks)
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe")
@@ -355,24 +360,21 @@ def _run_hooked(model, ids, hooks: list, patched) -> None:
             setattr(*patched)
 
 
-def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, np.ndarray]:
-    """capture() of a DeepSeek model: q (n, H hd) from q_proj / q_b_proj, k (n, H hd) built from kv_a_proj_with_mqa
-    and kv_b_proj's outputs, and the rotated q and k that its eager attention receives (H, n, hd); V3's
-    interleaved RoPE hands them over with the rope part's even channels first, put back in pairs here."""
-    import importlib
-
-    cfg, att = model.config, first_layer(model, family).self_attn
-    nope, rope, heads = cfg.qk_nope_head_dim, cfg.qk_rope_head_dim, cfg.num_attention_heads
-
+def _keeper(got: dict):
+    """keep(key): a forward hook that keeps its module's first output (batch row 0) as got[key], once."""
     def keep(key):
         def hook(module, args, out):              # (returns None: the output is left as it is)
             got.setdefault(key, out[0].detach().numpy().copy())
         return hook
+    return keep
 
-    hooks += [(att.q_proj or att.q_b_proj).register_forward_hook(keep("q")),
-              att.kv_a_proj_with_mqa.register_forward_hook(keep("kv_a")),
-              att.kv_b_proj.register_forward_hook(keep("kv_b"))]
-    module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
+
+def _run_spying_on_attention(model, ids, hooks: list, got: dict, module_name: str) -> None:
+    """_run_hooked with the module's eager_attention_forward spied on: the q and k that layer 0's attention
+    receives, (heads, n, hd), kept as got["q_rot"], got["k_rot"]."""
+    import importlib
+
+    module = importlib.import_module(module_name)
     original = module.eager_attention_forward
 
     def spy(att_module, q, k, *rest, **kw):
@@ -383,6 +385,20 @@ def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, n
 
     module.eager_attention_forward = spy
     _run_hooked(model, ids, hooks, (module, "eager_attention_forward", original))
+
+
+def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, np.ndarray]:
+    """capture() of a DeepSeek model: q (n, H hd) from q_proj / q_b_proj, k (n, H hd) built from kv_a_proj_with_mqa
+    and kv_b_proj's outputs, and the rotated q and k that its eager attention receives (H, n, hd); V3's
+    interleaved RoPE hands them over with the rope part's even channels first, put back in pairs here."""
+    cfg, att = model.config, first_layer(model, family).self_attn
+    nope, rope, heads = cfg.qk_nope_head_dim, cfg.qk_rope_head_dim, cfg.num_attention_heads
+
+    keep = _keeper(got)
+    hooks += [(att.q_proj or att.q_b_proj).register_forward_hook(keep("q")),
+              att.kv_a_proj_with_mqa.register_forward_hook(keep("kv_a")),
+              att.kv_b_proj.register_forward_hook(keep("kv_b"))]
+    _run_spying_on_attention(model, ids, hooks, got, f"transformers.models.{family}.modeling_{family}")
     n = len(got["q"])
     k = np.concatenate([got.pop("kv_b").reshape(n, heads, -1)[:, :, :nope],
                         np.broadcast_to(got.pop("kv_a")[:, None, -rope:], (n, heads, rope))], axis=-1)
@@ -391,6 +407,25 @@ def _capture_mla(model, family: str, ids, got: dict, hooks: list) -> dict[str, n
         for key in ("q_rot", "k_rot"):
             part = got[key][..., nope:].copy()
             got[key][..., nope::2], got[key][..., nope + 1::2] = part[..., :rope // 2], part[..., rope // 2:]
+    return got
+
+
+def _capture_llama4(model, ids, got: dict, hooks: list) -> dict[str, np.ndarray]:
+    """capture() of a Llama 4: q and k (n, H hd) from q_proj / k_proj, put through the layer's own qk_norm where
+    it has one (the weightless RMSNorm it applies after RoPE, which a rotation commutes with), and the q and k
+    its eager attention receives (after RoPE, the norm, and a NoPE layer's temperature), (H, n, hd)."""
+    import torch
+
+    att = first_layer(model, "llama4").self_attn
+    hd = att.head_dim
+    keep = _keeper(got)
+    hooks += [att.q_proj.register_forward_hook(keep("q")), att.k_proj.register_forward_hook(keep("k"))]
+    _run_spying_on_attention(model, ids, hooks, got, "transformers.models.llama4.modeling_llama4")
+    if hasattr(att, "qk_norm"):
+        with torch.no_grad():
+            for key in ("q", "k"):
+                per_head = torch.from_numpy(got[key].reshape(len(got[key]), -1, hd))
+                got[key] = att.qk_norm(per_head).reshape(len(got[key]), -1).numpy().copy()
     return got
 
 
@@ -432,11 +467,13 @@ def assert_layer0_as_transformers(model, torch_model, family: str, ids, tol: flo
 
 
 def attention_of(qk) -> np.ndarray:
-    """The softmax of qk's logits over the keys its layer reads (n <= m, and within its sliding window),
+    """The softmax of qk's logits over the keys its layer reads (n <= m, within its sliding window or chunk),
     with GPT-OSS's sink logit as one more slot of no key; (H, n, n) float64."""
     n = qk.logits.shape[-1]
     m, k = np.indices((n, n))
     seen = (k <= m) & ((m - k < qk.window) if qk.window is not None else True)           # (n, n)
+    if qk.chunk is not None:                                                             # Llama 4's chunks
+        seen &= k // qk.chunk == m // qk.chunk
     logits = np.where(seen, qk.logits.astype(np.float64), -np.inf)                      # (H, n, n)
     sinks = (np.zeros((len(logits), n, 0)) if qk.sinks is None else
              np.broadcast_to(np.asarray(qk.sinks, np.float64)[:, None, None], (len(logits), n, 1)))

@@ -82,3 +82,20 @@ def test_deepseeks_lines_show_the_latent_path_and_that_only_the_rope_part_turns(
         assert ("k<sub>n</sub> = [W<sub>kv_b</sub> RMSNorm(c<sub>n</sub>)" in text) == family.startswith("deepseek")
     finally:
         models.forget(str(tmp_path))
+
+
+def test_llama4s_lines_normalise_after_rope_and_read_keys_in_chunks(tmp_path):
+    """Llama 4 (open): q and k are RMS-normalised after RoPE (qk_norm around R(mθ) W_q norm(x)), and layer 0's
+    softmax reads only the keys of the query's own chunk (5 tokens here), in English and Chinese."""
+    mh.build("llama4", tmp_path)
+    params = Params(model=str(tmp_path))
+    models.open_cached(str(tmp_path))
+    try:
+        lines = qk_lines(params)
+        assert lines[0] == ("q<sub>m</sub> = qk_norm(R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)), "
+                            "k<sub>n</sub> = qk_norm(R(nθ) W<sub>k</sub> norm(x<sub>n</sub>))")
+        assert lines[2] == ("weights(m, ·) = softmax of the logits over keys n ≤ m of m's own chunk of 5 "
+                            "(⌊n / 5⌋ = ⌊m / 5⌋)")
+        assert "块" in qk_lines(params, "zh_CN")[2] and lines[2] in formula_html("qk", params)
+    finally:
+        models.forget(str(tmp_path))

@@ -194,10 +194,10 @@ def test_export_qk_writes_the_window_and_the_sinks(tmp_path, capsys):
         out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
 
     class Saved:
-        logits, window, sinks = f["logits"], int(f["window"]), f["sinks"]
+        logits, window, sinks, chunk = f["logits"], int(f["window"]), f["sinks"], None
 
     np.testing.assert_allclose(mh.attention_of(Saved), out.attentions[0][0].numpy(), atol=1e-5)
     mh.build("llama", tmp_path / "llama")
     assert main(["export", "qk", "--model", str(tmp_path / "llama"), "--text", mh.TEXT,
                  "-o", str(tmp_path / "g.npz")]) == 0
-    assert not {"window", "sinks"} & set(np.load(tmp_path / "g.npz").files)
+    assert not {"window", "sinks", "chunk"} & set(np.load(tmp_path / "g.npz").files)

@@ -388,6 +388,25 @@ def test_qk_view_of_a_deepseek_model_draws_its_decoupled_rope(window, tmp_path):
     assert view.q_img.image.image.shape == (len(mh.TEXT.split()), 20)
 
 
+def test_qk_view_of_a_llama4_model_masks_the_keys_of_other_chunks(window, tmp_path, qtbot):
+    """Llama 4's chunked layer 0 (chunks of 5 tokens here): the causal box and the readout say so, and the logits
+    drawn are blank where the key lies in an earlier chunk than the query; unticking the box shows them all."""
+    mh.build("llama4", tmp_path / "llama4", seed=3)
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, tmp_path / "llama4")
+    view = show(window, "qk")
+    r = view.result
+    assert not r.error and r.chunk == 5, r.error
+    assert "in chunks of 5" in view.causal_box.text()
+    assert "pairs (2i, 2i+1); attention: chunks of 5 tokens" in view.readout.text(), view.readout.text()
+    drawn = view.rot_img.image.image                                       # [query m, key n]
+    assert np.isnan(drawn[7, 3]) and np.isfinite(drawn[7, 5]) and np.isfinite(drawn[4, 0])
+    view.causal_box.setChecked(False)
+    qtbot.waitUntil(lambda: not view.result.state.causal)
+    window.controller.wait_idle()
+    assert np.isfinite(view.rot_img.image.image).all()
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_qk_q_and_k_panels_are_alike_and_the_logits_stay_left_of_their_bar(window, llama, qtbot, size):
     """q(m) and k(n) show the same kind of picture: their plots get columns of one width, whatever

@@ -88,6 +88,8 @@ def _export(args, model) -> int:
                   "logits_plain": qk.logits_plain, "kv_head": qk.kv_head}
         if qk.window is not None:            # the layer's sliding window (query m reads m - window < n <= m)
             arrays["window"] = qk.window
+        if qk.chunk is not None:             # Llama 4's chunked layer (query m reads n <= m, n // chunk == m // chunk)
+            arrays["chunk"] = qk.chunk
         if qk.sinks is not None:             # GPT-OSS: each head's sink logit (H,)
             arrays["sinks"] = qk.sinks
         path = atomic_write_bytes(args.output, npz_bytes(arrays))

@@ -68,7 +68,7 @@ class QkResult:
     by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
     shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # (n, n) logits[head]
     #                                           as drawn: NaN where the causal mask hides a key (n > m, or
-    #                                           m - n >= window)
+    #                                           m - n >= window, or another chunk's)
     shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
     note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
@@ -88,6 +88,7 @@ class QkResult:
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
+    chunk: int | None = None            # Llama 4's layer-0 chunk: keys n <= m with n // chunk == m // chunk
     sink_share: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) the share of a
     #                                     query's softmax its head's sink takes, averaged over the queries shown
     sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
@@ -126,20 +127,24 @@ def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None)
     return out
 
 
-def keys_read(n: int, window: int | None = None) -> np.ndarray:
-    """Which keys each query reads, [query m, key n]: n <= m, and m - n < window in a sliding layer; (n, n) bool."""
+def keys_read(n: int, window: int | None = None, chunk: int | None = None) -> np.ndarray:
+    """Which keys each query reads, [query m, key n]: n <= m, and m - n < window in a sliding layer, n // chunk ==
+    m // chunk in a chunked one (Llama 4's); (n, n) bool."""
     seen = np.tri(n, dtype=bool)
     if window is not None:
         seen &= ~np.tri(n, k=-window, dtype=bool)                         # m - n >= window: out of it
+    if chunk is not None:
+        block = np.arange(n) // chunk                                     # (n,) each position's chunk
+        seen &= block[:, None] == block[None, :]
     return seen
 
 
-def _masked(logits: np.ndarray, causal: bool, window: int | None = None) -> np.ndarray:
+def _masked(logits: np.ndarray, causal: bool, window: int | None = None, chunk: int | None = None) -> np.ndarray:
     """One head's (n, n) logits [query m, key n], with NaN above the diagonal (n > m) when causal, and
-    where the layer's sliding window leaves the key out (m - n >= window); read-only."""
+    where the layer's sliding window or chunk leaves the key out (keys_read); read-only."""
     out = logits
     if causal and logits.size:
-        out = np.where(keys_read(logits.shape[0], window), logits, np.float32(np.nan))
+        out = np.where(keys_read(logits.shape[0], window, chunk), logits, np.float32(np.nan))
         out.setflags(write=False)
     return out
 
@@ -206,7 +211,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     neighbour_pairs=cfg.rope_interleaved,
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
-                    window=qk.window, **({"sinks": _read_only(qk.sinks),
+                    window=qk.window, chunk=qk.chunk, **({"sinks": _read_only(qk.sinks),
                                           "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
                                          if qk.sinks is not None else {}))
 
@@ -224,8 +229,9 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
         spec, note, kind, reason = choose_model(params.model)
         r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
         head = min(state.head, r.n_heads - 1)
-        r = replace(r, params=params, state=state, head=head, shown=_masked(r.logits[head], state.causal, r.window),
-                    shown_plain=_masked(r.logits_plain[head], state.causal, r.window))
+        r = replace(r, params=params, state=state, head=head,
+                    shown=_masked(r.logits[head], state.causal, r.window, r.chunk),
+                    shown_plain=_masked(r.logits_plain[head], state.causal, r.window, r.chunk))
         return (replace(r, note_kind=kind, requested=models.display_name(params.model), reason=reason)
                 if kind else r)
     except InputError as exc:

@@ -64,6 +64,7 @@ def _logit(cfg) -> str:
 WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "window": QT_TRANSLATE_NOOP("Formulas", "keys m − %1 &lt; n ≤ m (a sliding window of %1)"),
     "causal": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m"),
+    "chunk": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m of m's own chunk of %1 (⌊n / %1⌋ = ⌊m / %1⌋)"),
     "sinks": QT_TRANSLATE_NOOP("Formulas", "%1 and the head's sink logit s<sub>h</sub>"),
     "weights": QT_TRANSLATE_NOOP("Formulas", "weights(m, ·) = softmax of the logits over %1"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
@@ -72,12 +73,14 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
 
 
 def _weights(cfg, lang: str) -> list[str]:
-    """The softmax line of a layer 0 with a sliding window or GPT-OSS's sinks (none for the others)."""
-    window = cfg.window_of(0)
-    if window is None and not cfg.attention_sinks:
+    """The softmax line of a layer 0 with a sliding window, chunks (Llama 4) or GPT-OSS's sinks (none for the
+    others)."""
+    window, chunk = cfg.window_of(0), cfg.chunk_of(0)
+    if window is None and chunk is None and not cfg.attention_sinks:
         return []
     word = lambda key: translate("Formulas", WORDS[key], lang)            # noqa: E731
-    keys = fill(word("window"), str(window)) if window is not None else word("causal")
+    keys = (fill(word("window"), str(window)) if window is not None else fill(word("chunk"), str(chunk))
+            if chunk is not None else word("causal"))
     if cfg.attention_sinks:
         keys = fill(word("sinks"), keys)
     return [fill(word("weights"), keys)]
@@ -94,8 +97,10 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
     elif mla:
         lines = [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
     else:
-        lines = [f"q<sub>m</sub> = R(mθ) {_projection(cfg, 'q')}, k<sub>n</sub> = R(nθ) {_projection(cfg, 'k')}",
-                 _logit(cfg), *_weights(cfg, lang)]
+        q, k = f"R(mθ) {_projection(cfg, 'q')}", f"R(nθ) {_projection(cfg, 'k')}"
+        if cfg.qk_norm_after_rope and 0 not in cfg.nope_layers:     # Llama 4: RMS-normalised after RoPE, no weight
+            q, k = f"qk_norm({q})", f"qk_norm({k})"
+        lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", _logit(cfg), *_weights(cfg, lang)]
     if closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
     return lines

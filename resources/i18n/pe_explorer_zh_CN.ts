@@ -1898,6 +1898,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
         <message>
+            <source>config.json: %1 must be a finite number, not %2</source>
+            <translation>config.json：%1 必须是有限的数，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: %1 must be a number from 1e-30 to 1e30, not %2</source>
             <translation>config.json：%1 必须是 1e-30 到 1e30 之间的数，而不是 %2</translation>
         </message>
@@ -1930,8 +1934,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：Phi-3 的 rope 类型只能是 default 或 longrope，不能是 %1（transformers 的 Phi3Config 会拒绝它）</translation>
         </message>
         <message>
+            <source>config.json: attention_chunk_size is null beside chunked_attention layers; transformers cannot build their mask</source>
+            <translation>config.json：存在 chunked_attention 层，但 attention_chunk_size 为 null；transformers 无法为其构建掩码</translation>
+        </message>
+        <message>
+            <source>config.json: attention_chunk_size must be a whole number from 1 to 2^31 - 1 or null, not %1</source>
+            <translation>config.json：attention_chunk_size 必须是 1 到 2^31 - 1 之间的整数或 null，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1</source>
             <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: attn_temperature_tuning must be true, false or a whole number, not %1</source>
+            <translation>config.json：attn_temperature_tuning 必须是 true、false 或整数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: clip_qkv must be a positive number or null, not %1</source>
@@ -3211,6 +3227,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>键 n ≤ m</translation>
         </message>
         <message>
+            <source>keys n ≤ m of m's own chunk of %1 (⌊n / %1⌋ = ⌊m / %1⌋)</source>
+            <translation>m 所在的 %1 个词元的块内、满足 n ≤ m 的键（⌊n / %1⌋ = ⌊m / %1⌋）</translation>
+        </message>
+        <message>
             <source>%1 and the head's sink logit s&lt;sub&gt;h&lt;/sub&gt;</source>
             <translation>%1 以及该头的 sink logit s&lt;sub&gt;h&lt;/sub&gt;（注意力汇）</translation>
         </message>
@@ -4134,6 +4154,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 个词元的滑动窗口</translation>
         </message>
         <message>
+            <source>chunks of %1 tokens</source>
+            <translation>按 %1 个词元分块</translation>
+        </message>
+        <message>
             <source>one sink logit per head</source>
             <translation>每个头一个 sink logit（注意力汇）</translation>
         </message>
@@ -4144,6 +4168,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
+        </message>
+        <message>
+            <source>causal, in chunks of %1 (mask future keys and the keys of earlier chunks)</source>
+            <translation>因果，按 %1 个词元分块（遮住未来的键和之前各块的键）</translation>
         </message>
         <message>
             <source>causal (mask future keys)</source>
@@ -4164,6 +4192,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>(masked: the key is %1 or more tokens back, outside layer 0's sliding window)</source>
             <translation>（已屏蔽：该键距查询 %1 个词元及以上，超出第 0 层的滑动窗口）</translation>
+        </message>
+        <message>
+            <source>(masked: the key is in an earlier chunk of %1 tokens than the query)</source>
+            <translation>（已遮住：该键位于查询之前的一个 %1 词元块中）</translation>
         </message>
     </context>
     <context>

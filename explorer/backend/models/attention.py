@@ -34,6 +34,7 @@ from explorer.backend.models.families import (
     qk_names,
     rms_norm,
 )
+from explorer.backend.models.llama4 import llama4_qk
 from explorer.backend.models.layer_weights import bias as _bias, projection as _projection, vector as _vector
 from explorer.backend.models.mla import mla_qk
 from explorer.backend.models.tensors import TensorReader
@@ -55,6 +56,7 @@ class LayerQK:
     bad_tensors: tuple[str, ...] = ()   # when not: the tensors read that hold NaN or ±inf
     bad_input: tuple[int, ...] = ()     # and the rows of the input X that do
     window: int | None = None           # the layer's sliding window: query m reads keys m - window < n <= m
+    chunk: int | None = None            # Llama 4's chunked layers: keys n <= m with n // chunk == m // chunk
     sinks: np.ndarray | None = None     # (H,) GPT-OSS: each head's learned sink logit, a softmax slot of no key
 
 
@@ -214,7 +216,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         group = cfg.n_heads // cfg.n_kv_heads
         kv_head = np.arange(cfg.n_heads) // group                                 # (H,)
         k = kv[kv_head]                                                           # (H, n, hd)
-        if cfg.position == "rope" and (inv_freq is not None or layer not in cfg.nope_layers):
+        rotated = cfg.position == "rope" and (inv_freq is not None or layer not in cfg.nope_layers)
+        if rotated:
             # GPT-J looks its sines up in a table of n_positions rows (create_sinusoidal_positions): the
             # model cannot turn a later position at all
             require(cfg.family != "gptj" or x.shape[0] <= cfg.max_positions, "%1 tokens is longer than "
@@ -229,6 +232,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
             k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved, cfg.rope_offset)
         else:
             q_rot, k_rot = q, k
+        if cfg.model_type == "llama4_text":          # its q/k norm after RoPE; its NoPE layers' temperature
+            q, k, q_rot, k_rot = llama4_qk(cfg, layer, rotated, q, k, q_rot, k_rot)
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite, DeepSeek: their own
         logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
         plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)
@@ -239,6 +244,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
                  else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
                   logits_plain=plain.astype(np.float32), kv_head=kv_head, window=cfg.window_of(layer),
+                  chunk=cfg.chunk_of(layer),
                   sinks=sinks)
     checked = (out.q_rot, out.k_rot, out.logits, out.logits_plain) + ((sinks,) if sinks is not None else ())
     if not any(count_non_finite(a) for a in checked):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.backend.models import gemma_config, layer_attention
-from explorer.backend.models.config_flags import clip_qkv, qk_bias, qk_norm
+from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
+                                                  qk_norm)
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
 from explorer.backend.models.family_tables import (
     DEFAULT_HEAD_DIM,
@@ -28,6 +29,7 @@ from explorer.backend.models.family_tables import (
     SUPPORTED,
 )
 from explorer.backend.models.granite_config import granite_fields
+from explorer.backend.models.llama4 import llama4_fields
 from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.models.typed_rope import TYPED, type_ropes
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
@@ -72,6 +74,7 @@ class ModelConfig:
     #                                 Granite's attention_multiplier^-2; 0: head_dim
     attn_softcap: float | None = None   # Gemma 2: logits = cap * tanh(logits / cap)
     layer_types: tuple[str, ...] = ()   # Gemma 2/3, GPT-OSS: each layer's "sliding_attention" | "full_attention"
+    #                                     (Llama 4: "chunked_attention" | "full_attention")
     sliding_window: int | None = None   # tokens a sliding layer's query reads (its own included); None: no window
     attention_refusal: str | None = field(default=None, compare=False)   # why layer q/k are not shown: the
     #                                 model masks its attention otherwise (layer_attention); tokens and X still are
@@ -80,6 +83,9 @@ class ModelConfig:
     type_ropes: tuple = ()          # Gemma 3, OLMo 3: ((layer type, base, RopeScaling | None,
     #                                 refusal), ...); the rope_* fields above are layer 0's
     mla: MlaDims | None = None      # DeepSeek's MLA widths: head_dim = nope + rope, and the rope part (last) turns
+    attention_chunk: int | None = None   # Llama 4: a "chunked_attention" layer's query reads its own chunk's keys
+    qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
+    attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -94,6 +100,10 @@ class ModelConfig:
         if self.layer_types:
             return self.sliding_window if self.layer_types[layer:layer + 1] == ("sliding_attention",) else None
         return self.sliding_window
+
+    def chunk_of(self, layer: int) -> int | None:
+        """The chunk of layer's attention (Llama 4's chunked layers: keys n with n // chunk == m // chunk), or None."""
+        return self.attention_chunk if self.layer_types[layer:layer + 1] == ("chunked_attention",) else None
 
     @property
     def attention_sinks(self) -> bool:
@@ -164,22 +174,6 @@ class ModelConfig:
             return self.rope_head_dim
         partial = scaling.partial_rotary_factor if scaling is not None else 1.0
         return int(self.rope_head_dim * partial) // 2 * 2
-
-
-def _int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
-    for k in (key, *fallbacks):
-        v = cfg.get(k)
-        if v is not None:
-            break
-    else:
-        v = default
-    require(type(v) is int and v > 0, "config.json: %1 must be a positive integer, not %2", key, shown(v))
-    return v
-
-
-def _aliased(cfg: dict, alias: str | None, key: str, default=None) -> int:
-    """_int of `alias` when config.json has it (a name the config class maps onto key), else of key."""
-    return _int(cfg, alias if alias and cfg.get(alias) is not None else key, default=default)
 
 
 def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> ModelConfig:
@@ -280,6 +274,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         own.update(granite_fields(cfg))
         scale = own.pop("embed_scale")
     own.update(mla)
+    if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
+        own.update(llama4_fields(cfg, common["n_layers"]))
+    nope = own.pop("nope_layers", ())
+    if model_type in ("smollm3", "cohere2"):
+        nope = layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
     interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere"))
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
@@ -293,8 +292,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         rope_interleaved=interleaved,
         dtype=dtype, **own,
         qk_norm=qk_norm(cfg, model_type, family),
-        nope_layers=(layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
-                     if model_type in ("smollm3", "cohere2") else ()),
+        nope_layers=nope,
         qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

@@ -47,3 +47,20 @@ def clip_qkv(cfg: dict) -> float | None:
     require(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e30,
             "config.json: clip_qkv must be a positive number or null, not %1", shown(value))
     return float(value)
+
+
+def positive_int(cfg: dict, key: str, *fallbacks: str, default=None) -> int:
+    """config.json's key (else the first fallback key it has, else default): a positive integer."""
+    for k in (key, *fallbacks):
+        v = cfg.get(k)
+        if v is not None:
+            break
+    else:
+        v = default
+    require(type(v) is int and v > 0, "config.json: %1 must be a positive integer, not %2", key, shown(v))
+    return v
+
+
+def aliased_int(cfg: dict, alias: str | None, key: str, default=None) -> int:
+    """positive_int of `alias` when config.json has it (a name the config class maps onto key), else of key."""
+    return positive_int(cfg, alias if alias and cfg.get(alias) is not None else key, default=default)

@@ -51,15 +51,18 @@ def softcap(cfg: dict, family: str) -> float | None:
     return None if value is None else float(value)
 
 
+MULTIMODAL = {"gemma3": "gemma3_text", "llama4": "llama4_text"}   # model_type -> its text model's
+
+
 def text_model_config(cfg: dict) -> dict:
-    """A multimodal Gemma 3's (model_type gemma3) text model config: its text_config, with the outer
-    dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other config
-    as it is."""
-    inner = cfg.get("text_config")
-    if cfg.get("model_type") != "gemma3" or not isinstance(inner, dict):
+    """A multimodal Gemma 3's or Llama 4's (model_type gemma3, llama4) text model config: its text_config, with
+    the outer dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other
+    config as it is."""
+    inner, outer = cfg.get("text_config"), cfg.get("model_type")
+    if not isinstance(outer, str) or outer not in MULTIMODAL or not isinstance(inner, dict):   # (a list: unhashable)
         return cfg
     dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
-    return {"model_type": "gemma3_text", **inner, **dtype}
+    return {"model_type": MULTIMODAL[outer], **inner, **dtype}
 
 
 def gemma_fields(cfg: dict, family: str) -> dict:

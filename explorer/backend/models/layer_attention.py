@@ -116,15 +116,15 @@ def window_fields(cfg: dict, model_type: str, n_layers: int) -> dict:
 
 def nope_layers(cfg: dict, n_layers: int, model_type: str = "smollm3",
                 layer_types: tuple[str, ...] = ()) -> tuple[int, ...]:
-    """The layers without RoPE: Cohere 2's full layers (Cohere2Attention turns only sliding ones); SmolLM3's
-    where no_rope_layers holds 0, or (its class's default) every no_rope_layer_interval-th layer (default 4:
-    layers 3, 7, ...)."""
+    """The layers without RoPE: Cohere 2's full layers (Cohere2Attention turns only sliding ones); SmolLM3's and
+    Llama 4's where no_rope_layers holds 0, or (their class's default: when it is absent, for Llama 4 also when
+    empty) every no_rope_layer_interval-th layer (default 4: layers 3, 7, ...)."""
     if model_type == "cohere2":
         return tuple(i for i, kind in enumerate(layer_types) if kind == "full_attention")
     require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; the layers without RoPE "
             "are read for at most %2 layers", n_layers, f"{MAX_LAYERS:,}")
     flags = cfg.get("no_rope_layers")
-    if flags is None:
+    if flags is None or model_type == "llama4_text" and flags == []:
         every = cfg.get("no_rope_layer_interval", 4)
         require(type(every) is int and every >= 1,
                 "config.json: no_rope_layer_interval must be a whole number >= 1, not %1", shown(every))

@@ -111,7 +111,7 @@ class QkView(Retranslatable, PanelView):
             warning = html.escape(localized(r.warning, current_language()))
             self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
             self.note.show()
-        self.causal_box.setText(self._causal_text(r.window))
+        self.causal_box.setText(self._causal_text(r.window, r.chunk))
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
@@ -147,8 +147,9 @@ class QkView(Retranslatable, PanelView):
         set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
+        reach = min(r.window or n, r.chunk or n)                       # m - n below it can be read
         seen = slice(max(n - 1, 0) if r.state.causal else 0,           # causal: m - n >= 0 only, and
-                     n - 1 + r.window if r.state.causal and r.window else None)   # < the sliding window
+                     n - 1 + reach if r.state.causal else None)        # < the sliding window or chunk
         distance = r.distance[seen]
         self.curve_rot.setData(distance, r.by_distance[h][seen])
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
@@ -169,14 +170,18 @@ class QkView(Retranslatable, PanelView):
             self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors,
                                                         r.neighbour_pairs, r.yarn_unrounded, r.decoupled_rope))
         attention = ([fill(self.tr("a sliding window of %1 tokens"), f"{r.window:,}")] if r.window is not None
-                     else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
+                     else []) + ([fill(self.tr("chunks of %1 tokens"), f"{r.chunk:,}")] if r.chunk is not None
+                                 else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
         if attention:                                  # how the layer masks and weighs, apart from its RoPE
             rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
                               str(r.n_heads), str(hd), rope, shown))
 
-    def _causal_text(self, window: int | None) -> str:
-        """The causal box's label: what it masks, the layer's sliding window included."""
+    def _causal_text(self, window: int | None, chunk: int | None = None) -> str:
+        """The causal box's label: what it masks, the layer's sliding window or chunks included."""
+        if chunk is not None:
+            return fill(self.tr("causal, in chunks of %1 (mask future keys and the keys of earlier chunks)"),
+                        f"{chunk:,}")
         if window is None:
             return self.tr("causal (mask future keys)")
         return fill(self.tr("causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)"),
@@ -200,5 +205,8 @@ class QkView(Retranslatable, PanelView):
                 elif r.state.causal and r.window is not None and m - k >= r.window:
                     text += " " + fill(self.tr("(masked: the key is %1 or more tokens back, outside layer 0's "
                                                "sliding window)"), f"{r.window:,}")
+                elif r.state.causal and r.chunk is not None and k // r.chunk != m // r.chunk:
+                    text += " " + fill(self.tr("(masked: the key is in an earlier chunk of %1 tokens than the "
+                                               "query)"), f"{r.chunk:,}")
                 self.set_readout(text)
                 return
