@@ -1342,8 +1342,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：llama.cpp 的 deepseek2 不读取张量 %2，并会拒绝该文件</translation>
         </message>
         <message>
-            <source>%1: tensor %2 is only read in a 'llama' file without rope scaling metadata</source>
-            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 文件中才会读取张量 %2</translation>
+            <source>%1: tensor %2 is only read in a 'llama' or 'llama4' file without rope scaling metadata</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 或 'llama4' 文件中才会读取张量 %2</translation>
         </message>
         <message>
             <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>

@@ -45,7 +45,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
   sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
   by it).
-- Llama 3.x's `rope_freqs.weight`: gguf_rope_freqs.py.
+- `Llama4Model(LlamaModel)` (MODEL_ARCH.LLAMA4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py.
+- Llama 3.x's and Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ ARCHS = {
     "command-r": Arch("cohere", "CohereForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "deepseek2": Arch("deepseek_v2", "DeepseekV2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "llama4": Arch("llama4_text", "Llama4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -102,7 +104,7 @@ PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_fo
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp) or reshapes q
 # and k by n_rot
 # (openai-moe-iswa.cpp)
-WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe")
+WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

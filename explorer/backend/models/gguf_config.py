@@ -19,6 +19,7 @@ from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, 
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import learned_config
+from explorer.backend.models.gguf_llama4 import llama4_config
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
 from explorer.errors import require, shown
@@ -36,7 +37,7 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
-    olmoe, command-r, cohere2, deepseek2, granitemoe, gpt2, bert); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -107,8 +108,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     _check_attn_factor(header, arch, kind, where)
     if ROPE_FREQS in header.tensors:
         # (llama.cpp reads it in other architectures too, granite's among them; PE Explorer models it for llama)
-        require(arch == "llama" and kind == "none", "%1: tensor %2 is only read in a 'llama' file without rope "
-                                                    "scaling metadata", where, ROPE_FREQS)
+        require(arch in ("llama", "llama4") and kind == "none", "%1: tensor %2 is only read in a 'llama' or "
+                "'llama4' file without rope scaling metadata", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
     if arch == "gpt-oss":
@@ -117,6 +118,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         cohere_config(f, arch, config, header.tensors, where)
     if arch == "deepseek2":                # MLA: a head's widths, the latent's, YaRN's logit scale
         deepseek_config(f, config, kind, where)
+    if arch == "llama4":                   # NoPE layers, chunks, temperature, q/k norm: fixed by llama.cpp
+        llama4_config(f, config, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch in ("granite", "granitemoe"):  # their two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where, arch)

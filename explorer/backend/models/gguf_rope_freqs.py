@@ -1,5 +1,5 @@
-"""Llama 3.x RoPE in a GGUF file: `rope_freqs.weight`, one divisor per rotated pair, as a transformers rope_scaling.
-No Qt.
+"""Llama 3.x and Llama 4 RoPE in a GGUF file: `rope_freqs.weight`, one divisor per rotated pair, as a transformers
+rope_scaling. No Qt.
 
 Source (ggml-org/llama.cpp, convert_hf_to_gguf.py): `LlamaModel.generate_extra_tensors`, for rope_type "llama3",
 writes `rope_freqs.weight`, one float32 factor per rotated pair (1 / ((1 - smooth) / factor + smooth) between
@@ -16,7 +16,9 @@ import numpy as np
 from explorer.errors import require
 
 ROPE_FREQS = "rope_freqs.weight"
-LLAMA3_CANDIDATES = ((1.0, 4.0, 8192),)        # (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3
+# (low_freq_factor, high_freq_factor, L0) of Llama 3.1 / 3.2 / 3.3 and Llama-4-Scout (base), and of
+# Llama-4-Scout-Instruct (equal factors: a step at L0)
+LLAMA3_CANDIDATES = ((1.0, 4.0, 8192), (1.0, 1.0, 8192))
 FACTOR_TOLERANCE = 1e-6
 
 

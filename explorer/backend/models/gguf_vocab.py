@@ -57,7 +57,7 @@ PRE_REGEXES = {
     "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
     "command-r": (r"\p{N}", GPT2_RE),
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
-    "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,),
+    "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,), "llama4": (GPT4O_RE,),
     "deepseek-llm": DEEPSEEK_LLM,
     "deepseek-v3": (r"\p{N}{1,3}", "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+", DEEPSEEK3_RE),
 }
