@@ -14,6 +14,7 @@ import pytest
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
+from tests.gguf_fixtures import drop_keys
 from tests import gguf_llama4_writer as lw
 from tests import models_helpers as mh
 
@@ -80,3 +81,27 @@ def test_a_second_rope_base_and_the_llama4_pre_tokenizer(tmp_path):
         with open_model(str(tmp_path / f"{pre}.gguf")) as model:
             ids[pre] = model.tokenize(text).ids.tolist()
     assert ids["llama4"] == ids["gpt-4o"] and len(ids["llama4"]) < len(text.encode())     # (merged: "hello", "12")
+
+
+@pytest.mark.parametrize("value, says", [
+    (None, "metadata llama4.expert_count is missing"),
+    ([128], "metadata llama4.expert_count is"),
+    (0, "metadata llama4.expert_count is 0; it must be an integer from 1"),
+])
+def test_the_expert_count_is_read_as_a_number(tmp_path, value, says):
+    """llama4.expert_count decides the q/k norm (128: none) and llama.cpp refuses a file without experts: a missing,
+    zero or array count is named in one line (an array had given "config.json: use_qk_norm must be true or
+    false, not array([False])")."""
+    torch_model = aw.fp16_random_model("llama4", tmp_path / "hf", 53, AS_LLAMA_CPP)
+
+    def edit(w, stored):
+        drop_keys(w, "llama4.expert_count")
+        if isinstance(value, list):
+            w.add_array("llama4.expert_count", value)
+        elif value is not None:
+            w.add_uint32("llama4.expert_count", value)
+
+    lw.write_llama4(tmp_path / "m.gguf", torch_model, edit=edit)
+    with pytest.raises(InputError, match=says) as err:
+        open_model(str(tmp_path / "m.gguf"))
+    assert "\n" not in str(err.value) and "config.json" not in str(err.value)

@@ -139,6 +139,7 @@ def mh_close(ours, ref, tol=1e-5):
     ({"attn_temperature_tuning": "yes"}, "attn_temperature_tuning must be true, false or a whole number"),
     ({"floor_scale": 0}, "floor_scale must be a positive number, not 0"),
     ({"attn_scale": 1e400}, "attn_scale must be a finite number, not inf"),
+    ({"floor_scale": 10 ** 400}, "floor_scale must be a finite number"),          # (float() of it overflowed)
     ({"use_qk_norm": "true"}, "use_qk_norm must be true or false"),
     ({"layer_types": ["sliding_attention"] * 4}, "layer_types must list 4 of full_attention / chunked_attention"),
     ({"no_rope_layers": [1, 1, 1]}, "no_rope_layers must list 4 flags"),
@@ -182,3 +183,20 @@ def test_export_qk_writes_the_chunk(tmp_path):
         logits, window, sinks, chunk = f["logits"], None, None, int(f["chunk"])
 
     np.testing.assert_allclose(mh.attention_of(Saved), out.attentions[0][0].numpy(), atol=1e-5)
+
+
+def test_a_multimodal_configs_outer_type_decides_and_its_text_config_must_be_an_object():
+    """Llama4Config (and Gemma3Config) build their text config class whatever text_config's model_type says: a
+    "llama" inside a llama4 wrapper is still read as Llama 4 (it was read as plain Llama: no chunks, no NoPE layer,
+    no q/k norm); a text_config that is not an object is named in one line (it was "model_type 'llama4' is not
+    supported" and the list of every type)."""
+    inner = {**mh.FAMILIES["llama4"], "model_type": "llama"}
+    cfg = model_config({"model_type": "llama4", "text_config": inner})
+    assert (cfg.model_type, cfg.chunk_of(0), cfg.nope_layers, cfg.qk_norm_after_rope) == ("llama4_text", 5, (3,), True)
+    gemma = model_config({"model_type": "gemma3", "text_config": {**mh.FAMILIES["gemma3"], "model_type": "llama"}})
+    assert gemma.model_type == "gemma3_text"
+    for bad in (None, [1], "llama4_text"):
+        with pytest.raises(InputError, match="^config.json: a multimodal llama4 model needs its text model's "
+                                             "settings as text_config") as info:
+            model_config({"model_type": "llama4", "text_config": bad})
+        assert "\n" not in str(info.value) and len(str(info.value)) < 150

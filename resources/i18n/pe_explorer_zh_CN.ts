@@ -1934,6 +1934,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：Phi-3 的 rope 类型只能是 default 或 longrope，不能是 %1（transformers 的 Phi3Config 会拒绝它）</translation>
         </message>
         <message>
+            <source>config.json: a multimodal %1 model needs its text model's settings as text_config (an object), not %2</source>
+            <translation>config.json：多模态 %1 模型需要以 text_config（一个对象）给出其文本模型的设置，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: attention_chunk_size is null beside chunked_attention layers; transformers cannot build their mask</source>
             <translation>config.json：存在 chunked_attention 层，但 attention_chunk_size 为 null；transformers 无法为其构建掩码</translation>
         </message>

@@ -59,10 +59,13 @@ def text_model_config(cfg: dict) -> dict:
     the outer dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other
     config as it is."""
     inner, outer = cfg.get("text_config"), cfg.get("model_type")
-    if not isinstance(outer, str) or outer not in MULTIMODAL or not isinstance(inner, dict):   # (a list: unhashable)
+    if not isinstance(outer, str) or outer not in MULTIMODAL:             # (a list: unhashable)
         return cfg
+    require(isinstance(inner, dict), "config.json: a multimodal %1 model needs its text model's settings as "
+                                     "text_config (an object), not %2", outer, shown(inner))
     dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
-    return {"model_type": MULTIMODAL[outer], **inner, **dtype}
+    # (the outer type decides: Gemma3Config / Llama4Config build their text config class whatever it says inside)
+    return {**inner, **dtype, "model_type": MULTIMODAL[outer]}
 
 
 def gemma_fields(cfg: dict, family: str) -> dict:

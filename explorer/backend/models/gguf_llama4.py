@@ -39,4 +39,5 @@ def llama4_config(fields: dict, config: dict, where: str) -> None:
         config.update(no_rope_layers=[int((i + 1) % PERIOD != 0) for i in range(n)], attention_chunk_size=CHUNK,
                       layer_types=["chunked_attention" if t == "sliding_attention" else t for t in types],
                       attn_temperature_tuning=True, floor_scale=FLOOR_SCALE, attn_scale=ATTN_SCALE)
-    config["use_qk_norm"] = fields.get("llama4.expert_count") != MAVERICK_EXPERTS
+    # (llama.cpp's load_arch_tensors: "model cannot have zero experts"; its model type 17B_128E has no q/k norm)
+    config["use_qk_norm"] = meta_int(fields, "llama4.expert_count", where) != MAVERICK_EXPERTS

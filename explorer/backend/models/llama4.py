@@ -19,8 +19,6 @@ them. Llama's attention, with:
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from explorer.backend.models.config_flags import flag
@@ -32,8 +30,8 @@ LLAMA4_LAYER_TYPES = ("full_attention", "chunked_attention")
 
 def _number(cfg: dict, key: str, default: float, positive: bool) -> float:
     value = cfg.get(key, default)
-    require(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-            and abs(value) < 1e30, "config.json: %1 must be a finite number, not %2", key, shown(value))
+    require(isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e30,   # (NaN: False;
+            "config.json: %1 must be a finite number, not %2", key, shown(value))        # 10**400: no float())
     require(value > 0 or not positive, "config.json: %1 must be a positive number, not %2", key, shown(value))
     return float(value)
 
