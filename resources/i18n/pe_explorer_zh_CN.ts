@@ -1898,6 +1898,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
         <message>
+            <source>config.json: %1 is null beside %2 layers; transformers cannot build their mask</source>
+            <translation>config.json：存在 %2 层，但 %1 为 null；transformers 无法为其构建掩码</translation>
+        </message>
+        <message>
             <source>config.json: %1 must be a finite number, not %2</source>
             <translation>config.json：%1 必须是有限的数，而不是 %2</translation>
         </message>
@@ -1918,6 +1922,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>config.json：%1 必须是 %2 到 %3 之间的整数，而不是 %4</translation>
         </message>
         <message>
+            <source>config.json: %1 must be a whole number from 1 to 2^31 - 1 or null, not %2</source>
+            <translation>config.json：%1 必须是 1 到 2^31 - 1 之间的整数或 null，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: %1 must be true or false, not %2</source>
             <translation>config.json：%1 必须是 true 或 false，而不是 %2</translation>
         </message>
@@ -1936,14 +1944,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: a multimodal %1 model needs its text model's settings as text_config (an object), not %2</source>
             <translation>config.json：多模态 %1 模型需要以 text_config（一个对象）给出其文本模型的设置，而不是 %2</translation>
-        </message>
-        <message>
-            <source>config.json: attention_chunk_size is null beside chunked_attention layers; transformers cannot build their mask</source>
-            <translation>config.json：存在 chunked_attention 层，但 attention_chunk_size 为 null；transformers 无法为其构建掩码</translation>
-        </message>
-        <message>
-            <source>config.json: attention_chunk_size must be a whole number from 1 to 2^31 - 1 or null, not %1</source>
-            <translation>config.json：attention_chunk_size 必须是 1 到 2^31 - 1 之间的整数或 null，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1</source>
@@ -2068,14 +2068,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>config.json: rotary_pct must be a number in (0, 1], not %1</source>
             <translation>config.json：rotary_pct 必须是 (0, 1] 之间的数，而不是 %1</translation>
-        </message>
-        <message>
-            <source>config.json: sliding_window is null beside sliding_attention layers; transformers cannot build their mask</source>
-            <translation>config.json：存在 sliding_attention 层，但 sliding_window 为 null；transformers 无法为其构建掩码</translation>
-        </message>
-        <message>
-            <source>config.json: sliding_window must be a whole number from 1 to 2^31 - 1 or null, not %1</source>
-            <translation>config.json：sliding_window 必须是 1 到 2^31 - 1 之间的整数或 null，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>

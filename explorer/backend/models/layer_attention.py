@@ -72,13 +72,35 @@ def layer_types(cfg: dict, model_type: str, n_layers: int, window: int | None = 
     after its use_sliding_window, which the Qwen and SmolLM3 patterns read)."""
     require(n_layers <= MAX_LAYERS, "config.json: num_hidden_layers is %1; layer types are read for at "
                                     "most %2 layers", n_layers, f"{MAX_LAYERS:,}")
-    given = cfg.get("layer_types")
+    given = listed_layer_types(cfg, n_layers)
     if given is not None:
-        require(isinstance(given, list) and len(given) == n_layers and all(t in LAYER_TYPES for t in given),
-                "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LAYER_TYPES))
-        return tuple(given)
+        return given
     sliding = _class_pattern(cfg, model_type, n_layers, window)
     return tuple("sliding_attention" if s else "full_attention" for s in sliding)
+
+
+def listed_layer_types(cfg: dict, n_layers: int, allowed: tuple[str, ...] = LAYER_TYPES) -> tuple[str, ...] | None:
+    """config.json's layer_types: n_layers names, each one of `allowed`; None where it has none."""
+    given = cfg.get("layer_types")
+    if given is None:
+        return None
+    require(isinstance(given, list) and len(given) == n_layers and all(t in allowed for t in given),
+            "config.json: layer_types must list %1 of %2", n_layers, " / ".join(allowed))
+    return tuple(given)
+
+
+def token_span(cfg: dict, key: str, default: int | None) -> int | None:
+    """config.json's `key` (default where it has none): a sliding window's or a chunk's tokens, 1 .. 2^31 - 1,
+    or None."""
+    value = cfg.get(key, default)
+    require(value is None or type(value) is int and 1 <= value <= MAX_WINDOW,
+            "config.json: %1 must be a whole number from 1 to 2^31 - 1 or null, not %2", key, shown(value))
+    return value
+
+
+def null_span_refusal(key: str, layer_type: str):
+    """The refusal of layers of `layer_type` whose token span `key` is null: transformers cannot build their mask."""
+    return msg("config.json: %1 is null beside %2 layers; transformers cannot build their mask", key, layer_type)
 
 
 def sliding_window(cfg: dict, model_type: str) -> int | None:
@@ -86,10 +108,7 @@ def sliding_window(cfg: dict, model_type: str) -> int | None:
     reads, or None (no window; the Qwens and SmolLM3 without use_sliding_window)."""
     if model_type not in EVERY_LAYER + BY_LAYER_TYPE or model_type in BY_USE and not _flag(cfg, "use_sliding_window"):
         return None                 # (a saved Qwen2-MoE config says 0 then: its class's stand-in for none)
-    value = cfg.get("sliding_window", DEFAULT_WINDOW.get(model_type))
-    require(value is None or type(value) is int and 1 <= value <= MAX_WINDOW,
-            "config.json: sliding_window must be a whole number from 1 to 2^31 - 1 or null, not %1", shown(value))
-    return value
+    return token_span(cfg, "sliding_window", DEFAULT_WINDOW.get(model_type))
 
 
 def attention_refusal(cfg: dict, model_type: str, out: dict):
@@ -98,8 +117,7 @@ def attention_refusal(cfg: dict, model_type: str, out: dict):
         return msg("config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both "
                    "sides of the query, which PE Explorer does not show")
     if "sliding_attention" in out.get("layer_types", ()) and out.get("sliding_window") is None:
-        return msg("config.json: sliding_window is null beside sliding_attention layers; transformers cannot "
-                   "build their mask")
+        return null_span_refusal("sliding_window", "sliding_attention")
     return None
 
 

@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.backend.encodings import finite_number
 from explorer.backend.models.config_flags import flag
-from explorer.backend.models.layer_attention import MAX_WINDOW, nope_layers
-from explorer.errors import msg, require, shown
+from explorer.backend.models.layer_attention import listed_layer_types, nope_layers, null_span_refusal, token_span
+from explorer.errors import require, shown
 
 LLAMA4_LAYER_TYPES = ("full_attention", "chunked_attention")
 
 
 def _number(cfg: dict, key: str, default: float, positive: bool) -> float:
     value = cfg.get(key, default)
-    require(isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e30,   # (NaN: False;
-            "config.json: %1 must be a finite number, not %2", key, shown(value))        # 10**400: no float())
+    require(finite_number(value) and abs(value) < 1e30, "config.json: %1 must be a finite number, not %2", key,
+            shown(value))
     require(value > 0 or not positive, "config.json: %1 must be a positive number, not %2", key, shown(value))
     return float(value)
 
@@ -40,17 +41,9 @@ def llama4_fields(cfg: dict, n_layers: int) -> dict:
     """ModelConfig's Llama 4 fields: pairing, NoPE layers, layer types and chunk, the q/k norm after RoPE,
     the NoPE layers' temperature (and attention_refusal where transformers could not build the mask)."""
     nope = nope_layers(cfg, n_layers, "llama4_text")
-    chunk = cfg.get("attention_chunk_size", 8192)
-    require(chunk is None or type(chunk) is int and 1 <= chunk <= MAX_WINDOW,
-            "config.json: attention_chunk_size must be a whole number from 1 to 2^31 - 1 or null, not %1", shown(chunk))
-    given = cfg.get("layer_types")
-    if given is None:
-        types = tuple("chunked_attention" if chunk is not None and i not in nope else "full_attention"
-                      for i in range(n_layers))
-    else:
-        require(isinstance(given, list) and len(given) == n_layers and all(t in LLAMA4_LAYER_TYPES for t in given),
-                "config.json: layer_types must list %1 of %2", n_layers, " / ".join(LLAMA4_LAYER_TYPES))
-        types = tuple(given)
+    chunk = token_span(cfg, "attention_chunk_size", 8192)
+    types = listed_layer_types(cfg, n_layers, LLAMA4_LAYER_TYPES) or tuple(
+        "chunked_attention" if chunk is not None and i not in nope else "full_attention" for i in range(n_layers))
     tuning = cfg.get("attn_temperature_tuning", True)
     require(type(tuning) in (bool, int), "config.json: attn_temperature_tuning must be true, false or a whole "
                                          "number, not %1", shown(tuning))
@@ -59,8 +52,7 @@ def llama4_fields(cfg: dict, n_layers: int) -> dict:
            "attn_temperature": ((_number(cfg, "floor_scale", 8192, True), _number(cfg, "attn_scale", 0.1, False))
                                 if tuning else None)}
     if chunk is None and "chunked_attention" in types:
-        out["attention_refusal"] = msg("config.json: attention_chunk_size is null beside chunked_attention "
-                                       "layers; transformers cannot build their mask")
+        out["attention_refusal"] = null_span_refusal("attention_chunk_size", "chunked_attention")
     return out
 
 
