@@ -15,6 +15,8 @@ scaling page's plots are ~110 px high and "θᵢ (radians per position, log)" ra
 
 from __future__ import annotations
 
+import re
+
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import Qt
@@ -71,6 +73,7 @@ def fit_label(axis: pg.AxisItem) -> bool:
         label.setTextWidth(-1)
     one_line = label.boundingRect().height()
     if label.boundingRect().width() > room >= MIN_LINE * one_line:
+        label.setHtml(formula_breaks(axis.labelString()))
         option = label.document().defaultTextOption()
         option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         option.setWrapMode(QTextOption.WrapMode.WordWrap)
@@ -79,7 +82,31 @@ def fit_label(axis: pg.AxisItem) -> bool:
         if label.boundingRect().width() > OVER_WORD * room:      # one word far longer than the axis
             option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
             label.document().setDefaultTextOption(option)
+        _balance(label, room)
     return label.boundingRect().height() != lines_height
+
+
+def formula_breaks(html: str) -> str:
+    """A label's html with a formula's own line breaks: one may come after a "·" between two factors
+    (a zero-width space), none inside "p + k" or "m − n" (no-break spaces). Without them "PE(p)·PE(p + k)"
+    wrapped as "PE(p)·PE(p +" over "k)", and "q(m)·k(n)" as "q(m)·k" over "(n)"."""
+    html = re.sub(r"(?<=\S)·(?=\S)", "·\u200b", html)
+    return re.sub(r"(?<=\S) ([+−]) (?=\S)", "\u00a0\\1\u00a0", html)
+
+
+def _balance(label, room: float) -> None:
+    """The narrowest text width that keeps the wrapped label's number of lines: lines of like length
+    ("交错式" over "通道", not "交错式通" over "道"), each still no wider than `room`."""
+    height = label.boundingRect().height()
+    low, high = room / 4, room
+    for _ in range(7):
+        middle = (low + high) / 2
+        label.setTextWidth(middle)
+        if label.boundingRect().height() > height or label.boundingRect().width() > room:
+            low = middle
+        else:
+            high = middle
+    label.setTextWidth(high)
 
 
 def _resize_event(axis: pg.AxisItem, ev=None) -> None:
