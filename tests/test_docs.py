@@ -40,3 +40,12 @@ def test_maths_doc_cites_the_paper_and_the_conventions():
     for words in ("Vaswani et al. 2017", "Attention Is All You Need", "section 3.5", "interleaved",
                   "concat", "t2t", "Odd d_model", "√d_model", "1 at k = 0"):
         assert words in text, words
+
+
+def test_readme_counts_the_presets_the_selector_lists():
+    """The README's "lists N real models" is the number of presets shipped (it said 21 after two more came)."""
+    from explorer.backend.presets import preset_names
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.findall(r"lists (\d+) real models", text)
+    assert said == [str(len(preset_names()))]

@@ -1,17 +1,23 @@
 """Language choice and Qt translators (English source strings, Simplified Chinese in resources/i18n).
 
-Pattern every widget follows (so the language can change while the program runs):
+Settings → Language saves the choice, installs its translator and rebuilds the window with the same
+State (explorer.ui.app.run_app's switch_language, explorer.ui.api_window.switch_language): the menus,
+the control panel and every view are made anew in the new language. Installing a translator alone does
+not change a window already built (its menus and controls keep their words).
+
+Pattern every widget follows:
 
 * Mark visible strings with ``self.tr("...")`` in a QObject subclass, or
   ``QCoreApplication.translate("Context", "...")`` elsewhere; for tables defined at import time use
   ``QT_TRANSLATE_NOOP("Context", "...")`` and translate when shown. Literal strings only (no f-strings,
-  no concatenation); put numbers in with ``.format(...)`` after translating: ``self.tr("Position {pos}")
-  .format(pos=p)``; the translation keeps the same ``{pos}`` (``tools/translations.py --check`` verifies).
-  Do not use ``%n`` plural forms (Chinese has none; lupdate mis-reads the three-argument ``tr``).
+  no concatenation); put numbers in with Qt's ``%1 .. %N`` after translating:
+  ``fill(self.tr("position %1"), p)`` (explorer.translations.fill); the translation keeps the same
+  ``%1`` (``tools/translations.py --check`` verifies). Do not use ``%n`` plural forms (Chinese has none;
+  lupdate mis-reads the three-argument ``tr``).
 * Set every text in one method ``retranslate_ui()``, called at the end of ``__init__`` and on
   ``QEvent.LanguageChange``: inherit ``Retranslatable`` first (``class Panel(Retranslatable, QWidget)``)
-  or write the same ``changeEvent``. Qt sends LanguageChange to every widget when a translator is
-  installed or removed, so ``install_translator(app, "en")`` switches the whole UI back at once.
+  or write the same ``changeEvent``. Views and panels built after a switch read the new words; those
+  that follow LanguageChange redraw in place.
 * Then run ``python tools/translations.py`` (refreshes the .ts, merges resources/i18n/zh_CN.json, compiles
   the .qm) and add the Chinese for each new string to zh_CN.json.
 """
