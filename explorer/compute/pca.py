@@ -40,13 +40,13 @@ def top_eigenpairs(c: np.ndarray, k: int, key=None) -> tuple[np.ndarray, np.ndar
 
 
 def _top_eigenpairs(apply, full, d: int, trace: float, k: int, key=None, explicit: bool = False,
-                    form_after: int | None = IMPLICIT_STEPS):
+                    form_after: int | None = IMPLICIT_STEPS, block: int = BLOCK):
     """top_eigenpairs of the (d, d) PSD matrix C given as apply(V) = C @ V for the first
     `form_after` products (None: every product); full() forms C itself (then, for small d, or for
     the fallback; at once when `explicit`, C being at hand); trace = tr(C). Once C is formed, a step takes two
     products (C² V: the convergence rate squared for one Rayleigh-Ritz and QR, which cost more than
-    a product C @ V at d = 384)."""
-    p = min(d, max(BLOCK, k))
+    a product C @ V at d = 384); block: the vectors iterated together."""
+    p = min(d, max(block, k))
     if p >= d // 2:                              # small matrices: the full solver is cheap
         lam, v = np.linalg.eigh(full())
         return lam[::-1][:k], v[:, ::-1][:, :k]
