@@ -45,18 +45,45 @@ def set_title(plot, text: str, size=None, free_width: bool = False, **style) -> 
     """plot.setTitle at `size` points x the presentation scale (default TITLE_PT), only when the
     text or scale changes: each call re-lays out the plot (~1 ms). free_width: the title's text does
     not widen its column (see free_title_width; for short titles that change with every step)."""
-    key = (text, _points(size), _text_scale[0])
-    if getattr(plot, "_shown_title", None) != key:
-        plot._shown_title = key
-        plot.titleLabel._base_pt = _points(size)
-        plot.titleLabel._plot = plot
-        if not text:
-            plot.setTitle(None)            # no empty 30 px band above the plot
-            return
-        if free_width and not getattr(plot.titleLabel, "_width_free", False):
-            free_title_width(plot.titleLabel)
-        plot.setTitle(text, size=scaled_pt(size), **style)
-        fit_title_row(plot)
+    key = (text, _points(size), _text_scale[0], tuple(sorted(style.items())))
+    shown = getattr(plot, "_shown_title", None)
+    if shown == key:
+        return
+    plot._shown_title = key
+    plot.titleLabel._base_pt = _points(size)
+    plot.titleLabel._plot = plot
+    if not text:
+        plot.setTitle(None)            # no empty 30 px band above the plot
+        return
+    if free_width and not getattr(plot.titleLabel, "_width_free", False):
+        free_title_width(plot.titleLabel)
+    elif shown is not None and shown[0] and shown[1:] == key[1:] and _retitled_in_place(plot.titleLabel, text):
+        return
+    plot.setTitle(text, size=scaled_pt(size), **style)
+    fit_title_row(plot)
+
+
+def _retitled_in_place(label: pg.LabelItem, text: str) -> bool:
+    """A shown title's new text in the same style, set without re-laying out the canvas when it needs no
+    more room than the title has: no taller, and (unless its width is free) no wider than its minimum
+    width. True when done so; False (the text set, its room not yet asked for) when it needs more.
+    A title with a number that moves with each step (Learned's "base 9862") re-laid out every panel and
+    axis of its canvas: ~0.4 ms to set and ~0.5 ms more to draw on a 2-core EPYC."""
+    if not label.isVisible():
+        return False
+    height, width = label.itemRect().height(), label.minimumWidth()
+    own = {name: label.__dict__[name] for name in ("updateMin", "updateGeometry") if name in label.__dict__}
+    label.updateMin = label.updateGeometry = lambda: None      # LabelItem.setText asks for room twice
+    try:
+        label.setText(text)
+    finally:
+        for name in ("updateMin", "updateGeometry"):
+            if name in own:
+                setattr(label, name, own[name])
+            else:
+                delattr(label, name)
+    rect = label.itemRect()
+    return rect.height() == height and (getattr(label, "_width_free", False) or rect.width() <= width)
 
 
 def free_title_width(label: pg.LabelItem) -> None:
