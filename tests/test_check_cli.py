@@ -456,6 +456,11 @@ def test_a_csv_over_the_limit_is_refused_before_numpy_parses_it(tmp_path, capsys
     assert loading._csv_extent(tmp_path / "big.csv") == ((rows, 64), rows * 64)
     (tmp_path / "two.csv").write_text("1,2\n3,4")               # no final line break
     assert loading._csv_extent(tmp_path / "two.csv") == ((2, 2), 4)
+    for first in ("#\n", "1\n"):                               # a short first row before a wide one
+        with open(tmp_path / "wide.csv", "w") as f:
+            f.write(first + ",".join(["0"] * (loading.MAX_VALUES + 1)) + "\n")
+        _one_line_refusal(capsys, tmp_path / "wide.csv", f"holds {loading.MAX_VALUES + 2:,} numbers")
+    assert parsed == []
 
 
 def test_a_small_pt_that_unpacks_to_more_than_the_file_limit_is_refused_unread(tmp_path, capsys, monkeypatch):
