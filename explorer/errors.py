@@ -12,7 +12,9 @@ tools/translations.py collects every literal template of ``msg(...)``, ``require
 
 from __future__ import annotations
 
+import math
 import re
+from pathlib import PurePath
 
 from explorer.translations import fill, translate
 
@@ -37,10 +39,51 @@ def _english(template: str, args: tuple) -> str:
     return "".join(out)
 
 
+HUGE = 10 ** 21      # whole numbers from here on are shown as 1.0e+21: their digits help no reader
+
+
+def grouped(n: int) -> str:
+    """A whole number for a message: 12,345 with separators, from HUGE on 1.2e+25 (f"{n:,}" of one over
+    4,300 digits raises ValueError)."""
+    n = int(n)
+    if abs(n) < HUGE:
+        return f"{n:,}"
+    exponent = int(math.log10(abs(n)))
+    while 10 ** exponent > abs(n):              # log10's rounding, either way
+        exponent -= 1
+    while 10 ** (exponent + 1) <= abs(n):
+        exponent += 1
+    lead = abs(n) // 10 ** (exponent - 1)       # its first two digits
+    return f"{'-' if n < 0 else ''}{lead // 10}.{lead % 10}e+{exponent}"
+
+
+_LONG_NUMBER = re.compile(r"-?\d{1,3}(?:,?\d{3}){7,}")   # 22 digits and more, with or without separators
+
+
+def _one_line_arg(arg):
+    """An argument as a one-line message shows it: a whole number of 22 digits or more as 1.0e+N (a d_model
+    of 10^400 made a 648-character message), a text's line breaks as \\n (a path with a newline made a
+    message of two lines). Messages and other values unchanged."""
+    if isinstance(arg, PurePath):
+        arg = str(arg)
+    if isinstance(arg, Message) or isinstance(arg, bool) or not isinstance(arg, (int, str)):
+        return arg
+    if isinstance(arg, int) and abs(arg) >= HUGE:
+        return grouped(arg)
+    text = str(arg)
+    if _LONG_NUMBER.fullmatch(text):
+        digits = text.lstrip("-").replace(",", "")
+        return f"{'-' if text.startswith('-') else ''}{digits[0]}.{digits[1]}e+{len(digits) - 1}"
+    if isinstance(arg, str) and ("\n" in arg or "\r" in arg):
+        return arg.replace("\r", "\\r").replace("\n", "\\n")
+    return arg
+
+
 class Message(str):
     """English text made from `template` ("%1 .. %N") and `args`; `localized(lang)` in another language."""
 
     def __new__(cls, template: str, *args):
+        args = tuple(_one_line_arg(a) for a in args)
         text = super().__new__(cls, _english(template, args))
         text.template, text.args = template, args
         return text
@@ -105,7 +148,10 @@ def internal_error(exc: BaseException, lang: str) -> str:
 
 def shown(value) -> str:
     """A user's value as a one-line message may show it: its repr on one line (an array's repr has
-    line breaks), at most 40 characters."""
+    line breaks), at most 40 characters; a whole number from HUGE on as 1.0e+N (repr of one over 4,300 digits
+    raises ValueError)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= HUGE:
+        return grouped(value)
     text = " ".join(repr(value).split())
     return text if len(text) <= 40 else text[:37] + "..."
 

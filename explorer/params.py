@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields, replace
 
 from explorer.backend.encodings import DTYPES, LAYOUTS
 from explorer.backend.similarity import METRICS
-from explorer.errors import InputError, msg, require, shown
+from explorer.errors import InputError, grouped, msg, require, shown
 
 D_MODEL_RANGE = (1, 8192)
 MAX_LEN_RANGE = (1, 10_000_000)
@@ -97,7 +97,7 @@ class Params:
 def _whole(name: str, value, lo: int, hi: int) -> None:
     require(isinstance(value, int) and not isinstance(value, bool),
             "%1 must be a whole number between %2 and %3, not %4", name, lo, f"{hi:,}", shown(value))
-    require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", f"{value:,}")
+    require(lo <= value <= hi, "%1 must be between %2 and %3; got %4", name, lo, f"{hi:,}", grouped(value))
 
 
 def _choice(name: str, value, allowed) -> None:

@@ -8,12 +8,15 @@ DEFAULT_BUDGET_BYTES = 1 << 30  # 1 GiB
 
 
 def human_bytes(n: float) -> str:
-    """1536 -> '1.5 KiB'."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if n < 1024 or unit == "PiB":
+    """1536 -> '1.5 KiB'; beyond 1024 EiB '> 1024 EiB' (a size of 10^400 bytes had raised OverflowError in
+    n / 1024, and its digits are no use to a reader)."""
+    if n >= 1 << 70:
+        return "> 1024 EiB"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
-    return f"{n:.1f} PiB"
+    return f"{n:.1f} EiB"
 
 
 def check_budget(n_elements: int, itemsize: int, what: str, *args, budget: int = DEFAULT_BUDGET_BYTES,

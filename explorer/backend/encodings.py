@@ -19,7 +19,7 @@ import numpy as np
 
 from explorer.backend.budget import check_budget
 from explorer.backend.unit_rows import unit_rows
-from explorer.errors import require, shown
+from explorer.errors import grouped, require, shown
 
 LAYOUTS = ("interleaved", "concat", "t2t")
 DTYPES = ("float32", "float64")
@@ -93,7 +93,7 @@ def check_table_budget(max_len: int, d_model: int, dtype: str, advice: str | Non
     for every path that makes one, so each refuses in the same words (numpy makes its angles a block
     at a time, so the half is spare; torch holds all of them)."""
     check_budget(max_len * d_model * 3 // 2, np.dtype(dtype).itemsize, "a %1 x %2 PE table",
-                 f"{max_len:,}", f"{d_model:,}", advice=advice)
+                 grouped(max_len), grouped(d_model), advice=advice)
 
 
 def sinusoidal_pe(max_len: int, d_model: int, base: float = 10000.0, layout: str = "interleaved",

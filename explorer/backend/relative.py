@@ -18,7 +18,7 @@ import numpy as np
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import check_args, frequencies, pe_block_mean
 from explorer.backend.similarity import cos_sum, split_frequencies
-from explorer.errors import msg, require
+from explorer.errors import msg, require, shown
 
 DTYPES = ("float32", "float64")
 
@@ -29,8 +29,12 @@ def _check_dtype(dtype: str) -> np.dtype:
 
 
 def _check_int(name: str, value) -> int:
+    """A position or offset: a whole number of at most 2^53 either way (where positions are exact as floats;
+    a 309-digit offset had raised OverflowError in k * w)."""
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    require(ok, "%1 must be a whole number, not %2", name, repr(value))
+    require(ok, "%1 must be a whole number, not %2", name, shown(value))
+    require(abs(int(value)) <= 1 << 53, "%1 must lie within ±2^53 (where positions are exact), not %2", name,
+            shown(value))
     return int(value)
 
 

@@ -22,7 +22,7 @@ from explorer.backend.layouts import concat_order, concat_permutation
 from explorer.backend.rope_scaling import MAX_HEAD_DIM
 from explorer.backend.similarity import cos_sum
 from explorer.backend.unit_rows import unit_rows
-from explorer.errors import msg, require
+from explorer.errors import msg, require, shown
 
 PAIRINGS = ("interleaved", "half")
 KINDS = ("ones", "random", "same_random")
@@ -32,9 +32,9 @@ def check_rope(head_dim: int, base: float, pairing: str = "interleaved") -> None
     """InputError for an odd or non-positive head_dim, a base <= 1 or an unknown pairing."""
     ok = isinstance(head_dim, (int, np.integer)) and not isinstance(head_dim, bool)
     require(ok and head_dim >= 2 and head_dim % 2 == 0,
-            "head_dim must be an even whole number >= 2 (RoPE rotates channel pairs), not %1", repr(head_dim))
+            "head_dim must be an even whole number >= 2 (RoPE rotates channel pairs), not %1", shown(head_dim))
     require(head_dim <= MAX_HEAD_DIM, "head_dim must be a whole number from 2 to %1, not %2",   # its angles are
-            f"{MAX_HEAD_DIM:,}", repr(head_dim))                                             # made before any budget
+            f"{MAX_HEAD_DIM:,}", shown(head_dim))                                            # made before any budget
     require(isinstance(base, (int, float)) and math.isfinite(base) and base > 1,
             "base must be a finite number > 1, not %1", repr(base))
     require(pairing in PAIRINGS, "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
