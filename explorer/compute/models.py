@@ -42,7 +42,11 @@ def stamp(spec: str) -> tuple:
     if spec in SHIPPED:
         return (spec,)
     path = Path(spec).expanduser()
-    if path.is_dir():
+    try:
+        is_dir = path.is_dir()
+    except OSError:                            # a name over 255 bytes: opening it says so, in one line
+        return (str(path), None)
+    if is_dir:
         names = ("config.json", "tokenizer.json", "model.safetensors", "model.safetensors.index.json")
         return tuple(_stat(path / n) for n in names if (path / n).exists())
     return (_stat(path),)

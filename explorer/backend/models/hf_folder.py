@@ -124,6 +124,12 @@ def open_model(spec) -> Model:
     if isinstance(spec, str) and spec.lower() in SHIPPED:
         return _shipped(spec.lower())
     path = Path(spec).expanduser()
+    try:
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        pass                                   # said below, with what to give instead
+    except OSError as exc:                     # a name over 255 bytes, a loop of links: is_dir() would raise
+        raise InputError(msg("cannot open the model %1: %2", path, exc.strerror or type(exc).__name__)) from None
     if path.is_dir():
         return open_hf_folder(path)
     suffix = path.suffix.lower()

@@ -21,7 +21,7 @@ from explorer.backend.models.rope_float32 import transformers_inv_freq
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
-from explorer.errors import InputError, msg, require, shown
+from explorer.errors import InputError, grouped, msg, require, shown
 
 
 def _byte_of_char() -> dict[str, int]:
@@ -115,18 +115,31 @@ class Model:
 
     def rows(self, ids) -> np.ndarray:
         """E[ids] as stored in the checkpoint (OPT: before project_in); (n, d) float32."""
+        ids = self._ids(ids)
+        self._check_rows_budget(ids.size, msg("token rows"))
         with self._lock:
-            return families.token_rows(self.config, self.tensors, self._ids(ids))
+            return families.token_rows(self.config, self.tensors, ids)
 
     def positions(self, n: int | None = None) -> np.ndarray | None:
         """The learned position rows 0..n-1 ((n, d); all when n is None), or None for a RoPE model."""
+        require(n is None or (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0),
+                "n must be a whole number >= 0 (positions 0 .. n-1), not %1", shown(n))
         with self._lock:
             return families.position_rows(self.config, self.tensors, n)
 
     def input_x(self, ids) -> np.ndarray:
         """X exactly as the model's first layer receives it; (n, d_model) float32."""
+        ids = self._ids(ids)
+        self._check_rows_budget(ids.size, msg("the input X"))
         with self._lock:
-            return families.input_x(self.config, self.tensors, self._ids(ids))
+            return families.input_x(self.config, self.tensors, ids)
+
+    def _check_rows_budget(self, n: int, what) -> None:
+        """Refuse n rows whose float32 arrays (the token rows, the positions, X: three of the wider width)
+        would not fit the memory budget: 10 million ids had taken 22.8 GB."""
+        cfg = self.config
+        check_budget(3 * n * max(cfg.d_model, cfg.word_embed_proj_dim), 4, "%1 of %2 tokens", what,
+                     grouped(n), advice=msg("use a shorter text"))
 
     def rope_inv_freq(self, seq_len: int | None = None, layer: int = 0) -> tuple[np.ndarray, float]:
         """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings for
