@@ -136,12 +136,15 @@ def module_table(module, d_model: int | None = None, max_len: int | None = None)
         module.eval()
         with torch.no_grad():
             out = module(torch.zeros(*shape))
-    except Exception as exc:    # the user's module: its own error, said in one line
-        raise InputError(f"the module failed on zeros {shape}: "
-                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
+    except Exception as exc:    # the user's module: its own error, said in one line (its first that says something)
+        said = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+        raise InputError(f"the module failed on zeros {shape}: {type(exc).__name__}: {said}") from exc
     finally:
         module.train(was_training)
     require(isinstance(out, torch.Tensor), f"the module returned {type(out).__name__}, not a tensor")
+    require(not out.is_nested and out.layout == torch.strided,
+            "the module returned a nested or sparse tensor; the check reads a dense (L, d) one")
+    require(out.numel() > 0, "the module returned an empty tensor (shape %1)", tuple(out.shape))
     if seq_first and out.ndim == 3 and out.shape[1] == 1:
         return out[:, 0, :]                        # (L, 1, d) -> (L, d)
     return out.reshape(-1, *out.shape[-2:])[0] if out.ndim >= 2 else out

@@ -938,12 +938,20 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 必须有 %2 个数（每个旋转对一个：head_dim %3 x partial_rotary_factor %4 / 2），而不是 %5 个</translation>
         </message>
         <message>
+            <source>%1 must lie within ±2^53 (where positions are exact), not %2</source>
+            <translation>%1 必须在 ±2^53 之内（位置在此范围内是精确的），而不是 %2</translation>
+        </message>
+        <message>
             <source>%1 names a shard %2 that is not a .safetensors file in the folder</source>
             <translation>%1 列出的分片 %2 不是该文件夹中的 .safetensors 文件</translation>
         </message>
         <message>
             <source>%1 needs pickle to load (it holds Python objects, not only tensors); it is refused: save the tensor with torch.save(tensor) or as .npy</source>
             <translation>%1 需要 pickle 才能加载（其中有 Python 对象，而不只是张量），因此被拒绝：请用 torch.save(tensor) 只保存张量，或保存为 .npy</translation>
+        </message>
+        <message>
+            <source>%1 of %2 tokens</source>
+            <translation>%2 个词元的%1</translation>
         </message>
         <message>
             <source>%1 positions for %2 rows</source>
@@ -1678,6 +1686,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>模型配置必须是 JSON 对象（dict），而不是 %1</translation>
         </message>
         <message>
+            <source>a nested tensor cannot be checked: give one dense tensor (rows of equal length)</source>
+            <translation>无法检查嵌套张量：请给出一个稠密张量（各行等长）</translation>
+        </message>
+        <message>
             <source>a number of more than %1 digits</source>
             <translation>一个超过 %1 位的数</translation>
         </message>
@@ -2310,6 +2322,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>不支持 model_type %1；支持的有：%2</translation>
         </message>
         <message>
+            <source>n must be a whole number &gt;= 0 (positions 0 .. n-1), not %1</source>
+            <translation>n 必须是 &gt;= 0 的整数（位置 0 .. n-1），而不是 %1</translation>
+        </message>
+        <message>
             <source>neighbours must be a whole number in 0..16, not %1</source>
             <translation>neighbours 必须是 0..16 之间的整数，而不是 %1</translation>
         </message>
@@ -2694,6 +2710,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>数组有 %1 个数；检查最多读取 %2 个（请保存更少的位置）</translation>
         </message>
         <message>
+            <source>the array holds values as large as %1; a PE table's lie within ±1 (times a scale such as √d_model)</source>
+            <translation>数组中的值大到 %1；PE 表的值在 ±1 之内（再乘以 √d_model 之类的缩放）</translation>
+        </message>
+        <message>
             <source>the array is empty (shape %1)</source>
             <translation>数组为空（形状 %1）</translation>
         </message>
@@ -2742,6 +2762,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>文件头不是 JSON 对象</translation>
         </message>
         <message>
+            <source>the input X</source>
+            <translation>输入 X</translation>
+        </message>
+        <message>
             <source>the key(s) %1 appear twice in one object</source>
             <translation>键 %1 在同一个对象中出现了两次</translation>
         </message>
@@ -2768,6 +2792,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>the module has no (max_len, d_model) buffer: give d_model= and max_len=</source>
             <translation>该模块没有 (max_len, d_model) 的缓冲区：请给出 d_model= 和 max_len=</translation>
+        </message>
+        <message>
+            <source>the module returned a nested or sparse tensor; the check reads a dense (L, d) one</source>
+            <translation>模块返回了嵌套或稀疏张量；检查需要稠密的 (L, d) 张量</translation>
+        </message>
+        <message>
+            <source>the module returned an empty tensor (shape %1)</source>
+            <translation>模块返回了空张量（形状 %1）</translation>
         </message>
         <message>
             <source>the number %1 is too large</source>
@@ -2896,6 +2928,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token ids must lie in 0..%1 (the rows of %2)</source>
             <translation>词元 ID 必须在 0..%1 之内（%2 的行）</translation>
+        </message>
+        <message>
+            <source>token rows</source>
+            <translation>词元行</translation>
         </message>
         <message>
             <source>token rows (%1 x %2)</source>

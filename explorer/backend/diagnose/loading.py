@@ -17,6 +17,7 @@ import numpy as np
 from explorer.errors import InputError, msg, require
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
+MAX_ABS = 1e303               # larger values are no PE table (1e308: its fitted scale overflowed to inf)
 MAX_VALUES = 1 << 24          # 16,777,216 numbers: a 32768 x 512 table
 MAX_FILE_BYTES = 1 << 31      # 2 GiB on disk, for the formats read whole (.csv, .pt)
 LAZY = (".npy", ".npz", ".safetensors")   # headers first, then only the chosen array: any file size
@@ -29,6 +30,7 @@ def as_array(x) -> tuple[np.ndarray, str]:
         dtype = str(x.dtype).replace("torch.", "")
         require(not x.is_meta, "a meta tensor holds no values (it has only a shape): give a real one")
         require(not x.is_quantized, "a quantized tensor cannot be checked: give tensor.dequantize()")
+        require(not x.is_nested, "a nested tensor cannot be checked: give one dense tensor (rows of equal length)")
         require(str(x.layout) == "torch.strided", "a %1 tensor cannot be checked: give a dense one "
                 "(tensor.to_dense())", str(x.layout).replace("torch.", "").replace("_", " "))
         x = x.detach().cpu()
@@ -65,6 +67,9 @@ def check_values(x: np.ndarray) -> np.ndarray:
             "the array has shape %1: give (L, d), (d, L), (1, L, d) or a vector", x.shape)
     bad = int(np.count_nonzero(~np.isfinite(x)))
     require(bad == 0, "the array holds %1 NaN or infinite values; a PE table has none", f"{bad:,}")
+    peak = float(np.abs(x).max())
+    require(peak <= MAX_ABS, "the array holds values as large as %1; a PE table's lie within ±1 (times a scale "
+                             "such as √d_model)", f"{peak:.3g}")
     return x
 
 
