@@ -31,14 +31,14 @@ def sinusoidal(max_len: int, d_model: int, base: float = 10000.0, layout: str = 
     import numpy as np
 
     from explorer.backend.encodings import sinusoidal_pe
-    from explorer.errors import require
+    from explorer.errors import require, shown
 
     try:
         name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
     except (TypeError, ValueError):              # dtype=0, dtype=[4]: not a data type at all
         name = None
     require(name in ("float16", "float32", "float64"),
-            "dtype must be one of float16, float32, float64, not %1", " ".join(repr(dtype).split())[:40])
+            "dtype must be one of float16, float32, float64, not %1", shown(dtype))
     compute = "float32" if name == "float16" else name
     max_len, d_model, base, start = (_plain(v) for v in (max_len, d_model, base, start))
     return sinusoidal_pe(max_len, d_model, base, layout, compute, start).astype(name, copy=False)

@@ -136,3 +136,18 @@ def test_a_table_of_values_near_the_float_limit_is_refused(tmp_path, capsys):
     assert main(["check", str(tmp_path / "ok.npy"), "--json"]) == 1
     out = capsys.readouterr()
     assert "Infinity" not in out.out and "Warning" not in out.err
+
+
+@pytest.mark.parametrize("call", [
+    lambda: explorer.sinusoidal(8, 8, dtype=HUGE),
+    lambda: explorer.sinusoidal(8, 8, base=HUGE),
+    lambda: explorer.sinusoidal(8, 8, start=HUGE),
+    lambda: explorer.check(np.ones((8, 8)), kind=HUGE),
+    lambda: explorer.check(np.ones((8, 8)), pairing=HUGE),
+    lambda: explorer.rope_frequencies(HUGE),
+    lambda: explorer.rope_frequencies(8, rope_type="yarn", factor=HUGE),
+])
+def test_a_number_past_python_s_digit_limit_is_named_not_a_value_error(call):
+    with pytest.raises(InputError) as got:
+        call()
+    one_line(got, 300)

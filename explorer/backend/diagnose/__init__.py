@@ -32,9 +32,9 @@ def diagnose(x, kind: str | None = None, base: float | None = None, pairing: str
     dtype: the storage dtype when x was already converted (e.g. read from a float16 file)."""
     from explorer.backend.diagnose.rope_cache import PAIRINGS, check_inv_freq
 
-    require(kind is None or kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), repr(kind))
+    require(kind is None or kind in KINDS, "kind must be one of %1, not %2", ", ".join(KINDS), shown(kind))
     require(pairing is None or pairing in PAIRINGS,
-            "pairing must be one of %1, not %2", ", ".join(PAIRINGS), repr(pairing))
+            "pairing must be one of %1, not %2", ", ".join(PAIRINGS), shown(pairing))
     require(lang in LANGS, "lang must be one of %1, not %2", ", ".join(LANGS), shown(lang))
     require(base is None or (finite_number(base) and base > 1),     # numpy scalars too; not 10**400
             "base must be a finite number > 1, not %1", shown(base))
