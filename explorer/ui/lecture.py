@@ -102,6 +102,10 @@ class Lecture(QObject):
                                         shown_keys="PgDown, Space, →")
         self.prev_action = self._action(QCoreApplication.translate("Lecture", "Previous scene"), lambda: self.step(-1),
                                         shown_keys="PgUp, ←")
+        # the docks' titles first: a dock's setWindowTitle renames its toggle action too (the caption bar's
+        # menu item had read "Lesson", the formula panel's "Formula and code")
+        self.formula_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Formula and code"))
+        self.caption_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Lesson"))
         self.caption_action = self.caption_dock.toggleViewAction()
         self.caption_action.setText(QCoreApplication.translate("Lecture", "Show caption bar"))
         self.caption_action.triggered.connect(lambda shown: None if shown else self.end())
@@ -110,7 +114,8 @@ class Lecture(QObject):
                                        shown_keys="Esc")
         self.menu.addSeparator()
         self.hide_action = self._action(QCoreApplication.translate("Lecture", "Hide plot behind a question card"), self.set_hidden,
-                                        checkable=True, shown_keys="R / Enter: reveal")
+                                        checkable=True,
+                                        shown_keys=QCoreApplication.translate("Lecture", "R / Enter: reveal"))
         self.menu.addSeparator()
         self.play_action = self._action(QCoreApplication.translate("Lecture", "Play / pause animation"), self.toggle_animation,
                                         keys="Ctrl+P")
@@ -122,8 +127,6 @@ class Lecture(QObject):
         self.formula_action.setShortcut(QKeySequence("Ctrl+F"))
         w.addAction(self.formula_action)
         self.menu.addAction(self.formula_action)
-        self.formula_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Formula and code"))
-        self.caption_dock.setWindowTitle(QCoreApplication.translate("Lecture", "Lesson"))
 
     # deck ---------------------------------------------------------------------------------------
     def set_deck(self, deck, index: int = 0) -> None:

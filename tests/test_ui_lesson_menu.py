@@ -1,0 +1,20 @@
+"""The Lesson menu's items read what they do, in English and Chinese, also in F11: a dock's setWindowTitle renames
+its toggle action, and the caption bar's item had read "Lesson" ("课程"), the formula panel's "Formula and code"."""
+
+import pytest
+
+
+@pytest.mark.parametrize("lang, want", [
+    ("en", ["Show caption bar", "Show animation controls", "Formula and code panel", "R / Enter: reveal"]),
+    ("zh_CN", ["显示字幕栏", "显示动画控件", "公式与代码面板", "R / Enter：揭示"]),
+])
+def test_the_lesson_menu_names_its_docks_by_what_they_show(qtbot, settings, lang, want):
+    from tests.conftest import window_in
+
+    with window_in(lang, settings) as win:
+        for scale in (1.0, 1.5):
+            win.presenter.set_scale(scale)
+            lec = win.lecture
+            texts = [lec.caption_action.text(), lec.anim_bar_action.text(), lec.formula_action.text(),
+                     lec.hide_action.text().split("\t")[-1]]
+            assert texts == want, (scale, texts)
