@@ -197,3 +197,20 @@ def test_every_base_is_written_out_alike(window, qtbot):
     window.controller.update_view("frequencies", rope=True)
     text = show_tab(window, qtbot, "frequencies").readout.text()
     assert "base 1,000,000" in text and "e+0" not in text, text
+
+
+def test_an_inv_freq_with_a_zero_reads_in_chinese_and_counts_one_value(qtbot, settings, monkeypatch, tmp_path):
+    """Stop 52's review: the Chinese headline kept "an inv_freq vector holds positive numbers" in English, and
+    the readout said "1 values are 0" and joined its parts with an ASCII "; " in Chinese."""
+    import explorer
+    from tests.conftest import window_in
+
+    vector = np.array([1.0, 0.1, 0.0, 0.5])
+    assert "inv_freq 向量的各项应为正数" in explorer.check(vector, kind="inv_freq", lang="zh_CN").summary
+    path = tmp_path / "vector.npy"
+    np.save(path, vector)
+    for lang, words, stray in (("en", "1 value is 0, not drawn", "1 values"), ("zh_CN", "；1 个值为 0", "; ")):
+        with window_in(lang, settings) as win:
+            open_through_action(win, monkeypatch, path)
+            text = win.views["check"].readout.text()
+            assert words in text and stray not in text, text

@@ -107,7 +107,7 @@
         </message>
         <message>
             <source>Lesson ▸ Start built-in lesson, or File ▸ Open scene or deck.</source>
-            <translation>课程 ▸ 开始内置课程，或 文件 ▸ 打开场景或场景集。</translation>
+            <translation>课程 ▸ 开始内置课程，或 文件 ▸ 打开场景或课件。</translation>
         </message>
         <message>
             <source>scene %1 / %2</source>
@@ -353,6 +353,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1：%2，%3（按分析时的方向）</translation>
         </message>
         <message>
+            <source>; </source>
+            <translation>；</translation>
+        </message>
+        <message>
             <source>no reference: the data fits no known table</source>
             <translation>没有参考表：数据不符合任何已知的表</translation>
         </message>
@@ -379,6 +383,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do not turn)</source>
             <translation>%1 个频率为 0，未画在对数坐标上（p-RoPE 中不旋转的通道对）</translation>
+        </message>
+        <message>
+            <source>1 value is 0, not drawn on the log axis</source>
+            <translation>1 个值为 0，未画在对数坐标上</translation>
         </message>
         <message>
             <source>%1 values are 0, not drawn on the log axis</source>
@@ -1659,7 +1667,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>a deck file must end in .json, not %1</source>
-            <translation>幻灯片组文件的扩展名必须是 .json，而不是 %1</translation>
+            <translation>课件文件的扩展名必须是 .json，而不是 %1</translation>
         </message>
         <message>
             <source>a file of %1 vanished while it was opened</source>
@@ -2123,15 +2131,15 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>deck</source>
-            <translation>幻灯片组</translation>
+            <translation>课件</translation>
         </message>
         <message>
             <source>deck file</source>
-            <translation>幻灯片组文件</translation>
+            <translation>课件文件</translation>
         </message>
         <message>
             <source>deck file %1</source>
-            <translation>幻灯片组文件 %1</translation>
+            <translation>课件文件 %1</translation>
         </message>
         <message>
             <source>dpi must be between %1 and %2; got %3</source>
@@ -3557,7 +3565,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>deck</source>
-            <translation>幻灯片组</translation>
+            <translation>课件</translation>
         </message>
         <message>
             <source>export</source>
@@ -3701,6 +3709,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>上一个场景</translation>
         </message>
         <message>
+            <source>Formula and code</source>
+            <translation>公式与代码</translation>
+        </message>
+        <message>
+            <source>Lesson</source>
+            <translation>课程</translation>
+        </message>
+        <message>
             <source>Show caption bar</source>
             <translation>显示字幕栏</translation>
         </message>
@@ -3713,6 +3729,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>用问题卡片遮住图</translation>
         </message>
         <message>
+            <source>R / Enter: reveal</source>
+            <translation>R / Enter：揭示</translation>
+        </message>
+        <message>
             <source>Play / pause animation</source>
             <translation>播放 / 暂停动画</translation>
         </message>
@@ -3723,14 +3743,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>Formula and code panel</source>
             <translation>公式与代码面板</translation>
-        </message>
-        <message>
-            <source>Formula and code</source>
-            <translation>公式与代码</translation>
-        </message>
-        <message>
-            <source>Lesson</source>
-            <translation>课程</translation>
         </message>
     </context>
     <context>

@@ -192,6 +192,12 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
     return out
 
 
+NOT_A_VECTOR = {   # what an inv_freq of one number or of non-positive numbers is nearest to, in English and Chinese
+    "positive": ("an inv_freq vector holds positive numbers", "inv_freq 向量的各项应为正数"),
+    "one": ("one number", "只有一个数"),
+}
+
+
 def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") -> Diagnosis:
     """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h)), or proportional's
     (explorer.backend.diagnose.proportional: positive, then zeros)."""
@@ -204,8 +210,8 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
     if turning:                                         # p-RoPE: its slow pairs have frequency 0
         return check_proportional(w, turning, tol, conv, lang)
     if np.any(w <= 0) or h < 2:
-        msg = "an inv_freq vector holds positive numbers" if np.any(w <= 0) else "one number"
-        found = (mistake("unknown", lang, nearest=msg, err=float("inf"), tol=tol),)
+        nearest = NOT_A_VECTOR["positive" if np.any(w <= 0) else "one"][lang == "zh_CN"]
+        found = (mistake("unknown", lang, nearest=nearest, err=float("inf"), tol=tol),)
         return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
     with np.errstate(over="ignore"):                    # w[0] a denormal: w / w[0] is inf
         spread = float(np.max(np.abs(w / w[0] - 1)))

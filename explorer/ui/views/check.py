@@ -186,6 +186,7 @@ class CheckView(PanelView):
         return fill(self.tr("%1: %2, %3 (as analysed)"), r.name, kinds.get(r.kind, r.kind), shape)
 
     def _error_text(self, r) -> str:
+        sep = self.tr("; ")
         if r.reference is None:
             text = self.tr("no reference: the data fits no known table")
         elif r.match:
@@ -197,22 +198,24 @@ class CheckView(PanelView):
             text = fill(self.tr("max |yours − reference| = %1; the nearest fit is off by %2 (a match allows %3)"),
                         f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
         if r.clipped_peak:
-            text += "; " + fill(self.tr("your table's colours span ±%1, from the 99.5th percentile of |value| "
-                                        "(a few values reach %2)"), f"{nice_levels(r.table_limit)[1]:.3g}",
-                                f"{r.clipped_peak:.3g}")
+            text += sep + fill(self.tr("your table's colours span ±%1, from the 99.5th percentile of |value| "
+                                       "(a few values reach %2)"), f"{nice_levels(r.table_limit)[1]:.3g}",
+                               f"{r.clipped_peak:.3g}")
         if r.difference_clipped:
-            text += "; " + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
-                                f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
+            text += sep + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
+                               f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
         zeros = int(np.count_nonzero(r.table == 0)) if r.table.ndim == 1 else 0
         if zeros and r.convention.get("rope_type") == "proportional":
-            text += "; " + fill(self.tr("%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do "
-                                        "not turn)"), f"{zeros:,}")
+            text += sep + fill(self.tr("%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do "
+                                       "not turn)"), f"{zeros:,}")
         elif zeros:
-            text += "; " + fill(self.tr("%1 values are 0, not drawn on the log axis"), f"{zeros:,}")
+            text += sep + (self.tr("1 value is 0, not drawn on the log axis") if zeros == 1 else
+                           fill(self.tr("%1 values are 0, not drawn on the log axis"), f"{zeros:,}"))
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
-            text += "; " + fill(self.tr("%1 of %2 values drawn (evenly spaced rows and columns, exact values)"), f"{drawn:,}", f"{total:,}")
+            text += sep + fill(self.tr("%1 of %2 values drawn (evenly spaced rows and columns, exact values)"),
+                               f"{drawn:,}", f"{total:,}")
         return text
 
     def _draw_images(self, r) -> None:
