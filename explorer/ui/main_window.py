@@ -134,6 +134,8 @@ class MainWindow(QMainWindow):
         c.params_changed.connect(self.controls.set_params)
         c.state_changed.connect(self._on_state_changed)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # a message longer than the bar (a refusal naming a long path, in F11) is cut: the whole of it on hover
+        self.statusBar().messageChanged.connect(lambda text: self.statusBar().setToolTip(text))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._window_timer.timeout.connect(self._on_view_window_changed)
         self._resize_timer.timeout.connect(self._on_view_resized)
