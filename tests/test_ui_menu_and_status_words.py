@@ -32,3 +32,28 @@ def test_a_status_message_too_long_for_the_bar_is_whole_in_its_tooltip(qtbot, se
         assert win.statusBar().currentMessage() == text and win.statusBar().toolTip() == text
         win.statusBar().clearMessage()
         assert win.statusBar().toolTip() == ""
+
+
+def test_a_check_panel_with_a_long_title_keeps_its_image_inside_it(qtbot, settings, monkeypatch, tmp_path):
+    """F11 at 1280 px with the formula panel open: "difference: yours − reference" needed a wider panel than the
+    200 px its explicit preferred width capped its minimum at, so its view box ran under the next colour bar."""
+    import numpy as np
+
+    from tests.conftest import window_in
+    from tests.test_ui_check import open_through_action
+
+    path = tmp_path / "table.npy"
+    np.save(path, np.random.default_rng(0).normal(0, 0.5, (64, 32)).astype(np.float32))
+    with window_in("en", settings) as win:
+        win.presenter.set_scale(1.5)
+        win.lecture.formula_action.trigger()
+        open_through_action(win, monkeypatch, path)
+        win.tabs.setCurrentIndex(list(win.views).index("check"))
+        view = win.views["check"]
+        qtbot.waitUntil(lambda: view.diff.plot.titleLabel.text.startswith("difference"))
+        qtbot.wait(50)
+        for panel in (view.mine, view.ref, view.diff):
+            plot, box, bar = panel.plot.sceneBoundingRect(), panel.plot.getViewBox().sceneBoundingRect(), \
+                panel.bar.sceneBoundingRect()
+            assert box.right() <= plot.right() + 1 and box.right() <= bar.left() + 1, (panel.plot.titleLabel.text,
+                                                                                        box, plot, bar)

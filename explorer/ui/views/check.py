@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidge
 from explorer.compute import check as data
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.base import cache_axes
-from explorer.ui.views.titles import set_title
+from explorer.ui.views.titles import equal_width, set_title
 from explorer.ui.views.ranges import nice_levels, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.translations import fill
@@ -114,7 +114,7 @@ class CheckView(PanelView):
         layout = self.canvas.ci.layout
         for col, panel in zip((0, 2, 4), (self.mine, self.ref, self.diff)):
             layout.setColumnStretchFactor(col, 1)     # three equal panels, whatever their titles
-            panel.plot.setPreferredWidth(200)
+            equal_width(panel.plot, 200)
 
     def _build_curves(self) -> None:
         c = self.curves_canvas

@@ -13,7 +13,7 @@ from explorer.ui.i18n import Retranslatable, current_language
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.tick_room import whole_ticks
 from explorer.ui.views.base import SteadyLabel, cell_under
-from explorer.ui.views.titles import set_title
+from explorer.ui.views.titles import equal_width, set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
@@ -46,7 +46,7 @@ class QkView(Retranslatable, PanelView):
             panel.plot.setAspectLocked(True)
         for col, panel in ((0, self.q_img), (2, self.k_img)):
             self.canvas.ci.layout.setColumnStretchFactor(col, 1)   # q and k alike, whatever their titles
-            panel.plot.setPreferredWidth(200)
+            equal_width(panel.plot, 200)
         self.position_axes = (self.q_img.plot.getAxis("left"), self.k_img.plot.getAxis("left"),
                               *(p.plot.getAxis(a) for p in (self.rot_img, self.plain_img)
                                 for a in ("left", "bottom")))

@@ -119,6 +119,22 @@ def fit_title_row(plot) -> None:
     need = max(30, math.ceil(_title_height(plot.titleLabel)) + 2)
     plot.titleLabel.setMaximumHeight(need)
     plot.layout.setRowFixedHeight(0, need)
+    _keep_equal_width(plot)
+
+
+def equal_width(plot, width: float) -> None:
+    """Panels of one row `width` px wide each, whatever their titles (with equal column stretch), unless a
+    panel needs more: Qt caps an item's minimum at an explicit preferred width, so a plain
+    setPreferredWidth(200) let a wider title's panel be squeezed under what its own layout needs, and its
+    view box ran under the next colour bar (Check's "difference: yours − reference" in F11 at 1280 px)."""
+    plot._equal_width = width
+    _keep_equal_width(plot)
+
+
+def _keep_equal_width(plot) -> None:
+    width = getattr(plot, "_equal_width", None)
+    if width is not None:
+        plot.setPreferredWidth(max(width, plot.layout.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()))
 
 
 _CJK_LINE: dict = {}     # (label options, application font) -> the height of a CJK title line
