@@ -156,3 +156,12 @@ def test_one_translation_table_serves_qt_and_headless_text():
     zh = formulas.formula_html("similarity", Params(), 5, "zh_CN")
     assert table["Formulas"]["depends only on the offset k = q − p"] in zh
     assert fill("%1 of %2, not %10", "a", "%2") == "a of %2, not %10"
+
+
+@pytest.mark.parametrize("layout,chinese", [("interleaved", "通道排列: 交错"), ("concat", "通道排列: 拼接"),
+                                            ("t2t", "通道排列: t2t")])
+def test_settings_line_names_the_layout_in_the_panels_language(layout, chinese):
+    """The settings line wrote 'layout: interleaved' with the value in English in the Chinese panel."""
+    p = Params(layout=layout)
+    assert f"layout: {layout}" in formulas.formula_html("heatmap", p, 5, "en")
+    assert chinese in formulas.formula_html("heatmap", p, 5, "zh_CN")

@@ -18,6 +18,8 @@ from explorer.translations import QT_TRANSLATE_NOOP, translate
 
 TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "Formulas")
     "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
+    "interleaved": QT_TRANSLATE_NOOP("Formulas", "interleaved"),     # the layouts' names, as the
+    "concat": QT_TRANSLATE_NOOP("Formulas", "concat"),               # control panel writes them
     "at": QT_TRANSLATE_NOOP("Formulas", "At"),
     "channel": QT_TRANSLATE_NOOP("Formulas", "channel"),
     "pos": QT_TRANSLATE_NOOP("Formulas", "position"),
@@ -92,7 +94,7 @@ def _pair_index(params: Params, channel: int) -> int:
 
 def _settings(params: Params, lang: str) -> str:
     return (f"d = {params.d_model}, base = {num(params.base)}, max_len = {params.max_len}, "
-            f"{_w('layout', lang)}: {params.layout}")
+            f"{_w('layout', lang)}: {_w(params.layout, lang) if params.layout in TEXT else params.layout}")
 
 
 def _heatmap(params: Params, cursor: int, channel: int, lang: str) -> list[str]:

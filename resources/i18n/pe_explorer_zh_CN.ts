@@ -3175,6 +3175,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>通道排列</translation>
         </message>
         <message>
+            <source>interleaved</source>
+            <translation>交错</translation>
+        </message>
+        <message>
+            <source>concat</source>
+            <translation>拼接</translation>
+        </message>
+        <message>
             <source>At</source>
             <translation>在</translation>
         </message>
