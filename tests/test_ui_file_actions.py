@@ -89,3 +89,33 @@ def test_a_scene_whose_yarn_mscale_zeroes_the_factor_is_one_line_and_other_bugs_
 
     window.file_actions._guard(broken)
     assert shown[1] == "internal error: RuntimeError: boom"
+
+
+def test_full_size_export_dialog_is_titled_and_message_boxes_name_the_app_as_the_window_does(settings, tmp_path,
+                                                                                            monkeypatch):
+    """The export's progress dialog had no title, and the Chinese message box was titled 位置编码探索器
+    where the window title and every message say PE Explorer."""
+    from PySide6.QtWidgets import QProgressDialog
+
+    from explorer.backend import full_export
+    from tests.conftest import window_in
+
+    for lang, title in (("en", "Export full-size table"), ("zh_CN", "导出完整表格")):
+        with window_in(lang, settings) as win:
+            seen = []
+
+            def export(kind, params, path, progress, cancelled):
+                seen.extend(d.windowTitle() for d in win.findChildren(QProgressDialog))
+                return 1, 1
+
+            monkeypatch.setattr(full_export, "export_full", export)
+            monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "x.npy"), ""))
+            win.file_actions.export_full("pe")
+            assert seen == [title]
+            boxes = []
+            monkeypatch.setattr(QMessageBox, "warning", lambda parent, t, text: boxes.append(t))
+            bad = tmp_path / "bad.json"
+            bad.write_text("{")
+            monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+            win.file_actions._guard(win.file_actions.open_scene)
+            assert boxes == ["PE Explorer"] and win.windowTitle().startswith("PE Explorer")

@@ -148,6 +148,7 @@ class FileActions(QObject):
             return
         dialog = QProgressDialog(fill(self.tr("Writing %1 × %2 values…"), f"{rows:,}", f"{cols:,}"), self.tr("Cancel"), 0, 1000,
                                  self.window)
+        dialog.setWindowTitle(self.tr("Export full-size table"))     # the File menu's words (it had none)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(300)
 

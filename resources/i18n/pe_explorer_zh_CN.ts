@@ -3070,7 +3070,7 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         </message>
         <message>
             <source>PE Explorer</source>
-            <translation>位置编码探索器</translation>
+            <translation>PE Explorer</translation>
         </message>
         <message>
             <source>Open scene or deck</source>
