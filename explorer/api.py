@@ -2,7 +2,8 @@
 
     explorer.sinusoidal(max_len, d_model, base=10000.0, layout="interleaved", dtype="float32")
     explorer.rope_frequencies(head_dim, base=10000.0, rope_type="default", **params)
-    explorer.check(x)   # x: numpy array, torch tensor, or an nn.Module like the seeds' PositionalEncoding
+    explorer.check(x)   # x: numpy array, torch tensor, a file path, or an nn.Module like the seeds'
+    #                     PositionalEncoding
     explorer.show(x)    # opens the window on x
     explorer.open_model("smollm2")   # a checkpoint: its tokens, X and layer-0 q / k (a with block)
 
@@ -79,19 +80,33 @@ def rope_frequencies(head_dim: int, base: float = 10000.0, rope_type: str = "def
 
 
 def check(x, *, kind: str | None = None, base: float | None = None, pairing: str | None = None,
-          d_model: int | None = None, max_len: int | None = None, lang: str = "en"):
+          d_model: int | None = None, max_len: int | None = None, lang: str = "en", key: str | None = None):
     """Diagnosis of x: .match, .convention, .mistakes, .max_error, .summary, .fix, .reference.
 
-    x: a numpy array, a torch tensor, or an nn.Module called the way the seeds' PositionalEncoding is
-    used: zeros (1, max_len, d_model) in, eval mode, the PE out (d_model and max_len are read from its
-    `pe` buffer, or given). kind / base / pairing: what the data should be (see the CLI)."""
-    from explorer.backend.diagnose import diagnose
+    x: a numpy array, a torch tensor, a file path (.npy, .npz, .safetensors, .csv, .pt, .pth: read as
+    `pe-explorer check FILE` reads it; key: the array of a file that holds several), or an nn.Module
+    called the way the seeds' PositionalEncoding is used: zeros (1, max_len, d_model) in, eval mode,
+    the PE out (d_model and max_len are read from its `pe` buffer, or given). kind / base / pairing:
+    what the data should be (see the CLI)."""
+    from explorer.backend.diagnose import diagnose, load_array
+    from explorer.errors import require
 
     base, d_model, max_len = _plain(base), _plain(d_model), _plain(max_len)
+    if is_path(x):          # a path string had been read as data: "must hold real numbers, not <U16"
+        data, dtype, _ = load_array(x, key, key_hint="key=NAME")
+        return diagnose(data, kind=kind, base=base, pairing=pairing, lang=lang, dtype=dtype)
+    require(key is None, "key names an array in a file, but x is not a file path")
     if _is_module(x):
         x = module_table(x, d_model, max_len)
         kind = kind or "pe"
     return diagnose(x, kind=kind, base=base, pairing=pairing, lang=lang)
+
+
+def is_path(x) -> bool:
+    """True for a file path: a str or os.PathLike (pathlib.Path)."""
+    import os
+
+    return isinstance(x, (str, os.PathLike))
 
 
 def _is_module(x) -> bool:

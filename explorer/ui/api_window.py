@@ -21,11 +21,15 @@ def event_loop_running() -> bool:
 
 
 def show(x, *, kind: str | None = None, base: float | None = None, pairing: str | None = None,
-         d_model: int | None = None, max_len: int | None = None, block: bool | None = None):
+         d_model: int | None = None, max_len: int | None = None, block: bool | None = None,
+         key: str | None = None):
     """Open the window on x in the check view and return it. x as explorer.check takes it (numpy
-    array, torch tensor, nn.Module); kind / base / pairing: what it should be. block None: block in a
-    plain script, return at once inside IPython with a Qt event loop; True / False force it."""
-    from explorer.api import _is_module, module_table
+    array, torch tensor, file path, nn.Module); kind / base / pairing: what it should be; key: the
+    array of a file that holds several (None: the window asks). block None: block in a plain script,
+    return at once inside IPython with a Qt event loop; True / False force it."""
+    import os
+
+    from explorer.api import _is_module, is_path, module_table
     from explorer.compute.check import remember_array
     from explorer.errors import require
 
@@ -33,15 +37,20 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
             f"kind must be one of pe, rope_cache, inv_freq, not {kind!r}")
     require(pairing in (None, "half", "interleaved"),
             f"pairing must be one of half, interleaved, not {pairing!r}")
-    if _is_module(x):
-        label = f"{type(x).__name__}()"
-        x = module_table(x, d_model, max_len)
+    require(key is None or is_path(x), "key names an array in a file, but x is not a file path")
+    token = None
+    if is_path(x):            # the window reads it, on its worker with Cancel, as File → Check my table
+        pass
+    elif _is_module(x):
+        token = remember_array(module_table(x, d_model, max_len), f"{type(x).__name__}()")
         kind = kind or "pe"
     else:
-        label = "explorer.show(x)"
-    token = remember_array(x, label)          # validated here: a bad array raises before any window
+        token = remember_array(x, "explorer.show(x)")   # validated here: a bad array raises before any window
     window = open_window()
-    window.check_actions.show_source(token, kind or "", base, pairing or "")
+    if token is None:
+        window.check_actions.show_file(os.fspath(x), key, kind or "", base, pairing or "")
+    else:
+        window.check_actions.show_source(token, kind or "", base, pairing or "")
     window.show()
     _bring_to_front(window)
     if block is None:

@@ -137,6 +137,15 @@ class CheckActions(QObject):
         self._start(replace(current, source=str(path), key=key or "", lang=self.ui_language()),
                     ask_key=key is None)
 
+    def show_file(self, path: str, key: str | None, kind: str = "", base: float | None = None,
+                  pairing: str = "") -> None:
+        """explorer.show(path): the check tab on a file, read as File → Check my table reads it (key
+        None: ask which array when it holds several), with what the data should be."""
+        c = self.window.controller
+        c.set_state(replace(c.state.with_view_state(VIEW, kind=kind or "", base=base, pairing=pairing or ""),
+                            view=VIEW))
+        self.open_file(path, key)
+
     def show_source(self, token: str, kind: str = "", base: float | None = None,
                     pairing: str = "") -> None:
         """Show data already registered (explorer.show): the check tab on it, computed by the view's

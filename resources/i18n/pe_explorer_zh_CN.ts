@@ -790,8 +790,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中没有 tokenizer.json（需要模型自带的分词器）</translation>
         </message>
         <message>
-            <source>%1 holds %2 arrays (%3): choose one with --key NAME</source>
-            <translation>%1 中有 %2 个数组（%3）：请用 --key NAME 选择其中一个</translation>
+            <source>%1 holds %2 arrays (%3): choose one with %4</source>
+            <translation>%1 中有 %2 个数组（%3）：请用 %4 选择其中一个</translation>
         </message>
         <message>
             <source>%1 holds no .npy array</source>
@@ -2212,6 +2212,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>inv_freq has %1 frequencies; a head of %2 channels takes at most %3</source>
             <translation>inv_freq 有 %1 个频率；一个 %2 通道的头最多只能用 %3 个</translation>
+        </message>
+        <message>
+            <source>key names an array in a file, but x is not a file path</source>
+            <translation>key 指的是文件中的某个数组，但 x 不是文件路径</translation>
         </message>
         <message>
             <source>kind must be one of %1, not %2</source>

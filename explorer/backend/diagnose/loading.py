@@ -78,8 +78,10 @@ def _rows_equal(x: np.ndarray) -> bool:
     return bool(np.array_equal(x, np.broadcast_to(x[:1], x.shape)))
 
 
-def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndarray, str, str]:
-    """(float64 array, storage dtype, name of the array in the file) from `path`."""
+def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = "--key NAME"
+               ) -> tuple[np.ndarray, str, str]:
+    """(float64 array, storage dtype, name of the array in the file) from `path`; key_hint: how the
+    caller names the array to take, for a file that holds several (the CLI's option, the API's key=)."""
     p = Path(path)
     suffix = p.suffix.lower()
     require(suffix in SUFFIXES, "a table file must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
@@ -93,7 +95,7 @@ def load_array(path: str | os.PathLike, key: str | None = None) -> tuple[np.ndar
         with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
             warnings.simplefilter("ignore")  # the one line below says what went wrong
             arrays = _read(p, suffix)
-            return _pick(arrays, key, p)   # inside: a truncated .npy fails when its values are read
+            return _pick(arrays, key, p, key_hint)   # inside: a truncated .npy fails when its values are read
     except InputError:
         raise
     except MemoryError:
@@ -244,15 +246,15 @@ def _csv_extent(p: Path) -> tuple[tuple[int, int], int]:
     return (rows, cols), max(rows * cols, commas + rows)
 
 
-def _pick(arrays: dict, key: str | None, p: Path) -> tuple[np.ndarray, str, str]:
+def _pick(arrays: dict, key: str | None, p: Path, key_hint: str = "--key NAME") -> tuple[np.ndarray, str, str]:
     if key is not None:
         require(key in arrays, "%1 has no array %2; it has: %3", p, repr(key), ", ".join(sorted(arrays)) or "-")
         chosen = key
     else:
         candidates = [k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and _size(v) > 1]
         require(candidates, "%1 holds no array with more than one number", p)
-        require(len(candidates) == 1, "%1 holds %2 arrays (%3): choose one with --key NAME", p, len(candidates),
-                                      ", ".join(sorted(candidates)[:8]))
+        require(len(candidates) == 1, "%1 holds %2 arrays (%3): choose one with %4", p, len(candidates),
+                ", ".join(sorted(candidates)[:8]), key_hint)
         chosen = candidates[0]
     chosen_array = arrays[chosen]
     if isinstance(chosen_array, Stored):

@@ -1,0 +1,75 @@
+"""explorer.check(path) and explorer.show(path): a user's file, read as `pe-explorer check FILE` reads it.
+
+A path string had been taken for data: explorer.check("pe.npy") said "the data must hold real numbers, not
+<U6 values"."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import explorer
+from explorer.errors import InputError
+from tests.test_ui_check import rope_cos_cache, shown_windows  # noqa: F401 - the fixture
+
+
+@pytest.fixture
+def tables(tmp_path):
+    """(a .npy of a float16 PE table, a .npz holding a right and a doubled table)."""
+    pe = explorer.sinusoidal(64, 32)
+    np.save(tmp_path / "pe.npy", pe.astype(np.float16))
+    np.savez(tmp_path / "two.npz", right=pe, doubled=2 * pe)
+    return tmp_path / "pe.npy", tmp_path / "two.npz"
+
+
+def test_a_path_is_read_as_the_command_line_reads_it(tables):
+    npy, npz = tables
+    for path in (str(npy), npy):                                   # a str or a pathlib.Path
+        got = explorer.check(path)
+        assert got.match and got.convention["dtype"] == "float16"  # the file's storage, as the CLI says
+        assert got.summary == explorer.check(np.load(npy)).summary          # the same as its array
+    cli = subprocess.run([sys.executable, "-m", "explorer", "check", str(npy), "--json"], capture_output=True,
+                         text=True)
+    assert cli.returncode == 0 and '"match": true' in cli.stdout
+    doubled = explorer.check(npz, key="doubled")
+    assert doubled.match and doubled.convention["scale"] == pytest.approx(2.0)
+    assert explorer.check(npz, key="right").convention["scale"] == pytest.approx(1.0)
+
+
+def test_bad_paths_and_keys_are_one_line_naming_the_api_argument(tables, tmp_path):
+    npy, npz = tables
+    with pytest.raises(InputError) as several:
+        explorer.check(str(npz))
+    assert "choose one with key=NAME" in str(several.value) and "\n" not in str(several.value)
+    cli = subprocess.run([sys.executable, "-m", "explorer", "check", str(npz)], capture_output=True, text=True)
+    assert cli.returncode == 2 and "choose one with --key NAME" in cli.stderr        # the CLI's own option
+    for bad, words in ((tmp_path / "gone.npy", "no such file"), ("", "must end in"),
+                       (pathlib.Path(tmp_path), "must end in")):
+        with pytest.raises(InputError, match=words):
+            explorer.check(bad)
+    with pytest.raises(InputError, match="not a file path"):
+        explorer.check(np.load(npy), key="right")
+    with pytest.raises(InputError) as zh:
+        explorer.check(str(npz), lang="zh_CN")
+    assert "key=NAME" in str(zh.value)   # the English line; the window and lang= translate it
+    from explorer.errors import error_text
+
+    assert "请用 key=NAME 选择其中一个" in error_text(zh.value, "zh_CN")
+
+
+def test_show_opens_the_check_view_on_a_file(shown_windows, tables):  # noqa: F811
+    npy, npz = tables
+    window = explorer.show(npz, key="doubled", base=10000.0, block=False)
+    assert window.check_actions.wait_idle() and window.controller.wait_idle()
+    state = window.controller.state
+    assert state.view == "check"
+    assert (state.views["check"].source, state.views["check"].key) == (str(npz), "doubled")
+    assert state.views["check"].base == 10000.0
+    r = window.views["check"].result
+    assert r.match and r.shape == (64, 32) and r.convention["scale"] == pytest.approx(2.0)
+    with pytest.raises(InputError, match="not a file path"):
+        explorer.show(rope_cos_cache(), key="cos", block=False)
