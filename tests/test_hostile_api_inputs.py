@@ -80,6 +80,23 @@ def test_a_model_s_rows_for_ten_million_ids_are_refused_before_they_are_made():
     assert model.input_x(ids[:5]).shape == (5, 384)
 
 
+def test_a_batch_of_ids_is_refused_not_read_as_one_long_text():
+    """input_x([[a, b], [c, d]]) gave one 4-token text with positions 0..3 (found by the API review, stop 53);
+    a batch of one, as tokenizers return it, is that one text."""
+    with explorer.open_model("minilm") as model:
+        ids = model.tokenize("positions matter").ids
+        for call in (model.input_x, model.layer0_qk, model.rows):
+            with pytest.raises(InputError) as got:
+                call(np.stack([ids, ids]))
+            assert one_line(got, 250).startswith("token ids must be one sequence, shape (n,) or (1, n), not (2, ")
+        np.testing.assert_array_equal(model.input_x(ids[None, :]), model.input_x(ids))
+        np.testing.assert_array_equal(model.layer0_qk(ids[None, :]).logits, model.layer0_qk(ids).logits)
+        assert model.input_x([]).shape == (0, 384)
+        with pytest.raises(InputError) as got:
+            model.layer0_qk([])             # had named an argument the caller never passed: "seq_len must be ..."
+        assert one_line(got).startswith("no tokens: give at least one token id")
+
+
 @pytest.mark.parametrize("n", ["5", 2.5, True, -1, None.__class__])
 def test_positions_takes_a_whole_number(n):
     model = explorer.open_model("minilm")

@@ -2346,6 +2346,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>嵌套太深</translation>
         </message>
         <message>
+            <source>no tokens: give at least one token id (or one row of the hidden state)</source>
+            <translation>没有词元：请至少给出一个词元 ID（或隐藏状态的一行）</translation>
+        </message>
+        <message>
             <source>none</source>
             <translation>无</translation>
         </message>
@@ -2924,6 +2928,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token ids must be integers</source>
             <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at a time (a batch would be read as one long text, with positions running on)</source>
+            <translation>词元 ID 必须是一个序列，形状为 (n,) 或 (1, n)，而不是 %1：PE Explorer 一次只读一段文本（一个批次会被当作一段长文本读取，位置会一直累加下去）</translation>
         </message>
         <message>
             <source>token ids must be whole numbers</source>

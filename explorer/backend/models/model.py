@@ -105,7 +105,12 @@ class Model:
         return cache
 
     def _ids(self, ids) -> np.ndarray:
-        ids = np.asarray(ids).reshape(-1)
+        """One sequence of token ids, (n,) int64: from (n,) or a batch of one (1, n), as tokenizers give it."""
+        ids = np.asarray(ids)
+        require(ids.ndim <= 1 or (ids.ndim == 2 and ids.shape[0] == 1),
+                "token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at "
+                "a time (a batch would be read as one long text, with positions running on)", tuple(ids.shape))
+        ids = ids.reshape(-1)
         require(ids.size == 0 or np.issubdtype(ids.dtype, np.integer), "token ids must be integers")
         ids = ids.astype(np.int64)
         rows = self.vocab_rows
@@ -169,19 +174,20 @@ class Model:
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
         """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.
 
-        Give token ids (1-D) for layer 0; a later layer needs its real input, a hidden state (n, d),
-        since PE Explorer does not run the layers before it."""
+        Give token ids ((n,) or (1, n), integers) for layer 0; a later layer needs its real input, a float
+        hidden state (n, d), since PE Explorer does not run the layers before it."""
         arr = np.asarray(ids_or_x)
         # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
         whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
         require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
                 self.config.n_layers - 1, int(layer) if whole else shown(layer))
-        if arr.ndim <= 1:
+        if arr.ndim <= 1 or np.issubdtype(arr.dtype, np.integer):     # token ids: (n,) or (1, n)
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
         if self.config.attention_refusal is not None:
             raise InputError(msg("%1: its attention cannot be shown: %2", self.name, self.config.attention_refusal))
+        require(arr.shape[0] > 0, "no tokens: give at least one token id (or one row of the hidden state)")
         _check_qk_budget(self.config, arr.shape[0], layer)
         if inv_freq is None and self.config.position == "rope" and layer not in self.config.nope_layers:
             inv_freq, attention_scaling = self.rope_inv_freq(arr.shape[0], layer)
