@@ -596,3 +596,24 @@ def test_nested_rope_parameters_need_a_layer_type_and_read_that_one():
     assert int(np.count_nonzero(ours.inv_freq)) == 64 and ours.attention_factor == factor
     local = scaling_from_config(Gemma3TextConfig().to_dict(), "sliding_attention")
     assert local == (10_000.0, RopeScaling())
+
+
+@pytest.mark.parametrize("rope_type,params", [
+    ("yarn", {"factor": 4.0}), ("yarn", {"factor": 8.0, "beta_fast": 16.0}),
+    ("llama3", {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}),
+    ("longrope", {"short_factor": [1.0] * 16, "long_factor": [2.0 + i / 8 for i in range(16)]})])
+def test_friendly_form_takes_max_position_embeddings_as_l0_like_transformers(rope_type, params):
+    """rope_frequencies(..., max_position_embeddings=L) without original_max_position_embeddings had been refused
+    ("rope type yarn needs original_max_position_embeddings"), where transformers' config takes L as L0 for llama3,
+    yarn and longrope (found by the API review, stop 53)."""
+    hf = LlamaConfig(hidden_size=64, num_attention_heads=2, head_dim=32, max_position_embeddings=8192,
+                     rope_parameters={"rope_type": rope_type, "rope_theta": 10000.0, **params})
+    assert hf.rope_parameters["original_max_position_embeddings"] == 8192      # transformers fills L0 in
+    for seq_len in (100, 9000):
+        inv, att = ROPE_INIT_FUNCTIONS[rope_type](hf, "cpu", seq_len=seq_len)
+        ours = rope_frequencies(32, 10000.0, rope_type, seq_len=seq_len, max_position_embeddings=8192, **params)
+        np.testing.assert_allclose(ours.inv_freq, inv.double().numpy(), rtol=RTOL)
+        assert ours.attention_factor == pytest.approx(float(att))
+        explicit = rope_frequencies(32, 10000.0, rope_type, seq_len=seq_len, max_position_embeddings=8192,
+                                    original_max_position_embeddings=8192, **params)
+        np.testing.assert_array_equal(ours.inv_freq, explicit.inv_freq)

@@ -260,10 +260,14 @@ def _inv_frequencies(head_dim: int, base: float, scaling: RopeScaling | None,
 
 def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, seq_len: int | None = None,
                      max_position_embeddings: int | None = None, **params) -> RopeFrequencies:
-    """The friendly form: rope_frequencies(128, 5e5, "llama3", factor=8, low_freq_factor=1, ...)."""
+    """The friendly form: rope_frequencies(128, 5e5, "llama3", factor=8, low_freq_factor=1, ...).
+    Without original_max_position_embeddings, llama3, yarn and longrope take max_position_embeddings
+    as L0, as transformers' config does (PretrainedConfig's rope standardisation)."""
     known = {f.name for f in fields(RopeScaling)} - {"rope_type"}
     extra = sorted(k for k in params if k not in known)
     require(not extra, "unknown RoPE parameter(s): %1; known: %2", ", ".join(extra), ", ".join(sorted(known)))
+    if rope_type in ("llama3", "yarn", "longrope") and params.get("original_max_position_embeddings") is None:
+        params["original_max_position_embeddings"] = max_position_embeddings
     scaling = RopeScaling(rope_type=rope_type, **params)
     return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)
 
