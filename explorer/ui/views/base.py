@@ -140,6 +140,21 @@ class View(QWidget):
             self._resized_to = e.size()
             self.resized.emit()
 
+    def track_resizes(self, box: pg.ViewBox) -> None:
+        """Also emit `resized` when `box` (the panel visible_region measures) gets another size while
+        the view keeps its own: a title, caption or note that takes its room moves the panel (the Learned
+        view's first result was computed for 170 rows, before its titles were set, and drawn into 154 px
+        until something else refreshed it)."""
+        sizes = []
+
+        def on_resized(*_) -> None:
+            rect = box.sceneBoundingRect()                 # in whole pixels, as visible_region counts them:
+            size = (int(rect.width()), int(rect.height()))  # a title set again moves it by a fraction
+            if not sizes or size != sizes[-1]:
+                sizes[:] = [size]
+                self.resized.emit()
+        box.sigResized.connect(on_resized)
+
     def set_cursor(self, pos: int | None) -> None:
         """Mark position `pos` (None: mark nothing)."""
 

@@ -72,6 +72,7 @@ class CurvesView(ZoomableView):
         self.cursor_line.hide()
         self.plot.addItem(self.cursor_line, ignoreBounds=True)
         self.box.addWidget(self.plot, 1)
+        self.track_resizes(self.plot.getViewBox())
         self.box.addWidget(self.readout)
         self._items: list[tuple] = []      # (curve, Band, Bars) per line: a curve, or its envelope
         self._width = 2.0

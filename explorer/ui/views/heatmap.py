@@ -29,6 +29,7 @@ class HeatmapView(ZoomableView):
         self.cursor_line.hide()
         self.panel.plot.addItem(self.cursor_line, ignoreBounds=True)
         self.box.addWidget(self.canvas, 1)
+        self.track_resizes(self.panel.plot.getViewBox())
         self.box.addWidget(self.readout)
         self._extent = None
         self.hovered.connect(self._show_hover)

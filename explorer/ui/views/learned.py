@@ -43,6 +43,7 @@ class LearnedView(Retranslatable, View):
             panel.plot.addItem(line, ignoreBounds=True)
             self.lines.append(line)
         self.box.addWidget(self.canvas, 5)
+        self.track_resizes(self.tables[1].plot.getViewBox())
         self.pca = PcaRow()
         self.box.addWidget(self.pca, 3)
         self.box.addWidget(self.readout)

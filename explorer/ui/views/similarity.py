@@ -45,6 +45,7 @@ class SimilarityView(ZoomableView):
             line.hide()
             self.panel.plot.addItem(line, ignoreBounds=True)
         self.box.addWidget(self.canvas, 1)
+        self.track_resizes(self.panel.plot.getViewBox())
         self.box.addWidget(self.readout)
         self._extent = None
         self._profile_of = None            # (d_model, metric) the profile's y label names
