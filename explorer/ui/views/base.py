@@ -155,6 +155,11 @@ class View(QWidget):
                 self.resized.emit()
         box.sigResized.connect(on_resized)
 
+    def zoomable_boxes(self) -> tuple:
+        """The ViewBoxes whose range the user may pan and zoom: those whose region goes into the State
+        (explorer.ui.views.ranges.fixed_ranges fixes every other)."""
+        return ()
+
     def set_cursor(self, pos: int | None) -> None:
         """Mark position `pos` (None: mark nothing)."""
 

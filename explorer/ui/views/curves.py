@@ -154,6 +154,9 @@ class CurvesView(ZoomableView):
         elif params is not None:
             self.plot.setXRange(0, params.max_len, padding=0.01)
 
+    def zoomable_boxes(self) -> tuple:
+        return (self.plot.getViewBox(),)          # its zoom is the State's (ZoomState)
+
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         (x0, x1), _ = self.plot.getViewBox().viewRange()
         width = max(1, int(self.plot.getViewBox().sceneBoundingRect().width()))

@@ -62,6 +62,9 @@ class HeatmapView(ZoomableView):
         elif len(state.zoom) == 4:
             self.panel.plot.setRange(xRange=state.zoom[2:4], yRange=state.zoom[0:2], padding=0)
 
+    def zoomable_boxes(self) -> tuple:
+        return (self.panel.plot.getViewBox(),)          # its zoom is the State's (ZoomState)
+
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         """(pos0, pos1, ch0, ch1, rows_px, cols_px) of what the plot shows now."""
         vb = self.panel.plot.getViewBox()

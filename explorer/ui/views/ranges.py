@@ -224,3 +224,18 @@ def decades(values) -> tuple[float, float]:
         return (0.0, 1.0)
     lo, hi = math.floor(math.log10(v.min())), math.ceil(math.log10(v.max()))
     return (float(lo), float(max(hi, lo + 1)))
+
+
+def fixed_ranges(view) -> None:
+    """Every plot of `view` but those whose range is the State's zoom (`view.zoomable_boxes()`: heatmap,
+    curves and similarity) takes no mouse pan or zoom and has no range menu: a range the user set there was
+    kept by the view alone, so a scene, `render` and `export view` showed another (ALiBi's slopes zoomed
+    to x 2.25-4.75 stayed so across base steps, and reopened as -0.66-7.66)."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    keep = set(map(id, view.zoomable_boxes()))
+    for canvas in [view] * isinstance(view, QGraphicsView) + view.findChildren(QGraphicsView):
+        for item in canvas.scene().items() if canvas.scene() is not None else ():
+            if isinstance(item, pg.ViewBox) and id(item) not in keep:
+                item.setMouseEnabled(False, False)
+                item.setMenuEnabled(False)

@@ -21,6 +21,7 @@ from explorer.ui.views.learned import LearnedView
 from explorer.ui.views.offset import OffsetView
 from explorer.ui.views.precision import PrecisionView
 from explorer.ui.views.qk import QkView
+from explorer.ui.views.ranges import fixed_ranges
 from explorer.ui.views.rope import RopeView
 from explorer.ui.views.similarity import SimilarityView
 from explorer.ui.views.tokens import TokensView
@@ -65,6 +66,7 @@ def make_view(name: str):
     view.name = name
     one_rect_repaints(view)
     plain_tick_values(view)
+    fixed_ranges(view)
     return view
 
 

@@ -90,6 +90,9 @@ class SimilarityView(ZoomableView):
         if span is not None:
             self.panel.plot.setRange(xRange=span, yRange=span, padding=0)
 
+    def zoomable_boxes(self) -> tuple:
+        return (self.panel.plot.getViewBox(),)          # its zoom is the State's (ZoomState)
+
     def visible_region(self) -> tuple[int, int, int, int, int, int]:
         vb = self.panel.plot.getViewBox()
         (x0, x1), (y0, y1) = vb.viewRange()
