@@ -1,7 +1,7 @@
 """Scenes and decks: versioned JSON snapshots of what a lecturer shows. No Qt here.
 
 Version 2 (written now) holds the whole State: {"version": 2, "params": {...}, "view": name,
-"views": {name: {setting: value}}, "cursor": int | null, "title": {"en", "zh_CN"},
+"views": {name: {setting: value}}, "cursor": int | null, "colormap": name, "title": {"en", "zh_CN"},
 "explain": {"en", "zh_CN"}, "question": {"en", "zh_CN"}}; every key but "version" may be left out, and
 params / views name only what differs from the defaults, so a hand-written scene can be three lines.
 Version 1 files ({"version": 1, "params", "view", "cursor", "title", "explain"[, "question"]}, all
@@ -32,8 +32,8 @@ MAX_TEXT = 4000                 # characters in one title / explanation / questi
 MAX_SCENES = 500
 LANGS = ("en", "zh_CN")
 CORE_VIEWS = ("heatmap", "curves", "similarity")
-SCENE_KEYS = {"version", "params", "view", "views", "cursor", "title", "explain", "question", "preset"}
-V1_KEYS = SCENE_KEYS - {"views", "preset"}
+SCENE_KEYS = {"version", "params", "view", "views", "cursor", "title", "explain", "question", "preset", "colormap"}
+V1_KEYS = SCENE_KEYS - {"views", "preset", "colormap"}
 V1_REQUIRED = V1_KEYS - {"question"}
 BUILTIN_DECK = ("scenes", "lesson_en_zh.json")
 _BLANK = tuple((lang, "") for lang in LANGS)
@@ -137,7 +137,7 @@ def scene_from_dict(data, where: str = msg("scene")) -> Scene:
         require(data.get(key) is None or isinstance(data[key], dict),
                 "%1: “%2” must be an object", where, key)
     try:
-        state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor", "preset")
+        state = State.from_dict({k: data[k] for k in ("params", "view", "views", "cursor", "preset", "colormap")
                                  if k in data},
                                 where)
     except InputError as exc:

@@ -1,9 +1,10 @@
 """One frozen snapshot of everything shown: shared Params, every view's own state, the open view, the
-cursor. Replaced, never mutated; the controller diffs old against new. No Qt here.
+cursor, the colour map. Replaced, never mutated; the controller diffs old against new. No Qt here.
 
     state.params.max_len            the shared sliders
     state.views["rope"].head_dim    a view's own settings (a ViewState)
     state.view, state.cursor        the open tab, the marked position
+    state.colormap                  the colour map of signed values (one of COLORMAPS)
 
 `to_dict()` names only what differs from the defaults (a scene can be three lines); `from_dict`
 fills missing keys with the defaults and refuses unknown ones by name.
@@ -17,6 +18,9 @@ from explorer import catalogue
 from explorer.errors import InputError, msg, require, shown
 from explorer.params import Params, pairs_for_width
 from explorer.viewstate import ViewState
+
+COLORMAPS = ("CET-D1", "viridis", "cividis", "inferno")   # CET-D1: diverging, perceptually uniform
+DEFAULT_COLORMAP = COLORMAPS[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +58,12 @@ class State:
     view: str = "heatmap"
     cursor: int | None = None
     preset: str = ""             # the model preset the values came from ("" none); see presets_state
+    colormap: str = DEFAULT_COLORMAP    # how signed values are coloured (a scene rendered in it)
 
     def __post_init__(self) -> None:
         catalogue.entry(self.view)
+        require(isinstance(self.colormap, str) and self.colormap in COLORMAPS,
+                "“colormap” must be one of %1, not %2", ", ".join(COLORMAPS), shown(self.colormap))
         if self.preset != "":
             from explorer.backend.presets import get_preset
 
@@ -93,7 +100,8 @@ class State:
 
     def to_dict(self) -> dict:
         """{"params": changed params, "view", "views": {name: changed fields}, "cursor"}; with a preset
-        also "preset", and "params"/"views" then name only what differs from the preset's values."""
+        also "preset", and "params"/"views" then name only what differs from the preset's values; with
+        another colour map than the default, "colormap"."""
         base = _preset_base(self.preset)
         params = self.params.to_dict()
         ref = base.params.to_dict()
@@ -107,11 +115,14 @@ class State:
                "views": views, "cursor": self.cursor}
         if self.preset:
             out["preset"] = self.preset
+        if self.colormap != DEFAULT_COLORMAP:
+            out["colormap"] = self.colormap
         return out
 
     @classmethod
     def from_dict(cls, data, where: str = msg("state")) -> "State":
-        """Validate {"params"?, "view"?, "views"?, "cursor"?}; InputError naming the bad key."""
+        """Validate {"params"?, "view"?, "views"?, "cursor"?, "preset"?, "colormap"?}; InputError naming the
+        bad key."""
         require(isinstance(data, dict), "%1 must be a JSON object", where)
         preset = data.get("preset", "") or ""
         try:
@@ -140,7 +151,7 @@ class State:
         require(isinstance(view, str) and view in catalogue.VIEWS,
                 "%1: “view” must be one of %2, not %3", where, ", ".join(catalogue.NAMES), shown(view))
         try:
-            return cls(params, views, view, data.get("cursor"), preset)
+            return cls(params, views, view, data.get("cursor"), preset, data.get("colormap", DEFAULT_COLORMAP))
         except InputError as exc:
             raise InputError(msg("%1: %2", where, exc)) from None
 

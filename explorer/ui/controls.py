@@ -8,12 +8,12 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLa
                                QVBoxLayout, QWidget)
 
 from explorer.params import BASE_RANGE, D_MODEL_RANGE, MAX_LEN_RANGE, Params
+from explorer.state import COLORMAPS
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.i18n import current_language
 from explorer.ui.slider_row import SliderRow
 from explorer.translations import fill
 
-COLORMAPS = ("CET-D1", "viridis", "cividis", "inferno")   # CET-D1: diverging, perceptually uniform
 SLIDER_MAX_LEN = 32768
 
 

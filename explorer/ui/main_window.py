@@ -15,7 +15,7 @@ from explorer.params import Params, parse_pairs
 from explorer.state import State
 from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
-from explorer.ui.controls import COLORMAPS, ControlPanel
+from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.gc_pauses import freeze_long_lived
 from explorer.ui.file_actions import FileActions
@@ -24,7 +24,7 @@ from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.settings_store import load_colormap, load_state, save_state
+from explorer.ui.settings_store import kept_colormap, load_state, save_state
 from explorer.ui.tab_bar import style_tab_bar, view_tabs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
@@ -64,7 +64,6 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.controller = Controller(self.views, self._load_state())
         self._behind: set[str] = set()     # views whose own controls have not shown the State yet
-        self.colormap = load_colormap(self.settings, COLORMAPS, "CET-D1")
         self._window_timer = QTimer(self, singleShot=True, interval=30)
         self._resize_timer = QTimer(self, singleShot=True, interval=30)
         self._build_menus()
@@ -73,8 +72,6 @@ class MainWindow(QMainWindow):
         self._connect()
         self.controls.set_params(self.controller.params)
         self._on_state_changed(None, self.controller.state)
-        self.controls.set_colormap(self.colormap)
-        self._on_colormap_changed(self.colormap)
         self.tabs.setCurrentIndex(list(self.views).index(self.controller.state.view))
         geometry = self.settings.value("geometry")
         if geometry is not None:
@@ -224,10 +221,13 @@ class MainWindow(QMainWindow):
             return
         self.controller.set_state(state)
 
+    @property
+    def colormap(self) -> str:
+        """The colour map shown: the State's (scenes and render keep it)."""
+        return self.controller.state.colormap
+
     def _on_colormap_changed(self, name: str) -> None:
-        self.colormap = name
-        for view in self.views.values():
-            view.set_colormap(name)
+        self.controller.set_state(replace(self.controller.state, colormap=name))
 
     def _on_view_resized(self) -> None:
         """The open view got another size (F11, a window resize): a view computed at its pixels is
@@ -262,6 +262,10 @@ class MainWindow(QMainWindow):
         view's catch up when its tab opens: every built view's, on every slider step, cost ~0.2 ms
         a step once all tabs had been opened (and more beside the Learned view)."""
         self.controls.show_preset(new)
+        if old is None or new.colormap != old.colormap:
+            self.controls.set_colormap(new.colormap)
+            for view in self.views.values():
+                view.set_colormap(new.colormap)
         for name, _view in self.views.items():         # the views made so far
             if old is None or old.views[name] != new.views[name] or old.params != new.params:
                 self._behind.add(name)
@@ -292,11 +296,11 @@ class MainWindow(QMainWindow):
         if state is None:
             self.statusBar().showMessage(self.tr("Saved settings were unreadable; "
                                                  "defaults restored"), 8000)
-            return default_state()
+            return kept_colormap(self.settings, default_state())
         return state
 
     def save_settings(self) -> None:
-        save_state(self.settings, self.lecture.state_to_keep(), self.colormap, self.saveGeometry())
+        save_state(self.settings, self.lecture.state_to_keep(), self.saveGeometry())
 
     def reset(self) -> None:
         """Forget saved settings and return to the defaults (a lesson running ends first: what it
@@ -304,8 +308,6 @@ class MainWindow(QMainWindow):
         self.lecture.end()
         self.settings.clear()
         self.controller.set_state(replace(default_state(), view=self.controller.state.view))
-        self._on_colormap_changed("CET-D1")
-        self.controls.set_colormap("CET-D1")
         self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)
 
     def closeEvent(self, event) -> None:

@@ -1,41 +1,55 @@
-"""What the window remembers between runs: the whole State (as a version-2 scene dict), the colour map
-and the window geometry, in QSettings."""
+"""What the window remembers between runs: the whole State (as a version-2 scene dict, the colour map in
+it) and the window geometry, in QSettings."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+from explorer import catalogue
 from explorer.errors import InputError
-from explorer.state import State
+from explorer.state import COLORMAPS, State
 
 
 def load_state(settings) -> State | None:
     """The saved State; the defaults when nothing was saved; None when what was saved is unreadable.
-    (A version-1 save holds the bare Params dict under "params".)"""
+    Older saves still open: version 1 held the bare Params dict under "params" and the open tab's index
+    under "tab"; before the colour map was part of the State it was kept under "colormap"."""
     from explorer.ui.model_actions import default_state
 
     raw = settings.value("state") or settings.value("params")
     if not raw:
-        return default_state()
+        return kept_colormap(settings, default_state())
     try:
         data = json.loads(str(raw))
-        return State.from_dict(data if "params" in data or "views" in data else {"params": data},
-                               "saved settings")
+        if not ("params" in data or "views" in data):       # version 1: the Params alone, and the tab
+            data = {"params": data, **_tab_of_version_1(settings)}
+        state = State.from_dict(data, "saved settings")
+        return state if "colormap" in data else kept_colormap(settings, state)
     except (InputError, ValueError, TypeError, AttributeError, RecursionError):
         return None     # (a file nested 100,000 deep is a RecursionError in json.loads)
 
 
-def load_colormap(settings, names: tuple[str, ...], default: str) -> str:
-    """The saved colour map if it is one of `names`, else `default`: the name goes to pyqtgraph,
-    which reads a file of that name from its own folder (a hand-edited "../../etc/passwd" read
-    that file, and a name it lacks stopped the window from starting)."""
-    name = settings.value("colormap", default)
-    return name if isinstance(name, str) and name in names else default
+def _tab_of_version_1(settings) -> dict:
+    """{"view": name} for a version-1 save's tab index (the tabs were in catalogue order), else {}."""
+    try:
+        index = int(settings.value("tab", -1))
+    except (TypeError, ValueError):
+        return {}
+    return {"view": catalogue.NAMES[index]} if 0 <= index < len(catalogue.NAMES) else {}
 
 
-def save_state(settings, state: State, colormap: str, geometry) -> None:
-    settings.remove("params")
+def kept_colormap(settings, state: State) -> State:
+    """state with the colour map an older save kept beside the State, when it is one of COLORMAPS (the
+    name goes to pyqtgraph, which reads a file of that name from its own folder: a hand-edited
+    "../../etc/passwd" read that file, and a name it lacks stopped the window from starting)."""
+    name = settings.value("colormap", "")
+    return replace(state, colormap=name) if isinstance(name, str) and name in COLORMAPS else state
+
+
+def save_state(settings, state: State, geometry) -> None:
+    for old in ("params", "tab", "colormap"):      # what older versions kept beside the State
+        settings.remove(old)
     settings.setValue("state", json.dumps(state.to_dict()))
-    settings.setValue("colormap", colormap)
     settings.setValue("geometry", geometry)
     settings.sync()

@@ -3042,6 +3042,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>“%1” 不是频率序号（应为 0 .. %2 的整数）</translation>
         </message>
         <message>
+            <source>“colormap” must be one of %1, not %2</source>
+            <translation>“colormap”必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
             <source>“cursor” must be a position in 0 .. %1, not %2</source>
             <translation>“cursor” 必须是 0 .. %1 中的一个位置，而不是 %2</translation>
         </message>
