@@ -486,3 +486,26 @@ def test_a_shown_window_switches_language_and_keeps_the_array(shown_windows, qap
         np.testing.assert_array_equal(r.table, pe.astype(np.float64))
     finally:
         i18n.install_translator(qapp, "en")
+
+
+def test_a_shown_array_is_let_go_when_its_last_window_closes(shown_windows, qapp):
+    """forget_array was never called: every explorer.show(x) array stayed in memory for the life of the
+    process (the architecture review, stop 53). A language switch's new window still shows it."""
+    from explorer.ui import i18n
+
+    window = explorer.show(explorer.sinusoidal(30, 8), block=False)
+    token = window.controller.state.views["check"].source
+    assert token in check_data._MEMORY and window.controller.wait_idle()
+    try:
+        window.language_requested.emit("zh_CN")
+        new = shown_windows[-1]
+        assert new is not window and new.controller.wait_idle()
+        assert token in check_data._MEMORY and new.views["check"].result.match
+    finally:
+        i18n.install_translator(qapp, "en")
+    new.close()
+    assert token not in check_data._MEMORY
+    other = explorer.show(explorer.sinusoidal(20, 8), block=False)
+    second = other.controller.state.views["check"].source
+    other.close()
+    assert second not in check_data._MEMORY

@@ -230,10 +230,20 @@ class CheckActions(QObject):
         QCoreApplication.processEvents()
         return not self.busy
 
-    # an array of explorer.show() is not saved for the next session ---------------------------
+    # an array of explorer.show() is not saved for the next session, nor kept after its window ---
     def eventFilter(self, obj, event) -> bool:
         if obj is self.window and event.type() == QEvent.Type.Close:
             c = self.window.controller
-            if c.state.views[VIEW].source.startswith(data.MEMORY_PREFIX):
+            token = c.state.views[VIEW].source
+            if token.startswith(data.MEMORY_PREFIX):
                 c.set_state(c.state.with_view_state(VIEW, source="", key=""))
+                if not self._shown_elsewhere(token):      # (a language switch's new window shows it)
+                    data.forget_array(token)               # else every shown array stayed for good
         return False
+
+    def _shown_elsewhere(self, token: str) -> bool:
+        """True when another open window's State shows the array `token`."""
+        from PySide6.QtWidgets import QApplication
+
+        return any(w is not self.window and getattr(getattr(w, "controller", None), "state", None) is not None
+                   and w.controller.state.views[VIEW].source == token for w in QApplication.topLevelWidgets())
