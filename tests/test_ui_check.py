@@ -107,6 +107,25 @@ def test_a_p_rope_inv_freq_is_named_and_its_zeros_left_off_the_log_axis(window, 
     assert "16 values are 0, not drawn on the log axis" in text and "p-RoPE" not in text
 
 
+def test_negative_frequencies_are_left_off_the_log_axis_and_counted(window, monkeypatch, tmp_path):
+    """A negative inv_freq had been drawn as |value|, on the reference's own line (the architecture review,
+    stop 53); the counts come with the result, not from the view."""
+    from explorer.backend.rope_scaling import rope_frequencies
+
+    w = rope_frequencies(64, 1e4).inv_freq
+    signs = np.ones_like(w)
+    signs[[3, 7, 9]] = -1
+    path = tmp_path / "signs.npy"
+    np.save(path, w * signs)
+    open_through_action(window, monkeypatch, path)
+    view = window.views["check"]
+    r = view.result
+    assert (r.kind, r.match, r.negatives, r.zeros) == ("inv_freq", False, 3, 0)
+    _, drawn = view.mine_curve.getOriginalDataset()
+    assert np.all(np.isnan(drawn[[3, 7, 9]])) and np.allclose(np.delete(drawn, [3, 7, 9]), np.delete(w, [3, 7, 9]))
+    assert "3 values are negative, not drawn on the log axis" in view.readout.text()
+
+
 def test_a_wrong_table_names_the_mistake_and_its_fix(window, monkeypatch, tmp_path):
     path = tmp_path / "swapped.npy"
     np.save(path, seeds_table(swap=True))

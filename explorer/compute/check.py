@@ -83,6 +83,8 @@ class CheckResult:
     clipped_peak: float = 0.0           # the table's largest |value| when table_limit is below it
     difference_limit: float = 0.0       # the difference's colours span ±this (at least the tolerance)
     difference_clipped: float = 0.0     # its largest |value| when difference_limit is below it
+    zeros: int = 0                      # inv_freq: values equal to 0 (no place on the log axis)
+    negatives: int = 0                  # inv_freq: values below 0 (no place on it either)
 
 
 # arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
@@ -187,7 +189,14 @@ def _result(params: Params, state: CheckState, array: np.ndarray, dtype: str, la
         shown_table, shown_ref, shown_diff, float(d.max_error), float(d.tolerance), max_difference,
         d.summary, tuple(d.mistakes), d.fix, _plain(d.convention), label, table_limit=table_limit,
         reference_limit=reference_limit, clipped_peak=clipped_peak, difference_limit=difference_limit,
-        difference_clipped=difference_clipped)
+        difference_clipped=difference_clipped, **_off_the_log_axis(table))
+
+
+def _off_the_log_axis(table: np.ndarray) -> dict:
+    """{"zeros": n, "negatives": n} of an inv_freq vector (h,), which the view draws on a log axis; {} for a table."""
+    if table.ndim != 1:
+        return {}
+    return {"zeros": int(np.count_nonzero(table == 0)), "negatives": int(np.count_nonzero(table < 0))}
 
 
 def robust_limit(values: np.ndarray, peak: float | None = None) -> tuple[float, float]:

@@ -393,6 +393,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 个值为 0，未画在对数坐标上</translation>
         </message>
         <message>
+            <source>1 value is negative, not drawn on the log axis</source>
+            <translation>1 个值为负，未画在对数坐标上</translation>
+        </message>
+        <message>
+            <source>%1 values are negative, not drawn on the log axis</source>
+            <translation>%1 个值为负，未画在对数坐标上</translation>
+        </message>
+        <message>
             <source>%1 of %2 values drawn (evenly spaced rows and columns, exact values)</source>
             <translation>绘出 %2 个值中的 %1 个（均匀间隔的行与列，数值精确）</translation>
         </message>

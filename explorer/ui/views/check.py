@@ -204,13 +204,16 @@ class CheckView(PanelView):
         if r.difference_clipped:
             text += sep + fill(self.tr("the difference's colours span ±%1 likewise (a few values reach %2)"),
                                f"{self._difference_levels(r)[1]:.3g}", f"{r.difference_clipped:.3g}")
-        zeros = int(np.count_nonzero(r.table == 0)) if r.table.ndim == 1 else 0
+        zeros = r.zeros
         if zeros and r.convention.get("rope_type") == "proportional":
             text += sep + fill(self.tr("%1 frequencies are 0, not drawn on the log axis (p-RoPE's pairs that do "
                                        "not turn)"), f"{zeros:,}")
         elif zeros:
             text += sep + (self.tr("1 value is 0, not drawn on the log axis") if zeros == 1 else
                            fill(self.tr("%1 values are 0, not drawn on the log axis"), f"{zeros:,}"))
+        if r.negatives:     # drawn by size they had looked like the reference's
+            text += sep + (self.tr("1 value is negative, not drawn on the log axis") if r.negatives == 1 else
+                           fill(self.tr("%1 values are negative, not drawn on the log axis"), f"{r.negatives:,}"))
         drawn = r.table.size
         total = int(np.prod(r.shape))
         if drawn < total:
@@ -262,11 +265,9 @@ class CheckView(PanelView):
 
 
 def _positive(values: np.ndarray) -> np.ndarray:
-    """|values| kept above 0, for a log axis (inv_freq is positive; a wrong sign is shown by size);
-    an exact 0 (p-RoPE's pairs that do not turn) is left out (NaN): 1e-300 would flatten the rest."""
-    out = np.maximum(np.abs(values), 1e-300)
-    out[values == 0] = np.nan
-    return out
+    """The values a log axis can show: a value <= 0 is left out (NaN; the readout counts them). An exact 0
+    is p-RoPE's pairs that do not turn; a negative one had been drawn as |value|, like the reference."""
+    return np.where(values > 0, values, np.nan)
 
 
 def _html(text: str) -> str:
