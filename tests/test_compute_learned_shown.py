@@ -192,3 +192,19 @@ def test_the_benchs_table_step_is_the_views_step_with_that_table_open(monkeypatc
     for name in ("pca_sinusoidal", "pca_learned"):     # warm-started iterations: equal to their residual
         a, b = getattr(view, name), getattr(bench, name)
         np.testing.assert_allclose(a, b, atol=1e-5 * np.abs(a).max())
+
+
+def test_the_learned_colour_limit_and_peak_come_with_the_result():
+    """The view had taken the table's max |value| itself (and the percentile through a property, on the GUI
+    thread); both are worked out once per table on the worker (the architecture review, stop 53)."""
+    from explorer.compute.learned import learned
+    from explorer.params import Params
+
+    r = learned(Params())
+    if r.learned is None:
+        pytest.skip("MiniLM's tables are not installed")
+    size = np.abs(r.learned)
+    assert r.learned_peak == float(size.max()) and r.learned_level == float(np.percentile(size, 99.5))
+    assert 0 < r.learned_level < r.learned_peak
+    again = learned(Params(base=777.0))          # another base: the same table, the same numbers
+    assert (again.learned_level, again.learned_peak) == (r.learned_level, r.learned_peak)

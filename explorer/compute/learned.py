@@ -66,13 +66,9 @@ class LearnedResult:
         table.setflags(write=False)
         return table
 
-    @property
-    def learned_level(self) -> float:
-        """A colour limit for the learned table: the 99.5th percentile of |value| (a few channels are
-        outliers ~30x larger than the rest, which would wash the picture out)."""
-        if self.learned is None:
-            return 1.0
-        return max(float(np.percentile(np.abs(self.learned), 99.5)), 1e-12)
+    learned_level: float = 1.0        # the learned table's colour limit: the 99.5th percentile of |value| (a
+    #                                   few channels are outliers ~30x larger, which would wash the picture out)
+    learned_peak: float = 0.0         # its largest |value| (the note names it)
 
 
 def cosine_matrix(rows: np.ndarray) -> np.ndarray:
@@ -123,8 +119,10 @@ def _learned_side(rows: np.ndarray) -> dict:
     the sinusoidal side)."""
     def make() -> dict:
         pca_l, var_l = pca(rows)
+        size = np.abs(rows)
         return {"sim_learned": cosine_matrix(rows).astype(np.float32), "pca_learned": pca_l,
-                "var_learned": var_l}
+                "var_learned": var_l, "learned_level": max(float(np.percentile(size, 99.5)), 1e-12),
+                "learned_peak": float(size.max())}
     return _per_table(rows, ("sides",), make)
 
 

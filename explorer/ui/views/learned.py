@@ -25,7 +25,6 @@ class LearnedView(Retranslatable, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._shown_learned = None     # the learned images drawn (they do not change with Params)
-        self._levels_of = None         # the learned table whose colour limits are worked out
         self._extent = None
         self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
         self.note.setWordWrap(True)
@@ -84,15 +83,11 @@ class LearnedView(Retranslatable, View):
                 panel.clear()
                 set_title(panel.plot, self.tr("learned positions: not installed"))
         else:
-            if result.learned is not self._levels_of:      # the trained table never changes:
-                self._levels_of = result.learned            # its colour limit (a percentile: ~1.5 ms)
-                self._learned_levels = (result.learned_level, float(abs(result.learned).max()))
+            m, top = result.learned_level, result.learned_peak        # once per table, on the worker
             if result.shown_learned is not self._shown_learned:   # a new table or panel size
                 self._shown_learned = result.shown_learned
-                m = self._learned_levels[0]
                 self._draw(self.tables[0], result.shown_learned, (-m, m))
                 self._draw(self.sims[0], result.shown_sim_learned, (-1.0, 1.0))
-            m, top = self._learned_levels
             set_title(self.tables[0].plot, fill(self.tr("learned positions (%1, %2 × %3)"), result.source, str(n), str(d)))
             text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
                            "a few channels reach %2 and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
