@@ -401,10 +401,22 @@ def test_qk_view_of_a_llama4_model_masks_the_keys_of_other_chunks(window, tmp_pa
     assert "pairs (2i, 2i+1); attention: chunks of 5 tokens" in view.readout.text(), view.readout.text()
     drawn = view.rot_img.image.image                                       # [query m, key n]
     assert np.isnan(drawn[7, 3]) and np.isfinite(drawn[7, 5]) and np.isfinite(drawn[4, 0])
+    # the mean logit at each distance 0 .. 4 is over the pairs the model reads, those of one chunk: (7, 3) at
+    # distance 4 crosses a chunk's edge and is left out (it had been averaged in); by a plain loop
+    n, h = len(r.tokens), r.head
+    x, y = view.curve_rot.getData()
+    assert list(x) == [0, 1, 2, 3, 4]
+    for d in range(5):
+        read = [r.logits[h, m, m - d] for m in range(d, n) if m // 5 == (m - d) // 5]
+        assert y[d] == pytest.approx(np.mean(read), rel=1e-5, abs=1e-6)
+    assert y[4] != pytest.approx(np.mean([r.logits[h, m, m - 4] for m in range(4, n)]), rel=1e-3)
     view.causal_box.setChecked(False)
     qtbot.waitUntil(lambda: not view.result.state.causal)
     window.controller.wait_idle()
     assert np.isfinite(view.rot_img.image.image).all()
+    x, y = view.curve_rot.getData()                # every pair, as the unticked box says
+    assert x[0] == -(n - 1) and y[n - 1 + 4] == pytest.approx(np.mean([r.logits[h, m, m - 4] for m in range(4, n)]),
+                                                             rel=1e-5, abs=1e-6)
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

@@ -66,6 +66,9 @@ class QkResult:
     distance: np.ndarray = field(default_factory=lambda: np.zeros(0))            # (2n-1,) m − n
     by_distance: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))    # (H, 2n-1) mean logit
     by_distance_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
+    by_distance_read: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))   # (H, 2n-1) over the pairs
+    #                                     the model reads (causal, window, chunk); NaN at a distance with none
+    by_distance_plain_read: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (H, 2n-1)
     shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # (n, n) logits[head]
     #                                           as drawn: NaN where the causal mask hides a key (n > m, or
     #                                           m - n >= window, or another chunk's)
@@ -99,17 +102,27 @@ class QkResult:
         return len(self.tokens)
 
 
-def mean_by_distance(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(m − n for -(n-1) .. n-1, mean of logits[h, m, n] over the pairs with that m − n); (2n-1,), (H, 2n-1)."""
+def mean_by_distance(logits: np.ndarray, read: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(m − n for -(n-1) .. n-1, mean of logits[h, m, n] over the pairs with that m − n); (2n-1,), (H, 2n-1).
+    read: (n, n) bool, the pairs to average (keys_read: those the model reads); a distance with none is NaN."""
     h, n, _ = logits.shape
     delta = np.arange(-(n - 1), n)                                             # (2n-1,)
     m, k = np.indices((n, n))
     index = (m - k + n - 1).ravel()                                            # (n*n,)
+    keep = None if read is None else read.ravel()                              # (n*n,)
+    if keep is not None:
+        index = index[keep]
     counts = np.bincount(index, minlength=2 * n - 1).astype(np.float64)        # (2n-1,)
     flat = logits.reshape(h, -1).astype(np.float64)
+    if keep is not None:
+        flat = flat[:, keep]
     sums = np.stack([np.bincount(index, weights=row, minlength=2 * n - 1) for row in flat]) \
         if h else np.zeros((0, 2 * n - 1))
-    return delta, sums / np.maximum(counts, 1.0)
+    with np.errstate(invalid="ignore"):
+        means = sums / np.maximum(counts, 1.0)
+    if keep is not None:
+        means[:, counts == 0] = np.nan
+    return delta, means
 
 
 def sink_share(logits: np.ndarray, sinks: np.ndarray, window: int | None = None) -> np.ndarray:
@@ -197,7 +210,11 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     warning = qk_note(model, qk, [t.text for t in tokenized.tokens[:n]], ids)
     delta, prof = mean_by_distance(qk.logits)
     _, prof_plain = mean_by_distance(qk.logits_plain)
-    arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain)
+    read = keys_read(n, qk.window, qk.chunk)     # a chunk's cut is not one of distance: pairs, not a slice
+    _, prof_read = mean_by_distance(qk.logits, read)
+    _, prof_plain_read = mean_by_distance(qk.logits_plain, read)
+    arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain, prof_read,
+              prof_plain_read)
     for a in arrays:
         a.setflags(write=False)
     q, k, q_plain, k_plain, logits, logits_plain = arrays[:6]
@@ -206,6 +223,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     tokens=tuple(t.text for t in tokenized.tokens[:n]), n_total=len(tokenized), q=q, k=k,
                     q_plain=q_plain, k_plain=k_plain, logits=logits, logits_plain=logits_plain,
                     kv_head=np.asarray(qk.kv_head), distance=delta, by_distance=prof, by_distance_plain=prof_plain,
+                    by_distance_read=prof_read, by_distance_plain_read=prof_plain_read,
                     note=note, warning=warning, rope_label=cfg.rope_type_label, yarn_unrounded=cfg.yarn_unrounded,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
                     neighbour_pairs=cfg.rope_interleaved,

@@ -4126,8 +4126,8 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>头</translation>
         </message>
         <message>
-            <source>A decoder's attention at query m reads only keys n ≤ m (in a sliding-window layer, only the latest ones): the logits of the other keys are hidden (blank), and the mean logit is taken over the distances m − n it reads.</source>
-            <translation>解码器在查询 m 处只读取 n ≤ m 的键（在滑动窗口层中只读取最近的若干个）：其他键的 logit 被隐藏（空白），平均 logit 只在它读取的距离 m − n 上计算。</translation>
+            <source>A decoder's attention at query m reads only keys n ≤ m (in a sliding-window layer, only the latest ones; in a chunked layer, those of its own chunk): the logits of the other keys are hidden (blank), and the mean logit at each distance m − n is taken over the pairs it reads.</source>
+            <translation>解码器在查询 m 处只读取 n ≤ m 的键（在滑动窗口层中只读取最近的若干个；在分块层中只读取同一块中的键）：其他键的 logit 被隐藏（空白），每个距离 m − n 上的平均 logit 只在它读取的位置对上计算。</translation>
         </message>
         <message>
             <source>channel</source>

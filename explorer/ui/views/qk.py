@@ -68,9 +68,10 @@ class QkView(Retranslatable, PanelView):
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self._causal_text(None))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
-                                           "sliding-window layer, only the latest ones): the logits of the "
-                                           "other keys are hidden (blank), and the mean logit is taken over "
-                                           "the distances m − n it reads."))
+                                           "sliding-window layer, only the latest ones; in a chunked layer, "
+                                           "those of its own chunk): the logits of the other keys are hidden "
+                                           "(blank), and the mean logit at each distance m − n is taken over "
+                                           "the pairs it reads."))
         ch, pos = self.tr("channel"), self.tr("position")
         for panel, x, y in ((self.q_img, ch, pos), (self.k_img, ch, pos), (self.rot_img, self.tr("key n"),
                             self.tr("query m")), (self.plain_img, self.tr("key n"), self.tr("query m"))):
@@ -151,11 +152,13 @@ class QkView(Retranslatable, PanelView):
         seen = slice(max(n - 1, 0) if r.state.causal else 0,           # causal: m - n >= 0 only, and
                      n - 1 + reach if r.state.causal else None)        # < the sliding window or chunk
         distance = r.distance[seen]
-        self.curve_rot.setData(distance, r.by_distance[h][seen])
+        rot, plain = ((r.by_distance_read, r.by_distance_plain_read) if r.state.causal else  # the pairs read
+                      (r.by_distance, r.by_distance_plain))               # (a chunk's cut is one of pairs)
+        self.curve_rot.setData(distance, rot[h][seen])
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
-        self.curve_plain.setData(distance, r.by_distance_plain[h][seen])
+        self.curve_plain.setData(distance, plain[h][seen])
         set_pen(self.curve_plain, self.pen(PALETTE[1]))
-        both = np.concatenate([r.by_distance[h][seen], r.by_distance_plain[h][seen]])
+        both = np.concatenate([rot[h][seen], plain[h][seen]])
         whole = bool(len(distance)) and distance[-1] - distance[0] <= WHOLE_TICKS   # a short sentence:
         if getattr(self, "_whole_ticks", None) != whole:                       # no "m − n = 0.5" ticks
             self._whole_ticks = whole
