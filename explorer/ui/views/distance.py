@@ -33,7 +33,8 @@ class DistanceView(PanelView):
         s = self.state
         self.head_box = self.spin(self.tr("RoPE head_dim"), *type(s).RANGES["head_dim"], s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
-        self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e7, s.rope_base, "rope_base", 0, 1000.0)
+        self.base_box = self.dspin(self.tr("RoPE base"), *type(s).RANGES["rope_base"], s.rope_base, "rope_base",
+                                   0, 1000.0)
         self.heads_box = self.spin(self.tr("ALiBi heads"), 1, 64, s.heads, "heads")
         self.alibi_box = self.spin(self.tr("ALiBi head"), 0, s.heads - 1, s.alibi_head, "alibi_head")
         self.check(self.tr("learned (MiniLM)"), s.learned, "learned")

@@ -92,11 +92,11 @@ class PanelView(View):
             value = getattr(state, key)
             box.blockSignals(True)
             if isinstance(box, QComboBox):
-                box.setCurrentIndex(max(0, box.findData(value)))
+                show_choice(box, value)
             elif isinstance(box, QCheckBox):
                 box.setChecked(bool(value))
             else:
-                box.setValue(value)
+                show_number(box, value)
             box.blockSignals(False)
 
     def show_params(self, params) -> None:
@@ -258,3 +258,25 @@ class PanelView(View):
         self._row_gap(scale)
         if self.result is not None:
             self.draw(self.result)
+
+
+def show_choice(box: QComboBox, value) -> None:
+    """Select `value`; a valid value the box does not list (a scene's span of 1000) gets an item of its
+    own, so the box never names another value than the one drawn (it had shown its first item)."""
+    index = box.findData(value)
+    if index < 0:
+        box.addItem(f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value), value)
+        index = box.count() - 1
+    box.setCurrentIndex(index)
+
+
+def show_number(box, value) -> None:
+    """Show `value` as it is: a range widened to hold it, and for a float box enough decimals (up to 6) that
+    it is not rounded (base 1.5 had read "2", and a nudge of the box then wrote 2)."""
+    if isinstance(box, QDoubleSpinBox):
+        needed = next((k for k in range(7) if abs(round(value, k) - value) <= 1e-9 * max(1.0, abs(value))), 6)
+        if needed > box.decimals():
+            box.setDecimals(needed)
+    if not box.minimum() <= value <= box.maximum():
+        box.setRange(min(box.minimum(), value), max(box.maximum(), value))
+    box.setValue(value)

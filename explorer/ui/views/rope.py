@@ -31,7 +31,7 @@ class RopeView(PanelView):
         s = self.state
         self.head_box = self.spin(self.tr("head_dim"), 2, 512, s.head_dim, "head_dim")
         self.head_box.setSingleStep(2)
-        self.base_box = self.dspin(self.tr("RoPE base"), 2.0, 1e9, s.base, "base", 0, 1000.0)
+        self.base_box = self.dspin(self.tr("RoPE base"), *type(s).RANGES["base"], s.base, "base", 0, 1000.0)
         self.pair_box = self.combo(self.tr("pairing"),
                                    ((self.tr("interleaved (RoFormer)"), "interleaved"),
                                     (self.tr("rotate-half (LLaMA-style)"), "half")),
