@@ -198,3 +198,16 @@ def test_learned_similarity_is_cosine():
     if r.learned is not None:
         np.testing.assert_allclose(np.diag(r.sim_learned), 1.0, atol=1e-5)
         assert 0 < r.learned_level < float(np.abs(r.learned).max())
+
+
+def test_the_gauge_medians_come_with_the_result():
+    """The tokens view had taken the medians of its gauge itself (the architecture review, stop 53)."""
+    from explorer.compute.tokens import tokens as tokens_of
+
+    r = tokens_of(Params(text="positions matter a lot", d_model=64))
+    m = r.medians
+    assert m["token"] == float(np.median(r.token_norm)) and m["position"] == float(np.median(r.pe_norm))
+    assert m["scaled"] == pytest.approx(m["token"] * 8.0, rel=1e-6)            # |E|·√64
+    assert 0 < m["angle"] < m["angle_unscaled"] < 90                          # ×√d: PE turns X less
+    empty = tokens_of(Params(text=""))
+    assert all(np.isnan(v) for v in empty.medians.values())

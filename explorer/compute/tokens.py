@@ -100,6 +100,19 @@ class TokensResult:
         return self.angle_scaled if self.scale != 1.0 else self.angle_unscaled
 
     @property
+    def medians(self) -> dict[str, float]:
+        """The scale gauge's summary over the shown tokens, NaN rows left out: "token", "scaled", "position"
+        (|E|, |E|·scale, |PE|) and "angle", "angle_unscaled" (degrees); NaN where there is no token."""
+        import warnings
+
+        with warnings.catch_warnings():                     # no token, or all NaN: NaN, not a warning
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return {key: float(np.nanmedian(values)) if values.size else math.nan
+                    for key, values in (("token", self.token_norm), ("scaled", self.scaled_norm),
+                                        ("position", self.pe_norm), ("angle", self.angle_scaled),
+                                        ("angle_unscaled", self.angle_unscaled))}
+
+    @property
     def message(self) -> str:
         """English summary of a cut or an error, for the CLI and logs ("" when all is shown)."""
         if self.error:

@@ -252,9 +252,8 @@ class GaugePanel(Retranslatable, QWidget):
         set_extent(self.angles, y=(0, 90 if n else 1), padding=0.02)
         if n == 0:
             return
-        med = {k: float(np.nanmedian(v)) for k, v in (("e", r.token_norm), ("s", r.scaled_norm),
-                                                     ("p", r.pe_norm), ("a", r.angle_scaled),
-                                                     ("u", r.angle_unscaled))}
+        m = r.medians                                    # worked out with the result, not here
+        med = {"e": m["token"], "s": m["scaled"], "p": m["position"], "a": m["angle"], "u": m["angle_unscaled"]}
         text = self.tr("d_model = %1, medians: |E| = %2, |E|·√d = %3, |PE| = %4. PE turns X away from E "
                        "by %5° with ×√d, by %6° without.")
         for key, value in (("%1", str(r.d_model)), ("%2", f"{med['e']:.3g}"), ("%3", f"{med['s']:.3g}"),
