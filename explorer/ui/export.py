@@ -1,9 +1,8 @@
 """Export what a view shows: PNG at a chosen DPI, SVG, its data (.csv/.npy), the clipboard.
 
 Every file is built in memory and written atomically (temp file + rename), so a failure never
-leaves a partial file and an older file of the same name survives. A view can define
-``export_arrays() -> (array, header)`` to choose its own data; otherwise the result's ``image``
-(heatmap, similarity) or its ``lines`` (curves) are written.
+leaves a partial file and an older file of the same name survives. The data is the result's: its
+``image`` (heatmap, similarity), its ``lines`` (curves), or its arrays.
 """
 
 from __future__ import annotations
@@ -208,9 +207,6 @@ def _first_arrays(result, title: str) -> tuple[np.ndarray, str]:
 
 def view_arrays(view) -> tuple[np.ndarray, str]:
     """(the array the view draws, a one-line description of its rows and columns)."""
-    if hasattr(view, "export_arrays"):
-        out = view.export_arrays()
-        return out if isinstance(out, tuple) else (np.asarray(out), "")
     result = getattr(view, "result", None)
     require(result is not None, "the view has no result yet; wait until it is drawn")
     if hasattr(result, "lines"):

@@ -31,7 +31,7 @@ class FrequenciesView(PanelView):
                                whole_x=True)
         self.chart.setLogMode(y=True)
         decade_ticks(self.chart.getAxis("left"))
-        self.legend(self.chart, (10, 10))
+        self.legend(self.chart)
         # bare curves given log10 of their values (setLogMode does not reach them): a PlotDataItem's setData
         # and log mapping cost ~0.35 ms a curve a step, about a tenth of this view's frame
         self.w_curve = add_line(self.chart, name=self.tr("wᵢ (radians per position)"), pen=self.pen(PALETTE[0]))

@@ -31,7 +31,7 @@ class OffsetView(PanelView):
         self.rot = self.image(0, 0, self.tr("channel"), self.tr("channel"), self.tr("R(k)"))
         self.vec = self.plot(0, 2, self.tr("channel"), self.tr("value"),
                              self.tr("PE(p + k) and R(k)·PE(p), float32"), whole_x=True)
-        self.legend(self.vec, (10, 2), 2)
+        self.legend(self.vec, 2)
         # bare scatters moved in place (move_points): a PlotDataItem's setData rebuilds every
         # symbol's style, ~5 ms a frame for this view's five marker sets
         # a ring with the cross inside it: where they agree (everywhere) both stay in sight
@@ -45,7 +45,7 @@ class OffsetView(PanelView):
                               self.tr("the first p as a line, the others as markers: they land "
                                       "on it"), colspan=3, whole_x=True)
         self.dots.disableAutoRange()       # ranges are known: autorange costs ~2 ms a frame
-        self.legend(self.dots, (-10, 10))
+        self.legend(self.dots)
         self.dot_items = []
         self._legend_key = None
 

@@ -153,10 +153,9 @@ class PanelView(View):
         return item
 
     @staticmethod
-    def legend(item: pg.PlotItem, offset=None, columns: int = 5):
+    def legend(item: pg.PlotItem, columns: int = 5):
         """A legend in a band between the plot's title and its data area (the hidden top axis's
-        row), `columns` entries a row: it never covers a curve at any size or scale (issue #17).
-        `offset` is ignored (kept so calls read as before)."""
+        row), `columns` entries a row: it never covers a curve at any size or scale (issue #17)."""
         legend = pg.LegendItem(colCount=columns, verSpacing=-6, horSpacing=14,
                                labelTextSize=scaled_pt(TITLE_SIZE))
         legend._base_pt = 9.0          # rescale_labels keeps it at 9 pt x the presentation scale

@@ -69,12 +69,6 @@ class PcaRow(Retranslatable, FittingCanvas):
         if self.result is not None:
             self.draw(self.result, *self.names)
 
-    def clear_points(self) -> None:
-        self._shown.clear()
-        for path, dots in zip(self.paths, self.dots):
-            path.setData([], [])       # PlotCurveItem.clear() leaves its cached pixmap
-            dots.clear()
-
     def _brushes_for(self, n: int) -> list:
         if n not in self._brushes:
             levels = [pg.mkBrush(c) for c in self.cmap.mapToQColor(np.linspace(0.0, 1.0, BRUSH_LEVELS))]

@@ -39,7 +39,7 @@ class PrecisionView(PanelView):
                                     (self.tr("float64 table stored in the dtype"), "store")),
                                    s.mode, "mode")
         self.chart = self.plot(0, 0, self.tr("position p"), "‖PE(p+1) − PE(p)‖", whole_x=True)
-        self.legend(self.chart, (-10, 10))
+        self.legend(self.chart)
         self.region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(160, 160, 160, 90),
                                           pen=pg.mkPen(GREY))
         self.chart.addItem(self.region, ignoreBounds=True)

@@ -52,7 +52,7 @@ class QkView(Retranslatable, PanelView):
                                 for a in ("left", "bottom")))
         self.dist = self.plot(1, 2, "m − n", "", "", colspan=4, whole_x=True)
         self.dist.addLine(x=0, pen=pg.mkPen("#bbbbbb", width=1))
-        self.legend(self.dist, (-10, 10))
+        self.legend(self.dist)
         self.curve_rot = add_line(self.dist, name="RoPE")
         self.curve_plain = add_line(self.dist, name="plain")
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
@@ -140,7 +140,7 @@ class QkView(Retranslatable, PanelView):
         for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
         set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
-        set_title(self.k_img.plot, fill(self.tr("k(n) after RoPE"), str(h)), size="9pt")
+        set_title(self.k_img.plot, self.tr("k(n) after RoPE"), size="9pt")
         root = f"{r.score_scalar:g}"     # head_dim, Gemma 2/3's query_pre_attn_scalar, Granite's multiplier^-2
         title = (fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
                  fill(self.tr("logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE"), root, f"{r.softcap:g}"))

@@ -80,7 +80,7 @@ class RopeView(PanelView):
                                self.tr("P: x_half = x_interleaved · P"), "CET-L1", reverse=True)
         self.score = self.plot(1, 0, "m − n", "q(m)·k(n)", self.tr("score against distance"), colspan=3,
                                whole_x=True)
-        self.legend(self.score, (-10, 10))
+        self.legend(self.score)
         self.s_ones = add_line(self.score, name=self.tr("all-ones q, k"))
         self.s_rand = add_line(self.score, name=self.tr("random q, k"))
         # the qualifier is in the title: "score (all-ones)" as the y label ran past the chart's

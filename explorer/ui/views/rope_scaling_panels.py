@@ -31,10 +31,6 @@ BEFORE, AFTER = "#7f7f7f", "#D55E00"
 UNSET = "—"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("RopeScaling", text)
-
-
 def regime_name(name: str) -> str:
     return {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"), "between": QCoreApplication.translate("RopeScaling", "between"),
             "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled"),
