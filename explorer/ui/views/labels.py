@@ -1,0 +1,89 @@
+"""The labels of a view: a steady one-line or wrapped label, the readout under a view, its caption."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+
+class SteadyLabel(QWidget):
+    """A QLabel in a box without a layout, for text that changes on every slider step.
+
+    QLabel.setText asks its parent for a new layout on every change; in a view's layout that request
+    climbs to the window, which then repaints the whole tab. The box takes the request itself and
+    passes it on only when the text needs another size: another height when it wraps, another
+    width or height when it does not."""
+
+    def __init__(self, wrap: bool = True):
+        super().__init__()
+        self.label = QLabel("", self)
+        self.label.setWordWrap(wrap)
+        self._need = QSize(0, 0)        # what the layout was last told: (width, height)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        self.label.setText(text)
+        self._fit()
+
+    def setWordWrap(self, on: bool) -> None:  # noqa: N802 (Qt name)
+        self.label.setWordWrap(on)
+        self._fit()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return self._need
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(0 if self.label.wordWrap() else self._need.width(), self._need.height())
+
+    def _fit(self) -> None:
+        """The size the text needs (wrapped: its height at this width, any width will do); a new one
+        goes to the layout. One text layout a call: this runs on every step."""
+        if self.label.wordWrap() and self.width() > 0:
+            need = QSize(0, max(self.label.heightForWidth(self.width()), 1))
+        else:                   # not wrapped, or not laid out yet: the label's own wish
+            need = self.label.sizeHint()
+            need = QSize(0, need.height()) if self.label.wordWrap() else need
+        if need != self._need:
+            self._need = need
+            self.updateGeometry()
+
+    def event(self, e) -> bool:
+        if e.type() == QEvent.Type.LayoutRequest:     # from the label: new text or font
+            self._fit()
+            return True
+        return super().event(e)
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt name)
+        self.label.setGeometry(0, 0, self.width(), max(self.height(), 1))
+        self._fit()
+        super().resizeEvent(e)
+
+
+class Readout(SteadyLabel):
+    """The line under a view: hidden while blank, so an empty readout leaves no strip (its font
+    is 1.3x bold in presentation mode). A readout that follows the base changes on every step."""
+
+    def __init__(self):
+        super().__init__(wrap=True)
+        self.setVisible(False)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self.setVisible(bool(text.strip()))
+
+
+class Caption(QLabel):
+    """A wrapped caption that never breaks a line inside "2π/wᵢ" or "θ/s" (a word joiner after
+    each "/" between two non-spaces)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(keep_together(text))
+
+
+def keep_together(text: str) -> str:
+    return re.sub(r"(?<=\S)/(?=\S)", "/\u2060", text)
