@@ -3,7 +3,8 @@
 Version 2 (written now) holds the whole State: {"version": 2, "params": {...}, "view": name,
 "views": {name: {setting: value}}, "cursor": int | null, "colormap": name, "title": {"en", "zh_CN"},
 "explain": {"en", "zh_CN"}, "question": {"en", "zh_CN"}}; every key but "version" may be left out, and
-params / views name only what differs from the defaults, so a hand-written scene can be three lines.
+params / views name only what differs from the defaults, so a hand-written scene can be three lines. A
+scene without "colormap" keeps the window's colour map (a saved scene names it, the default too).
 Version 1 files ({"version": 1, "params", "view", "cursor", "title", "explain"[, "question"]}, all
 required) still open. A deck is {"version": 1 | 2, "scenes": [scene, ...]}. Files are JSON only (never
 pickled), at most 1 MB; anything else is refused with an InputError naming the key.
@@ -47,6 +48,8 @@ class Scene:
     title: tuple[tuple[str, str], ...] = _BLANK       # ((lang, text), ...) for LANGS
     explain: tuple[tuple[str, str], ...] = _BLANK
     question: tuple[tuple[str, str], ...] | None = None
+    colormap_given: bool = True     # False: the file names no colour map, and the window keeps its own (a
+    #                                 hand-written scene or a bundled lesson does not override a lecturer's)
 
     @property
     def params(self) -> Params:
@@ -71,6 +74,10 @@ class Scene:
     def to_dict(self) -> dict:
         out = {"version": VERSION, **self.state.to_dict(), "title": dict(self.title),
                "explain": dict(self.explain)}
+        if self.colormap_given:            # the default too: opened in a window of another map, it is shown
+            out["colormap"] = self.state.colormap
+        else:
+            out.pop("colormap", None)
         if self.question is not None:
             out["question"] = dict(self.question)
         return out
@@ -145,7 +152,7 @@ def scene_from_dict(data, where: str = msg("scene")) -> Scene:
     question = data.get("question")
     return Scene(state, _texts(data.get("title", dict(_BLANK)), "title", where),
                  _texts(data.get("explain", dict(_BLANK)), "explain", where),
-                 None if question is None else _texts(question, "question", where))
+                 None if question is None else _texts(question, "question", where), "colormap" in data)
 
 
 def deck_from_dict(data, where: str = msg("deck")) -> list[Scene]:
@@ -258,7 +265,7 @@ def make_scene(params: Params | State, view: str | None = None, cursor: int | No
     become empty strings). A view or cursor given with a State replaces the State's."""
     blank = {lang: "" for lang in LANGS}
     if isinstance(params, State):
-        state = params.to_dict()
+        state = {**params.to_dict(), "colormap": params.colormap}    # a whole State: its colour map too
         state.update({k: v for k, v in (("view", view), ("cursor", cursor)) if v is not None})
     else:
         state = {"params": params.to_dict(), "view": view, "cursor": cursor}

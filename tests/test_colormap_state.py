@@ -79,3 +79,26 @@ def test_older_settings_keep_their_colour_map_and_a_version_1_save_its_tab(qtbot
         assert json.loads(settings.value("state")).get("colormap", "CET-D1") == colormap
     finally:
         close_and_delete(win)
+
+
+def test_a_scene_without_a_colour_map_keeps_the_window_s_and_a_saved_one_names_its_own(window, tmp_path):
+    """The bundled lessons name no colour map: a lecturer's viridis stays through them. A scene saved from the
+    window names its map, the default too, so it is shown as saved in a window of another map."""
+    from explorer.scenes import builtin_deck
+    from explorer.ui.file_actions import apply_scene, current_scene
+
+    window.controller.set_state(replace(window.controller.state, colormap="viridis"))
+    deck = builtin_deck()
+    assert not deck[0].colormap_given
+    apply_scene(window, deck[0])
+    assert window.controller.wait_idle() and window.colormap == "viridis"
+    window.controller.set_state(replace(window.controller.state, colormap="CET-D1"))
+    saved = save_scene(tmp_path / "default.json", current_scene(window))
+    assert json.loads(saved.read_text())["colormap"] == "CET-D1"
+    window.controller.set_state(replace(window.controller.state, colormap="inferno"))
+    apply_scene(window, load_scene(saved))
+    assert window.colormap == "CET-D1"
+    hand = tmp_path / "hand.json"
+    hand.write_text('{"version": 2, "view": "rope"}')
+    apply_scene(window, load_scene(hand))
+    assert window.colormap == "CET-D1" and window.controller.state.view == "rope"

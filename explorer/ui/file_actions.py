@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import traceback
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,9 +22,10 @@ from explorer.ui.i18n import current_language
 
 
 def apply_scene(window, scene) -> None:
-    """Show a scene: its whole State (params, every view's settings, the view, the cursor). The scene
-    was validated when loaded."""
-    window.controller.set_state(scene.state)
+    """Show a scene: its whole State (params, every view's settings, the view, the cursor, the colour map;
+    a scene that names no colour map keeps the window's). The scene was validated when loaded."""
+    state = scene.state if scene.colormap_given else replace(scene.state, colormap=window.colormap)
+    window.controller.set_state(state)
 
 
 def current_scene(window):
