@@ -107,7 +107,11 @@ def system_language(locale: QLocale | None = None) -> str:
 
 
 def _settings(settings: QSettings | None) -> QSettings:
-    return settings if settings is not None else QSettings("PE Explorer", "pe-explorer")
+    from explorer.ui.settings_guard import without_pickles
+
+    store = settings if settings is not None else QSettings("PE Explorer", "pe-explorer")
+    without_pickles(store)          # a pickled value is never read (its file is moved aside)
+    return store
 
 
 def saved_language(settings: QSettings | None = None) -> str | None:

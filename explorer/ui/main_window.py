@@ -13,6 +13,7 @@ from explorer import catalogue
 from explorer.errors import InputError, error_text, internal_error
 from explorer.params import Params, parse_pairs
 from explorer.state import State
+from explorer.translations import fill
 from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
@@ -24,6 +25,7 @@ from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
+from explorer.ui.settings_guard import without_pickles
 from explorer.ui.settings_store import kept_colormap, load_state, save_state
 from explorer.ui.tab_bar import style_tab_bar, view_tabs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
@@ -291,7 +293,14 @@ class MainWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
     def _load_state(self) -> State:
-        """The State saved by the last run, or the defaults (with a note when it was unreadable)."""
+        """The State saved by the last run, or the defaults (with a note when it was unreadable, or held a
+        pickled object: that file is moved aside unread)."""
+        aside = without_pickles(self.settings)
+        if aside:
+            self.statusBar().showMessage(fill(self.tr("Saved settings held a pickled Python object, which PE "
+                                                      "Explorer never reads: moved to %1; defaults restored"),
+                                              aside), 15000)
+            return default_state()
         state = load_state(self.settings)
         if state is None:
             self.statusBar().showMessage(self.tr("Saved settings were unreadable; "

@@ -3800,6 +3800,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>设备：检测中…</translation>
         </message>
         <message>
+            <source>Saved settings held a pickled Python object, which PE Explorer never reads: moved to %1; defaults restored</source>
+            <translation>保存的设置中含有 pickle 序列化的 Python 对象，PE Explorer 从不读取这类内容：已移到 %1；已恢复默认设置</translation>
+        </message>
+        <message>
             <source>Saved settings were unreadable; defaults restored</source>
             <translation>保存的设置无法读取，已恢复默认值</translation>
         </message>
