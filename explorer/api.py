@@ -93,7 +93,7 @@ def check(x, *, kind: str | None = None, base: float | None = None, pairing: str
 
     base, d_model, max_len = _plain(base), _plain(d_model), _plain(max_len)
     if is_path(x):          # a path string had been read as data: "must hold real numbers, not <U16"
-        data, dtype, _ = load_array(x, key, key_hint="key=NAME")
+        data, dtype, _ = load_array(as_path(x), checked_key(key), key_hint="key=NAME")
         return diagnose(data, kind=kind, base=base, pairing=pairing, lang=lang, dtype=dtype)
     require(key is None, "key names an array in a file, but x is not a file path")
     if _is_module(x):
@@ -103,10 +103,31 @@ def check(x, *, kind: str | None = None, base: float | None = None, pairing: str
 
 
 def is_path(x) -> bool:
-    """True for a file path: a str or os.PathLike (pathlib.Path)."""
+    """True for a file path: a str, bytes or os.PathLike (pathlib.Path)."""
     import os
 
-    return isinstance(x, (str, os.PathLike))
+    return isinstance(x, (str, bytes, os.PathLike))
+
+
+def as_path(x) -> str:
+    """A path as text (bytes decoded as the file system does); InputError for a name it cannot decode."""
+    import os
+
+    from explorer.errors import InputError, msg
+
+    try:
+        return os.fsdecode(x)
+    except (UnicodeDecodeError, TypeError):
+        raise InputError(msg("the path %1 is not a file name this system can read", repr(x)[:80])) from None
+
+
+def checked_key(key) -> str | None:
+    """key as given (None: the file's only array); InputError unless it is a name (text)."""
+    from explorer.errors import require, shown
+
+    require(key is None or (isinstance(key, str) and key != ""),
+            "key must name an array of the file (text), not %1", shown(key))
+    return key
 
 
 def _is_module(x) -> bool:

@@ -73,3 +73,29 @@ def test_show_opens_the_check_view_on_a_file(shown_windows, tables):  # noqa: F8
     assert r.match and r.shape == (64, 32) and r.convention["scale"] == pytest.approx(2.0)
     with pytest.raises(InputError, match="not a file path"):
         explorer.show(rope_cos_cache(), key="cos", block=False)
+
+
+def test_hostile_paths_and_keys_are_one_line(tables, tmp_path):
+    """From the hostile-input review of stop 53: a name too long and a folder that cannot be entered raised a
+    raw OSError; bytes paths were read as data; a list key, 0 or 100,000 characters gave library errors."""
+    npy, npz = tables
+    for bad, words in (("x" * 300 + ".npy", "File name too long"), (str(npz), "choose one with key=NAME")):
+        with pytest.raises(InputError) as got:
+            explorer.check(bad)
+        assert words in str(got.value) and "\n" not in str(got.value)
+    assert explorer.check(str(npy).encode()).match                      # a bytes path is a path
+    for key in (["right"], 0, ""):
+        with pytest.raises(InputError, match="key must name an array of the file"):
+            explorer.check(npz, key=key)
+    with pytest.raises(InputError) as got:
+        explorer.check(npz, key="z" * 100_000)
+    assert len(str(got.value)) < 200 and "has no array" in str(got.value)
+
+
+def test_show_refuses_a_bad_path_before_opening_a_window(shown_windows, tables):  # noqa: F811
+    npy, npz = tables
+    for path, key, words in ((str(npy).replace("pe.npy", "p\ne.npy"), None, "source must be a file path"),
+                             (npz, "a" * 5000, "key must be an array's name")):
+        with pytest.raises(InputError, match=words):
+            explorer.show(path, key=key, block=False)
+    assert shown_windows == []                                            # no window was left behind

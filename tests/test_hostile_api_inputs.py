@@ -168,3 +168,17 @@ def test_a_number_past_python_s_digit_limit_is_named_not_a_value_error(call):
     with pytest.raises(InputError) as got:
         call()
     one_line(got, 300)
+
+
+def test_ragged_ids_and_a_bad_context_length_are_named():
+    """Ragged id lists raised numpy's ValueError; rope_frequencies blamed original_max_position_embeddings for
+    a bad max_position_embeddings it had been given (the hostile-input review, stop 53)."""
+    with explorer.open_model("minilm") as model:
+        for call in (model.input_x, model.layer0_qk, model.rows):
+            with pytest.raises(InputError) as got:
+                call([[1, 2], [3]])
+            assert one_line(got).startswith("token ids must be one sequence of whole numbers")
+    for bad in (0, -1, 1.5, True, "8192"):
+        with pytest.raises(InputError) as got:
+            explorer.rope_frequencies(64, 1e4, "yarn", max_position_embeddings=bad, factor=4.0)
+        assert one_line(got).startswith("max_position_embeddings must be a whole number")

@@ -222,7 +222,7 @@ def test_builtin_deck_follows_the_lesson_in_both_languages():
     ({"check": {"source": "a\x00b.npy"}}, {}, "source must be a file path (one line"),
     ({"check": {"source": "\ud800.npy"}}, {}, "source must be a file path (one line"),
     ({"check": {"source": "x" * 5000 + ".npy"}}, {}, "at most 4,096 characters"),
-    ({"check": {"key": "a\x00"}}, {}, "key must be a file path"),
+    ({"check": {"key": "a\x00"}}, {}, "key must be an array's name"),
     ({}, {"model": "a\x00b"}, "model must be a folder, a .gguf file"),
 ])
 def test_version_2_scenes_found_by_fuzzing_are_refused_in_one_line(tmp_path, views, params, words):

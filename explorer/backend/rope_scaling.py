@@ -266,7 +266,10 @@ def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, 
     known = {f.name for f in fields(RopeScaling)} - {"rope_type"}
     extra = sorted(k for k in params if k not in known)
     require(not extra, "unknown RoPE parameter(s): %1; known: %2", ", ".join(extra), ", ".join(sorted(known)))
-    if rope_type in ("llama3", "yarn", "longrope") and params.get("original_max_position_embeddings") is None:
+    if isinstance(rope_type, str) and rope_type in ("llama3", "yarn", "longrope") \
+            and params.get("original_max_position_embeddings") is None:
+        require(max_position_embeddings is None or _is_length(max_position_embeddings),   # named as given
+                "max_position_embeddings must be a whole number from 1 to 2^53, not %1", shown(max_position_embeddings))
         params["original_max_position_embeddings"] = max_position_embeddings
     scaling = RopeScaling(rope_type=rope_type, **params)
     return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)

@@ -47,10 +47,10 @@ class CheckState(ViewState):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for name in ("source", "key"):
+        for name, what in (("source", msg("a file path")), ("key", msg("an array's name"))):
             value = getattr(self, name)
             require(len(value) <= MODEL_SPEC_LIMIT and is_path_text(value),
-                    "%1 must be a file path (one line, at most %2 characters), not %3", name,
+                    "%1 must be %2 (one line, at most %3 characters), not %4", name, what,
                     f"{MODEL_SPEC_LIMIT:,}", shown(value))
 
 

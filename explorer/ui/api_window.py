@@ -29,8 +29,8 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     return at once inside IPython with a Qt event loop; True / False force it."""
     import os
 
-    from explorer.api import _is_module, is_path, module_table
-    from explorer.compute.check import remember_array
+    from explorer.api import _is_module, as_path, checked_key, is_path, module_table
+    from explorer.compute.check import CheckState, remember_array
     from explorer.errors import require
 
     require(kind in (None, "pe", "rope_cache", "inv_freq"),
@@ -40,7 +40,8 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     require(key is None or is_path(x), "key names an array in a file, but x is not a file path")
     token = None
     if is_path(x):            # the window reads it, on its worker with Cancel, as File → Check my table
-        pass
+        x, key = as_path(x), checked_key(key)
+        CheckState(source=x, key=key or "")      # checked here: a bad path raises before any window
     elif _is_module(x):
         token = remember_array(module_table(x, d_model, max_len), f"{type(x).__name__}()")
         kind = kind or "pe"
@@ -48,7 +49,7 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
         token = remember_array(x, "explorer.show(x)")   # validated here: a bad array raises before any window
     window = open_window()
     if token is None:
-        window.check_actions.show_file(os.fspath(x), key, kind or "", base, pairing or "")
+        window.check_actions.show_file(x, key, kind or "", base, pairing or "")
     else:
         window.check_actions.show_source(token, kind or "", base, pairing or "")
     window.show()

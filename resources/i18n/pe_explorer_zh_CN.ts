@@ -890,16 +890,16 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 太大，不可能是 tokenizer.json</translation>
         </message>
         <message>
+            <source>%1 must be %2 (one line, at most %3 characters), not %4</source>
+            <translation>%1 必须是%2（一行，至多 %3 个字符），而不是 %4</translation>
+        </message>
+        <message>
             <source>%1 must be a JSON object</source>
             <translation>%1 必须是 JSON 对象</translation>
         </message>
         <message>
             <source>%1 must be a JSON object, not %2</source>
             <translation>%1 必须是 JSON 对象，而不是 %2</translation>
-        </message>
-        <message>
-            <source>%1 must be a file path (one line, at most %2 characters), not %3</source>
-            <translation>%1 必须是文件路径（一行，至多 %2 个字符），而不是 %3</translation>
         </message>
         <message>
             <source>%1 must be a finite number &gt; 0, not %2</source>
@@ -1682,6 +1682,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 中的一个文件在打开过程中消失了</translation>
         </message>
         <message>
+            <source>a file path</source>
+            <translation>文件路径</translation>
+        </message>
+        <message>
             <source>a list of merges</source>
             <translation>合并规则列表</translation>
         </message>
@@ -1744,6 +1748,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>alibi_head must be a head 0 .. %1 of the %2 heads; got %3</source>
             <translation>alibi_head 必须是 %2 个头中的 0 .. %1 之一；实际为 %3</translation>
+        </message>
+        <message>
+            <source>an array's name</source>
+            <translation>数组名</translation>
         </message>
         <message>
             <source>an inv_freq vector has one dimension, not shape %1</source>
@@ -2220,6 +2228,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>inv_freq has %1 frequencies; a head of %2 channels takes at most %3</source>
             <translation>inv_freq 有 %1 个频率；一个 %2 通道的头最多只能用 %3 个</translation>
+        </message>
+        <message>
+            <source>key must name an array of the file (text), not %1</source>
+            <translation>key 必须是文件中某个数组的名字（文本），而不是 %1</translation>
         </message>
         <message>
             <source>key names an array in a file, but x is not a file path</source>
@@ -2838,6 +2850,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>输出文件的扩展名必须是 .png 或 .svg，而不是 %1</translation>
         </message>
         <message>
+            <source>the path %1 is not a file name this system can read</source>
+            <translation>路径 %1 不是本系统能读取的文件名</translation>
+        </message>
+        <message>
             <source>the position rows %1</source>
             <translation>位置行 %1</translation>
         </message>
@@ -2936,6 +2952,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token ids must be integers</source>
             <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must be one sequence of whole numbers, not lists of different lengths</source>
+            <translation>词元 ID 必须是一个整数序列，而不是长度不同的若干列表</translation>
         </message>
         <message>
             <source>token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at a time (a batch would be read as one long text, with positions running on)</source>

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, require, shown
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
 MAX_ABS = 1e303               # larger values are no PE table (1e308: its fitted scale overflowed to inf)
@@ -85,9 +85,14 @@ def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = 
     p = Path(path)
     suffix = p.suffix.lower()
     require(suffix in SUFFIXES, "a table file must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
-    require(p.exists(), "cannot read %1: no such file", p)
+    try:
+        stat = p.stat()          # a name too long, a folder that cannot be entered: one line, as "no such file"
+    except FileNotFoundError:
+        raise InputError(msg("cannot read %1: no such file", p)) from None
+    except (OSError, ValueError) as exc:     # (ValueError: a NUL in the name)
+        raise InputError(msg("cannot read %1: %2", p, getattr(exc, "strerror", None) or exc)) from None
     require(p.is_file(), "cannot read %1: it is not a file (a folder or a device)", p)
-    size = p.stat().st_size
+    size = stat.st_size
     require(size > 0, "cannot read %1: the file is empty", p)
     require(size <= MAX_FILE_BYTES or suffix in LAZY, "%1 is %2 bytes; the check reads files up to %3 bytes",
             p, f"{size:,}", f"{MAX_FILE_BYTES:,}")
@@ -248,7 +253,8 @@ def _csv_extent(p: Path) -> tuple[tuple[int, int], int]:
 
 def _pick(arrays: dict, key: str | None, p: Path, key_hint: str = "--key NAME") -> tuple[np.ndarray, str, str]:
     if key is not None:
-        require(key in arrays, "%1 has no array %2; it has: %3", p, repr(key), ", ".join(sorted(arrays)) or "-")
+        require(isinstance(key, str) and key in arrays, "%1 has no array %2; it has: %3", p, shown(key),
+                ", ".join(sorted(arrays)) or "-")
         chosen = key
     else:
         candidates = [k for k, v in arrays.items() if getattr(v, "ndim", 0) >= 1 and _size(v) > 1]

@@ -106,7 +106,11 @@ class Model:
 
     def _ids(self, ids) -> np.ndarray:
         """One sequence of token ids, (n,) int64: from (n,) or a batch of one (1, n), as tokenizers give it."""
-        ids = np.asarray(ids)
+        try:
+            ids = np.asarray(ids)
+        except ValueError:                 # ragged lists: [[1, 2], [3]]
+            raise InputError(msg("token ids must be one sequence of whole numbers, not lists of "
+                                 "different lengths")) from None
         require(ids.ndim <= 1 or (ids.ndim == 2 and ids.shape[0] == 1),
                 "token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at "
                 "a time (a batch would be read as one long text, with positions running on)", tuple(ids.shape))
@@ -176,7 +180,11 @@ class Model:
 
         Give token ids ((n,) or (1, n), integers) for layer 0; a later layer needs its real input, a float
         hidden state (n, d), since PE Explorer does not run the layers before it."""
-        arr = np.asarray(ids_or_x)
+        try:
+            arr = np.asarray(ids_or_x)
+        except ValueError:                 # ragged lists
+            raise InputError(msg("token ids must be one sequence of whole numbers, not lists of "
+                                 "different lengths")) from None
         # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
         whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
         require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
