@@ -150,7 +150,8 @@ class State:
         view = data.get("view", "heatmap")
         require(isinstance(view, str) and view in catalogue.VIEWS,
                 "%1: “view” must be one of %2, not %3", where, ", ".join(catalogue.NAMES), shown(view))
-        try:
+        views = ViewStates(tuple((k, v.fit(params)) for k, v in views.items))   # as with_params keeps them:
+        try:                                         # a scene's offset p = 500 in a 64-row table is drawn at 63
             return cls(params, views, view, data.get("cursor"), preset, data.get("colormap", DEFAULT_COLORMAP))
         except InputError as exc:
             raise InputError(msg("%1: %2", where, exc)) from None

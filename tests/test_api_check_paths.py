@@ -99,3 +99,21 @@ def test_show_refuses_a_bad_path_before_opening_a_window(shown_windows, tables):
         with pytest.raises(InputError, match=words):
             explorer.show(path, key=key, block=False)
     assert shown_windows == []                                            # no window was left behind
+
+
+def test_show_of_an_unreadable_file_does_not_show_the_last_one(shown_windows, tables, tmp_path):  # noqa: F811
+    """The check tab had kept the file checked last (from the settings) when explorer.show(path) could not
+    read its file; a missing file opened a window at all. From the review of stop 53's changes."""
+    npy, npz = tables
+    first = explorer.show(npy, block=False)
+    assert first.check_actions.wait_idle() and first.controller.wait_idle()
+    assert first.controller.state.views["check"].source == str(npy)
+    bad = tmp_path / "bad.npy"
+    bad.write_bytes(b"not an array at all")
+    window = explorer.show(bad, block=False)
+    assert window.check_actions.wait_idle() and window.controller.wait_idle()
+    assert window.controller.state.views["check"].source in ("", str(bad))
+    assert window.views["check"].result is None or not window.views["check"].result.match
+    with pytest.raises(InputError, match="no such file"):
+        explorer.show(tmp_path / "missing.npy", block=False)
+    assert len(shown_windows) == 2

@@ -102,3 +102,16 @@ def test_a_scene_without_a_colour_map_keeps_the_window_s_and_a_saved_one_names_i
     hand.write_text('{"version": 2, "view": "rope"}')
     apply_scene(window, load_scene(hand))
     assert window.colormap == "CET-D1" and window.controller.state.view == "rope"
+
+
+def test_a_bad_colour_map_in_saved_settings_costs_only_itself(qtbot, settings):
+    from explorer.ui.main_window import MainWindow
+
+    settings.setValue("state", json.dumps({"params": {"max_len": 64}, "view": "rope", "colormap": "magma"}))
+    settings.sync()
+    win = MainWindow(settings=settings)
+    try:
+        state = win.controller.state
+        assert (state.params.max_len, state.view, state.colormap) == (64, "rope", "CET-D1")
+    finally:
+        close_and_delete(win)

@@ -528,3 +528,27 @@ def test_a_shown_array_is_let_go_when_its_last_window_closes(shown_windows, qapp
     second = other.controller.state.views["check"].source
     other.close()
     assert second not in check_data._MEMORY
+
+
+def test_a_shown_array_is_let_go_when_a_file_replaces_it_and_never_saved(shown_windows, tmp_path):
+    """Opening a file over explorer.show's array had kept the array for good; closing the window during a lesson
+    wrote its memory:N token into the settings. The caller's array stays writeable."""
+    import json as json_module
+
+    pe = explorer.sinusoidal(30, 8)
+    window = explorer.show(pe, block=False)
+    pe[0, 0] = 5.0                                      # the caller's own array: still theirs to change
+    token = window.controller.state.views["check"].source
+    assert window.controller.wait_idle() and token in check_data._MEMORY
+    path = tmp_path / "pe.npy"
+    np.save(path, explorer.sinusoidal(16, 8))
+    window.check_actions.open_file(str(path), "")
+    assert window.check_actions.wait_idle() and window.controller.wait_idle()
+    assert window.controller.state.views["check"].source == str(path) and token not in check_data._MEMORY
+    other = explorer.show(explorer.sinusoidal(20, 8), block=False)
+    second = other.controller.state.views["check"].source
+    other.lecture.start_builtin()                       # the lesson keeps the State to give back: the array
+    assert other.controller.wait_idle() and second in check_data._MEMORY
+    other.close()
+    assert second not in check_data._MEMORY
+    assert "memory:" not in json_module.dumps(json_module.loads(other.settings.value("state")))

@@ -99,6 +99,8 @@ def remember_array(x, label: str = "explorer.show(x)") -> str:
     from explorer.backend.diagnose.loading import as_array
 
     array, dtype = as_array(x)
+    if isinstance(x, np.ndarray) and np.may_share_memory(array, x):
+        array = array.copy()             # kept read-only: the caller's own array stays writeable
     array.setflags(write=False)
     with _LOCK:
         token = f"{MEMORY_PREFIX}{next(_COUNTER)}"

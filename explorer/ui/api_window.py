@@ -30,6 +30,7 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     import os
 
     from explorer.api import _is_module, as_path, checked_key, is_path, module_table
+    from explorer.backend.diagnose.loading import checked_file
     from explorer.compute.check import CheckState, remember_array
     from explorer.errors import require
 
@@ -41,7 +42,8 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     token = None
     if is_path(x):            # the window reads it, on its worker with Cancel, as File → Check my table
         x, key = as_path(x), checked_key(key)
-        CheckState(source=x, key=key or "")      # checked here: a bad path raises before any window
+        CheckState(source=x, key=key or "")      # checked here: a bad path, or a file that is not there,
+        checked_file(x)                          # raises before any window (its contents: the window's worker)
     elif _is_module(x):
         token = remember_array(module_table(x, d_model, max_len), f"{type(x).__name__}()")
         kind = kind or "pe"

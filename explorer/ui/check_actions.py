@@ -98,6 +98,7 @@ class CheckActions(QObject):
         if window.views.built(VIEW):
             self._on_view_built(VIEW, window.views[VIEW])
         window.controller.state_changed.connect(self._on_state_changed)
+        self._closing = False
         window.installEventFilter(self)
         self._sync_language()
 
@@ -121,6 +122,10 @@ class CheckActions(QObject):
     def _on_state_changed(self, old, new) -> None:
         if new.views[VIEW].lang != self.ui_language():
             self._sync_language()
+        token = old.views[VIEW].source if old is not None else ""
+        if token.startswith(data.MEMORY_PREFIX) and token != new.views[VIEW].source \
+                and not self._shown_elsewhere(token, here=True):
+            data.forget_array(token)     # another file opened over explorer.show's array: nothing shows it
 
     # opening -------------------------------------------------------------------------------
     def open_file(self, path: str | None = None, key: str | None = None) -> None:
@@ -141,9 +146,9 @@ class CheckActions(QObject):
                   pairing: str = "") -> None:
         """explorer.show(path): the check tab on a file, read as File → Check my table reads it (key
         None: ask which array when it holds several), with what the data should be."""
-        c = self.window.controller
-        c.set_state(replace(c.state.with_view_state(VIEW, kind=kind or "", base=base, pairing=pairing or ""),
-                            view=VIEW))
+        c = self.window.controller      # no file first: one that cannot be read leaves the view empty, not
+        c.set_state(replace(c.state.with_view_state(VIEW, source="", key="", kind=kind or "", base=base,
+                                                    pairing=pairing or ""), view=VIEW))   # on the last one
         self.open_file(path, key)
 
     def show_source(self, token: str, kind: str = "", base: float | None = None,
@@ -234,16 +239,25 @@ class CheckActions(QObject):
     def eventFilter(self, obj, event) -> bool:
         if obj is self.window and event.type() == QEvent.Type.Close:
             c = self.window.controller
-            token = c.state.views[VIEW].source
-            if token.startswith(data.MEMORY_PREFIX):
+            self._closing = True
+            kept = self.window.lecture.state_to_keep() if getattr(self.window, "lecture", None) else c.state
+            tokens = {s.views[VIEW].source for s in (c.state, kept)}      # (a lesson's kept State too)
+            if c.state.views[VIEW].source.startswith(data.MEMORY_PREFIX):
                 c.set_state(c.state.with_view_state(VIEW, source="", key=""))
-                if not self._shown_elsewhere(token):      # (a language switch's new window shows it)
-                    data.forget_array(token)               # else every shown array stayed for good
+            for token in tokens:
+                if token.startswith(data.MEMORY_PREFIX) and not self._shown_elsewhere(token):
+                    data.forget_array(token)   # (a language switch's new window shows it); else it stayed for good
         return False
 
-    def _shown_elsewhere(self, token: str) -> bool:
-        """True when another open window's State shows the array `token`."""
+    def _shown_elsewhere(self, token: str, here: bool = False) -> bool:
+        """True when an open window's State, or the State its lesson gives back at its end, shows the array
+        `token`: another window's; with `here`, this one's too (unless it is closing)."""
         from PySide6.QtWidgets import QApplication
 
-        return any(w is not self.window and getattr(getattr(w, "controller", None), "state", None) is not None
-                   and w.controller.state.views[VIEW].source == token for w in QApplication.topLevelWidgets())
+        for w in QApplication.topLevelWidgets():
+            if getattr(w, "controller", None) is None or (w is self.window and (not here or self._closing)):
+                continue
+            kept = w.lecture.state_to_keep() if getattr(w, "lecture", None) is not None else w.controller.state
+            if token in (w.controller.state.views[VIEW].source, kept.views[VIEW].source):
+                return True
+        return False

@@ -24,6 +24,8 @@ def load_state(settings) -> State | None:
         data = json.loads(str(raw))
         if not ("params" in data or "views" in data):       # version 1: the Params alone, and the tab
             data = {"params": data, **_tab_of_version_1(settings)}
+        if "colormap" in data and data["colormap"] not in COLORMAPS:   # a bad name costs only itself
+            data = {k: v for k, v in data.items() if k != "colormap"}
         state = State.from_dict(data, "saved settings")
         return state if "colormap" in data else kept_colormap(settings, state)
     except (InputError, ValueError, TypeError, AttributeError, RecursionError):
@@ -48,6 +50,10 @@ def kept_colormap(settings, state: State) -> State:
 
 
 def save_state(settings, state: State, geometry) -> None:
+    from explorer.compute.check import MEMORY_PREFIX
+
+    if state.views["check"].source.startswith(MEMORY_PREFIX):    # explorer.show's array lives in this
+        state = state.with_view_state("check", source="", key="")  # process only (a lesson's kept State)
     for old in ("params", "tab", "colormap"):      # what older versions kept beside the State
         settings.remove(old)
     settings.setValue("state", json.dumps(state.to_dict()))

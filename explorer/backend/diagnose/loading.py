@@ -82,6 +82,25 @@ def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = 
                ) -> tuple[np.ndarray, str, str]:
     """(float64 array, storage dtype, name of the array in the file) from `path`; key_hint: how the
     caller names the array to take, for a file that holds several (the CLI's option, the API's key=)."""
+    p = checked_file(path)
+    suffix = p.suffix.lower()
+    try:
+        with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
+            warnings.simplefilter("ignore")  # the one line below says what went wrong
+            arrays = _read(p, suffix)
+            return _pick(arrays, key, p, key_hint)   # inside: a truncated .npy fails when its values are read
+    except InputError:
+        raise
+    except MemoryError:
+        raise InputError(msg("not enough memory to read %1", p))
+    except Exception as exc:  # every reader has its own errors; the user needs one line
+        reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+        raise InputError(msg("cannot read %1 as %2: %3", p, suffix, reason))
+
+
+def checked_file(path: str | os.PathLike) -> Path:
+    """`path` if it names a table file the check can read (a known suffix, a file, not empty, not over the
+    size limit), else an InputError saying why; nothing is read from it."""
     p = Path(path)
     suffix = p.suffix.lower()
     require(suffix in SUFFIXES, "a table file must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
@@ -96,18 +115,7 @@ def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = 
     require(size > 0, "cannot read %1: the file is empty", p)
     require(size <= MAX_FILE_BYTES or suffix in LAZY, "%1 is %2 bytes; the check reads files up to %3 bytes",
             p, f"{size:,}", f"{MAX_FILE_BYTES:,}")
-    try:
-        with warnings.catch_warnings():     # numpy's "input contained no data", torch's pickle notes:
-            warnings.simplefilter("ignore")  # the one line below says what went wrong
-            arrays = _read(p, suffix)
-            return _pick(arrays, key, p, key_hint)   # inside: a truncated .npy fails when its values are read
-    except InputError:
-        raise
-    except MemoryError:
-        raise InputError(msg("not enough memory to read %1", p))
-    except Exception as exc:  # every reader has its own errors; the user needs one line
-        reason = " ".join(str(exc).split())[:160] or type(exc).__name__
-        raise InputError(msg("cannot read %1 as %2: %3", p, suffix, reason))
+    return p
 
 
 class Stored:

@@ -262,6 +262,12 @@ class PanelView(View):
 def show_choice(box: QComboBox, value) -> None:
     """Select `value`; a valid value the box does not list (a scene's span of 1000) gets an item of its
     own, so the box never names another value than the one drawn (it had shown its first item)."""
+    listed = box.property("pe_listed")
+    if listed is None:                        # the items the view made: the others are shown values
+        listed = box.count()
+        box.setProperty("pe_listed", listed)
+    while box.count() > listed and box.itemData(box.count() - 1) != value:
+        box.removeItem(box.count() - 1)       # an earlier shown value: one item at most, not a pile
     index = box.findData(value)
     if index < 0:
         box.addItem(f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value), value)
@@ -273,9 +279,13 @@ def show_number(box, value) -> None:
     """Show `value` as it is: a range widened to hold it, and for a float box enough decimals (up to 6) that
     it is not rounded (base 1.5 had read "2", and a nudge of the box then wrote 2)."""
     if isinstance(box, QDoubleSpinBox):
+        own = box.property("pe_own_decimals")
+        if own is None:                       # the decimals the view chose; more only while a value needs them
+            own = box.decimals()
+            box.setProperty("pe_own_decimals", own)
         needed = next((k for k in range(7) if abs(round(value, k) - value) <= 1e-9 * max(1.0, abs(value))), 6)
-        if needed > box.decimals():
-            box.setDecimals(needed)
+        if max(needed, own) != box.decimals():
+            box.setDecimals(max(needed, own))
     if not box.minimum() <= value <= box.maximum():
         box.setRange(min(box.minimum(), value), max(box.maximum(), value))
     box.setValue(value)

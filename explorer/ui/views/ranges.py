@@ -230,7 +230,7 @@ def fixed_ranges(view) -> None:
     """Every plot of `view` but those whose range is the State's zoom (`view.zoomable_boxes()`: heatmap,
     curves and similarity) takes no mouse pan or zoom and has no range menu: a range the user set there was
     kept by the view alone, so a scene, `render` and `export view` showed another (ALiBi's slopes zoomed
-    to x 2.25-4.75 stayed so across base steps, and reopened as -0.66-7.66)."""
+    to x 2.25-4.75 stayed so across base steps, and reopened as -0.66-7.66), nor an auto-range button."""
     from PySide6.QtWidgets import QGraphicsView
 
     keep = set(map(id, view.zoomable_boxes()))
@@ -239,3 +239,5 @@ def fixed_ranges(view) -> None:
             if isinstance(item, pg.ViewBox) and id(item) not in keep:
                 item.setMouseEnabled(False, False)
                 item.setMenuEnabled(False)
+            elif isinstance(item, pg.PlotItem) and id(item.getViewBox()) not in keep:
+                item.hideButtons()          # its "A" (auto-range) button set a range the view alone kept
