@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRA_QT_FREE = ("scenes", "fileio", "paths", "catalogue", "state", "viewstate", "blas", "translations", "presets_state",
-                 "api", "allocator")  # headless
+EXTRA_QT_FREE = ("scenes", "fileio", "paths", "catalogue", "state", "viewstate", "blas", "translations",
+                 "presets_state", "api", "allocator")  # headless
 FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "superqt", "explorer.ui")
 
 
