@@ -26,7 +26,7 @@ class View(QWidget):
 
     cursor_moved = Signal(int)            # a position the user points at
     window_changed = Signal()             # the visible region changed (zoom/pan)
-    resized = Signal()                    # a view with visible_region got another size
+    resized = Signal()                    # the panel of a view with visible_region got another size
     hovered = Signal(int, int)            # (position, channel) under the mouse, for a readout
 
     title = "view"
@@ -49,26 +49,17 @@ class View(QWidget):
     def set_result(self, result) -> None:  # pragma: no cover - each view overrides
         raise NotImplementedError
 
-    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt name)
-        """A view computed at its panel's pixels (one with visible_region) is recomputed at its new
-        size (F11, a window resize): `resized`, which the main window debounces."""
-        super().resizeEvent(e)
-        # once a size: Qt sends a hidden widget's grab() a resize event with no old size each time
-        # (a recompute 30 ms later, for nothing)
-        if hasattr(self, "visible_region") and e.size() != getattr(self, "_resized_to", None):
-            self._resized_to = e.size()
-            self.resized.emit()
-
     def track_resizes(self, box: pg.ViewBox) -> None:
-        """Also emit `resized` when `box` (the panel visible_region measures) gets another size while
-        the view keeps its own: a title, caption or note that takes its room moves the panel (the Learned
-        view's first result was computed for 170 rows, before its titles were set, and drawn into 154 px
-        until something else refreshed it)."""
+        """Emit `resized` (which the main window debounces, then recomputes the view) when `box`, the panel
+        visible_region measures, gets another size in whole pixels: a window resize or F11, and also a title,
+        caption or note that takes its room inside a view of the same size (the Learned view's first result
+        was computed for 170 rows, before its titles were set, and drawn into 154 px). Once a size: a hidden
+        view's grab() lays it out again each time, and a title set again moves it by a fraction."""
         sizes = []
 
         def on_resized(*_) -> None:
-            rect = box.sceneBoundingRect()                 # in whole pixels, as visible_region counts them:
-            size = (int(rect.width()), int(rect.height()))  # a title set again moves it by a fraction
+            rect = box.sceneBoundingRect()
+            size = (int(rect.width()), int(rect.height()))     # as visible_region counts them
             if not sizes or size != sizes[-1]:
                 sizes[:] = [size]
                 self.resized.emit()
