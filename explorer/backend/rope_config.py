@@ -10,7 +10,7 @@ Keys a rope type does not read are dropped, as transformers ignores them (with a
 from __future__ import annotations
 
 from explorer.backend.encodings import finite_number
-from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling, _is_length
+from explorer.backend.rope_scaling import _FIELDS_OF, ROPE_TYPES, RopeScaling, require_length
 from explorer.errors import require, shown
 
 DEFAULT_THETA = 10_000.0        # transformers' RotaryEmbeddingConfigMixin.default_theta
@@ -86,10 +86,8 @@ def scaling_from_config(config: dict, layer_type: str | None = None) -> tuple[fl
         values["original_max_position_embeddings"] = original
         if kind in ("yarn", "longrope") and values.get("factor") is None:
             require(max_len is not None, "rope type %1 without factor needs max_position_embeddings", kind)
-            require(_is_length(original), "original_max_position_embeddings must be a whole number from 1 to "
-                                          "2^53, not %1", shown(original))
-            require(_is_length(max_len), "max_position_embeddings must be a whole number from 1 to 2^53, "
-                                         "not %1", shown(max_len))
+            require_length("original_max_position_embeddings", original)
+            require_length("max_position_embeddings", max_len)
             values["factor"] = max_len / original
     elif kind == "dynamic":
         # transformers scales against max_position_embeddings, whatever the dict says

@@ -65,6 +65,12 @@ def _is_length(value) -> bool:
             and 1 <= value <= MAX_LENGTH)
 
 
+def require_length(name: str, value) -> None:
+    """InputError naming `name` unless `value` is a whole number 1 .. MAX_LENGTH (None allowed)."""
+    require(value is None or _is_length(value), "%1 must be a whole number from 1 to 2^53, not %2", name,
+            shown(value))
+
+
 def _positive(name: str, value) -> None:
     require(finite_number(value) and value > 0, "%1 must be a finite number > 0, not %2", name, shown(value))
 
@@ -118,8 +124,7 @@ class RopeScaling:
             value = getattr(self, name)
             require(value is None or finite_number(value), "%1 must be a finite number, not %2", name, shown(value))
         length = self.original_max_position_embeddings
-        require(length is None or _is_length(length),
-                "original_max_position_embeddings must be a whole number from 1 to 2^53, not %1", shown(length))
+        require_length("original_max_position_embeddings", length)
         if kind == "llama3":        # (equal: one step at L0 / low_freq_factor, as Llama-4-Scout-Instruct's 1 and 1)
             require(self.low_freq_factor <= self.high_freq_factor,
                     "low_freq_factor must not be greater than high_freq_factor; got %1 > %2", self.low_freq_factor,
@@ -192,11 +197,8 @@ def _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings) -> 
     require(finite_number(base) and base > 1, "base (rope_theta) must be a finite number > 1, not %1", shown(base))
     require(scaling is None or isinstance(scaling, RopeScaling),
             "scaling must be a RopeScaling or None, not %1", shown(scaling))
-    require(seq_len is None or _is_length(seq_len), "seq_len must be a whole number from 1 to 2^53, not %1",
-            shown(seq_len))
-    require(max_position_embeddings is None or _is_length(max_position_embeddings),
-            "max_position_embeddings must be a whole number from 1 to 2^53, not %1",
-            shown(max_position_embeddings))
+    require_length("seq_len", seq_len)
+    require_length("max_position_embeddings", max_position_embeddings)
     return rotated_width(head_dim, scaling)
 
 
@@ -268,8 +270,7 @@ def rope_frequencies(head_dim: int, base: float, rope_type: str = "default", *, 
     require(not extra, "unknown RoPE parameter(s): %1; known: %2", ", ".join(extra), ", ".join(sorted(known)))
     if isinstance(rope_type, str) and rope_type in ("llama3", "yarn", "longrope") \
             and params.get("original_max_position_embeddings") is None:
-        require(max_position_embeddings is None or _is_length(max_position_embeddings),   # named as given
-                "max_position_embeddings must be a whole number from 1 to 2^53, not %1", shown(max_position_embeddings))
+        require_length("max_position_embeddings", max_position_embeddings)    # named as given, not as L0
         params["original_max_position_embeddings"] = max_position_embeddings
     scaling = RopeScaling(rope_type=rope_type, **params)
     return inv_frequencies(head_dim, base, scaling, seq_len, max_position_embeddings)

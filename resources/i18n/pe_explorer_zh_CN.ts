@@ -930,6 +930,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>%1 必须是 1 到 100,000,000 之间的整数，而不是 %2</translation>
         </message>
         <message>
+            <source>%1 must be a whole number from 1 to 2^53, not %2</source>
+            <translation>%1 必须是 1 到 2^53 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
             <source>%1 must be a whole number, not %2</source>
             <translation>%1 必须是整数，而不是 %2</translation>
         </message>
@@ -2322,10 +2326,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
         <message>
-            <source>max_position_embeddings must be a whole number from 1 to 2^53, not %1</source>
-            <translation>max_position_embeddings 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
-        </message>
-        <message>
             <source>metric must be one of %1, not %2</source>
             <translation>metric 必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -2404,10 +2404,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>only partial_rotary_factor</source>
             <translation>只有 partial_rotary_factor</translation>
-        </message>
-        <message>
-            <source>original_max_position_embeddings must be a whole number from 1 to 2^53, not %1</source>
-            <translation>original_max_position_embeddings 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
         </message>
         <message>
             <source>output file %1 ends in a slash, which names a folder: give a file name</source>
@@ -2592,10 +2588,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>seed must be a whole number &gt;= 0, not %1</source>
             <translation>seed 必须是 &gt;= 0 的整数，而不是 %1</translation>
-        </message>
-        <message>
-            <source>seq_len must be a whole number from 1 to 2^53, not %1</source>
-            <translation>seq_len 必须是 1 到 2^53 之间的整数，而不是 %1</translation>
         </message>
         <message>
             <source>shape %1 has more than %2 columns either way round; a PE table has at most %2 channels (d_model)</source>

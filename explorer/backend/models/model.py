@@ -51,6 +51,16 @@ def display_piece(piece: str, decoded: str) -> tuple[str, bool]:
     return _visible(decoded if decoded else piece), False
 
 
+def _array(ids_or_x) -> np.ndarray:
+    """np.asarray of token ids or a hidden state; ragged lists ([[1, 2], [3]]) are one line, not numpy's
+    ValueError."""
+    try:
+        return np.asarray(ids_or_x)
+    except ValueError:
+        raise InputError(msg("token ids must be one sequence of whole numbers, not lists of "
+                             "different lengths")) from None
+
+
 class Model:
     """An opened model: config, its own tokenizer, and reads of its tables and layer-0 q/k."""
 
@@ -106,11 +116,7 @@ class Model:
 
     def _ids(self, ids) -> np.ndarray:
         """One sequence of token ids, (n,) int64: from (n,) or a batch of one (1, n), as tokenizers give it."""
-        try:
-            ids = np.asarray(ids)
-        except ValueError:                 # ragged lists: [[1, 2], [3]]
-            raise InputError(msg("token ids must be one sequence of whole numbers, not lists of "
-                                 "different lengths")) from None
+        ids = _array(ids)
         require(ids.ndim <= 1 or (ids.ndim == 2 and ids.shape[0] == 1),
                 "token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at "
                 "a time (a batch would be read as one long text, with positions running on)", tuple(ids.shape))
@@ -180,11 +186,7 @@ class Model:
 
         Give token ids ((n,) or (1, n), integers) for layer 0; a later layer needs its real input, a float
         hidden state (n, d), since PE Explorer does not run the layers before it."""
-        try:
-            arr = np.asarray(ids_or_x)
-        except ValueError:                 # ragged lists
-            raise InputError(msg("token ids must be one sequence of whole numbers, not lists of "
-                                 "different lengths")) from None
+        arr = _array(ids_or_x)
         # layer_qk checks the range too, but after the ids check, which called -1 "a later layer"
         whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
         require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
