@@ -89,45 +89,34 @@ def check(x, *, kind: str | None = None, base: float | None = None, pairing: str
     the PE out (d_model and max_len are read from its `pe` buffer, or given). kind / base / pairing:
     what the data should be (see the CLI)."""
     from explorer.backend.diagnose import diagnose, load_array
-    from explorer.errors import require
 
     base, d_model, max_len = _plain(base), _plain(d_model), _plain(max_len)
-    if is_path(x):          # a path string had been read as data: "must hold real numbers, not <U16"
-        data, dtype, _ = load_array(as_path(x), checked_key(key), key_hint="key=NAME")
+    file = file_and_key(x, key)   # a path string had been read as data: "must hold real numbers, not <U16"
+    if file is not None:
+        data, dtype, _ = load_array(*file, key_hint="key=NAME")
         return diagnose(data, kind=kind, base=base, pairing=pairing, lang=lang, dtype=dtype)
-    require(key is None, "key names an array in a file, but x is not a file path")
     if _is_module(x):
         x = module_table(x, d_model, max_len)
         kind = kind or "pe"
     return diagnose(x, kind=kind, base=base, pairing=pairing, lang=lang)
 
 
-def is_path(x) -> bool:
-    """True for a file path: a str, bytes or os.PathLike (pathlib.Path)."""
+def file_and_key(x, key) -> tuple[str, str | None] | None:
+    """(the path as text, key) when x is a file path (str, bytes or os.PathLike; bytes decoded as the file
+    system does), else None; InputError for a key that names no array, or a key beside data."""
     import os
 
-    return isinstance(x, (str, bytes, os.PathLike))
+    from explorer.errors import InputError, msg, require, shown
 
-
-def as_path(x) -> str:
-    """A path as text (bytes decoded as the file system does); InputError for a name it cannot decode."""
-    import os
-
-    from explorer.errors import InputError, msg
-
-    try:
-        return os.fsdecode(x)
-    except (UnicodeDecodeError, TypeError):
-        raise InputError(msg("the path %1 is not a file name this system can read", repr(x)[:80])) from None
-
-
-def checked_key(key) -> str | None:
-    """key as given (None: the file's only array); InputError unless it is a name (text)."""
-    from explorer.errors import require, shown
-
+    if not isinstance(x, (str, bytes, os.PathLike)):
+        require(key is None, "key names an array in a file, but x is not a file path")
+        return None
     require(key is None or (isinstance(key, str) and key != ""),
             "key must name an array of the file (text), not %1", shown(key))
-    return key
+    try:
+        return os.fsdecode(x), key
+    except (UnicodeDecodeError, TypeError):
+        raise InputError(msg("the path %1 is not a file name this system can read", repr(x)[:80])) from None
 
 
 def _is_module(x) -> bool:

@@ -29,7 +29,7 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
     return at once inside IPython with a Qt event loop; True / False force it."""
     import os
 
-    from explorer.api import _is_module, as_path, checked_key, is_path, module_table
+    from explorer.api import _is_module, file_and_key, module_table
     from explorer.backend.diagnose.loading import checked_file
     from explorer.compute.check import CheckState, remember_array
     from explorer.errors import require
@@ -38,10 +38,9 @@ def show(x, *, kind: str | None = None, base: float | None = None, pairing: str 
             f"kind must be one of pe, rope_cache, inv_freq, not {kind!r}")
     require(pairing in (None, "half", "interleaved"),
             f"pairing must be one of half, interleaved, not {pairing!r}")
-    require(key is None or is_path(x), "key names an array in a file, but x is not a file path")
-    token = None
-    if is_path(x):            # the window reads it, on its worker with Cancel, as File → Check my table
-        x, key = as_path(x), checked_key(key)
+    token, file = None, file_and_key(x, key)
+    if file is not None:      # the window reads it, on its worker with Cancel, as File → Check my table
+        x, key = file
         CheckState(source=x, key=key or "")      # checked here: a bad path, or a file that is not there,
         checked_file(x)                          # raises before any window (its contents: the window's worker)
     elif _is_module(x):
