@@ -123,8 +123,7 @@ class CheckActions(QObject):
         if new.views[VIEW].lang != self.ui_language():
             self._sync_language()
         token = old.views[VIEW].source if old is not None else ""
-        if token.startswith(data.MEMORY_PREFIX) and token != new.views[VIEW].source \
-                and not self._shown_elsewhere(token, here=True):
+        if token.startswith(data.MEMORY_PREFIX) and token != new.views[VIEW].source and not self._shown(token):
             data.forget_array(token)     # another file opened over explorer.show's array: nothing shows it
 
     # opening -------------------------------------------------------------------------------
@@ -240,24 +239,24 @@ class CheckActions(QObject):
         if obj is self.window and event.type() == QEvent.Type.Close:
             c = self.window.controller
             self._closing = True
-            kept = self.window.lecture.state_to_keep() if getattr(self.window, "lecture", None) else c.state
-            tokens = {s.views[VIEW].source for s in (c.state, kept)}      # (a lesson's kept State too)
+            tokens = _sources(self.window)                  # (a lesson's kept State too)
             if c.state.views[VIEW].source.startswith(data.MEMORY_PREFIX):
                 c.set_state(c.state.with_view_state(VIEW, source="", key=""))
             for token in tokens:
-                if token.startswith(data.MEMORY_PREFIX) and not self._shown_elsewhere(token):
+                if token.startswith(data.MEMORY_PREFIX) and not self._shown(token):
                     data.forget_array(token)   # (a language switch's new window shows it); else it stayed for good
         return False
 
-    def _shown_elsewhere(self, token: str, here: bool = False) -> bool:
-        """True when an open window's State, or the State its lesson gives back at its end, shows the array
-        `token`: another window's; with `here`, this one's too (unless it is closing)."""
+    def _shown(self, token: str) -> bool:
+        """True when an open window (this one, unless it is closing) shows the array `token`, now or when its
+        lesson ends."""
         from PySide6.QtWidgets import QApplication
 
-        for w in QApplication.topLevelWidgets():
-            if getattr(w, "controller", None) is None or (w is self.window and (not here or self._closing)):
-                continue
-            kept = w.lecture.state_to_keep() if getattr(w, "lecture", None) is not None else w.controller.state
-            if token in (w.controller.state.views[VIEW].source, kept.views[VIEW].source):
-                return True
-        return False
+        return any(token in _sources(w) for w in QApplication.topLevelWidgets()
+                   if getattr(w, "controller", None) is not None and not (w is self.window and self._closing))
+
+
+def _sources(window) -> set[str]:
+    """The check view's sources in `window`'s State and in the State its lesson gives back at its end."""
+    kept = window.lecture.state_to_keep() if getattr(window, "lecture", None) is not None else window.controller.state
+    return {s.views[VIEW].source for s in (window.controller.state, kept)}
