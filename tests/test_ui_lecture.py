@@ -141,6 +141,24 @@ def test_question_card_hides_then_reveals(qtbot, window):
     assert lec.index == 1                                # revealing never stepped
 
 
+def test_keys_heard_only_during_a_lesson_or_a_card(qtbot, window):
+    """The application-wide key filter runs only while it has work: a lesson or a covering card
+    (it is a Python call for every event of every widget); R still reveals a card with no lesson."""
+    lec = window.lecture
+    assert not lec._listening
+    lec.hide_action.trigger()                            # a card with no lesson
+    assert lec._listening and lec.card.isVisible()
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_R)
+    assert not lec.card.isVisible() and not lec._listening
+    lec.set_deck(two_scene_deck())
+    window.controller.wait_idle()
+    assert lec._listening
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_PageDown)
+    assert lec.index == 1
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Escape)     # ends the lesson
+    assert not lec.deck and not lec._listening
+
+
 def test_animation_advances_parameters_and_stops(qtbot, window):
     anim = window.lecture.animator
     window.controller.update(max_len=12)

@@ -61,13 +61,24 @@ class Lecture(QObject):
         self._build_menu()
         window.tabs.currentChanged.connect(self._on_tab_changed)
         window.view_built.connect(lambda _name, view: self._show_intro(view))
-        QApplication.instance().installEventFilter(self)
+        self._listening = False
+        self.card.revealed.connect(self._listen)
         window.destroyed.connect(self._uninstall)
+
+    def _listen(self) -> None:
+        """Hear the application's keys only while a lesson runs or a card covers the plot: an
+        application-wide filter is a Python call for every event of every widget (~60 a frame)."""
+        wanted = bool(self.deck) or not self.card.isHidden()
+        app = QApplication.instance()
+        if wanted != self._listening and app is not None:
+            (app.installEventFilter if wanted else app.removeEventFilter)(self)
+            self._listening = wanted
 
     def _uninstall(self, *_) -> None:
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)
+        self._listening = False
 
     def shutdown(self) -> None:
         """The window is closing: pause any sweep and stop listening to the application's keys."""
@@ -158,6 +169,7 @@ class Lecture(QObject):
             self.hide_action.setChecked(True)
         else:
             self.card.reveal()
+        self._listen()
 
     def step(self, direction: int) -> None:
         if self.deck:
@@ -177,6 +189,7 @@ class Lecture(QObject):
         before, self._before = self._before, None
         for view in self.window.views.values():
             self._show_intro(view)
+        self._listen()
         if before is not None:
             self.window.controller.set_state(before)
 
@@ -211,6 +224,7 @@ class Lecture(QObject):
         else:
             self.card.reveal()
         self.hide_action.setChecked(self.card.covering)
+        self._listen()
 
     def _on_tab_changed(self, *_) -> None:
         if self.card.covering:
