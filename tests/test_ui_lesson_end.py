@@ -94,6 +94,35 @@ def test_a_language_switch_keeps_the_lesson_and_what_to_go_back_to(qtbot, window
         close_and_delete(new)
 
 
+def test_a_colour_map_picked_mid_lesson_stays_after_it_and_over_a_language_switch(qtbot, window):
+    """A lecturer's viridis for the projector is theirs, not the lesson's: ending the lesson gave back
+    the map from before it, and so did a language switch (the new window starts from that State)."""
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.api_window import switch_language
+    from explorer.ui.i18n import install_translator
+    from tests.conftest import close_and_delete
+
+    assert window.colormap != "viridis"
+    box = window.controls.cmap_box
+    window.lecture.set_deck(two_scene_deck())
+    box.setCurrentIndex(box.findData("viridis"))                  # as the user picks it
+    window.lecture.step(+1)
+    window.controller.wait_idle()
+    assert window.colormap == "viridis"
+    new = switch_language(window, "zh_CN")
+    try:
+        new.controller.wait_idle()
+        assert new.colormap == "viridis" and new.lecture.index == 1
+        new.lecture.end()
+        new.controller.wait_idle()
+        assert new.colormap == "viridis" and new.controls.cmap_box.currentData() == "viridis"
+    finally:
+        install_translator(QApplication.instance(), "en")
+        new.controller.wait_idle()
+        close_and_delete(new)
+
+
 def test_the_caption_holds_its_explanation_back_until_the_question_is_revealed(qtbot, window):
     """Scene 8 asked "is 4 closer to 5 or to 17?" above a caption that said "position 4 is closer to
     position 5": the explanation waits for the reveal, in a bar already as tall as it needs."""

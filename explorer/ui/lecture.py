@@ -3,6 +3,8 @@ the caption bar, predict-then-reveal question cards, parameter animation, the fo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -204,6 +206,12 @@ class Lecture(QObject):
         """The State to give back when this lesson ends (a window rebuilt for another language)."""
         if self.deck:
             self._before = state
+
+    def keep_colormap(self, name: str) -> None:
+        """A colour map the user picks during a lesson is theirs (a projector's choice, not the
+        lesson's): it stays after the lesson and over a language switch."""
+        if self.deck and self._before is not None:
+            self._before = replace(self._before, colormap=name)
 
     def state_to_keep(self):
         """The State the window saves: during a lesson, the one from before it."""

@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
 
     def _on_colormap_changed(self, name: str) -> None:
         self.controller.set_state(replace(self.controller.state, colormap=name))
+        self.lecture.keep_colormap(name)
 
     def _on_view_resized(self) -> None:
         """The open view got another size (F11, a window resize): a view computed at its pixels is
