@@ -181,19 +181,7 @@ def _input_array(args):
 def _run_tokens(args) -> int:
     from explorer.backend.tokens import tokenize, tokens_to_json
 
-    return print_tokens(tokens_to_json(tokenize(args.text, args.tokenizer)), args.json)
-
-
-def print_tokens(data: dict, as_json: bool) -> int:
-    """`pe-explorer tokens`' output: JSON, or one line per token (index, id, span, text)."""
-    import json
-
-    if as_json:
-        print(json.dumps(data, ensure_ascii=False))
-        return 0
-    for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):
-        print(f"{i:>4}  {tid:>7}  {span[0]:>5}-{span[1]:<5} {tok}")
-    return 0
+    return model_commands.print_tokens(tokens_to_json(tokenize(args.text, args.tokenizer)), args.json)
 
 
 def _run_export(args) -> int:

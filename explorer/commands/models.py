@@ -114,6 +114,17 @@ def run(args) -> int:
         if args.command == "export":
             return _export(args, model)
         data = tokens_to_json(model.tokenize(args.text))
-    from explorer.commands.cli import print_tokens
-
     return print_tokens(data, args.json)
+
+
+def print_tokens(data: dict, as_json: bool) -> int:
+    """`pe-explorer tokens`' output: JSON, or one line per token (index, id, span, text)."""
+    import json
+
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    for i, (tok, tid, span) in enumerate(zip(data["tokens"], data["ids"], data["spans"])):
+        print(f"{i:>4}  {tid:>7}  {span[0]:>5}-{span[1]:<5} {tok}")
+    return 0
+
