@@ -17,11 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.backend.rope_scaling import (
-    RopeScaling,
+from explorer.backend.rope_scaling import RopeScaling, inv_frequencies
+from explorer.backend.rope_types import (
     default_inv_freq,
     dynamic_scale,
-    inv_frequencies,
     llama3_smooth,
     resolved_factor,
     rotated_pairs,

@@ -27,8 +27,10 @@ from explorer.backend.encodings import finite_number
 from explorer.backend.rope_types import (  # noqa: F401 - MAX_HEAD_DIM and the widths: this module's API too
     MAX_HEAD_DIM,
     default_inv_freq,
+    dynamic_scale,
     llama3_smooth,
     longrope_attention_factor,
+    resolved_factor,
     rotary_dim,
     rotated_pairs,
     rotated_width,
@@ -163,34 +165,6 @@ class RopeScaling:
 class RopeFrequencies(NamedTuple):
     inv_freq: np.ndarray       # (dim/2,) float64
     attention_factor: float
-
-
-def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:
-    length = scaling.original_max_position_embeddings or max_position_embeddings
-    require(length is not None, "rope type %1 needs %2: give original_max_position_embeddings (or "
-                                "max_position_embeddings)", scaling.rope_type, what)
-    require(isinstance(length, (int, np.integer)) and length >= 1,
-            "max_position_embeddings must be a whole number >= 1, not %1", shown(length))
-    return int(length)
-
-
-def resolved_factor(scaling: RopeScaling, max_position_embeddings: int | None = None) -> float:
-    """The factor; for yarn/longrope without one, max_position_embeddings / L0 (as transformers)."""
-    if scaling.factor is not None:
-        return float(scaling.factor)
-    if scaling.rope_type in ("yarn", "longrope"):
-        require(max_position_embeddings is not None,
-                "rope type %1 without factor needs max_position_embeddings (factor = max_position_embeddings / "
-                "original_max_position_embeddings)", scaling.rope_type)
-        return max_position_embeddings / scaling.original_max_position_embeddings
-    return 1.0
-
-
-def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embeddings: int | None) -> float:
-    """Dynamic NTK's s = factor * L / L0 - (factor - 1) with L = max(seq_len, L0); 1 while L <= L0."""
-    trained = _context(scaling, max_position_embeddings, "the trained context length")
-    length = trained if seq_len is None else max(seq_len, trained)
-    return scaling.factor * length / trained - (scaling.factor - 1)
 
 
 def _check_inputs(head_dim, base, scaling, seq_len, max_position_embeddings) -> int:

@@ -1,7 +1,8 @@
 """The per-type pieces of RoPE scaling, as transformers' modeling_rope_utils computes them (float64 here),
 and the widths: how many channels of a head the rotation spans and how many pairs turn.
 
-Each takes a validated RopeScaling (explorer.backend.rope_scaling) and the rotated width dim.
+Each takes a validated RopeScaling (explorer.backend.rope_scaling) and the rotated width dim or the
+context lengths (max_position_embeddings, seq_len).
 """
 
 from __future__ import annotations
@@ -120,3 +121,31 @@ def longrope_attention_factor(scaling: RopeScaling, factor: float) -> float:
     require(length is not None and length >= 2, "longrope's attention factor sqrt(1 + ln(factor) / "
             "ln(L0)) needs original_max_position_embeddings >= 2, not %1", str(length))
     return math.sqrt(1 + math.log(factor) / math.log(length))
+
+
+def _context(scaling: RopeScaling, max_position_embeddings: int | None, what: str) -> int:
+    length = scaling.original_max_position_embeddings or max_position_embeddings
+    require(length is not None, "rope type %1 needs %2: give original_max_position_embeddings (or "
+                                "max_position_embeddings)", scaling.rope_type, what)
+    require(isinstance(length, (int, np.integer)) and length >= 1,
+            "max_position_embeddings must be a whole number >= 1, not %1", shown(length))
+    return int(length)
+
+
+def resolved_factor(scaling: RopeScaling, max_position_embeddings: int | None = None) -> float:
+    """The factor; for yarn/longrope without one, max_position_embeddings / L0 (as transformers)."""
+    if scaling.factor is not None:
+        return float(scaling.factor)
+    if scaling.rope_type in ("yarn", "longrope"):
+        require(max_position_embeddings is not None,
+                "rope type %1 without factor needs max_position_embeddings (factor = max_position_embeddings / "
+                "original_max_position_embeddings)", scaling.rope_type)
+        return max_position_embeddings / scaling.original_max_position_embeddings
+    return 1.0
+
+
+def dynamic_scale(scaling: RopeScaling, seq_len: int | None, max_position_embeddings: int | None) -> float:
+    """Dynamic NTK's s = factor * L / L0 - (factor - 1) with L = max(seq_len, L0); 1 while L <= L0."""
+    trained = _context(scaling, max_position_embeddings, "the trained context length")
+    length = trained if seq_len is None else max(seq_len, trained)
+    return scaling.factor * length / trained - (scaling.factor - 1)

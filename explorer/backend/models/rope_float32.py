@@ -15,8 +15,8 @@ import sys
 
 import numpy as np
 
-from explorer.backend.rope_scaling import RopeScaling, dynamic_scale, resolved_factor, rotated_pairs
-from explorer.backend.rope_types import yarn_ramp
+from explorer.backend.rope_scaling import RopeScaling
+from explorer.backend.rope_types import dynamic_scale, resolved_factor, rotated_pairs, yarn_ramp
 
 
 def transformers_inv_freq(dim: int, base: float, scaling: RopeScaling, seq_len: int | None,
