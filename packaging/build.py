@@ -135,7 +135,10 @@ def plan(profile: str, workdir: Path) -> dict:
     info_path.write_text(json.dumps(info, indent=1), encoding="utf-8")
     datas = (resource_datas() + qt_translation_datas() + minilm + qwen_datas()
              + [(str(info_path), "resources")])
-    hidden = ["explorer.commands.selftest", "explorer.commands.render", "explorer.commands.views", "explorer.bench", "explorer.bench.report", "explorer.bench.backend", "explorer.bench.frames", "explorer.bench.plain", "explorer.bench.startup", "explorer.bench.timing", "safetensors.numpy", "tiktoken.load"]
+    hidden = ["explorer.commands.selftest", "explorer.commands.render", "explorer.commands.views", "explorer.bench",
+              "explorer.bench.report", "explorer.bench.backend", "explorer.bench.frames", "explorer.bench.plain",
+              "explorer.bench.plain_canvas", "explorer.bench.startup", "explorer.bench.timing", "safetensors.numpy",
+              "tiktoken.load"]
     if minilm_kind != "none":
         hidden.append(MINILM_PACKAGE)
     excludes = QT_EXCLUDES + PY_EXCLUDES + (TORCH_EXCLUDES if profile == "lite" else [])

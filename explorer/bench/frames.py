@@ -207,7 +207,8 @@ def _bench_model(name: str) -> str:
 def plain_series(window, name: str, n: int, d: int, steps: int) -> dict | None:
     """The plain path for the same view and size (explorer.bench.plain), timed the same way; None
     where its full arrays do not fit in this machine's memory (10,000,000 x 8,192: 153 GiB)."""
-    from explorer.bench.plain import PlainCanvas, plain_panels
+    from explorer.bench.plain import plain_panels
+    from explorer.bench.plain_canvas import PlainCanvas
 
     view = window.views.get(name) or window.tabs.currentWidget()
     params = window.controller.params

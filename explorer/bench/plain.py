@@ -3,11 +3,8 @@
 `PLAIN[name](params, view) -> panels`, a list of ("image", (rows, cols) array) and
 ("curves", [(x, y), ...][, {"log_y": True}]) in the view's panel order: the same panels, curves and colour bars the view
 draws, from full tables computed the textbook way (the whole (max_len, d_model) PE table, matmul
-similarity, one rotation per position) instead of screen-size closed forms. `PlainCanvas` draws them
-as a beginner would: one PlotItem per panel, `setImage(autoLevels=True)` with a ColorBarItem that
-follows the levels, `setData` on one curve per line, then `grab()`. Curves get the pens the views
-use (LINE_WIDTH px: #17's lines that stay visible on a projector), so the ratio compares the data
-paths, not pen widths.
+similarity, one rotation per position) instead of screen-size closed forms, which
+explorer.bench.plain_canvas.PlainCanvas draws as a beginner would.
 
 Two limits the plain way cannot pass: pyqtgraph draws at most 32767 rows or columns of an image
 (larger tables are sliced), and an n x n matrix is computed for at most MATRIX_CAP positions
@@ -26,7 +23,6 @@ from explorer.backend.encodings import _frequencies_like_seed, channel_layout, f
 MATRIX_CAP = 8192    # positions of an n x n matrix computed the plain way
 ALIBI_CAP = 4096     # positions of each of the four ALiBi bias images
 IMAGE_LIMIT = 32767  # pyqtgraph: rows / columns of one image
-LINE_WIDTH = 2.0     # every view's curves are at least 2 px wide at scale 1 (PanelView.pen, curves)
 
 
 def textbook_pe(n: int, d: int, base: float, layout: str, dtype: str = "float32") -> np.ndarray:
@@ -253,52 +249,3 @@ def plain_panels(name: str, params, view) -> tuple[list, str]:
     """(panels, kind): kind "full" (textbook arrays) or "mirror" (the view's own data)."""
     fn = PLAIN.get(name)
     return (fn(params, view), "full") if fn is not None else (mirror(view), "mirror")
-
-
-class PlainCanvas:
-    """One PlotItem per panel (images with a ColorBarItem), drawn with autoLevels, grabbed."""
-
-    def __init__(self, panels: list, width: int, height: int):
-        import pyqtgraph as pg
-
-        self.widget = pg.GraphicsLayoutWidget()
-        self.widget.resize(width, height)
-        cols = max(1, math.ceil(math.sqrt(len(panels))))
-        self.slots = []
-        for i, (kind, *rest) in enumerate(panels):
-            row, col = divmod(i, cols)
-            plot = self.widget.addPlot(row=row, col=2 * col)
-            if len(rest) > 1 and rest[1].get("log_y"):
-                plot.setLogMode(y=True)
-            if kind == "image":
-                plot.invertY(True)
-                image = pg.ImageItem()
-                plot.addItem(image)
-                bar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get("CET-D1"),
-                                      interactive=False)
-                bar.setImageItem(image)
-                self.widget.addItem(bar, row=row, col=2 * col + 1)
-                self.slots.append((plot, image, bar, []))
-            else:
-                self.slots.append((plot, None, None, []))
-        self.widget.show()
-
-    def draw(self, panels: list) -> None:
-        import pyqtgraph as pg
-
-        for (plot, image, bar, items), (kind, data, *_) in zip(self.slots, panels):
-            if kind == "image":
-                image.setImage(np.asarray(data), autoLevels=True)
-                bar.setLevels(image.getLevels())
-                plot.autoRange()
-                continue
-            while len(items) < len(data):
-                items.append(plot.plot([], [], pen=pg.mkPen(len(items), width=LINE_WIDTH)))
-            for item, (x, y) in zip(items, data):
-                item.setData(x, y)
-            plot.autoRange()
-        self.widget.grab()
-
-    def close(self) -> None:
-        self.widget.close()
-        self.widget.deleteLater()
