@@ -73,7 +73,7 @@ def test_self_test_names_what_failed(qapp, monkeypatch):
 def test_blank_picture_is_told_apart_from_a_drawn_one(qapp):
     from PySide6.QtGui import QColor, QImage
 
-    from explorer.commands.selftest import changed_fraction, image_colours
+    from explorer.commands.selftest_pixels import changed_fraction, image_colours
 
     blank = QImage(64, 32, QImage.Format.Format_RGB32)
     blank.fill(QColor(255, 255, 255))

@@ -15,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from explorer.commands.selftest_pixels import blank_grab, changed_fraction, image_colours
+
 SENTENCE = "Attention is all you need. 位置编码 gives every token its place."
 MIN_COLOURS = 16          # a drawn view has many distinct colours; a blank one a handful of greys
 MIN_CHANGED = 0.01        # share of a view's pixels that must differ from the same view left empty
@@ -56,57 +58,6 @@ def build_info() -> dict:
     if not getattr(sys, "frozen", False) or not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def image_colours(image) -> tuple[int, int]:
-    """(distinct colours, distinct non-grey colours) of a QImage."""
-    import numpy as np
-    from PySide6.QtGui import QImage
-
-    img = image.convertToFormat(QImage.Format.Format_RGB32)
-    h, w, stride = img.height(), img.width(), img.bytesPerLine()
-    if h == 0 or w == 0:
-        return 0, 0
-    raw = np.frombuffer(img.constBits(), dtype=np.uint8, count=stride * h)
-    px = raw.reshape(h, stride)[:, : 4 * w].reshape(h, w, 4)[..., :3].astype(np.int32)  # (h, w, 3) BGR
-    packed = np.unique((px[..., 0] << 16) | (px[..., 1] << 8) | px[..., 2])               # (k,)
-    rgb = np.stack([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], axis=1)     # (k, 3)
-    chroma = rgb.max(axis=1) - rgb.min(axis=1)                                             # (k,)
-    return int(packed.size), int((chroma > 24).sum())
-
-
-def changed_fraction(a, b) -> float:
-    """Fraction of pixels that differ between two QImages (1.0 when their sizes differ)."""
-    import numpy as np
-    from PySide6.QtGui import QImage
-
-    if a.size() != b.size():
-        return 1.0
-    arrays = []
-    for img in (a, b):
-        img = img.convertToFormat(QImage.Format.Format_RGB32)
-        raw = np.frombuffer(img.constBits(), dtype=np.uint8, count=img.bytesPerLine() * img.height())
-        arrays.append(raw.reshape(img.height(), -1)[:, : 4 * img.width()].reshape(img.height(), img.width(), 4))
-    return float((arrays[0][..., :3] != arrays[1][..., :3]).any(axis=2).mean())
-
-
-def _blank_grab(view, colormap: str):
-    """The same kind of view, same size and colour map, with nothing computed: what 'blank' looks like."""
-    from PySide6.QtCore import QCoreApplication
-
-    from explorer.ui.views.bar_span import settle as settle_bars
-
-    blank = type(view)()
-    try:
-        blank.set_colormap(colormap)
-        blank.resize(view.size())
-        blank.show()
-        QCoreApplication.processEvents()
-        settle_bars()                  # colour bars follow their plots after the layout pass
-        return blank.grab().toImage()
-    finally:
-        blank.close()
-        blank.deleteLater()
 
 
 def _check_environment(r: _Report) -> None:
@@ -241,7 +192,7 @@ def _check_window(r: _Report, tmp: Path) -> None:
             QCoreApplication.processEvents()
             image = view.grab().toImage()
             colours, chromatic = image_colours(image)
-            changed = changed_fraction(image, _blank_grab(view, win.colormap))
+            changed = changed_fraction(image, blank_grab(view, win.colormap))
             drawn = view.result is not None
             missing = getattr(view.result, "error", "") if name == "qk" else ""
             if missing:                    # no RoPE model installed: the view says how to get one
