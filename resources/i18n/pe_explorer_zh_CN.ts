@@ -4791,6 +4791,42 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>X = E + 可学习位置</translation>
         </message>
         <message>
+            <source>one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)</source>
+            <translation>独热矩阵（%1 × %2 个 ID：句中的 %3 个及其相邻 ID）</translation>
+        </message>
+        <message>
+            <source>one-hot (%1 × %2 used ids)</source>
+            <translation>独热矩阵（%1 × %2 个用到的 ID）</translation>
+        </message>
+        <message>
+            <source>E rows of those ids (%1 × %2)</source>
+            <translation>这些 ID 在 E 中的行（%1 × %2）</translation>
+        </message>
+        <message>
+            <source>E[ids]: the sentence's rows</source>
+            <translation>E[ids]：这句话对应的行</translation>
+        </message>
+        <message>
+            <source>word embedding E[ids]</source>
+            <translation>词嵌入 E[ids]</translation>
+        </message>
+        <message>
+            <source>E[ids] × √%1 = %2</source>
+            <translation>E[ids] × √%1 = %2</translation>
+        </message>
+        <message>
+            <source>PE[0 … %1]</source>
+            <translation>PE[0 … %1]</translation>
+        </message>
+        <message>
+            <source>X (LayerNorm follows)</source>
+            <translation>X（其后接 LayerNorm）</translation>
+        </message>
+        <message>
+            <source>X, the input</source>
+            <translation>X，即输入</translation>
+        </message>
+        <message>
             <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
             <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
@@ -4869,42 +4905,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>The text has %1 characters; at most %2 can be tokenized. Shorten it to see its tokens.</source>
             <translation>文本有 %1 个字符，最多只能切分 %2 个。请缩短文本以查看词元。</translation>
-        </message>
-        <message>
-            <source>one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)</source>
-            <translation>独热矩阵（%1 × %2 个 ID：句中的 %3 个及其相邻 ID）</translation>
-        </message>
-        <message>
-            <source>one-hot (%1 × %2 used ids)</source>
-            <translation>独热矩阵（%1 × %2 个用到的 ID）</translation>
-        </message>
-        <message>
-            <source>E rows of those ids (%1 × %2)</source>
-            <translation>这些 ID 在 E 中的行（%1 × %2）</translation>
-        </message>
-        <message>
-            <source>E[ids]: the sentence's rows</source>
-            <translation>E[ids]：这句话对应的行</translation>
-        </message>
-        <message>
-            <source>word embedding E[ids]</source>
-            <translation>词嵌入 E[ids]</translation>
-        </message>
-        <message>
-            <source>E[ids] × √%1 = %2</source>
-            <translation>E[ids] × √%1 = %2</translation>
-        </message>
-        <message>
-            <source>PE[0 … %1]</source>
-            <translation>PE[0 … %1]</translation>
-        </message>
-        <message>
-            <source>X (LayerNorm follows)</source>
-            <translation>X（其后接 LayerNorm）</translation>
-        </message>
-        <message>
-            <source>X, the input</source>
-            <translation>X，即输入</translation>
         </message>
         <message>
             <source>untrained, d = %2, seed %1</source>

@@ -7,7 +7,6 @@ from the result.
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,9 +26,8 @@ from explorer.errors import localized
 from explorer.params import TEXT_LIMIT
 from explorer.ui.eliding_combo import ElidingCombo
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views import token_model
+from explorer.ui.views import token_model, token_pages
 from explorer.ui.views.base import View
-from explorer.ui.views.ranges import symmetric_levels
 from explorer.ui.views.token_chips import notice_text
 from explorer.ui.views.token_chips import CHIP_PARTIAL, CHIP_SPECIAL, CHIP_UNKNOWN, ChipStrip, chip_text
 from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
@@ -222,51 +220,11 @@ class TokensView(Retranslatable, View):
         labels = [chip_text(t) for t in result.tokens]
         page = self.pages.widget(index)
         if page is self.lookup:
-            self._draw_lookup(result, labels, n, d)
+            token_pages.draw_lookup(self.lookup, result, labels, n, d)
         elif page is self.sum:
-            self._draw_sum(result, labels, n, d)
+            token_pages.draw_sum(self.sum, result, labels, n, d)
         else:
             self.gauge.show(result, labels)
-
-    def _draw_lookup(self, result, labels, n, d) -> None:
-        used = result.column_used                                              # (k,)
-        # the sentence's ids are named; their unused neighbours (context) are left unlabelled, so a
-        # thinned axis never names a neighbour under the sentence's column
-        ids = [str(int(c)) if u else "" for c, u in zip(result.columns, used)]
-        title = (fill(self.tr("one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)"), str(n),
-                      str(len(ids)), str(int(used.sum()))) if not used.all() else
-                 fill(self.tr("one-hot (%1 × %2 used ids)"), str(n), str(len(ids))))
-        self.lookup.set_titles((title,
-                                fill(self.tr("E rows of those ids (%1 × %2)"), str(len(ids)), str(d)),
-                                self.tr("E[ids]: the sentence's rows")))
-        e_levels = symmetric_levels(result.table_rows)
-        self.lookup.show(0, result.one_hot, (0.0, 1.0), x_ticks=ids, y_ticks=labels, binary=True)
-        self.lookup.show(1, result.table_rows, e_levels, y_ticks=ids)
-        self.lookup.show(2, result.token_rows, e_levels, y_ticks=labels)
-        self.lookup.align_axes()
-
-    def _draw_sum(self, result, labels, n, d) -> None:
-        scaled = result.scaled_rows                                            # (n, d)
-        levels = symmetric_levels(np.concatenate([scaled.ravel(), result.pe_rows.ravel(), result.x.ravel()]))
-        if result.source == "model":
-            token_model.draw_sum(self.sum, result, labels, n, scaled, levels)
-            return
-        pe_levels = symmetric_levels(result.pe_rows)      # its own scale: ±1 beside ±50 is one pale block
-        trained = result.source == "minilm"
-        e_title = (self.tr("word embedding E[ids]") if trained else
-                   fill(self.tr("E[ids] × √%1 = %2"), str(d), f"{result.scale:.1f}")
-                   if result.scale != 1.0 else self.tr("E[ids] (not scaled)"))
-        self.sum.set_titles((e_title,
-                             (self.tr("learned position + token type") if trained
-                              else fill(self.tr("PE[0 … %1]"), str(max(n - 1, 0))))
-                             + fill(self.tr(": own scale ±%1"), f"{pe_levels[1]:g}"),
-                             self.tr("X (LayerNorm follows)") if trained else self.tr("X, the input")))
-        self.sum.set_bar_label(token_model.shared_bar_label(result.scale != 1.0 and not trained))
-        positions = [str(i) for i in range(n)]
-        for i, data in enumerate((scaled, result.pe_rows, result.x)):
-            self.sum.show(i, data, pe_levels if i == 1 else levels,
-                          y_ticks=positions if i == 1 else labels)
-        self.sum.align_axes()
 
     def _sync_inputs(self, p) -> None:
         if not self._timer.isActive() and self.text_box.toPlainText() != p.text:
