@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
-from explorer import catalogue
 from explorer.errors import InputError, error_text, internal_error
-from explorer.params import Params, parse_pairs
+from explorer.params import Params
 from explorer.state import State
 from explorer.translations import fill
-from explorer.viewstate import ZoomState
 from explorer.ui.controller import Controller
 from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
@@ -28,6 +27,7 @@ from explorer.ui.presentation import Presenter
 from explorer.ui.settings_guard import without_pickles
 from explorer.ui.settings_store import kept_colormap, load_state, save_state
 from explorer.ui.tab_bar import style_tab_bar, view_tabs
+from explorer.ui.view_requests import keep_zoom, recompute_resized, set_curve_pairs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
 
 SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
@@ -136,8 +136,8 @@ class MainWindow(QMainWindow):
         # a message longer than the bar (a refusal naming a long path, in F11) is cut: the whole of it on hover
         self.statusBar().messageChanged.connect(lambda text: self.statusBar().setToolTip(text))
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self._window_timer.timeout.connect(self._on_view_window_changed)
-        self._resize_timer.timeout.connect(self._on_view_resized)
+        self._window_timer.timeout.connect(partial(keep_zoom, c, self.views))
+        self._resize_timer.timeout.connect(partial(recompute_resized, c))
         self.controls.set_device_text(self.tr("Device: checking…"))
         self.device_probe = DeviceProbe(self)
         self.device_probe.shown.connect(self.controls.set_device_text)
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         if hasattr(view, "state_edited"):
             view.state_edited.connect(lambda changes, n=name: c.update_view(n, **changes))
         if name == "curves":
-            view.pairs_requested.connect(self._on_pairs_requested)
+            view.pairs_requested.connect(partial(set_curve_pairs, c, self.views))
         elif name == "tokens":
             view.text_changed.connect(lambda text: c.update(text=text))
             view.tokenizer_changed.connect(lambda tok: c.update(tokenizer=tok))
@@ -232,28 +232,6 @@ class MainWindow(QMainWindow):
         self.controller.set_state(replace(self.controller.state, colormap=name))
         self.lecture.keep_colormap(name)
 
-    def _on_view_resized(self) -> None:
-        """The open view got another size (F11, a window resize): a view computed at its pixels is
-        computed again at the new ones; its zoom (what it shows) stays as it was."""
-        name = self.controller.state.view
-        if catalogue.entry(name).call == "window":
-            self.controller.refresh([name])
-
-    def _on_view_window_changed(self) -> None:
-        """A zoom, pan or resize of the open view: its zoom goes into the State (scenes keep it), and
-        the view is recomputed for what it shows now."""
-        c = self.controller
-        name = c.state.view
-        if catalogue.entry(name).call != "window":
-            c.refresh()
-            return
-        pos0, pos1, ch0, ch1, _rows, _cols = self.views[name].visible_region()
-        zoom = ZoomState.of_region(pos0, pos1, ch0, ch1, c.params, channels=name == "heatmap").zoom
-        if zoom == c.state.views[name].zoom:
-            c.refresh([name])            # the same region at another pixel size
-        else:
-            c.update_view(name, zoom=zoom)
-
     def _on_tab_changed(self, *_):
         name = list(self.views)[self.tabs.currentIndex()]
         self.views[name]                     # made now if this tab is shown for the first time
@@ -281,16 +259,6 @@ class MainWindow(QMainWindow):
             index = list(self.views).index(new.view)
             if self.tabs.currentIndex() != index:
                 self.tabs.setCurrentIndex(index)
-
-    def _on_pairs_requested(self, mode: str, text: str) -> None:
-        d = self.controller.params.d_model
-        try:
-            change = {"curve_pairs": parse_pairs(text, d)} if mode == "manual" else {"curve_mode": mode}
-        except InputError as exc:
-            self.views["curves"].set_readout(error_text(exc, current_language()))
-            return
-        self.views["curves"].set_readout(" ")
-        self.controller.update(**change)       # a mode picks its pairs (State.with_params)
 
     # settings ----------------------------------------------------------------------------------
     def _load_state(self) -> State:
