@@ -182,3 +182,24 @@ def test_ragged_ids_and_a_bad_context_length_are_named():
         with pytest.raises(InputError) as got:
             explorer.rope_frequencies(64, 1e4, "yarn", max_position_embeddings=bad, factor=4.0)
         assert one_line(got).startswith("max_position_embeddings must be a whole number")
+
+
+def test_ids_of_bool_or_float_type_are_refused_as_ids_not_read_as_a_hidden_state():
+    """layer0_qk read a bool or float (1, n) as a hidden state: "the layer input must have shape (n, 384), not
+    (1, 2)" for ids that were only of the wrong type (the API review); the id readers named no type."""
+    from explorer.errors import error_text
+
+    with explorer.open_model("minilm") as model:
+        ids = model.tokenize("positions matter").ids
+        x = model.input_x(ids)
+        for bad, kind in ((ids[None, :].astype(bool), "bool"), (ids[None, :].astype(np.float64), "float64"),
+                          (ids.astype(np.float32), "float32"), (np.array([["a", "b"]]), "str")):
+            for call in (model.layer0_qk, model.input_x, model.rows, model.norms):
+                with pytest.raises(InputError) as got:
+                    call(bad)
+                assert one_line(got).startswith(f"token ids must be whole numbers, not {kind}")
+        assert error_text(got.value, "zh_CN").startswith("词元 ID 必须是整数，而不是 str")
+        with pytest.raises(InputError) as got:
+            model.layer0_qk(x.astype(np.complex64))          # its imaginary part had been dropped with a warning
+        assert one_line(got) == "the layer input must hold real numbers, not complex64 values"
+        np.testing.assert_array_equal(model.layer0_qk(x[:1]).logits, model.layer0_qk(ids[:1]).logits)  # one row of X

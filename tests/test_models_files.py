@@ -172,7 +172,7 @@ def test_token_ids_beyond_the_table_and_padded_tables(good):
         for bad in ([mh.VOCAB], [-1], [0, 10 ** 12]):
             with pytest.raises(InputError, match=f"0..{mh.VOCAB - 1}"):
                 m.input_x(bad)
-        with pytest.raises(InputError, match="integers"):
+        with pytest.raises(InputError, match="token ids must be whole numbers, not float64 values"):
             m.rows([0.5])
         with pytest.raises(InputError, match="only layer 0"):
             m.layer0_qk([1, 2], layer=1)

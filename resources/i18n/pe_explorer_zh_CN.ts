@@ -2802,6 +2802,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>该层的输入形状必须是 (n, %1)，而不是 %2</translation>
         </message>
         <message>
+            <source>the layer input must hold real numbers, not %1 values</source>
+            <translation>该层的输入必须是实数，而不是 %1 类型的值</translation>
+        </message>
+        <message>
             <source>the learned position table holds NaN or infinite values</source>
             <translation>可学习的位置表中有 NaN 或无穷大的值</translation>
         </message>
@@ -2942,10 +2946,6 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>词元 ID 必须是扁平列表，而不是形状为 %1 的数组</translation>
         </message>
         <message>
-            <source>token ids must be integers</source>
-            <translation>词元 ID 必须是整数</translation>
-        </message>
-        <message>
             <source>token ids must be one sequence of whole numbers, not lists of different lengths</source>
             <translation>词元 ID 必须是一个整数序列，而不是长度不同的若干列表</translation>
         </message>
@@ -2956,6 +2956,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>token ids must be whole numbers</source>
             <translation>词元 ID 必须是整数</translation>
+        </message>
+        <message>
+            <source>token ids must be whole numbers, not %1 values</source>
+            <translation>词元 ID 必须是整数，而不是 %1 类型的值</translation>
         </message>
         <message>
             <source>token ids must lie in 0..%1 (WordPiece ids) for MiniLM's table</source>

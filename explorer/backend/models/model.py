@@ -61,6 +61,17 @@ def _array(ids_or_x) -> np.ndarray:
                              "different lengths")) from None
 
 
+def _token_ids(arr: np.ndarray, d_model: int, layer: int) -> bool:
+    """Whether layer0_qk reads `arr` as token ids, else as a hidden state (n, d_model) of floats: a vector
+    or integers; for layer 0 also what no hidden state holds (bool, text) and a float (1, n) that cannot be
+    one row of X (n != d_model). Read as a hidden state, a bool or float (1, n) of ids had been refused as
+    "the layer input must have shape (n, 576)"; the ids' own refusal says what is wrong with them."""
+    if arr.ndim <= 1 or np.issubdtype(arr.dtype, np.integer):
+        return True
+    one_row = arr.ndim == 2 and arr.shape[0] == 1 and arr.shape[1] != d_model
+    return layer == 0 and (arr.dtype.kind not in "fc" or one_row)
+
+
 class Model:
     """An opened model: config, its own tokenizer, and reads of its tables and layer-0 q/k."""
 
@@ -121,7 +132,8 @@ class Model:
                 "token ids must be one sequence, shape (n,) or (1, n), not %1: PE Explorer reads one text at "
                 "a time (a batch would be read as one long text, with positions running on)", tuple(ids.shape))
         ids = ids.reshape(-1)
-        require(ids.size == 0 or np.issubdtype(ids.dtype, np.integer), "token ids must be integers")
+        require(ids.size == 0 or np.issubdtype(ids.dtype, np.integer),
+                "token ids must be whole numbers, not %1 values", ids.dtype.name)
         ids = ids.astype(np.int64)
         rows = self.vocab_rows
         require(ids.size == 0 or (ids.min() >= 0 and ids.max() < rows),
@@ -191,10 +203,12 @@ class Model:
         whole = isinstance(layer, (int, np.integer)) and not isinstance(layer, bool)     # ("3", 3.0, True: named)
         require(whole and 0 <= layer < self.config.n_layers, "layer must be in 0..%1, not %2",
                 self.config.n_layers - 1, int(layer) if whole else shown(layer))
-        if arr.ndim <= 1 or np.issubdtype(arr.dtype, np.integer):     # token ids: (n,) or (1, n)
+        if _token_ids(arr, self.config.d_model, layer):     # token ids: (n,) or (1, n)
             require(layer == 0, "layer %1 reads the output of the layers before it, which PE Explorer "
                                 "does not compute; only layer 0 can be computed from the text", layer)
             arr = self.input_x(arr)
+        require(np.issubdtype(arr.dtype, np.floating), "the layer input must hold real numbers, not %1 values",
+                arr.dtype.name)        # complex: its imaginary part had been dropped with a warning
         if self.config.attention_refusal is not None:
             raise InputError(msg("%1: its attention cannot be shown: %2", self.name, self.config.attention_refusal))
         require(arr.shape[0] > 0, "no tokens: give at least one token id (or one row of the hidden state)")
