@@ -47,7 +47,7 @@ def test_bad_paths_and_keys_are_one_line_naming_the_api_argument(tables, tmp_pat
     assert "choose one with key=NAME" in str(several.value) and "\n" not in str(several.value)
     cli = subprocess.run([sys.executable, "-m", "explorer", "check", str(npz)], capture_output=True, text=True)
     assert cli.returncode == 2 and "choose one with --key NAME" in cli.stderr        # the CLI's own option
-    for bad, words in ((tmp_path / "gone.npy", "no such file"), ("", "must end in"),
+    for bad, words in ((tmp_path / "gone.npy", "no such file"), ("", "the file path is empty"),
                        (pathlib.Path(tmp_path), "must end in")):
         with pytest.raises(InputError, match=words):
             explorer.check(bad)
@@ -117,3 +117,20 @@ def test_show_of_an_unreadable_file_does_not_show_the_last_one(shown_windows, ta
     with pytest.raises(InputError, match="no such file"):
         explorer.show(tmp_path / "missing.npy", block=False)
     assert len(shown_windows) == 2
+
+
+def test_an_empty_path_is_said_to_be_empty(shown_windows, capsys):  # noqa: F811
+    """explorer.check("") and explorer.show("") answered "a table file must end in .npy, ..., not ''", quoting
+    a name the user never gave (the API review); the command line's `check ""` too."""
+    from explorer.commands.cli import main
+    from explorer.errors import error_text
+
+    said = "the file path is empty: give a table file ending in .npy, .npz, .safetensors, .csv, .pt, .pth"
+    for call in (explorer.check, lambda path: explorer.show(path, block=False)):
+        for empty in ("", b""):
+            with pytest.raises(InputError) as got:
+                call(empty)
+            assert str(got.value) == said
+    assert error_text(got.value, "zh_CN").startswith("文件路径是空的")
+    assert shown_windows == []                                            # refused before any window
+    assert main(["check", ""]) == 2 and capsys.readouterr().err.strip() == f"pe-explorer: error: {said}"

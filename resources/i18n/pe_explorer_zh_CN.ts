@@ -2782,6 +2782,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>数据必须是实数，而不是 %1 类型的值</translation>
         </message>
         <message>
+            <source>the file path is empty: give a table file ending in %1</source>
+            <translation>文件路径是空的：请给出扩展名为 %1 的表文件</translation>
+        </message>
+        <message>
             <source>the header is not JSON</source>
             <translation>文件头不是 JSON</translation>
         </message>

@@ -101,6 +101,8 @@ def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = 
 def checked_file(path: str | os.PathLike) -> Path:
     """`path` if it names a table file the check can read (a known suffix, a file, not empty, not over the
     size limit), else an InputError saying why; nothing is read from it."""
+    require(os.fspath(path) not in ("", b""), "the file path is empty: give a table file ending in %1",
+            ", ".join(SUFFIXES))          # "" had been answered "must end in .npy, ..., not ''"
     p = Path(path)
     suffix = p.suffix.lower()
     require(suffix in SUFFIXES, "a table file must end in %1, not %2", ", ".join(SUFFIXES), repr(str(path)))
