@@ -12,7 +12,9 @@ tools/translations.py collects every literal template of ``msg(...)``, ``require
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 import re
 from pathlib import PurePath
 
@@ -155,3 +157,24 @@ def shown(value) -> str:
     text = " ".join(repr(value).split())
     return text if len(text) <= 40 else text[:37] + "..."
 
+
+
+def os_reason(exc: BaseException):
+    """Why a file could not be used, for "cannot read %1: %2": a loop of symbolic links said in a message
+    of ours (translated; the system's "Too many levels of symbolic links" is English only), any other
+    OSError by its strerror, anything else by its text."""
+    if getattr(exc, "errno", None) == errno.ELOOP:
+        return msg("the path runs into a loop of symbolic links and cannot be resolved")
+    return getattr(exc, "strerror", None) or exc
+
+
+def link_loop(path) -> Message | None:
+    """os_reason's message when `path` is (or runs through) a loop of symbolic links, else None: Path.exists()
+    and is_file() answer False for one, and it had been said to be missing ("has no config.json")."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return os_reason(exc) if exc.errno == errno.ELOOP else None
+    except ValueError:          # a NUL in the name: said where the path is used
+        return None
+    return None

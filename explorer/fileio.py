@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError, msg
+from explorer.errors import InputError, link_loop, msg, os_reason, require
 
 ARRAY_SUFFIXES = (".npy", ".csv")
 
@@ -27,7 +27,9 @@ def atomic_writer(path: str | os.PathLike):
     old p intact; OS errors become an InputError with a readable reason."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
+    if not folder.is_dir():                  # a loop of links is no folder either: said as what it is
+        loop = link_loop(folder)
+        require(loop is None, "cannot write %1: %2", target, loop)
         raise InputError(msg("cannot write %1: the folder %2 does not exist", target, folder))
     tmp = None
     try:
@@ -42,7 +44,7 @@ def atomic_writer(path: str | os.PathLike):
     except PermissionError:
         raise InputError(msg("cannot write %1: permission denied (is the folder read-only?)", target))
     except OSError as exc:
-        raise InputError(msg("cannot write %1: %2", target, exc.strerror or exc))
+        raise InputError(msg("cannot write %1: %2", target, os_reason(exc)))
     finally:
         if tmp is not None:
             try:

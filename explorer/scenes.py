@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, os_reason, require
 from explorer.fileio import atomic_write_bytes
 from explorer.params import Params
 from explorer.paths import resource
@@ -199,7 +199,7 @@ def read_json(path: str | os.PathLike, what: str):
     except PermissionError:
         raise InputError(msg("cannot read the %1 %2: permission denied", what, p)) from None
     except OSError as exc:
-        raise InputError(msg("cannot read the %1 %2: %3", what, p, exc.strerror or exc)) from None
+        raise InputError(msg("cannot read the %1 %2: %3", what, p, os_reason(exc))) from None
     require(len(raw) <= MAX_FILE_BYTES, "the %1 %2 is over %3 bytes", what, p, f"{MAX_FILE_BYTES:,}")
     try:
         text = raw.decode("utf-8-sig")

@@ -134,3 +134,38 @@ def test_an_empty_path_is_said_to_be_empty(shown_windows, capsys):  # noqa: F811
     assert error_text(got.value, "zh_CN").startswith("文件路径是空的")
     assert shown_windows == []                                            # refused before any window
     assert main(["check", ""]) == 2 and capsys.readouterr().err.strip() == f"pe-explorer: error: {said}"
+
+
+def test_a_loop_of_symbolic_links_is_named_in_one_line(shown_windows, tmp_path, capsys):  # noqa: F811
+    """`ln -s loop.npy loop.npy`: the readers said the system's English "Too many levels of symbolic links"
+    (untranslated), and where they asked is_file() first, that the file is missing ("has no config.json",
+    "the folder ... does not exist"); each now says that the path is a loop of links (the review)."""
+    from explorer.commands.cli import main
+    from explorer.compute.check import CheckState, check_view
+    from explorer.errors import error_text
+    from explorer.params import Params
+
+    for name in ("loop.npy", "loop.json", "loop.gguf", "out"):
+        (tmp_path / name).symlink_to(name)
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").symlink_to("config.json")
+    loop = tmp_path / "loop.npy"
+    said = "the path runs into a loop of symbolic links and cannot be resolved"
+    for call in (explorer.check, lambda path: explorer.show(path, block=False)):
+        with pytest.raises(InputError) as got:
+            call(loop)
+        assert str(got.value) == f"cannot read {loop}: {said}"
+        assert error_text(got.value, "zh_CN") == f"无法读取 {loop}：路径陷入了符号链接的循环，无法解析"
+    assert shown_windows == []
+    for spec, where in ((tmp_path / "loop.gguf", "cannot open the model"),
+                        (tmp_path / "model", "cannot read")):           # its config.json: "has no config.json"
+        with pytest.raises(InputError) as got:
+            explorer.open_model(spec)
+        assert str(got.value).startswith(where) and str(got.value).endswith(said)
+    assert check_view(Params(), CheckState(source=str(loop))).error == f"cannot read {loop}: {said}"  # the window
+    for argv in (["check", str(loop)],
+                 ["render", "--scene", str(tmp_path / "loop.json"), "-o", str(tmp_path / "x.png")],
+                 ["export", "pe", "--max-len", "4", "--d-model", "4", "-o", str(tmp_path / "out" / "pe.npy")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.endswith(said) and "\n" not in err, err

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explorer.errors import InputError, message_of, msg, require, shown
+from explorer.errors import InputError, message_of, msg, os_reason, require, shown
 from explorer.params import MODEL_SPEC_LIMIT, Params, is_path_text
 from explorer.viewstate import ViewState
 
@@ -129,7 +129,7 @@ def check_view(params: Params, state: CheckState = CheckState()) -> CheckResult:
     except FileNotFoundError:
         return CheckResult(params, state, error=msg("cannot read %1: no such file", state.source))
     except OSError as exc:
-        return CheckResult(params, state, error=msg("cannot read %1: %2", state.source, exc.strerror or exc))
+        return CheckResult(params, state, error=msg("cannot read %1: %2", state.source, os_reason(exc)))
     except InputError as exc:
         return CheckResult(params, state, error=message_of(exc))
 

@@ -2854,6 +2854,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>路径 %1 不是本系统能读取的文件名</translation>
         </message>
         <message>
+            <source>the path runs into a loop of symbolic links and cannot be resolved</source>
+            <translation>路径陷入了符号链接的循环，无法解析</translation>
+        </message>
+        <message>
             <source>the position rows %1</source>
             <translation>位置行 %1</translation>
         </message>

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.errors import InputError, msg, require, shown
+from explorer.errors import InputError, msg, os_reason, require, shown
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
 MAX_ABS = 1e303               # larger values are no PE table (1e308: its fitted scale overflowed to inf)
@@ -111,7 +111,7 @@ def checked_file(path: str | os.PathLike) -> Path:
     except FileNotFoundError:
         raise InputError(msg("cannot read %1: no such file", p)) from None
     except (OSError, ValueError) as exc:     # (ValueError: a NUL in the name)
-        raise InputError(msg("cannot read %1: %2", p, getattr(exc, "strerror", None) or exc)) from None
+        raise InputError(msg("cannot read %1: %2", p, os_reason(exc))) from None
     require(p.is_file(), "cannot read %1: it is not a file (a folder or a device)", p)
     size = stat.st_size
     require(size > 0, "cannot read %1: the file is empty", p)

@@ -41,7 +41,7 @@ from explorer.backend.models.gguf_learned import (
 )
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS, apply_rope_freqs
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, msg, os_reason, require
 
 _TOP = {"token_embd.weight": "embed_tokens.weight", "output_norm.weight": "norm.weight",
         "output.weight": "lm_head.weight"}
@@ -222,7 +222,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except OSError as exc:
-        raise InputError(msg("%1: cannot be opened (%2)", where, exc.strerror or exc)) from exc
+        raise InputError(msg("%1: cannot be opened (%2)", where, os_reason(exc))) from exc
     try:
         size = os.fstat(fd).st_size
         with os.fdopen(os.dup(fd), "rb", buffering=0) as fh:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
 from explorer.backend.models.tensors import open_safetensors_folder
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, link_loop, msg, os_reason, require
 
 SHIPPED = ("minilm", "smollm2")
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
@@ -27,7 +27,9 @@ def _pickle_refusal(path: Path) -> InputError:
 
 def _no_special_file(path: Path) -> None:
     """A name that exists but is not a regular file (a pipe, a device, a folder, or a link to one) is
-    named as such: it was said to be missing ("does not exist", "has no config.json")."""
+    named as such: it was said to be missing ("does not exist", "has no config.json"); a loop of links too."""
+    loop = link_loop(path)
+    require(loop is None, "cannot read %1: %2", path, loop)
     require(not path.exists() or path.is_file(), "%1 is not a regular file (a pipe, a device or a folder)",
             path)
 
@@ -49,6 +51,8 @@ def _read_json(path: Path, what: str) -> dict:
 
 def load_tokenizer(path: Path):
     """A tokenizers.Tokenizer from a tokenizer.json; InputError if missing or unreadable."""
+    loop = link_loop(path)
+    require(loop is None, "cannot read %1: %2", path, loop)
     require(path.is_file(), "%1 has no tokenizer.json (the model's own tokenizer is needed)", path.parent)
     try:
         from tokenizers import Tokenizer
@@ -85,7 +89,7 @@ def open_hf_folder(path, name: str | None = None) -> Model:
     except FileNotFoundError:
         raise InputError(msg("a file of %1 vanished while it was opened", folder)) from None
     except OSError as exc:
-        raise InputError(msg("cannot read %1: %2", folder, exc.strerror or exc)) from None
+        raise InputError(msg("cannot read %1: %2", folder, os_reason(exc))) from None
     return build_model(config, reader, tokenizer, name or folder.name, folder)
 
 
@@ -129,7 +133,7 @@ def open_model(spec) -> Model:
     except (FileNotFoundError, NotADirectoryError):
         pass                                   # said below, with what to give instead
     except OSError as exc:                     # a name over 255 bytes, a loop of links: is_dir() would raise
-        raise InputError(msg("cannot open the model %1: %2", path, exc.strerror or type(exc).__name__)) from None
+        raise InputError(msg("cannot open the model %1: %2", path, os_reason(exc))) from None
     if path.is_dir():
         return open_hf_folder(path)
     suffix = path.suffix.lower()

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from explorer.errors import InputError, msg, require
+from explorer.errors import InputError, link_loop, msg, os_reason, require
 
 MAX_INDEX_BYTES = 64 << 20   # model.safetensors.index.json: a line a tensor name, far below this
 
@@ -141,11 +141,13 @@ class SafetensorsReader:
         require(bool(self._entries), "%1 holds no tensors", ", ".join(map(str, self._paths)))
 
     def _open_one(self, i: int, path: Path) -> None:
+        loop = link_loop(path)
+        require(loop is None, "cannot open %1: %2", path, loop)
         require(path.is_file(), "checkpoint file %1 is missing", path)
         try:
             fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
-            raise InputError(msg("cannot open %1: %2", path, exc.strerror or exc)) from None
+            raise InputError(msg("cannot open %1: %2", path, os_reason(exc))) from None
         self._fds.append(fd)
         size = os.fstat(fd).st_size
         head = os.pread(fd, 8, 0)
