@@ -409,6 +409,12 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>维度</translation>
         </message>
         <message>
+            <source>your data fits
+no known table</source>
+            <translation>你的数据不符合
+任何已知的表</translation>
+        </message>
+        <message>
             <source>the reference it matches</source>
             <translation>它符合的参考表</translation>
         </message>
@@ -423,6 +429,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
         <message>
             <source>no reference</source>
             <translation>没有参考表</translation>
+        </message>
+        <message>
+            <source>nothing to compare:
+no reference fits
+your data</source>
+            <translation>没有可比较的：
+没有与你的数据
+相符的参考表</translation>
         </message>
     </context>
     <context>

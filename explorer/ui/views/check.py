@@ -18,6 +18,7 @@ from explorer.translations import fill
 from explorer.errors import localized
 from explorer.ui.i18n import current_language
 from explorer.ui.views.fitting_canvas import FittingCanvas
+from explorer.ui.views.empty_note import EmptyNote
 
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
@@ -81,6 +82,7 @@ class CheckView(PanelView):
         self.box.insertWidget(at + 3, self.stack, 1)
         self._build_images()
         self._build_curves()
+        self._size_own_fonts()
         self._show_empty("")
 
     def _size_own_fonts(self) -> None:
@@ -93,6 +95,8 @@ class CheckView(PanelView):
         hint_font = QFont(self.font())
         hint_font.setPointSizeF(size * 1.3)
         self.hint.setFont(hint_font)
+        for note in getattr(self, "notes", ()):
+            note.set_font(self.font())
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().changeEvent(event)
@@ -115,6 +119,7 @@ class CheckView(PanelView):
         for col, panel in zip((0, 2, 4), (self.mine, self.ref, self.diff)):
             layout.setColumnStretchFactor(col, 1)     # three equal panels, whatever their titles
             equal_width(panel.plot, 200)
+        self.ref_note, self.diff_note = EmptyNote(self.ref.plot, self.ref.bar), EmptyNote(self.diff.plot, self.diff.bar)
 
     def _build_curves(self) -> None:
         c = self.curves_canvas
@@ -134,6 +139,8 @@ class CheckView(PanelView):
         self.ref_curve = add_curve(self.freq_plot, [], [], name=self.tr("reference"))
         self.mine_curve = add_curve(self.freq_plot, [], [], name=self.tr("yours"))
         self.diff_curve = add_curve(self.diff_plot, [], [])
+        self.curve_note = EmptyNote(self.diff_plot)
+        self.notes = (self.ref_note, self.diff_note, self.curve_note)
 
     # state ------------------------------------------------------------------------------------
     def show_state(self, state, params=None) -> None:
@@ -236,11 +243,16 @@ class CheckView(PanelView):
                 continue
             panel.show(values, 0, 0, cols, rows, levels)
             set_extent(panel.plot, (0, cols), (0, rows))
+        self.ref_note.say("" if r.reference is not None else self.tr("your data fits\nno known table"))
+        self.diff_note.say("" if r.difference is not None else self._no_difference())   # (setLabel shows axes)
         unknown = any(m.id == "unknown" for m in r.mistakes)
         title = self.tr("the reference it matches") if r.match else \
             self.tr("the nearest right table") if unknown else self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
                   size=TITLE_SIZE)
+
+    def _no_difference(self) -> str:
+        return self.tr("nothing to compare:\nno reference fits\nyour data")
 
     @staticmethod
     def _difference_levels(r) -> tuple[float, float]:
@@ -262,6 +274,7 @@ class CheckView(PanelView):
         set_pen(self.diff_curve, self.pen(PALETTE[0]))
         self.freq_plot.enableAutoRange()
         self.diff_plot.enableAutoRange()
+        self.curve_note.say("" if r.reference is not None else self._no_difference())   # (its own fixed range)
 
 
 def _positive(values: np.ndarray) -> np.ndarray:

@@ -1,0 +1,74 @@
+"""The check view's reference and difference panels when nothing fits the data: they had been bare 0..1
+axes (with a -1..1 colour bar) under "no reference"; each now says in its middle why it holds nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from explorer.compute import check as check_data
+from tests.conftest import window_in
+from tests.test_ui_check import fresh_cache, rope_cos_cache  # noqa: F401 - the fixture
+
+
+def _show(window, array, kind):
+    token = check_data.remember_array(array, "noise")
+    window.check_actions.show_source(token, kind)
+    assert window.controller.wait_idle()
+    QApplication.processEvents()                # the layout of the panels, with their axes hidden or shown
+    view = window.views["check"]
+    view.grab()              # painted: a TextItem undoes the view's scaling as it paints (its place on screen)
+    return view
+
+
+def _note(plot: pg.PlotItem) -> str:
+    """The text a panel shows in its middle ("" when none is shown), after checking that it is in the middle."""
+    shown = [item for item in plot.items if isinstance(item, pg.TextItem) and item.isVisible()]
+    if not shown:
+        return ""
+    (item,) = shown
+    box, at = plot.vb.sceneBoundingRect(), item.sceneBoundingRect()
+    assert box.contains(at), (box, at)                              # all of it inside the panel, not clipped
+    assert abs(at.center().x() - box.center().x()) < 2 and abs(at.center().y() - box.center().y()) < 2
+    return item.textItem.toPlainText()
+
+
+def _axes_shown(plot: pg.PlotItem) -> bool:
+    return plot.getAxis("left").isVisible() or plot.getAxis("bottom").isVisible()
+
+
+NOISE = np.random.default_rng(0).normal(size=(60, 32))     # a "cache" no two columns of which share a frequency
+
+
+def test_panels_without_a_reference_say_so_instead_of_bare_axes(window):
+    view = _show(window, NOISE, "rope_cache")
+    assert view.result.reference is None and view.result.difference is None
+    assert view.stack.currentWidget() is view.canvas
+    assert _note(view.ref.plot) == "your data fits\nno known table"
+    assert _note(view.diff.plot) == "nothing to compare:\nno reference fits\nyour data"
+    for panel in (view.ref, view.diff):
+        assert not _axes_shown(panel.plot) and not panel.bar.isVisible()
+    assert _note(view.mine.plot) == "" and _axes_shown(view.mine.plot) and view.mine.bar.isVisible()
+
+    view = _show(window, rope_cos_cache(), "")                      # a right cache: the panels draw again
+    assert view.result.match
+    for panel in (view.ref, view.diff):
+        assert _note(panel.plot) == "" and _axes_shown(panel.plot) and panel.bar.isVisible()
+        assert panel.plot.vb.viewRange()[0] == pytest.approx([0, 32])    # its own extent, not the note's 0..1
+
+    vector = np.r_[-0.5, np.geomspace(1.0, 1e-4, 31)]             # an inv_freq with a negative value
+    view = _show(window, vector, "inv_freq")
+    assert view.stack.currentWidget() is view.curves_canvas and view.result.reference is None
+    assert _note(view.diff_plot) == "nothing to compare:\nno reference fits\nyour data"
+    assert not _axes_shown(view.diff_plot)
+    view = _show(window, 1.0 / 10000 ** (np.arange(32) / 32), "inv_freq")
+    assert view.result.match and _note(view.diff_plot) == "" and _axes_shown(view.diff_plot)
+
+
+def test_in_chinese_the_empty_panels_speak_chinese(qtbot, settings):
+    with window_in("zh_CN", settings) as win:
+        view = _show(win, NOISE, "rope_cache")
+        assert _note(view.ref.plot) == "你的数据不符合\n任何已知的表"
+        assert _note(view.diff.plot) == "没有可比较的：\n没有与你的数据\n相符的参考表"
