@@ -158,7 +158,6 @@ def shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-
 def os_reason(exc: BaseException):
     """Why a file could not be used, for "cannot read %1: %2": a loop of symbolic links said in a message
     of ours (translated; the system's "Too many levels of symbolic links" is English only), any other
