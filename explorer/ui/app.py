@@ -86,7 +86,7 @@ def run_app(lang: str | None = None, model: str | None = None) -> int:
 
         old = holder["window"]
         old.save_settings()
-        save_language(new_lang)
+        save_language(new_lang, old.settings)       # the window's store (the user's own), as explorer.show's
         install_translator(app, new_lang)
         open_window()
         carry_presentation(old, holder["window"])

@@ -1,9 +1,10 @@
 """Language choice and Qt translators (English source strings, Simplified Chinese in resources/i18n).
 
-Settings → Language saves the choice, installs its translator and rebuilds the window with the same
-State (explorer.ui.app.run_app's switch_language, explorer.ui.api_window.switch_language): the menus,
-the control panel and every view are made anew in the new language. Installing a translator alone does
-not change a window already built (its menus and controls keep their words).
+Settings → Language saves the choice (in the window's settings store, beside the State), installs its
+translator and rebuilds the window with the same State (explorer.ui.app.run_app's switch_language,
+explorer.ui.api_window.switch_language): the menus, the control panel and every view are made anew in the
+new language. Installing a translator alone does not change a window already built (its menus and controls
+keep their words).
 
 Pattern every widget follows:
 
@@ -107,11 +108,33 @@ def system_language(locale: QLocale | None = None) -> str:
 
 
 def _settings(settings: QSettings | None) -> QSettings:
+    """`settings`, else the user's own store (the window's: explorer.ui.settings_store.user_settings), with a
+    language an older version kept in its own store copied in once; a pickled value is never read (its
+    file is moved aside)."""
     from explorer.ui.settings_guard import without_pickles
 
-    store = settings if settings is not None else QSettings("PE Explorer", "pe-explorer")
-    without_pickles(store)          # a pickled value is never read (its file is moved aside)
+    if settings is not None:
+        without_pickles(settings)
+        return settings
+    from explorer.ui import settings_store
+
+    store = settings_store.user_settings()
+    without_pickles(store)
+    if not store.contains(SETTINGS_KEY):
+        _take_old_language(store, settings_store.old_language_settings())
     return store
+
+
+def _take_old_language(store: QSettings, old: QSettings) -> None:
+    """Copy the language of the store older versions kept it in (alone) into `store`; the old file is
+    left as it was (not written again, not deleted)."""
+    from explorer.ui.settings_guard import without_pickles
+
+    without_pickles(old)
+    value = old.value(SETTINGS_KEY)
+    if value:
+        store.setValue(SETTINGS_KEY, str(value))
+        store.sync()
 
 
 def saved_language(settings: QSettings | None = None) -> str | None:
@@ -124,6 +147,17 @@ def save_language(lang: str, settings: QSettings | None = None) -> None:
     """Remember the user's choice for the next start."""
     store = _settings(settings)
     store.setValue(SETTINGS_KEY, lang)
+    store.sync()
+
+
+def clear_keeping_language(settings: QSettings) -> None:
+    """Forget everything in `settings` but the saved language (Settings → Reset settings: the window
+    stays in its language, and so does the next start)."""
+    store = _settings(settings)
+    lang = store.value(SETTINGS_KEY)
+    store.clear()
+    if lang:
+        store.setValue(SETTINGS_KEY, str(lang))
     store.sync()
 
 

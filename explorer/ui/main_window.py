@@ -19,18 +19,16 @@ from explorer.ui.controls import ControlPanel
 from explorer.ui.device_probe import DeviceProbe
 from explorer.ui.gc_pauses import freeze_long_lived
 from explorer.ui.file_actions import FileActions
-from explorer.ui.i18n import current_language
+from explorer.ui.i18n import clear_keeping_language, current_language
 from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
 from explorer.ui.settings_guard import without_pickles
-from explorer.ui.settings_store import kept_colormap, load_state, save_state
+from explorer.ui.settings_store import kept_colormap, load_state, save_state, user_settings
 from explorer.ui.tab_bar import style_tab_bar, view_tabs
 from explorer.ui.view_requests import keep_zoom, recompute_resized, set_curve_pairs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
-
-SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"
 
 
 class MainWindow(QMainWindow):
@@ -43,7 +41,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.freeze_gc = freeze_gc
         self._frozen_once = False          # the start-up freeze has been scheduled
-        self.settings = settings or QSettings(SETTINGS_ORG, SETTINGS_APP)
+        self.settings = settings or user_settings()      # (the UI language lives there too)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tab_names = {name: tab_title(name) for name in self.views}
@@ -282,9 +280,9 @@ class MainWindow(QMainWindow):
 
     def reset(self) -> None:
         """Forget saved settings and return to the defaults (a lesson running ends first: what it
-        would give back at its end is no longer wanted)."""
+        would give back at its end is no longer wanted); the saved language stays, as the window's does."""
         self.lecture.end()
-        self.settings.clear()
+        clear_keeping_language(self.settings)
         self.controller.set_state(replace(default_state(), view=self.controller.state.view))
         self.statusBar().showMessage(self.tr("Settings reset to defaults"), 5000)
 

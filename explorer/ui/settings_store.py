@@ -1,5 +1,5 @@
 """What the window remembers between runs: the whole State (as a version-2 scene dict, the colour map in
-it) and the window geometry, in QSettings."""
+it) and the window geometry, in QSettings; the UI language (explorer.ui.i18n) is kept in the same store."""
 
 from __future__ import annotations
 
@@ -9,6 +9,24 @@ from dataclasses import replace
 from explorer import catalogue
 from explorer.errors import InputError
 from explorer.state import COLORMAPS, State
+
+SETTINGS_ORG, SETTINGS_APP = "pe-explorer", "pe-explorer"     # Linux: ~/.config/pe-explorer/pe-explorer.conf
+OLD_LANGUAGE_ORG = "PE Explorer"    # where the language alone was kept before: ~/.config/PE Explorer/...
+
+
+def user_settings():
+    """The user's own settings store: the State, the window geometry and the UI language."""
+    from PySide6.QtCore import QSettings
+
+    return QSettings(SETTINGS_ORG, SETTINGS_APP)
+
+
+def old_language_settings():
+    """The store older versions kept the UI language in (apart from the rest): read once, when the user's
+    store has no language yet (explorer.ui.i18n), never written, never deleted."""
+    from PySide6.QtCore import QSettings
+
+    return QSettings(OLD_LANGUAGE_ORG, SETTINGS_APP)
 
 
 def load_state(settings) -> State | None:
