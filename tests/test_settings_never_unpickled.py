@@ -57,3 +57,18 @@ def test_the_language_is_read_only_from_a_clean_file(qapp, tmp_path):
     clean = QSettings(str(tmp_path / "clean.ini"), QSettings.Format.IniFormat)
     save_language("zh_CN", clean)
     assert choose_language(clean) == "zh_CN" and not os.path.exists(str(tmp_path / "clean.ini.unsafe"))
+
+
+def test_the_old_language_store_is_read_only_when_clean(qapp, tmp_path, monkeypatch):
+    """The language older versions kept in a store of its own is taken over once: that file is guarded
+    as the user's store is (moved aside unread, kept)."""
+    from explorer.ui import settings_store
+    from explorer.ui.i18n import SETTINGS_KEY, choose_language
+
+    path, mark = _evil_settings(tmp_path, "junk")
+    main = str(tmp_path / "main.ini")
+    monkeypatch.setattr(settings_store, "user_settings", lambda: QSettings(main, QSettings.Format.IniFormat))
+    monkeypatch.setattr(settings_store, "old_language_settings", lambda: QSettings(path, QSettings.Format.IniFormat))
+    assert choose_language() in ("en", "zh_CN") and not os.path.exists(mark)
+    assert os.path.exists(path + ".unsafe") and not os.path.exists(path)
+    assert not QSettings(main, QSettings.Format.IniFormat).contains(SETTINGS_KEY)
