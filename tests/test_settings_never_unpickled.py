@@ -47,6 +47,31 @@ def test_a_pickled_value_is_never_read_by_the_window(qapp, tmp_path, key):
     assert not os.path.exists(mark)
 
 
+def test_the_window_says_so_when_the_language_read_moved_the_file_first(qapp, tmp_path, monkeypatch):
+    """`pe-explorer` reads the language before it opens the window, from the same store: that read moves the
+    file aside, and the window still says where it went (it had found a clean file and said nothing)."""
+    from explorer.ui import settings_store
+    from explorer.ui.i18n import choose_language
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    path, mark = _evil_settings(tmp_path, "state")
+    monkeypatch.setattr(settings_store, "user_settings", lambda: QSettings(path, QSettings.Format.IniFormat))
+    monkeypatch.setattr(settings_store, "old_language_settings",
+                        lambda: QSettings(str(tmp_path / "none.ini"), QSettings.Format.IniFormat))
+    assert choose_language() in ("en", "zh_CN") and os.path.exists(path + ".unsafe")     # as run_app does
+    win = MainWindow()
+    try:
+        assert "moved to" in win.statusBar().currentMessage() and not os.path.exists(mark)
+    finally:
+        close_and_delete(win)
+    again = MainWindow()                                  # said once: the next window has nothing to say
+    try:
+        assert "moved to" not in again.statusBar().currentMessage()
+    finally:
+        close_and_delete(again)
+
+
 def test_the_language_is_read_only_from_a_clean_file(qapp, tmp_path):
     from explorer.ui.i18n import choose_language, save_language
 

@@ -24,8 +24,9 @@ from explorer.ui.lecture import Lecture
 from explorer.ui.menus import build_view_and_settings_menus
 from explorer.ui.model_actions import ModelActions, default_state
 from explorer.ui.presentation import Presenter
-from explorer.ui.settings_guard import without_pickles
-from explorer.ui.settings_store import kept_colormap, load_state, save_state, user_settings
+from explorer.ui.settings_guard import moved_aside
+from explorer.ui import settings_store
+from explorer.ui.settings_store import kept_colormap, load_state, save_state
 from explorer.ui.tab_bar import style_tab_bar, view_tabs
 from explorer.ui.view_requests import keep_zoom, recompute_resized, set_curve_pairs
 from explorer.ui.views.registry import LazyViews, UnbuiltView, make_view, short_tab_title, tab_title
@@ -41,7 +42,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.freeze_gc = freeze_gc
         self._frozen_once = False          # the start-up freeze has been scheduled
-        self.settings = settings or user_settings()      # (the UI language lives there too)
+        self.settings = settings or settings_store.user_settings()     # (the UI language lives there too)
         self.setWindowTitle(self.tr("PE Explorer: token embeddings + positional encodings"))
         self.views = LazyViews(self._build_view)   # each view is made when its tab is first shown
         self.tab_names = {name: tab_title(name) for name in self.views}
@@ -262,7 +263,7 @@ class MainWindow(QMainWindow):
     def _load_state(self) -> State:
         """The State saved by the last run, or the defaults (with a note when it was unreadable, or held a
         pickled object: that file is moved aside unread)."""
-        aside = without_pickles(self.settings)
+        aside = moved_aside(self.settings)
         if aside:
             self.statusBar().showMessage(fill(self.tr("Saved settings held a pickled Python object, which PE "
                                                       "Explorer never reads: moved to %1; defaults restored"),

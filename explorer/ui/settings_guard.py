@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 PICKLED = b"PyObjectWrapper"        # the type name in every pickled value's @Variant(...)
+_moved: dict[str, str] = {}         # file -> where it went, this run: the window says so, whoever moved it
 
 
 def without_pickles(settings) -> str:
@@ -27,4 +28,12 @@ def without_pickles(settings) -> str:
     except OSError:                  # no file yet, the registry, or unreadable: nothing read from it
         return ""
     settings.sync()                  # the file is gone: no key, nothing unpickled
+    _moved[str(path)] = str(aside)
     return str(aside)
+
+
+def moved_aside(settings) -> str:
+    """Where `settings`' file was moved this run, by this check or an earlier one ("" if it was not): the
+    language is read before the window opens, and the window is the one to say what happened (once)."""
+    without_pickles(settings)
+    return _moved.pop(str(Path(settings.fileName())), "")
