@@ -21,8 +21,9 @@ from explorer.backend.rope_scaling import (
 from explorer.viewstate import ViewState
 
 _BIG = 10_000_000
+CONTEXT_MAX = 1 << 24       # a model's claimed context: Llama-4-Scout-Instruct's 10,485,760 (float32 counts exactly)
 SCALING_RANGES = {
-    "factor": (0.0, 1e6), "original_max_len": (1, _BIG), "max_position_embeddings": (1, _BIG),
+    "factor": (0.0, 1e6), "original_max_len": (1, _BIG), "max_position_embeddings": (1, CONTEXT_MAX),
     "low_freq_factor": (0.0, 1e6), "high_freq_factor": (0.0, 1e6), "beta_fast": (0.0, 1e6),
     "beta_slow": (0.0, 1e6), "mscale": (-1e6, 1e6), "mscale_all_dim": (-1e6, 1e6),
     "attention_factor": (0.0, 1e6), "seq_len": (1, _BIG),

@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QSpinBox
 
 from explorer.compute.rope_scaled import context_text
-from explorer.compute.rope_settings import fields_of
+from explorer.compute.rope_settings import CONTEXT_MAX, fields_of
 from explorer.ui.views.dots import Dots
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.titles import set_title
@@ -62,7 +62,7 @@ class ScalingControls:
     SPECS = (   # field, label, lo, hi, decimals, step, optional
         ("factor", "factor", 0.0, 1e4, 3, 1.0, True),
         ("original_max_len", "L₀", 1, 10_000_000, 0, 1024, False),
-        ("max_position_embeddings", "context", 0, 10_000_000, 0, 1024, True),
+        ("max_position_embeddings", "context", 0, CONTEXT_MAX, 0, 1024, True),
         ("low_freq_factor", "low", 0.0, 1e3, 2, 0.5, False),
         ("high_freq_factor", "high", 0.0, 1e3, 2, 0.5, False),
         ("beta_fast", "beta_fast", 0.0, 1e3, 2, 1.0, True),
