@@ -27,7 +27,7 @@ from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
 
 REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b",
-            "llama-3.1-8b", "llama-3.2-1b", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
+            "llama-3.1-8b", "llama-3.2-1b", "llama-4-scout-instruct", "llama-4-maverick-instruct", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
             "deepseek-v3", "gpt-oss-20b", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b", "pythia-160m", "bloom-560m", "mpt-7b",
             "smollm2-135m")
 ROPE = [name for name, p in load_presets().items() if p.position == "rope"]
@@ -47,6 +47,7 @@ def test_families_pairings_and_embedding_scales_of_named_models():
     assert {n: presets[n].position for n in ("gpt2", "bert-base-uncased", "bloom-560m", "mpt-7b")} == {
         "gpt2": "learned", "bert-base-uncased": "learned", "bloom-560m": "alibi", "mpt-7b": "alibi"}
     assert presets["gpt-j-6b"].pairing == "interleaved" and presets["deepseek-v3"].pairing == "interleaved"
+    assert presets["llama-4-scout-instruct"].pairing == presets["llama-4-maverick-instruct"].pairing == "interleaved"
     assert presets["llama-3.1-8b"].pairing == "half" and presets["pythia-160m"].pairing == "half"
     for gemma in ("gemma-2b", "gemma-4-global"):
         assert presets[gemma].embedding_scale == pytest.approx(math.sqrt(presets[gemma].d_model))
@@ -130,6 +131,12 @@ CONFIG_FORMS = {
                     "max_position_embeddings": 2048},
     "gpt-j-6b": {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048},
     "llama-2-7b": {"max_position_embeddings": 4096, "rope_scaling": None},
+    # Llama 4's text_config (the RoPE layers): Scout-Instruct's llama3 with equal band factors, Maverick's none
+    "llama-4-scout-instruct": {"max_position_embeddings": 10485760, "rope_theta": 500000.0, "head_dim": 128,
+                               "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+                                                "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    "llama-4-maverick-instruct": {"max_position_embeddings": 1048576, "rope_theta": 500000.0, "head_dim": 128,
+                                  "rope_scaling": None},
 }
 
 
@@ -141,6 +148,36 @@ def test_config_forms_give_the_preset_settings(name):
     assert scaling == p.rope_scaling
     np.testing.assert_array_equal(p.frequencies().inv_freq, inv_frequencies(
         p.head_dim, base, scaling, None, p.max_position_embeddings).inv_freq)
+
+
+@pytest.mark.parametrize("name", ["llama-4-scout-instruct", "llama-4-maverick-instruct"])
+def test_llama4_presets_as_llama4_computes_them(name):
+    """Llama 4's own classes, not LlamaConfig: Llama4TextRotaryEmbedding's inv_freq from a Llama4TextConfig with
+    the preset's values, and its apply_rotary_emb turning channel 2i into channel 2i + 1 only (interleaved pairs,
+    the preset's pairing; rotate_half would move it to channel 2i + head_dim/2)."""
+    import torch
+    from transformers import Llama4TextConfig
+    from transformers.models.llama4.modeling_llama4 import Llama4TextRotaryEmbedding, apply_rotary_emb
+
+    p = get_preset(name)
+    params = dict(p.rope_scaling.to_dict(), rope_theta=p.rope_theta)
+    config = Llama4TextConfig(hidden_size=p.d_model, num_attention_heads=p.n_heads, num_key_value_heads=p.n_kv_heads,
+                              head_dim=p.head_dim, max_position_embeddings=p.max_position_embeddings,
+                              vocab_size=p.vocab_size, num_hidden_layers=4, rope_parameters=params)
+    rotary = Llama4TextRotaryEmbedding(config)
+    np.testing.assert_allclose(p.frequencies().inv_freq, rotary.inv_freq.double().numpy(), rtol=1e-6)
+    assert rotary.attention_scaling == p.frequencies().attention_factor == 1.0
+    assert config.no_rope_layers == [1, 1, 1, 0]              # every 4th layer NoPE (not shown by the preset)
+    m, pair = 5000, 10
+    x = torch.zeros(1, 1, 1, p.head_dim)
+    x[..., 2 * pair] = 1.0
+    freqs_cis = rotary(x, torch.tensor([[m]]))
+    out, _ = apply_rotary_emb(x, x, freqs_cis)
+    got = out[0, 0, 0].double().numpy()
+    assert np.flatnonzero(got).tolist() == [2 * pair, 2 * pair + 1]
+    angle = float(torch.tensor(float(m)) * rotary.inv_freq[pair])        # the angle as transformers takes it (float32)
+    np.testing.assert_allclose(got[2 * pair:2 * pair + 2], [math.cos(angle), math.sin(angle)], atol=1e-6)
+    assert p.pairing == "interleaved"
 
 
 def test_phi35_config_form_with_top_level_original():
