@@ -627,6 +627,37 @@ def test_the_nearest_fit_is_named_in_the_checks_language(assign, words):
     assert all(len(pair) == 2 for pair in SPEC_WORDS.values())
 
 
+
+def _noisy_rope_cache():
+    """A half-paired cos cache with one frequency's two columns disturbed: still a cache, nearest a fit."""
+    from tests.check_implementations import rope_cache
+
+    x = rope_cache().numpy().astype(np.float64)
+    x[5, 3] += 0.05
+    x[5, 3 + x.shape[1] // 2] += 0.05
+    return x
+
+
+@pytest.mark.parametrize("data, kind, english, chinese", [
+    (lambda: np.random.default_rng(0).normal(size=(64, 32)), "rope_cache",
+     "nearest: no two columns share a frequency", "最接近：没有哪两列共用同一个频率"),
+    (_noisy_rope_cache, None, "nearest: cos cache, base 10000", "最接近：cos 缓存，基数 10000"),
+    (lambda: np.array([1.0, 0.5, 0.3, 0.29, 0.1, 0.01]), None, "nearest: base 100, factor 0.7",
+     "最接近：基数 100，factor 0.7"),
+    (lambda: np.array([1.0, 0.5, 0.3, 0.2, 0.0, 0.0, 0.0]), None,
+     "nearest: proportional, base 40, 4 of 7 pairs turning", "最接近：proportional（p-RoPE），基数 40，7 对中有 4 对在旋转"),
+])
+def test_the_nearest_rope_fit_is_named_in_the_checks_language(data, kind, english, chinese):
+    """A RoPE cache or inv_freq vector that matches nothing named its nearest fit in English inside the
+    Chinese sentence ("最接近：no two columns share a frequency，最大误差 inf > ..."); the words now come
+    from SPEC_WORDS, as the PE table's do."""
+    zh = explorer.check(data(), kind=kind, lang="zh_CN")
+    assert not zh.match and chinese in zh.summary, zh.summary
+    assert not re.search(r"share|cache|base \d|pairs turning", zh.summary), zh.summary
+    en = explorer.check(data(), kind=kind)
+    assert english in en.summary, en.summary
+
+
 def _p_rope_config(head_dim, fraction, base, factor):
     """A transformers LlamaConfig with proportional RoPE (p-RoPE) of these settings."""
     pytest.importorskip("transformers")

@@ -86,6 +86,12 @@ SPEC_WORDS = {
     "per_channel": ("exponent per channel", "每个通道一个指数"),
     "plus": ("exponent without minus", "指数缺少负号"),
     "sep": (", ", "，"),
+    # the nearest fit of a RoPE cache or inv_freq vector that matches nothing
+    "no_shared": ("no two columns share a frequency", "没有哪两列共用同一个频率"),
+    "cache": ("{func} cache, base {base:.6g}", "{func} 缓存，基数 {base:.6g}"),
+    "inv_freq": ("base {base:.6g}, factor {factor:.6g}", "基数 {base:.6g}，factor {factor:.6g}"),
+    "proportional": ("proportional, base {base:.6g}, {turning} of {h} pairs turning",
+                     "proportional（p-RoPE），基数 {base:.6g}，{h} 对中有 {turning} 对在旋转"),
 }
 
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from explorer.backend.diagnose.fitting import log_slope, lsq_scale, max_residual, snap
-from explorer.backend.diagnose.messages import mistake
+from explorer.backend.diagnose.messages import mistake, spec_word
 from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 MIN_TURNING = 3
@@ -65,7 +65,7 @@ def check_proportional(w: np.ndarray, turning: int, tol: float, conv: dict, lang
     ref[:turning] = np.exp(-k * math.log(base) / h) / factor
     if e <= tol and base > 1:
         return Diagnosis("inv_freq", True, conv, (), e, tol, w, ref)
-    found = (mistake("unknown", lang, nearest=f"proportional, base {base:.6g}, {turning} of {h} pairs turning",
+    found = (mistake("unknown", lang, nearest=spec_word("proportional", lang, base=base, turning=turning, h=h),
                      err=e, tol=tol),)
     return Diagnosis("inv_freq", False, conv, found, e, tol, w, ref)
 

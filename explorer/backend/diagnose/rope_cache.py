@@ -15,7 +15,7 @@ import numpy as np
 
 from explorer.backend.diagnose.fitting import (golden_min, log_slope, lsq_scale, max_residual,
                                                sample_rows, scaled_sse, snap)
-from explorer.backend.diagnose.messages import base_slip, mistake
+from explorer.backend.diagnose.messages import base_slip, mistake, spec_word
 from explorer.backend.diagnose.proportional import (check_proportional, fit_proportional_cache, still_columns,
                                                     turning_fraction, turning_prefix)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
@@ -135,7 +135,7 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
         cols = best["scale"] * cache_model(hd // 2, 0, 0, best["func"], 0, np.arange(len(x)), cand.inv_freq)
         return Diagnosis("rope_cache", True, conv, (), best["max_error"], best["tol"], x, _duplicated(cols, pairing))
     if best["max_error"] > best["tol"]:
-        found.append(mistake("unknown", lang, nearest=f"{best['func']} cache, base {best['base']:.6g}",
+        found.append(mistake("unknown", lang, nearest=spec_word("cache", lang, func=best["func"], base=best["base"]),
                              err=best["max_error"], tol=best["tol"]))
     else:
         slip, meant = base_slip(best["base"], lang)
@@ -248,7 +248,8 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
                              "preset": cand.name})
                 return Diagnosis("inv_freq", True, conv, (), ce, tol, w, cand.inv_freq)
     if e > tol:
-        found.append(mistake("unknown", lang, nearest=f"base {base:.6g}, factor {factor:.6g}", err=e, tol=tol))
+        found.append(mistake("unknown", lang, nearest=spec_word("inv_freq", lang, base=base, factor=factor),
+                             err=e, tol=tol))
     elif sign > 0:
         found.append(mistake("wrong_sign", lang, w1=float(w[1] / w[0])))
     elif base_slip(base, lang)[0] is not None and h >= 2:
