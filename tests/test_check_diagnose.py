@@ -658,6 +658,35 @@ def test_the_nearest_rope_fit_is_named_in_the_checks_language(data, kind, englis
     assert english in en.summary, en.summary
 
 
+
+@pytest.mark.parametrize("case, english, chinese", [
+    ("R:seeds_module", "PE table ((L, d)), interleaved layout, base 10000,", "PE 表（(L, d)），交错排列，基数 10000，"),
+    ("R:tf_tutorial_concat", "PE table ((L, d)), concat layout,", "PE 表（(L, d)），拼接排列，"),
+    ("R:tensor2tensor", "PE table ((L, d)), t2t layout,", "PE 表（(L, d)），t2t 排列，"),
+    ("R:transposed", "PE table ((d, L): transposed), interleaved", "PE 表（(d, L)：转置），交错排列"),
+    ("R:batch_of_one", "PE table (1x60x32 squeezed to (L, d)), interleaved",
+     "PE 表（1x60x32 去掉长度为 1 的维后为 (L, d)），交错排列"),
+    ("R:hf_inv_freq", "RoPE inv_freq, head_dim 16, base 10000,", "RoPE inv_freq，head_dim 16，基数 10000，"),
+    ("W:cat_where_interleaved_meant", "cat(freqs, freqs) (rotate_half pairs i with i + d/2)",
+     "cat(freqs, freqs)（rotate_half 把 i 与 i + d/2 配成一对）"),
+    ("W:interleave_where_half_meant", "repeat_interleave (pairs 2i, 2i+1)", "repeat_interleave（2i 与 2i+1 配成一对）"),
+])
+def test_the_convention_is_described_in_the_checks_language(case, english, chinese):
+    """The Chinese description of a match kept English words: 'PE 表（(d, L): transposed），interleaved 排列，
+    base 10000' (the layout's name, which the control panel writes 交错 / 拼接, the orientation's words, the
+    base the check view asks for as 基数); a wrong pairing's reason read 'rotate_half pairs i with i + d/2'.
+    The convention itself keeps its English values (the --json output)."""
+    kind, name = case.split(":")
+    builder, *rest = (RIGHT if kind == "R" else WRONG)[name]
+    kwargs = rest[-1] if kind == "W" else {}        # what the data should be (a pairing asked for)
+    zh = explorer.check(builder(), lang="zh_CN", **kwargs)
+    assert chinese in zh.summary, zh.summary
+    assert not re.search(r"layout|transposed|squeezed|base \d|pairs", zh.summary), zh.summary
+    en = explorer.check(builder(), **kwargs)
+    assert english in en.summary, en.summary
+    assert en.convention.get("orientation") == zh.convention.get("orientation")
+
+
 def _p_rope_config(head_dim, fraction, base, factor):
     """A transformers LlamaConfig with proportional RoPE (p-RoPE) of these settings."""
     pytest.importorskip("transformers")

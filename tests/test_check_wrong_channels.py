@@ -91,7 +91,7 @@ def test_what_is_not_a_few_wrong_channels_matches_nothing(damage):
 
 def test_the_words_in_chinese():
     r = explorer.check(_swapped(_table(), 3, 10), lang="zh_CN")
-    assert r.summary.startswith("除通道 3, 10 外，是一张 PE 表（(L, d)），interleaved 排列，base 10000，位置从 0 开始，"
+    assert r.summary.startswith("除通道 3, 10 外，是一张 PE 表（(L, d)），交错排列，基数 10000，位置从 0 开始，"
                                 "存储为 float32（这些通道的最大误差 ")
     assert r.summary.endswith("通道 3 里是通道 10 的值，通道 10 里是通道 3 的值")
 

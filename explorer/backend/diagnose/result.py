@@ -78,11 +78,14 @@ def tolerance(scale: float, dtype: str, max_angle: float) -> float:
 
 
 WORDS = {  # the convention in words; each entry (English, Chinese)
-    "pe": ("PE table ({orientation}), {layout} layout", "PE 表（{orientation}），{layout} 排列"),
+    "pe": ("PE table ({orientation}), {layout}", "PE 表（{orientation}），{layout}"),
+    "layout": ("{layout} layout", "{layout} 排列"),
+    "interleaved": ("interleaved layout", "交错排列"), "concat": ("concat layout", "拼接排列"),   # the
+    #                                              control panel's names; t2t is a name in both
     "rope_cache": ("RoPE {function} cache ({orientation}), {pairing} pairing, head_dim {head_dim}",
                    "RoPE {function} 缓存（{orientation}），{pairing} 配对，head_dim {head_dim}"),
     "inv_freq": ("RoPE inv_freq, head_dim {head_dim}", "RoPE inv_freq，head_dim {head_dim}"),
-    "base": ("base {base:g}", "base {base:g}"),
+    "base": ("base {base:g}", "基数 {base:g}"),     # the check view's "基数应为" above it
     "start": ("positions from {start}", "位置从 {start} 开始"),
     "rope_type": ("rope_type {rope_type}", "rope_type {rope_type}"),
     "preset": ("as preset {preset}", "即预设 {preset}"),
@@ -93,6 +96,19 @@ WORDS = {  # the convention in words; each entry (English, Chinese)
 }
 
 
+# the orientation of a table as diagnose() notes it ("(d, L): transposed", "1x60x32 squeezed to (L, d)"):
+# its words, (English, Chinese)
+ORIENTATION_WORDS = ((": transposed", "：转置"), (" squeezed to ", " 去掉长度为 1 的维后为 "))
+
+
+def orientation_words(orientation: str, lang: str = "en") -> str:
+    """convention["orientation"] in `lang` (it stays English in the convention, the CLI's --json)."""
+    if lang == "zh_CN":
+        for english, chinese in ORIENTATION_WORDS:
+            orientation = orientation.replace(english, chinese)
+    return orientation
+
+
 def words(key: str, lang: str = "en", **values) -> str:
     """WORDS[key] in `lang` (en or zh_CN) with values filled in."""
     return WORDS[key][1 if lang == "zh_CN" else 0].format(**values)
@@ -101,8 +117,11 @@ def words(key: str, lang: str = "en", **values) -> str:
 def describe(kind: str, conv: dict, lang: str = "en") -> str:
     """The convention in words, e.g. 'PE table ((L, d)), interleaved layout, base 10000, positions from 0'."""
     sep = "，" if lang == "zh_CN" else ", "
-    parts = [words(kind, lang, **{k: conv.get(k) for k in ("orientation", "layout", "function",
-                                                            "pairing", "head_dim")})]
+    values = {k: conv.get(k) for k in ("function", "pairing", "head_dim")}
+    layout = conv.get("layout")
+    values["layout"] = words(layout if layout in ("interleaved", "concat") else "layout", lang, layout=layout)
+    values["orientation"] = orientation_words(str(conv.get("orientation")), lang)
+    parts = [words(kind, lang, **values)]
     parts.append(words("base", lang, base=conv.get("base", float("nan"))))
     if kind == "pe":
         parts.append(words("start", lang, start=conv.get("start")))
