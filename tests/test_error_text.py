@@ -166,6 +166,50 @@ def test_a_scene_file_and_a_check_file(tmp_path):
     assert "表文件的扩展名必须是" in both(exc, "t.txt") and str(exc).startswith("a table file must end in .npy")
 
 
+
+def _npy(shape=(100, 64)) -> bytes:
+    import io
+
+    import numpy as np
+
+    out = io.BytesIO()
+    np.save(out, np.ones(shape))
+    return out.getvalue()
+
+
+NUMPY_REFUSALS = [   # (file, its bytes, our English, our Chinese, numpy's words that must be gone)
+    ("text.npy", b"not a numpy file at all", "it is not a .npy array: it does not begin with numpy's signature "
+     "\\x93NUMPY (it begins with b'not a ')", "它不是 .npy 数组：开头不是 numpy 的签名", "magic string"),
+    ("cut.npy", _npy()[:2000], "it holds 234 of the 6,400 values its header announces (cut short",
+     "其头部声明有 6,400 个值，文件里只有 234 个（被截断", "Failed to read"),
+    ("header_cut.npy", _npy()[:20], "it ends before its header or values do", "文件在头部或数值结束之前就结束了", "EOF"),
+    ("letter.csv", b"1,2,3\n4,x,6\n", "row 2, column 2 holds 'x', which is not a number", "第 2 行第 2 列是 'x'，不是数",
+     "could not convert"),
+    ("header.csv", b"a,b\n1,2\n", "row 1, column 1 holds 'a', which is not a number", "第 1 行第 1 列是 'a'，不是数",
+     "could not convert"),
+    ("comma.csv", b"1,2,\n3,4,\n", "row 1, column 3 is empty", "第 1 行第 3 列是空的", "could not convert"),
+    ("semicolons.csv", b"1;2\n3;4\n", "row 1 holds '1;2': the numbers must be separated by commas",
+     "第 1 行是 '1;2'：数与数之间必须用逗号分隔", "could not convert"),
+]
+
+
+@pytest.mark.parametrize("name, content, english, chinese, numpy_words", NUMPY_REFUSALS,
+                         ids=[case[0] for case in NUMPY_REFUSALS])
+def test_numpys_words_for_a_table_file_it_cannot_read_are_ours(tmp_path, name, content, english, chinese,
+                                                               numpy_words):
+    """numpy's English reached the Chinese window inside "无法把 … 作为 .npy 读取：" ("the magic string is not
+    correct", "could not convert string 'x' to float64 at row 1, column 2", which counts rows from 0)."""
+    from explorer.backend.diagnose.loading import load_array
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    exc = refusal(load_array, path)
+    zh = both(exc, path)
+    assert english in str(exc) and chinese in zh, (str(exc), zh)
+    assert numpy_words not in str(exc) and numpy_words not in zh
+
+
+
 # the window ------------------------------------------------------------------------------------------
 
 @pytest.fixture

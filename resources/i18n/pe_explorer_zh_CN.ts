@@ -1824,8 +1824,16 @@ your data</source>
             <translation>无法把 %1 作为 .csv 读取：第 %2 行有 %3 个数，而之前各行有 %4 个；表格的每一行需要同样多的数</translation>
         </message>
         <message>
-            <source>cannot read %1 as .npy: it is not a .npy array (%2)</source>
-            <translation>无法把 %1 作为 .npy 读取：它不是 .npy 数组（%2）</translation>
+            <source>cannot read %1 as .csv: row %2 holds %3: the numbers must be separated by commas</source>
+            <translation>无法把 %1 作为 .csv 读取：第 %2 行是 %3：数与数之间必须用逗号分隔</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .csv: row %2, column %3 holds %4, which is not a number (the file must hold numbers only, without a header row)</source>
+            <translation>无法把 %1 作为 .csv 读取：第 %2 行第 %3 列是 %4，不是数（文件里只能有数，不能有表头行）</translation>
+        </message>
+        <message>
+            <source>cannot read %1 as .csv: row %2, column %3 is empty; a table needs a number in every place (a comma too many?)</source>
+            <translation>无法把 %1 作为 .csv 读取：第 %2 行第 %3 列是空的；表格的每个位置都需要一个数（多了一个逗号？）</translation>
         </message>
         <message>
             <source>cannot read %1 as .npz: it is not a zip archive (np.savez writes one), or its end is cut off (an unfinished copy or download?)</source>
@@ -2246,6 +2254,22 @@ your data</source>
         <message>
             <source>inv_freq has %1 frequencies; a head of %2 channels takes at most %3</source>
             <translation>inv_freq 有 %1 个频率；一个 %2 通道的头最多只能用 %3 个</translation>
+        </message>
+        <message>
+            <source>it ends before its header or values do (cut short: an unfinished copy or download?)</source>
+            <translation>文件在头部或数值结束之前就结束了（被截断：复制或下载未完成？）</translation>
+        </message>
+        <message>
+            <source>it holds %1 of the %2 values its header announces (cut short: an unfinished copy or download?)</source>
+            <translation>其头部声明有 %2 个值，文件里只有 %1 个（被截断：复制或下载未完成？）</translation>
+        </message>
+        <message>
+            <source>it is not a .npy array (%1)</source>
+            <translation>它不是 .npy 数组（%1）</translation>
+        </message>
+        <message>
+            <source>it is not a .npy array: it does not begin with numpy's signature \x93NUMPY (it begins with %1)</source>
+            <translation>它不是 .npy 数组：开头不是 numpy 的签名 \x93NUMPY（开头是 %1）</translation>
         </message>
         <message>
             <source>key must name an array of the file (text), not %1</source>

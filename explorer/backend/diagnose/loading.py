@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.backend.diagnose.read_errors import csv_message, npy_reason
 from explorer.errors import InputError, msg, os_reason, require, shown
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
@@ -94,7 +95,7 @@ def load_array(path: str | os.PathLike, key: str | None = None, key_hint: str = 
     except MemoryError:
         raise InputError(msg("not enough memory to read %1", p))
     except Exception as exc:  # every reader has its own errors; the user needs one line
-        reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+        reason = npy_reason(exc) or " ".join(str(exc).split())[:160] or type(exc).__name__
         raise InputError(msg("cannot read %1 as %2: %3", p, suffix, reason))
 
 
@@ -143,8 +144,9 @@ def _npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
         read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
         shape, _, dtype = read_header(f)
     except (ValueError, SyntaxError) as exc:
-        raise InputError(msg("cannot read %1 as .npy: it is not a .npy array (%2)", p,
-                             str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__))
+        reason = npy_reason(exc) or msg("it is not a .npy array (%1)", str(exc).splitlines()[0][:80] if str(exc)
+                                        else type(exc).__name__)
+        raise InputError(msg("cannot read %1 as %2: %3", p, ".npy", reason))
     require(not dtype.hasobject, "cannot read %1: it holds Python objects (they would need pickle, which "
                                  "is refused); save numbers (np.save on a float array)", p)
     return shape, dtype
@@ -227,13 +229,11 @@ def _read(p: Path, suffix: str) -> dict:
         check_size(*_csv_extent(p))      # before numpy parses it: ~8 bytes of memory per number and more
         try:
             table = np.loadtxt(p, delimiter=",", ndmin=2)
-        except ValueError as exc:   # numpy's own advice ("use `usecols`") is for its caller, not the user
-            ragged = re.search(r"number of columns changed from (\d+) to (\d+) at row (\d+)", str(exc))
-            if ragged is None:
+        except ValueError as exc:   # numpy's words are for its caller ("use `usecols`"), not the user
+            said = csv_message(p, exc)
+            if said is None:
                 raise
-            raise InputError(msg("cannot read %1 as .csv: row %2 has %3 numbers and the rows before it %4; "
-                                 "a table needs the same count in every row", p, ragged[3], ragged[2],
-                                 ragged[1])) from None
+            raise InputError(said) from None
         require(table.size > 0, "cannot read %1: it holds no numbers", p)
         return {"": table}
     if suffix == ".safetensors":
