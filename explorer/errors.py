@@ -177,3 +177,33 @@ def link_loop(path) -> Message | None:
     except ValueError:          # a NUL in the name: said where the path is used
         return None
     return None
+
+
+# json's complaints (JSONDecodeError.msg, from its start) said in messages of ours: its English words had
+# reached the Chinese window ("Expecting value")
+_JSON_REASONS = (
+    ("Expecting value", msg("a value is missing or is not JSON (a comma too many? Text goes in double quotes; "
+                            "true, false and null are lower case)")),
+    ("Expecting ',' delimiter", msg("a comma is missing between two items")),
+    ("Expecting ':' delimiter", msg("a colon is missing after a name")),
+    ("Expecting property name", msg("a name in double quotes was expected (single quotes, or a comma too many "
+                                    "before the closing brace?)")),
+    ("Extra data", msg("more text follows the end of the JSON value")),
+    ("Unterminated string", msg("a text in double quotes is not closed")),
+    ("Invalid control character", msg("a control character (a line break or a tab) inside a text in double "
+                                      "quotes")),
+    ("Invalid \\u", msg("an invalid \\uXXXX escape in a text")),
+    ("Invalid \\escape", msg("an invalid backslash escape in a text (a backslash itself is written \\\\)")),
+    ("Illegal trailing comma", msg("a comma too many before the end of a list or object")),
+)
+
+
+def json_reason(exc: ValueError):
+    """Why and where a JSON text could not be parsed (a json.JSONDecodeError): json's usual complaints in
+    a message of ours, "at line 3, column 5"; any other in json's words."""
+    doc = getattr(exc, "doc", None)
+    if isinstance(doc, str) and not doc.strip():
+        return msg("the file is empty")
+    text = getattr(exc, "msg", None) or str(exc)
+    reason = next((said for start, said in _JSON_REASONS if text.startswith(start)), text.removesuffix(" at"))
+    return msg("%1 at line %2, column %3", reason, getattr(exc, "lineno", 1), getattr(exc, "colno", 1))

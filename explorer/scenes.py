@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.errors import InputError, msg, os_reason, require
+from explorer.errors import InputError, json_reason, msg, os_reason, require
 from explorer.fileio import atomic_write_bytes
 from explorer.params import Params
 from explorer.paths import resource
@@ -209,9 +209,8 @@ def read_json(path: str | os.PathLike, what: str):
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise InputError(msg("the %1 %2 is not valid JSON: %3 at line %4, column %5", what, p,
-                             exc.msg.removesuffix(" at"), exc.lineno, exc.colno)) from None   # "… at at"
+    except json.JSONDecodeError as exc:          # json's words in ours ("Expecting value" was English)
+        raise InputError(msg("the %1 %2 is not valid JSON: %3", what, p, json_reason(exc))) from None
     except InputError as exc:
         raise InputError(msg("the %1 %2: %3", what, p, exc)) from None
     except (ValueError, RecursionError) as exc:   # over-long integer literals, deep nesting

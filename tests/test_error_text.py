@@ -210,6 +210,32 @@ def test_numpys_words_for_a_table_file_it_cannot_read_are_ours(tmp_path, name, c
 
 
 
+@pytest.mark.parametrize("content, english, chinese", [
+    ("", ": the file is empty", "：文件是空的"),
+    ('{"version": 2, "view": heatmap}', "a value is missing or is not JSON (a comma too many? Text goes in double "
+     "quotes; true, false and null are lower case) at line 1, column 24", "第 1 行第 24 列：缺少值，或者值不是 JSON"),
+    ('{"version": 2,}', "a name in double quotes was expected", "第 1 行第 15 列：这里应是带双引号的名称"),
+    ('{"version": 2 "view": "heatmap"}', "a comma is missing between two items at line 1, column 15",
+     "第 1 行第 15 列：两项之间缺少逗号"),
+    ('{"version": 2} {}', "more text follows the end of the JSON value", "JSON 值结束后还有多余的内容"),
+])
+def test_jsons_words_for_a_file_it_cannot_parse_are_ours(tmp_path, content, english, chinese):
+    """json's English ("Expecting value") reached the Chinese window inside "场景文件 … 不是有效的 JSON："
+    and "config.json 不是有效的 config.json："; its usual complaints are said in messages of ours."""
+    from explorer import scenes
+    from explorer.backend.models.hf_folder import open_hf_folder
+
+    path = tmp_path / "s.json"
+    path.write_text(content, encoding="utf-8")
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text(content, encoding="utf-8")
+    for exc in (refusal(scenes.load_scene, path), refusal(open_hf_folder, folder)):
+        zh = both(exc)
+        assert english in str(exc) and chinese in zh, (str(exc), zh)
+        assert not re.search(r"Expecting|Extra data|char \d", str(exc) + zh), (str(exc), zh)
+
+
 # the window ------------------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -760,6 +760,10 @@ your data</source>
             <translation>%1（%2）使用可学习的位置，不是 RoPE</translation>
         </message>
         <message>
+            <source>%1 at line %2, column %3</source>
+            <translation>第 %2 行第 %3 列：%1</translation>
+        </message>
+        <message>
             <source>%1 became shorter while it was read (changed on disk?)</source>
             <translation>%1 在读取过程中变短了（磁盘上的文件被改动了？）</translation>
         </message>
@@ -874,6 +878,10 @@ your data</source>
         <message>
             <source>%1 is not a valid %2: %3</source>
             <translation>%1 不是有效的 %2：%3</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid %2: it is not UTF-8 text (byte %3)</source>
+            <translation>%1 不是有效的 %2：它不是 UTF-8 文本（第 %3 字节）</translation>
         </message>
         <message>
             <source>%1 is not a valid %2: it must hold a JSON object</source>
@@ -1684,8 +1692,24 @@ your data</source>
             <translation>%1 x %2^2 的 ALiBi 图像</translation>
         </message>
         <message>
+            <source>a colon is missing after a name</source>
+            <translation>名称后面缺少冒号</translation>
+        </message>
+        <message>
+            <source>a comma is missing between two items</source>
+            <translation>两项之间缺少逗号</translation>
+        </message>
+        <message>
+            <source>a comma too many before the end of a list or object</source>
+            <translation>列表或对象结尾前多了一个逗号</translation>
+        </message>
+        <message>
             <source>a complex tensor cannot be checked: give its real part (the cos cache) or its imaginary part (the sin cache)</source>
             <translation>无法检查复数张量：请给出它的实部（cos 缓存）或虚部（sin 缓存）</translation>
+        </message>
+        <message>
+            <source>a control character (a line break or a tab) inside a text in double quotes</source>
+            <translation>双引号内的文本中有控制字符（换行或制表符）</translation>
         </message>
         <message>
             <source>a curve pair index</source>
@@ -1724,6 +1748,10 @@ your data</source>
             <translation>模型配置必须是 JSON 对象（dict），而不是 %1</translation>
         </message>
         <message>
+            <source>a name in double quotes was expected (single quotes, or a comma too many before the closing brace?)</source>
+            <translation>这里应是带双引号的名称（用了单引号，或者右花括号前多了一个逗号？）</translation>
+        </message>
+        <message>
             <source>a nested tensor cannot be checked: give one dense tensor (rows of equal length)</source>
             <translation>无法检查嵌套张量：请给出一个稠密张量（各行等长）</translation>
         </message>
@@ -1756,6 +1784,14 @@ your data</source>
             <translation>张量名</translation>
         </message>
         <message>
+            <source>a text in double quotes is not closed</source>
+            <translation>双引号内的文本没有结束引号</translation>
+        </message>
+        <message>
+            <source>a value is missing or is not JSON (a comma too many? Text goes in double quotes; true, false and null are lower case)</source>
+            <translation>缺少值，或者值不是 JSON（多了一个逗号？文本要放在双引号内；true、false 和 null 要小写）</translation>
+        </message>
+        <message>
             <source>a vector of %1 numbers is an inv_freq vector, not a %2 table</source>
             <translation>含 %1 个数的向量是 inv_freq 向量，而不是 %2 表</translation>
         </message>
@@ -1774,6 +1810,14 @@ your data</source>
         <message>
             <source>an inv_freq vector has one dimension, not shape %1</source>
             <translation>inv_freq 向量只有一个维度，形状不能是 %1</translation>
+        </message>
+        <message>
+            <source>an invalid \uXXXX escape in a text</source>
+            <translation>文本中有无效的 \uXXXX 转义</translation>
+        </message>
+        <message>
+            <source>an invalid backslash escape in a text (a backslash itself is written \\)</source>
+            <translation>文本中有无效的反斜杠转义（反斜杠本身要写成 \\）</translation>
         </message>
         <message>
             <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
@@ -2392,6 +2436,10 @@ your data</source>
             <translation>不支持 model_type %1；支持的有：%2</translation>
         </message>
         <message>
+            <source>more text follows the end of the JSON value</source>
+            <translation>JSON 值结束后还有多余的内容</translation>
+        </message>
+        <message>
             <source>n must be a whole number &gt;= 0 (positions 0 .. n-1), not %1</source>
             <translation>n 必须是 &gt;= 0 的整数（位置 0 .. n-1），而不是 %1</translation>
         </message>
@@ -2720,8 +2768,8 @@ your data</source>
             <translation>%1 %2 不是文件</translation>
         </message>
         <message>
-            <source>the %1 %2 is not valid JSON: %3 at line %4, column %5</source>
-            <translation>%1 %2 不是有效的 JSON：第 %4 行第 %5 列：%3</translation>
+            <source>the %1 %2 is not valid JSON: %3</source>
+            <translation>%1 %2 不是有效的 JSON：%3</translation>
         </message>
         <message>
             <source>the %1 %2 is over %3 bytes</source>
@@ -2818,6 +2866,10 @@ your data</source>
         <message>
             <source>the data must hold real numbers, not %1 values</source>
             <translation>数据必须是实数，而不是 %1 类型的值</translation>
+        </message>
+        <message>
+            <source>the file is empty</source>
+            <translation>文件是空的</translation>
         </message>
         <message>
             <source>the file path is empty: give a table file ending in %1</source>

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
 from explorer.backend.models.tensors import open_safetensors_folder
-from explorer.errors import InputError, link_loop, msg, os_reason, require
+from explorer.errors import InputError, json_reason, link_loop, msg, os_reason, require
 
 SHIPPED = ("minilm", "smollm2")
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
@@ -43,7 +43,11 @@ def _read_json(path: Path, what: str) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(msg("%1 vanished while it was read", path)) from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:          # json's words in ours ("Expecting value" was English)
+        raise InputError(msg("%1 is not a valid %2: %3", path, what, json_reason(exc))) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(msg("%1 is not a valid %2: it is not UTF-8 text (byte %3)", path, what, exc.start)) from None
+    except (OSError, ValueError, RecursionError) as exc:
         raise InputError(msg("%1 is not a valid %2: %3", path, what, str(exc).splitlines()[0][:120])) from None
     require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
     return data
