@@ -2,6 +2,7 @@
 executed, reproduces the arrays the views show (independent float64 / backend oracles)."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -165,3 +166,15 @@ def test_settings_line_names_the_layout_in_the_panels_language(layout, chinese):
     p = Params(layout=layout)
     assert f"layout: {layout}" in formulas.formula_html("heatmap", p, 5, "en")
     assert chinese in formulas.formula_html("heatmap", p, 5, "zh_CN")
+
+
+@pytest.mark.parametrize("metric,chinese", [("cosine", "相似度度量: 余弦相似度"), ("dot", "相似度度量: 点积")])
+def test_similarity_settings_name_the_metric_in_the_panels_language(metric, chinese):
+    """The Chinese similarity formula ended '通道排列: 交错, metric: cosine' and opened its normalisation
+    line with 'cosine:'; the metric is named as the control panel's Similarity box names it."""
+    p = Params(metric=metric)
+    en = formulas.formula_html("similarity", p, 5, "en")
+    zh = formulas.formula_html("similarity", p, 5, "zh_CN")
+    assert f"metric: {metric}" in en and chinese in zh
+    assert not re.search(r"metric|cosine|\bdot\b", zh), zh
+    assert ("余弦相似度: S(p, q) / (|PE(p)| |PE(q)|)" in zh) == (metric == "cosine")

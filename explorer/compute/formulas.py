@@ -20,6 +20,9 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
     "interleaved": QT_TRANSLATE_NOOP("Formulas", "interleaved"),     # the layouts' names, as the
     "concat": QT_TRANSLATE_NOOP("Formulas", "concat"),               # control panel writes them
+    "metric": QT_TRANSLATE_NOOP("Formulas", "metric"),
+    "cosine": QT_TRANSLATE_NOOP("Formulas", "cosine"),               # the metrics' names, as the control
+    "dot": QT_TRANSLATE_NOOP("Formulas", "dot"),                     # panel's Similarity box writes them
     "at": QT_TRANSLATE_NOOP("Formulas", "At"),
     "channel": QT_TRANSLATE_NOOP("Formulas", "channel"),
     "pos": QT_TRANSLATE_NOOP("Formulas", "position"),
@@ -133,8 +136,9 @@ def _similarity(params: Params, cursor: int, lang: str) -> list[str]:
            "cos(pω<sub>i</sub>)cos(qω<sub>i</sub>) = Σ<sub>i=0</sub><sup>" + str(max(h - 1, 0))
            + "</sup> cos((p − q)ω<sub>i</sub>)  — " + _w("depends", lang)]
     if cos:
-        out.append(f"cosine: S(p, q) / (|PE(p)| |PE(q)|),  |PE(p)|<sup>2</sup> = {h}")
-    out += [_omega(params), _settings(params, lang) + f", metric: {params.metric}"]
+        out.append(f"{_w('cosine', lang)}: S(p, q) / (|PE(p)| |PE(q)|),  |PE(p)|<sup>2</sup> = {h}")
+    metric = _w(params.metric, lang) if params.metric in TEXT else params.metric
+    out += [_omega(params), _settings(params, lang) + f", {_w('metric', lang)}: {metric}"]
     if params.d_model % 2 and params.layout != "t2t":
         out.append(_channel_note(params, lang) + ": + sin(pω)sin(qω)")
     for q in dict.fromkeys((cursor, min(cursor + 1, params.max_len - 1),

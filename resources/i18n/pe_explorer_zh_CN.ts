@@ -3321,6 +3321,18 @@ your data</source>
             <translation>拼接</translation>
         </message>
         <message>
+            <source>metric</source>
+            <translation>相似度度量</translation>
+        </message>
+        <message>
+            <source>cosine</source>
+            <translation>余弦相似度</translation>
+        </message>
+        <message>
+            <source>dot</source>
+            <translation>点积</translation>
+        </message>
+        <message>
             <source>At</source>
             <translation>在</translation>
         </message>
