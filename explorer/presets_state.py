@@ -15,6 +15,7 @@ from dataclasses import replace
 from explorer.backend.presets import Preset, get_preset
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.compute.rope_settings import scaling_fields_from
+from explorer.errors import Message, localized, msg
 from explorer.translations import number_text
 
 MAX_LEN_LIMIT = 32768      # the window's max_len slider range (explorer/ui/controls.py SLIDER_MAX_LEN)
@@ -77,29 +78,35 @@ def preset_overrides(state) -> list[tuple[str, str, object, object]]:
     return out
 
 
-def preset_line(preset: Preset | str) -> str:
+PAIRS = {"interleaved": msg("interleaved pairs"), "half": msg("half pairs")}
+
+
+def preset_line(preset: Preset | str, lang: str = "en") -> str:
     """'llama-3.1-8b: d_model 4096, max_len 32768 (context 131072), head_dim 128, RoPE base 500,000,
-    llama3 ×8 (8192 → 131072), half pairs' — what choosing it sets."""
+    llama3 ×8 (8192 → 131072), half pairs' — what choosing it sets, in `lang` (the window's language;
+    field names and rope types stay as they are written in config.json)."""
     p = get_preset(preset) if isinstance(preset, str) else preset
-    parts = [f"d_model {p.d_model}"]
     shown = min(p.context_length, MAX_LEN_LIMIT)
-    parts.append(f"max_len {shown}" + (f" (context {p.context_length})" if shown != p.context_length else ""))
-    parts.append(f"heads {p.n_heads}, head_dim {p.head_dim}")
+    parts = [f"d_model {p.d_model}",
+             msg("max_len %1 (context %2)", shown, p.context_length) if shown != p.context_length
+             else f"max_len {shown}",
+             msg("heads %1, head_dim %2", p.n_heads, p.head_dim)]
     if p.position == "rope":
         s = p.rope_scaling
-        parts.append(f"RoPE base {number_text(p.rope_theta, 6)}")     # not the shared slider's base
+        parts.append(msg("RoPE base %1", number_text(p.rope_theta, 6)))     # not the shared slider's base
         kind = s.rope_type if s.factor is None or s.rope_type == "default" else f"{s.rope_type} ×{s.factor:g}"
         if s.original_max_position_embeddings:
             kind += f" ({s.original_max_position_embeddings} → {p.context_length})"
-        parts.append(kind + (", not truncated" if s.truncate is False else ""))
-        parts.append(f"{p.pairing} pairs")
+        parts.append(msg("%1, not truncated", kind) if s.truncate is False else kind)
+        parts.append(PAIRS.get(p.pairing) or msg("%1 pairs", p.pairing))
         if p.rotary_fraction != 1.0:
-            parts.append(f"rotary {p.rotary_fraction:g}")
+            parts.append(msg("rotary %1", f"{p.rotary_fraction:g}"))
     else:
-        parts.append(f"positions {p.position}")
+        parts.append(msg("positions %1", p.position))
     if not math.isclose(p.embedding_scale, 1.0):
-        parts.append(f"embeddings ×{p.embedding_scale:.4g}")
-    return f"{p.name}: " + ", ".join(parts)
+        parts.append(msg("embeddings ×%1", f"{p.embedding_scale:.4g}"))
+    words = [localized(part, lang) if isinstance(part, Message) else part for part in parts]
+    return f"{p.name}: " + ("，" if lang.startswith("zh") else ", ").join(words)
 
 
 __all__ = ["MAX_LEN_LIMIT", "apply_preset", "preset_line", "preset_overrides", "preset_values"]

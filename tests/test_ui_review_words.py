@@ -50,6 +50,24 @@ def test_the_preset_line_names_the_rope_base_written_out():
     assert "RoPE base 1,000,000" in preset_line("qwen2.5-7b")
 
 
+def test_the_preset_line_under_the_box_speaks_chinese(qtbot, settings):
+    """The line under the preset box read "RoPE base 500,000, …, half pairs" in the Chinese window; its words
+    are the RoPE page's now (field names and rope types stay as config.json writes them). English unchanged."""
+    from explorer.presets_state import preset_line
+    from tests.conftest import window_in
+
+    english = preset_line("gpt-oss-20b")
+    assert english.endswith("heads 64, head_dim 64, RoPE base 150,000, yarn ×32 (4096 → 131072), not truncated, "
+                            "half pairs")
+    with window_in("zh_CN", settings) as win:
+        win.controls.preset_box.setCurrentIndex(win.controls.preset_box.findData("gpt-oss-20b"))
+        win.controller.wait_idle()
+        line = win.controls.preset_label.text()
+    assert "64 个头，head_dim 64，RoPE 基数 150,000" in line and line.endswith("不截断，前后半配对")
+    for word in ("pairs", "context", "heads", "base", "truncated"):
+        assert word not in line, (word, line)
+
+
 def test_no_axis_in_any_view_scales_its_ticks_by_a_prefix(window, qtbot):
     """Q·K's mean logit read "-40 … 0" with "(x0.001)" on its label, the scale gauge's length too:
     every axis of every view labels its ticks with the values themselves."""

@@ -137,7 +137,7 @@ class ControlPanel(QWidget):
         if not state.preset:
             self.preset_label.hide()
             return
-        text = fill(self.tr("from %1"), preset_line(state.preset))
+        text = fill(self.tr("from %1"), preset_line(state.preset, current_language()))
         if overrides:
             text += "\n" + fill(self.tr("changed since: %1"), ", ".join(
                 f"{f} {old} → {new}" if where == "params" else f"{where}.{f} {old} → {new}"

@@ -996,6 +996,10 @@ your data</source>
             <translation>%2 个词元的%1</translation>
         </message>
         <message>
+            <source>%1 pairs</source>
+            <translation>%1 配对</translation>
+        </message>
+        <message>
             <source>%1 positions for %2 rows</source>
             <translation>%1 个位置对应 %2 行</translation>
         </message>
@@ -1046,6 +1050,10 @@ your data</source>
         <message>
             <source>%1's learned position table holds NaN or infinite values (positions %2)</source>
             <translation>%1 的可学习位置表含有 NaN 或无穷大的值（位置 %2）</translation>
+        </message>
+        <message>
+            <source>%1, not truncated</source>
+            <translation>%1，不截断</translation>
         </message>
         <message>
             <source>%1. %2</source>
@@ -1622,6 +1630,10 @@ your data</source>
         <message>
             <source>Qt could not write the SVG document</source>
             <translation>Qt 无法写出 SVG 文档</translation>
+        </message>
+        <message>
+            <source>RoPE base %1</source>
+            <translation>RoPE 基数 %1</translation>
         </message>
         <message>
             <source>RoPE's first channel %1 is outside a head of %2</source>
@@ -2244,6 +2256,10 @@ your data</source>
             <translation>embedding_source 为 model 时需要一个模型：请打开一个（文件 → 打开模型…）或给出 --model</translation>
         </message>
         <message>
+            <source>embeddings ×%1</source>
+            <translation>嵌入 ×%1</translation>
+        </message>
+        <message>
             <source>export kind must be one of %1, not %2</source>
             <translation>导出类型必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -2268,6 +2284,10 @@ your data</source>
             <translation>请只给出 --preset 或 --head-dim 之一（预设会设定 head_dim；它的其他值可以覆盖）</translation>
         </message>
         <message>
+            <source>half pairs</source>
+            <translation>前后半配对</translation>
+        </message>
+        <message>
             <source>head_dim must be a whole number from 2 to %1, not %2</source>
             <translation>head_dim 必须是 2 到 %1 之间的整数，而不是 %2</translation>
         </message>
@@ -2288,8 +2308,16 @@ your data</source>
             <translation>头部长度 %1 超出了文件范围（文件 %2 字节）；文件被截断了？</translation>
         </message>
         <message>
+            <source>heads %1, head_dim %2</source>
+            <translation>%1 个头，head_dim %2</translation>
+        </message>
+        <message>
             <source>image</source>
             <translation>图像</translation>
+        </message>
+        <message>
+            <source>interleaved pairs</source>
+            <translation>交错配对</translation>
         </message>
         <message>
             <source>internal error: %1: %2</source>
@@ -2394,6 +2422,10 @@ your data</source>
         <message>
             <source>low_freq_factor must not be greater than high_freq_factor; got %1 &gt; %2</source>
             <translation>low_freq_factor 不能大于 high_freq_factor；实际为 %1 &gt; %2</translation>
+        </message>
+        <message>
+            <source>max_len %1 (context %2)</source>
+            <translation>max_len %1（上下文 %2）</translation>
         </message>
         <message>
             <source>max_len must be a whole number &gt;= 1, not %1</source>
@@ -2514,6 +2546,10 @@ your data</source>
         <message>
             <source>position must be in 0 .. %1</source>
             <translation>位置必须在 0 .. %1 之内</translation>
+        </message>
+        <message>
+            <source>positions %1</source>
+            <translation>位置编码 %1</translation>
         </message>
         <message>
             <source>positions must be in 0 .. %1</source>
@@ -2638,6 +2674,10 @@ your data</source>
         <message>
             <source>rope_type must be one of %1; got %2</source>
             <translation>rope_type 必须是 %1 之一；实际为 %2</translation>
+        </message>
+        <message>
+            <source>rotary %1</source>
+            <translation>旋转比例 %1</translation>
         </message>
         <message>
             <source>rotary_dim needs head_dim (or hidden_size and num_attention_heads)</source>
