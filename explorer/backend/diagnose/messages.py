@@ -92,6 +92,10 @@ SPEC_WORDS = {
     "inv_freq": ("base {base:.6g}, factor {factor:.6g}", "基数 {base:.6g}，factor {factor:.6g}"),
     "proportional": ("proportional, base {base:.6g}, {turning} of {h} pairs turning",
                      "proportional（p-RoPE），基数 {base:.6g}，{h} 对中有 {turning} 对在旋转"),
+    # why a cache's duplicated columns say its pairing (rope_cache: a wrong_pairing's "why")
+    "pairs_half": ("cat(freqs, freqs) (rotate_half pairs i with i + d/2)",
+                   "cat(freqs, freqs)（rotate_half 把 i 与 i + d/2 配成一对）"),
+    "pairs_interleaved": ("repeat_interleave (pairs 2i, 2i+1)", "repeat_interleave（2i 与 2i+1 配成一对）"),
 }
 
 

@@ -22,9 +22,6 @@ from explorer.backend.diagnose.result import Diagnosis, tolerance
 
 PAIRINGS = ("half", "interleaved")
 PAIRING_BLOCK_BYTES = 4 << 20   # duplicated_pairing compares this many bytes of rows at a time
-PAIRING_WORDS = {"half": ("cat(freqs, freqs) (rotate_half pairs i with i + d/2)",     # (English, Chinese)
-                          "cat(freqs, freqs)（rotate_half 把 i 与 i + d/2 配成一对）"),
-                 "interleaved": ("repeat_interleave (pairs 2i, 2i+1)", "repeat_interleave（2i 与 2i+1 配成一对）")}
 
 
 def duplicated_pairing(x: np.ndarray, tol: float) -> str | None:
@@ -189,7 +186,7 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
     pairing = expect.get("pairing")
     if pairing is not None and conv.get("pairing") is not None and pairing != conv["pairing"]:
         out.append(mistake("wrong_pairing", lang, found=conv["pairing"], expected=pairing,
-                           why=PAIRING_WORDS[conv["pairing"]][lang == "zh_CN"]))
+                           why=spec_word("pairs_" + conv["pairing"], lang)))
     return out
 
 
