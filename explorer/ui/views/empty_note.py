@@ -8,7 +8,7 @@ from html import escape
 import pyqtgraph as pg
 from PySide6.QtGui import QFont
 
-from explorer.ui.views.ranges import set_extent
+from explorer.ui.views.ranges import forget_extent, set_extent
 
 NOTE_COLOUR = "#555555"
 
@@ -35,7 +35,7 @@ class EmptyNote:
             self._fit()
         self.words = words
         if words:
-            self.plot._extent_set = None     # set_extent's memory: an auto-ranged plot has moved since
+            forget_extent(self.plot)         # an auto-ranged plot has moved since its last set_extent
             set_extent(self.plot, (0, 1), (0, 1))
             self.text.setPos(0.5, 0.5)
 

@@ -216,6 +216,12 @@ def set_extent(plot, x: tuple[float, float] | None = None, y: tuple[float, float
     plot.setRange(xRange=x, yRange=y, padding=padding)
 
 
+def forget_extent(plot) -> None:
+    """The next set_extent of `plot` sets its range even when it is the one set last: the range has moved
+    since by other means (an auto-range)."""
+    plot._extent_set = None
+
+
 def decades(values) -> tuple[float, float]:
     """The whole powers of ten around the positive values, as a log axis's range (log10 units)."""
     v = np.asarray(values, dtype=np.float64)
