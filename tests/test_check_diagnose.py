@@ -687,6 +687,27 @@ def test_the_convention_is_described_in_the_checks_language(case, english, chine
     assert en.convention.get("orientation") == zh.convention.get("orientation")
 
 
+@pytest.mark.parametrize("layout, asked, english, chinese", [
+    ("half", None, "half pairing", "，前后半配对，"),
+    ("interleaved", None, "interleaved pairing", "，交错配对，"),
+    ("half", "interleaved", "laid out as half, but interleaved was asked for", "缓存按前后半配对排列，但要求的是交错配对："),
+    ("interleaved", "half", "laid out as interleaved, but half was asked for", "缓存按交错配对排列，但要求的是前后半配对："),
+])
+def test_a_rope_caches_pairing_is_named_in_the_checks_language(layout, asked, english, chinese):
+    """The Chinese check view named a RoPE cache's pairing by its English value ("half 配对", "缓存按 half 排列，
+    但要求的是 interleaved") where the RoPE page says 前后半配对 / 交错配对; English (the CLI) and the convention's
+    value (--json) unchanged."""
+    from tests.check_implementations import rope_cache
+
+    zh = explorer.check(rope_cache(layout=layout), pairing=asked, lang="zh_CN")
+    assert chinese in zh.summary, zh.summary
+    named = re.sub(r"cat\(freqs, freqs\)|repeat_interleave|rotate_half", "", zh.summary)   # the code's names
+    assert not re.search(r"half|interleaved", named), zh.summary
+    en = explorer.check(rope_cache(layout=layout), pairing=asked)
+    assert english in en.summary, en.summary
+    assert zh.convention["pairing"] == en.convention["pairing"] == layout
+
+
 def _p_rope_config(head_dim, fraction, base, factor):
     """A transformers LlamaConfig with proportional RoPE (p-RoPE) of these settings."""
     pytest.importorskip("transformers")

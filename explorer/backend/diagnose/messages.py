@@ -53,7 +53,7 @@ TEMPLATES = {
         "base 是 {fitted:g}，不是要求的 {expected:g}"),
     "wrong_pairing": (
         "the cache is laid out as {found}, but {expected} was asked for: {why}",
-        "缓存按 {found} 排列，但要求的是 {expected}：{why}"),
+        "缓存按{found}排列，但要求的是{expected}：{why}"),
     "all_zero": (
         "every value is 0: nothing was written into it (a buffer made with torch.zeros and never "
         "filled, or the wrong tensor saved)",
@@ -92,6 +92,9 @@ SPEC_WORDS = {
     "inv_freq": ("base {base:.6g}, factor {factor:.6g}", "基数 {base:.6g}，factor {factor:.6g}"),
     "proportional": ("proportional, base {base:.6g}, {turning} of {h} pairs turning",
                      "proportional（p-RoPE），基数 {base:.6g}，{h} 对中有 {turning} 对在旋转"),
+    # a RoPE pairing by name (a cache's description, a wrong_pairing's found / expected): English keeps the
+    # CLI's value names, Chinese the RoPE page's words
+    "pairing_half": ("half", "前后半配对"), "pairing_interleaved": ("interleaved", "交错配对"),
     # why a cache's duplicated columns say its pairing (rope_cache: a wrong_pairing's "why")
     "pairs_half": ("cat(freqs, freqs) (rotate_half pairs i with i + d/2)",
                    "cat(freqs, freqs)（rotate_half 把 i 与 i + d/2 配成一对）"),

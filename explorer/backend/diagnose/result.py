@@ -83,7 +83,7 @@ WORDS = {  # the convention in words; each entry (English, Chinese)
     "interleaved": ("interleaved layout", "交错排列"), "concat": ("concat layout", "拼接排列"),   # the
     #                                              control panel's names; t2t is a name in both
     "rope_cache": ("RoPE {function} cache ({orientation}), {pairing} pairing, head_dim {head_dim}",
-                   "RoPE {function} 缓存（{orientation}），{pairing} 配对，head_dim {head_dim}"),
+                   "RoPE {function} 缓存（{orientation}），{pairing}，head_dim {head_dim}"),
     "inv_freq": ("RoPE inv_freq, head_dim {head_dim}", "RoPE inv_freq，head_dim {head_dim}"),
     "base": ("base {base:g}", "基数 {base:g}"),     # the check view's "基数应为" above it
     "start": ("positions from {start}", "位置从 {start} 开始"),
@@ -118,6 +118,10 @@ def describe(kind: str, conv: dict, lang: str = "en") -> str:
     """The convention in words, e.g. 'PE table ((L, d)), interleaved layout, base 10000, positions from 0'."""
     sep = "，" if lang == "zh_CN" else ", "
     values = {k: conv.get(k) for k in ("function", "pairing", "head_dim")}
+    if values["pairing"] in ("half", "interleaved"):    # in Chinese the RoPE page's 前后半配对 / 交错配对
+        from explorer.backend.diagnose.messages import spec_word      # (messages imports this module)
+
+        values["pairing"] = spec_word("pairing_" + values["pairing"], lang)
     layout = conv.get("layout")
     values["layout"] = words(layout if layout in ("interleaved", "concat") else "layout", lang, layout=layout)
     values["orientation"] = orientation_words(str(conv.get("orientation")), lang)

@@ -185,7 +185,8 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
         out.append(mistake("wrong_base", lang, fitted=conv["base"], expected=base))
     pairing = expect.get("pairing")
     if pairing is not None and conv.get("pairing") is not None and pairing != conv["pairing"]:
-        out.append(mistake("wrong_pairing", lang, found=conv["pairing"], expected=pairing,
+        out.append(mistake("wrong_pairing", lang, found=spec_word("pairing_" + conv["pairing"], lang),
+                           expected=spec_word("pairing_" + pairing, lang),
                            why=spec_word("pairs_" + conv["pairing"], lang)))
     return out
 
