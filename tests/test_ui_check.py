@@ -489,6 +489,31 @@ def test_in_chinese_the_diagnosis_is_chinese(qtbot, qapp, settings, monkeypatch,
         close_and_delete(win)
 
 
+def test_in_chinese_the_pairing_is_named_as_on_the_rope_page(qtbot, qapp, settings, monkeypatch, tmp_path):
+    """The Chinese check view said "half 配对" and "缓存按 half 排列，但要求的是 interleaved" (its combo
+    "half：cat(freqs, freqs)") where the RoPE page says 前后半配对 / 交错配对."""
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+
+    path = tmp_path / "cache.npy"
+    np.save(path, rope_cos_cache())
+    assert i18n.install_translator(qapp, "zh_CN")
+    win = MainWindow(settings=settings)
+    try:
+        open_through_action(win, monkeypatch, path)
+        view = win.views["check"]
+        assert "，前后半配对，" in view.summary_line.text(), view.summary_line.text()
+        box = view.pairing_box
+        assert [box.itemText(i) for i in (1, 2)] == ["前后半配对：cat(freqs, freqs)", "交错配对：repeat_interleave"]
+        box.setCurrentIndex(box.findData("interleaved"))
+        assert win.controller.wait_idle()
+        assert "缓存按前后半配对排列，但要求的是交错配对" in view.summary_line.text(), view.summary_line.text()
+    finally:
+        i18n.install_translator(qapp, "en")
+        win.controller.wait_idle()
+        close_and_delete(win)
+
+
 def test_a_shown_window_switches_language_and_keeps_the_array(shown_windows, qapp):
     from explorer.ui import i18n
 

@@ -256,11 +256,11 @@
         </message>
         <message>
             <source>half: cat(freqs, freqs)</source>
-            <translation>half：cat(freqs, freqs)</translation>
+            <translation>前后半配对：cat(freqs, freqs)</translation>
         </message>
         <message>
             <source>interleaved: repeat_interleave</source>
-            <translation>interleaved：repeat_interleave</translation>
+            <translation>交错配对：repeat_interleave</translation>
         </message>
         <message>
             <source>base should be</source>
