@@ -514,6 +514,26 @@ def test_in_chinese_the_pairing_is_named_as_on_the_rope_page(qtbot, qapp, settin
         close_and_delete(win)
 
 
+def test_in_chinese_a_damaged_file_says_why_in_chinese(qtbot, qapp, settings, monkeypatch, tmp_path):
+    """A truncated old-format .pt showed torch's 'unexpected EOF, expected … more bytes' in the Chinese window."""
+    from explorer.ui import i18n
+    from explorer.ui.main_window import MainWindow
+    from tests.test_check_damaged_files import CASES
+
+    write, _, chinese = CASES["cut_in_storage.pt"]
+    write(tmp_path / "cut.pt")
+    assert i18n.install_translator(qapp, "zh_CN")
+    win = MainWindow(settings=settings)
+    try:
+        open_through_action(win, monkeypatch, tmp_path / "cut.pt")
+        message = win.statusBar().currentMessage()
+        assert message.endswith("读取：" + chinese) and "\n" not in message, message
+    finally:
+        i18n.install_translator(qapp, "en")
+        win.controller.wait_idle()
+        close_and_delete(win)
+
+
 def test_a_shown_window_switches_language_and_keeps_the_array(shown_windows, qapp):
     from explorer.ui import i18n
 

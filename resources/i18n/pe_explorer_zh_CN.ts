@@ -1832,6 +1832,18 @@ your data</source>
             <translation>文本中有无效的反斜杠转义（反斜杠本身要写成 \\）</translation>
         </message>
         <message>
+            <source>archive member %1 is damaged (CRC check failed: a broken copy or download?)</source>
+            <translation>压缩包成员 %1 已损坏（CRC 校验失败：复制或下载出错？）</translation>
+        </message>
+        <message>
+            <source>archive member %1 is damaged (its compressed data cannot be unpacked)</source>
+            <translation>压缩包成员 %1 已损坏（其压缩数据无法解压）</translation>
+        </message>
+        <message>
+            <source>archive member %1 is damaged (its header does not match the archive's directory)</source>
+            <translation>压缩包成员 %1 已损坏（其头部与压缩包目录不符）</translation>
+        </message>
+        <message>
             <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
             <translation>base（rope_theta）必须是大于 1 的有限数，而不是 %1</translation>
         </message>
@@ -2342,6 +2354,10 @@ your data</source>
         <message>
             <source>it is not a .npy array: it does not begin with numpy's signature \x93NUMPY (it begins with %1)</source>
             <translation>它不是 .npy 数组：开头不是 numpy 的签名 \x93NUMPY（开头是 %1）</translation>
+        </message>
+        <message>
+            <source>it is not a PyTorch tensor file (it does not begin as the files torch.save writes do)</source>
+            <translation>它不是 PyTorch 张量文件（开头与 torch.save 写出的文件不同）</translation>
         </message>
         <message>
             <source>key must name an array of the file (text), not %1</source>
@@ -2906,6 +2922,14 @@ your data</source>
         <message>
             <source>the data must hold real numbers, not %1 values</source>
             <translation>数据必须是实数，而不是 %1 类型的值</translation>
+        </message>
+        <message>
+            <source>the file ends early (truncated: an unfinished copy or download?)</source>
+            <translation>文件提前结束了（被截断：复制或下载未完成？）</translation>
+        </message>
+        <message>
+            <source>the file is damaged: it begins as torch.save's files do, but what follows cannot be read</source>
+            <translation>文件已损坏：开头与 torch.save 写出的文件相同，但后面的内容无法读取</translation>
         </message>
         <message>
             <source>the file is empty</source>

@@ -135,7 +135,7 @@ class Stored:
         return self._load()
 
 
-def _npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
+def npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
     """(shape, dtype) from the header of a .npy stream; InputError for one that is not a plain array."""
     from numpy.lib import format as npy
 
@@ -150,33 +150,6 @@ def _npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
     require(not dtype.hasobject, "cannot read %1: it holds Python objects (they would need pickle, which "
                                  "is refused); save numbers (np.save on a float array)", p)
     return shape, dtype
-
-
-def _npy_member(p: Path, member: str) -> np.ndarray:
-    import zipfile
-
-    from numpy.lib import format as npy
-
-    with zipfile.ZipFile(p) as z, z.open(member) as f:
-        return npy.read_array(f, allow_pickle=False)
-
-
-def _read_npz(p: Path) -> dict:
-    """name -> Stored for each array of a .npz, read from the members' headers only."""
-    import zipfile
-
-    if not zipfile.is_zipfile(p):
-        raise InputError(msg("cannot read %1 as .npz: it is not a zip archive (np.savez writes one), or "
-                             "its end is cut off (an unfinished copy or download?)", p))
-    out: dict = {}
-    with zipfile.ZipFile(p) as z:
-        for info in z.infolist():
-            if info.filename.endswith(".npy"):
-                with z.open(info) as f:
-                    shape, dtype = _npy_header(f, p)
-                out[info.filename[:-4]] = Stored(shape, dtype, lambda m=info.filename: _npy_member(p, m))
-    require(out, "%1 holds no .npy array", p)
-    return out
 
 
 def _read_safetensors(p: Path) -> dict:
@@ -221,10 +194,12 @@ def _read(p: Path, suffix: str) -> dict:
     """name -> array-like (or Stored: its header read, its values on load()), everything the file holds."""
     if suffix == ".npy":
         with open(p, "rb") as f:
-            shape, dtype = _npy_header(f, p)
+            shape, dtype = npy_header(f, p)
         return {"": Stored(shape, dtype, lambda: np.load(p, allow_pickle=False))}
     if suffix == ".npz":
-        return _read_npz(p)
+        from explorer.backend.diagnose.npz_file import read_npz
+
+        return read_npz(p)
     if suffix == ".csv":
         check_size(*_csv_extent(p))      # before numpy parses it: ~8 bytes of memory per number and more
         try:

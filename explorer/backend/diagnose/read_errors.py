@@ -10,6 +10,11 @@ from pathlib import Path
 
 from explorer.errors import grouped, msg
 
+# reasons known by an exception's type or the reader's position, not by a library's (English) words
+TRUNCATED = msg("the file ends early (truncated: an unfinished copy or download?)")
+NOT_TORCH = msg("it is not a PyTorch tensor file (it does not begin as the files torch.save writes do)")
+TORCH_DAMAGED = msg("the file is damaged: it begins as torch.save's files do, but what follows cannot be read")
+
 _MAGIC = re.compile(r"magic string is not correct.*got (b['\"].*['\"])")
 _SHORT_DATA = re.compile(r"Expected .* = (\d+) elements, could only read (\d+) elements")
 _NOT_A_NUMBER = re.compile(r"could not convert string (['\"].*['\"]) to \w+ at row (\d+), column (\d+)")
