@@ -4,6 +4,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from explorer.ui.tab_bar import squeezed_text
+from tests.conftest import window_in
 
 
 @pytest.mark.parametrize("name, squeezed", [("RoPE", "RoPE"), ("ALiBi", "ALiBi"), ("Tokens", "Tokens"),
@@ -16,7 +17,6 @@ def test_a_tab_shrinks_no_further_than_its_first_characters(name, squeezed):
 @pytest.mark.parametrize("scale", [1.25, 1.5, 2.0])
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_at_1_5x_with_the_panel_shown_every_tab_keeps_a_readable_name(qtbot, settings, lang, scale):
-    from tests.conftest import window_in
 
     with window_in(lang, settings) as win:
         win.presenter.set_scale(scale)
@@ -43,3 +43,48 @@ def test_at_1_5x_with_the_panel_shown_every_tab_keeps_a_readable_name(qtbot, set
         qtbot.wait(10)
         r = bar.tabRect(bar.count() - 1)
         assert r.left() >= 0 and r.right() <= bar.width(), (r, bar.width())
+
+
+def full_names_shown(win) -> bool:
+    """Every tab as wide as its whole name needs (Qt elides a tab's text only in a narrower rect), and
+    all of them on the bar at once (no scrolling)."""
+    bar = win.tabs.tabBar()
+    return (all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in range(bar.count()))
+            and bar.tabRect(0).left() >= 0 and bar.tabRect(bar.count() - 1).right() < bar.width())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_at_1280_with_the_formula_panel_open_every_tab_shows_its_whole_name(qtbot, settings, lang):
+    """On a 1280 x 800 projector the control panel, the formula panel beside the view and the tabs'
+    whole names need ~1530 px in English: the tabs read "Heat…", "Simi…", "Lear…" and the last three
+    scrolled. The panel goes under the view where the names need the width; 1920 keeps it beside."""
+    from PySide6.QtCore import Qt as QtCore
+
+    with window_in(lang, settings) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        assert win.width() <= 1280 and win.dock.isVisible()
+        assert dock.width() >= 250 and dock.height() >= 150           # a readable panel, wherever it is
+        if lang == "en":
+            assert win.dockWidgetArea(dock) == QtCore.DockWidgetArea.BottomDockWidgetArea
+        else:       # the Chinese names are short enough beside it
+            assert win.dockWidgetArea(dock) == QtCore.DockWidgetArea.RightDockWidgetArea
+        win.resize(1920, 1080)                                          # a wide window: beside the view
+        qtbot.waitUntil(lambda: win.dockWidgetArea(dock) == QtCore.DockWidgetArea.RightDockWidgetArea,
+                        timeout=3000)
+        qtbot.waitUntil(lambda: full_names_shown(win), timeout=3000)
+        win.resize(1280, 800)
+        qtbot.waitUntil(lambda: full_names_shown(win), timeout=3000)
+
+
+def test_a_formula_panel_docked_by_hand_stays_where_it_was_put(qtbot, settings):
+    from PySide6.QtCore import Qt as QtCore
+
+    with window_in("en", settings, size=(1920, 1080)) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        win.addDockWidget(QtCore.DockWidgetArea.LeftDockWidgetArea, dock)    # as a drag would
+        win.resize(1280, 800)
+        qtbot.wait(50)
+        assert win.dockWidgetArea(dock) == QtCore.DockWidgetArea.LeftDockWidgetArea

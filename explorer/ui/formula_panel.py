@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from explorer.compute import formulas
 from explorer.errors import InputError, error_text
 from explorer.ui.fonts import with_cjk_fallback
+from explorer.ui.formula_place import FormulaPlacer
 from explorer.ui.i18n import current_language
 
 
@@ -75,6 +76,7 @@ class FormulaPanel(QDockWidget):
         window.view_built.connect(self._on_view_built)
         self._fonts()
         self.retranslate_ui()
+        self.placer = FormulaPlacer(window, self)    # beside the view, or under it where the tabs need the width
 
     def _fonts(self) -> None:
         """Monospace code and a larger formula, both following the window's (presentation) size."""

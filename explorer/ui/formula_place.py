@@ -1,0 +1,86 @@
+"""Where the formula panel docks: beside the view (right) while every tab's name still fits above the
+view, else under the view, so that a 1280-px window shows each tab's whole name.
+
+At 1280 x 800 in English the control panel (325 px), the formula panel beside the view (328 px) and the
+tab bar's full names (861 px) need ~1530 px: the names were cut to "Heat…", "Simi…", "Lear…" and the
+last tabs scrolled. Under the view the panel takes height instead of width; wide windows (1920) and
+Chinese at 1280 (shorter names) keep it on the right, as before."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QStyle
+
+RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
+BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
+FORMULA_LINES = 6          # under the view the panel shows about this many formula lines, unscrolled
+MOST_OF_HEIGHT = 0.3       # ... and takes no more than this share of the window's height
+
+
+class FormulaPlacer(QObject):
+    """Moves `dock` between the right of the view and under it when the window is resized, the tab
+    names change size (a presentation scale) or the panel is shown. A panel the user docked elsewhere
+    or floated stays where it is."""
+
+    def __init__(self, window, dock: QDockWidget):
+        super().__init__(dock)
+        self.window = window
+        self.dock = dock
+        self.placed = RIGHT            # where this placer last put the panel (lecture.py docks it right)
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self.place)
+        window.installEventFilter(self)
+        window.tabs.tabBar().installEventFilter(self)
+        dock.visibilityChanged.connect(lambda shown: shown and self._timer.start())
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            if self.dock.isVisible():
+                self._timer.start()
+        return False
+
+    def _side_width(self, area) -> int:
+        """The width the docks in `area` other than the formula panel take from the view."""
+        w = self.window
+        widths = [d.width() for d in w.findChildren(QDockWidget)
+                  if d is not self.dock and d.isVisible() and not d.isFloating() and w.dockWidgetArea(d) == area]
+        return max(widths) + self._separator() if widths else 0
+
+    def _separator(self) -> int:
+        return self.window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self.window)
+
+    def rooms(self) -> tuple[int, int]:
+        """(the view's width with the panel on the right, with it under the view)."""
+        under = self.window.width() - self._side_width(LEFT) - self._side_width(RIGHT)
+        return under - self.dock.sizeHint().width() - self._separator(), under
+
+    def wanted_area(self) -> Qt.DockWidgetArea:
+        """Right when the tab bar's whole names fit beside the panel, or fit nowhere (then the bar
+        scrolls, as before); under the view when only there they fit."""
+        need = self.window.tabs.tabBar().sizeHint().width()      # every tab with its whole name
+        right, under = self.rooms()
+        return BOTTOM if right < need <= under else RIGHT
+
+    def place(self) -> None:
+        w, dock = self.window, self.dock
+        if not dock.isVisible() or dock.isFloating() or w.dockWidgetArea(dock) != self.placed:
+            return                   # hidden, or moved by hand: the user's place
+        area = self.wanted_area()
+        if area == self.placed:
+            return
+        self.placed = area
+        # under the view, the panel sits beside the control panel, which keeps the window's height
+        w.setCorner(Qt.Corner.BottomLeftCorner, LEFT if area == BOTTOM else BOTTOM)
+        w.addDockWidget(area, dock, Qt.Orientation.Vertical)
+        if area == BOTTOM:
+            w.resizeDocks([dock], [self.bottom_height()], Qt.Orientation.Vertical)
+        else:
+            w.resizeDocks([dock], [dock.sizeHint().width()], Qt.Orientation.Horizontal)
+
+    def bottom_height(self) -> int:
+        """Room for FORMULA_LINES lines of the (1.3x) formula, its page tabs and the dock's title."""
+        panel = self.dock.widget()
+        lines = self.dock.formula.fontMetrics().lineSpacing() * FORMULA_LINES
+        chrome = panel.tabBar().sizeHint().height() + 2 * self.dock.fontMetrics().height() + 8
+        return min(lines + chrome, int(self.window.height() * MOST_OF_HEIGHT))
