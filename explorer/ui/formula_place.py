@@ -73,8 +73,11 @@ class FormulaPlacer(QObject):
         # under the view, the panel sits beside the control panel, which keeps the window's height
         w.setCorner(Qt.Corner.BottomLeftCorner, LEFT if area == BOTTOM else BOTTOM)
         w.addDockWidget(area, dock, Qt.Orientation.Vertical)
-        if area == BOTTOM:
-            w.resizeDocks([dock], [self.bottom_height()], Qt.Orientation.Vertical)
+        if area == BOTTOM:     # (with the lesson's caption there too, each keeps its own height)
+            others = [d for d in w.findChildren(QDockWidget) if d is not dock and d.isVisible()
+                      and not d.isFloating() and w.dockWidgetArea(d) == BOTTOM]
+            w.resizeDocks(others + [dock], [d.sizeHint().height() for d in others] + [self.bottom_height()],
+                          Qt.Orientation.Vertical)
         else:
             w.resizeDocks([dock], [dock.sizeHint().width()], Qt.Orientation.Horizontal)
 
