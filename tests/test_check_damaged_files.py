@@ -21,7 +21,8 @@ from explorer.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = np.sin(np.arange(64)[:, None] * 0.01 * np.arange(1, 33)[None, :])    # (64, 32) numbers
-LIBRARY_WORDS = ("EOF", "pop from empty", "CRC-32", "Bad ", "unexpected", "corrupt", "Error", "operand")
+LIBRARY_WORDS = ("EOF", "pop from empty", "CRC-32", "Bad ", "unexpected", "corrupt", "Error", "operand",
+                 "not supported", "multi-line")
 
 
 def _old_pt(path: Path) -> bytes:
@@ -62,6 +63,22 @@ def member_header_npz(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def method_npz(path: Path) -> None:
+    """The member's compression method in the zip directory set to 99 (AES), which zipfile cannot unpack."""
+    data = _npz(path)
+    at = data.rfind(b"PK\x01\x02")                  # the directory's entry; its method at byte 10
+    data[at + 10: at + 12] = (99).to_bytes(2, "little")
+    path.write_bytes(bytes(data))
+
+
+def npy_header(path: Path) -> None:
+    """numpy's signature, then a header whose dict is broken (numpy: tokenize's "EOF in multi-line statement")."""
+    np.save(path, TABLE)
+    data = bytearray(path.read_bytes())
+    data[20:23] = b"{[("
+    path.write_bytes(bytes(data))
+
+
 TRUNCATED = ("the file ends early (truncated: an unfinished copy or download?)",
              "文件提前结束了（被截断：复制或下载未完成？）")
 CASES = {   # name -> (write it, the reason in English, in Chinese)
@@ -79,6 +96,14 @@ CASES = {   # name -> (write it, the reason in English, in Chinese)
     "member_header.npz": (member_header_npz,
                           "archive member pe.npy is damaged (its header does not match the archive's directory)",
                           "压缩包成员 pe.npy 已损坏（其头部与压缩包目录不符）"),
+    "method.npz": (method_npz,
+                   "archive member pe.npy is packed with a compression method that cannot be read here (np.savez "
+                   "and np.savez_compressed use stored or deflated members)",
+                   "压缩包成员 pe.npy 使用了这里无法读取的压缩方法（np.savez 和 np.savez_compressed 写出的成员是不压缩或 "
+                   "deflate 压缩的）"),
+    "header.npy": (npy_header,
+                   "its header is damaged (it begins with numpy's signature, but the description of the array after "
+                   "it cannot be read)", "它的头部已损坏（开头是 numpy 的签名，但其后对数组的描述无法读取）"),
 }
 
 

@@ -1844,6 +1844,10 @@ your data</source>
             <translation>压缩包成员 %1 已损坏（其头部与压缩包目录不符）</translation>
         </message>
         <message>
+            <source>archive member %1 is packed with a compression method that cannot be read here (np.savez and np.savez_compressed use stored or deflated members)</source>
+            <translation>压缩包成员 %1 使用了这里无法读取的压缩方法（np.savez 和 np.savez_compressed 写出的成员是不压缩或 deflate 压缩的）</translation>
+        </message>
+        <message>
             <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
             <translation>base（rope_theta）必须是大于 1 的有限数，而不是 %1</translation>
         </message>
@@ -2358,6 +2362,10 @@ your data</source>
         <message>
             <source>it is not a PyTorch tensor file (it does not begin as the files torch.save writes do)</source>
             <translation>它不是 PyTorch 张量文件（开头与 torch.save 写出的文件不同）</translation>
+        </message>
+        <message>
+            <source>its header is damaged (it begins with numpy's signature, but the description of the array after it cannot be read)</source>
+            <translation>它的头部已损坏（开头是 numpy 的签名，但其后对数组的描述无法读取）</translation>
         </message>
         <message>
             <source>key must name an array of the file (text), not %1</source>

@@ -139,13 +139,20 @@ def npy_header(f, p: Path) -> tuple[tuple, np.dtype]:
     """(shape, dtype) from the header of a .npy stream; InputError for one that is not a plain array."""
     from numpy.lib import format as npy
 
+    from tokenize import TokenError
+
+    version = None
     try:
         version = npy.read_magic(f)
         read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
         shape, _, dtype = read_header(f)
-    except (ValueError, SyntaxError) as exc:
-        reason = npy_reason(exc) or msg("it is not a .npy array (%1)", str(exc).splitlines()[0][:80] if str(exc)
-                                        else type(exc).__name__)
+    except (ValueError, SyntaxError, TokenError) as exc:
+        reason = npy_reason(exc)
+        if reason is None and version is not None:     # numpy's signature, then a header it cannot parse
+            reason = msg("its header is damaged (it begins with numpy's signature, but the description of the "
+                         "array after it cannot be read)")
+        reason = reason or msg("it is not a .npy array (%1)", str(exc).splitlines()[0][:80] if str(exc)
+                               else type(exc).__name__)
         raise InputError(msg("cannot read %1 as %2: %3", p, ".npy", reason))
     require(not dtype.hasobject, "cannot read %1: it holds Python objects (they would need pickle, which "
                                  "is refused); save numbers (np.save on a float array)", p)

@@ -6,6 +6,7 @@ words are English ("Bad CRC-32 for file 'pe.npy'") and had reached the Chinese w
 
 from __future__ import annotations
 
+import errno
 import zipfile
 import zlib
 from contextlib import contextmanager
@@ -52,9 +53,18 @@ def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, p: Path):
     its CRC-32 (zipfile's only BadZipFile while reading), its deflated data (zlib) or their end."""
     try:
         f = z.open(info)
-    except zipfile.BadZipFile:
+    except (zipfile.BadZipFile, ValueError) as exc:   # ValueError: a negative offset (seek's EINVAL is OSError)
         raise InputError(_damaged(p, msg("archive member %1 is damaged (its header does not match the "
-                                         "archive's directory)", info.filename))) from None
+                                         "archive's directory)", info.filename))) from exc
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:         # the disk's own error: said as the system says it
+            raise
+        raise InputError(_damaged(p, msg("archive member %1 is damaged (its header does not match the "
+                                         "archive's directory)", info.filename))) from exc
+    except NotImplementedError:
+        raise InputError(_damaged(p, msg("archive member %1 is packed with a compression method that cannot be "
+                                         "read here (np.savez and np.savez_compressed use stored or deflated "
+                                         "members)", info.filename))) from None
     try:
         with f:
             yield f
