@@ -525,3 +525,23 @@ def test_the_learned_pca_plots_have_room_at_1_5x_in_1280x800(window, qtbot):
         assert min(pca) >= 90 and min(maps) >= 50, (pca, maps)
     finally:
         window.presenter.set_scale(1.0)
+
+
+def test_after_f11_the_control_panel_is_as_narrow_as_before(qtbot, settings):
+    """Hidden in F11, the control panel's rows kept their 1.5x minimum widths once the window had been
+    painted there: back at 1x the panel was 419 px wide instead of 325 and, with the formula panel
+    open at 1280 x 800, the view's tabs were squeezed to "Heat…", "Simi…" and scrolled."""
+    from tests.conftest import window_in
+    from tests.test_ui_tab_bar import full_names_shown
+
+    with window_in("en", settings) as win:
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: full_names_shown(win), timeout=3000)
+        before = win.dock.width()
+        win.presenter.enter_presentation()
+        qtbot.wait(10)
+        win.grab()                      # painted in F11, as on a screen
+        win.presenter.leave_presentation()
+        qtbot.wait(20)
+        assert win.dock.width() <= before + 10, (before, win.dock.width())
+        qtbot.waitUntil(lambda: full_names_shown(win), timeout=3000)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLayout, QWidget
 
 from explorer.ui.indicators import scale_indicators
 from explorer.ui.views.titles import rescale_labels, set_text_scale, text_scale
@@ -37,6 +37,16 @@ def contrast_palette() -> QPalette:
                  QPalette.ColorRole.Button, QPalette.ColorRole.ToolTipBase):
         palette.setColor(role, white)
     return palette
+
+
+def forget_size_hints(root) -> None:
+    """Make every layout under `root` measure its widgets again. A hidden widget's layouts do not
+    redo their sums when a font changes (the control panel in F11): back at 1x the panel's rows
+    still wanted their 1.5x widths (the panel 419 px wide instead of 325, the view's tabs scrolled)."""
+    for layout in root.findChildren(QLayout):
+        layout.invalidate()
+    for widget in root.findChildren(QWidget):
+        widget.updateGeometry()
 
 
 class Presenter(QObject):
@@ -134,6 +144,7 @@ class Presenter(QObject):
         # switch during F11) the tab widget kept 1.5x after F11, and so did every view made later
         self.window.tabs.setFont(font)
         self.window.style_tabs(self.scale)
+        forget_size_hints(self.window.controls)
         self.window.set_panel_scale(self.scale)
         scale_indicators(self.window, self.scale)   # the control panel's and the views' check boxes
         for view in self.window.views.values():     # views made later get it in apply_to
