@@ -89,3 +89,36 @@ def test_a_formula_panel_docked_by_hand_stays_where_it_was_put(qtbot, settings):
         win.resize(1280, 800)
         qtbot.wait(50)
         assert win.dockWidgetArea(dock) == QtCore.DockWidgetArea.LeftDockWidgetArea
+
+
+@pytest.mark.parametrize("old_lang, new_lang", [("zh_CN", "en"), ("en", "zh_CN")])
+def test_the_formula_panel_stays_open_over_a_language_switch(qtbot, settings, old_lang, new_lang):
+    """Settings -> Language rebuilds the window: the formula panel had closed (Ctrl+F again after each
+    switch). It stays open, placed for the new language at 1280 x 800: under the view for English's
+    names, beside it for Chinese."""
+    from PySide6.QtCore import Qt as QtCore
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    with window_in(old_lang, settings) as old:
+        old.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: full_names_shown(old), timeout=3000)
+        old.save_settings()
+        install_translator(QApplication.instance(), new_lang)      # as run_app's switch_language does
+        new = MainWindow(settings=settings)
+        try:
+            new.resize(1280, 800)
+            new.show()
+            carry_presentation(old, new)
+            dock = new.lecture.formula_dock
+            assert dock.isVisible() and new.lecture.formula_action.isChecked()
+            wanted = (QtCore.DockWidgetArea.BottomDockWidgetArea if new_lang == "en"
+                      else QtCore.DockWidgetArea.RightDockWidgetArea)
+            qtbot.waitUntil(lambda: new.dockWidgetArea(dock) == wanted and full_names_shown(new), timeout=3000)
+        finally:
+            new.controller.wait_idle()
+            close_and_delete(new)
