@@ -122,3 +122,37 @@ def test_the_formula_panel_stays_open_over_a_language_switch(qtbot, settings, ol
         finally:
             new.controller.wait_idle()
             close_and_delete(new)
+
+
+def test_a_lesson_started_beside_the_panel_under_the_view_leaves_it_its_lines(qtbot, settings):
+    """At 1280 x 800 in English the panel sits under the view; a lesson started then put its caption
+    beside it and squeezed the panel from 176 to 144 px: 4 formula lines and the 5th cut through."""
+    with window_in("en", settings) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        wanted = dock.placer.bottom_height()
+        assert wanted <= dock.height() <= wanted + 4
+        win.lecture.start_builtin()
+        qtbot.waitUntil(lambda: win.lecture.caption_dock.isVisible(), timeout=3000)
+        qtbot.waitUntil(lambda: dock.height() >= wanted, timeout=3000)
+        assert win.lecture.caption_dock.height() >= win.lecture.caption_dock.sizeHint().height() - 4
+        assert win.tabs.height() >= win.height() * 0.5 and full_names_shown(win)
+        win.lecture.end()
+
+
+def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settings):
+    """F11 at 1280 x 800 (the control panel hidden, 1.5x): the panel under the view kept its 1x
+    height, 4 of its larger lines shown; after F11 it kept whatever height it had there."""
+    with window_in("en", settings) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        at_1x = dock.height()
+        win.dock.hide()                          # what F11 does, in a window as wide as the projector
+        win.presenter.set_scale(1.5)
+        qtbot.waitUntil(lambda: dock.height() >= dock.placer.bottom_height() > at_1x, timeout=3000)
+        assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea and full_names_shown(win)
+        win.presenter.set_scale(1.0)
+        win.dock.show()
+        qtbot.waitUntil(lambda: abs(dock.height() - at_1x) <= 4 and full_names_shown(win), timeout=3000)

@@ -28,16 +28,28 @@ class FormulaPlacer(QObject):
         self.window = window
         self.dock = dock
         self.placed = RIGHT            # where this placer last put the panel (lecture.py docks it right)
+        self._refit = False            # size it again where it is (a new scale, another dock shown)
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.place)
         window.installEventFilter(self)
         window.tabs.tabBar().installEventFilter(self)
         dock.visibilityChanged.connect(lambda shown: shown and self._timer.start())
+        for other in window.findChildren(QDockWidget):     # the control panel, the lesson's caption
+            if other is not dock:
+                other.visibilityChanged.connect(lambda shown: shown and self._again())
+
+    def _again(self) -> None:
+        """Size the panel anew: a lesson's caption shown beside it under the view had squeezed it to
+        4 of its lines (the 5th cut through), and after F11 it kept its 1.5x height at 1x."""
+        if self.dock.isVisible():
+            self._refit = True
+            self._timer.start()
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.StyleChange, QEvent.Type.FontChange):
-            if self.dock.isVisible():
-                self._timer.start()
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._again()
+        elif event.type() == QEvent.Type.Resize and self.dock.isVisible():
+            self._timer.start()
         return False
 
     def _side_width(self, area) -> int:
@@ -67,12 +79,14 @@ class FormulaPlacer(QObject):
         if not dock.isVisible() or dock.isFloating() or w.dockWidgetArea(dock) != self.placed:
             return                   # hidden, or moved by hand: the user's place
         area = self.wanted_area()
-        if area == self.placed:
+        refit, self._refit = self._refit, False
+        if area == self.placed and not refit:
             return
-        self.placed = area
-        # under the view, the panel sits beside the control panel, which keeps the window's height
-        w.setCorner(Qt.Corner.BottomLeftCorner, LEFT if area == BOTTOM else BOTTOM)
-        w.addDockWidget(area, dock, Qt.Orientation.Vertical)
+        if area != self.placed:
+            self.placed = area
+            # under the view, the panel sits beside the control panel, which keeps the window's height
+            w.setCorner(Qt.Corner.BottomLeftCorner, LEFT if area == BOTTOM else BOTTOM)
+            w.addDockWidget(area, dock, Qt.Orientation.Vertical)
         if area == BOTTOM:     # (with the lesson's caption there too, each keeps its own height)
             others = [d for d in w.findChildren(QDockWidget) if d is not dock and d.isVisible()
                       and not d.isFloating() and w.dockWidgetArea(d) == BOTTOM]
