@@ -126,7 +126,8 @@ def test_the_formula_panel_stays_open_over_a_language_switch(qtbot, settings, ol
 
 def test_a_lesson_started_beside_the_panel_under_the_view_leaves_it_its_lines(qtbot, settings):
     """At 1280 x 800 in English the panel sits under the view; a lesson started then put its caption
-    beside it and squeezed the panel from 176 to 144 px: 4 formula lines and the 5th cut through."""
+    beside it and squeezed the panel from 176 to 144 px: 4 formula lines and the 5th cut through. When
+    the lesson ended, the panel took the caption's room as well, not the view."""
     with window_in("en", settings) as win:
         dock = win.lecture.formula_dock
         win.lecture.formula_action.trigger()
@@ -138,7 +139,10 @@ def test_a_lesson_started_beside_the_panel_under_the_view_leaves_it_its_lines(qt
         qtbot.waitUntil(lambda: dock.height() >= wanted, timeout=3000)
         assert win.lecture.caption_dock.height() >= win.lecture.caption_dock.sizeHint().height() - 4
         assert win.tabs.height() >= win.height() * 0.5 and full_names_shown(win)
-        win.lecture.end()
+        win.lecture.end()           # the caption's room goes back to the view, not to the panel
+        qtbot.waitUntil(lambda: not win.lecture.caption_dock.isVisible(), timeout=3000)
+        qtbot.wait(50)
+        qtbot.waitUntil(lambda: dock.height() <= wanted + 4, timeout=3000)
 
 
 def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settings):
@@ -153,6 +157,17 @@ def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settin
         win.presenter.set_scale(1.5)
         qtbot.waitUntil(lambda: dock.height() >= dock.placer.bottom_height() > at_1x, timeout=3000)
         assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea and full_names_shown(win)
+        at_1_5x = dock.height()
+        win.lecture.start_builtin()               # a lesson there: when it ends, the caption's room
+        qtbot.waitUntil(lambda: win.lecture.caption_dock.isVisible(), timeout=3000)    # is the view's
+        for _ in range(2):
+            win.lecture.step(+1)
+            win.controller.wait_idle()
+            qtbot.wait(20)
+        win.lecture.end()
+        qtbot.waitUntil(lambda: not win.lecture.caption_dock.isVisible(), timeout=3000)
+        qtbot.wait(50)                            # (the layout settles: it had grown to 345 px)
+        qtbot.waitUntil(lambda: dock.height() <= at_1_5x + 4, timeout=3000)
         win.presenter.set_scale(1.0)
         win.dock.show()
         qtbot.waitUntil(lambda: abs(dock.height() - at_1x) <= 4 and full_names_shown(win), timeout=3000)
