@@ -16,6 +16,7 @@ import errno
 import math
 import os
 import re
+import sys
 from pathlib import PurePath
 
 from explorer.translations import fill, translate
@@ -195,12 +196,19 @@ _JSON_REASONS = (
     ("Invalid \\u", msg("an invalid \\uXXXX escape in a text")),
     ("Invalid \\escape", msg("an invalid backslash escape in a text (a backslash itself is written \\\\)")),
     ("Illegal trailing comma", msg("a comma too many before the end of a list or object")),
+    ("Unexpected UTF-8 BOM", msg("the file begins with a byte order mark (BOM); save it as UTF-8 without one")),
 )
 
 
-def json_reason(exc: ValueError):
+def json_reason(exc: BaseException):
     """Why and where a JSON text could not be parsed (a json.JSONDecodeError): json's usual complaints in
-    a message of ours, "at line 3, column 5"; any other in json's words."""
+    a message of ours, "at line 3, column 5"; any other in json's words. json.loads' other refusals are known
+    by their type: a RecursionError (lists nested thousands deep), a plain ValueError (int() of a number of
+    more than sys.get_int_max_str_digits() digits)."""
+    if isinstance(exc, RecursionError):
+        return msg("lists or objects are nested too deeply to be read")
+    if not hasattr(exc, "lineno"):
+        return msg("it holds a whole number of more than %1 digits", grouped(sys.get_int_max_str_digits()))
     doc = getattr(exc, "doc", None)
     if isinstance(doc, str) and not doc.strip():
         return msg("the file is empty")

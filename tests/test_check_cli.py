@@ -157,11 +157,11 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     (tmp_path / "random.npz").write_bytes(bytes(range(7, 250)) * 8)
     return [(tmp_path / "cut.safetensors", "shorter than its header says"),
             (tmp_path / "cut_header.safetensors", "shorter than its header says"),
-            (tmp_path / "bad_json.safetensors", "header is not valid JSON"),
+            (tmp_path / "bad_json.safetensors", "the header is not JSON"),
             (tmp_path / "empty.safetensors", "the file is empty"),
             (tmp_path / "q7.safetensors", "its header names an unknown dtype Q7"),        # was "not valid JSON"
-            (tmp_path / "negative.safetensors", "has integer `-2` where a whole number >= 0 belongs"),
-            (tmp_path / "text_shape.safetensors", 'has string "ab" where a sequence belongs'),
+            (tmp_path / "negative.safetensors", "tensor 'pe' has a bad shape [-2, 2]"),
+            (tmp_path / "text_shape.safetensors", "tensor 'pe' has a bad shape 'ab'"),
             (tmp_path / "cut.npz", "its end is cut off"), (tmp_path / "random.npz", "not a zip archive"),
             (tmp_path / "cut.pt", "damaged or cut short"), (tmp_path / "header_hit.pt", "damaged or cut short"),
             (tmp_path / "random.pt", "not a file torch.save wrote"), (tmp_path / "empty.pt", "the file is empty"),

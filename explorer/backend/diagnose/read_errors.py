@@ -17,7 +17,7 @@ TORCH_DAMAGED = msg("the file is damaged: it begins as torch.save's files do, bu
 
 _MAGIC = re.compile(r"magic string is not correct.*got (b['\"].*['\"])")
 _SHORT_DATA = re.compile(r"Expected .* = (\d+) elements, could only read (\d+) elements")
-_NOT_A_NUMBER = re.compile(r"could not convert string (['\"].*['\"]) to \w+ at row (\d+), column (\d+)")
+_NOT_A_NUMBER = re.compile(r"could not convert string (['\"].*?['\"]?) to \w+ at row (\d+), column (\d+)")
 _RAGGED = re.compile(r"number of columns changed from (\d+) to (\d+) at row (\d+)")
 
 
@@ -50,15 +50,16 @@ def csv_message(p: Path, exc: ValueError):
     if cell is None:
         return None
     value, row, column = cell[1], int(cell[2]) + 1, int(cell[3])   # numpy counts rows from 0, columns from 1
-    try:
-        text = ast.literal_eval(value)         # numpy quotes it as repr does ('1\\t2' for a tab)
+    closed = len(value) > 1 and value[-1] == value[0]       # numpy cuts a long value short, its quote with it
+    try:                                       # numpy quotes it as repr does ('1\\t2' for a tab)
+        text = ast.literal_eval(value if closed else value.rstrip("\\") + value[0])
     except (ValueError, SyntaxError):
-        text = value[1:-1]
-    shown = value if len(value) <= 40 else value[:37] + "..."
+        text = value[1:-1] if closed else value[1:]
+    shown = value if len(value) <= 40 and closed else value[:37] + "..."
     if not str(text).strip():
         return msg("cannot read %1 as .csv: row %2, column %3 is empty; a table needs a number in every "
                    "place (a comma too many?)", p, row, column)
-    pieces = re.split(r"[;\s]+", str(text).strip())
+    pieces = [piece for piece in re.split(r"[;\s]+", str(text).strip()) if piece]
     if len(pieces) > 1 and all(_is_number(s) for s in pieces):
         return msg("cannot read %1 as .csv: row %2 holds %3: the numbers must be separated by commas",
                    p, row, shown)
@@ -72,3 +73,18 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def first_non_utf8(p: Path) -> int:
+    """The offset of the first byte of `p` that is not UTF-8 text (read a block at a time), else its size."""
+    import codecs
+
+    decoder, offset = codecs.getincrementaldecoder("utf-8")(), 0
+    with open(p, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                return offset + max(exc.start, 0) - len(decoder.getstate()[0])
+            offset += len(block)
+    return offset

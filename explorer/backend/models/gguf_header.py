@@ -103,7 +103,7 @@ def _value(r: _Bytes, vtype: int, key: str, depth: int = 0):
         value = r.unpack(SCALARS[vtype][0])
         return bool(value) if vtype == 7 else value
     if vtype == STRING:
-        return r.string(f"the value of {key!r}")
+        return r.string(msg("the value of %1", repr(key)))
     require(vtype == ARRAY, "%1: metadata %2 has unknown value type %3", r.where, repr(key), vtype)
     require(depth < MAX_DEPTH, "%1: metadata %2 nests arrays deeper than %3", r.where, repr(key), MAX_DEPTH)
     item = r.unpack("<I")

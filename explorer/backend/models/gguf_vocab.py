@@ -86,7 +86,7 @@ def tokenizer_from_metadata(fields: dict, where: str):
 
     from explorer.backend.models.gguf_spm import edge_template
 
-    model = _field(fields, "tokenizer.ggml.model", where, str, "the tokenizer type")
+    model = _field(fields, "tokenizer.ggml.model", where, str, msg("the tokenizer type"))
     if model == "llama":
         from explorer.backend.models.gguf_spm import spm_tokenizer
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
@@ -41,14 +42,16 @@ def _read_json(path: Path, what: str) -> dict:
     try:
         require(path.stat().st_size <= MAX_JSON, "%1 is too large to be a %2", path, what)
         data = json.loads(path.read_text(encoding="utf-8"))
+    except InputError:
+        raise
     except FileNotFoundError:
         raise InputError(msg("%1 vanished while it was read", path)) from None
-    except json.JSONDecodeError as exc:          # json's words in ours ("Expecting value" was English)
-        raise InputError(msg("%1 is not a valid %2: %3", path, what, json_reason(exc))) from None
     except UnicodeDecodeError as exc:
         raise InputError(msg("%1 is not a valid %2: it is not UTF-8 text (byte %3)", path, what, exc.start)) from None
-    except (OSError, ValueError, RecursionError) as exc:
-        raise InputError(msg("%1 is not a valid %2: %3", path, what, str(exc).splitlines()[0][:120])) from None
+    except (ValueError, RecursionError) as exc:  # json's words in ours ("Expecting value" was English)
+        raise InputError(msg("%1 is not a valid %2: %3", path, what, json_reason(exc))) from None
+    except OSError as exc:
+        raise InputError(msg("cannot read %1: %2", path, os_reason(exc))) from None
     require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
     return data
 
@@ -64,13 +67,41 @@ def load_tokenizer(path: Path):
         raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
     try:
         require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a tokenizer.json", path)
-        return Tokenizer.from_file(str(path))
+        text = path.read_bytes().decode("utf-8")
+        return Tokenizer.from_str(text)
     except InputError:
         raise
     except FileNotFoundError:
         raise InputError(msg("%1 vanished while it was read", path)) from None
-    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
-        raise InputError(msg("%1 is not a valid tokenizer.json: %2", path, str(exc).splitlines()[0][:120])) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(msg("%1 is not a valid %2: it is not UTF-8 text (byte %3)", path, "tokenizer.json",
+                             exc.start)) from None
+    except OSError as exc:
+        raise InputError(msg("cannot read %1: %2", path, os_reason(exc))) from None
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file, in Rust's words
+        reason = _tokenizer_reason(text, exc)
+        raise InputError(msg("%1 is not a valid %2: %3", path, "tokenizer.json", reason)) from None
+
+
+_AT = re.compile(r"line (\d+) column (\d+)\Z")      # where serde stopped: its message's last words
+
+
+def _tokenizer_reason(text: str, exc: BaseException):
+    """Why the tokenizers library refused a tokenizer.json, in our words: a JSON fault as _read_json says it
+    (json parses it again), else where the field it did not expect is; its own words ("data did not match any
+    variant of untagged enum ModelUntagged") had been shown, in the Chinese window too."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as fault:
+        return json_reason(fault)
+    if not isinstance(data, dict):
+        return msg("it must hold a JSON object")
+    at = _AT.search(str(exc).strip())
+    if at is None:
+        return msg("it is JSON, but not a tokenizer the tokenizers library can read (a field of the wrong kind, "
+                   "or a type it does not know)")
+    return msg("it is JSON, but not a tokenizer the tokenizers library can read: a field of the wrong kind, or a "
+               "type it does not know, at line %1, column %2", at[1], at[2])
 
 
 def open_hf_folder(path, name: str | None = None) -> Model:

@@ -117,6 +117,26 @@ def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, 
     return out
 
 
+def header_fault(path):
+    """Why parse_header refuses the safetensors file at `path` (its reason, without the path), or None when it
+    finds no fault or the file cannot be read: the check asks it which part of a header the safetensors library
+    refused, in our words (the library's are Rust's: "invalid utf-8 sequence of 1 bytes from index 4")."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            head = f.read(8)
+            n = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+            if len(head) == 8 and n <= MAX_HEADER and n + 8 <= size:
+                head += f.read(n)
+        parse_header(path, head, size)
+    except InputError as exc:
+        said = exc.args[0]
+        return said.args[1] if len(getattr(said, "args", ())) == 2 else said
+    except OSError:
+        return None
+    return None
+
+
 def _to_float32(buf: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
     arr = np.frombuffer(buf, dtype=READABLE[dtype]).reshape(shape)
     if dtype == "BF16":
