@@ -207,7 +207,7 @@ def json_reason(exc: BaseException):
     more than sys.get_int_max_str_digits() digits)."""
     if isinstance(exc, RecursionError):
         return msg("lists or objects are nested too deeply to be read")
-    if not hasattr(exc, "lineno"):
+    if type(exc) is ValueError:            # not json's JSONDecodeError (a subclass), nor a decode error
         return msg("it holds a whole number of more than %1 digits", grouped(sys.get_int_max_str_digits()))
     doc = getattr(exc, "doc", None)
     if isinstance(doc, str) and not doc.strip():

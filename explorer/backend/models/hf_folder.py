@@ -65,6 +65,7 @@ def load_tokenizer(path: Path):
         from tokenizers import Tokenizer
     except ImportError:
         raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
+    text = ""
     try:
         require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a tokenizer.json", path)
         text = path.read_bytes().decode("utf-8")
