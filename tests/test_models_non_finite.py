@@ -179,3 +179,13 @@ def test_fallback_lines_name_the_reason_once_in_the_ui_language(qtbot, damaged, 
             close_and_delete(window)
     finally:
         i18n.install_translator(app, "en")
+
+
+def test_cli_note_is_in_the_language_of_lang(damaged, capsys, tmp_path):
+    """`--lang zh_CN` says the note in Chinese, as it says the error lines (it had stayed English)."""
+    out = tmp_path / "f.npy"
+    assert main(["--lang", "zh_CN", "export", "learned-pe", "--model", str(damaged["gpt2_pos"][0]),
+                 "-o", str(out)]) == 0
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("note: 位置行 3") and "含有 NaN 或无穷大的值" in err, err
+    assert "NaN or infinite" not in err

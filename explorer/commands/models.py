@@ -54,12 +54,15 @@ def _check_output(args) -> None:
         check_array_path(args.output)
 
 
-def _note(note) -> None:
-    """A NaN / ±inf note (explorer.backend.models.finite) on stderr: the file still holds what the model gives."""
+def _note(note, lang: str | None) -> None:
+    """A NaN / ±inf note (explorer.backend.models.finite) on stderr, in the language of --lang (as the error
+    lines): the file still holds what the model gives."""
     import sys
 
+    from explorer.errors import localized
+
     if note:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"note: {localized(note, lang or 'en')}", file=sys.stderr)
 
 
 def _export(args, model) -> int:
@@ -94,11 +97,11 @@ def _export(args, model) -> int:
             arrays["sinks"] = qk.sinks
         path = atomic_write_bytes(args.output, npz_bytes(arrays))
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
-        _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids))
+        _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids), getattr(args, "lang", None))
         return 0
     path = save_array(args.output, array)
     print(f"wrote {path} {array.shape} {array.dtype}")
-    _note(note)
+    _note(note, getattr(args, "lang", None))
     return 0
 
 
