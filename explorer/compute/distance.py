@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from explorer.backend import distance
+from explorer.backend.alibi import slopes
 from explorer.backend.rope_scaling import inv_frequencies
-from explorer.backend.similarity import cos_sum
+from explorer.backend.similarity import cos_sum, split_frequencies
 from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
 from explorer.compute.screen import CURVE_PX, frozen
 from explorer.errors import require
@@ -87,17 +89,36 @@ def distance_view(params: Params, state: DistanceState = DistanceState()) -> Dis
     return DistanceResult(curves, note, params, state)
 
 
+def factors_at(params: Params, state: DistanceState, k: int) -> dict:
+    """name -> each curve's value at one distance k, as distance_view draws it there (exact at any k,
+    sampled or not): sinusoidal, rope (and rope_unscaled for a scaled rope), alibi, learned (k < 512)."""
+    k = int(k)
+    w, _ = split_frequencies(params.d_model, params.base, "interleaved")      # as distance_chart
+    out = {"sinusoidal": float(cos_sum(float(k), 1.0, 1, w)[0]) / max(len(w), 1)}
+    if state.plain_rope:
+        theta = distance.rope_frequencies(state.head_dim, state.rope_base)
+        out["rope"] = float(2.0 * cos_sum(float(k), 1.0, 1, theta)[0]) / (2.0 * len(theta))
+    else:
+        out.update({name: float(y[0]) for name, (_, y) in _scaled_rope(np.array([k]), state).items()})
+    out["alibi"] = math.exp(-float(slopes(state.heads)[state.alibi_head]) * k)
+    got = learned_curve() if state.learned else None
+    if got is not None and not isinstance(got, str) and k < len(got[1]) and k < params.max_len:
+        out["learned"] = float(got[1][k])
+    return out
+
+
 def _scaled_rope(ks: np.ndarray, state: DistanceState) -> dict:
-    """{"rope": the scaled curve, "rope_unscaled": the plain one}: all-ones q, k with the rope type's
-    frequencies; the rotated part times attention_factor^2, the unrotated channels a constant; divided
-    by the plain full-rotation value at k = 0 (head_dim), so the attention factor shows at k = 0."""
+    """{"rope": the scaled curve, "rope_unscaled": the plain one} at distances ks (evenly spaced from
+    ks[0]): all-ones q, k with the rope type's frequencies; the rotated part times attention_factor^2, the
+    unrotated channels a constant; divided by the plain full-rotation value at k = 0 (head_dim), so the
+    attention factor shows at k = 0."""
     got = inv_frequencies(state.head_dim, state.rope_base, state.scaling(), state.seq_len,
                           state.max_position_embeddings)
     step = float(ks[1] - ks[0]) if len(ks) > 1 else 1.0
     dim = 2 * len(got.inv_freq)
-    rotated = 2.0 * cos_sum(0.0, step, len(ks), got.inv_freq)                 # (K,)
+    rotated = 2.0 * cos_sum(float(ks[0]), step, len(ks), got.inv_freq)                 # (K,)
     y = (got.attention_factor ** 2 * rotated + (state.head_dim - dim)) / state.head_dim
     plain = distance.rope_frequencies(state.head_dim, state.rope_base)
-    y0 = 2.0 * cos_sum(0.0, step, len(ks), plain) / state.head_dim
+    y0 = 2.0 * cos_sum(float(ks[0]), step, len(ks), plain) / state.head_dim
     frozen(y, y0)
     return {"rope": (ks, y), "rope_unscaled": (ks, y0)}

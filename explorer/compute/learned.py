@@ -179,6 +179,11 @@ def _learned_params(params: Params) -> LearnedResult:
     return replace(_learned(base, layout), params=params)
 
 
+def shown_table(params: Params) -> LearnedResult:
+    """The tables and similarities the view shows for params (no images): whose table it is, its shape."""
+    return _learned_params(params.project(("base", "layout", "model")))
+
+
 def _shown_fixed(a: np.ndarray | None, rows_px: int, cols_px: int) -> ShownImage | None:
     """block_means of a trained table or its similarity, once per array and panel size."""
     if a is None:
