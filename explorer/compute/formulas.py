@@ -41,8 +41,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "heads": QT_TRANSLATE_NOOP("Formulas", "heads"),
     "rope": QT_TRANSLATE_NOOP("Formulas", "each channel pair is rotated by its position; the score depends only on m − n"),
     "alibi": QT_TRANSLATE_NOOP("Formulas", "no position vectors: a fixed penalty per distance (other head counts: the authors' rule)"),
-    "learned": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (MiniLM: 512 × 384)"),
     "other": QT_TRANSLATE_NOOP("Formulas", "This view compares variants built on the sinusoidal PE below."),
+    #         (every view in the catalogue now has its own lines; "other" is left for a view added later)
     "minilm": QT_TRANSLATE_NOOP("Formulas", "trained MiniLM: word + learned position + token type"),
 }
 
@@ -172,7 +172,7 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
     return out
 
 
-def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> list[str]:
+def _view_lines(view: str, params: Params, cursor: int, lang: str, state, channel: int = 8) -> list[str]:
     if view == "frequencies":
         r = frequency_data.frequency_table(params)
         return [_omega(params), "λ<sub>i</sub> = 2π / ω<sub>i</sub>", _settings(params, lang),
@@ -186,6 +186,10 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> lis
                 "[−sin kω<sub>i</sub>, cos kω<sub>i</sub>]] ) — " + _w("rot", lang),
                 "PE(p) · PE(p + k) = Σ<sub>i</sub> cos(kω<sub>i</sub>)",
                 _omega(params), _settings(params, lang) + f", p = {p}, k = {k}"]
+    if view == "rope" and getattr(state, "page", "rotation") == "scaling":
+        from explorer.compute.formulas_rope import scaling_lines
+
+        return scaling_lines(params, lang, state)
     if view == "rope":
         hd, b = getattr(state, "head_dim", 64), getattr(state, "base", 10000.0)
         return ["q′<sub>m</sub> = R(mθ) q, k′<sub>n</sub> = R(nθ) k",
@@ -197,9 +201,14 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state) -> lis
         return ["score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> − m<sub>h</sub> |i − j|",
                 f"m<sub>h</sub> = 2<sup>−8h/{heads}</sup>, h = 1 … {heads} ({_w('heads', lang)} = {heads})",
                 _w("alibi", lang)]
-    if view == "learned":
-        return ["X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos]", _w("learned", lang),
-                "PE(pos, 2i) = sin(pos · ω<sub>i</sub>), " + _omega(params)]
+    if view in ("learned", "conventions", "distance", "precision", "check"):
+        from explorer.compute import formulas_views as views
+
+        return {"learned": lambda: views.learned_lines(params, cursor, lang),
+                "conventions": lambda: views.conventions_lines(params, cursor, channel, lang, state),
+                "distance": lambda: views.distance_lines(params, cursor, lang, state),
+                "precision": lambda: views.precision_lines(params, cursor, lang, state),
+                "check": lambda: views.check_lines(params, lang, state)}[view]()
     if view == "qk":              # RoPE with a real model's layer-0 weights, as the opened model computes it
         from explorer.compute.qk_formula import qk_lines
 
@@ -220,7 +229,7 @@ def formula_html(view: str, params: Params, cursor: int | None = None, lang: str
     elif view == "tokens":
         lines = _tokens(params, cursor, lang)
     else:
-        lines = _view_lines(view, params, cursor, lang, state)
+        lines = _view_lines(view, params, cursor, lang, state, channel)
     note = _channel_note(params, lang)
     if note and view in ("heatmap", "curves"):
         lines.append(note)

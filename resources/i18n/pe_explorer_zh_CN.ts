@@ -3505,16 +3505,184 @@ your data</source>
             <translation>没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）</translation>
         </message>
         <message>
-            <source>P is a trained table (MiniLM: 512 × 384)</source>
-            <translation>P 是训练得到的表（MiniLM：512 × 384）</translation>
-        </message>
-        <message>
             <source>This view compares variants built on the sinusoidal PE below.</source>
             <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
         </message>
         <message>
             <source>trained MiniLM: word + learned position + token type</source>
             <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
+        </message>
+        <message>
+            <source>extrapolated</source>
+            <translation>外推</translation>
+        </message>
+        <message>
+            <source>between</source>
+            <translation>过渡</translation>
+        </message>
+        <message>
+            <source>interpolated</source>
+            <translation>内插</translation>
+        </message>
+        <message>
+            <source>rescaled</source>
+            <translation>逐对重缩放</translation>
+        </message>
+        <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
+            <source>rope type default: no scaling</source>
+            <translation>rope 类型 default：不缩放</translation>
+        </message>
+        <message>
+            <source>position m turns as m / s did (position interpolation)</source>
+            <translation>位置 m 的转角与原来的 m / s 相同（位置插值）</translation>
+        </message>
+        <message>
+            <source>channels %1 … %2 do not turn</source>
+            <translation>通道 %1 … %2 不旋转</translation>
+        </message>
+        <message>
+            <source>cos and sin × a: every score × a&lt;sup&gt;2&lt;/sup&gt; = %1</source>
+            <translation>cos 与 sin 乘以 a：每个得分乘以 a&lt;sup&gt;2&lt;/sup&gt; = %1</translation>
+        </message>
+        <message>
+            <source>attention_factor given</source>
+            <translation>给定的 attention_factor</translation>
+        </message>
+        <message>
+            <source>not truncated</source>
+            <translation>不取整</translation>
+        </message>
+        <message>
+            <source>context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>a permutation keeps every dot product (P Pᵀ = I)</source>
+            <translation>置换不改变任何点积（P Pᵀ = I）</translation>
+        </message>
+        <message>
+            <source>interleaved channel %1 (%2, i = %3) is concat channel %4</source>
+            <translation>交错式的通道 %1（%2，i = %3）就是拼接式的通道 %4</translation>
+        </message>
+        <message>
+            <source>max |S&lt;sub&gt;concat&lt;/sub&gt; − S&lt;sub&gt;interleaved&lt;/sub&gt;| = %1, max |S&lt;sub&gt;t2t&lt;/sub&gt; − S&lt;sub&gt;interleaved&lt;/sub&gt;| = %2</source>
+            <translation>max |S&lt;sub&gt;拼接&lt;/sub&gt; − S&lt;sub&gt;交错&lt;/sub&gt;| = %1，max |S&lt;sub&gt;t2t&lt;/sub&gt; − S&lt;sub&gt;交错&lt;/sub&gt;| = %2</translation>
+        </message>
+        <message>
+            <source>t2t spaces its frequencies differently</source>
+            <translation>t2t 的频率间隔不同</translation>
+        </message>
+        <message>
+            <source>all-ones q, k</source>
+            <translation>全 1 的 q、k</translation>
+        </message>
+        <message>
+            <source>rope type %1: θ′&lt;sub&gt;i&lt;/sub&gt; and the attention factor a = %2</source>
+            <translation>rope 类型 %1：θ′&lt;sub&gt;i&lt;/sub&gt;，注意力因子 a = %2</translation>
+        </message>
+        <message>
+            <source>head %1 of %2 (the authors' rule for %2 heads)</source>
+            <translation>%2 个头中的第 %1 个（头数为 %2 时按作者代码的规则）</translation>
+        </message>
+        <message>
+            <source>head %1 of %2</source>
+            <translation>%2 个头中的第 %1 个</translation>
+        </message>
+        <message>
+            <source>mean over p of cos∠(P[p], P[p+k]), MiniLM's 512 × 384 table</source>
+            <translation>对 p 取 cos∠(P[p], P[p+k]) 的平均，MiniLM 的 512 × 384 表</translation>
+        </message>
+        <message>
+            <source>PE~: p, ω&lt;sub&gt;i&lt;/sub&gt;, p·ω&lt;sub&gt;i&lt;/sub&gt; and sin, cos each rounded to the dtype (computed in the dtype)</source>
+            <translation>PE~：p、ω&lt;sub&gt;i&lt;/sub&gt;、p·ω&lt;sub&gt;i&lt;/sub&gt; 以及 sin、cos 都舍入到该精度（用该精度计算）</translation>
+        </message>
+        <message>
+            <source>PE~: the float64 table rounded once to the dtype (stored in it)</source>
+            <translation>PE~：float64 编码表一次性舍入到该精度（以该精度存储）</translation>
+        </message>
+        <message>
+            <source>whole positions collide from 2&lt;sup&gt;mantissa bits + 1&lt;/sup&gt;: %1</source>
+            <translation>从 2&lt;sup&gt;尾数位数 + 1&lt;/sup&gt; 起整数位置发生碰撞：%1</translation>
+        </message>
+        <message>
+            <source>a stored table never collides; first zero shown: %1</source>
+            <translation>存储的编码表不会碰撞；图中第一个 0：%1</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>exact (float64)</source>
+            <translation>精确值（float64）</translation>
+        </message>
+        <message>
+            <source>learned</source>
+            <translation>可学习</translation>
+        </message>
+        <message>
+            <source>rotate-half</source>
+            <translation>前后半配对</translation>
+        </message>
+        <message>
+            <source>interleaved (2i, 2i+1)</source>
+            <translation>交错配对 (2i, 2i+1)</translation>
+        </message>
+        <message>
+            <source>%1 positions shown, train_max_len = %2 (beyond it: grey)</source>
+            <translation>显示 %1 个位置，train_max_len = %2（超出部分为灰色）</translation>
+        </message>
+        <message>
+            <source>odd d: + the unpaired sine's term</source>
+            <translation>d 为奇数：再加上未配对正弦的一项</translation>
+        </message>
+        <message>
+            <source>D = T − R: your table T minus the reference R it matches or should match</source>
+            <translation>D = T − R：你的表 T 减去它符合或应当符合的参考表 R</translation>
+        </message>
+        <message>
+            <source>No table yet: File → Check my table… (Ctrl+K)</source>
+            <translation>还没有表：文件 → 检查我的表…（Ctrl+K）</translation>
+        </message>
+        <message>
+            <source>R: a PE table, a RoPE cos/sin cache or an inv_freq vector</source>
+            <translation>R：位置编码表、RoPE cos/sin 缓存或 inv_freq 向量</translation>
+        </message>
+        <message>
+            <source>max |D| = %1 (a match allows %2)</source>
+            <translation>max |D| = %1（差值不超过 %2 才算符合）</translation>
+        </message>
+        <message>
+            <source>no reference fits; the nearest fit is off by %1</source>
+            <translation>没有相符的参考表；最接近的拟合相差 %1</translation>
+        </message>
+        <message>
+            <source>largest drawn |D|</source>
+            <translation>图中最大的 |D|</translation>
+        </message>
+        <message>
+            <source>you expect</source>
+            <translation>你期望</translation>
+        </message>
+        <message>
+            <source>positions from %1</source>
+            <translation>位置从 %1 开始</translation>
+        </message>
+        <message>
+            <source>P is a trained table (%1: %2 × %3)</source>
+            <translation>P 是训练得到的表（%1：%2 × %3）</translation>
+        </message>
+        <message>
+            <source>%1 has no learned position table: MiniLM's is shown</source>
+            <translation>%1 没有可学习的位置表：显示的是 MiniLM 的</translation>
+        </message>
+        <message>
+            <source>beside it: sinusoidal PE of the same size</source>
+            <translation>旁边：同样大小的正弦位置编码</translation>
         </message>
         <message>
             <source>keys m − %1 &amp;lt; n ≤ m (a sliding window of %1)</source>
