@@ -178,3 +178,25 @@ def test_similarity_settings_name_the_metric_in_the_panels_language(metric, chin
     assert f"metric: {metric}" in en and chinese in zh
     assert not re.search(r"metric|cosine|\bdot\b", zh), zh
     assert ("余弦相似度: S(p, q) / (|PE(p)| |PE(q)|)" in zh) == (metric == "cosine")
+
+
+@pytest.mark.parametrize("heads", [1, 3, 6, 8, 12, 40, 64])
+def test_alibi_formula_states_the_slope_rule_the_view_uses(heads):
+    """The ALiBi lines give the slopes' rule for any head count (the authors': a power of 2 L, then every
+    other slope of 2L heads) and its first and last slopes: both equal backend.alibi.slopes. The line had
+    read m_h = 2^(−8h/H) for every H, with only a note that other counts follow another rule."""
+    from explorer.backend.alibi import slopes
+    from explorer.compute.alibi import AlibiState
+
+    html = formulas.formula_html("alibi", Params(), 0, "en", state=AlibiState(heads=heads))
+    low = int(re.search(r"2<sup>−8h/(\d+)</sup>, h = 1 … (\d+)", html).group(1))
+    extra = re.search(r"2<sup>−4\(2j−1\)/(\d+)</sup>, j = 1 … (\d+)", html)
+    rule = [2.0 ** (-8 * h / low) for h in range(1, low + 1)]
+    if extra is not None:
+        assert int(extra.group(1)) == low
+        rule += [2.0 ** (-4 * (2 * j - 1) / low) for j in range(1, int(extra.group(2)) + 1)]
+    np.testing.assert_allclose(rule, slopes(heads), rtol=1e-12)
+    shown = re.search(r"m = ([^<]*)</p>", html).group(1).replace("…", ",").split(",")
+    values = [float(v.strip().replace("−", "-")) for v in shown if v.strip()]
+    np.testing.assert_allclose(values[:-1] if heads > 4 else values, slopes(heads)[:min(4, heads)], rtol=1e-3)
+    np.testing.assert_allclose(values[-1], slopes(heads)[-1], rtol=1e-3)

@@ -3501,8 +3501,16 @@ your data</source>
             <translation>每对通道按位置旋转；得分只取决于 m − n</translation>
         </message>
         <message>
-            <source>no position vectors: a fixed penalty per distance (other head counts: the authors' rule)</source>
-            <translation>没有位置向量：按距离施加固定惩罚（头数非 2 的幂时按作者代码的规则）</translation>
+            <source>no position vectors: a fixed penalty per distance</source>
+            <translation>没有位置向量：按距离施加固定惩罚</translation>
+        </message>
+        <message>
+            <source>the largest power of 2 up to the head count</source>
+            <translation>不超过头数的最大 2 的幂，头数</translation>
+        </message>
+        <message>
+            <source>the other heads take every other slope of 2L heads: the authors' rule</source>
+            <translation>其余的头依次取 2L 个头的斜率中每隔一个的值：作者代码的规则</translation>
         </message>
         <message>
             <source>This view compares variants built on the sinusoidal PE below.</source>
