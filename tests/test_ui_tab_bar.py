@@ -171,3 +171,24 @@ def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settin
         win.presenter.set_scale(1.0)
         win.dock.show()
         qtbot.waitUntil(lambda: abs(dock.height() - at_1x) <= 4 and full_names_shown(win), timeout=3000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_beside_the_view_the_panel_widens_with_the_scale_as_far_as_the_tabs_allow(qtbot, settings, lang):
+    """F11 at 1920 x 1080 (the control panel hidden, 1.5x): the panel beside the view kept its 1x width
+    (328 px), so its 1.5x lines wrapped every few words; it takes 1.5x its width there, while every tab
+    keeps its whole name, and its own width again at 1x."""
+    with window_in(lang, settings, size=(1920, 1080)) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        own = dock.sizeHint().width()
+        assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
+        assert abs(dock.width() - own) <= 4
+        win.dock.hide()                          # what F11 does
+        win.presenter.set_scale(1.5)
+        qtbot.waitUntil(lambda: dock.width() >= 1.4 * own, timeout=3000)
+        assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea and full_names_shown(win)
+        win.presenter.set_scale(1.0)
+        win.dock.show()
+        qtbot.waitUntil(lambda: abs(dock.width() - own) <= 4 and full_names_shown(win), timeout=3000)

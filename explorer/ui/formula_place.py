@@ -33,7 +33,7 @@ class FormulaPlacer(QObject):
         self._timer.timeout.connect(self.place)
         window.installEventFilter(self)
         window.tabs.tabBar().installEventFilter(self)
-        dock.visibilityChanged.connect(lambda shown: shown and self._timer.start())
+        dock.visibilityChanged.connect(lambda shown: shown and self._again())    # opened: its own size
         for other in window.findChildren(QDockWidget):     # the control panel, the lesson's caption
             if other is not dock:
                 other.visibilityChanged.connect(lambda _shown: self._again())
@@ -94,7 +94,16 @@ class FormulaPlacer(QObject):
             w.resizeDocks(others + [dock], [d.sizeHint().height() for d in others] + [self.bottom_height()],
                           Qt.Orientation.Vertical)
         else:
-            w.resizeDocks([dock], [dock.sizeHint().width()], Qt.Orientation.Horizontal)
+            w.resizeDocks([dock], [self.right_width()], Qt.Orientation.Horizontal)
+
+    def right_width(self) -> int:
+        """The panel's width beside the view: its own width times the presentation scale (at 1x in F11
+        at 1.5x its lines wrapped every few words at 1920 px), as far as every tab's whole name still
+        fits beside it; never below its own width."""
+        own = self.dock.sizeHint().width()
+        _, under = self.rooms()
+        spare = under - self.window.tabs.tabBar().sizeHint().width() - self._separator()
+        return max(own, min(int(own * self.window.presenter.scale), spare))
 
     def bottom_height(self) -> int:
         """Room for FORMULA_LINES lines of the (1.3x) formula, its page tabs and the dock's title."""
