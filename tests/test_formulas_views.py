@@ -225,3 +225,23 @@ def test_english_and_chinese_lines_have_no_untranslated_words(tmp_path):
         words = set(re.findall(r"[A-Za-z_]+", plain(zh, " ")))
         assert words <= ENGLISH_ALLOWED | {"P", "S", "T", "R", "D", "E", "X", "L", "a", "b", "d", "f", "h", "i", "j",
                                            "k", "m", "n", "p", "q", "s", "e", "t", "I", "K"}, (view, words - ENGLISH_ALLOWED)
+
+
+def test_check_lines_say_why_a_table_cannot_be_read_in_the_panels_language(tmp_path):
+    """The check view says why a table cannot be read in Chinese (localized); the formula panel had shown
+    the English Message as it was: "the array holds 1 NaN or infinite values; a PE table has none"."""
+    from explorer.errors import localized
+
+    pe = sinusoidal_pe(20, 8, 10000.0, "interleaved", "float64")
+    pe[3, 3] = np.nan
+    path = tmp_path / "nan.npy"
+    np.save(path, pe)
+    for lang in ("en", "zh_CN"):
+        state = CheckState(source=str(path), lang=lang)
+        r = catalogue.VIEWS["check"].run(Params(), state)
+        assert r.error and not r.kind
+        text = html("check", Params(), lang=lang, state=state)
+        assert localized(r.error, lang) in text
+        if lang == "zh_CN":
+            assert str(r.error) not in text and "NaN" in text
+

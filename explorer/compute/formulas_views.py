@@ -18,6 +18,7 @@ from explorer.backend.similarity import split_frequencies
 from explorer.compute import distance as distance_data
 from explorer.compute import learned as learned_data
 from explorer.compute.formulas import _omega, _w as _word, num
+from explorer.errors import localized
 from explorer.params import Params
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
@@ -195,8 +196,8 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
     out = [_w("diff", lang)]
     if not r.state.source:
         return out + [_w("refs", lang), _w("open", lang)]
-    if r.error:
-        return out + [r.error]
+    if r.error:                  # a Message: in the panel's language, as the view says it
+        return out + [localized(r.error, lang)]
     if r.reference is not None:
         out.append(_reference_line(r, lang))
     pairing = r.state.pairing and _w(r.state.pairing, lang)
