@@ -245,3 +245,22 @@ def test_check_lines_say_why_a_table_cannot_be_read_in_the_panels_language(tmp_p
         if lang == "zh_CN":
             assert str(r.error) not in text and "NaN" in text
 
+
+def test_check_reference_line_names_a_scaled_ropes_parameters(tmp_path):
+    """A linear inv_freq (θ / 4) matched its reference, whose line read R[i] = θ<sub>i</sub> = 10000^(−2i/64)
+    while R[1] beside it is θ<sub>1</sub> / 4: the line names θ′ and the rope type's factor."""
+    theta = 10000.0 ** (-np.arange(0, 64, 2) / 64)
+    np.save(tmp_path / "linear.npy", theta / 4)
+    state = CheckState(source=str(tmp_path / "linear.npy"))
+    r = catalogue.VIEWS["check"].run(Params(), state)
+    assert r.match and r.convention["rope_type"] == "linear" and r.reference[1] == pytest.approx(theta[1] / 4)
+    text = html("check", Params(), state=state)
+    assert "R[i] = θ′<sub>i</sub>" in text and "rope_type = linear, factor = 4" in text
+    m = np.arange(100)[:, None] * np.where(np.arange(32) < 8, theta, 0.0)[None]
+    np.save(tmp_path / "p_rope.npy", np.cos(np.concatenate([m, m], 1)))
+    state = CheckState(source=str(tmp_path / "p_rope.npy"))
+    text = html("check", Params(), state=state)
+    assert "cos(m θ′<sub>j mod 32</sub>)" in text and "partial_rotary_factor = 0.25" in text
+    np.save(tmp_path / "plain.npy", theta)
+    plain_text = html("check", Params(), state=CheckState(source=str(tmp_path / "plain.npy")))
+    assert "R[i] = θ<sub>i</sub> = 10000<sup>−2i/64</sup>" in plain_text and "rope_type" not in plain_text

@@ -166,14 +166,16 @@ def precision_lines(params: Params, cursor: int, lang: str, state) -> list[str]:
 def _reference_line(r, lang: str) -> str:
     conv = r.convention
     base = num(conv.get("base", float("nan")))
+    t = "θ′" if conv.get("rope_type", "default") != "default" else "θ"    # a scaled θ: R is θ′, not θ
     if r.kind == "inv_freq":
         hd = conv.get("head_dim", 2 * r.shape[0])
-        return (f"R[i] = θ<sub>i</sub> = {base}<sup>−2i/{hd}</sup>, i = 0 … {r.shape[0] - 1}"
-                + _rope_type(conv))
+        return (f"R[i] = {t}<sub>i</sub>" + ("" if t == "θ′" else f" = {base}<sup>−2i/{hd}</sup>")
+                + (f", θ<sub>i</sub> = {base}<sup>−2i/{hd}</sup>" if t == "θ′" else "")
+                + f", i = 0 … {r.shape[0] - 1}" + _rope_type(conv))
     if r.kind == "rope_cache":
         hd = conv.get("head_dim", r.shape[-1])
         j = f"j mod {hd // 2}" if conv.get("pairing") == "half" else "⌊j/2⌋"
-        return (f"R[m, j] = {conv.get('function', 'cos')}(m θ<sub>{j}</sub>), θ<sub>i</sub> = "
+        return (f"R[m, j] = {conv.get('function', 'cos')}(m {t}<sub>{j}</sub>), θ<sub>i</sub> = "
                 f"{base}<sup>−2i/{hd}</sup>, {_w(conv.get('pairing'), lang)}" + _rope_type(conv))
     d, lay = conv.get("d_model", r.shape[-1]), conv.get("layout", "interleaved")
     scale = conv.get("scale", 1.0)
@@ -187,8 +189,13 @@ def _reference_line(r, lang: str) -> str:
 
 
 def _rope_type(conv: dict) -> str:
+    """θ′'s rope type and its scalar parameters (factor, partial_rotary_factor, ...), as the summary names them."""
     kind = conv.get("rope_type", "default")
-    return "" if kind == "default" else f", rope_type = {kind}"
+    if kind == "default":
+        return ""
+    params = conv.get("rope_params") or {}
+    return f", rope_type = {kind}" + "".join(f", {k} = {num(v)}" for k, v in params.items()
+                                             if isinstance(v, (int, float)) and not isinstance(v, bool))
 
 
 def check_lines(params: Params, lang: str, state) -> list[str]:
