@@ -71,6 +71,20 @@ def test_a_csv_that_is_not_utf8_names_its_first_bad_byte(tmp_path, capsys):
           f"无法把 {path} 作为 .csv 读取：它不是 UTF-8 文本（第 15 字节不是）；表格文件应是文本：用逗号分隔的数")
 
 
+
+def test_a_csv_cut_inside_a_character_names_the_characters_first_byte(tmp_path):
+    """The file ends inside a UTF-8 character (its 3 bytes cut to 2): the byte named is the first of those,
+    not the file's size (byte 10 of a 10-byte file), also across the 1 MiB blocks first_non_utf8 reads."""
+    from explorer.backend.diagnose.read_errors import first_non_utf8
+
+    path = tmp_path / "pe.csv"
+    path.write_bytes(b"1,2\n3,4\n\xe4\xb8")
+    assert first_non_utf8(path) == 8
+    path.write_bytes(b"1,2\n" * 262144 + b"\xe4\xb8")
+    assert first_non_utf8(path) == 4 * 262144
+    path.write_bytes("1,2\n中".encode())
+    assert first_non_utf8(path) == len("1,2\n中".encode())        # whole text: its size
+
 def test_a_long_row_of_semicolons_is_said_as_a_short_one(tmp_path, capsys):
     """numpy cuts a long value short, its closing quote with it: the row had been shown in numpy's words."""
     path = tmp_path / "pe.csv"

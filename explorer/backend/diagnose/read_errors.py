@@ -76,15 +76,18 @@ def _is_number(text: str) -> bool:
 
 
 def first_non_utf8(p: Path) -> int:
-    """The offset of the first byte of `p` that is not UTF-8 text (read a block at a time), else its size."""
+    """The offset of the first byte of `p` that is not UTF-8 text (read a block at a time), else its size;
+    a character the file's end cuts short is named by its first byte."""
     import codecs
 
     decoder, offset = codecs.getincrementaldecoder("utf-8")(), 0
     with open(p, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
+        while True:
+            block = f.read(1 << 20)
             try:
-                decoder.decode(block)
+                decoder.decode(block, final=not block)      # b"": the end, where a cut character fails
             except UnicodeDecodeError as exc:
                 return offset + max(exc.start, 0) - len(decoder.getstate()[0])
+            if not block:
+                return offset
             offset += len(block)
-    return offset
