@@ -192,3 +192,21 @@ def test_beside_the_view_the_panel_widens_with_the_scale_as_far_as_the_tabs_allo
         win.presenter.set_scale(1.0)
         win.dock.show()
         qtbot.waitUntil(lambda: abs(dock.width() - own) <= 4 and full_names_shown(win), timeout=3000)
+
+
+def test_beside_the_view_a_panel_widened_by_hand_keeps_its_width_when_another_dock_hides(qtbot, settings):
+    """A lecturer drags the panel beside the view to 650 px; hiding the control panel (or a lesson's caption
+    showing) sized it back to its own 328 px: only under the view does another dock's room change its size."""
+    with window_in("en", settings, size=(1920, 1080)) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        qtbot.wait(100)                                                    # placed and sized on opening
+        win.resizeDocks([dock], [650], Qt.Orientation.Horizontal)          # as dragging the separator does
+        qtbot.waitUntil(lambda: dock.width() >= 640, timeout=3000)
+        win.dock.hide()
+        qtbot.wait(100)
+        assert dock.width() >= 640 and win.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
+        win.dock.show()
+        qtbot.wait(100)
+        assert dock.width() >= 640

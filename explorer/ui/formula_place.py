@@ -36,12 +36,15 @@ class FormulaPlacer(QObject):
         dock.visibilityChanged.connect(lambda shown: shown and self._again())    # opened: its own size
         for other in window.findChildren(QDockWidget):     # the control panel, the lesson's caption
             if other is not dock:
-                other.visibilityChanged.connect(lambda _shown: self._again())
+                other.visibilityChanged.connect(lambda _shown: self._again(under_only=True))
 
-    def _again(self) -> None:
+    def _again(self, under_only: bool = False) -> None:
         """Size the panel anew: a lesson's caption shown beside it under the view had squeezed it to
         4 of its lines (the 5th cut through), the caption hidden left it the caption's room (345 px
-        in F11 at 1280 x 800), and after F11 it kept its 1.5x height at 1x."""
+        in F11 at 1280 x 800), and after F11 it kept its 1.5x height at 1x. under_only (another dock
+        shown or hidden): only under the view; beside it a width dragged by hand had gone back to 328 px."""
+        if under_only and self.placed != BOTTOM:
+            return
         if self.dock.isVisible():
             self._refit = True
             self._timer.start()
