@@ -264,3 +264,27 @@ def test_check_reference_line_names_a_scaled_ropes_parameters(tmp_path):
     np.save(tmp_path / "plain.npy", theta)
     plain_text = html("check", Params(), state=CheckState(source=str(tmp_path / "plain.npy")))
     assert "R[i] = θ<sub>i</sub> = 10000<sup>−2i/64</sup>" in plain_text and "rope_type" not in plain_text
+
+
+def test_without_minilm_the_lines_say_so_and_draw_no_learned_formula(monkeypatch):
+    """MiniLM's table unavailable (not downloaded): the Learned view and the Distance chart say why and draw
+    no learned curve, while the panel still read "P is a trained table (MiniLM: 512 × 384)" and f_learned(k)."""
+    from explorer.backend import pretrained
+    from explorer.compute import distance as distance_data
+    from explorer.errors import InputError
+
+    def missing():
+        raise InputError("MiniLM's weights are not on this machine")
+
+    monkeypatch.setattr(pretrained, "minilm_tables", missing)
+    monkeypatch.setattr(distance_data, "learned_curve", lambda: "MiniLM's weights are not on this machine")
+    learned_data._learned.cache_clear()
+    learned_data._learned_params.cache_clear()
+    try:
+        text = html("learned", Params(base=321.0), 7)
+        assert "not on this machine" in text and "P is a trained table" not in text
+        text = html("distance", Params(base=321.0), 7, state=DistanceState())
+        assert "f<sub>learned</sub>" not in text and "f<sub>sin</sub> = " in text
+    finally:
+        learned_data._learned.cache_clear()
+        learned_data._learned_params.cache_clear()

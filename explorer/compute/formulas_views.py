@@ -125,7 +125,7 @@ def distance_lines(params: Params, cursor: int, lang: str, state) -> list[str]:
         rope = (f"f<sub>RoPE</sub>(k) = (a<sup>2</sup> · 2 Σ<sub>i</sub> cos(k θ′<sub>i</sub>){rest}) / {hd}, "
                 + fill(_w("scaled", lang), state.type_label(), num(got.attention_factor, 5)))
     out += [rope, _alibi_line(state, lang)]
-    if state.learned:
+    if state.learned and not isinstance(distance_data.learned_curve(), str):     # (a str: why it is missing)
         out.append(f"f<sub>{_w('learned', lang)}</sub>(k) = " + _w("mean_cos", lang))
     at = distance_data.factors_at(params, state, k)
     names = (("sinusoidal", "sin"), ("rope", "RoPE"), ("alibi", "ALiBi"), ("learned", _w("learned", lang)))
@@ -232,9 +232,10 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     r = learned_data.shown_table(params)
     n, d = r.shape
     source = "MiniLM" if r.source == "all-MiniLM-L6-v2" else r.source
+    trained = (fill(_w("trained", lang), source, r.total_rows, d) if r.learned is not None
+               else localized(r.error, lang))                          # MiniLM's table unavailable: why
     out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}",
-           fill(_w("trained", lang), source, r.total_rows, d)
-           + (f"; {fill(_w('no_table', lang), r.requested)}" if r.note_kind else ""),
+           trained + (f"; {fill(_w('no_table', lang), r.requested)}" if r.note_kind else ""),
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]
     p = min(max(cursor, 0), n - 2)
