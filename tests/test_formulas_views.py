@@ -288,3 +288,17 @@ def test_without_minilm_the_lines_say_so_and_draw_no_learned_formula(monkeypatch
     finally:
         learned_data._learned.cache_clear()
         learned_data._learned_params.cache_clear()
+
+
+def test_check_lines_escape_a_file_name_that_looks_like_markup(tmp_path):
+    """A file named "<b>pe&.npy" is shown as its name, not read as rich text (it bolded the rest of the
+    line and dropped the name), in the T line and in a refusal's line."""
+    pe = sinusoidal_pe(20, 8, 10000.0, "interleaved", "float64")
+    path = tmp_path / "<b>pe&.npy"
+    np.save(path, pe)
+    text = html("check", Params(), state=CheckState(source=str(path)))
+    assert "T: &lt;b&gt;pe&amp;.npy, 20 × 8" in text and "<b>pe" not in text
+    bad = tmp_path / "<i>bad.npy"
+    bad.write_bytes(path.read_bytes()[:70])               # cut short: the refusal names the file
+    text = html("check", Params(), state=CheckState(source=str(bad)))
+    assert "&lt;i&gt;bad.npy" in text and "<i>" not in text

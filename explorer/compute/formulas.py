@@ -42,7 +42,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "rope": QT_TRANSLATE_NOOP("Formulas", "each channel pair is rotated by its position; the score depends only on m − n"),
     "alibi": QT_TRANSLATE_NOOP("Formulas", "no position vectors: a fixed penalty per distance"),
     "alibi_low": QT_TRANSLATE_NOOP("Formulas", "the largest power of 2 up to the head count"),
-    "alibi_extra": QT_TRANSLATE_NOOP("Formulas", "the other heads take every other slope of 2L heads: the authors' rule"),
+    "alibi_extra": QT_TRANSLATE_NOOP("Formulas",
+                                     "the other heads take every other slope of 2L heads: the authors' rule"),
     "other": QT_TRANSLATE_NOOP("Formulas", "This view compares variants built on the sinusoidal PE below."),
     #         (every view in the catalogue now has its own lines; "other" is left for a view added later)
     "minilm": QT_TRANSLATE_NOOP("Formulas", "trained MiniLM: word + learned position + token type"),

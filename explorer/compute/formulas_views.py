@@ -5,6 +5,7 @@ it has the number, else the backend function the view's result is made of); see 
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -203,15 +204,15 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
     out = [_w("diff", lang)]
     if not r.state.source:
         return out + [_w("refs", lang), _w("open", lang)]
-    if r.error:                  # a Message: in the panel's language, as the view says it
-        return out + [localized(r.error, lang)]
+    if r.error:                  # a Message: in the panel's language, as the view says it (a path in it
+        return out + [html.escape(localized(r.error, lang), quote=False)]   # may hold "<" or "&")
     if r.reference is not None:
         out.append(_reference_line(r, lang))
     pairing = r.state.pairing and _w(r.state.pairing, lang)
     asked = [f"{n} = {num(v) if isinstance(v, float) else v}" for n, v in
              (("kind", r.state.kind), ("base", r.state.base), ("pairing", pairing)) if v not in ("", None)]
     start = r.convention.get("start", 0)
-    out.append(f"T: {r.name}, {' × '.join(map(str, r.shape))}, kind = {r.kind}"
+    out.append(f"T: {html.escape(r.name, quote=False)}, {' × '.join(map(str, r.shape))}, kind = {r.kind}"
                + (f", {fill(_w('positions_from', lang), start)}" if start else "")
                + (f"; {_w('expected', lang)}: {', '.join(asked)}" if asked else ""))
     if r.difference is None:
