@@ -597,3 +597,23 @@ def test_a_shown_array_is_let_go_when_a_file_replaces_it_and_never_saved(shown_w
     other.close()
     assert second not in check_data._MEMORY
     assert "memory:" not in json_module.dumps(json_module.loads(other.settings.value("state")))
+
+
+def test_a_file_name_that_looks_like_markup_is_shown_as_its_name(window, tmp_path):
+    """A file named "<b>pe&.npy" is shown by its name in the source line (Qt's AutoText had read it as
+    rich text: the name vanished, the line turned bold), and a refusal naming "<i>cut.npy" in the
+    summary (rich text, for the bold of a diagnosis) shows the name rather than italics."""
+    good = tmp_path / "<b>pe&.npy"
+    np.save(good, seeds_table())
+    window.tabs.setCurrentIndex(list(window.views).index("check"))
+    view = window.views["check"]
+    window.controller.update_view("check", source=str(good))
+    assert window.controller.wait_idle()
+    assert view.source_line.textFormat() == view.source_line.textFormat().PlainText
+    assert view.source_line.text().startswith("<b>pe&.npy: ")
+    cut = tmp_path / "<i>cut.npy"
+    cut.write_bytes(good.read_bytes()[:70])
+    window.controller.update_view("check", source=str(cut))
+    assert window.controller.wait_idle()
+    assert view.summary_line.isVisible() and "&lt;i&gt;cut.npy" in view.summary_line.text()
+    assert "<i>" not in view.summary_line.text()

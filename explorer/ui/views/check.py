@@ -55,6 +55,7 @@ class CheckView(PanelView):
             lambda v: self.set_state(base=float(v) if v > 1 else None))
         self._add(self.tr("base should be"), self.base_box)
         self.source_line = QLabel("")
+        self.source_line.setTextFormat(Qt.TextFormat.PlainText)      # a file's name, never markup
         self.source_line.setObjectName("checkSource")
         self.summary_line = QLabel("")
         self.summary_line.setObjectName("checkSummary")
@@ -154,7 +155,7 @@ class CheckView(PanelView):
         self.stack.setCurrentWidget(self.hint)
         self.source_line.setText("")
         self.fix_line.setText("")
-        self.summary_line.setText(localized(error, current_language()))
+        self.summary_line.setText(_html(localized(error, current_language())))    # a path may hold "<"
         self.summary_line.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
         self.summary_line.setVisible(bool(error))
         self.source_line.setVisible(False)
