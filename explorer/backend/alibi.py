@@ -30,10 +30,15 @@ def _power_of_2_slopes(n: int) -> np.ndarray:
     return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)
 
 
+def power_of_2_below(heads: int) -> int:
+    """The largest power of 2 <= heads (heads >= 1): the heads whose slopes form one geometric sequence."""
+    return 2 ** int(math.floor(math.log2(heads)))
+
+
 def slopes(heads: int) -> np.ndarray:
     """The per-head slope m_h; (heads,) float64, decreasing."""
     heads = _whole("the number of heads", heads, 1, MAX_HEADS)
-    low = 2 ** int(math.floor(math.log2(heads)))
+    low = power_of_2_below(heads)
     if low == heads:
         return _power_of_2_slopes(heads)
     extra = _power_of_2_slopes(2 * low)[0::2][: heads - low]

@@ -179,10 +179,10 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
 def _alibi(heads: int, lang: str) -> list[str]:
     """ALiBi's score and slopes for `heads` heads, with the authors' rule where heads is no power of 2
     (the largest power of 2 below, L, then every other slope of 2L heads), and the slopes themselves."""
-    from explorer.backend.alibi import slopes
+    from explorer.backend.alibi import power_of_2_below, slopes
 
     m = slopes(heads)                                                         # (H,)
-    low = 2 ** int(math.floor(math.log2(heads)))
+    low = power_of_2_below(heads)
     out = ["score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> − m<sub>h</sub> |i − j|", _w("alibi", lang)]
     if low == heads:
         out.append(f"m<sub>h</sub> = 2<sup>−8h/{heads}</sup>, h = 1 … {heads} ({_w('heads', lang)} = {heads})")

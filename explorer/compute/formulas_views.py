@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from explorer.backend import layouts
-from explorer.backend.alibi import slopes
+from explorer.backend.alibi import power_of_2_below, slopes
 from explorer.backend.dtype_rounding import PRECISIONS, collision_position
 from explorer.backend.encodings import channel_counts, frequencies
 from explorer.backend.precision import pe_rounded
@@ -102,7 +102,7 @@ def _layout(layout: str, lang: str) -> str:
 def _alibi_line(state, lang: str) -> str:
     heads, h = state.heads, state.alibi_head
     m = float(slopes(heads)[h])
-    low = 2 ** int(math.floor(math.log2(heads)))
+    low = power_of_2_below(heads)
     top, den = (h + 1, low) if h < low else (2 * (h - low) + 1, 2 * low)
     which = fill(_w("head" if low == heads else "rule", lang), h, heads)
     return (f"f<sub>ALiBi</sub>(k) = e<sup>−m k</sup>, m = 2<sup>−8·{top}/{den}</sup> = {num(m, 5)}; {which}")
