@@ -117,17 +117,24 @@ def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, 
     return out
 
 
+def _raw_header(fd: int) -> tuple[bytes, int]:
+    """(the header as parse_header takes it: its 8-byte length, then the JSON it announces where the file
+    holds it and MAX_HEADER allows; the file's size) of the safetensors file open as `fd`."""
+    size = os.fstat(fd).st_size
+    head = os.pread(fd, 8, 0)
+    n = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+    if len(head) == 8 and n <= MAX_HEADER and n + 8 <= size:
+        head += os.pread(fd, n, 8)
+    return head, size
+
+
 def header_fault(path):
     """Why parse_header refuses the safetensors file at `path` (its reason, without the path), or None when it
     finds no fault or the file cannot be read: the check asks it which part of a header the safetensors library
     refused, in our words (the library's are Rust's: "invalid utf-8 sequence of 1 bytes from index 4")."""
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            head = f.read(8)
-            n = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
-            if len(head) == 8 and n <= MAX_HEADER and n + 8 <= size:
-                head += f.read(n)
+            head, size = _raw_header(f.fileno())
         parse_header(path, head, size)
     except InputError as exc:
         said = exc.args[0]
@@ -169,11 +176,7 @@ class SafetensorsReader:
         except OSError as exc:
             raise InputError(msg("cannot open %1: %2", path, os_reason(exc))) from None
         self._fds.append(fd)
-        size = os.fstat(fd).st_size
-        head = os.pread(fd, 8, 0)
-        n = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
-        if len(head) == 8 and n <= MAX_HEADER and n + 8 <= size:
-            head += os.pread(fd, n, 8)
+        head, size = _raw_header(fd)
         for name, (dtype, shape, start, nbytes) in parse_header(path, head, size).items():
             short = strip_prefix(name)
             require(short not in self._entries, "%1: tensor %2 appears twice in the checkpoint", path,
