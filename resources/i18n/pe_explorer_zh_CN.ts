@@ -904,10 +904,6 @@ your data</source>
             <translation>%1 太大，不像 safetensors 索引（%2 字节；最多读取 %3 字节）</translation>
         </message>
         <message>
-            <source>%1 is too large to be a tokenizer.json</source>
-            <translation>%1 太大，不可能是 tokenizer.json</translation>
-        </message>
-        <message>
             <source>%1 must be %2 (one line, at most %3 characters), not %4</source>
             <translation>%1 必须是%2（一行，至多 %3 个字符），而不是 %4</translation>
         </message>

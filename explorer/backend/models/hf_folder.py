@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
@@ -39,21 +40,29 @@ def _read_json(path: Path, what: str) -> dict:
     _no_special_file(path)
     require(path.is_file(), "%1 has no %2; a model folder needs config.json, tokenizer.json and "
                             "model.safetensors", path.parent, path.name)
-    try:
+    with _reading(path, what):
         require(path.stat().st_size <= MAX_JSON, "%1 is too large to be a %2", path, what)
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except InputError:
-        raise
+        text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # json's words in ours ("Expecting value" was English)
+        raise InputError(msg("%1 is not a valid %2: %3", path, what, json_reason(exc))) from None
+    require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
+    return data
+
+
+@contextmanager
+def _reading(path: Path, what: str):
+    """Reading `path` (a `what`: config.json, tokenizer.json) as text: a file gone meanwhile, not UTF-8 or
+    unreadable is said in one line of ours."""
+    try:
+        yield
     except FileNotFoundError:
         raise InputError(msg("%1 vanished while it was read", path)) from None
     except UnicodeDecodeError as exc:
         raise InputError(msg("%1 is not a valid %2: it is not UTF-8 text (byte %3)", path, what, exc.start)) from None
-    except (ValueError, RecursionError) as exc:  # json's words in ours ("Expecting value" was English)
-        raise InputError(msg("%1 is not a valid %2: %3", path, what, json_reason(exc))) from None
     except OSError as exc:
         raise InputError(msg("cannot read %1: %2", path, os_reason(exc))) from None
-    require(isinstance(data, dict), "%1 is not a valid %2: it must hold a JSON object", path, what)
-    return data
 
 
 def load_tokenizer(path: Path):
@@ -65,20 +74,11 @@ def load_tokenizer(path: Path):
         from tokenizers import Tokenizer
     except ImportError:
         raise InputError("the tokenizers package is not installed; run: pip install tokenizers") from None
-    text = ""
-    try:
-        require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a tokenizer.json", path)
+    with _reading(path, "tokenizer.json"):
+        require(path.stat().st_size <= MAX_JSON * 4, "%1 is too large to be a %2", path, "tokenizer.json")
         text = path.read_bytes().decode("utf-8")
+    try:
         return Tokenizer.from_str(text)
-    except InputError:
-        raise
-    except FileNotFoundError:
-        raise InputError(msg("%1 vanished while it was read", path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(msg("%1 is not a valid %2: it is not UTF-8 text (byte %3)", path, "tokenizer.json",
-                             exc.start)) from None
-    except OSError as exc:
-        raise InputError(msg("cannot read %1: %2", path, os_reason(exc))) from None
     except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file, in Rust's words
         reason = _tokenizer_reason(text, exc)
         raise InputError(msg("%1 is not a valid %2: %3", path, "tokenizer.json", reason)) from None
