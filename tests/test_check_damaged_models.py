@@ -40,6 +40,15 @@ def _said(capsys, argv: list[str], english: str, chinese: str) -> None:
         assert lang == "en" or not any(word in err for word in LIBRARY_WORDS), err
 
 
+def _damaged_copy(good: Path, tmp_path: Path, name: str, change) -> tuple[Path, Path]:
+    """(a copy of the model folder `good` whose file `name` holds change(its bytes), that file)."""
+    folder = tmp_path / "m"
+    shutil.copytree(good, folder)
+    path = folder / name
+    path.write_bytes(change(path.read_bytes()))
+    return folder, path
+
+
 def _qk(folder: Path, out: Path) -> list[str]:
     return ["export", "qk", "--model", str(folder), "--text", "the cat", "-o", str(out)]
 
@@ -109,10 +118,7 @@ CONFIGS = {   # how config.json is damaged -> the reason in English, in Chinese
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_a_damaged_config_json(tmp_path, capsys, llama, name):
     change, english, chinese = CONFIGS[name]
-    folder = tmp_path / "m"
-    shutil.copytree(llama, folder)
-    config = folder / "config.json"
-    config.write_bytes(change(config.read_bytes()))
+    folder, config = _damaged_copy(llama, tmp_path, "config.json", change)
     _said(capsys, _qk(folder, tmp_path / "qk.npz"), f"{config} is not a valid config.json: {english}",
           f"{config} 不是有效的 config.json：{chinese}")
 
@@ -136,10 +142,7 @@ TOKENIZERS = {
 @pytest.mark.parametrize("name", sorted(TOKENIZERS))
 def test_a_damaged_tokenizer_json(tmp_path, capsys, llama, name):
     change, english, chinese = TOKENIZERS[name]
-    folder = tmp_path / "m"
-    shutil.copytree(llama, folder)
-    path = folder / "tokenizer.json"
-    path.write_bytes(change(path.read_bytes()))
+    folder, path = _damaged_copy(llama, tmp_path, "tokenizer.json", change)
     if english is None:             # the tokenizers library's refusal: where, in our words
         column = path.read_text().index('"model": null') + len('"model": null') + 1
         english = ("it is JSON, but not a tokenizer the tokenizers library can read: a field of the wrong kind, or a "
