@@ -53,12 +53,9 @@ def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, p: Path):
     its CRC-32 (zipfile's only BadZipFile while reading), its deflated data (zlib) or their end."""
     try:
         f = z.open(info)
-    except (zipfile.BadZipFile, ValueError) as exc:   # ValueError: a negative offset (seek's EINVAL is OSError)
-        raise InputError(_damaged(p, msg("archive member %1 is damaged (its header does not match the "
-                                         "archive's directory)", info.filename))) from exc
-    except OSError as exc:
-        if exc.errno != errno.EINVAL:         # the disk's own error: said as the system says it
-            raise
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:  # ValueError: a negative offset; OSError: seek's EINVAL
+        if isinstance(exc, OSError) and exc.errno != errno.EINVAL:    # the disk's own error: said as the system
+            raise                                                      # says it
         raise InputError(_damaged(p, msg("archive member %1 is damaged (its header does not match the "
                                          "archive's directory)", info.filename))) from exc
     except NotImplementedError:
