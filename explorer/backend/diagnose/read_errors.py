@@ -1,6 +1,8 @@
 """numpy's errors for a table file it cannot read, said in the check's own words (translated: numpy's
 English had reached the Chinese window, "the magic string is not correct", "could not convert string
-to float"). A text numpy may write otherwise is kept as it is: it still says what went wrong."""
+to float"). A text numpy may write otherwise is kept as it is: it still says what went wrong. Also the
+reasons the .pt and .npz readers know by an exception's type or their position (TRUNCATED, ...), and
+where a .csv stops being UTF-8."""
 
 from __future__ import annotations
 
