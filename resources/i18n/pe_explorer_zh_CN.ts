@@ -784,6 +784,10 @@ your data</source>
             <translation>%1 已存在且不是文件；幻灯片无法替换它</translation>
         </message>
         <message>
+            <source>%1 has %2 scales; with no weight_block_size in config.json it needs one</source>
+            <translation>%1 有 %2 个缩放因子；config.json 没有 weight_block_size 时只能有一个</translation>
+        </message>
+        <message>
             <source>%1 has learned positions, no RoPE; showing SmolLM2-135M</source>
             <translation>%1 使用可学习的位置，没有 RoPE；改为显示 SmolLM2-135M</translation>
         </message>
@@ -814,6 +818,10 @@ your data</source>
         <message>
             <source>%1 has no tokenizer.json (the model's own tokenizer is needed)</source>
             <translation>%1 中没有 tokenizer.json（需要模型自带的分词器）</translation>
+        </message>
+        <message>
+            <source>%1 has scales of shape %2; blocks of %3 x %4 over its shape %5 need %6</source>
+            <translation>%1 的缩放因子形状为 %2；以 %3 x %4 的块覆盖其形状 %5 需要 %6</translation>
         </message>
         <message>
             <source>%1 holds %2 arrays (%3): choose one with %4</source>
@@ -2024,6 +2032,18 @@ your data</source>
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
         <message>
+            <source>config.json's quantization_config must be an object, not %1</source>
+            <translation>config.json 的 quantization_config 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json's quantization_config.quant_method must be text, not %1</source>
+            <translation>config.json 的 quantization_config.quant_method 必须是文本，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json's weight_block_size must be two whole numbers from 1 to %1, not %2</source>
+            <translation>config.json 的 weight_block_size 必须是两个 1 到 %1 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json: %1 is null beside %2 layers; transformers cannot build their mask</source>
             <translation>config.json：存在 %2 层，但 %1 为 null；transformers 无法为其构建掩码</translation>
         </message>
@@ -2800,6 +2820,14 @@ your data</source>
             <translation>张量 %1 的 dtype %2 未知</translation>
         </message>
         <message>
+            <source>tensor %1 is stored as %2 (FP8) without its scales %3</source>
+            <translation>张量 %1 以 %2（FP8）存储，但缺少其缩放因子 %3</translation>
+        </message>
+        <message>
+            <source>tensor %1 is stored as %2 (FP8), but config.json's quantization_config is not fine-grained FP8 (quant_method "fp8"; this one: %3), so its scales are unknown</source>
+            <translation>张量 %1 以 %2（FP8）存储，但 config.json 的 quantization_config 不是细粒度 FP8（quant_method "fp8"；此处为 %3），因此不知道它的缩放因子</translation>
+        </message>
+        <message>
             <source>tensor %1 leaves a gap at byte %2</source>
             <translation>张量 %1 在第 %2 字节处留下了空隙</translation>
         </message>
@@ -2910,6 +2938,10 @@ your data</source>
         <message>
             <source>the checkpoint has no tensor %1</source>
             <translation>检查点中没有张量 %1</translation>
+        </message>
+        <message>
+            <source>the checkpoint has no tensor %1: its weights are quantized (%2), which PE Explorer does not read; a copy in BF16, FP16, FP32 or FP8 with block scales opens</source>
+            <translation>检查点中没有张量 %1：其权重经过量化（%2），PE Explorer 无法读取；BF16、FP16、FP32 或带块缩放因子的 FP8 副本可以打开</translation>
         </message>
         <message>
             <source>the checkpoint has no tensor %1; is it the model it claims to be?</source>

@@ -102,6 +102,7 @@ class _KeptReads:
 
     def __init__(self, reader: TensorReader):
         self.reader, self.kept = reader, {}
+        self.quant = getattr(reader, "quant", None)      # (families.need names a quantized checkpoint's method)
 
     def names(self) -> list[str]:
         return self.reader.names()

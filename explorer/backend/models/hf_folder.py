@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from explorer.backend.models.model import Model, build_model
+from explorer.backend.models.fp8 import quantization_of
 from explorer.backend.models.tensors import open_safetensors_folder
 from explorer.errors import InputError, json_reason, link_loop, msg, os_reason, require
 
@@ -121,7 +122,7 @@ def open_hf_folder(path, name: str | None = None) -> Model:
     model_config(config, name or folder.name)                  # unsupported model_type: refuse before any weights
     tokenizer = load_tokenizer(folder / "tokenizer.json")
     try:
-        reader = open_safetensors_folder(folder)
+        reader = open_safetensors_folder(folder, quantization_of(config))
     except FileNotFoundError:
         raise InputError(msg("a file of %1 vanished while it was opened", folder)) from None
     except OSError as exc:

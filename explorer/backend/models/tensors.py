@@ -22,6 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
+from explorer.backend.models import fp8
 from explorer.errors import InputError, link_loop, msg, os_reason, require
 
 MAX_INDEX_BYTES = 64 << 20   # model.safetensors.index.json: a line a tensor name, far below this
@@ -34,6 +35,7 @@ MAX_WHOLE_READ = 1 << 30            # read(): a whole tensor of at most 1 GiB
 DTYPE_SIZES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "F8_E8M0": 1, "I16": 2, "U16": 2,
                "F16": 2, "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8, "C64": 8}
 READABLE = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "BF16": "<u2"}
+DECODED = (*READABLE, *fp8.FP8, fp8.E8M0)    # float8 through a table of its 256 values (models.fp8)
 
 
 class TensorReader(Protocol):
@@ -145,6 +147,8 @@ def header_fault(path):
 
 
 def _to_float32(buf: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    if dtype in fp8.FP8 or dtype == fp8.E8M0:
+        return fp8.decode(buf, dtype, shape)
     arr = np.frombuffer(buf, dtype=READABLE[dtype]).reshape(shape)
     if dtype == "BF16":
         return (arr.astype(np.uint32) << 16).view(np.float32)
@@ -154,7 +158,8 @@ def _to_float32(buf: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
 class SafetensorsReader:
     """One `model.safetensors`, or the shards listed in `model.safetensors.index.json`; headers only on open."""
 
-    def __init__(self, files: list[Path]):
+    def __init__(self, files: list[Path], quant: fp8.Quantization = fp8.Quantization()):
+        self.quant = quant              # config.json's quantization_config: FP8 weights' block scales
         self._fds: list[int] = []
         self._paths = [Path(p) for p in files]
         require(bool(self._paths), "the checkpoint's safetensors index lists no files (an empty weight_map)")
@@ -186,8 +191,10 @@ class SafetensorsReader:
     def _entry(self, name: str, ndim: int | None = None) -> _Entry:
         require(name in self._entries, "the checkpoint has no tensor %1", repr(name))
         e = self._entries[name]
-        require(e.dtype in READABLE, "tensor %1 has dtype %2; only %3 tensors can be read", repr(name),
-                                     e.dtype, ", ".join(READABLE))
+        require(e.dtype in DECODED, "tensor %1 has dtype %2; only %3 tensors can be read", repr(name), e.dtype,
+                ", ".join(DECODED))
+        if e.dtype in fp8.FP8 and (self.quant.method != "fp8" or fp8.scale_name(name) not in self._entries):
+            raise fp8.unreadable(name, e.dtype, self.quant)
         require(ndim is None or len(e.shape) == ndim,
                 "tensor %1 has shape %2, expected %3 dimensions", repr(name), e.shape, ndim)
         return e
@@ -213,7 +220,13 @@ class SafetensorsReader:
         e = self._entry(name)
         require(e.nbytes <= MAX_WHOLE_READ, "tensor %1 (%2 bytes) is too big to read whole",
                                                      repr(name), f"{e.nbytes:,}")
-        return _to_float32(self._pread(e, e.nbytes, e.start), e.dtype, e.shape)
+        values = _to_float32(self._pread(e, e.nbytes, e.start), e.dtype, e.shape)
+        return self._scaled(name, e, values) if e.dtype in fp8.FP8 else values
+
+    def _scaled(self, name: str, e: _Entry, values: np.ndarray, row_ids: np.ndarray | None = None) -> np.ndarray:
+        """FP8 values (of the whole tensor, or its rows row_ids) times their block scales."""
+        scales = fp8.scale_name(name)
+        return fp8.scaled(values, self.read(scales), self.quant, scales, e.shape, row_ids)
 
     def rows(self, name: str, ids) -> np.ndarray:
         e = self._entry(name, ndim=2)
@@ -224,11 +237,12 @@ class SafetensorsReader:
         row_bytes = cols * DTYPE_SIZES[e.dtype]
         if ids.size > 1 and (np.diff(ids) == 1).all():                        # a run (a position table)
             buf = self._pread(e, row_bytes * ids.size, e.start + int(ids[0]) * row_bytes)
-            return _to_float32(buf, e.dtype, (ids.size, cols))
-        out = np.empty((ids.size, cols), dtype=np.float32)                    # (n, cols)
-        for j, i in enumerate(ids.tolist()):
-            out[j] = _to_float32(self._pread(e, row_bytes, e.start + i * row_bytes), e.dtype, (cols,))
-        return out
+            out = _to_float32(buf, e.dtype, (ids.size, cols))
+        else:
+            out = np.empty((ids.size, cols), dtype=np.float32)                # (n, cols)
+            for j, i in enumerate(ids.tolist()):
+                out[j] = _to_float32(self._pread(e, row_bytes, e.start + i * row_bytes), e.dtype, (cols,))
+        return self._scaled(name, e, out, ids) if e.dtype in fp8.FP8 else out
 
     def close(self) -> None:
         fds, self._fds = self._fds, []
@@ -236,8 +250,9 @@ class SafetensorsReader:
             os.close(fd)
 
 
-def open_safetensors_folder(folder: Path) -> SafetensorsReader:
-    """The reader for a folder's model.safetensors or its index.json shards; InputError if neither."""
+def open_safetensors_folder(folder: Path, quant: fp8.Quantization = fp8.Quantization()) -> SafetensorsReader:
+    """The reader for a folder's model.safetensors or its index.json shards (quant: its config.json's
+    quantization_config); InputError if neither."""
     index = folder / "model.safetensors.index.json"
     if index.is_file():
         require(index.stat().st_size <= MAX_INDEX_BYTES, "%1 is too large to be a safetensors index "
@@ -251,7 +266,7 @@ def open_safetensors_folder(folder: Path) -> SafetensorsReader:
         for shard in shards:
             require(isinstance(shard, str) and shard == Path(shard).name and shard.endswith(".safetensors"),
                     "%1 names a shard %2 that is not a .safetensors file in the folder", index, repr(shard))
-        return SafetensorsReader([folder / s for s in shards])
+        return SafetensorsReader([folder / s for s in shards], quant)
     single = folder / "model.safetensors"
     require(single.is_file(), "%1 has no model.safetensors (nor model.safetensors.index.json)", folder)
-    return SafetensorsReader([single])
+    return SafetensorsReader([single], quant)

