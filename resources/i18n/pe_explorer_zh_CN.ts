@@ -784,8 +784,8 @@ your data</source>
             <translation>%1 已存在且不是文件；幻灯片无法替换它</translation>
         </message>
         <message>
-            <source>%1 has %2 scales; with no weight_block_size in config.json it needs one</source>
-            <translation>%1 有 %2 个缩放因子；config.json 没有 weight_block_size 时只能有一个</translation>
+            <source>%1 has %2 scales where config.json's quantization_config gives one to the whole tensor</source>
+            <translation>%1 有 %2 个缩放因子，而 config.json 的 quantization_config 规定整个张量只有一个</translation>
         </message>
         <message>
             <source>%1 has learned positions, no RoPE; showing SmolLM2-135M</source>
@@ -2032,16 +2032,24 @@ your data</source>
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
         <message>
+            <source>config.json's %1 must be two whole numbers from 1 to %2, not %3</source>
+            <translation>config.json 的 %1 必须是两个 1 到 %2 之间的整数，而不是 %3</translation>
+        </message>
+        <message>
+            <source>config.json's group_size must be a whole number from 1 to %1, not %2</source>
+            <translation>config.json 的 group_size 必须是 1 到 %1 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
             <source>config.json's quantization_config must be an object, not %1</source>
             <translation>config.json 的 quantization_config 必须是对象，而不是 %1</translation>
         </message>
         <message>
-            <source>config.json's quantization_config.quant_method must be text, not %1</source>
-            <translation>config.json 的 quantization_config.quant_method 必须是文本，而不是 %1</translation>
+            <source>config.json's quantization_config.config_groups must be an object, not %1</source>
+            <translation>config.json 的 quantization_config.config_groups 必须是对象，而不是 %1</translation>
         </message>
         <message>
-            <source>config.json's weight_block_size must be two whole numbers from 1 to %1, not %2</source>
-            <translation>config.json 的 weight_block_size 必须是两个 1 到 %1 之间的整数，而不是 %2</translation>
+            <source>config.json's quantization_config.quant_method must be text, not %1</source>
+            <translation>config.json 的 quantization_config.quant_method 必须是文本，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: %1 is null beside %2 layers; transformers cannot build their mask</source>
@@ -2824,8 +2832,8 @@ your data</source>
             <translation>张量 %1 以 %2（FP8）存储，但缺少其缩放因子 %3</translation>
         </message>
         <message>
-            <source>tensor %1 is stored as %2 (FP8), but config.json's quantization_config is not fine-grained FP8 (quant_method "fp8"; this one: %3), so its scales are unknown</source>
-            <translation>张量 %1 以 %2（FP8）存储，但 config.json 的 quantization_config 不是细粒度 FP8（quant_method "fp8"；此处为 %3），因此不知道它的缩放因子</translation>
+            <source>tensor %1 is stored as %2 (FP8), but config.json's quantization_config (%3) is neither fine-grained FP8 nor compressed-tensors' FP8 under one symmetric scheme, so its scales are unknown</source>
+            <translation>张量 %1 以 %2（FP8）存储，但 config.json 的 quantization_config（%3）既不是细粒度 FP8，也不是单一对称方案下的 compressed-tensors FP8，因此不知道它的缩放因子</translation>
         </message>
         <message>
             <source>tensor %1 leaves a gap at byte %2</source>
@@ -2940,8 +2948,8 @@ your data</source>
             <translation>检查点中没有张量 %1</translation>
         </message>
         <message>
-            <source>the checkpoint has no tensor %1: its weights are quantized (%2), which PE Explorer does not read; a copy in BF16, FP16, FP32 or FP8 with block scales opens</source>
-            <translation>检查点中没有张量 %1：其权重经过量化（%2），PE Explorer 无法读取；BF16、FP16、FP32 或带块缩放因子的 FP8 副本可以打开</translation>
+            <source>the checkpoint has no tensor %1: its weights are quantized (%2), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens</source>
+            <translation>检查点中没有张量 %1：其权重经过量化（%2），PE Explorer 无法读取；BF16、FP16、FP32 或 FP8 副本可以打开</translation>
         </message>
         <message>
             <source>the checkpoint has no tensor %1; is it the model it claims to be?</source>

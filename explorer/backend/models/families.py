@@ -44,7 +44,7 @@ def need(reader: TensorReader, *names: str) -> str:
     name = first(reader, *names)
     method = getattr(getattr(reader, "quant", None), "method", "")
     require(name is not None or method in ("", "fp8"), "the checkpoint has no tensor %1: its weights are quantized "
-            "(%2), which PE Explorer does not read; a copy in BF16, FP16, FP32 or FP8 with block scales opens",
+            "(%2), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens",
             repr(names[0]), method)
     require(name is not None, "the checkpoint has no tensor %1; is it the model it claims to be?", repr(names[0]))
     return name

@@ -29,34 +29,73 @@ MAX_BLOCK = 1 << 20
 class Quantization:
     """What config.json's quantization_config says about the weights."""
 
-    method: str = ""                           # its quant_method ("" when the config has none)
-    block: tuple[int, int] | None = None       # fine-grained FP8's weight_block_size (None: a scale a tensor)
+    method: str = ""                  # its quant_method ("" when the config has none)
+    block: tuple | None = None        # (rows, columns) that share one scale, None for a whole side; None: one
+    #                                   scale a tensor
+    scales: str = ""                  # the suffix of a float8 weight's scales: "weight_scale_inv" (fine-grained
+    #                                   FP8), "weight_scale" (compressed-tensors); "": float8 weights are not read
 
 
 def quantization_of(config: dict) -> Quantization:
     """The checkpoint's Quantization from its config.json (InputError for a malformed one)."""
     q = config.get("quantization_config")
+    if q is None and isinstance(config.get("text_config"), dict):        # (a few multimodal configs)
+        q = config["text_config"].get("quantization_config")
     if q is None:
         return Quantization()
     require(isinstance(q, dict), "config.json's quantization_config must be an object, not %1", repr(q))
     method = q.get("quant_method", "")
     require(isinstance(method, str), "config.json's quantization_config.quant_method must be text, not %1",
             repr(method))
-    if method != "fp8":
-        return Quantization(method)
-    block = q.get("weight_block_size")
-    if block is None:
-        return Quantization(method)
-    require(isinstance(block, list) and len(block) == 2
-            and all(type(b) is int and 0 < b <= MAX_BLOCK for b in block),
-            "config.json's weight_block_size must be two whole numbers from 1 to %1, not %2", MAX_BLOCK,
-            repr(block))
-    return Quantization(method, (block[0], block[1]))
+    if method == "fp8":
+        return Quantization(method, _block(q.get("weight_block_size"), "weight_block_size"), "weight_scale_inv")
+    if method == "compressed-tensors":
+        return _compressed_tensors(q)
+    return Quantization(method)
 
 
-def scale_name(name: str) -> str:
-    """The scales' tensor of FP8 weight `name` ("x.weight" -> "x.weight_scale_inv")."""
-    return name.rsplit(".", 1)[0] + ".weight_scale_inv" if name.endswith(".weight") else name + "_scale_inv"
+def _block(value, key: str, needed: bool = False) -> tuple[int, int] | None:
+    """config.json's `key`: two block sides, or None (one scale a tensor) where it is null and not needed."""
+    if value is None and not needed:
+        return None
+    require(isinstance(value, list) and len(value) == 2
+            and all(type(b) is int and 0 < b <= MAX_BLOCK for b in value),
+            "config.json's %1 must be two whole numbers from 1 to %2, not %3", key, MAX_BLOCK, repr(value))
+    return value[0], value[1]
+
+
+def _compressed_tensors(q: dict) -> Quantization:
+    """compressed-tensors' float-quantized FP8 (llm-compressor's FP8 models): the 8-bit float weights of its
+    config groups under one symmetric scheme, one scale a tensor, an output channel, a group of columns
+    (group_size) or a block (block_structure). Several schemes, zero points or other strategies: not read."""
+    groups = q.get("config_groups")
+    require(isinstance(groups, dict), "config.json's quantization_config.config_groups must be an object, not %1",
+            repr(groups))
+    keys = ("strategy", "group_size", "block_structure", "symmetric")
+    schemes = {tuple(repr(w.get(k)) for k in keys): w for g in groups.values() if isinstance(g, dict)
+               for w in [g.get("weights")] if isinstance(w, dict) and w.get("type") == "float"
+               and w.get("num_bits") == 8}
+    if len(schemes) != 1 or next(iter(schemes.values())).get("symmetric") is False:
+        return Quantization("compressed-tensors")
+    w = next(iter(schemes.values()))
+    strategy, group = w.get("strategy"), w.get("group_size")
+    if strategy == "group":
+        require(type(group) is int and 0 < group <= MAX_BLOCK, "config.json's group_size must be a whole number "
+                "from 1 to %1, not %2", MAX_BLOCK, repr(group))
+        return Quantization("compressed-tensors", (1, group), "weight_scale")
+    if strategy == "block":
+        return Quantization("compressed-tensors", _block(w.get("block_structure"), "block_structure", True),
+                            "weight_scale")
+    if strategy in ("tensor", "channel"):
+        return Quantization("compressed-tensors", None if strategy == "tensor" else (1, None), "weight_scale")
+    return Quantization("compressed-tensors")
+
+
+def scale_name(name: str, suffix: str = "weight_scale_inv") -> str:
+    """The scales' tensor of float8 weight `name` ("x.weight" -> "x.weight_scale_inv")."""
+    if name.endswith(".weight"):
+        return name.rsplit(".", 1)[0] + "." + suffix
+    return name + "_" + suffix.removeprefix("weight_")               # (transformers' 3-D experts: x_scale_inv)
 
 
 @lru_cache(maxsize=None)
@@ -82,10 +121,10 @@ def scaled(values: np.ndarray, scale: np.ndarray, quant: Quantization, name: str
     """values (the float8 weight `name` of `shape`, or its rows row_ids: (len(row_ids), cols)) times their
     blocks' scales; float32, values' shape. InputError where the scales do not fit the blocks."""
     if quant.block is None:
-        require(scale.size == 1, "%1 has %2 scales; with no weight_block_size in config.json it needs one",
-                repr(name), scale.size)
+        require(scale.size == 1, "%1 has %2 scales where config.json's quantization_config gives one to the whole "
+                "tensor", repr(name), scale.size)
         return values * np.float32(scale.reshape(()))
-    b0, b1 = quant.block
+    b0, b1 = (side or whole for side, whole in zip(quant.block, shape[-2:]))      # (None: the whole side)
     grid = (*shape[:-2], -(-shape[-2] // b0), -(-shape[-1] // b1))
     require(len(shape) >= 2 and scale.shape == grid,
             "%1 has scales of shape %2; blocks of %3 x %4 over its shape %5 need %6", repr(name), tuple(scale.shape),
@@ -102,11 +141,12 @@ def scaled(values: np.ndarray, scale: np.ndarray, quant: Quantization, name: str
 
 
 def unreadable(name: str, dtype: str, quant: Quantization) -> InputError:
-    """Why the float8 tensor `name` cannot be read: the checkpoint is not fine-grained FP8, or it has no scales
-    for this tensor."""
-    if quant.method != "fp8":
-        return InputError(msg("tensor %1 is stored as %2 (FP8), but config.json's quantization_config is not "
-                              "fine-grained FP8 (quant_method \"fp8\"; this one: %3), so its scales are unknown",
-                              repr(name), dtype, repr(quant.method) if quant.method else msg("none")))
+    """Why the float8 tensor `name` cannot be read: config.json names no scales PE Explorer reads, or the
+    checkpoint has none for this tensor."""
+    if not quant.scales:
+        return InputError(msg("tensor %1 is stored as %2 (FP8), but config.json's quantization_config (%3) is "
+                              "neither fine-grained FP8 nor compressed-tensors' FP8 under one symmetric scheme, so "
+                              "its scales are unknown", repr(name), dtype,
+                              repr(quant.method) if quant.method else msg("none")))
     return InputError(msg("tensor %1 is stored as %2 (FP8) without its scales %3", repr(name), dtype,
-                          repr(scale_name(name))))
+                          repr(scale_name(name, quant.scales))))

@@ -193,7 +193,8 @@ class SafetensorsReader:
         e = self._entries[name]
         require(e.dtype in DECODED, "tensor %1 has dtype %2; only %3 tensors can be read", repr(name), e.dtype,
                 ", ".join(DECODED))
-        if e.dtype in fp8.FP8 and (self.quant.method != "fp8" or fp8.scale_name(name) not in self._entries):
+        if e.dtype in fp8.FP8 and (not self.quant.scales
+                                   or fp8.scale_name(name, self.quant.scales) not in self._entries):
             raise fp8.unreadable(name, e.dtype, self.quant)
         require(ndim is None or len(e.shape) == ndim,
                 "tensor %1 has shape %2, expected %3 dimensions", repr(name), e.shape, ndim)
@@ -225,7 +226,7 @@ class SafetensorsReader:
 
     def _scaled(self, name: str, e: _Entry, values: np.ndarray, row_ids: np.ndarray | None = None) -> np.ndarray:
         """FP8 values (of the whole tensor, or its rows row_ids) times their block scales."""
-        scales = fp8.scale_name(name)
+        scales = fp8.scale_name(name, self.quant.scales)
         return fp8.scaled(values, self.read(scales), self.quant, scales, e.shape, row_ids)
 
     def rows(self, name: str, ids) -> np.ndarray:
