@@ -46,6 +46,7 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "interleaved": QT_TRANSLATE_NOOP("Formulas", "interleaved (2i, 2i+1)"),  # check view's box names them
     "shown": QT_TRANSLATE_NOOP("Formulas", "%1 positions shown, train_max_len = %2 (beyond it: grey)"),
     "odd_term": QT_TRANSLATE_NOOP("Formulas", "odd d: + the unpaired sine's term"),
+    "no_pair": QT_TRANSLATE_NOOP("Formulas", "d = %1 has no sine–cosine pair: the sum is empty"),
     "diff": QT_TRANSLATE_NOOP("Formulas", "D = T − R: your table T minus the reference R it matches or should "
                                           "match"),
     "open": QT_TRANSLATE_NOOP("Formulas", "No table yet: File → Check my table… (Ctrl+K)"),
@@ -113,8 +114,10 @@ def distance_lines(params: Params, cursor: int, lang: str, state) -> list[str]:
     d, b, hd = params.d_model, params.base, state.head_dim
     h = len(split_frequencies(d, b, "interleaved")[0])
     k = min(max(cursor, 0), params.max_len - 1)
-    out = [f"f<sub>sin</sub>(k) = (1/{h}) Σ<sub>i=0</sub><sup>{h - 1}</sup> cos(k ω<sub>i</sub>), "
-           f"{_omega(params.with_(layout='interleaved'))}, d = {d}, base = {num(b)}"]
+    sin = (f"(1/{h}) Σ<sub>i=0</sub><sup>{h - 1}</sup> cos(k ω<sub>i</sub>), "
+           f"{_omega(params.with_(layout='interleaved'))}, d = {d}, base = {num(b)}" if h
+           else "0: " + fill(_w("no_pair", lang), d))                          # d = 1: one unpaired sine
+    out = [f"f<sub>sin</sub>(k) = {sin}"]
     rope = (f"f<sub>RoPE</sub>(k) = (2/{hd}) Σ<sub>i=0</sub><sup>{hd // 2 - 1}</sup> cos(k θ<sub>i</sub>), "
             f"θ<sub>i</sub> = {num(state.rope_base)}<sup>−2i/{hd}</sup> ({_w('ones', lang)})")
     if not state.plain_rope:

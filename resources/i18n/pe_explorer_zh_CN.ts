@@ -3685,6 +3685,10 @@ your data</source>
             <translation>d 为奇数：再加上未配对正弦的一项</translation>
         </message>
         <message>
+            <source>d = %1 has no sine–cosine pair: the sum is empty</source>
+            <translation>d = %1 时没有正弦–余弦对：求和为空</translation>
+        </message>
+        <message>
             <source>D = T − R: your table T minus the reference R it matches or should match</source>
             <translation>D = T − R：你的表 T 减去它符合或应当符合的参考表 R</translation>
         </message>
