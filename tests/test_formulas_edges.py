@@ -32,3 +32,36 @@ def test_distance_at_d_model_1_writes_an_empty_sum_not_one_over_zero():
     assert "d = 1 时没有正弦–余弦对" in zh
     two = html("distance", Params(d_model=2), state=state)
     assert "(1/1) Σ<sub>i=0</sub><sup>0</sup> cos(k ω<sub>i</sub>)" in two
+
+
+def _yarn(lang="en", **fields) -> str:
+    from explorer.compute.rope import RopeState
+
+    return plain(html("rope", Params(), lang=lang, state=RopeState(page="scaling", rope_type="yarn", **fields)))
+
+
+def test_yarn_line_writes_the_clamps_the_backend_applies():
+    """A short original context floors low below 0 and the backend clamps it (max(low, 0), as transformers'
+    find_correction_range): the line read low = ⌊…⌋ = 0 beside a floor of −2. A base near 1 ceils high above
+    dim − 1, clamped by min(high, dim − 1) the same way."""
+    import math
+
+    from explorer.backend.rope_types import yarn_ramp
+    from explorer.compute.rope import RopeState
+
+    state = RopeState(page="scaling", rope_type="yarn", factor=4.0, original_max_len=128)
+    assert math.floor(64 * math.log(128 / (2 * math.pi * 32)) / (2 * math.log(10000))) == -2
+    assert yarn_ramp(state.scaling(), 64, 10000.0)[1] == 0
+    for lang in ("en", "zh_CN"):
+        text = _yarn(lang, factor=4.0, original_max_len=128)
+        assert "low = max(⌊64 ln(128 / (2π·32)) / (2 ln 10000)⌋, 0) = max(−2, 0) = 0, high = ⌈" in text
+        assert "min(" not in text
+    loose = _yarn(factor=4.0, original_max_len=128, truncate=False)
+    assert "low = max(64 ln(128 / (2π·32)) / (2 ln 10000), 0) = max(−1.569, 0) = 0" in loose
+    state = RopeState(page="scaling", rope_type="yarn", factor=4.0, original_max_len=4096, base=2.0, head_dim=16)
+    assert math.ceil(16 * math.log(4096 / (2 * math.pi)) / (2 * math.log(2))) == 75
+    assert yarn_ramp(state.scaling(), 16, 2.0)[2] == 15
+    text = _yarn(factor=4.0, original_max_len=4096, base=2.0, head_dim=16)
+    assert "high = min(⌈… (2π·1) …⌉, 15) = min(75, 15) = 15" in text and "max(" not in text
+    unclamped = _yarn(factor=8.0, original_max_len=4096, head_dim=128, base=500000.0)
+    assert "low = ⌊128 ln(4096 / (2π·32)) / (2 ln 500000)⌋ = 14, high = ⌈… (2π·1) …⌉ = 32" in unclamped

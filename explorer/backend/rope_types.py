@@ -63,8 +63,9 @@ def default_inv_freq(dim: int, base: float) -> np.ndarray:
     return 1.0 / float(base) ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
 
 
-def yarn_ramp(scaling: RopeScaling, dim: int, base: float) -> tuple[np.ndarray, float, float]:
-    """(ramp (dim/2,), low, high): ramp_i = clip((i - low) / (high - low), 0, 1), the weight of w_i / factor."""
+def yarn_bounds(scaling: RopeScaling, dim: int, base: float) -> tuple[float, float]:
+    """(low, high) before yarn_ramp clamps them to 0 and dim - 1: the correction dims of beta_fast and beta_slow,
+    floored and ceiled unless truncate is False (transformers' find_correction_range before max / min)."""
     fast, slow = scaling.yarn_betas
     length = scaling.original_max_position_embeddings
 
@@ -74,6 +75,12 @@ def yarn_ramp(scaling: RopeScaling, dim: int, base: float) -> tuple[np.ndarray, 
     low, high = correction_dim(fast), correction_dim(slow)
     if scaling.truncate is not False:
         low, high = math.floor(low), math.ceil(high)
+    return low, high
+
+
+def yarn_ramp(scaling: RopeScaling, dim: int, base: float) -> tuple[np.ndarray, float, float]:
+    """(ramp (dim/2,), low, high): ramp_i = clip((i - low) / (high - low), 0, 1), the weight of w_i / factor."""
+    low, high = yarn_bounds(scaling, dim, base)
     low, high = max(low, 0), min(high, dim - 1)
     top = high + 0.001 if low == high else high       # transformers' guard against a zero width
     ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (top - low), 0.0, 1.0)

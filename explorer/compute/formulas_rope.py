@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from explorer.backend.rope_types import dynamic_scale, yarn_ramp
+from explorer.backend.rope_types import dynamic_scale, yarn_bounds, yarn_ramp
 from explorer.compute.formulas import num
 from explorer.compute.rope_scaled import scaled_view
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
@@ -43,6 +43,7 @@ def _pair(prof, lang: str) -> str:
 
 def _yarn(scaling, prof, dim: int, base: float, lang: str) -> list[str]:
     _, low, high = yarn_ramp(scaling, dim, base)
+    raw_low, raw_high = yarn_bounds(scaling, dim, base)          # before the clamp to 0 … dim − 1
     fast, slow = scaling.yarn_betas
     trunc = scaling.truncate is not False
     lo, hi = (("⌊", "⌋"), ("⌈", "⌉")) if trunc else (("", ""), ("", ""))
@@ -54,10 +55,15 @@ def _yarn(scaling, prof, dim: int, base: float, lang: str) -> list[str]:
                f"= {num(a, 6)}")
     else:
         att = f"a = 0.1 ln s + 1 = 0.1 ln {num(s)} + 1 = {num(a, 6)}" if s > 1 else f"a = {num(a, 6)}"
+    low_text = f"{lo[0]}{dim} ln({l0} / (2π·{num(fast)})) / (2 ln {num(base)}){lo[1]}"
+    high_text = f"{hi[0]}… (2π·{num(slow)}) …{hi[1]}"
+    if raw_low != low:                                           # the clamp bites: written as the code does it
+        low_text = f"max({low_text}, 0) = max({num(raw_low, 5)}, 0)"
+    if raw_high != high:
+        high_text = f"min({high_text}, {dim - 1}) = min({num(raw_high, 5)}, {dim - 1})"
     return [f"θ′<sub>i</sub> = (1 − γ<sub>i</sub>) θ<sub>i</sub> + γ<sub>i</sub> θ<sub>i</sub> / s, "
             f"γ<sub>i</sub> = clip((i − {num(low, 5)}) / ({num(high, 5)} − {num(low, 5)}), 0, 1), s = {num(s)}",
-            f"low = {lo[0]}{dim} ln({l0} / (2π·{num(fast)})) / (2 ln {num(base)}){lo[1]} = {num(low, 5)}, "
-            f"high = {hi[0]}… (2π·{num(slow)}) …{hi[1]} = {num(high, 5)}"
+            f"low = {low_text} = {num(low, 5)}, high = {high_text} = {num(high, 5)}"
             + ("" if trunc else f" ({_w('no_trunc', lang)})") + f"; {att}"]
 
 
