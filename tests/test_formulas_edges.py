@@ -65,3 +65,23 @@ def test_yarn_line_writes_the_clamps_the_backend_applies():
     assert "high = min(⌈… (2π·1) …⌉, 15) = min(75, 15) = 15" in text and "max(" not in text
     unclamped = _yarn(factor=8.0, original_max_len=4096, head_dim=128, base=500000.0)
     assert "low = ⌊128 ln(4096 / (2π·32)) / (2 ln 500000)⌋ = 14, high = ⌈… (2π·1) …⌉ = 32" in unclamped
+
+
+def test_check_line_without_any_fit_says_so_instead_of_off_by_inf(tmp_path):
+    """An inv_freq holding a negative number, or a random table read as a RoPE cache, is fitted by nothing
+    (max_error inf, no reference): the line read "the nearest fit is off by inf"."""
+    import numpy as np
+
+    from explorer import catalogue
+    from explorer.compute.check import CheckState
+
+    np.save(tmp_path / "negative.npy", np.array([1.0, -0.5, 0.25, 0.1]))
+    np.save(tmp_path / "noise.npy", np.random.default_rng(0).standard_normal((50, 16)))
+    for name, kind in (("negative", ""), ("noise", "rope_cache")):
+        state = CheckState(source=str(tmp_path / f"{name}.npy"), kind=kind)
+        r = catalogue.VIEWS["check"].run(Params(), state)
+        assert r.reference is None and r.max_error == float("inf"), name
+        en, zh = html("check", Params(), state=state), html("check", Params(), lang="zh_CN", state=state)
+        assert "inf" not in plain(en) and "off by" not in en and "inf" not in plain(zh)
+        assert "no reference fits, and there is no nearest fit to measure against" in en
+        assert "没有相符的参考表，也没有可用来比较的最接近拟合" in zh

@@ -53,6 +53,7 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "refs": QT_TRANSLATE_NOOP("Formulas", "R: a PE table, a RoPE cos/sin cache or an inv_freq vector"),
     "allows": QT_TRANSLATE_NOOP("Formulas", "max |D| = %1 (a match allows %2)"),
     "no_ref": QT_TRANSLATE_NOOP("Formulas", "no reference fits; the nearest fit is off by %1"),
+    "no_fit": QT_TRANSLATE_NOOP("Formulas", "no reference fits, and there is no nearest fit to measure against"),
     "largest": QT_TRANSLATE_NOOP("Formulas", "largest drawn |D|"),
     "expected": QT_TRANSLATE_NOOP("Formulas", "you expect"),
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
@@ -218,8 +219,9 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
     out.append(f"T: {html.escape(r.name, quote=False)}, {' × '.join(map(str, r.shape))}, kind = {r.kind}"
                + (f", {fill(_w('positions_from', lang), start)}" if start else "")
                + (f"; {_w('expected', lang)}: {', '.join(asked)}" if asked else ""))
-    if r.difference is None:
-        return out + [fill(_w("no_ref", lang), num(r.max_error, 3))]
+    if r.difference is None:             # an error of inf: nothing was fitted (an inv_freq not all positive, ...)
+        return out + [fill(_w("no_ref", lang), num(r.max_error, 3)) if math.isfinite(r.max_error)
+                      else _w("no_fit", lang)]
     out.append(fill(_w("allows", lang), f"<b>{num(r.max_difference, 4)}</b>", num(r.tolerance, 3)))
     flat = int(np.argmax(np.abs(r.difference)))
     if r.difference.ndim == 1:

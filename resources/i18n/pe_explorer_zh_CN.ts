@@ -3709,6 +3709,10 @@ your data</source>
             <translation>没有相符的参考表；最接近的拟合相差 %1</translation>
         </message>
         <message>
+            <source>no reference fits, and there is no nearest fit to measure against</source>
+            <translation>没有相符的参考表，也没有可用来比较的最接近拟合</translation>
+        </message>
+        <message>
             <source>largest drawn |D|</source>
             <translation>图中最大的 |D|</translation>
         </message>
