@@ -85,3 +85,18 @@ def test_check_line_without_any_fit_says_so_instead_of_off_by_inf(tmp_path):
         assert "inf" not in plain(en) and "off by" not in en and "inf" not in plain(zh)
         assert "no reference fits, and there is no nearest fit to measure against" in en
         assert "没有相符的参考表，也没有可用来比较的最接近拟合" in zh
+
+
+def test_alibi_line_names_the_head_as_the_box_counts_and_as_the_slope_formula_counts():
+    """The ALiBi head box and the ALiBi view count heads from 0, the slope 2^(−8h/n) counts h from 1: the
+    line read "head 3 of 8" beside m = 2^(−8·4/8), the 4th head's slope."""
+    from explorer.backend.alibi import slopes
+
+    state = DistanceState(heads=8, alibi_head=3, learned=False)
+    assert slopes(8)[3] == 2.0 ** (-8 * 4 / 8)
+    en = html("distance", Params(), state=state)
+    assert "m = 2<sup>−8·4/8</sup> = 0.0625; ALiBi head 3 (from 0) is h = 4 of 8 (from 1)" in en
+    assert "ALiBi 头 3（从 0 数）即 8 个头中的 h = 4（从 1 数）" in html("distance", Params(), lang="zh_CN",
+                                                                   state=state)
+    rule = html("distance", Params(), state=DistanceState(heads=6, alibi_head=0, learned=False))
+    assert "2<sup>−8·1/4</sup>" in rule and "ALiBi head 0 (from 0) is h = 1 of 6 (from 1; the authors' rule" in rule

@@ -73,7 +73,7 @@ def test_distance_factors_are_the_closed_forms_at_the_cursor():
     assert f"f<sub>sin</sub> = <b>{num(np.cos(k * w).mean(), 4)}</b>" in text
     assert f"f<sub>RoPE</sub> = <b>{num(np.cos(k * theta).mean(), 4)}</b>" in text
     assert f"f<sub>ALiBi</sub> = <b>{num(math.exp(-m * k), 4)}</b>" in text
-    assert f"2<sup>−8·3/8</sup> = {num(m, 5)}" in text and "head 5 of 6" in text
+    assert f"2<sup>−8·3/8</sup> = {num(m, 5)}" in text and "ALiBi head 5 (from 0) is h = 6 of 6" in text
     assert "learned" not in text                         # the learned curve is off
 
 

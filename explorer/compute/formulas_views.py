@@ -31,8 +31,10 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "t2t_apart": QT_TRANSLATE_NOOP("Formulas", "t2t spaces its frequencies differently"),
     "ones": QT_TRANSLATE_NOOP("Formulas", "all-ones q, k"),
     "scaled": QT_TRANSLATE_NOOP("Formulas", "rope type %1: θ′<sub>i</sub> and the attention factor a = %2"),
-    "rule": QT_TRANSLATE_NOOP("Formulas", "head %1 of %2 (the authors' rule for %2 heads)"),
-    "head": QT_TRANSLATE_NOOP("Formulas", "head %1 of %2"),
+    # the ALiBi head box and the ALiBi view count heads from 0, the slope formula's h from 1 (as the paper)
+    "rule": QT_TRANSLATE_NOOP("Formulas", "ALiBi head %1 (from 0) is h = %2 of %3 (from 1; the authors' rule for "
+                                          "%3 heads)"),
+    "head": QT_TRANSLATE_NOOP("Formulas", "ALiBi head %1 (from 0) is h = %2 of %3 (from 1)"),
     "mean_cos": QT_TRANSLATE_NOOP("Formulas", "mean over p of cos∠(P[p], P[p+k]), MiniLM's 512 × 384 table"),
     "compute": QT_TRANSLATE_NOOP("Formulas", "PE~: p, ω<sub>i</sub>, p·ω<sub>i</sub> and sin, cos each rounded "
                                              "to the dtype (computed in the dtype)"),
@@ -106,7 +108,7 @@ def _alibi_line(state, lang: str) -> str:
     m = float(slopes(heads)[h])
     low = power_of_2_below(heads)
     top, den = (h + 1, low) if h < low else (2 * (h - low) + 1, 2 * low)
-    which = fill(_w("head" if low == heads else "rule", lang), h, heads)
+    which = fill(_w("head" if low == heads else "rule", lang), h, h + 1, heads)
     return (f"f<sub>ALiBi</sub>(k) = e<sup>−m k</sup>, m = 2<sup>−8·{top}/{den}</sup> = {num(m, 5)}; {which}")
 
 

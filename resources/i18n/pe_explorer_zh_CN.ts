@@ -3629,12 +3629,12 @@ your data</source>
             <translation>rope 类型 %1：θ′&lt;sub&gt;i&lt;/sub&gt;，注意力因子 a = %2</translation>
         </message>
         <message>
-            <source>head %1 of %2 (the authors' rule for %2 heads)</source>
-            <translation>%2 个头中的第 %1 个（头数为 %2 时按作者代码的规则）</translation>
+            <source>ALiBi head %1 (from 0) is h = %2 of %3 (from 1; the authors' rule for %3 heads)</source>
+            <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数；头数为 %3 时按作者代码的规则）</translation>
         </message>
         <message>
-            <source>head %1 of %2</source>
-            <translation>%2 个头中的第 %1 个</translation>
+            <source>ALiBi head %1 (from 0) is h = %2 of %3 (from 1)</source>
+            <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
         </message>
         <message>
             <source>mean over p of cos∠(P[p], P[p+k]), MiniLM's 512 × 384 table</source>
