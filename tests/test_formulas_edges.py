@@ -100,3 +100,26 @@ def test_alibi_line_names_the_head_as_the_box_counts_and_as_the_slope_formula_co
                                                                    state=state)
     rule = html("distance", Params(), state=DistanceState(heads=6, alibi_head=0, learned=False))
     assert "2<sup>−8·1/4</sup>" in rule and "ALiBi head 0 (from 0) is h = 1 of 6 (from 1; the authors' rule" in rule
+
+
+def test_learned_line_says_a_model_that_did_not_open_did_not_open(tmp_path, monkeypatch):
+    """A model that could not be opened (no such folder, a broken config.json) was said to have "no learned
+    position table", as a RoPE model is: the line gives why it is not shown, as the view's note does."""
+    from dataclasses import replace
+
+    from explorer.compute import learned as learned_data
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text("{", encoding="utf-8")
+    for folder, en_why, zh_why in ((tmp_path / "nothere", "nothere does not exist", "nothere 不存在"),
+                                   (broken, "config.json is not a valid config.json", "不是有效的 config.json")):
+        p = Params(model=str(folder))
+        assert learned_data.shown_table(p).note_kind == "failed"
+        en, zh = plain(html("learned", p)), plain(html("learned", p, lang="zh_CN"))
+        assert "no learned position table" not in en and "没有可学习的位置表" not in zh
+        assert en_why in en and "MiniLM's is shown instead" in en
+        assert zh_why in zh and "改为显示 MiniLM 的" in zh
+    rope = replace(learned_data.shown_table(Params()), note_kind="rope", requested="Qwen3")
+    monkeypatch.setattr(learned_data, "shown_table", lambda params: rope)
+    assert "Qwen3 has no learned position table: MiniLM's is shown" in html("learned", Params())

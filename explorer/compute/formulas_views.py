@@ -61,6 +61,7 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
     "trained": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (%1: %2 × %3)"),
     "no_table": QT_TRANSLATE_NOOP("Formulas", "%1 has no learned position table: MiniLM's is shown"),
+    "not_shown": QT_TRANSLATE_NOOP("Formulas", "%1: MiniLM's is shown instead"),   # %1: why not the model's
     "beside": QT_TRANSLATE_NOOP("Formulas", "beside it: sinusoidal PE of the same size"),
 }
 
@@ -242,8 +243,11 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     source = "MiniLM" if r.source == "all-MiniLM-L6-v2" else r.source
     trained = (fill(_w("trained", lang), source, r.total_rows, d) if r.learned is not None
                else localized(r.error, lang))                          # MiniLM's table unavailable: why
-    out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}",
-           trained + (f"; {fill(_w('no_table', lang), r.requested)}" if r.note_kind else ""),
+    if r.note_kind == "rope":
+        trained += "; " + fill(_w("no_table", lang), r.requested)
+    elif r.note_kind == "failed":        # it did not open, or its table is unusable: the reason names it
+        trained += "; " + fill(_w("not_shown", lang), html.escape(localized(r.reason, lang), quote=False))
+    out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]
     p = min(max(cursor, 0), n - 2)

@@ -3733,6 +3733,10 @@ your data</source>
             <translation>%1 没有可学习的位置表：显示的是 MiniLM 的</translation>
         </message>
         <message>
+            <source>%1: MiniLM's is shown instead</source>
+            <translation>%1：改为显示 MiniLM 的</translation>
+        </message>
+        <message>
             <source>beside it: sinusoidal PE of the same size</source>
             <translation>旁边：同样大小的正弦位置编码</translation>
         </message>
