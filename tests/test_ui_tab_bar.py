@@ -210,3 +210,53 @@ def test_beside_the_view_a_panel_widened_by_hand_keeps_its_width_when_another_do
         win.dock.show()
         qtbot.wait(100)
         assert dock.width() >= 640
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")     # the offscreen plugin, of a floated dock
+@pytest.mark.parametrize("place", ["floated", "left", "tabbed"])
+def test_a_formula_panel_put_by_hand_stays_there_over_a_language_switch(qtbot, settings, place):
+    """A panel the user floated, docked left of the view or tabbed with the control panel came back beside
+    the view in the window a language switch rebuilds: it stays floated where it was, or where it was docked."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtCore import Qt as QtCore
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.ui.app import carry_presentation
+    from explorer.ui.i18n import install_translator
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    left = QtCore.DockWidgetArea.LeftDockWidgetArea
+    with window_in("en", settings, size=(1920, 1080)) as old:
+        was = old.lecture.formula_dock
+        old.lecture.formula_action.trigger()
+        qtbot.waitUntil(was.isVisible, timeout=3000)
+        if place == "floated":
+            was.setFloating(True)
+            was.setGeometry(QRect(300, 200, 500, 400))
+        elif place == "left":
+            old.addDockWidget(left, was)                               # as a drag would
+        else:
+            old.tabifyDockWidget(old.dock, was)
+            was.raise_()
+        qtbot.waitUntil(lambda: was.isFloating() or (old.dockWidgetArea(was) == left
+                                                     and not was.visibleRegion().isEmpty()), timeout=3000)
+        old.save_settings()
+        install_translator(QApplication.instance(), "zh_CN")          # as run_app's switch_language does
+        new = MainWindow(settings=settings)
+        try:
+            new.resize(1920, 1080)
+            new.show()
+            carry_presentation(old, new)
+            dock = new.lecture.formula_dock
+            qtbot.wait(50)                                             # the placer's turn
+            assert dock.isVisible() and new.lecture.formula_action.isChecked()
+            if place == "floated":
+                assert dock.isFloating() and dock.geometry() == QRect(300, 200, 500, 400)
+            else:
+                assert not dock.isFloating() and new.dockWidgetArea(dock) == left
+                assert (new.tabifiedDockWidgets(dock) == [new.dock]) == (place == "tabbed")
+                assert not dock.visibleRegion().isEmpty()              # the panel shown, not behind a tab
+        finally:
+            new.controller.wait_idle()
+            close_and_delete(new)

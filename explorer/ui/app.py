@@ -38,9 +38,11 @@ def make_app(argv=None):
 def carry_presentation(old, new) -> None:
     """A window rebuilt for a language switch keeps the old one's scale, contrast and F11, and its
     lesson (at the same scene; the State from before the lesson is still the one to go back to), and
-    an open formula panel (it had closed: Ctrl+F again after every switch)."""
+    an open formula panel (it had closed: Ctrl+F again after every switch), floated or docked where the
+    user put it (it came back beside the view)."""
+    new.lecture.formula_dock.placer.carry_from(old.lecture.formula_dock.placer)
     if old.lecture.formula_dock.isVisible():
-        new.lecture.formula_dock.show()      # where it goes (beside the view or under it) is the new window's
+        new.lecture.formula_dock.show()      # else beside the view or under it, as the new window needs
     if old.lecture.deck:
         new.lecture.set_deck(old.lecture.deck, old.lecture.index)
         new.lecture.keep_before(old.lecture.state_to_keep())

@@ -38,6 +38,32 @@ class FormulaPlacer(QObject):
             if other is not dock:
                 other.visibilityChanged.connect(lambda _shown: self._again(under_only=True))
 
+    def carry_from(self, old: FormulaPlacer) -> None:
+        """A window rebuilt for a language switch keeps the place the user gave the panel in the old one:
+        floated (at its place and size), docked in another area (at its size there) or tabbed with another
+        dock; it came back beside the view. A panel where the old placer put it is placed for the new window."""
+        was, dock, w = old.dock, self.dock, self.window
+        if was.isFloating():
+            dock.setFloating(True)
+            dock.setGeometry(was.geometry())
+            return
+        area = old.window.dockWidgetArea(was)
+        if area == old.placed:
+            return
+        self.placed = old.placed       # not where it is, as in the old window: place() leaves it there
+        partners = [w.findChild(QDockWidget, d.objectName()) for d in old.window.tabifiedDockWidgets(was)]
+        partners = [d for d in partners if d is not None and d is not dock]
+        if partners:
+            w.tabifyDockWidget(partners[0], dock)
+            if was.isVisible() and not was.visibleRegion().isEmpty():      # its tab was the one in front
+                dock.show()
+                dock.raise_()
+            return
+        w.addDockWidget(area, dock)
+        across = area in (LEFT, RIGHT)
+        w.resizeDocks([dock], [was.width() if across else was.height()],
+                      Qt.Orientation.Horizontal if across else Qt.Orientation.Vertical)
+
     def _again(self, under_only: bool = False) -> None:
         """Size the panel anew: a lesson's caption shown beside it under the view had squeezed it to
         4 of its lines (the 5th cut through), the caption hidden left it the caption's room (345 px
