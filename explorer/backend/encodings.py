@@ -157,9 +157,10 @@ def pe_block_mean(row0: float, step: float, rows: int, d_model: int, base: float
     Closed form: the block mean of sin(p w) is sin(c w) * box_factor(w, step), c the block centre,
     so a screen-size image of any max_len costs `rows` evaluations, not max_len.
     With step == 1 this is PE itself at positions row0 .. row0+rows-1. float32 is the fast
-    screen path (the angle is formed in float64, then rounded). by_doubling: the float64 sines
-    and cosines by unit_rows, two rows of trigonometry instead of `rows` (numpy's float64 sin is
-    scalar here: 8 x 4096 ~0.5 -> ~0.3 ms with the damping), within the rounding of the angle itself.
+    screen path (the angle c w is formed in float32: its error grows with c, ~2^-24 c radians; pe_screen
+    forms its angles in float64). by_doubling: the float64 sines and cosines by unit_rows, two rows of
+    trigonometry instead of `rows` (numpy's float64 sin is scalar here: 8 x 4096 ~0.5 -> ~0.3 ms with
+    the damping), within the rounding of the angle itself.
     """
     w = frequencies(d_model, base, layout)                             # (n_sin,)
     sin_cols, cos_cols = channel_layout(d_model, layout)
