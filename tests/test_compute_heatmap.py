@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from explorer.backend.encodings import box_columns, pe_block_mean, sinusoidal_pe
+from explorer.backend.pe_screen import FLOAT32_ANGLES_BELOW
 from explorer.compute.heatmap import heatmap
 from explorer.compute.screen import Window
 from explorer.params import Params
@@ -29,17 +30,20 @@ def plain(params: Params, win: Window) -> np.ndarray:
 @pytest.mark.parametrize("n,d,layout,win", [
     (8192, 4096, "interleaved", None), (32768, 1024, "concat", None), (2048, 1024, "t2t", None),
     (512, 4096, "interleaved", None), (100_000, 2585, "interleaved", Window(5000, 90_000, 7, 2000, 700, 900)),
-    (4096, 128, "interleaved", None)])
+    (4096, 128, "interleaved", None), (40_000, 300, "concat", Window(0, 30_000, 0, 300, 700, 900)),
+    (10_000_000, 512, "interleaved", Window(9_990_000, 10_000_000, 0, 512, 700, 900))])
 def test_every_heatmap_path_equals_the_plain_table(n, d, layout, win):
     p = Params(max_len=n, d_model=d, layout=layout, base=7000.0)
     win = win or Window.full(p, 800, 1000)
     r = heatmap.__wrapped__(p, win)
     want = plain(p, win.clipped(p))
     assert r.image.shape == want.shape and r.image.dtype == np.float32
-    # the screen path (pe_screen) forms its angles in float64: float32 rounding only; the one-sine-per-
-    # cell block mean forms p*w in float32, whose error grows with the position (2^-24 * p per radian)
-    fast = r.pos_step > 1 and r.ch_step > 1
-    tol = 2e-6 if fast else 2e-6 + 4 * win.clipped(p).pos1 * 2.0 ** -24
+    # the screen path (pe_screen) and the one-sine-per-cell block means beyond FLOAT32_ANGLES_BELOW reduce
+    # their angles in float64: float32 rounding only; before it, p*w in float32, whose error grows with the
+    # position (2^-24 * p per radian: under one colour step); the table itself (step 1) in its dtype
+    end = win.clipped(p).pos1
+    exact = r.pos_step > 1 and (r.ch_step > 1 or end > FLOAT32_ANGLES_BELOW)
+    tol = 2e-6 if exact else 2e-6 + 4 * end * 2.0 ** -24
     np.testing.assert_allclose(r.image, want, atol=tol, rtol=0)
 
 

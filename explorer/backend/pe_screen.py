@@ -101,15 +101,19 @@ def channel_slots(d_model: int, layout: str, ch_step: int, ch0: int, cols: int
     return out[0], out[1], k0, n
 
 
-def _sin_cos32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> tuple[np.ndarray, np.ndarray]:
-    """(sin, cos) of 2 pi (pos x turns + phase) in float32, one angle pass for both;
-    (len(pos), len(turns)) each. The angle is formed in float64 (exact enough for any table),
-    reduced to one turn, then rounded."""
+def _angles32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> np.ndarray:
+    """2 pi (pos x turns + phase) in float32, (len(pos), len(turns)): formed in float64 (exact enough for
+    any table), reduced to one turn, then rounded."""
     t = np.multiply.outer(pos, turns)
     t += phase
     t -= np.floor(t)
     t *= TWO_PI
-    t32 = t.astype(np.float32)
+    return t.astype(np.float32)
+
+
+def _sin_cos32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(sin, cos) of _angles32(pos, turns, phase), one angle pass for both; (len(pos), len(turns)) each."""
+    t32 = _angles32(pos, turns, phase)
     return np.sin(t32), np.cos(t32)
 
 
@@ -242,14 +246,25 @@ def pe_screen(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols:
     return _screen(a_pos, b_pos, rows, ch0, s, cols, d_model, base, layout, step)
 
 
+FLOAT32_ANGLES_BELOW = 1 << 15  # positions whose angle p w float32 forms within 2^-8 rad (2^-23 p, under one of
+#                                the colour map's 256 steps of 2 / 256): beyond, angles are reduced in float64
+
+
 def screen_block_means(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols: int,
                        d_model: int, base: float, layout: str = "interleaved") -> np.ndarray:
     """pe_screen's picture by the faster way for its shape: pe_screen when columns are averaged, and
     without a box filter (ch_step 1) the block means' own columns, one sine per cell (faster than
-    pe_screen's angle addition there); (rows, cols) float32."""
+    pe_screen's angle addition there): float32 angles before FLOAT32_ANGLES_BELOW, whole turns taken off
+    in float64 beyond (a float32 angle at position 10^7 is off by ~0.6 rad); (rows, cols) float32."""
     if ch_step > 1:
         return pe_screen(row0, step, rows, ch0, ch_step, cols, d_model, base, layout)
-    return pe_block_mean(row0, step, rows, d_model, base, layout, np.float32)[:, ch0:ch0 + cols]
+    if row0 + rows * step <= FLOAT32_ANGLES_BELOW:
+        return pe_block_mean(row0, step, rows, d_model, base, layout, np.float32)[:, ch0:ch0 + cols]
+    turns, phase, damp = channel_terms(d_model, base, layout, step, 1)
+    centres = row0 + np.arange(rows) * float(step) + (step - 1) / 2                    # (rows,)
+    out = np.sin(_angles32(centres, turns[ch0:ch0 + cols], phase[ch0:ch0 + cols]))     # (rows, cols)
+    out *= damp[ch0:ch0 + cols].astype(np.float32)
+    return out
 
 
 def pe_screen_layouts(step: float, rows: int, ch_step: int, d_model: int, base: float,
