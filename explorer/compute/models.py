@@ -2,7 +2,7 @@
 
 `open_cached(spec)` opens a model (headers only) the first time and hands the same object back after,
 from any thread; a file that changed on disk (another modification time or size) is opened again.
-`forget(spec)` drops one (a cancelled load), `describe(model)` is the one line the window shows. No Qt.
+`forget(spec)` drops one (a cancelled load). No Qt.
 """
 
 from __future__ import annotations
@@ -133,13 +133,3 @@ def display_name(spec: str) -> str:
     if path.name in ("config.json", "tokenizer.json") or path.suffix == ".safetensors":
         path = path.parent
     return path.stem if path.suffix.lower() == ".gguf" else path.name or str(path)
-
-
-def describe(model) -> str:
-    """'gpt2-tiny: GPT-2, d = 768, 12 heads, learned positions (1024)' (English, for logs and the CLI)."""
-    c = model.config
-    where = (f"learned positions ({c.max_positions})" if c.position == "learned"
-             else f"RoPE base {c.rope_base:g}, head_dim {c.head_dim}"
-             + (", RoPE on channels {}–{} (MLA)".format(*c.decoupled_rope) if c.decoupled_rope else ""))
-    heads = f"{c.n_heads} heads" + (f" / {c.n_kv_heads} kv" if c.n_kv_heads != c.n_heads else "")
-    return f"{model.name}: {c.family}, d = {c.d_model}, {heads}, {where}"
