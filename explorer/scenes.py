@@ -16,7 +16,6 @@ import json
 import math
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -213,11 +212,8 @@ def read_json(path: str | os.PathLike, what: str):
         raise InputError(msg("the %1 %2 is not valid JSON: %3", what, p, json_reason(exc))) from None
     except InputError as exc:
         raise InputError(msg("the %1 %2: %3", what, p, exc)) from None
-    except (ValueError, RecursionError) as exc:   # over-long integer literals, deep nesting
-        reason = (msg("nested too deeply") if isinstance(exc, RecursionError) else
-                  msg("a number of more than %1 digits", f"{sys.get_int_max_str_digits():,}")
-                  if "digits" in str(exc) else str(exc)[:120])
-        raise InputError(msg("the %1 %2 cannot be read: %3", what, p, reason)) from None
+    except (ValueError, RecursionError) as exc:   # an over-long integer literal, deep nesting (json_reason)
+        raise InputError(msg("the %1 %2 cannot be read: %3", what, p, json_reason(exc))) from None
 
 
 def load_scene(path: str | os.PathLike) -> Scene:

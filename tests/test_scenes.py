@@ -75,8 +75,8 @@ BAD = [   # (file content, words the message must contain)
     ("{'version': 1}", "not valid JSON"),
     ("[1, 2, 3]", "JSON object, not array"),
     ('"just text"', "JSON object"),
-    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-    (_big_int_file(), "cannot be read: a number of more than 4,300 digits"),   # not Python's own words
+    ("[" * 100_000 + "]" * 100_000, "cannot be read: lists or objects are nested too deeply to be read"),
+    (_big_int_file(), "cannot be read: it holds a whole number of more than 4,300 digits"),   # not Python's words
     ("null", "must be a JSON object, not null"),                                 # not "NoneType"
     ('"a\x01b"', "inside a text in double quotes at line 1, column 3"),         # ours, not json's "at at line"
     ('{"version": 1, "params": {"base": 1e999}}', "too large"),

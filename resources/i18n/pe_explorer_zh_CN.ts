@@ -1768,10 +1768,6 @@ your data</source>
             <translation>无法检查嵌套张量：请给出一个稠密张量（各行等长）</translation>
         </message>
         <message>
-            <source>a number of more than %1 digits</source>
-            <translation>一个超过 %1 位的数</translation>
-        </message>
-        <message>
             <source>a preset is named by text, not %1</source>
             <translation>预设名必须是文本，而不是 %1</translation>
         </message>
@@ -2542,10 +2538,6 @@ your data</source>
         <message>
             <source>neighbours must be a whole number in 0..16, not %1</source>
             <translation>neighbours 必须是 0..16 之间的整数，而不是 %1</translation>
-        </message>
-        <message>
-            <source>nested too deeply</source>
-            <translation>嵌套太深</translation>
         </message>
         <message>
             <source>no tokens: give at least one token id (or one row of the hidden state)</source>
