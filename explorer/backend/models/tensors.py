@@ -65,57 +65,63 @@ class _Entry:
     nbytes: int
 
 
-def _fail(path, why: str) -> InputError:
-    return InputError(msg("%1 is not a valid safetensors file: %2", path, why))
+class HeaderFault(InputError):
+    """A safetensors header parse_header refuses; `why` is the reason without the file's name."""
+
+    def __init__(self, path, why: str):
+        super().__init__(msg("%1 is not a valid safetensors file: %2", path, why))
+        self.why = why
+
 
 
 def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, tuple[int, ...], int, int]]:
     """Validate a safetensors header; name -> (dtype, shape, absolute start, nbytes). InputError if bad."""
-    require(file_size >= 8, _fail(path, msg("%1 bytes is shorter than the 8-byte header length", file_size)).args[0])
+    if file_size < 8:
+        raise HeaderFault(path, msg("%1 bytes is shorter than the 8-byte header length", file_size))
     (n,) = struct.unpack("<Q", raw_head[:8])
     if n > MAX_HEADER or n + 8 > file_size:
-        raise _fail(path, msg("header length %1 runs beyond the file (%2 bytes); truncated?", n, file_size))
+        raise HeaderFault(path, msg("header length %1 runs beyond the file (%2 bytes); truncated?", n, file_size))
     try:
         header = json.loads(raw_head[8:8 + n].decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise _fail(path, msg("the header is not JSON")) from None
+        raise HeaderFault(path, msg("the header is not JSON")) from None
     if not isinstance(header, dict):
-        raise _fail(path, msg("the header is not a JSON object"))
+        raise HeaderFault(path, msg("the header is not a JSON object"))
     data_start, data_len = 8 + n, file_size - 8 - n
     out, spans = {}, []
     for name, info in header.items():
         if name == "__metadata__":
             if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
-                raise _fail(path, msg("__metadata__ must map names to strings"))
+                raise HeaderFault(path, msg("__metadata__ must map names to strings"))
             continue
         if not isinstance(info, dict) or set(info) - {"dtype", "shape", "data_offsets"}:
-            raise _fail(path, msg("tensor %1 has a malformed entry", repr(name)))
+            raise HeaderFault(path, msg("tensor %1 has a malformed entry", repr(name)))
         dtype, shape, offs = info.get("dtype"), info.get("shape"), info.get("data_offsets")
         if not isinstance(dtype, str) or dtype not in DTYPE_SIZES:
-            raise _fail(path, msg("tensor %1 has unknown dtype %2", repr(name), repr(dtype)))
+            raise HeaderFault(path, msg("tensor %1 has unknown dtype %2", repr(name), repr(dtype)))
         if (not isinstance(shape, list) or len(shape) > 8
                 or not all(type(s) is int and 0 <= s < 1 << 40 for s in shape)):
-            raise _fail(path, msg("tensor %1 has a bad shape %2", repr(name), repr(shape)))
+            raise HeaderFault(path, msg("tensor %1 has a bad shape %2", repr(name), repr(shape)))
         if (not isinstance(offs, list) or len(offs) != 2
                 or not all(type(o) is int and 0 <= o for o in offs) or offs[0] > offs[1]):
-            raise _fail(path, msg("tensor %1 has bad data_offsets %2", repr(name), repr(offs)))
+            raise HeaderFault(path, msg("tensor %1 has bad data_offsets %2", repr(name), repr(offs)))
         if offs[1] > data_len:
-            raise _fail(path, msg("tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?", repr(name),
+            raise HeaderFault(path, msg("tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?", repr(name),
                                   offs[1], data_len))
         nbytes = int(np.prod(shape, dtype=object)) * DTYPE_SIZES[dtype]
         if nbytes != offs[1] - offs[0]:
-            raise _fail(path, msg("tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5", repr(name),
+            raise HeaderFault(path, msg("tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5", repr(name),
                                   shape, dtype, nbytes, offs[1] - offs[0]))
         spans.append((offs[0], offs[1], name))
         out[name] = (dtype, tuple(shape), data_start + offs[0], nbytes)
     end = 0
     for s, e, name in sorted(spans):
         if s != end:
-            raise _fail(path, msg("tensor %1 overlaps the one before it", repr(name)) if s < end
+            raise HeaderFault(path, msg("tensor %1 overlaps the one before it", repr(name)) if s < end
                         else msg("tensor %1 leaves a gap at byte %2", repr(name), end))
         end = e
     if end != data_len:
-        raise _fail(path, msg("the tensors cover %1 of the %2 data bytes", end, data_len))
+        raise HeaderFault(path, msg("the tensors cover %1 of the %2 data bytes", end, data_len))
     return out
 
 
@@ -138,9 +144,8 @@ def header_fault(path):
         with open(path, "rb") as f:
             head, size = _raw_header(f.fileno())
         parse_header(path, head, size)
-    except InputError as exc:
-        said = exc.args[0]
-        return said.args[1] if len(getattr(said, "args", ())) == 2 else said
+    except HeaderFault as exc:
+        return exc.why
     except OSError:
         return None
     return None
