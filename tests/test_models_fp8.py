@@ -253,6 +253,24 @@ def test_a_malformed_quantization_config_is_one_line(config, needle):
     assert needle in str(got.value)
 
 
+def test_a_bitsandbytes_4bit_projection_is_named_quantized_not_misshapen(tmp_path):
+    """bitsandbytes keeps q_proj.weight, as packed bytes of shape (rows x cols / 2, 1) beside its absmax: the q/k
+    view says it is quantized, not that its shape cannot read the model's channels."""
+    mh.build("llama", tmp_path, seed=2)
+    mh.rewrite_tensor(tmp_path, "layers.0.self_attn.q_proj.weight",
+                      lambda a: np.zeros((a.size // 2, 1), np.uint8))
+    config = json.loads((tmp_path / "config.json").read_text())
+    config["quantization_config"] = {"quant_method": "bitsandbytes", "load_in_4bit": True}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    model = open_model(str(tmp_path))
+    try:
+        with pytest.raises(InputError, match=r"layer 0's layers.0.self_attn.q_proj.weight has shape \(512, 1\): its "
+                                             r"weights are quantized \(bitsandbytes\), which PE Explorer does not"):
+            model.layer0_qk(model.tokenize(mh.TEXT).ids)
+    finally:
+        model.close()
+
+
 def test_a_checkpoint_quantized_another_way_is_named_where_a_weight_is_missing(tmp_path):
     """GPTQ / AWQ keep q_proj as qweight, qzeros and scales: the q/k view says the checkpoint is quantized, and how,
     instead of asking whether it is the model it claims to be; its token rows still open."""

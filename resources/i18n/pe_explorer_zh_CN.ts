@@ -2436,6 +2436,10 @@ your data</source>
             <translation>第 %1 层的 %2 形状为 %3，而不是 (%4,)</translation>
         </message>
         <message>
+            <source>layer %1's %2 has shape %3: its weights are quantized (%4), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens</source>
+            <translation>第 %1 层的 %2 形状为 %3：其权重经过量化（%4），PE Explorer 无法读取；BF16、FP16、FP32 或 FP8 副本可以打开</translation>
+        </message>
+        <message>
             <source>layer %1's %2 has shape %3; config.json says (%4, %5) (%6)</source>
             <translation>第 %1 层的 %2 形状为 %3；config.json 说是 (%4, %5)（%6）</translation>
         </message>

@@ -40,12 +40,18 @@ def first(reader: TensorReader, *names: str) -> str | None:
     return next((n for n in names if n in have), None)
 
 
+def unread_quantization(reader: TensorReader) -> str:
+    """config.json's quant_method where the checkpoint is quantized in a way PE Explorer does not read (GPTQ, AWQ,
+    bitsandbytes, 4-bit compressed-tensors: projections stored as qweight, weight_packed, packed bytes), else ""."""
+    quant = getattr(reader, "quant", None)
+    return "" if quant is None or quant.scales else quant.method
+
+
 def need(reader: TensorReader, *names: str) -> str:
     name = first(reader, *names)
-    method = getattr(getattr(reader, "quant", None), "method", "")
-    require(name is not None or method in ("", "fp8"), "the checkpoint has no tensor %1: its weights are quantized "
-            "(%2), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens",
-            repr(names[0]), method)
+    require(name is not None or not unread_quantization(reader), "the checkpoint has no tensor %1: its weights are "
+            "quantized (%2), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens",
+            repr(names[0]), unread_quantization(reader))
     require(name is not None, "the checkpoint has no tensor %1; is it the model it claims to be?", repr(names[0]))
     return name
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models.families import first, need
+from explorer.backend.models.families import first, need, unread_quantization
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
@@ -21,7 +21,11 @@ def projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: 
     of rows was read and multiplied (n x rows x 4 bytes) before its refusal."""
     name = need(reader, name)
     shape = tuple(reader.shape(name))
-    require(len(shape) == 2 and shape[axis] == d_model,
+    ok = len(shape) == 2 and shape[axis] == d_model
+    require(ok or not unread_quantization(reader), "layer %1's %2 has shape %3: its weights are quantized (%4), "
+            "which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens", layer, name, shape,
+            unread_quantization(reader))
+    require(ok,
             "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name, shape, d_model)
     require(rows is None or shape[1 - axis] == rows,
             "layer %1's %2 has shape %3; it must make %4 channels", layer, name, shape, rows)
