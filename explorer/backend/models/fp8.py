@@ -1,4 +1,4 @@
-"""FP8 checkpoints: float8 weights with block scales, read back to float32 as transformers does. No Qt.
+"""FP8 checkpoints: float8 weights and their scales, read back to float32 as transformers does. No Qt.
 
 A fine-grained FP8 checkpoint (config.json's `quantization_config` with `"quant_method": "fp8"`: DeepSeek-V3 and
 R1, Qwen3's -FP8 releases, ...) stores a linear weight W (rows, cols) as `<name>.weight` in F8_E4M3 and, beside it,
@@ -6,9 +6,12 @@ R1, Qwen3's -FP8 releases, ...) stores a linear weight W (rows, cols) as `<name>
 `weight_block_size` block (128 x 128 in the published configs; the last blocks of a side that is not a multiple
 are partial, so the grid is ceil(rows / 128) x ceil(cols / 128)), or one for the whole tensor when the block size
 is null. W = the float8 value x its block's scale, as transformers' FP8 integration dequantizes it
-(`finegrained_fp8._dequantize_fp8_weight`; on a machine without a GPU it loads such a checkpoint that way). Tensors
-the checkpoint keeps unquantized (embeddings, norms) are read as they are. Activation scales are not modelled:
-they round the inputs of the projections at run time on FP8 kernels only.
+(`finegrained_fp8._dequantize_fp8_weight`; on a machine without a GPU it loads such a checkpoint that way).
+compressed-tensors' FP8 (`"quant_method": "compressed-tensors"`, llm-compressor's FP8 models) is the same with
+`<name>.weight_scale`, one scale a tensor, an output channel, a group of columns or a block (its config group's
+strategy), as compressed-tensors' own `dequantize` reads it. Tensors the checkpoint keeps unquantized
+(embeddings, norms) are read as they are. Activation scales are not modelled: they round the inputs of the
+projections at run time on FP8 kernels only.
 """
 
 from __future__ import annotations

@@ -73,7 +73,6 @@ class HeaderFault(InputError):
         self.why = why
 
 
-
 def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, tuple[int, ...], int, int]]:
     """Validate a safetensors header; name -> (dtype, shape, absolute start, nbytes). InputError if bad."""
     if file_size < 8:
@@ -106,19 +105,19 @@ def parse_header(path, raw_head: bytes, file_size: int) -> dict[str, tuple[str, 
                 or not all(type(o) is int and 0 <= o for o in offs) or offs[0] > offs[1]):
             raise HeaderFault(path, msg("tensor %1 has bad data_offsets %2", repr(name), repr(offs)))
         if offs[1] > data_len:
-            raise HeaderFault(path, msg("tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?", repr(name),
-                                  offs[1], data_len))
+            raise HeaderFault(path, msg("tensor %1 ends at byte %2 beyond the data (%3 bytes); truncated?",
+                                        repr(name), offs[1], data_len))
         nbytes = int(np.prod(shape, dtype=object)) * DTYPE_SIZES[dtype]
         if nbytes != offs[1] - offs[0]:
-            raise HeaderFault(path, msg("tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5", repr(name),
-                                  shape, dtype, nbytes, offs[1] - offs[0]))
+            raise HeaderFault(path, msg("tensor %1: shape %2 in %3 needs %4 bytes, its offsets span %5",
+                                        repr(name), shape, dtype, nbytes, offs[1] - offs[0]))
         spans.append((offs[0], offs[1], name))
         out[name] = (dtype, tuple(shape), data_start + offs[0], nbytes)
     end = 0
     for s, e, name in sorted(spans):
         if s != end:
             raise HeaderFault(path, msg("tensor %1 overlaps the one before it", repr(name)) if s < end
-                        else msg("tensor %1 leaves a gap at byte %2", repr(name), end))
+                              else msg("tensor %1 leaves a gap at byte %2", repr(name), end))
         end = e
     if end != data_len:
         raise HeaderFault(path, msg("the tensors cover %1 of the %2 data bytes", end, data_len))
