@@ -39,9 +39,8 @@ from explorer.backend.encodings import (
     frequencies,
     pe_block_mean,
 )
+from explorer.backend.unit_rows import FLOAT32_ANGLES_BELOW, TWO_PI, angles32
 from explorer.errors import require
-
-TWO_PI = 2 * math.pi
 
 
 @lru_cache(maxsize=8)
@@ -101,19 +100,9 @@ def channel_slots(d_model: int, layout: str, ch_step: int, ch0: int, cols: int
     return out[0], out[1], k0, n
 
 
-def _angles32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> np.ndarray:
-    """2 pi (pos x turns + phase) in float32, (len(pos), len(turns)): formed in float64 (exact enough for
-    any table), reduced to one turn, then rounded."""
-    t = np.multiply.outer(pos, turns)
-    t += phase
-    t -= np.floor(t)
-    t *= TWO_PI
-    return t.astype(np.float32)
-
-
 def _sin_cos32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> tuple[np.ndarray, np.ndarray]:
-    """(sin, cos) of _angles32(pos, turns, phase), one angle pass for both; (len(pos), len(turns)) each."""
-    t32 = _angles32(pos, turns, phase)
+    """(sin, cos) of angles32(pos, turns, phase), one angle pass for both; (len(pos), len(turns)) each."""
+    t32 = angles32(pos, turns, phase)
     return np.sin(t32), np.cos(t32)
 
 
@@ -246,10 +235,6 @@ def pe_screen(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols:
     return _screen(a_pos, b_pos, rows, ch0, s, cols, d_model, base, layout, step)
 
 
-FLOAT32_ANGLES_BELOW = 1 << 15  # positions whose angle p w float32 forms within 2^-8 rad (2^-23 p, under one of
-#                                the colour map's 256 steps of 2 / 256): beyond, angles are reduced in float64
-
-
 def screen_block_means(row0: float, step: float, rows: int, ch0: int, ch_step: int, cols: int,
                        d_model: int, base: float, layout: str = "interleaved") -> np.ndarray:
     """pe_screen's picture by the faster way for its shape: pe_screen when columns are averaged, and
@@ -262,7 +247,7 @@ def screen_block_means(row0: float, step: float, rows: int, ch0: int, ch_step: i
         return pe_block_mean(row0, step, rows, d_model, base, layout, np.float32)[:, ch0:ch0 + cols]
     turns, phase, damp = channel_terms(d_model, base, layout, step, 1)
     centres = row0 + np.arange(rows) * float(step) + (step - 1) / 2                    # (rows,)
-    out = np.sin(_angles32(centres, turns[ch0:ch0 + cols], phase[ch0:ch0 + cols]))     # (rows, cols)
+    out = np.sin(angles32(centres, turns[ch0:ch0 + cols], phase[ch0:ch0 + cols]))     # (rows, cols)
     out *= damp[ch0:ch0 + cols].astype(np.float32)
     return out
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from explorer.backend.budget import check_budget
 from explorer.backend.encodings import box_factor, channel_counts, frequencies, sinusoidal_pe
-from explorer.backend.unit_rows import unit_rows
+from explorer.backend.unit_rows import FLOAT32_ANGLES_BELOW, TWO_PI, angles32, unit_rows
 from explorer.errors import msg
 
 METRICS = ("dot", "cosine")
@@ -47,14 +47,23 @@ def cos_sum(start: float, step: float, count: int, w: np.ndarray, weight: np.nda
         outer = unit_rows(start, block * step, n_blocks, w)                      # (B, h)
         inner = unit_rows(0.0, step, block, w)                                   # (J, h)
         cos_o, sin_o, cos_i, sin_i = outer.real, outer.imag, inner.real, inner.imag
-    else:                     # float32 trig is SIMD: on the float64 angle rounded
-        outer = ((start + np.arange(n_blocks) * block * step)[:, None] * w[None, :]).astype(dtype)
-        inner = ((np.arange(block) * step)[:, None] * w[None, :]).astype(dtype)  # (J, h)
+    else:                     # float32 trig is SIMD: on the float64 angle rounded (whole turns off first)
+        outer = _angles(start + np.arange(n_blocks) * block * step, w, dtype)   # (B, h)
+        inner = _angles(np.arange(block) * step, w, dtype)                       # (J, h)
         cos_o, sin_o, cos_i, sin_i = np.cos(outer), np.sin(outer), np.cos(inner), np.sin(inner)
     a = a.astype(dtype)
     left = np.concatenate([cos_o * a, -sin_o * a], axis=1)                       # (B, 2h)
     right = np.concatenate([cos_i, sin_i], axis=1).T                             # (2h, J)
     return (left @ right).reshape(-1)[:count].astype(np.float64)
+
+
+def _angles(pos: np.ndarray, w: np.ndarray, dtype) -> np.ndarray:
+    """pos x w rounded to dtype; (len(pos), len(w)). Past FLOAT32_ANGLES_BELOW whole turns are taken off in
+    float64 first (angles32): a float32 angle near 10^7 is off by ~0.5 rad (an offset that far apart drew
+    dot products off by 0.48 at d = 64), and numpy's float32 sin leaves its SIMD path past ~10^5 (~8x slower)."""
+    if np.abs(pos).max(initial=0.0) * np.abs(w).max(initial=0.0) <= FLOAT32_ANGLES_BELOW:
+        return np.multiply.outer(pos, w).astype(dtype)
+    return angles32(pos, w / TWO_PI).astype(dtype, copy=False)
 
 
 def offset_profile(max_offset: int, d_model: int, base: float = 10000.0,
@@ -78,7 +87,8 @@ def similarity_blocks(row0: float, col0: float, step: float, rows: int, cols: in
 
     Exact for step 1. Mean of cos((p-q)w) over a block = cos((c_p - c_q) w) * box(w)^2, so the
     Toeplitz part needs only rows + cols - 1 values of a weighted offset profile. dtype=float32 is
-    the screen path (trig and matmul in float32; ~1e-4 relative, invisible in a colour map).
+    the screen path (trig and matmul in float32, angles reduced to one turn in float64 past 2^15 rad:
+    ~1e-5 relative at any offset, invisible in a colour map).
     out_dtype=float32 gives the float64 result rounded, bit for bit, without a float64 matrix
     when d_model is even (the profile is rounded before it is laid out).
     """

@@ -7,11 +7,21 @@ tables. `unit_rows` computes row 0 and one step directly; the others come by dou
 z[m + j] = z[j] e^{i m step w} with e^{i m step w} squared from round to round, so each row is
 ~2 log2(count) products from exact ones: within the rounding of the angle (start + j step) w
 itself (tested against cos + i sin of that angle).
+
+`angles32`: angles for float32 trigonometry (pe_screen, similarity.cos_sum's float32 path), formed and
+reduced to one turn in float64 before they are rounded.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+TWO_PI = 2 * math.pi
+FLOAT32_ANGLES_BELOW = 1 << 15  # angles p w (<= p: w <= 1) that float32 holds within 2^-9 rad (2^-8 with w also
+#                                rounded to float32: 2^-23 p), under one of a colour map's 256 steps of 2 / 256;
+#                                beyond, whole turns are taken off in float64 first (angles32)
 
 
 def exp_i(theta: np.ndarray) -> np.ndarray:
@@ -21,6 +31,16 @@ def exp_i(theta: np.ndarray) -> np.ndarray:
     np.cos(theta, out=z.real)
     np.sin(theta, out=z.imag)
     return z
+
+
+def angles32(pos: np.ndarray, turns: np.ndarray, phase=0.0) -> np.ndarray:
+    """2 pi (pos x turns + phase) in float32, (len(pos), len(turns)): formed in float64 (exact enough for
+    any table), reduced to one turn, then rounded (a float32 angle near 10^7 is off by ~0.5 rad)."""
+    t = np.multiply.outer(pos, turns)
+    t += phase
+    t -= np.floor(t)
+    t *= TWO_PI
+    return t.astype(np.float32)
 
 
 def unit_rows(start: float, step: float, count: int, w: np.ndarray) -> np.ndarray:
