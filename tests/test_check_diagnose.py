@@ -639,8 +639,8 @@ def _noisy_rope_cache():
 
 
 @pytest.mark.parametrize("data, kind, english, chinese", [
-    (lambda: np.random.default_rng(0).normal(size=(64, 32)), "rope_cache",
-     "nearest: no two columns share a frequency", "最接近：没有哪两列共用同一个频率"),
+    (lambda: np.random.default_rng(0).normal(size=(64, 32)), "rope_cache",      # nothing fitted: why, not "nearest"
+     "(no two columns share a frequency)", "（没有哪两列共用同一个频率）"),
     (_noisy_rope_cache, None, "nearest: cos cache, base 10000", "最接近：cos 缓存，基数 10000"),
     (lambda: np.array([1.0, 0.5, 0.3, 0.29, 0.1, 0.01]), None, "nearest: base 100, factor 0.7",
      "最接近：基数 100，factor 0.7"),

@@ -8,6 +8,7 @@ a file that needs pickle, several arrays and no --key).
 from __future__ import annotations
 
 import argparse
+import math
 
 KINDS = ("pe", "rope_cache", "inv_freq")
 
@@ -54,7 +55,10 @@ def _plain(value):
 
 LABELS = {"match": ("match", "符合"), "no match": ("no match", "不符合"), "mistake": ("mistake", "错误"),
           "fix": ("fix", "修正"), "max error": ("max error {err:.3g} (tolerance {tol:.3g})",
-                                              "最大误差 {err:.3g}（容差 {tol:.3g}）")}
+                                              "最大误差 {err:.3g}（容差 {tol:.3g}）"),
+          # nothing was fitted (an error of inf): no error to tell, as the check view's formula line says
+          "no fit": ("max error: none, there is no nearest fit to measure against (tolerance {tol:.3g})",
+                     "最大误差：无，没有可用来比较的最接近拟合（容差 {tol:.3g}）")}
 
 
 def report(result, path, name: str = "", lang: str = "en") -> str:
@@ -72,5 +76,6 @@ def report(result, path, name: str = "", lang: str = "en") -> str:
         lines.append(f"  {say['mistake']} {m.id}: {m.message}")
         if m.fix:
             lines.append(f"    {say['fix']}: {m.fix}")
-    lines.append("  " + say["max error"].format(err=result.max_error, tol=result.tolerance))
+    error = say["max error"] if math.isfinite(result.max_error) else say["no fit"]
+    lines.append("  " + error.format(err=result.max_error, tol=result.tolerance))
     return "\n".join(lines)

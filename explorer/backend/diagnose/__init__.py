@@ -147,7 +147,7 @@ def _check_table(t: np.ndarray, dtype: str, orientation: str, kind, expect, lang
         if kind == "rope_cache":
             from explorer.backend.diagnose.messages import mistake, spec_word
 
-            found = (mistake("unknown", lang, nearest=spec_word("no_shared", lang), err=float("inf"), tol=tol),)
+            found = (mistake("unknown_unfit", lang, why=spec_word("no_shared", lang)),)    # error inf: no fit
             return Diagnosis("rope_cache", False, {"orientation": orientation, "dtype": dtype},
                              found, float("inf"), tol, t, None)
     if screen and cannot_be_sinusoidal(t, dtype, peak):

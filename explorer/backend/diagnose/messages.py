@@ -65,6 +65,11 @@ TEMPLATES = {
     "unknown": (
         "matches no known convention or mistake (nearest: {nearest}, max error {err:.3g} > {tol:.3g})",
         "不符合任何已知约定或常见错误（最接近：{nearest}，最大误差 {err:.3g} > {tol:.3g}）"),
+    # nothing could be fitted (an inv_freq with a value <= 0, a "cache" whose columns share no frequency):
+    # no error to tell (it was "max error inf > ...")
+    "unknown_unfit": (
+        "matches no known convention or mistake ({why}), and there is no nearest fit to measure against",
+        "不符合任何已知约定或常见错误（{why}），也没有可用来比较的最接近拟合"),
     "unknown_far": (
         "matches no known convention or mistake, and read as {orientation} no sinusoidal table comes "
         "close: the nearest fit ({nearest}) has an RMS error of {rms:.3g} against the table's own RMS of "
@@ -73,7 +78,8 @@ TEMPLATES = {
         "（{nearest}）的均方根误差为 {rms:.3g}，而这张表本身的均方根值为 {size:.3g}"
         "（最大误差 {err:.3g} > {tol:.3g}）"),
 }
-PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown"}   # variants of one id
+PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown",      # variants of one id
+              "unknown_unfit": "unknown"}
 
 # the words that name a fit in "nearest: ..." (diagnose.pe_table._spec_words), (English, Chinese)
 SPEC_WORDS = {
@@ -86,7 +92,7 @@ SPEC_WORDS = {
     "per_channel": ("exponent per channel", "每个通道一个指数"),
     "plus": ("exponent without minus", "指数缺少负号"),
     "sep": (", ", "，"),
-    # the nearest fit of a RoPE cache or inv_freq vector that matches nothing
+    # the nearest fit of a RoPE cache or inv_freq vector that matches nothing (no_shared: why none was fitted)
     "no_shared": ("no two columns share a frequency", "没有哪两列共用同一个频率"),
     "cache": ("{func} cache, base {base:.6g}", "{func} 缓存，基数 {base:.6g}"),
     "inv_freq": ("base {base:.6g}, factor {factor:.6g}", "基数 {base:.6g}，factor {factor:.6g}"),
@@ -123,6 +129,7 @@ FIXES = {
                      "rotate_half, freqs.repeat_interleave(2, dim=-1) with interleaved pairs",
     "unknown": "",
     "unknown_far": "",
+    "unknown_unfit": "",
 }
 # an all-zero table: fill it with what the thing it should have been holds
 FIXES["all_zero"] = FIXES["sin_cos_swapped"]

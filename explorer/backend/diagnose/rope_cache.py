@@ -191,7 +191,7 @@ def _expectations(conv: dict, expect: dict, lang: str) -> list:
     return out
 
 
-NOT_A_VECTOR = {   # what an inv_freq of one number or of non-positive numbers is nearest to, in English and Chinese
+NOT_A_VECTOR = {   # why nothing is fitted to an inv_freq of one number or of non-positive numbers, (English, Chinese)
     "positive": ("an inv_freq vector holds positive numbers", "inv_freq 向量的各项应为正数"),
     "one": ("one number", "只有一个数"),
 }
@@ -209,8 +209,8 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
     if turning:                                         # p-RoPE: its slow pairs have frequency 0
         return check_proportional(w, turning, tol, conv, lang)
     if np.any(w <= 0) or h < 2:
-        nearest = NOT_A_VECTOR["positive" if np.any(w <= 0) else "one"][lang == "zh_CN"]
-        found = (mistake("unknown", lang, nearest=nearest, err=float("inf"), tol=tol),)
+        why = NOT_A_VECTOR["positive" if np.any(w <= 0) else "one"][lang == "zh_CN"]
+        found = (mistake("unknown_unfit", lang, why=why),)          # its error inf: nothing was fitted
         return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
     with np.errstate(over="ignore"):                    # w[0] a denormal: w / w[0] is inf
         spread = float(np.max(np.abs(w / w[0] - 1)))

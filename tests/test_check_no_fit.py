@@ -1,0 +1,48 @@
+"""What the check says when it has no error to tell: data nothing could be fitted to (an inv_freq with a value
+<= 0, a table read as a RoPE cache whose columns share no frequency: its error is inf), in the summary and
+in `pe-explorer check`'s report, in English and Chinese."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.diagnose import diagnose
+from explorer.commands.cli import main
+
+UNFITTED = {   # name -> (data, kind, why nothing was fitted in English, in Chinese)
+    "negative": (np.array([1.0, 0.5, -0.1, 0.01]), None, "an inv_freq vector holds positive numbers",
+                 "inv_freq 向量的各项应为正数"),
+    "noise": (np.random.default_rng(0).standard_normal((50, 8)), "rope_cache", "no two columns share a frequency",
+              "没有哪两列共用同一个频率"),
+}
+
+
+@pytest.mark.parametrize("name", UNFITTED)
+def test_a_check_with_nothing_fitted_says_so_instead_of_max_error_inf(name):
+    """The summary read "max error inf > 3.95e-05": an error against no fit at all."""
+    data, kind, english, chinese = UNFITTED[name]
+    en, zh = diagnose(data, kind=kind), diagnose(data, kind=kind, lang="zh_CN")
+    assert en.max_error == float("inf") and en.reference is None and [m.id for m in en.mistakes] == ["unknown"]
+    assert en.summary == (f"matches no known convention or mistake ({english}), and there is no nearest fit "
+                          "to measure against")
+    assert zh.summary == f"不符合任何已知约定或常见错误（{chinese}），也没有可用来比较的最接近拟合"
+    assert en.to_json()["max_error"] is None
+
+
+@pytest.mark.parametrize("name", UNFITTED)
+def test_the_cli_report_with_nothing_fitted_has_no_inf(name, tmp_path, capsys):
+    """The report ended "max error inf (tolerance 3.95e-05)"."""
+    data, kind, _, _ = UNFITTED[name]
+    path = tmp_path / f"{name}.npy"
+    np.save(path, data)
+    tol = diagnose(data, kind=kind).tolerance
+    kind_args = ["--kind", kind] if kind else []
+    assert main(["check", str(path), *kind_args]) == 1
+    out = capsys.readouterr().out
+    assert "inf" not in out.replace("inv_freq", "")
+    assert out.endswith(f"  max error: none, there is no nearest fit to measure against (tolerance {tol:.3g})\n")
+    assert main(["check", str(path), "--lang", "zh_CN", *kind_args]) == 1
+    out = capsys.readouterr().out
+    assert "inf" not in out.replace("inv_freq", "")
+    assert out.endswith(f"  最大误差：无，没有可用来比较的最接近拟合（容差 {tol:.3g}）\n")
