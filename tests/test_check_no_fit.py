@@ -46,3 +46,36 @@ def test_the_cli_report_with_nothing_fitted_has_no_inf(name, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "inf" not in out.replace("inv_freq", "")
     assert out.endswith(f"  最大误差：无，没有可用来比较的最接近拟合（容差 {tol:.3g}）\n")
+
+
+ZERO_TABLES = {"table": np.zeros((50, 8)), "vector": np.zeros(8)}
+
+
+@pytest.mark.parametrize("shape", ZERO_TABLES)
+def test_an_all_zero_table_is_said_to_equal_every_reference_times_0(shape, tmp_path, capsys):
+    """Zeros equal any reference times 0 (error 0, tolerance 0), a fit the check refuses: the formula line
+    read "no reference fits; the nearest fit is off by 0" and the CLI "max error 0 (tolerance 0)" beside
+    "no match"."""
+    import re
+
+    from explorer.compute import formulas
+    from explorer.compute.check import CheckState
+    from explorer.params import Params
+
+    path = tmp_path / f"zeros_{shape}.npy"
+    np.save(path, ZERO_TABLES[shape])
+    r = diagnose(ZERO_TABLES[shape])
+    assert (r.match, r.max_error, r.tolerance, r.reference, [m.id for m in r.mistakes]) == \
+        (False, 0.0, 0.0, None, ["all_zero"])
+    lines = {lang: re.sub(r"<[^>]+>", "\n", formulas.formula_html("check", Params(), 5, lang, 8,
+                                                                   CheckState(source=str(path), lang=lang)))
+             for lang in ("en", "zh_CN")}
+    assert "T is all zeros: it equals every reference times 0, so none is chosen" in lines["en"].split("\n")
+    assert "T 全为 0：它等于任何参考表乘以 0，因此不选定参考表" in lines["zh_CN"].split("\n")
+    assert "off by" not in lines["en"] and "相差" not in lines["zh_CN"]
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "tolerance" not in out and out.endswith(
+        "  max error: none, all zeros equal every reference times 0, so none is chosen\n")
+    assert main(["check", str(path), "--lang", "zh_CN"]) == 1
+    assert capsys.readouterr().out.endswith("  最大误差：无，全为 0 时等于任何参考表乘以 0，因此不选定参考表\n")

@@ -72,3 +72,24 @@ def test_in_chinese_the_empty_panels_speak_chinese(qtbot, settings):
         view = _show(win, NOISE, "rope_cache")
         assert _note(view.ref.plot) == "你的数据不符合\n任何已知的表"
         assert _note(view.diff.plot) == "没有可比较的：\n没有与你的数据\n相符的参考表"
+
+
+@pytest.mark.parametrize("lang, ref_note, diff_note, readout", [
+    ("en", "all zeros: equals\nevery table × 0,\nnone is chosen", "nothing to compare:\nno reference is chosen\n"
+     "for all zeros", "no reference: your data is all zeros, which equals every table times 0, so none is chosen"),
+    ("zh_CN", "全为 0：等于\n任何表乘以 0，\n不选定参考表", "没有可比较的：\n全为 0 时\n不选定参考表",
+     "没有参考表：你的数据全为 0，等于任何表乘以 0，因此不选定参考表")])
+def test_all_zeros_are_said_to_equal_every_table_times_0_not_to_fit_none(qtbot, settings, lang, ref_note,
+                                                                          diff_note, readout):
+    """Zeros equal any table times 0 (the check refuses that fit): the panels said "your data fits no known
+    table" and "no reference fits your data"."""
+    with window_in(lang, settings) as win:
+        view = _show(win, np.zeros((60, 32)), "")
+        assert [m.id for m in view.result.mistakes] == ["all_zero"]
+        assert _note(view.ref.plot) == ref_note and _note(view.diff.plot) == diff_note
+        assert view.readout.text().startswith(readout)
+        view = _show(win, np.zeros(16), "inv_freq")
+        assert view.stack.currentWidget() is view.curves_canvas and _note(view.diff_plot) == diff_note
+        assert view.readout.text().startswith(readout)
+        view = _show(win, NOISE, "rope_cache")                  # data that fits nothing: as before
+        assert _note(view.ref.plot) != ref_note and _note(view.diff.plot) != diff_note

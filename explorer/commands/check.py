@@ -58,7 +58,11 @@ LABELS = {"match": ("match", "符合"), "no match": ("no match", "不符合"), "
                                               "最大误差 {err:.3g}（容差 {tol:.3g}）"),
           # nothing was fitted (an error of inf): no error to tell, as the check view's formula line says
           "no fit": ("max error: none, there is no nearest fit to measure against (tolerance {tol:.3g})",
-                     "最大误差：无，没有可用来比较的最接近拟合（容差 {tol:.3g}）")}
+                     "最大误差：无，没有可用来比较的最接近拟合（容差 {tol:.3g}）"),
+          # all zeros: error 0 against any reference times 0, a fit the check refuses (it read "max error 0
+          # (tolerance 0)" beside "no match")
+          "zeros": ("max error: none, all zeros equal every reference times 0, so none is chosen",
+                    "最大误差：无，全为 0 时等于任何参考表乘以 0，因此不选定参考表")}
 
 
 def report(result, path, name: str = "", lang: str = "en") -> str:
@@ -77,5 +81,7 @@ def report(result, path, name: str = "", lang: str = "en") -> str:
         if m.fix:
             lines.append(f"    {say['fix']}: {m.fix}")
     error = say["max error"] if math.isfinite(result.max_error) else say["no fit"]
+    if any(m.id == "all_zero" for m in result.mistakes):
+        error = say["zeros"]
     lines.append("  " + error.format(err=result.max_error, tol=result.tolerance))
     return "\n".join(lines)

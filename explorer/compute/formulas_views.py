@@ -56,6 +56,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "allows": QT_TRANSLATE_NOOP("Formulas", "max |D| = %1 (a match allows %2)"),
     "no_ref": QT_TRANSLATE_NOOP("Formulas", "no reference fits; the nearest fit is off by %1"),
     "no_fit": QT_TRANSLATE_NOOP("Formulas", "no reference fits, and there is no nearest fit to measure against"),
+    # zeros equal any reference times 0: the check refuses that fit (its error 0 read "the nearest fit is off by 0")
+    "zeros": QT_TRANSLATE_NOOP("Formulas", "T is all zeros: it equals every reference times 0, so none is chosen"),
     "largest": QT_TRANSLATE_NOOP("Formulas", "largest drawn |D|"),
     "expected": QT_TRANSLATE_NOOP("Formulas", "you expect"),
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
@@ -222,6 +224,8 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
     out.append(f"T: {html.escape(r.name, quote=False)}, {' × '.join(map(str, r.shape))}, kind = {r.kind}"
                + (f", {fill(_w('positions_from', lang), start)}" if start else "")
                + (f"; {_w('expected', lang)}: {', '.join(asked)}" if asked else ""))
+    if any(m.id == "all_zero" for m in r.mistakes):
+        return out + [_w("zeros", lang)]
     if r.difference is None:             # an error of inf: nothing was fitted (an inv_freq not all positive, ...)
         return out + [fill(_w("no_ref", lang), num(r.max_error, 3)) if math.isfinite(r.max_error)
                       else _w("no_fit", lang)]

@@ -357,6 +357,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>；</translation>
         </message>
         <message>
+            <source>no reference: your data is all zeros, which equals every table times 0, so none is chosen</source>
+            <translation>没有参考表：你的数据全为 0，等于任何表乘以 0，因此不选定参考表</translation>
+        </message>
+        <message>
             <source>no reference: the data fits no known table</source>
             <translation>没有参考表：数据不符合任何已知的表</translation>
         </message>
@@ -409,6 +413,14 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>维度</translation>
         </message>
         <message>
+            <source>all zeros: equals
+every table × 0,
+none is chosen</source>
+            <translation>全为 0：等于
+任何表乘以 0，
+不选定参考表</translation>
+        </message>
+        <message>
             <source>your data fits
 no known table</source>
             <translation>你的数据不符合
@@ -429,6 +441,14 @@ no known table</source>
         <message>
             <source>no reference</source>
             <translation>没有参考表</translation>
+        </message>
+        <message>
+            <source>nothing to compare:
+no reference is chosen
+for all zeros</source>
+            <translation>没有可比较的：
+全为 0 时
+不选定参考表</translation>
         </message>
         <message>
             <source>nothing to compare:
@@ -3707,6 +3727,10 @@ your data</source>
         <message>
             <source>no reference fits, and there is no nearest fit to measure against</source>
             <translation>没有相符的参考表，也没有可用来比较的最接近拟合</translation>
+        </message>
+        <message>
+            <source>T is all zeros: it equals every reference times 0, so none is chosen</source>
+            <translation>T 全为 0：它等于任何参考表乘以 0，因此不选定参考表</translation>
         </message>
         <message>
             <source>largest drawn |D|</source>

@@ -23,6 +23,11 @@ from explorer.ui.views.empty_note import EmptyNote
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
 
+def _all_zero(r) -> bool:
+    """Every value is 0: any table times 0 equals it, and the check chooses none (no reference)."""
+    return any(m.id == "all_zero" for m in r.mistakes)
+
+
 def _diagnosed(r) -> bool:
     """A known mistake was found ("unknown": the data matches nothing known, which is no diagnosis)."""
     return any(m.id != "unknown" for m in r.mistakes)
@@ -196,7 +201,8 @@ class CheckView(PanelView):
     def _error_text(self, r) -> str:
         sep = self.tr("; ")
         if r.reference is None:
-            text = self.tr("no reference: the data fits no known table")
+            text = (self.tr("no reference: your data is all zeros, which equals every table times 0, so none is "
+                            "chosen") if _all_zero(r) else self.tr("no reference: the data fits no known table"))
         elif r.match:
             text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
         elif _diagnosed(r):
@@ -244,16 +250,18 @@ class CheckView(PanelView):
                 continue
             panel.show(values, 0, 0, cols, rows, levels)
             set_extent(panel.plot, (0, cols), (0, rows))
-        self.ref_note.say("" if r.reference is not None else self.tr("your data fits\nno known table"))
-        self.diff_note.say("" if r.difference is not None else self._no_difference())   # (setLabel shows axes)
+        self.ref_note.say("" if r.reference is not None else self.tr("all zeros: equals\nevery table × 0,\nnone is "
+                          "chosen") if _all_zero(r) else self.tr("your data fits\nno known table"))
+        self.diff_note.say("" if r.difference is not None else self._no_difference(r))   # (setLabel shows axes)
         unknown = any(m.id == "unknown" for m in r.mistakes)
         title = self.tr("the reference it matches") if r.match else \
             self.tr("the nearest right table") if unknown else self.tr("the right table")
         set_title(self.ref.plot, title if r.reference is not None else self.tr("no reference"),
                   size=TITLE_SIZE)
 
-    def _no_difference(self) -> str:
-        return self.tr("nothing to compare:\nno reference fits\nyour data")
+    def _no_difference(self, r) -> str:
+        return (self.tr("nothing to compare:\nno reference is chosen\nfor all zeros") if _all_zero(r) else
+                self.tr("nothing to compare:\nno reference fits\nyour data"))
 
     @staticmethod
     def _difference_levels(r) -> tuple[float, float]:
@@ -275,7 +283,7 @@ class CheckView(PanelView):
         set_pen(self.diff_curve, self.pen(PALETTE[0]))
         self.freq_plot.enableAutoRange()
         self.diff_plot.enableAutoRange()
-        self.curve_note.say("" if r.reference is not None else self._no_difference())   # (its own fixed range)
+        self.curve_note.say("" if r.reference is not None else self._no_difference(r))   # (its own fixed range)
 
 
 def _positive(values: np.ndarray) -> np.ndarray:
