@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pytest
+
 from explorer.compute import formulas
 from explorer.compute.distance import DistanceState, factors_at
 from explorer.params import Params
@@ -65,6 +68,26 @@ def test_yarn_line_writes_the_clamps_the_backend_applies():
     assert "high = min(⌈… (2π·1) …⌉, 15) = min(75, 15) = 15" in text and "max(" not in text
     unclamped = _yarn(factor=8.0, original_max_len=4096, head_dim=128, base=500000.0)
     assert "low = ⌊128 ln(4096 / (2π·32)) / (2 ln 500000)⌋ = 14, high = ⌈… (2π·1) …⌉ = 32" in unclamped
+
+
+@pytest.mark.parametrize("fields, end", [(dict(original_max_len=6), 0),                      # high ceils to 0
+                                         (dict(original_max_len=760, base=2.0, head_dim=16), 15)])  # low: dim − 1
+def test_yarn_ramp_writes_the_0_001_the_backend_adds_when_low_equals_high(fields, end):
+    """low = high (both clamped to 0, or to dim − 1): the backend, as transformers' linear_ramp_factor, divides
+    by high + 0.001 − low; the line wrote (i − 0) / (0 − 0), a division by 0."""
+    from explorer.backend.rope_types import yarn_ramp
+    from explorer.compute.rope import RopeState
+
+    state = RopeState(page="scaling", rope_type="yarn", factor=4.0, **fields)
+    ramp, low, high = yarn_ramp(state.scaling(), state.head_dim, state.base)
+    assert low == high == end and np.array_equal(ramp, np.clip((np.arange(len(ramp)) - low) / 0.001, 0, 1))
+    en, zh = _yarn(factor=4.0, **fields), _yarn("zh_CN", factor=4.0, **fields)
+    for text in (en, zh):
+        assert f"γi = clip((i − {end}) / ({end} + 0.001 − {end}), 0, 1), s = 4; low = high" in text
+        assert f"/ ({end} − {end})" not in text
+    assert "low = high: transformers adds 0.001 to high (no division by 0)" in en
+    assert "low = high：transformers 给 high 加 0.001（避免除以 0）" in zh
+    assert "0.001" not in _yarn(factor=4.0, original_max_len=4096)          # low < high: no guard written
 
 
 def test_check_line_without_any_fit_says_so_instead_of_off_by_inf(tmp_path):

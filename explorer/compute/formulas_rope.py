@@ -25,6 +25,7 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "given": QT_TRANSLATE_NOOP("Formulas", "attention_factor given"),
     "no_trunc": QT_TRANSLATE_NOOP("Formulas", "not truncated"),
     "context": QT_TRANSLATE_NOOP("Formulas", "context"),
+    "guard": QT_TRANSLATE_NOOP("Formulas", "low = high: transformers adds 0.001 to high (no division by 0)"),
 }
 
 
@@ -61,8 +62,9 @@ def _yarn(scaling, prof, dim: int, base: float, lang: str) -> list[str]:
         low_text = f"max({low_text}, 0) = max({num(raw_low, 5)}, 0)"
     if raw_high != high:
         high_text = f"min({high_text}, {dim - 1}) = min({num(raw_high, 5)}, {dim - 1})"
+    top, guard = (f"{num(high, 5)} + 0.001", f"; {_w('guard', lang)}") if low == high else (num(high, 5), "")
     return [f"θ′<sub>i</sub> = (1 − γ<sub>i</sub>) θ<sub>i</sub> + γ<sub>i</sub> θ<sub>i</sub> / s, "
-            f"γ<sub>i</sub> = clip((i − {num(low, 5)}) / ({num(high, 5)} − {num(low, 5)}), 0, 1), s = {num(s)}",
+            f"γ<sub>i</sub> = clip((i − {num(low, 5)}) / ({top} − {num(low, 5)}), 0, 1), s = {num(s)}{guard}",
             f"low = {low_text} = {num(low, 5)}, high = {high_text} = {num(high, 5)}"
             + ("" if trunc else f" ({_w('no_trunc', lang)})") + f"; {att}"]
 

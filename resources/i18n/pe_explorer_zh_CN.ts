@@ -3621,6 +3621,10 @@ your data</source>
             <translation>上下文</translation>
         </message>
         <message>
+            <source>low = high: transformers adds 0.001 to high (no division by 0)</source>
+            <translation>low = high：transformers 给 high 加 0.001（避免除以 0）</translation>
+        </message>
+        <message>
             <source>a permutation keeps every dot product (P Pᵀ = I)</source>
             <translation>置换不改变任何点积（P Pᵀ = I）</translation>
         </message>
