@@ -146,3 +146,22 @@ def test_learned_line_says_a_model_that_did_not_open_did_not_open(tmp_path, monk
     rope = replace(learned_data.shown_table(Params()), note_kind="rope", requested="Qwen3")
     monkeypatch.setattr(learned_data, "shown_table", lambda params: rope)
     assert "Qwen3 has no learned position table: MiniLM's is shown" in html("learned", Params())
+
+
+def test_alibi_view_lines_name_its_drawn_heads_as_its_titles_count_and_as_the_slope_formula_counts():
+    """The ALiBi view's titles ("head 5: m = 1/64") and slope axis count heads from 0, its m_h = 2^(−8h/n)
+    counts h = 1 … n: the lines never said that the view's head 5 is h = 6."""
+    from explorer.backend.alibi import slopes
+    from explorer.compute.alibi import AlibiState, alibi_view
+
+    state = AlibiState(heads=8)
+    assert alibi_view(Params(), state).shown == (0, 2, 5, 7) and slopes(8)[5] == 2.0 ** (-8 * 6 / 8)
+    en, zh = plain(html("alibi", Params(), state=state)), plain(html("alibi", Params(), lang="zh_CN", state=state))
+    assert "ALiBi heads 0, 2, 5, 7 (from 0) are h = 1, 3, 6, 8 of 8 (from 1)" in en
+    assert "ALiBi 头 0, 2, 5, 7（从 0 数）即 8 个头中的 h = 1, 3, 6, 8（从 1 数）" in zh
+    six = AlibiState(heads=6)                        # the authors' rule: the view's head 5 is m_{4+2} = m_6
+    assert alibi_view(Params(), six).shown == (0, 2, 3, 5) and slopes(6)[5] == 2.0 ** (-4 * 3 / 4)
+    assert "ALiBi heads 0, 2, 3, 5 (from 0) are h = 1, 3, 4, 6 of 6 (from 1)" in plain(html("alibi", Params(),
+                                                                                             state=six))
+    one = plain(html("alibi", Params(), state=AlibiState(heads=1)))
+    assert "ALiBi head 0 (from 0) is h = 1 of 1 (from 1)" in one

@@ -34,12 +34,16 @@ class AlibiResult:
     state: AlibiState
 
 
+def shown_heads(heads: int) -> tuple[int, ...]:
+    """The heads (counted from 0, as the view's titles) whose bias is drawn: up to ALIBI_SHOWN, evenly spread."""
+    return tuple(dict.fromkeys(int(round(x)) for x in np.linspace(0, heads - 1, min(ALIBI_SHOWN, heads))))
+
+
 @lru_cache(maxsize=4)
 def alibi_view(params: Params, state: AlibiState = AlibiState()) -> AlibiResult:
     """Per-head slopes and the bias images of up to ALIBI_SHOWN evenly spread heads."""
     m = alibi.slopes(state.heads)
-    shown = tuple(dict.fromkeys(int(round(x)) for x in
-                                np.linspace(0, state.heads - 1, min(ALIBI_SHOWN, state.heads))))
+    shown = shown_heads(state.heads)
     pos, full = alibi.bias_strided(state.heads, params.max_len, 128, state.causal)
     b = full[list(shown)].astype(np.float32)                                   # (S, rows, rows)
     b[np.isinf(b)] = np.nan   # masked (causal) cells: drawn transparent

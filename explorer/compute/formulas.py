@@ -14,7 +14,7 @@ from explorer.compute import frequencies as frequency_data
 from explorer.compute import heatmap, similarity, tokens
 from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
 from explorer.params import Params
-from explorer.translations import QT_TRANSLATE_NOOP, translate
+from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
 TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "Formulas")
     "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
@@ -45,6 +45,9 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "alibi_low": QT_TRANSLATE_NOOP("Formulas", "the largest power of 2 up to the head count"),
     "alibi_extra": QT_TRANSLATE_NOOP("Formulas",
                                      "the other heads take every other slope of 2L heads: the authors' rule"),
+    # the view's titles and slope axis count heads from 0, m_h's h counts from 1 (as the Distance line says)
+    "drawn": QT_TRANSLATE_NOOP("Formulas", "ALiBi heads %1 (from 0) are h = %2 of %3 (from 1)"),
+    "drawn_one": QT_TRANSLATE_NOOP("Formulas", "ALiBi head %1 (from 0) is h = %2 of %3 (from 1)"),
     "other": QT_TRANSLATE_NOOP("Formulas", "This view compares variants built on the sinusoidal PE below."),
     #         (every view in the catalogue now has its own lines; "other" is left for a view added later)
     "minilm": QT_TRANSLATE_NOOP("Formulas", "trained MiniLM: word + learned position + token type"),
@@ -178,8 +181,10 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
 
 def _alibi(heads: int, lang: str) -> list[str]:
     """ALiBi's score and slopes for `heads` heads, with the authors' rule where heads is no power of 2
-    (the largest power of 2 below, L, then every other slope of 2L heads), and the slopes themselves."""
+    (the largest power of 2 below, L, then every other slope of 2L heads), the slopes themselves, and the
+    drawn heads' h."""
     from explorer.backend.alibi import power_of_2_below, slopes
+    from explorer.compute.alibi import shown_heads
 
     m = slopes(heads)                                                         # (H,)
     low = power_of_2_below(heads)
@@ -193,6 +198,9 @@ def _alibi(heads: int, lang: str) -> list[str]:
                    f"({_w('alibi_extra', lang)})")
     shown = ", ".join(num(v, 4) for v in m[:4]) + (f", … {num(m[-1], 4)}" if heads > 4 else "")
     out.append(f"m = {shown}")
+    drawn = shown_heads(heads)                                                # the heads whose bias is drawn
+    out.append(fill(_w("drawn" if len(drawn) > 1 else "drawn_one", lang), ", ".join(map(str, drawn)),
+                    ", ".join(str(h + 1) for h in drawn), heads))
     return out
 
 

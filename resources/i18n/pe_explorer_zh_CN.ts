@@ -3565,6 +3565,14 @@ your data</source>
             <translation>其余的头依次取 2L 个头的斜率中每隔一个的值：作者代码的规则</translation>
         </message>
         <message>
+            <source>ALiBi heads %1 (from 0) are h = %2 of %3 (from 1)</source>
+            <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
+        </message>
+        <message>
+            <source>ALiBi head %1 (from 0) is h = %2 of %3 (from 1)</source>
+            <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
+        </message>
+        <message>
             <source>This view compares variants built on the sinusoidal PE below.</source>
             <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
         </message>
@@ -3651,10 +3659,6 @@ your data</source>
         <message>
             <source>ALiBi head %1 (from 0) is h = %2 of %3 (from 1; the authors' rule for %3 heads)</source>
             <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数；头数为 %3 时按作者代码的规则）</translation>
-        </message>
-        <message>
-            <source>ALiBi head %1 (from 0) is h = %2 of %3 (from 1)</source>
-            <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
         </message>
         <message>
             <source>mean over p of cos∠(P[p], P[p+k]), MiniLM's 512 × 384 table</source>
