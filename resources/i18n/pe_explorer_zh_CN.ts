@@ -16,8 +16,8 @@
             <translation>因果（屏蔽未来的键）</translation>
         </message>
         <message>
-            <source>head h</source>
-            <translation>头 h</translation>
+            <source>head (from 0)</source>
+            <translation>头（从 0 数）</translation>
         </message>
         <message>
             <source>slope m_h</source>

@@ -27,7 +27,7 @@ class AlibiView(PanelView):
             "scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far."))
         self.heads_box = self.spin(self.tr("heads"), 1, min(MAX_HEADS, 64), self.state.heads, "heads")
         self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
-        self.slope_plot = self.plot(0, 0, self.tr("head h"), self.tr("slope m_h"),
+        self.slope_plot = self.plot(0, 0, self.tr("head (from 0)"), self.tr("slope m_h"),
                                     self.tr("slopes"), colspan=2 * data.ALIBI_SHOWN)
         self.slope_plot.setLogMode(y=True)
         self.slope_plot.getAxis("left").enableAutoSIPrefix(False)
