@@ -108,6 +108,9 @@ def test_minilm_written_as_gguf_gives_transformers_x(tmp_path):
     ({"tokenizer.ggml.add_bos_token": "yes"}, "add_bos_token is 'yes'; it must be true or false"),
     ({"tokenizer.ggml.model": "t5"}, ("only byte-level BPE ('gpt2'), SentencePiece ('llama') and WordPiece "
                                       "('bert') vocabularies can be read")),
+    ({"tokenizer.ggml.model": np.array([1, 2])}, "metadata tokenizer.ggml.model is a list, not the tokenizer type"),
+    ({"tokenizer.ggml.model": 3}, "metadata tokenizer.ggml.model is a number, not the tokenizer type"),
+    ({"tokenizer.ggml.model": True}, "metadata tokenizer.ggml.model is true or false, not the tokenizer type"),
 ])
 def test_malformed_vocabularies_are_refused(change, match):
     _, tokenizer = lw.tiny_bert()

@@ -1196,6 +1196,10 @@ your data</source>
             <translation>%1：元数据 %2 的值类型 %3 未知</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3, not %4</source>
+            <translation>%1：元数据 %2 是%3，而不是%4</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3: llama.cpp scales cos and sin by it, which PE Explorer reads only with Phi-3's LongRoPE factors</source>
             <translation>%1：元数据 %2 为 %3：llama.cpp 用它缩放 cos 和 sin，而 PE Explorer 只在有 Phi-3 的 LongRoPE 因子时读取它</translation>
         </message>
@@ -1238,10 +1242,6 @@ your data</source>
         <message>
             <source>%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window (llama.cpp would mask every key)</source>
             <translation>%1：元数据 %2 为 0；Gemma 2 文件的滑动窗口层需要窗口（llama.cpp 会屏蔽所有键）</translation>
-        </message>
-        <message>
-            <source>%1: metadata %2 is a %3, not %4</source>
-            <translation>%1：元数据 %2 是 %3，而不是 %4</translation>
         </message>
         <message>
             <source>%1: metadata %2 is missing</source>
@@ -1760,6 +1760,10 @@ your data</source>
             <translation>文件路径</translation>
         </message>
         <message>
+            <source>a list</source>
+            <translation>一个列表</translation>
+        </message>
+        <message>
             <source>a list of merges</source>
             <translation>合并规则列表</translation>
         </message>
@@ -1786,6 +1790,10 @@ your data</source>
         <message>
             <source>a nested tensor cannot be checked: give one dense tensor (rows of equal length)</source>
             <translation>无法检查嵌套张量：请给出一个稠密张量（各行等长）</translation>
+        </message>
+        <message>
+            <source>a number</source>
+            <translation>一个数</translation>
         </message>
         <message>
             <source>a preset is named by text, not %1</source>
@@ -1818,6 +1826,10 @@ your data</source>
         <message>
             <source>a value is missing or is not JSON (a comma too many? Text goes in double quotes; true, false and null are lower case)</source>
             <translation>缺少值，或者值不是 JSON（多了一个逗号？文本要放在双引号内；true、false 和 null 要小写）</translation>
+        </message>
+        <message>
+            <source>a value of another kind</source>
+            <translation>另一种值</translation>
         </message>
         <message>
             <source>a vector of %1 numbers is an inv_freq vector, not a %2 table</source>
@@ -2864,6 +2876,10 @@ your data</source>
             <translation>张量 %1：形状 %2、类型 %3 需要 %4 字节，而它的偏移只跨 %5 字节</translation>
         </message>
         <message>
+            <source>text</source>
+            <translation>文本</translation>
+        </message>
+        <message>
             <source>text has %1 characters; at most %2 can be tokenized</source>
             <translation>文本有 %1 个字符；最多只能分词 %2 个</translation>
         </message>
@@ -3250,6 +3266,10 @@ your data</source>
         <message>
             <source>tokenizer must be one of %1, not %2</source>
             <translation>tokenizer 必须是 %1 之一，而不是 %2</translation>
+        </message>
+        <message>
+            <source>true or false</source>
+            <translation>真假值</translation>
         </message>
         <message>
             <source>truncate must be true or false, not %1</source>

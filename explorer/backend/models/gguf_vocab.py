@@ -67,8 +67,21 @@ CONTROL, USER_DEFINED = 3, 4     # tokenizer.ggml.token_type values (llama.cpp's
 def _field(fields: dict, key: str, where: str, kind, what: str):
     value = fields.get(key)
     require(value is not None, "%1: metadata %2 is missing (%3); the file has no usable tokenizer", where, key, what)
-    require(isinstance(value, kind), "%1: metadata %2 is a %3, not %4", where, key, type(value).__name__, what)
+    require(isinstance(value, kind), "%1: metadata %2 is %3, not %4", where, key, _kind_of(value), what)
     return value
+
+
+def _kind_of(value):
+    """What a metadata value is, in words (not Python's type name: "ndarray")."""
+    if isinstance(value, str):
+        return msg("text")
+    if isinstance(value, (bool, np.bool_)):
+        return msg("true or false")
+    if isinstance(value, (int, float, np.number)):
+        return msg("a number")
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return msg("a list")
+    return msg("a value of another kind")
 
 
 def _optional_id(fields: dict, key: str, n_vocab: int, where: str) -> int | None:
