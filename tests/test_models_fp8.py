@@ -74,11 +74,16 @@ def test_an_fp8_checkpoint_gives_transformers_x_q_k_and_attention(tmp_path, fami
         assert {stored.get_slice(n).get_dtype() for n in done} == {"F8_E4M3"}
         assert {stored.get_slice(fp8.scale_name(n)).get_dtype() for n in done} == {
             "F32" if scale_fmt == "float" else "F8_E8M0"}
-    ref = reference(tmp_path)
-    model = open_model(str(tmp_path))
+    same_layer0(tmp_path, reference(tmp_path), family)
+
+
+def same_layer0(folder, ref, family):
+    """The folder opened by PE Explorer gives transformers' model `ref` of it: X, q and k after RoPE, and the
+    attention weights of layer 0."""
+    model = open_model(str(folder))
     try:
         ids = model.tokenize(mh.TEXT).ids
-        want = mh.capture(ref, family, ids)
+        want = mh.capture(ref.eval(), family, ids)
         close(model.input_x(ids), want["x"])
         qk = model.layer0_qk(ids)
         close(qk.q_rot, want["q_rot"])
@@ -136,16 +141,7 @@ def test_a_compressed_tensors_fp8_checkpoint_gives_transformers_x_q_k_and_attent
     compressed_tensors(tmp_path, strategy)
     ref = tf.AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.float32, attn_implementation="eager",
                                                   quantization_config=tf.CompressedTensorsConfig(dequantize=True))
-    model = open_model(str(tmp_path))
-    try:
-        ids = model.tokenize(mh.TEXT).ids
-        want = mh.capture(ref.eval(), family, ids)
-        qk = model.layer0_qk(ids)
-        close(qk.q_rot, want["q_rot"])
-        close(qk.k_rot, want["k_rot"][qk.kv_head])
-        _same_attention(model, ref, ids)
-    finally:
-        model.close()
+    same_layer0(tmp_path, ref, family)
 
 
 @pytest.mark.parametrize("weights, want", [
