@@ -248,6 +248,8 @@ def first_layer(model, family: str):
         return base.decoder.layers[0]
     if family == "llama4":                  # (its base_model_prefix names the multimodal model's language_model)
         return model.model.layers[0]
+    if family.endswith(("_vl", "_vl_moe")):   # Qwen VL: the text model sits at model.model.language_model
+        return model.model.language_model.layers[0]
     return base.layers[0]
 
 
@@ -298,7 +300,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         return _capture_llama4(model, ids, got, hooks)
     else:
         att = layer.self_attn
-        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe")
+        q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe",
+                                                        "qwen3_vl", "qwen3_vl_moe")
                         and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from explorer.backend.models import gemma_config, layer_attention
+from explorer.backend.models import gemma_config, layer_attention, qwen_vl
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
 from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
@@ -183,7 +183,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
     "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
-    cfg = gemma_config.text_model_config(cfg)
+    cfg = qwen_vl.text_model_config(gemma_config.text_model_config(cfg))   # a multimodal model's text model
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),

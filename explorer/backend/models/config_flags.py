@@ -1,6 +1,7 @@
 """A config.json's attention switches, family by family: q/k biases, q/k norms, OLMo's clip. No Qt.
 
-As transformers 5.25's configuration_<family>.py and modeling_<family>.py read them: Qwen2 and Phi always have
+As transformers 5.25's configuration_<family>.py and modeling_<family>.py read them: Qwen2 (and Qwen2-VL's and
+Qwen2.5-VL's text models) and Phi always have
 q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when use_qkv_bias (default false), StarCoder2 when
 use_bias (default true), GPT-NeoX and GPT-OSS when attention_bias (default true), Mistral, Mixtral and Phi-3 never,
 the others when attention_bias (default false); transformers leaves the bias tensors of a config without them
@@ -23,8 +24,8 @@ def flag(cfg: dict, key: str, default: bool) -> bool:
 
 def qk_bias(cfg: dict, model_type: str, family: str) -> bool:
     """Whether layer 0's q and k projections carry biases that transformers reads."""
-    if model_type in ("qwen2", "qwen2_moe"):
-        return model_type == "qwen2" or flag(cfg, "qkv_bias", True)
+    if model_type in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
+        return model_type != "qwen2_moe" or flag(cfg, "qkv_bias", True)
     if family == "stablelm":
         return flag(cfg, "use_qkv_bias", False)
     if family == "starcoder2":

@@ -27,10 +27,13 @@ MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes 
 #                          published models have ~100)
 EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")   # by model_type: one window for all layers
 # by model_type: their sliding layers' window
-BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3")
-BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3")   # a window only with use_sliding_window
+BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3",
+                 "qwen2_vl_text", "qwen2_5_vl_text")
+BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3", "qwen2_vl_text",   # a window only with
+          "qwen2_5_vl_text")                                                        # use_sliding_window
 DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096, "cohere2": 4096,
-                  "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096}
+                  "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096, "qwen2_vl_text": 4096,
+                  "qwen2_5_vl_text": 4096}
 FULL_EVERY = {"gemma2": 2, "gpt_oss": 2, "olmo3": 4}           # every n-th layer full (else sliding_window_pattern)
 PATTERN_DEFAULT = {"cohere2": 4}   # sliding_window_pattern when config.json has none (else Gemma 3's 6)
 MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
@@ -43,8 +46,8 @@ def _flag(cfg: dict, key: str) -> bool:
     return bool(value)
 
 
-def _max_window_layers(cfg: dict) -> int:
-    value = cfg.get("max_window_layers", 28)
+def _max_window_layers(cfg: dict, default: int = 28) -> int:
+    value = cfg.get("max_window_layers", default)    # (Qwen2-VL's and Qwen2.5-VL's text configs: 80)
     require(type(value) is int and value >= 0, "config.json: max_window_layers must be a whole number >= 0, "
                                                "not %1", shown(value))
     return value
@@ -52,8 +55,8 @@ def _max_window_layers(cfg: dict) -> int:
 
 def _class_pattern(cfg: dict, model_type: str, n_layers: int, window: int | None) -> list[bool]:
     """Which layers slide when config.json lists no layer_types, as each class's __post_init__ sets them."""
-    if model_type in ("qwen2", "qwen3"):
-        first = _max_window_layers(cfg)
+    if model_type in ("qwen2", "qwen3", "qwen2_vl_text", "qwen2_5_vl_text"):
+        first = _max_window_layers(cfg, 28 if model_type in ("qwen2", "qwen3") else 80)
         return [window is not None and i >= first for i in range(n_layers)]
     if model_type == "qwen2_moe":
         below = _max_window_layers(cfg)
