@@ -221,3 +221,13 @@ def test_either_layout_of_tensor_names_opens_the_same(kind, tmp_path):
         qk = model.layer0_qk(ids)
         close(qk.q_rot, ref["q_rot"])
         close(qk.k_rot, ref["k_rot"][qk.kv_head])
+
+
+def test_the_rope_words_say_mrope_is_plain_rope_for_text(tmp_path):
+    """The opened-model line and the Real RoPE view's readout (rope_parts) name M-RoPE's reduction."""
+    from explorer.ui.views.rope_words import rope_parts
+
+    c = model_config(HUB_QWEN2_5_VL_7B, "q")
+    assert c.mrope and not model_config(dict(mh.FAMILIES["qwen2"], model_type="qwen2"), "q").mrope
+    assert rope_parts(c.rope_type_label, c.partial_rotary_factor, mrope=c.mrope) == (
+        "M-RoPE: text tokens have t = h = w, so plain RoPE",)

@@ -2160,6 +2160,18 @@ your data</source>
             <translation>config.json：max_window_layers 必须是 &gt;= 0 的整数，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: mrope_section %1 adds up to %2, not head_dim / 2 = %3: transformers' %4 cannot split its rotation so</source>
+            <translation>config.json：mrope_section %1 之和为 %2，而不是 head_dim / 2 = %3：transformers 的 %4 无法这样拆分其旋转</translation>
+        </message>
+        <message>
+            <source>config.json: mrope_section must list at least three whole numbers, not %1</source>
+            <translation>config.json：mrope_section 必须列出至少三个整数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: mrope_section must list whole numbers &gt;= 0, not %1</source>
+            <translation>config.json：mrope_section 必须列出 &gt;= 0 的整数，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: mscale_all_dim %1 with factor %2 multiplies the logits by %3; it must be a finite number other than 0</source>
             <translation>config.json：mscale_all_dim %1 与 factor %2 使 logit 乘以 %3；它必须是非 0 的有限数</translation>
         </message>
@@ -5094,6 +5106,10 @@ your data</source>
         <message>
             <source>pairs (2i, 2i+1)</source>
             <translation>相邻通道成对 (2i, 2i+1)</translation>
+        </message>
+        <message>
+            <source>M-RoPE: text tokens have t = h = w, so plain RoPE</source>
+            <translation>M-RoPE：文本词元的 t = h = w，因此即普通 RoPE</translation>
         </message>
     </context>
     <context>

@@ -86,6 +86,7 @@ class ModelConfig:
     attention_chunk: int | None = None   # Llama 4: a "chunked_attention" layer's query reads its own chunk's keys
     qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
     attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
+    mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -292,7 +293,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         rope_interleaved=interleaved,
         dtype=dtype, **own,
         qk_norm=qk_norm(cfg, model_type, family),
-        nope_layers=nope,
+        nope_layers=nope, mrope=model_type in qwen_vl.MROPE_TEXT,
         qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
 

@@ -16,11 +16,12 @@ def scaling_words(state) -> str:
 
 def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "",
                neighbour_pairs: bool = False, yarn_unrounded: bool = False,
-               decoupled: tuple[int, ...] = ()) -> tuple[str, ...]:
+               decoupled: tuple[int, ...] = (), mrope: bool = False) -> tuple[str, ...]:
     """The rope type's label when it has one (ModelConfig.rope_type_label), YaRN's unrounded ramp (truncate
     false), LongRoPE's factor set in use ("long" / "short"), the rotary fraction when not the whole head
-    turns, MLA's decoupled rope part (first, last channel), and GPT-J's pairing of neighbouring channels; ()
-    for plain whole-head rotate-half RoPE. The caller joins them with its ", "."""
+    turns, MLA's decoupled rope part (first, last channel), GPT-J's pairing of neighbouring channels, and that a Qwen
+    VL model's M-RoPE is plain RoPE for text tokens; () for plain whole-head rotate-half RoPE. The caller joins
+    them with its ", "."""
     parts = (type_label,) if type_label else ()
     if yarn_unrounded:
         parts += (QCoreApplication.translate("RopeWords", "not truncated"),)
@@ -35,4 +36,6 @@ def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = 
                                                                "heads)"), str(decoupled[0]), str(decoupled[1])),)
     if neighbour_pairs:
         parts += (QCoreApplication.translate("RopeWords", "pairs (2i, 2i+1)"),)
+    if mrope:
+        parts += (QCoreApplication.translate("RopeWords", "M-RoPE: text tokens have t = h = w, so plain RoPE"),)
     return parts
