@@ -42,7 +42,7 @@ class ModelConfig:
 
     family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
     #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo |
-    #                                 gpt_oss | starcoder2 | cohere | olmoe | deepseek
+    #                                 gpt_oss | starcoder2 | cohere | olmoe | deepseek | glm4 | glm4_moe
     model_type: str
     name: str
     d_model: int
@@ -66,7 +66,7 @@ class ModelConfig:
     pre_norm: bool                  # an input norm before the attention projections (BERT: no; OPT: config)
     word_embed_proj_dim: int        # OPT: the embedding width before project_in (= d_model elsewhere)
     rope_pairs_across_head: bool = False   # llama.cpp's llama arch: rotated pair j is (j, j + head_dim/2)
-    rope_interleaved: bool = False  # GPT-J, Cohere: rotated pair j is (2j, 2j + 1) (else rotate-half, (j, j + rot/2))
+    rope_interleaved: bool = False  # GPT-J, Cohere, GLM-4: rotated pair j is (2j, 2j + 1) (else (j, j + rot/2))
     rope_refusal: str | None = field(default=None, compare=False)   # why these RoPE settings cannot be
     #                                 used (the model still opens: tokens and X need no RoPE)
     score_scalar: float = 0.0       # q·k is scaled by score_scalar^-1/2: Gemma 2/3's query_pre_attn_scalar;
@@ -280,7 +280,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     nope = own.pop("nope_layers", ())
     if model_type in ("smollm3", "cohere2"):
         nope = layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
-    interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere"))
+    interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere", "glm4"))
     return ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),

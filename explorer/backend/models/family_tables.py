@@ -59,11 +59,18 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Qwen2-VL, Qwen2.5-VL (their text_config, or a 4.x file's top-level keys): Qwen2's attention; Qwen3-VL:
             # Qwen3's, Qwen3-VL-MoE's experts in the MLP; M-RoPE is plain RoPE for text tokens (explorer...qwen_vl)
             "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen3_vl_text": "qwen3",
-            "qwen3_vl_moe_text": "qwen3"}
+            "qwen3_vl_moe_text": "qwen3",
+            # GLM-4 (GLM-4-9B-0414, GLM-4-32B-0414): RMSNorm, q/k/v biases (attention_bias, default true), the first
+            # partial_rotary_factor (0.5) of each head turns in neighbouring pairs (2i, 2i + 1); head_dim 128 by default
+            "glm4": "glm4",
+            # GLM-4.5 / 4.6 (Glm4Moe): the first half of each head turns rotate-half ((i, i + rot/2), as GPT-NeoX),
+            # per-head q/k RMSNorms when use_qk_norm, q/k/v biases when attention_bias (default false); experts
+            # in the MLP
+            "glm4_moe": "glm4_moe"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -81,34 +88,36 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "cohere": 8192, "cohere2": 8192, "olmoe": 4096,
                          "deepseek_v2": 2048, "deepseek_v3": 4096, "granitemoe": 2048, "granitemoeshared": 2048,
                          "llama4_text": 4096 * 32, "qwen2_vl_text": 32768, "qwen2_5_vl_text": 32768,
-                         "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000}   # by model_type
+                         "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
+                         "glm4": 131072, "glm4_moe": 131072}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
-                    "qwen3_vl_text": 128}
+                    "qwen3_vl_text": 128, "glm4": 128}       # (Glm4MoeConfig has no head_dim field: hidden / heads)
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
 DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
-                    "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16}
+                    "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0, "llama4_text": 500_000.0, "qwen2_vl_text": 1_000_000.0,
                  "qwen2_5_vl_text": 1_000_000.0, "qwen3_vl_text": 500_000.0, "qwen3_vl_moe_text": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
-                   "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5}
+                   "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
+                   "glm4_moe": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
                             "truncate": False, "original_max_position_embeddings": 4096}}
 # attention_bias of a config.json without one, where the class's default is true (the others: false)
-BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss")
+BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4")
 # the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
