@@ -104,6 +104,14 @@ FAMILIES = {
     "llama4": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, head_dim=8, rope_theta=700.0,
                    attention_chunk_size=5, num_local_experts=2, num_experts_per_tok=1, intermediate_size_mlp=48,
                    pad_token_id=0, bos_token_id=1, eos_token_id=1),
+    # GLM-4: the first half of each head of 8 turns (4 channels) in neighbouring pairs (2i, 2i + 1), q/k/v biases
+    "glm4": dict(SMALL, num_key_value_heads=2, head_dim=8, rope_theta=700.0, partial_rotary_factor=0.5,
+                 attention_bias=True, pad_token_id=0, bos_token_id=1, eos_token_id=1),
+    # GLM-4.5: the first half of each head turns rotate-half, q/k/v biases, per-head q/k RMSNorms (use_qk_norm);
+    # 4 experts, 2 a token, from layer 1 (first_k_dense_replace 1: layer 0's MLP is dense)
+    "glm4_moe": dict(SMALL, num_key_value_heads=2, head_dim=8, rope_theta=900.0, partial_rotary_factor=0.5,
+                     attention_bias=True, use_qk_norm=True, n_routed_experts=4, num_experts_per_tok=2,
+                     moe_intermediate_size=24, first_k_dense_replace=1, n_group=1, topk_group=1),
 }
 
 
@@ -130,7 +138,8 @@ def classes(family: str):
             "olmo": ("OlmoConfig", "OlmoForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM"),
             "deepseek_v2": ("DeepseekV2Config", "DeepseekV2ForCausalLM"),
             "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM"),
-            "llama4": ("Llama4TextConfig", "Llama4ForCausalLM")}[family]
+            "llama4": ("Llama4TextConfig", "Llama4ForCausalLM"), "glm4": ("Glm4Config", "Glm4ForCausalLM"),
+            "glm4_moe": ("Glm4MoeConfig", "Glm4MoeForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -301,7 +310,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe",
-                                                        "qwen3_vl", "qwen3_vl_moe")
+                                                        "qwen3_vl", "qwen3_vl_moe", "glm4_moe")
                         and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)
