@@ -259,6 +259,9 @@ def first_layer(model, family: str):
         return model.model.layers[0]
     if family.endswith(("_vl", "_vl_moe")):   # Qwen VL: the text model sits at model.model.language_model
         return model.model.language_model.layers[0]
+    inner = getattr(getattr(model, "model", None), "language_model", None)
+    if inner is not None and hasattr(inner, "layers"):     # a multimodal wrapper's text model (Mistral 3)
+        return inner.layers[0]
     return base.layers[0]
 
 

@@ -52,18 +52,23 @@ def softcap(cfg: dict, family: str) -> float | None:
 
 
 MULTIMODAL = {"gemma3": "gemma3_text", "llama4": "llama4_text"}   # model_type -> its text model's
+# multimodal wrappers whose config builds its text config by the model_type written inside it (AutoConfig), with
+# this one when text_config names none: Mistral3Config (Mistral Small 3.1 / 3.2, a Pixtral vision tower)
+WRAPPERS = {"mistral3": "mistral"}
 
 
 def text_model_config(cfg: dict) -> dict:
-    """A multimodal Gemma 3's or Llama 4's (model_type gemma3, llama4) text model config: its text_config, with
-    the outer dtype where the inner has none (model_config fills in Gemma3TextConfig's defaults); any other
-    config as it is."""
+    """A multimodal Gemma 3's, Llama 4's or Mistral 3's (model_type gemma3, llama4, mistral3) text model config:
+    its text_config, with the outer dtype where the inner has none (model_config fills in Gemma3TextConfig's
+    defaults); any other config as it is."""
     inner, outer = cfg.get("text_config"), cfg.get("model_type")
-    if not isinstance(outer, str) or outer not in MULTIMODAL:             # (a list: unhashable)
+    if not isinstance(outer, str) or outer not in MULTIMODAL and outer not in WRAPPERS:   # (a list: unhashable)
         return cfg
     require(isinstance(inner, dict), "config.json: a multimodal %1 model needs its text model's settings as "
                                      "text_config (an object), not %2", outer, shown(inner))
     dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
+    if outer in WRAPPERS:            # (the inner type decides; model_config refuses one it does not know)
+        return {**inner, **dtype, "model_type": inner.get("model_type", WRAPPERS[outer])}
     # (the outer type decides: Gemma3Config / Llama4Config build their text config class whatever it says inside)
     return {**inner, **dtype, "model_type": MULTIMODAL[outer]}
 
