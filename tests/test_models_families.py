@@ -94,6 +94,15 @@ def test_attention_weights_equal_transformers(built):
     _same_attention(model, torch_model, ids, causal=family != "bert")
 
 
+def same_layer0(model, ref: dict, ids) -> None:
+    """PE Explorer's model gives mh.capture's `ref` of transformers' model on ids: X into layer 0, and q and k
+    after RoPE."""
+    close(model.input_x(ids), ref["x"])
+    qk = model.layer0_qk(ids)
+    close(qk.q_rot, ref["q_rot"])
+    close(qk.k_rot, ref["k_rot"][qk.kv_head])
+
+
 def _same_attention(model, torch_model, ids, causal=True):
     """softmax of our layer-0 logits (masked as the model masks) equals transformers' attentions[0]."""
     import torch
@@ -524,11 +533,7 @@ def test_a_multimodal_gemma3_opens_as_its_text_model(tmp_path):
     with open_model(tmp_path) as model:
         assert model.config.family == "gemma3" and model.config.model_type == "gemma3_text"
         ids = model.tokenize(mh.TEXT).ids
-        ref = mh.capture(text, "gemma3", ids)
-        close(model.input_x(ids), ref["x"])
-        qk = model.layer0_qk(ids)
-        close(qk.q_rot, ref["q_rot"])
-        close(qk.k_rot, ref["k_rot"][qk.kv_head])
+        same_layer0(model, mh.capture(text, "gemma3", ids), ids)
 
 
 def test_the_python_api_opens_a_checkpoint_as_the_window_reads_it(tmp_path):

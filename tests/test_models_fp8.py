@@ -19,7 +19,7 @@ from explorer.backend.models.hf_folder import open_model
 from explorer.backend.models.tensors import open_safetensors_folder
 from explorer.errors import InputError
 from tests import models_helpers as mh
-from tests.test_models_families import _same_attention, close
+from tests.test_models_families import _same_attention, same_layer0
 
 tf = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
@@ -74,20 +74,16 @@ def test_an_fp8_checkpoint_gives_transformers_x_q_k_and_attention(tmp_path, fami
         assert {stored.get_slice(n).get_dtype() for n in done} == {"F8_E4M3"}
         assert {stored.get_slice(fp8.scale_name(n)).get_dtype() for n in done} == {
             "F32" if scale_fmt == "float" else "F8_E8M0"}
-    same_layer0(tmp_path, reference(tmp_path), family)
+    same_as_transformers(tmp_path, reference(tmp_path), family)
 
 
-def same_layer0(folder, ref, family):
+def same_as_transformers(folder, ref, family):
     """The folder opened by PE Explorer gives transformers' model `ref` of it: X, q and k after RoPE, and the
     attention weights of layer 0."""
     model = open_model(str(folder))
     try:
         ids = model.tokenize(mh.TEXT).ids
-        want = mh.capture(ref.eval(), family, ids)
-        close(model.input_x(ids), want["x"])
-        qk = model.layer0_qk(ids)
-        close(qk.q_rot, want["q_rot"])
-        close(qk.k_rot, want["k_rot"][qk.kv_head])
+        same_layer0(model, mh.capture(ref.eval(), family, ids), ids)
         _same_attention(model, ref, ids)
     finally:
         model.close()
@@ -141,7 +137,7 @@ def test_a_compressed_tensors_fp8_checkpoint_gives_transformers_x_q_k_and_attent
     compressed_tensors(tmp_path, strategy)
     ref = tf.AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.float32, attn_implementation="eager",
                                                   quantization_config=tf.CompressedTensorsConfig(dequantize=True))
-    same_layer0(tmp_path, ref, family)
+    same_as_transformers(tmp_path, ref, family)
 
 
 @pytest.mark.parametrize("weights, want", [

@@ -13,7 +13,7 @@ from explorer.backend.models.config import model_config
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import models_helpers as mh
-from tests.test_models_families import _same_attention, close
+from tests.test_models_families import _same_attention, same_layer0
 
 tf = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
@@ -51,11 +51,7 @@ def test_a_mistral3_checkpoint_opens_as_its_text_model(tmp_path):
     try:
         assert (model.config.family, model.config.head_dim, model.config.rope_base) == ("mistral", 12, 900.0)
         ids = model.tokenize(mh.TEXT).ids
-        want = mh.capture(torch_model, "mistral", ids)
-        close(model.input_x(ids), want["x"])
-        qk = model.layer0_qk(ids)
-        close(qk.q_rot, want["q_rot"])
-        close(qk.k_rot, want["k_rot"][qk.kv_head])
+        same_layer0(model, mh.capture(torch_model, "mistral", ids), ids)
         _same_attention(model, torch_model, ids)
     finally:
         model.close()
