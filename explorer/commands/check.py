@@ -67,6 +67,8 @@ LABELS = {"match": ("match", "符合"), "no match": ("no match", "不符合"), "
 
 def report(result, path, name: str = "", lang: str = "en") -> str:
     """The text report: verdict line, the convention, each mistake with its fix, the max error."""
+    from explorer.compute.check import all_zero
+
     say = {k: v[1 if lang == "zh_CN" else 0] for k, v in LABELS.items()}
     where = f"{path}" + (f" [{name}]" if name else "")
     lines = [f"{where}: {say['match'] if result.match else say['no match']}", f"  {result.summary}"]
@@ -81,7 +83,7 @@ def report(result, path, name: str = "", lang: str = "en") -> str:
         if m.fix:
             lines.append(f"    {say['fix']}: {m.fix}")
     error = say["max error"] if math.isfinite(result.max_error) else say["no fit"]
-    if any(m.id == "all_zero" for m in result.mistakes):
+    if all_zero(result.mistakes):
         error = say["zeros"]
     lines.append("  " + error.format(err=result.max_error, tol=result.tolerance))
     return "\n".join(lines)

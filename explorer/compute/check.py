@@ -87,6 +87,12 @@ class CheckResult:
     negatives: int = 0                  # inv_freq: values below 0 (no place on it either)
 
 
+def all_zero(mistakes) -> bool:
+    """Whether a check's mistakes (a CheckResult's or a Diagnosis's) say every value is 0: any reference times
+    0 equals it, and the check chooses none (no reference)."""
+    return any(m.id == "all_zero" for m in mistakes)
+
+
 # arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
 _MEMORY: dict[str, tuple[np.ndarray, str, str]] = {}
 _COUNTER = itertools.count(1)

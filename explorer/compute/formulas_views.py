@@ -18,6 +18,7 @@ from explorer.backend.precision import pe_rounded
 from explorer.backend.similarity import split_frequencies
 from explorer.compute import distance as distance_data
 from explorer.compute import learned as learned_data
+from explorer.compute.check import all_zero
 from explorer.compute.formulas import _omega, _w as _word, num
 from explorer.errors import localized
 from explorer.params import Params
@@ -224,7 +225,7 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
     out.append(f"T: {html.escape(r.name, quote=False)}, {' × '.join(map(str, r.shape))}, kind = {r.kind}"
                + (f", {fill(_w('positions_from', lang), start)}" if start else "")
                + (f"; {_w('expected', lang)}: {', '.join(asked)}" if asked else ""))
-    if any(m.id == "all_zero" for m in r.mistakes):
+    if all_zero(r.mistakes):
         return out + [_w("zeros", lang)]
     if r.difference is None:             # an error of inf: nothing was fitted (an inv_freq not all positive, ...)
         return out + [fill(_w("no_ref", lang), num(r.max_error, 3)) if math.isfinite(r.max_error)

@@ -23,11 +23,6 @@ from explorer.ui.views.empty_note import EmptyNote
 MATCH_COLOUR, MISTAKE_COLOUR, ERROR_COLOUR = "#1a7f37", "#b35900", "#c0392b"
 
 
-def _all_zero(r) -> bool:
-    """Every value is 0: any table times 0 equals it, and the check chooses none (no reference)."""
-    return any(m.id == "all_zero" for m in r.mistakes)
-
-
 def _diagnosed(r) -> bool:
     """A known mistake was found ("unknown": the data matches nothing known, which is no diagnosis)."""
     return any(m.id != "unknown" for m in r.mistakes)
@@ -202,7 +197,8 @@ class CheckView(PanelView):
         sep = self.tr("; ")
         if r.reference is None:
             text = (self.tr("no reference: your data is all zeros, which equals every table times 0, so none is "
-                            "chosen") if _all_zero(r) else self.tr("no reference: the data fits no known table"))
+                            "chosen") if data.all_zero(r.mistakes)
+                    else self.tr("no reference: the data fits no known table"))
         elif r.match:
             text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
         elif _diagnosed(r):
@@ -251,7 +247,7 @@ class CheckView(PanelView):
             panel.show(values, 0, 0, cols, rows, levels)
             set_extent(panel.plot, (0, cols), (0, rows))
         self.ref_note.say("" if r.reference is not None else self.tr("all zeros: equals\nevery table × 0,\nnone is "
-                          "chosen") if _all_zero(r) else self.tr("your data fits\nno known table"))
+                          "chosen") if data.all_zero(r.mistakes) else self.tr("your data fits\nno known table"))
         self.diff_note.say("" if r.difference is not None else self._no_difference(r))   # (setLabel shows axes)
         unknown = any(m.id == "unknown" for m in r.mistakes)
         title = self.tr("the reference it matches") if r.match else \
@@ -260,8 +256,8 @@ class CheckView(PanelView):
                   size=TITLE_SIZE)
 
     def _no_difference(self, r) -> str:
-        return (self.tr("nothing to compare:\nno reference is chosen\nfor all zeros") if _all_zero(r) else
-                self.tr("nothing to compare:\nno reference fits\nyour data"))
+        return (self.tr("nothing to compare:\nno reference is chosen\nfor all zeros") if data.all_zero(r.mistakes)
+                else self.tr("nothing to compare:\nno reference fits\nyour data"))
 
     @staticmethod
     def _difference_levels(r) -> tuple[float, float]:
