@@ -64,13 +64,19 @@ def text_model_config(cfg: dict) -> dict:
     inner, outer = cfg.get("text_config"), cfg.get("model_type")
     if not isinstance(outer, str) or outer not in MULTIMODAL and outer not in WRAPPERS:   # (a list: unhashable)
         return cfg
+    inner = text_settings(cfg, outer, inner)
+    if outer in WRAPPERS:            # (the inner type decides; model_config refuses one it does not know)
+        return {**inner, "model_type": inner.get("model_type", WRAPPERS[outer])}
+    # (the outer type decides: Gemma3Config / Llama4Config build their text config class whatever it says inside)
+    return {**inner, "model_type": MULTIMODAL[outer]}
+
+
+def text_settings(cfg: dict, outer: str, inner) -> dict:
+    """A multimodal `outer` config's text model settings `inner` (its text_config), checked to be an object,
+    with cfg's dtype where inner has none."""
     require(isinstance(inner, dict), "config.json: a multimodal %1 model needs its text model's settings as "
                                      "text_config (an object), not %2", outer, shown(inner))
-    dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
-    if outer in WRAPPERS:            # (the inner type decides; model_config refuses one it does not know)
-        return {**inner, **dtype, "model_type": inner.get("model_type", WRAPPERS[outer])}
-    # (the outer type decides: Gemma3Config / Llama4Config build their text config class whatever it says inside)
-    return {**inner, **dtype, "model_type": MULTIMODAL[outer]}
+    return {**inner, **{k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}}
 
 
 def gemma_fields(cfg: dict, family: str) -> dict:

@@ -14,6 +14,7 @@ modeling_*.py):
 
 from __future__ import annotations
 
+from explorer.backend.models.gemma_config import text_settings
 from explorer.errors import require, shown
 
 VL = {"qwen2_vl": "qwen2_vl_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen3_vl": "qwen3_vl_text",
@@ -37,10 +38,7 @@ def text_model_config(cfg: dict) -> dict:
     inner = cfg.get("text_config")
     if inner is None and outer in FLAT:       # __post_init__: the text config class's keys from the top level
         inner = {k: v for k, v in cfg.items() if k not in NOT_TEXT}
-    require(isinstance(inner, dict), "config.json: a multimodal %1 model needs its text model's settings as "
-                                     "text_config (an object), not %2", outer, shown(inner))
-    dtype = {k: cfg[k] for k in ("dtype", "torch_dtype") if k in cfg and inner.get(k) is None}
-    return plain_rope({**inner, **dtype, "model_type": VL[outer]})
+    return plain_rope({**text_settings(cfg, outer, inner), "model_type": VL[outer]})
 
 
 def plain_rope(cfg: dict) -> dict:
