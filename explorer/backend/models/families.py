@@ -22,7 +22,7 @@ import numpy as np
 
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.tensors import TensorReader
-from explorer.errors import require
+from explorer.errors import InputError, msg, require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight"}
@@ -49,10 +49,11 @@ def unread_quantization(reader: TensorReader) -> str:
 
 def need(reader: TensorReader, *names: str) -> str:
     name = first(reader, *names)
-    require(name is not None or not unread_quantization(reader), "the checkpoint has no tensor %1: its weights are "
-            "quantized (%2), which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens",
-            repr(names[0]), unread_quantization(reader))
-    require(name is not None, "the checkpoint has no tensor %1; is it the model it claims to be?", repr(names[0]))
+    if name is None:
+        method = unread_quantization(reader)
+        require(not method, "the checkpoint has no tensor %1: its weights are quantized (%2), which PE Explorer "
+                "does not read; a BF16, FP16, FP32 or FP8 copy opens", repr(names[0]), method)
+        raise InputError(msg("the checkpoint has no tensor %1; is it the model it claims to be?", repr(names[0])))
     return name
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from explorer.backend.models.families import first, need, unread_quantization
 from explorer.backend.models.tensors import TensorReader
-from explorer.errors import require
+from explorer.errors import InputError, msg, require
 
 
 def bias(reader: TensorReader, name: str, layer: int, size: int) -> np.ndarray | float:
@@ -21,12 +21,12 @@ def projection(reader: TensorReader, name: str, layer: int, d_model: int, axis: 
     of rows was read and multiplied (n x rows x 4 bytes) before its refusal."""
     name = need(reader, name)
     shape = tuple(reader.shape(name))
-    ok = len(shape) == 2 and shape[axis] == d_model
-    require(ok or not unread_quantization(reader), "layer %1's %2 has shape %3: its weights are quantized (%4), "
-            "which PE Explorer does not read; a BF16, FP16, FP32 or FP8 copy opens", layer, name, shape,
-            unread_quantization(reader))
-    require(ok,
-            "layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name, shape, d_model)
+    if not (len(shape) == 2 and shape[axis] == d_model):
+        method = unread_quantization(reader)
+        require(not method, "layer %1's %2 has shape %3: its weights are quantized (%4), which PE Explorer does not "
+                "read; a BF16, FP16, FP32 or FP8 copy opens", layer, name, shape, method)
+        raise InputError(msg("layer %1's %2 has shape %3; it must read the model's %4 channels", layer, name,
+                             shape, d_model))
     require(rows is None or shape[1 - axis] == rows,
             "layer %1's %2 has shape %3; it must make %4 channels", layer, name, shape, rows)
     return reader.read(name)
