@@ -2372,6 +2372,10 @@ your data</source>
             <translation>head_dim 必须是 &gt;= 2 的偶数（RoPE 成对旋转通道），而不是 %1</translation>
         </message>
         <message>
+            <source>head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels, an odd count: transformers turns %4 at frequencies made for %3, which PE Explorer does not model</source>
+            <translation>head_dim x partial_rotary_factor = %1 x %2 得到 %3 个旋转通道，是奇数：transformers 会旋转 %4 个通道，频率按 %3 计算，PE Explorer 不模拟这种情况</translation>
+        </message>
+        <message>
             <source>head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels; it must be an even whole number &gt;= 2 (RoPE rotates channel pairs)</source>
             <translation>head_dim x partial_rotary_factor = %1 x %2 得到 %3 个旋转通道；它必须是 &gt;= 2 的偶数（RoPE 成对旋转通道）</translation>
         </message>

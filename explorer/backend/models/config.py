@@ -7,12 +7,12 @@ model classes would use (explorer.backend.rope_config), plus rope_base.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from explorer.backend.models import gemma_config, layer_attention, qwen_vl
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
-from explorer.backend.models.config_rope import _float, gptj_rope, rope_scaling_of
+from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of
 from explorer.backend.models.family_tables import (
     DEFAULT_HEAD_DIM,
     DEFAULT_KV_HEADS,
@@ -256,12 +256,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads
     # an inv_freq of head_dim / 2 is made before the weights' shapes are read: 10^9 took 5.9 GB
-    require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM,
-            "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}",
-            shown(head_dim))
+    require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM, "config.json: head_dim must be a whole number "
+            "from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}", shown(head_dim))
     scaling, base, refusal = None, None, None
-    # the family's own fields: sliding layers and their window; Gemma 2/3's score scale, soft cap; Gemma 3's and
-    # OLMo 3's RoPE per layer type (typed_rope); Granite's multipliers
+    # the family's own fields: sliding layers, window; Gemma 2/3's score scale, soft cap; Gemma 3's, OLMo 3's RoPE per
+    # layer type (typed_rope); Granite's multipliers
     own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
     if family in ("gemma2", "gemma3"):
         own.update(gemma_config.gemma_fields(cfg, family))
@@ -281,7 +280,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     if model_type in ("smollm3", "cohere2"):
         nope = layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
     interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere", "glm4"))
-    return ModelConfig(
+    config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
         position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
@@ -296,4 +295,6 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         nope_layers=nope, mrope=model_type in qwen_vl.MROPE_TEXT,
         qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
+    odd = None if config.rope_refusal else odd_rotation(config.rope_head_dim, config.rope_scaling)
+    return replace(config, rope_scaling=None, rope_refusal=odd) if odd else config     # as rope_scaling_of's
 

@@ -93,6 +93,21 @@ def gptj_rope(cfg: dict, d: int, heads: int) -> dict:
             "partial_rotary_factor": rotary_fraction(rotary, head_dim)}
 
 
+def odd_rotation(rope_head_dim: int, scaling: RopeScaling | None) -> str | None:
+    """Why q and k are not shown where int(head_dim x p) is odd, else None. transformers' inv_freq then has
+    ceil(dim / 2) frequencies base^(-2i / dim): GPT-NeoX and Phi-3 turn one channel more than dim, at
+    frequencies spaced for the odd dim, and Phi's attention fails on the mismatch; PE Explorer's rotations
+    take an even count. (No published model has an odd one.)"""
+    if scaling is None or scaling.rope_type == "proportional":
+        return None
+    dim = int(rope_head_dim * scaling.partial_rotary_factor)
+    if dim % 2 == 0:
+        return None
+    return msg("head_dim x partial_rotary_factor = %1 x %2 gives %3 rotated channels, an odd count: transformers "
+               "turns %4 at frequencies made for %3, which PE Explorer does not model", rope_head_dim,
+               f"{scaling.partial_rotary_factor:g}", dim, dim + 1)
+
+
 def rotary_fraction(rotated: int, head_dim: int) -> float:
     """rotated / head_dim, nudged up to the next float where int(head_dim x it) would fall below `rotated`
     (26 / 46 x 46 is 25.999...: a partial_rotary_factor read back as 24 turned channels)."""
