@@ -11,8 +11,10 @@ from explorer.backend.diagnose import diagnose
 from explorer.commands.cli import main
 
 UNFITTED = {   # name -> (data, kind, why nothing was fitted in English, in Chinese)
-    "negative": (np.array([1.0, 0.5, -0.1, 0.01]), None, "an inv_freq vector holds positive numbers",
-                 "inv_freq 向量的各项应为正数"),
+    "negative": (np.array([1.0, 0.5, -0.1, 0.01]), None, "an inv_freq vector holds positive numbers: w[2] = -0.1",
+                 "inv_freq 向量的各项应为正数：w[2] = -0.1"),      # the value that is not positive, named
+    "several": (np.array([1.0, 0.0, 0.5, -2.0]), None, "an inv_freq vector holds positive numbers: w[1] = 0 (2 of "
+                "4 are <= 0)", "inv_freq 向量的各项应为正数：w[1] = 0（共 2 项 <= 0）"),
     "noise": (np.random.default_rng(0).standard_normal((50, 8)), "rope_cache", "no two columns share a frequency",
               "没有哪两列共用同一个频率"),
 }

@@ -93,3 +93,26 @@ def test_all_zeros_are_said_to_equal_every_table_times_0_not_to_fit_none(qtbot, 
         assert view.readout.text().startswith(readout)
         view = _show(win, NOISE, "rope_cache")                  # data that fits nothing: as before
         assert _note(view.ref.plot) != ref_note and _note(view.diff.plot) != diff_note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_one_frequency_for_every_pair_says_there_is_no_base_not_off_by_0(qtbot, settings, lang):
+    """inv_freq from integer division (every exponent 0): the slip explains it exactly, but there is no base to
+    draw a reference from. The panel said "no reference fits your data", the formula line "no reference fits;
+    the nearest fit is off by 0" and the command line "base 1"."""
+    from explorer.commands.check import report
+    from explorer.compute.formulas_views import check_lines
+
+    want = {"en": ("nothing to compare:\nno base to draw\na reference from", "no reference: every pair turns at the "
+                   "same frequency, so there is no base to draw the right inv_freq from", "every pair of T turns at "
+                   "one frequency: there is no base to read, so no reference R"),
+            "zh_CN": ("没有可比较的：\n没有 base\n可用来画参考", "没有参考：每一对都以相同的频率旋转，因此没有 base "
+                      "可用来画出正确的 inv_freq", "T 的每一对都以同一个频率旋转：读不出 base，因此没有参考 R")}[lang]
+    with window_in(lang, settings) as win:
+        view = _show(win, np.full(16, 0.5), "inv_freq")
+        r = view.result
+        assert [m.id for m in r.mistakes] == ["constant_freq"] and r.reference is None and r.max_error == 0
+        assert _note(view.diff_plot) == want[0] and view.readout.text().startswith(want[1])
+        assert check_lines(win.controller.params, lang, win.controller.state.views["check"])[-1] == want[2]
+        text = report(r, "w.npy", lang=lang)
+        assert "constant_freq" in text and "base  " not in text      # no "base 1" beside "no base to read"

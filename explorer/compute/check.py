@@ -93,6 +93,12 @@ def all_zero(mistakes) -> bool:
     return any(m.id == "all_zero" for m in mistakes)
 
 
+def one_frequency(mistakes) -> bool:
+    """Whether they say every pair of an inv_freq turns at one frequency: the slip explains it exactly, but
+    there is no base to draw a reference from (no reference; it had read "the nearest fit is off by 0")."""
+    return any(m.id == "constant_freq" for m in mistakes)
+
+
 # arrays handed to explorer.show(): token -> (float64 array, storage dtype, label) --------------
 _MEMORY: dict[str, tuple[np.ndarray, str, str]] = {}
 _COUNTER = itertools.count(1)

@@ -18,7 +18,7 @@ from explorer.backend.precision import pe_rounded
 from explorer.backend.similarity import split_frequencies
 from explorer.compute import distance as distance_data
 from explorer.compute import learned as learned_data
-from explorer.compute.check import all_zero
+from explorer.compute.check import all_zero, one_frequency
 from explorer.compute.formulas import _omega, _w as _word, num
 from explorer.errors import localized
 from explorer.params import Params
@@ -59,6 +59,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "no_fit": QT_TRANSLATE_NOOP("Formulas", "no reference fits, and there is no nearest fit to measure against"),
     # zeros equal any reference times 0: the check refuses that fit (its error 0 read "the nearest fit is off by 0")
     "zeros": QT_TRANSLATE_NOOP("Formulas", "T is all zeros: it equals every reference times 0, so none is chosen"),
+    "one_freq": QT_TRANSLATE_NOOP("Formulas", "every pair of T turns at one frequency: there is no base to read, so "
+                                              "no reference R"),
     "largest": QT_TRANSLATE_NOOP("Formulas", "largest drawn |D|"),
     "expected": QT_TRANSLATE_NOOP("Formulas", "you expect"),
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
@@ -227,6 +229,8 @@ def check_lines(params: Params, lang: str, state) -> list[str]:
                + (f"; {_w('expected', lang)}: {', '.join(asked)}" if asked else ""))
     if all_zero(r.mistakes):
         return out + [_w("zeros", lang)]
+    if one_frequency(r.mistakes):
+        return out + [_w("one_freq", lang)]
     if r.difference is None:             # an error of inf: nothing was fitted (an inv_freq not all positive, ...)
         return out + [fill(_w("no_ref", lang), num(r.max_error, 3)) if math.isfinite(r.max_error)
                       else _w("no_fit", lang)]

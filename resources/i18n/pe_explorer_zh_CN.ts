@@ -361,6 +361,10 @@ From Python: explorer.show(x) with a numpy array, a torch tensor or a Positional
             <translation>没有参考表：你的数据全为 0，等于任何表乘以 0，因此不选定参考表</translation>
         </message>
         <message>
+            <source>no reference: every pair turns at the same frequency, so there is no base to draw the right inv_freq from</source>
+            <translation>没有参考：每一对都以相同的频率旋转，因此没有 base 可用来画出正确的 inv_freq</translation>
+        </message>
+        <message>
             <source>no reference: the data fits no known table</source>
             <translation>没有参考表：数据不符合任何已知的表</translation>
         </message>
@@ -449,6 +453,14 @@ for all zeros</source>
             <translation>没有可比较的：
 全为 0 时
 不选定参考表</translation>
+        </message>
+        <message>
+            <source>nothing to compare:
+no base to draw
+a reference from</source>
+            <translation>没有可比较的：
+没有 base
+可用来画参考</translation>
         </message>
         <message>
             <source>nothing to compare:
@@ -3775,6 +3787,10 @@ your data</source>
         <message>
             <source>T is all zeros: it equals every reference times 0, so none is chosen</source>
             <translation>T 全为 0：它等于任何参考表乘以 0，因此不选定参考表</translation>
+        </message>
+        <message>
+            <source>every pair of T turns at one frequency: there is no base to read, so no reference R</source>
+            <translation>T 的每一对都以同一个频率旋转：读不出 base，因此没有参考 R</translation>
         </message>
         <message>
             <source>largest drawn |D|</source>

@@ -197,6 +197,17 @@ NOT_A_VECTOR = {   # why nothing is fitted to an inv_freq of one number or of no
 }
 
 
+def _first_not_positive(w: np.ndarray, lang: str) -> str:
+    """": w[2] = -0.01 (3 of 64 are <= 0)", the first entry that is not positive (NaN included), or ""."""
+    bad = np.flatnonzero(~(w > 0))
+    if not bad.size:
+        return ""
+    i = int(bad[0])
+    count = "" if bad.size == 1 else (f"（共 {bad.size:,} 项 <= 0）" if lang == "zh_CN"
+                                      else f" ({bad.size:,} of {len(w):,} are <= 0)")
+    return ("：" if lang == "zh_CN" else ": ") + f"w[{i}] = {float(w[i]):.3g}" + count
+
+
 def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") -> Diagnosis:
     """Diagnosis of an inv_freq vector w (h,): theta_k = g * base^(-2k/(2h)), or proportional's
     (explorer.backend.diagnose.proportional: positive, then zeros)."""
@@ -209,14 +220,14 @@ def check_inv_freq(w: np.ndarray, dtype: str, expect: dict, lang: str = "en") ->
     if turning:                                         # p-RoPE: its slow pairs have frequency 0
         return check_proportional(w, turning, tol, conv, lang)
     if np.any(w <= 0) or h < 2:
-        why = NOT_A_VECTOR["positive" if np.any(w <= 0) else "one"][lang == "zh_CN"]
+        why = NOT_A_VECTOR["positive" if np.any(w <= 0) else "one"][lang == "zh_CN"] + _first_not_positive(w, lang)
         found = (mistake("unknown_unfit", lang, why=why),)          # its error inf: nothing was fitted
         return Diagnosis("inv_freq", False, conv, found, float("inf"), tol, w, None)
     with np.errstate(over="ignore"):                    # w[0] a denormal: w / w[0] is inf
         spread = float(np.max(np.abs(w / w[0] - 1)))
-    if spread <= tol:                                   # base 1: every pair the same frequency
-        found = (mistake("constant_freq", lang, w=float(w[0])),)
-        return Diagnosis("inv_freq", False, {**conv, "base": 1.0}, found, 0.0, tol, w, None)
+    if spread <= tol:         # every pair the same frequency: the slip explains w exactly, but there is no base to
+        found = (mistake("constant_freq", lang, w=float(w[0])),)   # read (it had reported "base 1"): no reference
+        return Diagnosis("inv_freq", False, conv, found, 0.0, tol, w, None)
     slope, icpt = log_slope(k, np.log(w), True)
     sign = -1 if slope <= 0 else 1
     top = math.log(1e300)              # exp beyond this overflows (w spanning 1 .. 1e-300)

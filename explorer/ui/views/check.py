@@ -198,6 +198,8 @@ class CheckView(PanelView):
         if r.reference is None:
             text = (self.tr("no reference: your data is all zeros, which equals every table times 0, so none is "
                             "chosen") if data.all_zero(r.mistakes)
+                    else self.tr("no reference: every pair turns at the same frequency, so there is no base to "
+                                 "draw the right inv_freq from") if data.one_frequency(r.mistakes)
                     else self.tr("no reference: the data fits no known table"))
         elif r.match:
             text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
@@ -257,6 +259,7 @@ class CheckView(PanelView):
 
     def _no_difference(self, r) -> str:
         return (self.tr("nothing to compare:\nno reference is chosen\nfor all zeros") if data.all_zero(r.mistakes)
+                else self.tr("nothing to compare:\nno base to draw\na reference from") if data.one_frequency(r.mistakes)
                 else self.tr("nothing to compare:\nno reference fits\nyour data"))
 
     @staticmethod
