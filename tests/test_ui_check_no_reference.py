@@ -113,6 +113,13 @@ def test_one_frequency_for_every_pair_says_there_is_no_base_not_off_by_0(qtbot, 
         r = view.result
         assert [m.id for m in r.mistakes] == ["constant_freq"] and r.reference is None and r.max_error == 0
         assert _note(view.diff_plot) == want[0] and view.readout.text().startswith(want[1])
+        assert _legend(view) == [view.tr("yours")]                   # no empty "reference" entry
         assert check_lines(win.controller.params, lang, win.controller.state.views["check"])[-1] == want[2]
         text = report(r, "w.npy", lang=lang)
         assert "constant_freq" in text and "base  " not in text      # no "base 1" beside "no base to read"
+        view = _show(win, 1.0 / 10000 ** (np.arange(16) / 16), "inv_freq")     # a reference again: named first
+        assert view.result.match and _legend(view) == [view.tr("reference"), view.tr("yours")]
+
+
+def _legend(view) -> list[str]:
+    return [label.text for _, label in view.freq_plot.legend.items]

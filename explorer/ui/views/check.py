@@ -9,7 +9,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QStackedWidget
 
 from explorer.compute import check as data
-from explorer.ui.views.thick_curve import add_curve
+from explorer.ui.views.thick_curve import add_curve, list_in_legend
 from explorer.ui.views.base import cache_axes
 from explorer.ui.views.titles import equal_width, set_title
 from explorer.ui.views.ranges import nice_levels, set_extent
@@ -278,6 +278,8 @@ class CheckView(PanelView):
         else:
             self.ref_curve.setData([], [])
             self.diff_curve.setData([], [])
+        named = [(self.ref_curve, self.tr("reference"))] if r.reference is not None else []   # (not an empty one)
+        list_in_legend(self.freq_plot.legend, named + [(self.mine_curve, self.tr("yours"))])
         set_pen(self.ref_curve, self.pen("#bbbbbb", 8.0))
         set_pen(self.diff_curve, self.pen(PALETTE[0]))
         self.freq_plot.enableAutoRange()

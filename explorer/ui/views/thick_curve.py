@@ -148,3 +148,12 @@ def add_line(plot: pg.PlotItem, name: str | None = None, pen=None) -> ThickCurve
     item = ThickCurve(pen=pg.mkPen(DEFAULT_PEN) if pen is None else pen, name=name)
     plot.addItem(item)
     return item
+
+
+def list_in_legend(legend, entries) -> None:
+    """The legend lists exactly these (curve, name) entries in this order; rebuilt only when they change."""
+    if [(sample.item, label.text) for sample, label in legend.items] == list(entries):
+        return
+    legend.clear()
+    for curve, name in entries:
+        legend.addItem(curve, name)
