@@ -12,6 +12,7 @@ import numpy as np
 from explorer.backend.diagnose.fitting import (golden_min, lsq_scale, max_residual, sample_rows,
                                                scaled_sse, snap)
 from explorer.backend.diagnose.pe_models import Spec, all_specs, base_guesses, column_plan, template, templates
+from explorer.backend.diagnose.pe_start import start_guess
 from explorer.backend.diagnose.result import tolerance
 from explorer.backend.encodings import LAYOUTS
 
@@ -138,8 +139,25 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
         falling = next((r for r in ranked[TOP:] if r[1].sign < 0), None)
         if falling is not None:
             fits.append(_fit_one(x, mask, *falling[1:], dtype, work))
+    if not any(f.max_error <= _fit_tol(f, x.shape, dtype) for f in fits):
+        fits += _later_starts(x, mask, guesses, dtype, work)       # a slice from a later position?
     fits.sort(key=lambda f: f.max_error / max(abs(f.scale), 1e-300))
     return fits
+
+
+def _later_starts(x, mask, guesses: dict, dtype: str, work) -> list[Fit]:
+    """Fits from the first positions past 1 that row 0's phases give (pe_start), at the bases the pair speeds
+    suggest (start-independent) and the common bases near them; only asked for when nothing else fits."""
+    out, seen = [], set()
+    for spec in all_specs(x.shape[1]):
+        for guess in guesses[spec.layout][:1]:                      # the falling law's
+            bases = [b for b in COMMON_BASES if abs(math.log(b / guess)) < math.log(1.5)] or [guess]
+            for base in bases:
+                start = start_guess(x, mask, spec, base)
+                if start is not None and (spec, start) not in seen:
+                    seen.add((spec, start))
+                    out.append(_fit_one(x, mask, spec, start, base, dtype, work))
+    return out
 
 
 def _fit_one(x, mask, spec: Spec, start: int, base: float, dtype: str, work) -> Fit:

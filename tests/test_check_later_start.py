@@ -1,0 +1,55 @@
+"""A sinusoidal table whose first row is a later position (a slice pe[5000:5064], a later chunk's positions):
+the check read it as "matches no known convention" (it tried positions from 0 and 1); row 0's phases now give
+the first position, named as `positions_from_1` ("row 0 equals PE(5000)"). References: sinusoidal_pe from
+that position (the seeds' formula, tests/test_encodings) and the table from 0."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import explorer
+from explorer.backend.diagnose.pe_models import Spec
+from explorer.backend.diagnose.pe_start import start_guess
+from explorer.backend.encodings import sinusoidal_pe
+
+
+@pytest.mark.parametrize("start, base, layout, d, dtype", [
+    (5, 10000.0, "interleaved", 128, "float64"), (5000, 10000.0, "interleaved", 64, "float32"),
+    (1000, 10000.0, "concat", 128, "float64"), (70000, 500000.0, "concat", 256, "float32"),
+    (300, 10000.0, "t2t", 96, "float64"), (2, 10.0, "interleaved", 16, "float64"),
+    (2_000_000, 10000.0, "interleaved", 128, "float64")])
+def test_a_table_from_a_later_position_names_it(start, base, layout, d, dtype):
+    table = sinusoidal_pe(64, d, base, layout, dtype, start=start)
+    r = explorer.check(table)
+    assert not r.match and [m.id for m in r.mistakes] == ["positions_from_1"]
+    assert r.convention["start"] == start and r.convention["base"] == base and r.convention["layout"] == layout
+    assert r.summary == f"row 0 equals PE({start}): positions start at {start}, not 0"
+    assert np.allclose(r.reference, sinusoidal_pe(64, d, base, layout, "float64"), atol=1e-12)   # the right one: 0
+
+
+def test_the_start_comes_from_row_0_alone_whatever_the_scale_sign():
+    """sqrt(d) x PE and -PE from position 777: every phase turned by pi for the negative one."""
+    table = sinusoidal_pe(8, 64, 10000.0, "interleaved", "float64", start=777)
+    for scale in (8.0, -1.0):
+        assert start_guess(scale * table, None, Spec("interleaved"), 10000.0) == 777
+    assert start_guess(table, None, Spec("interleaved", "swapped"), 10000.0) is None    # not its pairs
+    assert start_guess(table, None, Spec("interleaved"), 20000.0) is None                # nor its base
+    assert start_guess(sinusoidal_pe(8, 64, 1e4, "interleaved", "float64"), None, Spec("interleaved"), 1e4) is None
+
+
+def test_noise_and_right_tables_are_read_as_before():
+    noise = np.random.default_rng(0).standard_normal((64, 128))
+    r = explorer.check(noise)
+    assert [m.id for m in r.mistakes] == ["unknown"] and r.convention.get("start", 0) in (0, 1)
+    assert explorer.check(sinusoidal_pe(64, 128, 10000.0, "interleaved", "float32")).match
+    one = explorer.check(sinusoidal_pe(64, 128, 10000.0, "interleaved", "float64", start=1))
+    assert one.summary == "row 0 equals PE(1): positions start at 1, not 0"
+
+
+def test_past_half_the_angles_beyond_2_to_15_it_cannot_be_checked():
+    """At position ~10^7 most channels' angles p·w pass 2^15, where a float32 table is noise: the start is read
+    from the phases, but the fit cannot be checked on half the table, so it stays unknown (as the README says)."""
+    table = sinusoidal_pe(64, 128, 10000.0, "interleaved", "float64", start=9_999_000)
+    assert start_guess(table, None, Spec("interleaved"), 10000.0) == 9_999_000
+    assert [m.id for m in explorer.check(table).mistakes] == ["unknown"]
