@@ -26,10 +26,11 @@ from transformers import LlamaConfig, Phi3Config
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
 
-REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b",
-            "llama-3.1-8b", "llama-3.2-1b", "llama-4-scout-instruct", "llama-4-maverick-instruct", "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-7b-yarn", "qwen3-8b",
-            "deepseek-v3", "gpt-oss-20b", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b", "pythia-160m", "bloom-560m", "mpt-7b",
-            "smollm2-135m")
+REQUIRED = ("gpt2", "bert-base-uncased", "all-minilm-l6-v2", "opt-125m", "llama-2-7b", "llama-3-8b", "llama-3.1-8b",
+            "llama-3.2-1b", "llama-4-scout-instruct", "llama-4-maverick-instruct", "mistral-7b-v0.1", "qwen2.5-7b",
+            "qwen2.5-7b-yarn", "qwen3-8b", "deepseek-v3", "gpt-oss-20b", "phi-3-mini-128k", "gemma-2b", "gpt-j-6b",
+            "pythia-160m", "bloom-560m", "mpt-7b", "smollm2-135m", "mistral-small-3.1", "qwen2.5-vl-7b",
+            "glm-4-9b-0414", "glm-4.5-air", "glm-4.7", "phi-2", "gemma-3-1b-global")
 ROPE = [name for name, p in load_presets().items() if p.position == "rope"]
 
 
@@ -49,7 +50,10 @@ def test_families_pairings_and_embedding_scales_of_named_models():
     assert presets["gpt-j-6b"].pairing == "interleaved" and presets["deepseek-v3"].pairing == "interleaved"
     assert presets["llama-4-scout-instruct"].pairing == presets["llama-4-maverick-instruct"].pairing == "interleaved"
     assert presets["llama-3.1-8b"].pairing == "half" and presets["pythia-160m"].pairing == "half"
-    for gemma in ("gemma-2b", "gemma-4-global"):
+    assert presets["glm-4-9b-0414"].pairing == "interleaved"                 # Glm4: x[0::2], x[1::2]
+    assert presets["glm-4.5-air"].pairing == presets["glm-4.7"].pairing == "half"   # Glm4Moe: rotate_half
+    assert presets["glm-4.5-air"].rotary_dim == 64 and presets["phi-2"].rotary_dim == 32
+    for gemma in ("gemma-2b", "gemma-3-1b-global", "gemma-4-global"):
         assert presets[gemma].embedding_scale == pytest.approx(math.sqrt(presets[gemma].d_model))
     assert all(p.embedding_scale == 1.0 for n, p in presets.items() if not n.startswith("gemma"))
     g4 = presets["gemma-4-global"]       # p-RoPE: a quarter of the whole head's pairs turn
@@ -58,8 +62,10 @@ def test_families_pairings_and_embedding_scales_of_named_models():
     assert presets["pythia-160m"].rotary_dim == 16 and presets["gpt-j-6b"].rotary_dim == 64
     assert presets["deepseek-v3"].head_dim == 64          # MLA: qk_rope_head_dim
     for name, p in presets.items():
-        # (Gemma 4's global heads: 8 x 512 > 2304; gpt-oss: 64 x 64 > 2880)
-        if name not in ("deepseek-v3", "gemma-4-global", "gpt-oss-20b"):
+        # (Gemma 4's global heads: 8 x 512 > 2304; gpt-oss: 64 x 64 > 2880; GLM-4.5-Air / 4.7: 96 x 128;
+        # Mistral Small 3.1: 32 x 128 < 5120; Gemma 3 1B: 4 x 256 < 1152)
+        if name not in ("deepseek-v3", "gemma-4-global", "gpt-oss-20b", "glm-4.5-air", "glm-4.7",
+                        "mistral-small-3.1", "gemma-3-1b-global"):
             assert p.head_dim * p.n_heads == p.d_model, name
         assert p.n_heads % p.n_kv_heads == 0, name
 
@@ -70,7 +76,8 @@ def transformers_frequencies(p, seq_len=None):
                   partial_rotary_factor=p.rotary_fraction)
     common = {"hidden_size": p.head_dim * p.n_heads, "num_attention_heads": p.n_heads,
                   "num_key_value_heads": p.n_kv_heads, "head_dim": p.head_dim,
-                  "max_position_embeddings": p.max_position_embeddings}
+                  # (a preset without it, GLM-4-9B-0414's: default RoPE, where transformers never reads it)
+                  "max_position_embeddings": p.max_position_embeddings or p.context_length}
     if params["rope_type"] == "longrope":
         original = params.pop("original_max_position_embeddings")
         config = Phi3Config(original_max_position_embeddings=original, rope_parameters=params, **common)
@@ -137,6 +144,19 @@ CONFIG_FORMS = {
                                                 "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
     "llama-4-maverick-instruct": {"max_position_embeddings": 1048576, "rope_theta": 500000.0, "head_dim": 128,
                                   "rope_scaling": None},
+    # Mistral Small 3.1's text_config; Qwen2.5-VL's M-RoPE dict (mrope_section is not a frequency setting)
+    "mistral-small-3.1": {"head_dim": 128, "hidden_size": 5120, "num_attention_heads": 32,
+                          "max_position_embeddings": 131072, "rope_theta": 1000000000.0},
+    "qwen2.5-vl-7b": {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 128000,
+                      "rope_scaling": {"mrope_section": [16, 24, 24], "rope_type": "default", "type": "default"},
+                      "rope_theta": 1000000.0},
+    "glm-4.5-air": {"head_dim": 128, "partial_rotary_factor": 0.5, "max_position_embeddings": 131072,
+                    "rope_scaling": None, "rope_theta": 1000000},
+    "glm-4.7": {"head_dim": 128, "max_position_embeddings": 202752, "partial_rotary_factor": 0.5,
+                "rope_scaling": None, "rope_theta": 1000000},
+    "phi-2": {"n_embd": 2560, "n_head": 32, "n_positions": 2048, "rotary_dim": 32},       # phi-msft: no base
+    "gemma-3-1b-global": {"head_dim": 256, "max_position_embeddings": 32768, "rope_local_base_freq": 10000,
+                          "rope_scaling": None, "rope_theta": 1000000},
 }
 
 
