@@ -53,3 +53,23 @@ def test_past_half_the_angles_beyond_2_to_15_it_cannot_be_checked():
     table = sinusoidal_pe(64, 128, 10000.0, "interleaved", "float64", start=9_999_000)
     assert start_guess(table, None, Spec("interleaved"), 10000.0) == 9_999_000
     assert [m.id for m in explorer.check(table).mistakes] == ["unknown"]
+
+
+@pytest.mark.parametrize("start", [5000, 300000])
+@pytest.mark.parametrize("func", ["cos", "sin"])
+def test_a_rope_cache_from_a_later_position_names_it(start, func):
+    """A cos / sin cache cut from a longer one (transformers' rotary embedding at positions start ..): its row
+    holds only cos (or sin) of each phase, the next row gives the other."""
+    torch = pytest.importorskip("torch")
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    rotary = LlamaRotaryEmbedding(LlamaConfig(hidden_size=256, num_attention_heads=4, rope_theta=10000.0))
+    cos, sin = rotary(torch.zeros(1), torch.arange(start, start + 96)[None])
+    cache = (cos if func == "cos" else sin)[0].numpy()                        # (96, 64) float32, rotate-half
+    r = explorer.check(cache, kind="rope_cache")
+    assert [m.id for m in r.mistakes] == ["positions_from_1"] and r.convention["start"] == start
+    assert r.convention["function"] == func and r.convention["base"] == 10000.0
+    assert r.summary == f"row 0 equals PE({start}): positions start at {start}, not 0"
+    right = rotary(torch.zeros(1), torch.arange(96)[None])
+    assert np.allclose(r.reference, right[0 if func == "cos" else 1][0].numpy(), atol=1e-4)   # the cache from 0

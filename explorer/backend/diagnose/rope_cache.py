@@ -16,6 +16,8 @@ import numpy as np
 from explorer.backend.diagnose.fitting import (golden_min, log_slope, lsq_scale, max_residual,
                                                sample_rows, scaled_sse, snap)
 from explorer.backend.diagnose.messages import base_slip, mistake, spec_word
+from explorer.backend.diagnose.pe_fit import COMMON_BASES
+from explorer.backend.diagnose.pe_start import cache_start_guess
 from explorer.backend.diagnose.proportional import (check_proportional, fit_proportional_cache, still_columns,
                                                     turning_fraction, turning_prefix)
 from explorer.backend.diagnose.result import Diagnosis, tolerance
@@ -63,15 +65,37 @@ def cache_model(h: int, base: float, gain: float, func: str, start: int, rows: n
     return np.cos(angle) if func == "cos" else np.sin(angle)
 
 
-def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
-    """Fit base and gain of func(p theta_k) to the distinct columns u (L, h)."""
-    n, h = u.shape
+def _speed_guess(u: np.ndarray) -> tuple[float, float]:
+    """(gain, ln(base)) of theta_k = gain base^(-k/h) from the columns' speeds (whatever the first position)."""
+    h = u.shape[1]
     w = column_speed(u)
     gain = float(w[0]) if w[0] > 0 else 1.0
     k = np.arange(h)
     ok = (k >= 1) & (w > 0.02) & (w < 3.0)
     slope = log_slope(k[ok], np.log(w[ok] / gain), False)[0] if ok.any() else -math.log(1e4) / h
-    ln_b = min(max(-slope * h, math.log(1.0001)), 60.0)
+    return gain, min(max(-slope * h, math.log(1.0001)), 60.0)
+
+
+def _later_starts(u: np.ndarray, dtype: str) -> list[dict]:
+    """Fits from the first positions past 1 that the first two rows' phases give (pe_start), at the common
+    bases near the speeds' one (or it): a cache cut from a longer one; no factor (gain 1)."""
+    guess = math.exp(_speed_guess(u)[1])
+    out, rows = [], np.arange(len(u))
+    for func in ("cos", "sin"):
+        for base in [b for b in COMMON_BASES if abs(math.log(b / guess)) < math.log(1.5)] or [guess]:
+            start = cache_start_guess(u, func, base)
+            if start is not None:
+                t = cache_model(u.shape[1], base, 1.0, func, start, rows)
+                scale = lsq_scale(u, t)
+                out.append({"base": base, "factor": 1.0, "func": func, "start": start, "scale": scale,
+                            "max_error": max_residual(u, t, scale), "tol": tolerance(scale, dtype, len(u) + start)})
+    return out
+
+
+def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
+    """Fit base and gain of func(p theta_k) to the distinct columns u (L, h)."""
+    n, h = u.shape
+    gain, ln_b = _speed_guess(u)
 
     def sse(rows, base, g):
         return scaled_sse(u[rows], cache_model(h, base, g, func, start, rows), None)[1]
@@ -104,6 +128,8 @@ def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expec
     u = _columns(x, pairing)
     fits = [_fit_cache(u, f, s, dtype) for f in ("cos", "sin") for s in (0, 1)]
     best = min(fits, key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
+    if best["max_error"] > best["tol"]:                 # a slice from a later position?
+        best = min([best, *_later_starts(u, dtype)], key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
     hd = x.shape[1]
     rope_type, params = ("default", {}) if abs(best["factor"] - 1) < 1e-9 else \
         ("linear", {"factor": best["factor"]})
