@@ -4,8 +4,8 @@ Row 0 of PE from position p0 holds sin(p0 w_i) and cos(p0 w_i) for each frequenc
 theta_i = atan2(sin, cos) = p0 w_i mod 2 pi. The slowest frequency w_L pins p0 to theta_L / w_L + k 2 pi / w_L;
 the faster pairs refine each candidate and choose k (the right whole p0 fits every phase at once, a wrong k
 leaves them scattered). A negative scale turns every phase by pi. A RoPE cache row holds only the cosines
-(or sines): the next row gives the other part. The fits had tried positions from 0 and 1 only, so a slice of a longer table (rows 5 .. 68, a
-later chunk's positions) read as "matches no known convention".
+(or sines): the next row gives the other part. The fits had tried positions from 0 and 1 only, so a slice
+of a longer table (rows 5 .. 68, a later chunk's positions) read as "matches no known convention".
 """
 
 from __future__ import annotations
