@@ -83,7 +83,7 @@ def _export(args, model) -> int:
         tokenized = _tokens_of(model, args.text)
         array = model.input_x(tokenized.ids)
         note = damaged_note(input_parts([t.text for t in tokenized.tokens], tokenized.ids,
-                                        model.rows(tokenized.ids), model.positions(len(tokenized)), array))
+                                        model.rows(tokenized.ids), model.positions_of(tokenized.ids), array))
     else:
         tokenized = _tokens_of(model, args.text)
         qk = model.layer0_qk(tokenized.ids, layer=args.layer)

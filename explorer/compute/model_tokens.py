@@ -3,8 +3,8 @@ exactly as its first layer receives it. No Qt here.
 
 The three panels of the sum page are E[ids] (x the model's own scale: Gemma sqrt(hidden), else 1),
 what the model adds for position (GPT-2 wpe[0..n-1], BERT position + token type[0], OPT positions[2..],
-nothing for RoPE models: position enters inside attention), and X = `Model.input_x(ids)` (BERT: the
-LayerNorm of the sum). Only the rows of the sentence's tokens are read.
+RoBERTa's positions[padding_idx + 1..] + token type[0], nothing for RoPE models: position enters inside
+attention), and X = `Model.input_x(ids)` (BERT: the LayerNorm of the sum). Only the rows of the sentence's tokens are read.
 """
 
 from __future__ import annotations
@@ -41,12 +41,13 @@ def _gauge(t: np.ndarray, pe: np.ndarray, scale: float) -> dict:
     return out
 
 
-def position_summand(model, n: int) -> np.ndarray:
-    """What the model adds to E[ids] for positions 0..n-1 before layer 0; (n, d) float32 (zeros: RoPE)."""
+def position_summand(model, ids: np.ndarray) -> np.ndarray:
+    """What the model adds to E[ids] for position before layer 0 (RoBERTa: from row padding_idx + 1, a pad token
+    row padding_idx); (n, d) float32 (zeros: RoPE)."""
     cfg = model.config
-    pos = model.positions(n)
+    pos = model.positions_of(ids)
     if pos is None:
-        return np.zeros((n, cfg.d_model), np.float32)
+        return np.zeros((len(ids), cfg.d_model), np.float32)
     if cfg.family == "bert":
         with model._lock:
             name = families.need(model.tensors, "embeddings.token_type_embeddings.weight")
@@ -76,7 +77,7 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         table_rows = model.rows(win.columns)                                   # (k, d')
         token_rows = table_rows[np.searchsorted(win.columns, ids)]             # (n, d')
         x = model.input_x(ids)                                                 # (n, d)
-        pe = position_summand(model, n)                                        # (n, d)
+        pe = position_summand(model, ids)                                      # (n, d)
     except InputError as exc:
         return TokensResult(params=params, source=source, tokenizer=models.display_name(params.model),
                             error=message_of(exc), model_name=models.display_name(params.model))

@@ -28,6 +28,7 @@ from explorer.backend.models.family_tables import (
     ROPE_FAMILIES,
     SUPPORTED,
 )
+from explorer.backend.models.encoders import bert_positions
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.llama4 import llama4_fields
 from explorer.backend.models.mla_config import MlaDims, mla_fields
@@ -40,9 +41,8 @@ from explorer.errors import InputError, msg, require, shown
 class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
-    family: str                     # gpt2 | bert | opt | llama | mistral | qwen2 | qwen3 | gemma | phi3 |
-    #                                 gemma2 | gemma3 | gpt_neox | phi | gptj | stablelm | olmo2 | granite | olmo |
-    #                                 gpt_oss | starcoder2 | cohere | olmoe | deepseek | glm4 | glm4_moe
+    family: str                     # family_tables.FAMILIES' values: gpt2 | bert (RoBERTa's too) | opt | llama |
+    #                                 mistral | qwen2 | qwen3 | gemma | phi3 | gemma2 | gemma3 | ... | glm4_moe
     model_type: str
     name: str
     d_model: int
@@ -51,14 +51,14 @@ class ModelConfig:
     n_kv_heads: int
     head_dim: int
     vocab_size: int
-    max_positions: int              # learned table rows usable (OPT: without its offset 2); RoPE: trained length
+    max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
     position: str                   # "learned" | "rope"
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
     embed_scale: float              # Gemma sqrt(hidden) rounded to the model dtype; Granite's
     #                                 embedding_multiplier; OPT/others 1.0
-    position_offset: int            # OPT 2, else 0
+    position_offset: int            # the first row a text reads: OPT 2, RoBERTa's pad_token_id + 1, else 0
     dtype: str                      # the checkpoint's declared dtype (torch_dtype / dtype)
     qk_bias: bool                   # q/k projections carry biases
     qk_norm: bool                   # Qwen3's and Gemma 3's per-head q_norm / k_norm (OLMo 2's over all heads,
@@ -87,6 +87,7 @@ class ModelConfig:
     qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
     attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
+    padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -196,6 +197,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         cfg = {**cfg, "rope_theta": DEFAULT_THETA[model_type]}     # (a rope dict without one reads it too)
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
+    offset, padding_idx = 0, None
     if family in ("gpt2", "gptj"):
         # GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
         # max_position_embeddings are other names of these, set after them (they win)
@@ -212,13 +214,11 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
                             _int(cfg, "num_attention_heads"))
-        if family == "bert":
-            kind = cfg.get("position_embedding_type", "absolute")
-            require(kind == "absolute", "config.json: BERT position_embedding_type %1 is not supported "
-                                        "(only 'absolute')", repr(kind))
+        offset, padding_idx = bert_positions(cfg, model_type, _int(cfg, "max_position_embeddings")) if (
+            family == "bert") else (0, None)          # RoBERTa's: rows from pad_token_id + 1 (models.encoders)
         proj = _int(cfg, "word_embed_proj_dim", default=d) if family == "opt" else d
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
-                  "max_positions": _int(cfg, "max_position_embeddings"),
+                  "max_positions": _int(cfg, "max_position_embeddings") - offset,
                   "norm_eps": cfg.get("layer_norm_eps", 1e-12) if family == "bert" else 1e-5,
                   "qk_bias": family == "bert" or bool(cfg.get("enable_bias", True)),
                   "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
@@ -285,7 +285,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
         position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
         embed_scale=scale,
-        position_offset=2 if family == "opt" else 0, rope_refusal=refusal,
+        position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",

@@ -2,7 +2,8 @@
 
 Checked against transformers' own classes (tests/test_models_families.py): GPT2Model (wte + wpe),
 BertEmbeddings (LayerNorm(word + position + token type 0)), OPTDecoder (embed, project_in, positions
-offset by 2), LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
+offset by 2), RobertaModel / XLMRobertaModel / CamembertModel (BERT's, positions from padding_idx + 1),
+LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
 attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
 its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
 per-head q/k LayerNorms when qk_layernorm), GPTNeoXModel (embed_in; LayerNorm, one fused query_key_value,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.backend.models import encoders
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import InputError, msg, require
@@ -110,6 +112,19 @@ def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) 
     return reader.rows(name, np.arange(cfg.position_offset, cfg.position_offset + n))   # (n, d)
 
 
+def positions_of(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray | None:
+    """The learned position rows these tokens read, (n, d); None for RoPE models. As position_rows(n), but a
+    RoBERTa-style model's padding tokens read row padding_idx and do not advance the others (encoders)."""
+    if cfg.padding_idx is None:
+        return position_rows(cfg, reader, np.asarray(ids).reshape(-1).shape[0])
+    rows = encoders.position_ids(cfg.position_offset, cfg.padding_idx, np.asarray(ids, np.int64).reshape(-1))
+    name = need(reader, POSITIONS[cfg.family])
+    n, usable = int(np.count_nonzero(rows != cfg.padding_idx)), reader.shape(name)[0] - cfg.position_offset
+    require(n <= usable, "%1 tokens is longer than the model's %2 learned positions; "
+                         "shorten the text (a learned table cannot be extended without training)", n, usable)
+    return reader.rows(name, rows)                                            # (n, d)
+
+
 def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     """E[ids] as stored (OPT: before project_in); (n, word_embed_proj_dim)."""
     return reader.rows(need(reader, embed_name(cfg)), ids)
@@ -123,7 +138,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     if cfg.family == "gpt2":
         return e + position_rows(cfg, reader, n)
     if cfg.family == "bert":
-        pos = position_rows(cfg, reader, n)
+        pos = positions_of(cfg, reader, ids)                                  # (n, d)
         tt = reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0])   # (1, d)
         w = need(reader, "embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma")
         b = need(reader, "embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta")

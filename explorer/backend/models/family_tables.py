@@ -6,6 +6,9 @@ from __future__ import annotations
 FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mistral": "mistral",
             "qwen2": "qwen2", "qwen3": "qwen3", "gemma": "gemma", "phi3": "phi3", "gemma2": "gemma2",
             "gemma3_text": "gemma3",
+            # RoBERTa, XLM-RoBERTa, CamemBERT (RobertaModel's structure): BERT's embeddings and attention, positions
+            # from row pad_token_id + 1 (explorer.backend.models.encoders)
+            "roberta": "bert", "xlm-roberta": "bert", "camembert": "bert",
             # mixture-of-experts models: their embeddings and attention are those of the dense family (only
             # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
             "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3",

@@ -148,11 +148,19 @@ class Model:
             return families.token_rows(self.config, self.tensors, ids)
 
     def positions(self, n: int | None = None) -> np.ndarray | None:
-        """The learned position rows 0..n-1 ((n, d); all when n is None), or None for a RoPE model."""
+        """The learned position rows 0..n-1 ((n, d); all when n is None), or None for a RoPE model; OPT's and
+        RoBERTa's from their offset (rows 2, 3, ...), as a text without padding tokens reads them."""
         require(n is None or (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0),
                 "n must be a whole number >= 0 (positions 0 .. n-1), not %1", shown(n))
         with self._lock:
             return families.position_rows(self.config, self.tensors, n)
+
+    def positions_of(self, ids) -> np.ndarray | None:
+        """The learned position rows these tokens read, (n, d), or None for a RoPE model: positions(n), but a
+        RoBERTa-style model's padding token reads row padding_idx and does not advance the tokens after it."""
+        ids = self._ids(ids)
+        with self._lock:
+            return families.positions_of(self.config, self.tensors, ids)
 
     def input_x(self, ids) -> np.ndarray:
         """X exactly as the model's first layer receives it; (n, d_model) float32."""
@@ -229,7 +237,7 @@ class Model:
         ids = self._ids(ids)
         e = self.rows(ids)
         x = self.input_x(ids)
-        pos = self.positions(len(ids))
+        pos = self.positions_of(ids)
         return {"token_norm": np.linalg.norm(e, axis=1),                                 # (n,)
                 "scaled_norm": np.linalg.norm(e, axis=1) * np.float32(self.config.embed_scale),
                 "pe_norm": None if pos is None else np.linalg.norm(pos, axis=1),
