@@ -58,6 +58,8 @@ def _model_tokens_code(params: Params, r) -> list[str]:
     scale = ("" if r.scale == 1.0 else
              f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(hidden))")
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
+             f" + its learned positions (from row {r.padding_idx + 1}) + token type 0, then LayerNorm"
+             if r.padding_idx is not None else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
              " + its learned positions")
     return [f"# Tokens with {r.model_name}: X = E[ids]{scale}{added}, {r.n_shown} tokens",

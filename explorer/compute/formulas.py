@@ -162,6 +162,8 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
         scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
                                                                   else " (√hidden)"))
         added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]"}.get(r.family, " + P[pos]")
+        if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
+            added = f" + P[pos + {r.padding_idx + 1}] + T[0]"
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position != "rope" else "")
         out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family == "bert" else f"X<sub>pos</sub> = {x}"]
     else:

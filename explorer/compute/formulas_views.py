@@ -256,7 +256,8 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
         trained += "; " + fill(_w("no_table", lang), r.requested)
     elif r.note_kind == "failed":        # it did not open, or its table is unusable: the reason names it
         trained += "; " + fill(_w("not_shown", lang), html.escape(localized(r.reason, lang), quote=False))
-    out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}", trained,
+    stored = f" (P[pos]: {source}'s stored row pos + {r.first_row})" if r.first_row else ""   # OPT's, RoBERTa's
+    out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]
     p = min(max(cursor, 0), n - 2)

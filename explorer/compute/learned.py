@@ -1,8 +1,9 @@
 """The learned-positions view's data: a trained position table beside sinusoidal PE at the same d. No Qt.
 
-The table is the opened model's (Params.model: GPT-2 1024 x 768, BERT 512 x 768, OPT, MiniLM) when it
-has learned positions, else MiniLM's 512 x 384. Both tables come with their cosine similarity and a PCA
-of their rows (centred; explorer.compute.pca): the first three principal components of every position.
+The table is the opened model's (Params.model: GPT-2 1024 x 768, BERT 512 x 768, OPT and RoBERTa from the row
+of position 0, MiniLM) when it has learned positions, else MiniLM's 512 x 384. Both tables come with their cosine
+similarity and a PCA of their rows (centred; explorer.compute.pca): the first three principal components of every
+position.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class LearnedResult:
     reason: str = ""                  # why the opened model's table is not shown (a Message; "" when
     #                                   it is), without the fallback named
     total_rows: int = 0               # rows of the whole table (more than n when cut at MAX_ROWS)
+    first_row: int = 0                # the stored row of position 0 (OPT 2, RoBERTa pad_token_id + 1): the rows
+    #                                   before it are not shown, no text's first token reads them
     # what the four image panels draw: block means at the panel's pixels (None: no learned table)
     shown_sinusoidal: ShownImage | None = None
     shown_sim_sinusoidal: ShownImage | None = None
@@ -78,25 +81,26 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _model_table(spec: str, stamp: tuple = ()):
-    """(name, table (n, d), total rows, kind, reason): the opened model's learned table, or
-    (None, None, 0, kind, reason) with kind "rope" (it has none) or "failed" (it cannot be shown)."""
+    """(name, table (n, d), total rows, kind, reason, first row): the opened model's learned table from the
+    row of position 0 (models.families.position_rows), or (None, None, 0, kind, reason, 0) with kind "rope" (it
+    has none) or "failed" (it cannot be shown)."""
     if not spec:
-        return None, None, 0, "", ""
+        return None, None, 0, "", "", 0
     from explorer.compute import models
 
     try:
         model = models.open_cached(spec)
         if model.config.position != "learned":
             return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
-                                              "inside attention: RoPE)", model.name)
+                                              "inside attention: RoPE)", model.name), 0
         table = model.positions()                                              # (rows, d)
         shown = np.asarray(table[:MAX_ROWS], np.float32)
         bad = bad_rows(shown)      # no cosine or PCA of them: shown as a failed read, with the rows
         require(bad.size == 0, "%1's learned position table holds NaN or infinite values (positions %2)",
                 model.name, listed(bad))
     except InputError as exc:
-        return None, None, 0, "failed", message_of(exc)
-    return model.name, shown, table.shape[0], "", ""
+        return None, None, 0, "failed", message_of(exc), 0
+    return model.name, shown, table.shape[0], "", "", model.config.position_offset
 
 
 _PER_TABLE: dict = {}   # (id(table), what) -> (table, what was derived from it): a trained table
@@ -153,11 +157,12 @@ def _learned(base: float, layout: str) -> LearnedResult:
 @lru_cache(maxsize=4)
 def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | tuple:
     """The opened model's table beside sinusoidal PE, or (kind, reason) when it has none to show."""
-    name, table, total, kind, reason = _model_table(spec, stamp)
+    name, table, total, kind, reason, first = _model_table(spec, stamp)
     if table is None:
         return kind, reason
     n, d = table.shape
-    return LearnedResult(Params(), source=name, total_rows=total, **_sides(table, n, d, base, layout))
+    return LearnedResult(Params(), source=name, total_rows=total, first_row=first,
+                         **_sides(table, n, d, base, layout))
 
 
 @lru_cache(maxsize=4)

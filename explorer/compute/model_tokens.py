@@ -4,7 +4,8 @@ exactly as its first layer receives it. No Qt here.
 The three panels of the sum page are E[ids] (x the model's own scale: Gemma sqrt(hidden), else 1),
 what the model adds for position (GPT-2 wpe[0..n-1], BERT position + token type[0], OPT positions[2..],
 RoBERTa's positions[padding_idx + 1..] + token type[0], nothing for RoPE models: position enters inside
-attention), and X = `Model.input_x(ids)` (BERT: the LayerNorm of the sum). Only the rows of the sentence's tokens are read.
+attention), and X = `Model.input_x(ids)` (BERT: the LayerNorm of the sum). Only the rows of the sentence's
+tokens are read.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from explorer.backend.embeddings import one_hot_window
-from explorer.backend.models import families
+from explorer.backend.models import encoders, families
 from explorer.backend.models.finite import damaged_note, input_parts
 from explorer.compute import models
 from explorer.compute.tokens import ONE_HOT_NEIGHBOURS, TokensResult, _cut
@@ -78,6 +79,8 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         token_rows = table_rows[np.searchsorted(win.columns, ids)]             # (n, d')
         x = model.input_x(ids)                                                 # (n, d)
         pe = position_summand(model, ids)                                      # (n, d)
+        pos_ids = (encoders.position_ids(cfg.position_offset, cfg.padding_idx, ids) if cfg.position == "learned"
+                   else np.zeros(0, np.int64))                                 # (n,) rows read, or none
     except InputError as exc:
         return TokensResult(params=params, source=source, tokenizer=models.display_name(params.model),
                             error=message_of(exc), model_name=models.display_name(params.model))
@@ -89,7 +92,7 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         table_rows = np.zeros((win.columns.size, cfg.d_model), np.float32)
         table_rows[np.searchsorted(win.columns, ids)] = token_rows
     gauge = _gauge(token_rows, pe, scale)
-    for a in (table_rows, token_rows, pe, x, win.matrix, win.used):
+    for a in (table_rows, token_rows, pe, x, win.matrix, win.used, pos_ids):
         a.setflags(write=False)
     return TokensResult(
         params=params, source=source, tokenizer=tokenized.name, tokens=tokenized.tokens[:n],
@@ -97,7 +100,8 @@ def tokens_model(params: Params, stamp: tuple) -> TokensResult:
         scale=scale, columns=win.columns, column_used=win.used, one_hot=win.matrix,
         table_rows=table_rows,
         token_rows=token_rows, pe_rows=pe, x=x, scaled_norm=gauge["token_norm"] * scale, **gauge,
-        model_name=model.name, family=cfg.family, position=cfg.position, warning=warning)
+        model_name=model.name, family=cfg.family, position=cfg.position, warning=warning, position_ids=pos_ids,
+        padding_idx=cfg.padding_idx)
 
 
 def for_model(params: Params) -> TokensResult:

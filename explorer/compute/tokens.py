@@ -77,6 +77,9 @@ class TokensResult:
     model_name: str = ""                 # source "model": the opened model's name
     family: str = ""                     # source "model": gpt2 | bert | opt | llama | ... (how X is made)
     position: str = "sinusoidal"         # what the middle summand is: sinusoidal | learned | rope (none)
+    position_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))   # (n,) source "model",
+    #                                      learned: the position table's row each token reads (OPT from 2)
+    padding_idx: int | None = None       # a RoBERTa-style model's: rows from padding_idx + 1, its pad token's this
     warning: object = ""                 # source "model": a Message naming the rows that hold NaN or
     #                                      ±inf (explorer.backend.models.finite), "" when all are finite
 

@@ -196,7 +196,9 @@ class ModelActions(QObject):
     def opened_text(self, model) -> str:
         """'Opened model NAME (model type, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
         c = model.config
-        where = (fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
+        where = (fill(self.tr("learned positions (%1, from row %2)"), str(c.max_positions), str(c.position_offset))
+                 if c.position == "learned" and c.position_offset else
+                 fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
                  + "".join(self.tr(", ") + part
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,

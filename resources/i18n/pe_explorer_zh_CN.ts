@@ -2124,12 +2124,16 @@ your data</source>
             <translation>config.json：%1 必须是 true 或 false，而不是 %2</translation>
         </message>
         <message>
-            <source>config.json: %1's rope_parameters must be set per layer type (%2), not %3</source>
-            <translation>config.json：%1 的 rope_parameters 必须按层类型（%2）分别设置，而不是 %3</translation>
+            <source>config.json: %1 position_embedding_type %2 is not supported (only 'absolute')</source>
+            <translation>config.json：不支持 %1 的 position_embedding_type %2（只支持 'absolute'）</translation>
         </message>
         <message>
-            <source>config.json: BERT position_embedding_type %1 is not supported (only 'absolute')</source>
-            <translation>config.json：不支持 BERT 的 position_embedding_type %1（只支持 'absolute'）</translation>
+            <source>config.json: %1's pad_token_id must be a whole number from 0 to %2 (its positions start at pad_token_id + 1, in a table of max_position_embeddings %3 rows), not %4</source>
+            <translation>config.json：%1 的 pad_token_id 必须是 0 到 %2 之间的整数（它的位置从 pad_token_id + 1 开始，位置表有 max_position_embeddings %3 行），而不是 %4</translation>
+        </message>
+        <message>
+            <source>config.json: %1's rope_parameters must be set per layer type (%2), not %3</source>
+            <translation>config.json：%1 的 rope_parameters 必须按层类型（%2）分别设置，而不是 %3</translation>
         </message>
         <message>
             <source>config.json: Phi-3's rope type must be default or longrope, not %1 (transformers' Phi3Config refuses it)</source>
@@ -4228,6 +4232,10 @@ your data</source>
             <translation>显示其 %2 个位置中的前 %1 个。</translation>
         </message>
         <message>
+            <source>Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: pad_token_id + 1), so the table is shown from there: the rows before it hold no position (RoBERTa's padding token reads row pad_token_id).</source>
+            <translation>位置 0 是所存位置表的第 %1 行（OPT：偏移 2；RoBERTa：pad_token_id + 1），所以位置表从这一行起显示：它之前的行不对应任何位置（RoBERTa 的填充词元读取第 pad_token_id 行）。</translation>
+        </message>
+        <message>
             <source>%1 has no learned position table (RoPE acts inside attention): showing MiniLM's.</source>
             <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
         </message>
@@ -4459,6 +4467,10 @@ your data</source>
         <message>
             <source>Cannot open the model: %1</source>
             <translation>无法打开模型：%1</translation>
+        </message>
+        <message>
+            <source>learned positions (%1, from row %2)</source>
+            <translation>可学习的位置（%1，从第 %2 行起）</translation>
         </message>
         <message>
             <source>learned positions (%1)</source>
@@ -5241,6 +5253,10 @@ your data</source>
             <translation>什么也不加（RoPE）</translation>
         </message>
         <message>
+            <source>positions from row %1 + token type</source>
+            <translation>从第 %1 行起的位置 + 片段类型嵌入</translation>
+        </message>
+        <message>
             <source>learned position + token type</source>
             <translation>可学习位置嵌入 + 片段类型嵌入</translation>
         </message>
@@ -5287,6 +5303,10 @@ your data</source>
         <message>
             <source>%1 adds nothing for position at the input: position enters inside attention, where RoPE rotates q and k (see the “Real RoPE” tab).</source>
             <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
+            <source>Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding token reads row %2 without moving the tokens after it on: the middle panel names the rows read.</source>
+            <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
         <message>
             <source>%1 (its own)</source>

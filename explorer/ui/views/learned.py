@@ -95,6 +95,11 @@ class LearnedView(Retranslatable, View):
                 text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
                                if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
                                                    str(n), str(result.total_rows)))
+            if result.first_row:            # OPT's offset of 2, RoBERTa's pad_token_id + 1
+                text += " " + fill(self.tr("Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: "
+                                           "pad_token_id + 1), so the table is shown from there: the rows before it "
+                                           "hold no position (RoBERTa's padding token reads row pad_token_id)."),
+                                   str(result.first_row))
             if result.note_kind == "rope":
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
                                "MiniLM's."), result.requested) + " " + text

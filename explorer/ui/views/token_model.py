@@ -22,6 +22,9 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
                fill(QCoreApplication.translate("TokensView", "E[ids] × √d = %1"), f"{r.scale:.4g}"))
     if r.position == "rope":
         p_title = QCoreApplication.translate("TokensView", "nothing added (RoPE)")
+    elif r.family == "bert" and r.padding_idx is not None:     # RoBERTa's rows from pad_token_id + 1
+        p_title = fill(QCoreApplication.translate("TokensView", "positions from row %1 + token type"),
+                       str(r.padding_idx + 1))
     elif r.family == "bert":
         p_title = QCoreApplication.translate("TokensView", "learned position + token type")
     elif r.family == "opt":
@@ -36,7 +39,7 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     row.set_titles((e_title, p_title, x_title))
     row.set_bar_label(shared_bar_label(r.scale != 1.0, f"{r.scale:.4g}" if r.by_multiplier else "√d"))
     levels = symmetric_levels(np.concatenate([scaled.ravel(), r.x.ravel()]))       # E and X share the bar
-    positions = [str(i) for i in range(n)]
+    positions = [str(i) for i in (r.position_ids if r.padding_idx is not None else range(n))]   # RoBERTa: rows
     for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, pe_levels), (r.x, levels))):
         row.show(i, data, lv, y_ticks=positions if i == 1 else labels)
     row.align_axes()
@@ -70,6 +73,11 @@ def model_text(r) -> str:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input: position enters inside attention, "
             "where RoPE rotates q and k (see the “Real RoPE” tab)."), r.model_name)
+    elif r.padding_idx is not None:
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
+            "token reads row %2 without moving the tokens after it on: the middle panel names the rows read."),
+            str(r.padding_idx + 1), str(r.padding_idx))
     return text
 
 
