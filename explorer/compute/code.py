@@ -61,6 +61,7 @@ def _model_tokens_code(params: Params, r) -> list[str]:
              f" + its learned positions (from row {r.padding_idx + 1}) + token type 0, then LayerNorm"
              if r.padding_idx is not None else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
+             " + its learned positions, then LayerNorm" if r.family == "distilbert" else
              " + its learned positions")
     return [f"# Tokens with {r.model_name}: X = E[ids]{scale}{added}, {r.n_shown} tokens",
             "from explorer import api", "",

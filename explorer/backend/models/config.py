@@ -28,7 +28,7 @@ from explorer.backend.models.family_tables import (
     ROPE_FAMILIES,
     SUPPORTED,
 )
-from explorer.backend.models.encoders import bert_positions
+from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.llama4 import llama4_fields
 from explorer.backend.models.mla_config import MlaDims, mla_fields
@@ -211,9 +211,10 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "word_embed_proj_dim": d}
         if family == "gptj":
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
+    elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
+        d, heads, common = distilbert_common(cfg)
     elif family in ("bert", "opt"):
-        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
-                            _int(cfg, "num_attention_heads"))
+        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
         offset, padding_idx = bert_positions(cfg, model_type, _int(cfg, "max_position_embeddings")) if (
             family == "bert") else (0, None)          # RoBERTa's: rows from pad_token_id + 1 (models.encoders)
         proj = _int(cfg, "word_embed_proj_dim", default=d) if family == "opt" else d
@@ -224,8 +225,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                   "pre_norm": family == "opt" and bool(cfg.get("do_layer_norm_before", True)),
                   "word_embed_proj_dim": proj}
     else:
-        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"),
-                            _int(cfg, "num_attention_heads"))
+        d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
         # (GPTNeoXConfig has no num_key_value_heads: every head its own k and v)
         null_kv = "num_key_value_heads" in cfg and cfg["num_key_value_heads"] is None     # one per head, where
         require(not null_kv or model_type not in NO_NULL_KV_HEADS,                       # the class allows it

@@ -1,5 +1,5 @@
-"""BERT-family encoders' positions: BERT's from row 0, RoBERTa's (roberta, xlm-roberta, camembert) from
-padding_idx + 1. No Qt.
+"""BERT-family encoders: BERT's positions from row 0, RoBERTa's (roberta, xlm-roberta, camembert) from
+padding_idx + 1, and DistilBERT's config. No Qt.
 
 transformers 5.25's RobertaEmbeddings (XLM-RoBERTa's and CamemBERT's are copies of it) makes the position ids
 from the token ids (create_position_ids_from_input_ids): a token that is not the padding token reads row
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.backend.models.config_flags import aliased_int, positive_int
 from explorer.errors import require, shown
 
 ROBERTA = ("roberta", "xlm-roberta", "camembert")       # RobertaEmbeddings' positions (model_type)
@@ -40,3 +41,16 @@ def position_ids(offset: int, padding_idx: int | None, ids: np.ndarray) -> np.nd
         return np.arange(offset, offset + ids.shape[0], dtype=np.int64)
     real = ids != padding_idx                                                 # (n,)
     return np.where(real, np.cumsum(real) + padding_idx, padding_idx).astype(np.int64)
+
+
+def distilbert_common(cfg: dict) -> tuple[int, int, dict]:
+    """(d, heads, the ModelConfig fields) of a DistilBERT config.json as DistilBertConfig reads it: dim, n_layers,
+    n_heads (hidden_size, num_hidden_layers, num_attention_heads are its attribute_map's other names of them, set
+    after them), the class's defaults where config.json is silent. Its embeddings and layers have LayerNorms of eps
+    1e-12 (fixed in modeling_distilbert), no norm before attention, q_lin / k_lin with biases."""
+    d = aliased_int(cfg, "hidden_size", "dim", default=768)
+    heads = aliased_int(cfg, "num_attention_heads", "n_heads", default=12)
+    return d, heads, {"d_model": d, "n_layers": aliased_int(cfg, "num_hidden_layers", "n_layers", default=6),
+                      "n_heads": heads, "n_kv_heads": heads,
+                      "max_positions": positive_int(cfg, "max_position_embeddings", default=512), "norm_eps": 1e-12,
+                      "qk_bias": True, "pre_norm": False, "word_embed_proj_dim": d}

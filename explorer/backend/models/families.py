@@ -2,7 +2,8 @@
 
 Checked against transformers' own classes (tests/test_models_families.py): GPT2Model (wte + wpe),
 BertEmbeddings (LayerNorm(word + position + token type 0)), OPTDecoder (embed, project_in, positions
-offset by 2), RobertaModel / XLMRobertaModel / CamembertModel (BERT's, positions from padding_idx + 1),
+offset by 2), RobertaModel / XLMRobertaModel / CamembertModel (BERT's, positions from padding_idx + 1), DistilBertModel
+(LayerNorm(word + position), q_lin / k_lin),
 LlamaModel / MistralModel / Qwen2Model / Qwen3Model (embed_tokens only: RoPE acts inside
 attention), GemmaModel (embed_tokens x sqrt(hidden) in the model dtype), Phi3Model (embed_tokens only;
 its attention's q, k and v come from one fused qkv_proj), PhiModel (embed_tokens; LayerNorm, q/k biases,
@@ -27,9 +28,10 @@ from explorer.backend.models.tensors import TensorReader
 from explorer.errors import InputError, msg, require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
+         "distilbert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight"}
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
-             "opt": "decoder.embed_positions.weight"}
+             "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
 
 
 def embed_name(cfg: ModelConfig) -> str:
@@ -137,9 +139,10 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     n = ids.shape[0]
     if cfg.family == "gpt2":
         return e + position_rows(cfg, reader, n)
-    if cfg.family == "bert":
+    if cfg.family in ("bert", "distilbert"):
         pos = positions_of(cfg, reader, ids)                                  # (n, d)
-        tt = reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0])   # (1, d)
+        tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"
+              else np.float32(0.0))                                           # (1, d); DistilBERT: no token types
         w = need(reader, "embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma")
         b = need(reader, "embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta")
         return layer_norm(e + pos + tt, reader.read(w), reader.read(b), cfg.norm_eps)
@@ -182,6 +185,10 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         pre = f"encoder.layer.{layer}.attention.self."
         return {"q": pre + "query.weight", "q_bias": pre + "query.bias",
                 "k": pre + "key.weight", "k_bias": pre + "key.bias"}
+    if cfg.family == "distilbert":
+        pre = f"layer.{layer}.attention."
+        return {"q": pre + "q_lin.weight", "q_bias": pre + "q_lin.bias", "k": pre + "k_lin.weight",
+                "k_bias": pre + "k_lin.bias"}
     if cfg.family == "phi3":
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
     if cfg.family == "gptj":                                   # (bias=False: the biases are never read)

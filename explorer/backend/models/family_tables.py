@@ -9,6 +9,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # RoBERTa, XLM-RoBERTa, CamemBERT (RobertaModel's structure): BERT's embeddings and attention, positions
             # from row pad_token_id + 1 (explorer.backend.models.encoders)
             "roberta": "bert", "xlm-roberta": "bert", "camembert": "bert",
+            # DistilBERT: LayerNorm(word + position) (no token types), post-LN layers, q_lin / k_lin; its position
+            # table as stored (sinusoidal_pos_embds: a sinusoidal one, saved with the weights)
+            "distilbert": "distilbert",
             # mixture-of-experts models: their embeddings and attention are those of the dense family (only
             # the MLP differs, which PE Explorer never reads): Mixtral, Qwen1.5-MoE / Qwen2-MoE, Qwen3-MoE
             "mixtral": "mistral", "qwen2_moe": "qwen2", "qwen3_moe": "qwen3",

@@ -30,7 +30,8 @@ MAX_INDEX_BYTES = 64 << 20   # model.safetensors.index.json: a line a tensor nam
 # the longest first: a multimodal Gemma 3's text model is "language_model.model." (its vision tower's
 # "vision_tower." names stay as they are, apart from the text model's); GPTNeoXForCausalLM's "gpt_neox."
 PREFIXES = ("language_model.model.", "model.language_model.", "gpt_neox.", "model.", "transformer.", "bert.",
-            "roberta.")              # (RobertaForMaskedLM's; XLM-RoBERTa's and CamemBERT's as well)
+            "roberta.",              # (RobertaForMaskedLM's; XLM-RoBERTa's and CamemBERT's as well)
+            "distilbert.transformer.", "distilbert.")   # DistilBertForMaskedLM's (DistilBertModel's: transformer.)
 MAX_HEADER = 100_000_000            # the safetensors library's own limit on the JSON header
 MAX_WHOLE_READ = 1 << 30            # read(): a whole tensor of at most 1 GiB
 DTYPE_SIZES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "F8_E8M0": 1, "I16": 2, "U16": 2,

@@ -31,7 +31,7 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
         p_title = fill(QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)"), str(n + 1))
     else:
         p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
-    x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family == "bert"
+    x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert")
                else QCoreApplication.translate("TokensView", "X into layer 0"))
     pe_levels = symmetric_levels(r.pe_rows) if np.any(r.pe_rows) else (-1.0, 1.0)   # the middle: own scale
     if r.position != "rope":

@@ -1,0 +1,86 @@
+"""DistilBERT checkpoints against transformers' own classes: X = LayerNorm(word + position) into layer 0 (no token
+types), layer-0 q_lin / k_lin, and the stored position table, the one transformers loads (sinusoidal_pos_embds too).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.backend.models.hf_folder import open_model
+from tests import models_helpers as mh
+
+pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+
+
+def build(folder, masked: bool, sinusoidal: bool):
+    """A random tiny DistilBERT (ForMaskedLM: tensors named distilbert.*) saved into folder; the class. With
+    sinusoidal_pos_embds its sinusoidal table is kept and then stored x 3, so the test sees which table is read."""
+    import transformers as tf
+
+    torch.manual_seed(5)
+    config = tf.DistilBertConfig(dim=32, n_layers=2, n_heads=4, hidden_dim=48, max_position_embeddings=20,
+                                 vocab_size=mh.VOCAB, sinusoidal_pos_embds=sinusoidal)
+    model_class = tf.DistilBertForMaskedLM if masked else tf.DistilBertModel
+    model = model_class(config).eval()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if not (sinusoidal and "position_embeddings" in name):
+                p.normal_(0.0, 0.5)
+    model.save_pretrained(folder)
+    mh.write_tokenizer(folder / "tokenizer.json")
+    if sinusoidal:
+        mh.rewrite_tensor(folder, "position_embeddings.weight", lambda a: a * 3.0)
+    return model_class
+
+
+def capture(torch_model, ids) -> dict:
+    base = torch_model.base_model
+    layer, got = base.transformer.layer[0], {}
+
+    def keep_x(module, args, kwargs):
+        got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0].numpy().copy())
+
+    def keep(key):
+        def hook(module, args, out):
+            got.setdefault(key, out[0].detach().numpy().copy())
+        return hook
+
+    hooks = [layer.register_forward_pre_hook(keep_x, with_kwargs=True),
+             layer.attention.q_lin.register_forward_hook(keep("q")),
+             layer.attention.k_lin.register_forward_hook(keep("k"))]
+    try:
+        with torch.no_grad():
+            out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    finally:
+        for h in hooks:
+            h.remove()
+    got["attention"] = out.attentions[0][0].numpy()                           # (H, n, n)
+    return got
+
+
+def close(ours, ref, tol=1e-5):
+    ref = np.asarray(ref, dtype=np.float64)
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+
+
+@pytest.mark.parametrize("masked, sinusoidal", [(False, False), (True, False), (True, True)])
+def test_x_layer0_qk_and_table_equal_transformers(masked, sinusoidal, tmp_path):
+    model_class = build(tmp_path, masked, sinusoidal)
+    reference = model_class.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    with open_model(tmp_path) as model:
+        cfg = model.config
+        assert (cfg.family, cfg.position, cfg.position_offset, cfg.max_positions, cfg.d_model, cfg.n_heads) == (
+            "distilbert", "learned", 0, 20, 32, 4)
+        table = reference.base_model.embeddings.position_embeddings.weight.detach().numpy()
+        np.testing.assert_array_equal(model.positions(), table)             # the table transformers loaded
+        ids = model.tokenize(mh.TEXT).ids
+        ref = capture(reference, ids)
+        close(model.input_x(ids), ref["x"])
+        qk = model.layer0_qk(ids)
+        n = len(ids)
+        close(qk.q, ref["q"].reshape(n, 4, -1).transpose(1, 0, 2))
+        close(qk.k, ref["k"].reshape(n, 4, -1).transpose(1, 0, 2))
+        probs = np.exp(qk.logits - qk.logits.max(axis=-1, keepdims=True).astype(np.float64))
+        close(probs / probs.sum(axis=-1, keepdims=True), ref["attention"])
