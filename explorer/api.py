@@ -187,7 +187,9 @@ def open_model(spec):
     It holds its files open: use it in a `with` block (or call .close()). What it gives:
     .config (d_model, n_heads, head_dim, rope_base, rope_scaling, ...), .tokenize(text) (tokens with
     .ids), .input_x(ids) (n, d_model) the X its first layer receives, .layer0_qk(ids) (q, k before and
-    after RoPE per head, and the logits), .rope_inv_freq(seq_len) and .positions(n) (a learned table).
+    after RoPE per head, and the logits), .rope_inv_freq(seq_len), .positions(n) (a learned table, OPT's and
+    RoBERTa's from the row of position 0) and .positions_of(ids) (the rows these tokens read: RoBERTa's pad token
+    its own).
     InputError with one line for a file or folder it cannot read."""
     from explorer.backend.models.hf_folder import open_model as opened
 
