@@ -1252,6 +1252,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；llama.cpp 最多读取 %4 层</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; the file has %4 layers in all</source>
+            <translation>%1：元数据 %2 为 %3；文件共有 %4 层</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window (llama.cpp would mask every key)</source>
             <translation>%1：元数据 %2 为 0；Gemma 2 文件的滑动窗口层需要窗口（llama.cpp 会屏蔽所有键）</translation>
         </message>
@@ -1274,6 +1278,10 @@ your data</source>
         <message>
             <source>%1: metadata %2 is not read: llama.cpp's YaRN with it may rotate q and k otherwise than PE Explorer would</source>
             <translation>%1：元数据 %2 未被读取：带有它时，llama.cpp 的 YaRN 旋转 q 和 k 的方式可能与 PE Explorer 不同</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 marks a GLM-4V file (M-RoPE, q and k reordered by the converter), which PE Explorer does not read</source>
+            <translation>%1：元数据 %2 表明这是 GLM-4V 文件（M-RoPE，q 和 k 被转换器重新排列），PE Explorer 不读取此类文件</translation>
         </message>
         <message>
             <source>%1: metadata %2 must be a string, not %3</source>

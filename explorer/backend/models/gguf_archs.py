@@ -47,6 +47,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   by it).
 - `Llama4Model(LlamaModel)` (MODEL_ARCH.LLAMA4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py.
 - Llama 3.x's and Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py.
+- `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ ARCHS = {
     "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "deepseek2": Arch("deepseek_v2", "DeepseekV2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "llama4": Arch("llama4_text", "Llama4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "glm4": Arch("glm4", "Glm4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "glm4moe": Arch("glm4_moe", "Glm4MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
@@ -227,6 +230,9 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
             require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "
                                                 "has none and refuses the file)", where, name)
+    if kind == "glm4_moe":                  # GLM-4.5's per-head q/k norms: both or none
+        from explorer.backend.models.gguf_glm import glm_layer0
+        want.update(glm_layer0(config))
     if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
         want["blk.0.attn_norm.bias"] = (d,)
     if kind == "olmoe":                     # q/k norms over all heads; llama.cpp sizes k's by n_embd, so one kv

@@ -3,7 +3,7 @@ gguf_archs.py and gguf_gemma_phi3.py say each means); the header only, no tensor
 
 from __future__ import annotations
 
-from explorer.backend.models.config_rope import rotary_fraction
+from explorer.backend.models.config_rope import PARTIAL_DEFAULTS, rotary_fraction
 from explorer.backend.models.family_tables import FAMILIES, LAYER_NORM_EPS
 from explorer.backend.models.gguf_archs import (
     SUPPORTED_ARCHITECTURES,
@@ -16,6 +16,7 @@ from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_cohere import cohere_config
 from explorer.backend.models.gguf_deepseek import deepseek_config
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
+from explorer.backend.models.gguf_glm import GLM_ARCHS, glm_config
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import learned_config
@@ -37,7 +38,7 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
-    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, gpt2, bert); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, gpt2, bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -81,7 +82,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     rot = _int(f, f"{arch}.rope.dimension_count", where, default=head_dim)
     require(mla or (rot <= head_dim and rot % 2 == 0), "%1: RoPE dimension %2 must be even and <= %3", where, rot,
             head_dim)
-    if not mla and (rot != head_dim or spec.model_type in ("phi", "stablelm")):   # (their defaults: 0.5, 0.25)
+    if not mla and (rot != head_dim or spec.model_type in PARTIAL_DEFAULTS):   # (defaults below 1: Phi's 0.5, ...)
         config["partial_rotary_factor"] = rotary_fraction(rot, head_dim)
     # llama.cpp's common loader: the type defaults to "linear", the factor is rope.scaling.factor or the older
     # rope.scale_linear, and a type "none" never scales (llama_context)
@@ -120,6 +121,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         deepseek_config(f, config, kind, where)
     if arch == "llama4":                   # NoPE layers, chunks, temperature, q/k norm: fixed by llama.cpp
         llama4_config(f, config, where)
+    if arch in GLM_ARCHS:                  # NextN layers, GLM-4.5's q/k norms; GLM-4V refused
+        glm_config(f, arch, config, header.tensors, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch in ("granite", "granitemoe"):  # their two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where, arch)
