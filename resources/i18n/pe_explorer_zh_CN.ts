@@ -1216,6 +1216,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3：llama.cpp 用它缩放 cos 和 sin，而 PE Explorer 只在有 Phi-3 的 LongRoPE 因子时读取它</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3: llama.cpp's %4 turns pairs %5 of each head by M-RoPE's fourth position, 0 for text, where transformers turns them by the token's; not supported</source>
+            <translation>%1：元数据 %2 为 %3：llama.cpp 的 %4 按 M-RoPE 的第四个位置（文本为 0）旋转每个头的第 %5 对，而 transformers 按词元的位置旋转它们；不支持</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
             <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
         </message>
@@ -1246,6 +1250,10 @@ your data</source>
         <message>
             <source>%1: metadata %2 is %3; it must be true or false</source>
             <translation>%1：元数据 %2 为 %3；它必须是 true 或 false</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must list four whole numbers &gt;= 0, not all 0</source>
+            <translation>%1：元数据 %2 为 %3；它必须列出四个 &gt;= 0 的整数，且不能全为 0</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; llama.cpp reads at most %4 layers</source>

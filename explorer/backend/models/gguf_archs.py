@@ -47,7 +47,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   by it).
 - `Llama4Model(LlamaModel)` (MODEL_ARCH.LLAMA4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py.
 - Llama 3.x's and Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py.
-- `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py.
+- `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
+  `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 """
 
 from __future__ import annotations
@@ -98,16 +99,21 @@ ARCHS = {
     "llama4": Arch("llama4_text", "Llama4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4": Arch("glm4", "Glm4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4moe": Arch("glm4_moe", "Glm4MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    # (Qwen2VLModel writes Qwen2-VL and Qwen2.5-VL alike: the same text model)
+    "qwen2vl": Arch("qwen2_vl_text", "Qwen2VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
+    "qwen3vl": Arch("qwen3_vl_text", "Qwen3VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
+    "qwen3vlmoe": Arch("qwen3_vl_moe_text", "Qwen3VLMoeForConditionalGeneration", False, 0.0,
+                       ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
-# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp) or reshapes q
-# and k by n_rot
-# (openai-moe-iswa.cpp)
-WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4")
+# llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
+# qwen3vl.cpp, qwen3vl-moe.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
+                   "qwen3vlmoe")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
@@ -223,7 +229,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     q_bias, k_bias = ("blk.0.attn_q.bias" in header.tensors, "blk.0.attn_k.bias" in header.tensors)
     require(q_bias == k_bias, "%1: tensor %2 is missing beside %3", where,
             *(("blk.0.attn_k.bias", "blk.0.attn_q.bias") if q_bias else ("blk.0.attn_q.bias", "blk.0.attn_k.bias")))
-    if kind in ("qwen3", "qwen3_moe", "gemma3_text"):
+    if kind in ("qwen3", "qwen3_moe", "gemma3_text", "qwen3_vl_text", "qwen3_vl_moe_text"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
     if kind in ("olmo2", "olmo3"):          # their q/k norms span all heads
         want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
@@ -233,6 +239,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     if kind == "glm4_moe":                  # GLM-4.5's per-head q/k norms: both or none
         from explorer.backend.models.gguf_glm import glm_layer0
         want.update(glm_layer0(config))
+    if kind == "qwen2_vl_text":             # (transformers' Qwen2-VL attention always reads its q/k biases)
+        want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
     if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
         want["blk.0.attn_norm.bias"] = (d,)
     if kind == "olmoe":                     # q/k norms over all heads; llama.cpp sizes k's by n_embd, so one kv

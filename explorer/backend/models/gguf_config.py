@@ -22,6 +22,7 @@ from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.backend.models.gguf_llama4 import llama4_config
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
+from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
 from explorer.errors import require, shown
 
@@ -38,7 +39,8 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
-    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, gpt2, bert); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2,
+    bert); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -54,8 +56,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
     require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
     mla = arch == "deepseek2"              # (its key_length may be the compressed MQA head's: gguf_deepseek.py)
     require(mla or head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
-    # llama.cpp's stablelm and olmo2 size their heads embedding_length / head_count, whatever key_length says
-    require(arch not in ("stablelm", "olmo2") or (d % heads == 0 and head_dim == d // heads),
+    # llama.cpp's stablelm, olmo2 and qwen2vl size their heads (qwen2vl: its q) embedding_length / head_count,
+    # whatever key_length says
+    require(arch not in ("stablelm", "olmo2", "qwen2vl") or (d % heads == 0 and head_dim == d // heads),
             "%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count "
             "(%4 / %5) channels a head", where, arch, head_dim, d, heads)
     embed = header.tensors.get("token_embd.weight")
@@ -124,6 +127,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     if arch in GLM_ARCHS:                  # NextN layers, GLM-4.5's q/k norms; GLM-4V refused
         glm_config(f, arch, config, header.tensors, where)
     check_whole_head(arch, rot, head_dim, where)
+    if arch in VL_ARCHS:                   # M-RoPE: plain RoPE for text unless a pair takes the 4th position
+        qwen_vl_config(f, arch, config, where)
     if arch in ("granite", "granitemoe"):  # their two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where, arch)
     if arch == "olmo2" and is_olmo3(f, where):

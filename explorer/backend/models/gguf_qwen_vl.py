@@ -1,0 +1,71 @@
+"""GGUF files of the text models of Qwen2-VL / Qwen2.5-VL (llama.cpp's `qwen2vl`), Qwen3-VL (`qwen3vl`) and
+Qwen3-VL-MoE (`qwen3vlmoe`) in Hugging Face terms. No Qt.
+
+Sources (ggml-org/llama.cpp):
+- conversion (convert_hf_to_gguf.py): `Qwen2VLModel(TextModel)`, MODEL_ARCH.QWEN2VL, registered for both
+  Qwen2VLForConditionalGeneration and Qwen2_5_VLForConditionalGeneration: TextModel's keys, and mrope_section
+  padded with zeros to four as rope.dimension_sections ([16, 24, 24, 0] for the published models); the vision
+  tower is left out; q/k stored as Hugging Face has them, q/k/v biases. `Qwen3VLTextModel(Qwen3Model)`
+  (MODEL_ARCH.QWEN3VL) and `Qwen3VLMoeTextModel(Qwen3MoeModel)` (QWEN3VLMOE): Qwen3's keys and tensors (per-head
+  attn_q_norm / attn_k_norm), the same padded sections, n_deepstack_layers (vision features the graph adds to
+  a layer's output: after layer 0's attention).
+- src/llama-model.cpp, llama_model_rope_type: QWEN2VL MROPE, QWEN3VL and QWEN3VLMOE IMROPE; src/models/qwen2vl.cpp,
+  qwen3vl.cpp, qwen3vl-moe.cpp: rope.dimension_sections required, n_rot == head size asserted, RMSNorm, q/k
+  (Qwen3-VL: normalised per head) turned by ggml_rope_multi.
+- src/llama-graph.cpp, llm_graph_input_pos::set_input: text tokens get positions (p, p, p, 0).
+- ggml/src/ggml-cpu/ops.cpp (ggml_mrope_cache_init, rotate_pairs): pair i of n_rot / 2 (rotate-half, as NEOX)
+  turns at base^(-2i / n_rot) by the position its sector s = i mod sum(sections) picks: M-RoPE t, h, w, e in
+  runs of sections[0..3]; the interleaved one (IMROPE) h where s % 3 == 1 and s < 3 sections[1], w where
+  s % 3 == 2 and s < 3 sections[2], t where s % 3 == 0 and s < 3 sections[0], else e. A text token's pairs turn as
+  plain RoPE (what transformers computes: qwen_vl.py) unless some pair takes e, which is 0: such a file is
+  refused (Qwen3-VL's published [24, 20, 20] over 64 pairs leaves pairs 61 and 62 to e).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.errors import require, shown
+
+VL_ARCHS = ("qwen2vl", "qwen3vl", "qwen3vlmoe")
+INTERLEAVED = ("qwen3vl", "qwen3vlmoe")          # IMROPE
+
+
+def sections_of(fields: dict, arch: str, where: str) -> list[int]:
+    """{arch}.rope.dimension_sections: four whole numbers >= 0, not all 0 (llama.cpp requires the key)."""
+    key = f"{arch}.rope.dimension_sections"
+    value = fields.get(key)
+    require(value is not None, "%1: metadata %2 is missing", where, key)
+    ok = isinstance(value, (list, np.ndarray)) and len(value) == 4 and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v < 1 << 31 for v in value)
+    require(ok and sum(int(v) for v in value) > 0, "%1: metadata %2 is %3; it must list four whole numbers >= 0, "
+                                                    "not all 0", where, key,
+            shown(value.tolist() if isinstance(value, np.ndarray) else value))
+    return [int(v) for v in value]
+
+
+def fourth_position_pairs(sections: list[int], n_pairs: int, interleaved: bool) -> list[int]:
+    """The pairs (of n_pairs) that ggml's M-RoPE (or IMROPE) turns by the fourth position, e."""
+    s0, s1, s2, _ = sections
+    out = []
+    for i in range(n_pairs):
+        s = i % sum(sections)
+        if interleaved:
+            e = not (s % 3 == 1 and s < 3 * s1 or s % 3 == 2 and s < 3 * s2 or s % 3 == 0 and s < 3 * s0)
+        else:
+            e = s >= s0 + s1 + s2
+        if e:
+            out.append(i)
+    return out
+
+
+def qwen_vl_config(fields: dict, arch: str, config: dict, where: str) -> None:
+    """Check that llama.cpp turns a text token's q and k as plain RoPE over the whole head, as transformers does;
+    config is left as it is (its model_type is the text model's, its RoPE plain)."""
+    key = f"{arch}.rope.dimension_sections"
+    sections = sections_of(fields, arch, where)
+    pairs = fourth_position_pairs(sections, config["head_dim"] // 2, arch in INTERLEAVED)
+    require(not pairs, "%1: metadata %2 is %3: llama.cpp's %4 turns pairs %5 of each head by M-RoPE's fourth "
+            "position, 0 for text, where transformers turns them by the token's; not supported", where, key,
+            shown(sections), arch, ", ".join(str(i) for i in pairs[:8]) + (", ..." if len(pairs) > 8 else ""))
+
