@@ -113,3 +113,28 @@ def test_bad_gpt_neox_rope_keys_are_named_as_written(extra, match):
     with pytest.raises(InputError, match=match):
         model_config({**PYTHIA_14M, **extra})
 
+
+@pytest.mark.parametrize("head_dim, pct, refused", [(10, 0.5, True), (12, 0.5, False), (20, 0.25, True),
+                                                    (32, 0.25, False)])
+def test_an_odd_count_of_rotated_channels_is_refused_in_one_line(head_dim, pct, refused):
+    """int(head_dim x rotary_pct) odd: transformers' inv_freq has ceil(dim / 2) frequencies made for the odd dim,
+    and GPT-NeoX turns one channel more than dim (cos.shape[-1]); PE Explorer's rotations take even counts, so
+    q and k are refused with the reason (the model still opens), where they had turned dim - 1 channels."""
+    cfg_dict = {**PYTHIA_LIKE, "hidden_size": 4 * head_dim, "rotary_pct": pct}
+    dim = int(head_dim * pct)
+    torch = pytest.importorskip("torch")
+    rotary = tf.GPTNeoXForCausalLM(tf.GPTNeoXConfig(**cfg_dict)).gpt_neox.rotary_emb
+    assert rotary.inv_freq.shape == ((dim + 1) // 2,)
+    cos, _ = rotary(torch.zeros(1), torch.arange(3)[None])
+    assert cos.shape[-1] == (dim + 1) // 2 * 2                    # the channels transformers turns
+    cfg = model_config(cfg_dict)
+    if refused:
+        assert cfg.rope_scaling is None and cfg.rope_refusal == (
+            f"head_dim x partial_rotary_factor = {head_dim} x {pct:g} gives {dim} rotated channels, an odd count: "
+            f"transformers turns {dim + 1} at frequencies made for {dim}, which PE Explorer does not model")
+    else:
+        assert cfg.rope_refusal is None and cfg.rope_dim == dim
+
+
+PYTHIA_LIKE = {"model_type": "gpt_neox", "hidden_size": 40, "intermediate_size": 32, "num_attention_heads": 4,
+               "num_hidden_layers": 1, "vocab_size": 64, "max_position_embeddings": 64, "rotary_emb_base": 10000}
