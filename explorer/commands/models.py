@@ -75,7 +75,8 @@ def _export(args, model) -> int:
     if args.kind == "learned-pe":
         require(cfg.position == "learned",
                 f"{model.name} ({cfg.model_type}) has no learned position table: its positions enter "
-                "inside attention through RoPE; try export qk")
+                f"inside attention through {'ALiBi, a bias on the scores' if cfg.position == 'alibi' else 'RoPE'}; "
+                "try export qk")
         array = model.positions()
         bad = bad_rows(array)
         note = damaged_note([msg("the position rows %1", listed(bad))] if bad.size else [])
@@ -95,6 +96,8 @@ def _export(args, model) -> int:
             arrays["chunk"] = qk.chunk
         if qk.sinks is not None:             # GPT-OSS: each head's sink logit (H,)
             arrays["sinks"] = qk.sinks
+        if model.config.position == "alibi":     # BLOOM: each head's slope (H,); its scores add slope · (n − m)
+            arrays["alibi_slopes"] = model.alibi_slopes()
         path = atomic_write_bytes(args.output, npz_bytes(arrays))
         print(f"wrote {path} q {qk.q_rot.shape} k {qk.k_rot.shape} logits {qk.logits.shape}")
         _note(qk_note(model, qk, [t.text for t in tokenized.tokens], tokenized.ids), getattr(args, "lang", None))

@@ -164,8 +164,9 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
         added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]"}.get(r.family, " + P[pos]")
         if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
             added = f" + P[pos + {r.padding_idx + 1}] + T[0]"
-        x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position != "rope" else "")
-        out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert") else f"X<sub>pos</sub> = {x}"]
+        x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)
+        out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom")
+               else f"X<sub>pos</sub> = {x}"]
     else:
         sq = math.sqrt(params.d_model)
         scale = ("·√d" if params.scale_embedding else "")

@@ -66,6 +66,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
     "trained": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (%1: %2 × %3)"),
     "no_table": QT_TRANSLATE_NOOP("Formulas", "%1 has no learned position table: MiniLM's is shown"),
+    "no_table_alibi": QT_TRANSLATE_NOOP("Formulas", "%1 has no learned position table (ALiBi biases its attention "
+                                        "scores): MiniLM's is shown"),
     "not_shown": QT_TRANSLATE_NOOP("Formulas", "%1: MiniLM's is shown instead"),   # %1: why not the model's
     "beside": QT_TRANSLATE_NOOP("Formulas", "beside it: sinusoidal PE of the same size"),
 }
@@ -254,6 +256,8 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
                else localized(r.error, lang))                          # MiniLM's table unavailable: why
     if r.note_kind == "rope":
         trained += "; " + fill(_w("no_table", lang), r.requested)
+    elif r.note_kind == "alibi":
+        trained += "; " + fill(_w("no_table_alibi", lang), r.requested)
     elif r.note_kind == "failed":        # it did not open, or its table is unusable: the reason names it
         trained += "; " + fill(_w("not_shown", lang), html.escape(localized(r.reason, lang), quote=False))
     stored = f" (P[pos]: {source}'s stored row pos + {r.first_row})" if r.first_row else ""   # OPT's, RoBERTa's

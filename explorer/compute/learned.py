@@ -43,7 +43,7 @@ class LearnedResult:
     var_learned: np.ndarray | None = None      # (3,) fraction of the variance on PC1..PC3
     var_sinusoidal: np.ndarray | None = None   # (3,)
     source: str = "all-MiniLM-L6-v2"  # whose table it is
-    note_kind: str = ""               # "" | "rope" (the opened model has no learned table) | "failed"
+    note_kind: str = ""               # "" | "rope" / "alibi" (the opened model has no learned table) | "failed"
     requested: str = ""               # the opened model's name, when note_kind is set
     reason: str = ""                  # why the opened model's table is not shown (a Message; "" when
     #                                   it is), without the fallback named
@@ -82,14 +82,17 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=4)
 def _model_table(spec: str, stamp: tuple = ()):
     """(name, table (n, d), total rows, kind, reason, first row): the opened model's learned table from the
-    row of position 0 (models.families.position_rows), or (None, None, 0, kind, reason, 0) with kind "rope" (it
-    has none) or "failed" (it cannot be shown)."""
+    row of position 0 (models.families.position_rows), or (None, None, 0, kind, reason, 0) with kind "rope" or
+    "alibi" (it has none) or "failed" (it cannot be shown)."""
     if not spec:
         return None, None, 0, "", "", 0
     from explorer.compute import models
 
     try:
         model = models.open_cached(spec)
+        if model.config.position == "alibi":
+            return None, None, 0, "alibi", msg("%1 has no learned position table (ALiBi: each head adds a "
+                                               "distance penalty to its attention scores)", model.name)
         if model.config.position != "learned":
             return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
                                               "inside attention: RoPE)", model.name), 0

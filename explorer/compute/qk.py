@@ -74,7 +74,7 @@ class QkResult:
     #                                           m - n >= window, or another chunk's)
     shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
-    note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
+    note_kind: str = ""                 # "" | "learned" / "alibi" (Params.model has no RoPE) | "failed" (unreadable)
     requested: str = ""                 # Params.model's name, when note_kind is set
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
@@ -175,7 +175,9 @@ def choose_model(spec: str) -> tuple[str, str, str, str]:
             model, note, kind = None, msg("%1; showing SmolLM2-135M", reason), "failed"
         if model is not None and model.config.position == "rope":
             return spec, "", "", ""
-        if model is not None:
+        if model is not None and model.config.position == "alibi":
+            note, kind = msg("%1 uses ALiBi, no RoPE; showing SmolLM2-135M", model.name), "alibi"
+        elif model is not None:
             note, kind = msg("%1 has learned positions, no RoPE; showing SmolLM2-135M", model.name), "learned"
     else:
         note = ""

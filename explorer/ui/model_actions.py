@@ -199,6 +199,8 @@ class ModelActions(QObject):
         where = (fill(self.tr("learned positions (%1, from row %2)"), str(c.max_positions), str(c.position_offset))
                  if c.position == "learned" and c.position_offset else
                  fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
+                 else self.tr("ALiBi: nothing added at the input, a bias on each head's scores")
+                 if c.position == "alibi"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
                  + "".join(self.tr(", ") + part
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,

@@ -792,6 +792,14 @@ your data</source>
             <translation>%1（%2）使用可学习的位置，不是 RoPE</translation>
         </message>
         <message>
+            <source>%1 (%2) has no ALiBi</source>
+            <translation>%1（%2）没有 ALiBi</translation>
+        </message>
+        <message>
+            <source>%1 (%2) uses ALiBi, a bias on the attention scores, not RoPE</source>
+            <translation>%1（%2）使用 ALiBi（加在注意力分数上的偏置），不是 RoPE</translation>
+        </message>
+        <message>
             <source>%1 at line %2, column %3</source>
             <translation>第 %2 行第 %3 列：%1</translation>
         </message>
@@ -836,6 +844,10 @@ your data</source>
             <translation>%1 中没有 config.json；请重新安装：%2</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (ALiBi: each head adds a distance penalty to its attention scores)</source>
+            <translation>%1 没有可学习的位置表（ALiBi：每个头在自己的注意力分数上加一个随距离增长的惩罚）</translation>
+        </message>
+        <message>
             <source>%1 has no learned position table (its positions enter inside attention: RoPE)</source>
             <translation>%1 没有可学习的位置表（位置在注意力内部进入：RoPE）</translation>
         </message>
@@ -854,6 +866,10 @@ your data</source>
         <message>
             <source>%1 has scales of shape %2; blocks of %3 x %4 over its shape %5 need %6</source>
             <translation>%1 的缩放因子形状为 %2；以 %3 x %4 的块覆盖其形状 %5 需要 %6</translation>
+        </message>
+        <message>
+            <source>%1 has shape %2; config.json says width %3</source>
+            <translation>%1 的形状为 %2；config.json 说宽度是 %3</translation>
         </message>
         <message>
             <source>%1 holds %2 arrays (%3): choose one with %4</source>
@@ -1062,6 +1078,10 @@ your data</source>
         <message>
             <source>%1 unpacks to %2 bytes; the check reads files up to %3 bytes</source>
             <translation>%1 解压后有 %2 字节；检查最多读取 %3 字节的文件</translation>
+        </message>
+        <message>
+            <source>%1 uses ALiBi, no RoPE; showing SmolLM2-135M</source>
+            <translation>%1 使用 ALiBi，没有 RoPE；改为显示 SmolLM2-135M</translation>
         </message>
         <message>
             <source>%1 vanished while it was read</source>
@@ -2206,6 +2226,10 @@ your data</source>
         <message>
             <source>config.json: mscale_all_dim %1 with factor %2 multiplies the logits by %3; it must be a finite number other than 0</source>
             <translation>config.json：mscale_all_dim %1 与 factor %2 使 logit 乘以 %3；它必须是非 0 的有限数</translation>
+        </message>
+        <message>
+            <source>config.json: n_head is %1; at most %2 heads are read</source>
+            <translation>config.json：n_head 为 %1；最多读取 %2 个头</translation>
         </message>
         <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
@@ -3833,6 +3857,10 @@ your data</source>
             <translation>%1 没有可学习的位置表：显示的是 MiniLM 的</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (ALiBi biases its attention scores): MiniLM's is shown</source>
+            <translation>%1 没有可学习的位置表（ALiBi 给它的注意力分数加偏置）：显示的是 MiniLM 的</translation>
+        </message>
+        <message>
             <source>%1: MiniLM's is shown instead</source>
             <translation>%1：改为显示 MiniLM 的</translation>
         </message>
@@ -3959,6 +3987,10 @@ your data</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>An ALiBi model adds nothing to E at the input, so the angle is 0° (X is the LayerNorm of E, not drawn here): position acts inside attention, where each head adds a penalty growing with distance to its scores (the ALiBi tab).</source>
+            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以夹角为 0°（X 是 E 的 LayerNorm，此处未画出）：位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“ALiBi”标签页）。</translation>
+        </message>
+        <message>
             <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
             <translation>正弦位置编码每一行的长度是 √(d/2)。nn.Embedding 初始化为 N(0, 1)，|E| 本来就约为 √d，再乘 √d 后 PE 只是微小的扰动；若权重较小（每个元素约 1/√d，例如 Xavier 初始化），乘 √d 正好把 |E| 放大到与 PE 相当。已训练的 MiniLM 行 |E| ≈ 1，且不做缩放。</translation>
         </message>
@@ -3973,6 +4005,10 @@ your data</source>
         <message>
             <source>|learned position|</source>
             <translation>|可学习的位置|</translation>
+        </message>
+        <message>
+            <source>|added position| (ALiBi: 0)</source>
+            <translation>|所加的位置|（ALiBi：0）</translation>
         </message>
         <message>
             <source>|added position| (RoPE: 0)</source>
@@ -4005,6 +4041,10 @@ your data</source>
         <message>
             <source>Nothing is added at the input: RoPE turns q and k inside attention.</source>
             <translation>输入处什么也不加：RoPE 在注意力内部旋转 q 和 k。</translation>
+        </message>
+        <message>
+            <source>Nothing is added at the input: ALiBi biases the attention scores.</source>
+            <translation>输入处什么也不加：ALiBi 给注意力分数加偏置。</translation>
         </message>
         <message>
             <source>MiniLM does not multiply by √d; a LayerNorm follows the sum.</source>
@@ -4256,6 +4296,10 @@ your data</source>
             <translation>%1 没有可学习的位置表（RoPE 在注意力内部起作用）：改为显示 MiniLM 的。</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (ALiBi biases its attention scores): showing MiniLM's.</source>
+            <translation>%1 没有可学习的位置表（ALiBi 给它的注意力分数加偏置）：改为显示 MiniLM 的。</translation>
+        </message>
+        <message>
             <source>%1: showing MiniLM's table instead.</source>
             <translation>%1：改为显示 MiniLM 的位置表。</translation>
         </message>
@@ -4493,6 +4537,10 @@ your data</source>
             <translation>可学习的位置（%1）</translation>
         </message>
         <message>
+            <source>ALiBi: nothing added at the input, a bias on each head's scores</source>
+            <translation>ALiBi：输入处什么也不加，每个头的分数上加偏置</translation>
+        </message>
+        <message>
             <source>RoPE base %1</source>
             <translation>RoPE 基数 %1</translation>
         </message>
@@ -4726,6 +4774,10 @@ your data</source>
         <message>
             <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>
             <translation>%1 使用可学习的位置，没有 RoPE：改为显示 SmolLM2-135M。</translation>
+        </message>
+        <message>
+            <source>%1 uses ALiBi, no RoPE: showing SmolLM2-135M instead.</source>
+            <translation>%1 使用 ALiBi，没有 RoPE：改为显示 SmolLM2-135M。</translation>
         </message>
         <message>
             <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
@@ -5269,6 +5321,10 @@ your data</source>
             <translation>什么也不加（RoPE）</translation>
         </message>
         <message>
+            <source>nothing added (ALiBi)</source>
+            <translation>什么也不加（ALiBi）</translation>
+        </message>
+        <message>
             <source>positions from row %1 + token type</source>
             <translation>从第 %1 行起的位置 + 片段类型嵌入</translation>
         </message>
@@ -5287,6 +5343,10 @@ your data</source>
         <message>
             <source>X = LayerNorm(sum)</source>
             <translation>X = LayerNorm(和)</translation>
+        </message>
+        <message>
+            <source>X = LayerNorm(E)</source>
+            <translation>X = LayerNorm(E)</translation>
         </message>
         <message>
             <source>X into layer 0</source>
@@ -5325,6 +5385,10 @@ your data</source>
             <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
         <message>
+            <source>%1 adds nothing for position at the input (X is the LayerNorm of E): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the ALiBi tab).</source>
+            <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“ALiBi”标签页）。</translation>
+        </message>
+        <message>
             <source>%1 (its own)</source>
             <translation>%1（模型自带）</translation>
         </message>
@@ -5335,6 +5399,10 @@ your data</source>
         <message>
             <source>X = E·%1 (RoPE adds nothing here)</source>
             <translation>X = E·%1（RoPE 在此不加任何东西）</translation>
+        </message>
+        <message>
+            <source>X = LayerNorm(E) (ALiBi adds nothing here)</source>
+            <translation>X = LayerNorm(E)（ALiBi 在此不加任何东西）</translation>
         </message>
         <message>
             <source>X = E·√d (RoPE adds nothing here)</source>

@@ -10,24 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from explorer.backend.models import gemma_config, layer_attention, qwen_vl
+from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of
-from explorer.backend.models.family_tables import (
-    DEFAULT_HEAD_DIM,
-    DEFAULT_KV_HEADS,
-    DEFAULT_MAX_POSITIONS,
-    DEFAULT_RMS_EPS,
-    DEFAULT_THETA,
-    DTYPES,
-    FAMILIES,
-    GEMMA_FAMILIES,
-    HEADS_SPLIT,
-    LAYER_NORM_EPS,
-    NO_NULL_KV_HEADS,
-    ROPE_FAMILIES,
-    SUPPORTED,
-)
+from explorer.backend.models.family_tables import (DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS, DEFAULT_MAX_POSITIONS,
+                                                   DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES, FAMILIES, GEMMA_FAMILIES,
+                                                   HEADS_SPLIT, LAYER_NORM_EPS, NO_NULL_KV_HEADS, ROPE_FAMILIES,
+                                                   SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.llama4 import llama4_fields
@@ -42,7 +32,7 @@ class ModelConfig:
     """What the views need of a model's architecture; built by `model_config(config_dict, name)`."""
 
     family: str                     # family_tables.FAMILIES' values: gpt2 | bert (RoBERTa's too) | opt | llama |
-    #                                 mistral | qwen2 | qwen3 | gemma | phi3 | gemma2 | gemma3 | ... | glm4_moe
+    #                                 mistral | qwen2 | qwen3 | gemma | phi3 | gemma2 | gemma3 | ... | glm4_moe | bloom
     model_type: str
     name: str
     d_model: int
@@ -52,7 +42,7 @@ class ModelConfig:
     head_dim: int
     vocab_size: int
     max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
-    position: str                   # "learned" | "rope"
+    position: str                   # "learned" | "rope" | "alibi" (BLOOM: nothing added, a bias on the scores)
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
@@ -213,6 +203,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
         d, heads, common = distilbert_common(cfg)
+    elif family == "bloom":                     # BloomConfig's names and defaults (explorer.backend.models.bloom)
+        common = bloom_fields(cfg)
+        d, heads = common["d_model"], common["n_heads"]
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
         offset, padding_idx = bert_positions(cfg, model_type, _int(cfg, "max_position_embeddings")) if (
@@ -283,7 +276,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
-        position="rope" if family in ROPE_FAMILIES else "learned", rope_base=base, rope_scaling=scaling,
+        position="rope" if family in ROPE_FAMILIES else "alibi" if family == "bloom" else "learned",
+        rope_base=base, rope_scaling=scaling,
         embed_scale=scale,
         position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of

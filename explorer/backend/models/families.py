@@ -15,7 +15,8 @@ LayerNorm, q/k biases when use_qkv_bias, a q/k LayerNorm of each head's own when
 GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head), OlmoeModel (embed_tokens;
 RMSNorm, RMSNorms over the whole q and k projections, then clip_qkv when set), Starcoder2Model (embed_tokens;
 LayerNorm, q/k biases when use_bias) and CohereModel (embed_tokens; a LayerNorm without bias, a LayerNorm of
-each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned).
+each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned); BloomModel (word_embeddings, then
+word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-NeoX's per-head fused qkv with bias).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from explorer.errors import InputError, msg, require
 
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "distilbert": "embeddings.word_embeddings.weight",
-         "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight"}
+         "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight",
+         "bloom": "word_embeddings.weight"}
+BLOOM_INPUT_NORM = ("word_embeddings_layernorm.weight", "word_embeddings_layernorm.bias")   # BloomModel's
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
 
@@ -66,6 +69,11 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
     e = reader.shape(need(reader, embed_name(cfg)))
     require(len(e) == 2 and e[1] == cfg.word_embed_proj_dim,
             "the token table has shape %1; config.json says width %2", e, cfg.word_embed_proj_dim)
+    if cfg.family == "bloom":                      # X is the LayerNorm of E: its weight and bias, of width d
+        for name in BLOOM_INPUT_NORM:
+            shape = reader.shape(need(reader, name))
+            require(tuple(shape) == (cfg.d_model,), "%1 has shape %2; config.json says width %3", name,
+                    tuple(shape), cfg.d_model)
     if cfg.position == "learned":
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
@@ -152,6 +160,9 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
         if proj is not None:
             e = e @ reader.read(proj).T                                       # (n, d)
         return (e + position_rows(cfg, reader, n)).astype(np.float32, copy=False)
+    if cfg.family == "bloom":                      # word_embeddings_layernorm; ALiBi adds nothing here
+        w, b = (reader.read(need(reader, name)) for name in BLOOM_INPUT_NORM)
+        return layer_norm(e, w, b, cfg.norm_eps)
     if cfg.embed_scale != 1.0:
         return e * np.float32(cfg.embed_scale)
     return e
@@ -163,6 +174,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return None, None
     if cfg.family in ("gpt2", "gptj"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
+    if cfg.family == "bloom":
+        return f"h.{layer}.input_layernorm.weight", f"h.{layer}.input_layernorm.bias"
     if cfg.family == "cohere":                                                     # a LayerNorm without bias
         return f"layers.{layer}.input_layernorm.weight", None
     if cfg.family == "opt":
@@ -176,9 +189,9 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
 def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     """Names of layer's q/k projection weights and biases (GPT-2: its fused c_attn; Phi-3: its fused
     qkv_proj, rows q (H x hd), then k (KV x hd), then v; GPT-NeoX: its fused query_key_value, per head
-    its q, k and v rows; Phi: its q/k LayerNorms over each head, weight and bias; StableLM: a q/k LayerNorm
-    of each head's own, its weight's name a pattern with {head}; OLMo 2: q/k RMSNorms over all heads; GPT-OSS:
-    the sink logits)."""
+    its q, k and v rows, as BLOOM's self_attention.query_key_value; Phi: its q/k LayerNorms over each head,
+    weight and bias; StableLM: a q/k LayerNorm of each head's own, its weight's name a pattern with {head};
+    OLMo 2: q/k RMSNorms over all heads; GPT-OSS: the sink logits)."""
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":
@@ -193,8 +206,9 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
     if cfg.family == "gptj":                                   # (bias=False: the biases are never read)
         return _projections(f"h.{layer}.attn.")
-    if cfg.family == "gpt_neox":
-        pre = f"layers.{layer}.attention.query_key_value."
+    if cfg.family in ("gpt_neox", "bloom"):         # (BloomAttention._reshape: the same per-head rows)
+        pre = (f"h.{layer}.self_attention.query_key_value." if cfg.family == "bloom"
+               else f"layers.{layer}.attention.query_key_value.")
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."
     if cfg.family in ("olmo2", "olmoe"):   # RMSNorms over the whole q (H hd) and k (KV hd) projections

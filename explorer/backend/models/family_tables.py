@@ -72,7 +72,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # GLM-4.5 / 4.6 (Glm4Moe): the first half of each head turns rotate-half ((i, i + rot/2), as GPT-NeoX),
             # per-head q/k RMSNorms when use_qk_norm, q/k/v biases when attention_bias (default false); experts
             # in the MLP
-            "glm4_moe": "glm4_moe"}
+            "glm4_moe": "glm4_moe",
+            # BLOOM (bloom-560m … bloom): ALiBi, no position vectors; LayerNorm on the embeddings and before
+            # attention, one fused query_key_value with biases, q, k, v rows head by head (explorer...bloom)
+            "bloom": "bloom"}
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
@@ -81,7 +84,8 @@ ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2"
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
-                  "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps"}
+                  "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
+                  "bloom": "layer_norm_epsilon"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.backend.budget import check_budget
-from explorer.backend.models import families
+from explorer.backend.models import bloom, families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.rope_float32 import transformers_inv_freq
@@ -183,6 +183,8 @@ class Model:
         Checked, and the attention factor made, by explorer.backend.rope_scaling; inv_freq itself by
         transformers' own float32 steps (models.rope_float32), or without torch numpy's float32."""
         cfg = self.config
+        require(cfg.position != "alibi", "%1 (%2) uses ALiBi, a bias on the attention scores, not RoPE", self.name,
+                cfg.model_type)
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
         base, scaling, refusal = cfg.rope_of(layer)
         if refusal is not None:
@@ -200,6 +202,11 @@ class Model:
                 "rope type %1 with these settings gives frequencies that are not finite numbers "
                 "(a factor too small or too large?)", scaling.rope_type)
         return inv_freq, float(factor)
+
+    def alibi_slopes(self) -> np.ndarray:
+        """Each head's ALiBi slope as transformers' BLOOM makes it; (H,) float32. InputError without ALiBi."""
+        require(self.config.position == "alibi", "%1 (%2) has no ALiBi", self.name, self.config.model_type)
+        return bloom.alibi_slopes(self.config.n_heads)
 
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
         """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.

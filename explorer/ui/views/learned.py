@@ -103,6 +103,9 @@ class LearnedView(Retranslatable, View):
             if result.note_kind == "rope":
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "
                                "MiniLM's."), result.requested) + " " + text
+            elif result.note_kind == "alibi":
+                text = fill(self.tr("%1 has no learned position table (ALiBi biases its attention scores): "
+                                    "showing MiniLM's."), result.requested) + " " + text
             elif result.note_kind == "failed":
                 text = fill(self.tr("%1: showing MiniLM's table instead."),   # the reason names the model
                             localized(result.reason, current_language())) + " " + text

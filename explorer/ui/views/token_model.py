@@ -22,6 +22,8 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
                fill(QCoreApplication.translate("TokensView", "E[ids] × √d = %1"), f"{r.scale:.4g}"))
     if r.position == "rope":
         p_title = QCoreApplication.translate("TokensView", "nothing added (RoPE)")
+    elif r.position == "alibi":
+        p_title = QCoreApplication.translate("TokensView", "nothing added (ALiBi)")
     elif r.family == "bert" and r.padding_idx is not None:     # RoBERTa's rows from pad_token_id + 1
         p_title = fill(QCoreApplication.translate("TokensView", "positions from row %1 + token type"),
                        str(r.padding_idx + 1))
@@ -32,9 +34,10 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     else:
         p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
     x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert")
+               else QCoreApplication.translate("TokensView", "X = LayerNorm(E)") if r.family == "bloom"
                else QCoreApplication.translate("TokensView", "X into layer 0"))
     pe_levels = symmetric_levels(r.pe_rows) if np.any(r.pe_rows) else (-1.0, 1.0)   # the middle: own scale
-    if r.position != "rope":
+    if r.position == "learned":
         p_title += fill(QCoreApplication.translate("TokensView", ": own scale ±%1"), f"{pe_levels[1]:g}")
     row.set_titles((e_title, p_title, x_title))
     row.set_bar_label(shared_bar_label(r.scale != 1.0, f"{r.scale:.4g}" if r.by_multiplier else "√d"))
@@ -78,6 +81,11 @@ def model_text(r) -> str:
             "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
             "token reads row %2 without moving the tokens after it on: the middle panel names the rows read."),
             str(r.padding_idx + 1), str(r.padding_idx))
+    elif r.position == "alibi":
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1 adds nothing for position at the input (X is the LayerNorm of E): position "
+            "enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores "
+            "(see the ALiBi tab)."), r.model_name)
     return text
 
 
@@ -106,6 +114,8 @@ def sum_page_name(r) -> str:
         return QCoreApplication.translate("TokensView", "X = E·√d + PE")
     if r.source == "model" and r.position == "rope" and r.by_multiplier:
         return fill(QCoreApplication.translate("TokensView", "X = E·%1 (RoPE adds nothing here)"), f"{r.scale:.4g}")
+    if r.source == "model" and r.position == "alibi":
+        return QCoreApplication.translate("TokensView", "X = LayerNorm(E) (ALiBi adds nothing here)")
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))

@@ -201,6 +201,10 @@ class GaugePanel(Retranslatable, QWidget):
             return self.tr("A RoPE model adds nothing to E at the input, so X = E (times the model's own "
                            "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
                            "are rotated (the Real RoPE tab).")
+        if r is not None and r.source == "model" and r.position == "alibi":
+            return self.tr("An ALiBi model adds nothing to E at the input, so the angle is 0° (X is the "
+                           "LayerNorm of E, not drawn here): position acts inside attention, where each head "
+                           "adds a penalty growing with distance to its scores (the ALiBi tab).")
         return self.tr(
             "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
             "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
@@ -223,7 +227,8 @@ class GaugePanel(Retranslatable, QWidget):
         if model:
             names = ("|E|", "|E|·" + f"{r.scale:.3g}" if r.scale != 1.0 else self.tr("|E| (not scaled)"),
                      self.tr("|position + type|") if r.family == "bert" else self.tr("|learned position|")
-                     if r.position == "learned" else self.tr("|added position| (RoPE: 0)"))
+                     if r.position == "learned" else self.tr("|added position| (ALiBi: 0)")
+                     if r.position == "alibi" else self.tr("|added position| (RoPE: 0)"))
         else:
             names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
         for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
@@ -267,6 +272,8 @@ class GaugePanel(Retranslatable, QWidget):
                 text = text.replace(key, value)
             if r.position == "rope":
                 text += " " + self.tr("Nothing is added at the input: RoPE turns q and k inside attention.")
+            elif r.position == "alibi":
+                text += " " + self.tr("Nothing is added at the input: ALiBi biases the attention scores.")
         elif trained:
             text += " " + self.tr("MiniLM does not multiply by √d; a LayerNorm follows the sum.")
         self.summary.setText(f"<b>{html.escape(text)}</b>")
