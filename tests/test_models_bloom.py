@@ -67,9 +67,11 @@ def test_x_q_k_and_attention_equal_transformers(tmp_path, heads, base):
         np.testing.assert_allclose(qk.k, ref["k"], atol=1e-5, rtol=1e-5)
         assert np.array_equal(qk.q_rot, qk.q) and np.array_equal(qk.k_rot, qk.k)    # no rotation
         want = np.einsum("hmd,hnd->hmn", qk.q, qk.k) / np.sqrt(8.0)
-        np.testing.assert_allclose(qk.logits, want, atol=1e-5, rtol=1e-5)
+        np.testing.assert_allclose(qk.logits_plain, want, atol=1e-5, rtol=1e-5)        # without the bias
+        assert np.array_equal(qk.slopes, model.alibi_slopes())
+        np.testing.assert_array_equal(qk.logits, qk.logits_plain + alibi_bias(qk.slopes, len(ids)))
         # with each head's slope · (n - m) on the keys n <= m, the softmax is transformers' (slope · n)
-        scores = qk.logits + alibi_bias(model.alibi_slopes(), len(ids))
+        scores = qk.logits
         scores = np.where(np.tri(len(ids), dtype=bool), scores, -np.inf).astype(np.float64)
         probs = np.exp(scores - scores.max(axis=-1, keepdims=True))
         np.testing.assert_allclose(probs / probs.sum(axis=-1, keepdims=True), ref["attention"], atol=1e-5)
@@ -137,12 +139,30 @@ def test_no_rope_and_no_learned_table_are_named_as_alibi(tmp_path):
     assert (r.error, r.position, r.family) == ("", "alibi", "bloom")
     assert not np.any(r.pe_rows) and np.array_equal(r.x, x)
     assert learned._model_table(str(tmp_path), models.stamp(str(tmp_path)))[3] == "alibi"
-    try:
-        spec, note, kind, _ = qk.choose_model(str(tmp_path))
-    except InputError as exc:                           # SmolLM2 not installed: the note still names ALiBi
-        assert "uses ALiBi, no RoPE" in str(exc)
-    else:
-        assert (spec, kind) == ("smollm2", "alibi") and "uses ALiBi, no RoPE" in str(note)
+
+
+def test_the_real_rope_view_shows_the_logits_with_and_without_the_alibi_bias(tmp_path):
+    from explorer.compute import qk
+    from explorer.compute.formulas import formula_html
+
+    _build(tmp_path, heads=6)
+    params = Params(model=str(tmp_path), embedding_source="model", text=mh.TEXT)
+    assert qk.choose_model(str(tmp_path)) == (str(tmp_path), "", "", "")        # BLOOM itself, no stand-in
+    r = qk.qk_view(params, qk.QkState(head=5))
+    assert (r.error, r.note, r.note_kind, r.alibi, r.head, r.n_heads) == ("", "", "", True, 5, 6)
+    with open_model(tmp_path) as model:
+        want = model.layer0_qk(model.tokenize(mh.TEXT).ids)
+    np.testing.assert_array_equal(r.slopes, alibi_slopes(6))
+    np.testing.assert_array_equal(r.logits, want.logits)
+    np.testing.assert_array_equal(r.logits_plain, want.logits_plain)
+    n = r.n_shown
+    # on the keys read, the mean logit with the bias is the one without, less slope · (m − n)
+    delta = r.distance[n - 1:]                                                  # m − n = 0 .. n − 1
+    np.testing.assert_allclose(r.by_distance_read[5, n - 1:] - r.by_distance_plain_read[5, n - 1:],
+                               -r.slopes[5] * delta, atol=1e-5)
+    assert np.isnan(r.shown[0, 1]) and np.isfinite(r.shown[1, 0])             # causal: later keys blank
+    html = formula_html("qk", params)
+    assert "+ m<sub>h</sub> (n − m)" in html and "R(mθ)" not in html and "nothing turns" in html
 
 
 def test_export_qk_writes_the_slopes_and_learned_pe_names_alibi(tmp_path, capsys):
@@ -156,5 +176,22 @@ def test_export_qk_writes_the_slopes_and_learned_pe_names_alibi(tmp_path, capsys
     ref = _reference(reference, ids)
     np.testing.assert_array_equal(f["alibi_slopes"], alibi_slopes(6))
     np.testing.assert_allclose(f["q"], ref["q"], atol=1e-5, rtol=1e-5)
+    np.testing.assert_array_equal(f["logits"], f["logits_plain"] + alibi_bias(f["alibi_slopes"], len(ids)))
     assert main(["export", "learned-pe", "--model", str(tmp_path / "bloom"), "-o", str(tmp_path / "p.npy")]) == 2
     assert "through ALiBi, a bias on the scores" in capsys.readouterr().err
+
+
+def test_the_formula_and_code_panels_say_x_is_the_layernorm_of_e(tmp_path):
+    from explorer.compute.code import code_for
+    from explorer.compute.formulas import formula_html
+
+    _build(tmp_path)
+    params = Params(model=str(tmp_path), embedding_source="model", text=mh.TEXT)
+    assert "X<sub>pos</sub> = LayerNorm(E[id<sub>pos</sub>])</p>" in formula_html("tokens", params)
+    assert "(ALiBi biases its attention scores)" in formula_html("learned", params)
+    code = code_for("tokens", params)
+    assert "then LayerNorm (ALiBi: nothing added for position)" in code
+    namespace: dict = {}
+    exec(compile(code, "<tokens code>", "exec"), namespace)       # the panel's code, as a user would run it
+    with open_model(tmp_path) as model:
+        np.testing.assert_array_equal(namespace["result"], model.input_x(model.tokenize(mh.TEXT).ids))

@@ -1,8 +1,9 @@
 """The qk view's data: RoPE with real weights. The sentence's layer-0 q and k of a RoPE model, per head,
 rotated with the model's own RoPE settings, and the logits q(m)·k(n)/sqrt(head_dim) with and without the
-rotation, as matrices and against distance m − n. No Qt here.
+rotation, as matrices and against distance m − n (an ALiBi model, BLOOM: with and without its bias
+slope_h (n − m), nothing rotated). No Qt here.
 
-The model is Params.model when it uses RoPE, else the shipped SmolLM2-135M when it is installed; else the
+The model is Params.model when it uses RoPE or ALiBi, else the shipped SmolLM2-135M when it is installed; else the
 result carries a message saying how to get one. Everything comes from `Model.layer0_qk(ids)`.
 """
 
@@ -74,7 +75,7 @@ class QkResult:
     #                                           m - n >= window, or another chunk's)
     shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
-    note_kind: str = ""                 # "" | "learned" / "alibi" (Params.model has no RoPE) | "failed" (unreadable)
+    note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
     requested: str = ""                 # Params.model's name, when note_kind is set
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
@@ -97,10 +98,17 @@ class QkResult:
     #                                     query's softmax its head's sink takes, averaged over the queries shown
     sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
     #                                     logit, one per head (a softmax slot no key fills); empty for the others
+    slopes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))  # (H,) an ALiBi model's (BLOOM)
+    #                                     slopes: logits = plain + slope_h (n − m), nothing rotated; else empty
 
     @property
     def n_shown(self) -> int:
         return len(self.tokens)
+
+    @property
+    def alibi(self) -> bool:
+        """The model is an ALiBi model: "with" is with its bias, "without" without it (no rotation)."""
+        return self.slopes.size > 0
 
 
 def mean_by_distance(logits: np.ndarray, read: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -164,7 +172,7 @@ def _masked(logits: np.ndarray, causal: bool, window: int | None = None, chunk: 
 
 
 def choose_model(spec: str) -> tuple[str, str, str, str]:
-    """(the spec to show, a note, its kind, the reason when it failed): Params.model if it uses RoPE,
+    """(the spec to show, a note, its kind, the reason when it failed): Params.model if it uses RoPE or ALiBi,
     else SmolLM2 (InputError if SmolLM2 is missing too)."""
     kind = reason = ""
     if spec:
@@ -173,11 +181,9 @@ def choose_model(spec: str) -> tuple[str, str, str, str]:
         except InputError as exc:
             reason = message_of(exc)
             model, note, kind = None, msg("%1; showing SmolLM2-135M", reason), "failed"
-        if model is not None and model.config.position == "rope":
+        if model is not None and model.config.position in ("rope", "alibi"):    # (ALiBi: its bias, no rotation)
             return spec, "", "", ""
-        if model is not None and model.config.position == "alibi":
-            note, kind = msg("%1 uses ALiBi, no RoPE; showing SmolLM2-135M", model.name), "alibi"
-        elif model is not None:
+        if model is not None:
             note, kind = msg("%1 has learned positions, no RoPE; showing SmolLM2-135M", model.name), "learned"
     else:
         note = ""
@@ -234,7 +240,8 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, chunk=qk.chunk, **({"sinks": _read_only(qk.sinks),
                                           "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
-                                         if qk.sinks is not None else {}))
+                                         if qk.sinks is not None else {}),
+                    **({"slopes": _read_only(qk.slopes)} if qk.slopes is not None else {}))
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

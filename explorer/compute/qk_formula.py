@@ -67,6 +67,8 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "chunk": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m of m's own chunk of %1 (⌊n / %1⌋ = ⌊m / %1⌋)"),
     "sinks": QT_TRANSLATE_NOOP("Formulas", "%1 and the head's sink logit s<sub>h</sub>"),
     "weights": QT_TRANSLATE_NOOP("Formulas", "weights(m, ·) = softmax of the logits over %1"),
+    "alibi": QT_TRANSLATE_NOOP("Formulas", "nothing turns: head h adds m<sub>h</sub> (n − m) to its logits, slopes "
+                                           "%1 … %2 (transformers adds m<sub>h</sub> n, the same softmax)"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }
@@ -92,7 +94,11 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
     its own: only the rope part turns)."""
     cfg = _open_config(params)
     mla = cfg is not None and cfg.position == "rope" and cfg.mla is not None
-    if cfg is None or cfg.position != "rope":
+    alibi = cfg is not None and cfg.position == "alibi"
+    if alibi:                                       # BLOOM: no rotation, a bias on each head's logits
+        lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
+                 _logit(cfg) + " + m<sub>h</sub> (n − m)"]
+    elif cfg is None or cfg.position != "rope":
         lines = list(GENERIC)
     elif mla:
         lines = [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
@@ -101,6 +107,11 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
         if cfg.qk_norm_after_rope and 0 not in cfg.nope_layers:     # Llama 4: RMS-normalised after RoPE, no weight
             q, k = f"qk_norm({q})", f"qk_norm({k})"
         lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", _logit(cfg), *_weights(cfg, lang)]
-    if closing is not None:
+    if closing is not None and alibi:
+        from explorer.backend.models.bloom import alibi_slopes
+
+        slopes = alibi_slopes(cfg.n_heads)
+        lines.append(fill(translate("Formulas", WORDS["alibi"], lang), f"{slopes.max():.4g}", f"{slopes.min():.4g}"))
+    elif closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
     return lines

@@ -1080,10 +1080,6 @@ your data</source>
             <translation>%1 解压后有 %2 字节；检查最多读取 %3 字节的文件</translation>
         </message>
         <message>
-            <source>%1 uses ALiBi, no RoPE; showing SmolLM2-135M</source>
-            <translation>%1 使用 ALiBi，没有 RoPE；改为显示 SmolLM2-135M</translation>
-        </message>
-        <message>
             <source>%1 vanished while it was read</source>
             <translation>%1 在读取过程中消失了</translation>
         </message>
@@ -3889,6 +3885,10 @@ your data</source>
             <translation>weights(m, ·) = 对 %1 的 logit 取 softmax</translation>
         </message>
         <message>
+            <source>nothing turns: head h adds m&lt;sub&gt;h&lt;/sub&gt; (n − m) to its logits, slopes %1 … %2 (transformers adds m&lt;sub&gt;h&lt;/sub&gt; n, the same softmax)</source>
+            <translation>没有旋转：头 h 在它的 logit 上加 m&lt;sub&gt;h&lt;/sub&gt; (n − m)，斜率 %1 … %2（transformers 加的是 m&lt;sub&gt;h&lt;/sub&gt; n，softmax 相同）</translation>
+        </message>
+        <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
             <translation>只有 rope 部分的通道对旋转（每个头最后的 %1 个通道；nope 部分不含位置）；得分只取决于 m − n</translation>
         </message>
@@ -4728,8 +4728,28 @@ your data</source>
     <context>
         <name>QkView</name>
         <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k with their biases. This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim, a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和带偏置的 W_q、W_k。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim 上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
             <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
             <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化（若模型有的话）和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim（或模型自己的缩放）只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
+            <source>with the ALiBi bias</source>
+            <translation>含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>without the ALiBi bias</source>
+            <translation>不含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>with RoPE</source>
+            <translation>含 RoPE</translation>
+        </message>
+        <message>
+            <source>without rotation</source>
+            <translation>不旋转</translation>
         </message>
         <message>
             <source>head</source>
@@ -4760,24 +4780,12 @@ your data</source>
             <translation>平均 logit</translation>
         </message>
         <message>
-            <source>with RoPE</source>
-            <translation>含 RoPE</translation>
-        </message>
-        <message>
-            <source>without rotation</source>
-            <translation>不旋转</translation>
-        </message>
-        <message>
             <source>Nothing to show: %1</source>
             <translation>无法显示：%1</translation>
         </message>
         <message>
             <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>
             <translation>%1 使用可学习的位置，没有 RoPE：改为显示 SmolLM2-135M。</translation>
-        </message>
-        <message>
-            <source>%1 uses ALiBi, no RoPE: showing SmolLM2-135M instead.</source>
-            <translation>%1 使用 ALiBi，没有 RoPE：改为显示 SmolLM2-135M。</translation>
         </message>
         <message>
             <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
@@ -4796,16 +4804,32 @@ your data</source>
             <translation>sink logit %1</translation>
         </message>
         <message>
+            <source>ALiBi slope %1</source>
+            <translation>ALiBi 斜率 %1</translation>
+        </message>
+        <message>
             <source>The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so its weights over the keys add up to less than 1 (the rest goes to no token).</source>
             <translation>sink logit（注意力汇）是一个不对应任何键的可学习分数：每个查询的 softmax 把它与各 logit 一起计算，因此分给各键的权重之和小于 1（其余部分不落在任何词元上）。</translation>
+        </message>
+        <message>
+            <source>q(m), head %1 (ALiBi: not rotated)</source>
+            <translation>q(m)，头 %1（ALiBi：不旋转）</translation>
         </message>
         <message>
             <source>q(m) after RoPE, head %1</source>
             <translation>RoPE 之后的 q(m)，头 %1</translation>
         </message>
         <message>
+            <source>k(n) (ALiBi: not rotated)</source>
+            <translation>k(n)（ALiBi：不旋转）</translation>
+        </message>
+        <message>
             <source>k(n) after RoPE</source>
             <translation>RoPE 之后的 k(n)</translation>
+        </message>
+        <message>
+            <source>logits q(m)·k(n)/√%1 + ALiBi bias</source>
+            <translation>logit q(m)·k(n)/√%1 + ALiBi 偏置</translation>
         </message>
         <message>
             <source>logits q(m)·k(n)/√%1, with RoPE</source>
@@ -4814,6 +4838,10 @@ your data</source>
         <message>
             <source>logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE</source>
             <translation>logit %2·tanh(q(m)·k(n)/√%1/%2)，含 RoPE</translation>
+        </message>
+        <message>
+            <source>the same without the ALiBi bias</source>
+            <translation>同样的 logit，不含 ALiBi 偏置</translation>
         </message>
         <message>
             <source>the same without rotation</source>
@@ -4856,6 +4884,10 @@ your data</source>
             <translation>；注意力：%1</translation>
         </message>
         <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
+        </message>
+        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
         </message>
@@ -4870,6 +4902,10 @@ your data</source>
         <message>
             <source>causal, sliding window of %1 (mask future keys and keys %1 or more tokens back)</source>
             <translation>因果，滑动窗口 %1（屏蔽未来的键，以及距查询 %1 个词元及以上的键）</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 ALiBi 偏置的 logit %6，不含 %7</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>

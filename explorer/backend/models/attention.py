@@ -13,7 +13,8 @@ i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
 (Gemma 3: its layer type's; DeepSeek's MLA, explorer.backend.models.mla: q and k from its latent path, the
 rotation on each head's last rope channels). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
-the score scalar attention_multiplier^-2; DeepSeek: x mscale², as head_dim / mscale⁴), then Gemma 2's soft cap. The layer's sliding window
+the score scalar attention_multiplier^-2; DeepSeek: x mscale², as head_dim / mscale⁴), then Gemma 2's soft cap
+(BLOOM: each head's ALiBi bias slope · (n − m) on the logits, not on the plain ones). The layer's sliding window
 (explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
 no key fills) come with them. Shapes: heads first.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from explorer.backend.models.bloom import alibi_bias, alibi_slopes
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.finite import bad_rows, count_non_finite
 from explorer.backend.models.families import (
@@ -49,8 +51,8 @@ class LayerQK:
     k: np.ndarray            # (H, n, hd)
     q_rot: np.ndarray        # (H, n, hd) after RoPE (= q for learned-position models and NoPE layers)
     k_rot: np.ndarray        # (H, n, hd)
-    logits: np.ndarray       # (H, n, n) q_rot(m) . k_rot(n) / sqrt(hd)
-    logits_plain: np.ndarray  # (H, n, n) q(m) . k(n) / sqrt(hd), without rotation
+    logits: np.ndarray       # (H, n, n) q_rot(m) . k_rot(n) / sqrt(hd) (ALiBi: + slope_h (n - m))
+    logits_plain: np.ndarray  # (H, n, n) q(m) . k(n) / sqrt(hd), without rotation (or ALiBi's bias)
     kv_head: np.ndarray      # (H,) the kv head each q head reads
     finite: bool = True                 # whether q, k and both logits are free of NaN and ±inf
     bad_tensors: tuple[str, ...] = ()   # when not: the tensors read that hold NaN or ±inf
@@ -58,6 +60,7 @@ class LayerQK:
     window: int | None = None           # the layer's sliding window: query m reads keys m - window < n <= m
     chunk: int | None = None            # Llama 4's chunked layers: keys n <= m with n // chunk == m // chunk
     sinks: np.ndarray | None = None     # (H,) GPT-OSS: each head's learned sink logit, a softmax slot of no key
+    slopes: np.ndarray | None = None    # (H,) ALiBi (BLOOM): each head's slope, in logits as slope_h (n - m)
 
 
 def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
@@ -241,12 +244,15 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         if cfg.attn_softcap is not None:                                          # Gemma 2
             cap = np.float32(cfg.attn_softcap)
             logits, plain = np.tanh(logits / cap) * cap, np.tanh(plain / cap) * cap
+        slopes = alibi_slopes(cfg.n_heads) if cfg.position == "alibi" else None  # (H,) BLOOM
+        if slopes is not None:                   # its bias, slope_h n less the slope_h m the softmax cancels
+            logits = logits + alibi_bias(slopes, x.shape[0])                      # (H, n, n)
         sinks = (_vector(reads, qk_names(cfg, layer)["sinks"], layer, cfg.n_heads) if cfg.attention_sinks
                  else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),
                   logits_plain=plain.astype(np.float32), kv_head=kv_head, window=cfg.window_of(layer),
                   chunk=cfg.chunk_of(layer),
-                  sinks=sinks)
+                  sinks=sinks, slopes=slopes)
     checked = (out.q_rot, out.k_rot, out.logits, out.logits_plain) + ((sinks,) if sinks is not None else ())
     if not any(count_non_finite(a) for a in checked):
         return out

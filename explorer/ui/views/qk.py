@@ -58,13 +58,33 @@ class QkView(Retranslatable, PanelView):
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
-    def retranslate_ui(self) -> None:
-        self.explain.setText(self.tr(
+    def _explain_text(self, alibi: bool) -> str:
+        """The view's explanation: RoPE's, or an ALiBi model's (BLOOM: a bias per head, nothing turned)."""
+        if alibi:
+            return self.tr(
+                "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and "
+                "W_q, W_k with their biases. This model uses ALiBi: nothing turns q or k; each head h adds "
+                "slope_h · (n − m) to the logit q(m)·k(n)/√head_dim, a penalty growing with the distance to "
+                "earlier keys. Without the bias, the same weights see no position at all.")
+        return self.tr(
             "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where "
             "the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each "
             "channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit "
             "q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, "
-            "the same weights see no position at all."))
+            "the same weights see no position at all.")
+
+    def _legend_text(self, alibi: bool) -> None:
+        """The distance chart's legend: with / without RoPE's rotation, or an ALiBi model's bias."""
+        legend = self.dist.legend
+        if legend is not None:
+            for sample, label in legend.items:
+                with_it = sample.item is self.curve_rot
+                label.setText((self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
+                              if alibi else self.tr("with RoPE") if with_it else self.tr("without rotation"))
+
+    def retranslate_ui(self) -> None:
+        alibi = self.result is not None and not self.result.error and self.result.alibi
+        self.explain.setText(self._explain_text(alibi))
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self._causal_text(None))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
@@ -78,11 +98,7 @@ class QkView(Retranslatable, PanelView):
             panel.plot.setLabel("bottom", x)
             panel.plot.setLabel("left", y)
         self.dist.setLabel("left", self.tr("mean logit"))
-        legend = self.dist.legend
-        if legend is not None:
-            for sample, label in legend.items:
-                item = sample.item
-                label.setText(self.tr("with RoPE") if item is self.curve_rot else self.tr("without rotation"))
+        self._legend_text(alibi)
         if self.result is not None:
             self.draw(self.result)
 
@@ -96,14 +112,14 @@ class QkView(Retranslatable, PanelView):
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
+            self.explain.setText(self._explain_text(False))
+            self._legend_text(False)
             self.causal_box.setText(self._causal_text(None))
             self.set_readout(" ")
             return
         self.note.setVisible(bool(r.note))
         if r.note_kind == "learned":
             self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."), r.requested))
-        elif r.note_kind == "alibi":
-            self.note.setText(fill(self.tr("%1 uses ALiBi, no RoPE: showing SmolLM2-135M instead."), r.requested))
         elif r.note_kind == "failed":
             self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested,
                                    localized(r.reason, current_language())))
@@ -125,6 +141,10 @@ class QkView(Retranslatable, PanelView):
                                  f"{float(r.sinks[h]):+.3f}", f"{100 * float(r.sink_share[h]):.0f}")
         elif r.sinks.size:          # (a non-finite sink or logit: the model's warning names it)
             info += " · " + fill(self.tr("sink logit %1"), f"{float(r.sinks[h]):+.3f}")
+        if r.alibi:                 # BLOOM: this head's ALiBi slope
+            info += " · " + fill(self.tr("ALiBi slope %1"), f"{float(r.slopes[h]):.4g}")
+        self.explain.setText(self._explain_text(r.alibi))
+        self._legend_text(r.alibi)
         self.head_info.setText(info)
         self.head_info.setToolTip(self.tr(
             "The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so "
@@ -141,13 +161,17 @@ class QkView(Retranslatable, PanelView):
             set_extent(panel.plot, (-0.5, w - 0.5), (-0.5, max(n, 1) - 0.5))
         for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
-        set_title(self.q_img.plot, fill(self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
-        set_title(self.k_img.plot, self.tr("k(n) after RoPE"), size="9pt")
+        set_title(self.q_img.plot, fill(self.tr("q(m), head %1 (ALiBi: not rotated)") if r.alibi else
+                                        self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
+        set_title(self.k_img.plot, self.tr("k(n) (ALiBi: not rotated)") if r.alibi else self.tr("k(n) after RoPE"),
+                  size="9pt")
         root = f"{r.score_scalar:g}"     # head_dim, Gemma 2/3's query_pre_attn_scalar, Granite's multiplier^-2
-        title = (fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
+        title = (fill(self.tr("logits q(m)·k(n)/√%1 + ALiBi bias"), root) if r.alibi else
+                 fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
                  fill(self.tr("logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE"), root, f"{r.softcap:g}"))
         set_title(self.rot_img.plot, title, size="9pt")
-        set_title(self.plain_img.plot, self.tr("the same without rotation"), size="9pt")
+        set_title(self.plain_img.plot, self.tr("the same without the ALiBi bias") if r.alibi
+                  else self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
         reach = min(r.window or n, r.chunk or n)                       # m - n below it can be read
@@ -180,6 +204,11 @@ class QkView(Retranslatable, PanelView):
                                  else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
         if attention:                                  # how the layer masks and weighs, apart from its RoPE
             rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
+        if r.alibi:
+            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"),
+                                  r.model_name, str(r.n_heads), str(hd), f"{float(r.slopes.max()):.4g}",
+                                  f"{float(r.slopes.min()):.4g}", shown))      # (6 heads: 1/2 is the 5th)
+            return
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
                               str(r.n_heads), str(hd), rope, shown))
 
@@ -203,7 +232,9 @@ class QkView(Retranslatable, PanelView):
             if cell:
                 m, k = cell
                 h = r.head
-                text = fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
+                text = fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, "
+                                    "%7 without") if r.alibi else
+                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
                                     "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k),
                             f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}")
                 if r.state.causal and k > m:
