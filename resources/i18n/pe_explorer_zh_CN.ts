@@ -3987,8 +3987,8 @@ your data</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
-            <source>An ALiBi model adds nothing to E at the input, so the angle is 0° (X is the LayerNorm of E, not drawn here): position acts inside attention, where each head adds a penalty growing with distance to its scores (the ALiBi tab).</source>
-            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以夹角为 0°（X 是 E 的 LayerNorm，此处未画出）：位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“ALiBi”标签页）。</translation>
+            <source>An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. (X is the LayerNorm of E, which centres and rescales each row; the gauge measures only what position adds.) Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
+            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以位置在这里什么也不转动：0°。（X 是 E 的 LayerNorm，它把每一行居中并重新缩放；这个量规只衡量位置所加的东西。）位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
         <message>
             <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
@@ -5421,8 +5421,8 @@ your data</source>
             <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
         <message>
-            <source>%1 adds nothing for position at the input (X is the LayerNorm of E): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the ALiBi tab).</source>
-            <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“ALiBi”标签页）。</translation>
+            <source>%1 adds nothing for position at the input (X is the LayerNorm of E): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” tab).</source>
+            <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
             <source>%1 (its own)</source>

@@ -85,7 +85,7 @@ def model_text(r) -> str:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input (X is the LayerNorm of E): position "
             "enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores "
-            "(see the ALiBi tab)."), r.model_name)
+            "(see the “Real RoPE” tab)."), r.model_name)
     return text
 
 

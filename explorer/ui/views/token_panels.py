@@ -202,9 +202,10 @@ class GaugePanel(Retranslatable, QWidget):
                            "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
                            "are rotated (the Real RoPE tab).")
         if r is not None and r.source == "model" and r.position == "alibi":
-            return self.tr("An ALiBi model adds nothing to E at the input, so the angle is 0° (X is the "
-                           "LayerNorm of E, not drawn here): position acts inside attention, where each head "
-                           "adds a penalty growing with distance to its scores (the ALiBi tab).")
+            return self.tr("An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. "
+                           "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "
+                           "what position adds.) Position acts inside attention, where each head adds a penalty "
+                           "growing with distance to its scores (the Real RoPE and ALiBi tabs).")
         return self.tr(
             "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
             "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
