@@ -115,6 +115,14 @@ def test_config_names_as_bloomconfig_reads_them():
     assert (cfg.d_model, cfg.n_heads, cfg.n_layers, cfg.norm_eps, cfg.position) == (64, 8, 2, 1e-5, "alibi")
     with pytest.raises(InputError, match="not a multiple of the 6 heads"):
         model_config({**written, "n_embed": 50})
+    # bigscience/bloom-560m's config.json layout (4.x keys the class ignores: n_inner, offset_alibi, ...)
+    published = {"model_type": "bloom", "hidden_size": 1024, "n_head": 16, "n_layer": 24, "n_inner": None,
+                 "offset_alibi": 100, "attention_softmax_in_fp32": True, "masked_softmax_fusion": True,
+                 "layer_norm_epsilon": 1e-05, "pretraining_tp": 1, "slow_but_exact": False, "torch_dtype": "float16",
+                 "vocab_size": 250880, "apply_residual_connection_post_layernorm": False}
+    cfg = model_config(published)
+    assert (cfg.d_model, cfg.n_heads, cfg.head_dim, cfg.n_layers, cfg.dtype, cfg.position) == (
+        1024, 16, 64, 24, "float16", "alibi")
 
 
 def test_a_missing_embedding_layernorm_is_refused_at_open(tmp_path):
