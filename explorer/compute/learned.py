@@ -92,7 +92,7 @@ def _model_table(spec: str, stamp: tuple = ()):
         model = models.open_cached(spec)
         if model.config.position == "alibi":
             return None, None, 0, "alibi", msg("%1 has no learned position table (ALiBi: each head adds a "
-                                               "distance penalty to its attention scores)", model.name)
+                                               "distance penalty to its attention scores)", model.name), 0
         if model.config.position != "learned":
             return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
                                               "inside attention: RoPE)", model.name), 0
