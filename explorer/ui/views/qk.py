@@ -79,8 +79,10 @@ class QkView(Retranslatable, PanelView):
         if legend is not None:
             for sample, label in legend.items:
                 with_it = sample.item is self.curve_rot
-                label.setText((self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
-                              if alibi else self.tr("with RoPE") if with_it else self.tr("without rotation"))
+                text = ((self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
+                        if alibi else self.tr("with RoPE") if with_it else self.tr("without rotation"))
+                if label.text != text:        # (each draw calls this: a LabelItem's setText re-lays out)
+                    label.setText(text)
 
     def retranslate_ui(self) -> None:
         alibi = self.result is not None and not self.result.error and self.result.alibi
