@@ -9,6 +9,7 @@ import pytest
 
 from explorer.backend.models.hf_folder import open_model
 from tests import models_helpers as mh
+from tests.encoder_capture import capture_layer0, close
 
 pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
@@ -36,33 +37,8 @@ def build(folder, masked: bool, sinusoidal: bool):
 
 
 def capture(torch_model, ids) -> dict:
-    base = torch_model.base_model
-    layer, got = base.transformer.layer[0], {}
-
-    def keep_x(module, args, kwargs):
-        got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0].numpy().copy())
-
-    def keep(key):
-        def hook(module, args, out):
-            got.setdefault(key, out[0].detach().numpy().copy())
-        return hook
-
-    hooks = [layer.register_forward_pre_hook(keep_x, with_kwargs=True),
-             layer.attention.q_lin.register_forward_hook(keep("q")),
-             layer.attention.k_lin.register_forward_hook(keep("k"))]
-    try:
-        with torch.no_grad():
-            out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
-    finally:
-        for h in hooks:
-            h.remove()
-    got["attention"] = out.attentions[0][0].numpy()                           # (H, n, n)
-    return got
-
-
-def close(ours, ref, tol=1e-5):
-    ref = np.asarray(ref, dtype=np.float64)
-    np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+    layer = torch_model.base_model.transformer.layer[0]
+    return capture_layer0(torch_model, layer, layer.attention.q_lin, layer.attention.k_lin, ids)
 
 
 @pytest.mark.parametrize("masked, sinusoidal", [(False, False), (True, False), (True, True)])

@@ -15,6 +15,7 @@ import pytest
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError
 from tests import models_helpers as mh
+from tests.encoder_capture import capture_layer0, close
 
 pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
@@ -61,37 +62,15 @@ def build(kind: str, folder, masked: bool = False, pad: int = 1, **extra):
 
 
 def capture(torch_model, ids) -> dict:
-    """X into layer 0, its q and k projections (n, d), and the position ids the embeddings made."""
+    """X into layer 0, its q and k projections (n, d), the attention and the position ids the embeddings made."""
     base = torch_model.base_model
-    layer, got = base.encoder.layer[0], {}
+    layer = base.encoder.layer[0]
 
-    def keep_x(module, args, kwargs):
-        got.setdefault("x", (args[0] if args else kwargs["hidden_states"])[0].numpy().copy())
+    def positions(batch, got):
+        ids_made = base.embeddings.create_position_ids_from_input_ids(batch, base.embeddings.padding_idx)
+        got["positions"] = ids_made[0].numpy()
 
-    def keep(key):
-        def hook(module, args, out):
-            got.setdefault(key, out[0].detach().numpy().copy())
-        return hook
-
-    hooks = [layer.register_forward_pre_hook(keep_x, with_kwargs=True),
-             layer.attention.self.query.register_forward_hook(keep("q")),
-             layer.attention.self.key.register_forward_hook(keep("k"))]
-    batch = torch.as_tensor(np.asarray(ids)[None, :])
-    try:
-        with torch.no_grad():
-            out = torch_model(input_ids=batch, output_attentions=True)
-            got["positions"] = base.embeddings.create_position_ids_from_input_ids(
-                batch, base.embeddings.padding_idx)[0].numpy()
-    finally:
-        for h in hooks:
-            h.remove()
-    got["attention"] = out.attentions[0][0].numpy()                           # (H, n, n)
-    return got
-
-
-def close(ours, ref, tol=1e-5):
-    ref = np.asarray(ref, dtype=np.float64)
-    np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+    return capture_layer0(torch_model, layer, layer.attention.self.query, layer.attention.self.key, ids, positions)
 
 
 def _heads(flat, heads):
