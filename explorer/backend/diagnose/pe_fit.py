@@ -145,18 +145,24 @@ def fit_table(x: np.ndarray, mask: np.ndarray | None, dtype: str) -> list[Fit]:
     return fits
 
 
+def bases_near(guess: float) -> list[float]:
+    """The common bases within 1.5x of a guessed one (a speed-read base is a few % off), else the guess itself:
+    where a first position is looked for, which needs the base to the last digit."""
+    return [b for b in COMMON_BASES if abs(math.log(b / guess)) < math.log(1.5)] or [guess]
+
+
 def _later_starts(x, mask, guesses: dict, dtype: str, work) -> list[Fit]:
     """Fits from the first positions past 1 that row 0's phases give (pe_start), at the bases the pair speeds
     suggest (start-independent) and the common bases near them; only asked for when nothing else fits."""
     out, seen = [], set()
     for spec in all_specs(x.shape[1]):
-        for guess in guesses[spec.layout][:1]:                      # the falling law's
-            bases = [b for b in COMMON_BASES if abs(math.log(b / guess)) < math.log(1.5)] or [guess]
-            for base in bases:
-                start = start_guess(x, mask, spec, base)
-                if start is not None and (spec, start) not in seen:
-                    seen.add((spec, start))
-                    out.append(_fit_one(x, mask, spec, start, base, dtype, work))
+        if not guesses[spec.layout]:
+            continue
+        for base in bases_near(guesses[spec.layout][0]):            # near the falling law's guess
+            start = start_guess(x, mask, spec, base)
+            if start is not None and (spec, start) not in seen:
+                seen.add((spec, start))
+                out.append(_fit_one(x, mask, spec, start, base, dtype, work))
     return out
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from explorer.backend.diagnose.fitting import (golden_min, log_slope, lsq_scale, max_residual,
                                                sample_rows, scaled_sse, snap)
 from explorer.backend.diagnose.messages import base_slip, mistake, spec_word
-from explorer.backend.diagnose.pe_fit import COMMON_BASES
+from explorer.backend.diagnose.pe_fit import bases_near
 from explorer.backend.diagnose.pe_start import cache_start_guess
 from explorer.backend.diagnose.proportional import (check_proportional, fit_proportional_cache, still_columns,
                                                     turning_fraction, turning_prefix)
@@ -82,7 +82,7 @@ def _later_starts(u: np.ndarray, dtype: str) -> list[dict]:
     guess = math.exp(_speed_guess(u)[1])
     out, rows = [], np.arange(len(u))
     for func in ("cos", "sin"):
-        for base in [b for b in COMMON_BASES if abs(math.log(b / guess)) < math.log(1.5)] or [guess]:
+        for base in bases_near(guess):
             start = cache_start_guess(u, func, base)
             if start is not None:
                 t = cache_model(u.shape[1], base, 1.0, func, start, rows)
@@ -122,14 +122,19 @@ def _fit_cache(u: np.ndarray, func: str, start: int, dtype: str) -> dict:
             "max_error": e, "tol": tolerance(scale, dtype, n + start)}
 
 
+def _relative_error(fit: dict) -> float:
+    """How a cache fit ranks: its max error over its scale."""
+    return fit["max_error"] / max(abs(fit["scale"]), 1e-300)
+
+
 def check_cache(x: np.ndarray, pairing: str, dtype: str, orientation: str, expect: dict,
                 lang: str = "en") -> Diagnosis:
     """Diagnosis of a cos or sin cache x (L, head_dim) whose columns are duplicated as `pairing`."""
     u = _columns(x, pairing)
     fits = [_fit_cache(u, f, s, dtype) for f in ("cos", "sin") for s in (0, 1)]
-    best = min(fits, key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
+    best = min(fits, key=_relative_error)
     if best["max_error"] > best["tol"]:                 # a slice from a later position?
-        best = min([best, *_later_starts(u, dtype)], key=lambda f: f["max_error"] / max(abs(f["scale"]), 1e-300))
+        best = min([best, *_later_starts(u, dtype)], key=_relative_error)
     hd = x.shape[1]
     rope_type, params = ("default", {}) if abs(best["factor"] - 1) < 1e-9 else \
         ("linear", {"factor": best["factor"]})
