@@ -114,11 +114,8 @@ def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) 
     OPT's table has 2 extra rows in front (position p is row p + 2); they are skipped here."""
     if cfg.position != "learned":
         return None
-    name = need(reader, POSITIONS[cfg.family])
-    rows = reader.shape(name)[0] - cfg.position_offset
+    name, rows = _position_table(cfg, reader, n)
     n = rows if n is None else n
-    require(0 <= n <= rows, "%1 tokens is longer than the model's %2 learned positions; "
-                            "shorten the text (a learned table cannot be extended without training)", n, rows)
     return reader.rows(name, np.arange(cfg.position_offset, cfg.position_offset + n))   # (n, d)
 
 
@@ -128,11 +125,18 @@ def positions_of(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray | No
     if cfg.padding_idx is None:
         return position_rows(cfg, reader, np.asarray(ids).reshape(-1).shape[0])
     rows = encoders.position_ids(cfg.position_offset, cfg.padding_idx, np.asarray(ids, np.int64).reshape(-1))
-    name = need(reader, POSITIONS[cfg.family])
-    n, usable = int(np.count_nonzero(rows != cfg.padding_idx)), reader.shape(name)[0] - cfg.position_offset
-    require(n <= usable, "%1 tokens is longer than the model's %2 learned positions; "
-                         "shorten the text (a learned table cannot be extended without training)", n, usable)
+    name, _ = _position_table(cfg, reader, int(np.count_nonzero(rows != cfg.padding_idx)))
     return reader.rows(name, rows)                                            # (n, d)
+
+
+def _position_table(cfg: ModelConfig, reader: TensorReader, n: int | None) -> tuple[str, int]:
+    """(the learned table's name, its rows from the row of position 0); InputError when n positions (None: no
+    check) do not fit in them."""
+    name = need(reader, POSITIONS[cfg.family])
+    rows = reader.shape(name)[0] - cfg.position_offset
+    require(n is None or 0 <= n <= rows, "%1 tokens is longer than the model's %2 learned positions; "
+            "shorten the text (a learned table cannot be extended without training)", n, rows)
+    return name, rows
 
 
 def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
