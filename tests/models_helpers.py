@@ -163,17 +163,18 @@ def build(family: str, folder: Path, seed: int = 0, model_class=None):
     return save_random((model_class or default_class)(config).eval(), folder)
 
 
-def save_random(model, folder: Path):
+def save_random(model, folder: Path, tokenizer=write_tokenizer):
     """Every parameter of the torch model drawn from N(0, 0.5²), saved with save_pretrained into folder
-    with the test tokenizer.json beside it; the model."""
+    with a tokenizer.json beside it (tokenizer(path) writes it: the test one by default); the model."""
     import torch
 
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0.0, 0.5)
+    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder)
-    write_tokenizer(folder / "tokenizer.json")
+    tokenizer(folder / "tokenizer.json")
     return model
 
 

@@ -52,13 +52,7 @@ def build(kind: str, folder, masked: bool = False, pad: int = 1, **extra):
                           max_position_embeddings=ROWS, vocab_size=mh.VOCAB, type_vocab_size=1, pad_token_id=pad,
                           layer_norm_eps=1e-5, **extra)
     config._attn_implementation = "eager"
-    model = model_class(config).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0.0, 0.5)
-    model.save_pretrained(folder)
-    write_tokenizer(folder / "tokenizer.json")
-    return model
+    return mh.save_random(model_class(config).eval(), folder, write_tokenizer)
 
 
 def capture(torch_model, ids) -> dict:
