@@ -4,12 +4,14 @@
 Each tiny random model is written as the converter's Qwen2VLModel / Qwen3VLTextModel / Qwen3VLMoeTextModel writes
 it (tests/gguf_glm_vl_writer.py: the text model's tensors as Hugging Face has them, mrope_section padded to four
 as rope.dimension_sections, no vision tower). A text token's positions are (p, p, p, 0) in llama.cpp; with
-sections that give no pair the fourth, its M-RoPE is plain RoPE, as transformers' for text. F16 files hold
+sections that give no pair the fourth, its M-RoPE is plain RoPE, as transformers' for text; the pairs that take
+the fourth are unturned (position 0), which the tests check against transformers with their inv_freq set to 0. F16 files hold
 float16-rounded weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the model's own.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from explorer.backend.models.gguf_qwen_vl import fourth_position_pairs
@@ -93,11 +95,47 @@ def _sections(values):
                               w.add_rope_dimension_sections(values))
 
 
-@pytest.mark.parametrize("kind, section, edit, match", [
+def _without_rotation(torch_model, pairs):
+    """torch_model with the text rotary embedding's inv_freq 0 at `pairs`: what llama.cpp turns them by for text
+    (position 0); the vision tower's is left alone."""
+    buffers = [b for name, b in torch_model.named_buffers() if name.endswith("rotary_emb.inv_freq")
+               and "visual" not in name]
+    assert len(buffers) == 1
+    buffers[0][list(pairs)] = 0.0
+    return torch_model
+
+
+@pytest.mark.parametrize("kind, section, edit, pairs", [
     # IMROPE over 4 pairs with [1, 1, 2]: pair 3 (sector 3: 3 % 3 == 0, not < 3 x 1) turns by e
-    ("qwen3_vl_moe", [1, 1, 2], None, r"qwen3vlmoe\.rope\.dimension_sections is \[1, 1, 2, 0\]: llama\.cpp's "
-                                      r"qwen3vlmoe turns pairs 3 of each head by M-RoPE's fourth position"),
-    ("qwen2_vl", None, _sections([1, 1, 1, 1]), r"turns pairs 3 of each head by M-RoPE's fourth position"),
+    ("qwen3_vl_moe", [1, 1, 2], None, [3]),
+    # M-RoPE [1, 1, 1, 1] written over the model's [1, 1, 2]: pair 3 (sector 3 >= 1 + 1 + 1) turns by e
+    ("qwen2_vl", None, _sections([1, 1, 1, 1]), [3]),
+    ("qwen2_vl", None, _sections([0, 0, 0, 1]), [0, 1, 2, 3])])          # every pair: no rotation at all
+def test_pairs_llama_cpp_leaves_unturned_for_text_are_unturned(tmp_path, kind, section, edit, pairs):
+    """A file whose sections give pairs the fourth position (Qwen3-VL's published ones do: 61 and 62) opens as
+    llama.cpp runs it: those pairs at frequency 0, the others as transformers turns text; the readout says so."""
+    torch_model = _written(tmp_path, kind, edit=edit, section=section)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.config.still_pairs == tuple(pairs)
+        inv_freq = model.rope_inv_freq(len(IDS))[0]
+        assert (inv_freq[pairs] == 0).all() and (np.delete(inv_freq, pairs) > 0).all()
+        mh.assert_layer0_as_transformers(model, _without_rotation(torch_model, pairs), kind, IDS)
+        with pytest.raises(AssertionError):        # (transformers itself turns them: not the same q / k)
+            mh.assert_layer0_as_transformers(model, _written(tmp_path / "t", kind, edit=edit, section=section),
+                                             kind, IDS)
+
+
+def test_a_transformers_folder_turns_every_pair():
+    """still_pairs is a GGUF's (runtime llama.cpp) alone: a config.json that carries the key is read without it."""
+    from explorer.backend.models.config import model_config
+    from explorer.backend.models.qwen_vl import STILL_PAIRS
+
+    text = dict(KINDS["qwen3_vl"][3], model_type="qwen3_vl_text", **{STILL_PAIRS: [1]})
+    assert model_config(text).still_pairs == ()
+    assert model_config(text, runtime="llama.cpp").still_pairs == (1,)
+
+
+@pytest.mark.parametrize("kind, section, edit, match", [
     ("qwen2_vl", None, fx.without_keys("qwen2vl.rope.dimension_sections"),
      r"metadata qwen2vl\.rope\.dimension_sections is missing"),
     ("qwen3_vl", None, _sections([0, 0, 0, 0]), r"dimension_sections is \[0, 0, 0, 0\]; it must list four"),
@@ -112,3 +150,29 @@ def test_bad_qwen_vl_files_are_refused_in_one_line(tmp_path, kind, section, edit
     with pytest.raises(InputError, match=match) as info:
         open_model(str(tmp_path / "m.gguf"))
     assert "\n" not in str(info.value)
+
+
+def test_the_window_says_which_pairs_llama_cpp_leaves_unturned(window, qapp, tmp_path):
+    """The opened-model line and the Real RoPE view's readout name the pairs (the words in Chinese too), where a
+    Qwen2-VL file whose pairs all turn says plain RoPE."""
+    from explorer.ui import i18n
+    from explorer.ui.views.rope_words import rope_parts
+    from tests.test_ui_models import open_and_wait, show
+
+    _written(tmp_path / "still", "qwen3_vl_moe", section=[1, 1, 2])
+    _written(tmp_path / "plain", "qwen2_vl")
+    window.controller.update(text="12, 34. 56 (7)")   # bytes < 64: ids of the 64-row table
+    open_and_wait(window, tmp_path / "still" / "m.gguf")
+    words = "but llama.cpp leaves pairs 3 unturned (4th position 0)"
+    assert words in window.statusBar().currentMessage()
+    view = show(window, "qk")
+    assert words in view.readout.text()
+    open_and_wait(window, tmp_path / "plain" / "m.gguf")
+    view = show(window, "qk")
+    assert "so plain RoPE" in view.readout.text() and "llama.cpp leaves" not in view.readout.text()
+    assert i18n.install_translator(qapp, "zh_CN")
+    try:
+        assert rope_parts("", 1.0, mrope=True, still_pairs=(61, 62)) == (
+            "M-RoPE：文本词元的 t = h = w，但 llama.cpp 不旋转第 61, 62 对（第 4 个位置为 0）",)
+    finally:
+        i18n.install_translator(qapp, "en")

@@ -90,6 +90,7 @@ class QkResult:
     decoupled_rope: tuple[int, ...] = ()   # DeepSeek's MLA: (first, last) channel of a head that turns (its rope
     #                                     part, k's shared by all heads); () where RoPE starts at channel 0
     mrope: bool = False                 # a Qwen VL text model's M-RoPE (plain RoPE for text tokens: t = h = w)
+    still_pairs: tuple[int, ...] = ()   # the pairs llama.cpp leaves unturned for text (Qwen3-VL GGUF)
     longrope_factors: str = ""          # LongRoPE with two factor sets: "long" (the shown tokens pass
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
@@ -235,7 +236,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     by_distance_read=prof_read, by_distance_plain_read=prof_plain_read,
                     note=note, warning=warning, rope_label=cfg.rope_type_label, yarn_unrounded=cfg.yarn_unrounded,
                     rotary_fraction=cfg.partial_rotary_factor, longrope_factors=longrope_factors(cfg, n),
-                    neighbour_pairs=cfg.rope_interleaved, mrope=cfg.mrope,
+                    neighbour_pairs=cfg.rope_interleaved, mrope=cfg.mrope, still_pairs=cfg.still_pairs,
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, chunk=qk.chunk, **({"sinks": _read_only(qk.sinks),

@@ -206,7 +206,8 @@ class ModelActions(QObject):
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,
                                                   neighbour_pairs=c.rope_interleaved,
                                                   yarn_unrounded=c.yarn_unrounded,
-                                                  decoupled=c.decoupled_rope, mrope=c.mrope)))
+                                                  decoupled=c.decoupled_rope, mrope=c.mrope,
+                                                  still_pairs=c.still_pairs)))
         return fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.model_type, str(c.d_model),
                     str(c.n_heads), where)
 

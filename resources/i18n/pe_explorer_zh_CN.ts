@@ -1232,10 +1232,6 @@ your data</source>
             <translation>%1：元数据 %2 为 %3：llama.cpp 用它缩放 cos 和 sin，而 PE Explorer 只在有 Phi-3 的 LongRoPE 因子时读取它</translation>
         </message>
         <message>
-            <source>%1: metadata %2 is %3: llama.cpp's %4 turns pairs %5 of each head by M-RoPE's fourth position, 0 for text, where transformers turns them by the token's; not supported</source>
-            <translation>%1：元数据 %2 为 %3：llama.cpp 的 %4 按 M-RoPE 的第四个位置（文本为 0）旋转每个头的第 %5 对，而 transformers 按词元的位置旋转它们；不支持</translation>
-        </message>
-        <message>
             <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
             <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
         </message>
@@ -5242,6 +5238,10 @@ your data</source>
         <message>
             <source>pairs (2i, 2i+1)</source>
             <translation>相邻通道成对 (2i, 2i+1)</translation>
+        </message>
+        <message>
+            <source>M-RoPE: text tokens have t = h = w, but llama.cpp leaves pairs %1 unturned (4th position 0)</source>
+            <translation>M-RoPE：文本词元的 t = h = w，但 llama.cpp 不旋转第 %1 对（第 4 个位置为 0）</translation>
         </message>
         <message>
             <source>M-RoPE: text tokens have t = h = w, so plain RoPE</source>

@@ -77,6 +77,7 @@ class ModelConfig:
     qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
     attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
+    still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
     padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
@@ -287,6 +288,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         dtype=dtype, **own,
         qk_norm=qk_norm(cfg, model_type, family),
         nope_layers=nope, mrope=model_type in qwen_vl.MROPE_TEXT,
+        still_pairs=tuple(cfg.get(qwen_vl.STILL_PAIRS, ())) if runtime == "llama.cpp" else (),
         qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
     odd = None if config.rope_refusal else odd_rotation(config.rope_head_dim, config.rope_scaling)

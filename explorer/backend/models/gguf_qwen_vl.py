@@ -17,14 +17,17 @@ Sources (ggml-org/llama.cpp):
   turns at base^(-2i / n_rot) by the position its sector s = i mod sum(sections) picks: M-RoPE t, h, w, e in
   runs of sections[0..3]; the interleaved one (IMROPE) h where s % 3 == 1 and s < 3 sections[1], w where
   s % 3 == 2 and s < 3 sections[2], t where s % 3 == 0 and s < 3 sections[0], else e. A text token's pairs turn as
-  plain RoPE (what transformers computes: qwen_vl.py) unless some pair takes e, which is 0: such a file is
-  refused (Qwen3-VL's published [24, 20, 20] over 64 pairs leaves pairs 61 and 62 to e).
+  plain RoPE (what transformers computes: qwen_vl.py) except those that take e, which is 0 for text: llama.cpp
+  leaves them unturned. Qwen3-VL's published [24, 20, 20] over 64 pairs gives pairs 61 and 62 to e (transformers'
+  apply_interleaved_mrope leaves them to t, the token's position): the file opens as llama.cpp runs it, those
+  pairs at frequency 0 (ModelConfig.still_pairs), and the UI says so.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from explorer.backend.models.qwen_vl import STILL_PAIRS
 from explorer.errors import require, shown
 
 VL_ARCHS = ("qwen2vl", "qwen3vl", "qwen3vlmoe")
@@ -60,12 +63,10 @@ def fourth_position_pairs(sections: list[int], n_pairs: int, interleaved: bool) 
 
 
 def qwen_vl_config(fields: dict, arch: str, config: dict, where: str) -> None:
-    """Check that llama.cpp turns a text token's q and k as plain RoPE over the whole head, as transformers does;
-    config is left as it is (its model_type is the text model's, its RoPE plain)."""
-    key = f"{arch}.rope.dimension_sections"
+    """Note in config (STILL_PAIRS) the pairs of each head that llama.cpp leaves unturned for a text token, where
+    transformers turns them by its position; none where the sections give no pair the fourth position, so that
+    llama.cpp turns text as plain RoPE over the whole head. Its model_type stays the text model's."""
     sections = sections_of(fields, arch, where)
     pairs = fourth_position_pairs(sections, config["head_dim"] // 2, arch in INTERLEAVED)
-    require(not pairs, "%1: metadata %2 is %3: llama.cpp's %4 turns pairs %5 of each head by M-RoPE's fourth "
-            "position, 0 for text, where transformers turns them by the token's; not supported", where, key,
-            shown(sections), arch, ", ".join(str(i) for i in pairs[:8]) + (", ..." if len(pairs) > 8 else ""))
-
+    if pairs:
+        config[STILL_PAIRS] = pairs

@@ -178,7 +178,8 @@ class Model:
 
     def rope_inv_freq(self, seq_len: int | None = None, layer: int = 0) -> tuple[np.ndarray, float]:
         """(inv_freq (rope_dim/2,) float32, attention factor) of the model's own RoPE settings for
-        `layer` (Gemma 3: its layer type's; the others: one RoPE for every layer).
+        `layer` (Gemma 3: its layer type's; the others: one RoPE for every layer). 0 for the pairs a text
+        token leaves unturned (config.still_pairs: llama.cpp's Qwen3-VL).
 
         Checked, and the attention factor made, by explorer.backend.rope_scaling; inv_freq itself by
         transformers' own float32 steps (models.rope_float32), or without torch numpy's float32."""
@@ -197,6 +198,9 @@ class Model:
                 inv_freq = (default_inv_freq(base, dim) if scaling.rope_type == "default"
                             else np.asarray(freqs.inv_freq, dtype=np.float32))
             factor = np.float32(freqs.attention_factor)
+        if cfg.still_pairs:                 # llama.cpp's Qwen3-VL: pairs turned by position 0 for text
+            inv_freq = np.array(inv_freq, np.float32)
+            inv_freq[list(cfg.still_pairs)] = 0.0
         # finite in float64 but not in float32 (a factor of 1e-300): NaN q and k, blamed on the weights
         require(bool(np.isfinite(inv_freq).all()) and bool(np.isfinite(factor)),
                 "rope type %1 with these settings gives frequencies that are not finite numbers "

@@ -26,6 +26,9 @@ SPLIT = ("qwen2_vl_text", "qwen2_5_vl_text")        # their attention and RoPE s
 DEFAULT_SECTION = {"qwen2_vl_text": [16, 24, 24], "qwen2_5_vl_text": [16, 24, 24],
                    "qwen3_vl_text": [24, 20, 20], "qwen3_vl_moe_text": [24, 20, 20]}
 NOT_TEXT = ("vision_config", "text_config", "model_type", "architectures")
+# a GGUF's config key (never a config.json's: read only for runtime "llama.cpp"): the pairs of each head that
+# llama.cpp's M-RoPE turns by the fourth position, 0 for text (gguf_qwen_vl.fourth_position_pairs)
+STILL_PAIRS = "llama_cpp_still_pairs"
 
 
 def text_model_config(cfg: dict) -> dict:

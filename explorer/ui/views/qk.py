@@ -200,7 +200,7 @@ class QkView(Retranslatable, PanelView):
         rope = number_text(r.rope_base, 6) + "".join(
             self.tr(", ") + part for part in rope_parts(r.rope_label, r.rotary_fraction, r.longrope_factors,
                                                         r.neighbour_pairs, r.yarn_unrounded, r.decoupled_rope,
-                                                        r.mrope))
+                                                        r.mrope, r.still_pairs))
         attention = ([fill(self.tr("a sliding window of %1 tokens"), f"{r.window:,}")] if r.window is not None
                      else []) + ([fill(self.tr("chunks of %1 tokens"), f"{r.chunk:,}")] if r.chunk is not None
                                  else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])

@@ -16,12 +16,13 @@ def scaling_words(state) -> str:
 
 def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = "",
                neighbour_pairs: bool = False, yarn_unrounded: bool = False,
-               decoupled: tuple[int, ...] = (), mrope: bool = False) -> tuple[str, ...]:
+               decoupled: tuple[int, ...] = (), mrope: bool = False,
+               still_pairs: tuple[int, ...] = ()) -> tuple[str, ...]:
     """The rope type's label when it has one (ModelConfig.rope_type_label), YaRN's unrounded ramp (truncate
     false), LongRoPE's factor set in use ("long" / "short"), the rotary fraction when not the whole head
     turns, MLA's decoupled rope part (first, last channel), GPT-J's pairing of neighbouring channels, and that a Qwen
-    VL model's M-RoPE is plain RoPE for text tokens; () for plain whole-head rotate-half RoPE. The caller joins
-    them with its ", "."""
+    VL model's M-RoPE is plain RoPE for text tokens (but for the pairs llama.cpp leaves unturned: still_pairs);
+    () for plain whole-head rotate-half RoPE. The caller joins them with its ", "."""
     parts = (type_label,) if type_label else ()
     if yarn_unrounded:
         parts += (QCoreApplication.translate("RopeWords", "not truncated"),)
@@ -36,6 +37,10 @@ def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = 
                                                                "heads)"), str(decoupled[0]), str(decoupled[1])),)
     if neighbour_pairs:
         parts += (QCoreApplication.translate("RopeWords", "pairs (2i, 2i+1)"),)
-    if mrope:
+    if mrope and still_pairs:
+        parts += (fill(QCoreApplication.translate("RopeWords", "M-RoPE: text tokens have t = h = w, but llama.cpp "
+                                                               "leaves pairs %1 unturned (4th position 0)"),
+                       ", ".join(map(str, still_pairs[:8])) + (", …" if len(still_pairs) > 8 else "")),)
+    elif mrope:
         parts += (QCoreApplication.translate("RopeWords", "M-RoPE: text tokens have t = h = w, so plain RoPE"),)
     return parts
