@@ -60,7 +60,8 @@ def _model_tokens_code(params: Params, r) -> list[str]:
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
              f" + its learned positions (from row {r.padding_idx + 1}) + token type 0, then LayerNorm"
              if r.padding_idx is not None else
-             ", then LayerNorm (ALiBi: nothing added for position)" if r.position == "alibi" else
+             ", then LayerNorm (ALiBi: nothing added for position)" if r.family == "bloom" else
+             " (ALiBi: nothing added for position)" if r.position == "alibi" else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
              " + its learned positions, then LayerNorm" if r.family == "distilbert" else
              " + its learned positions")

@@ -50,8 +50,9 @@ def _logit(cfg) -> str:
         squared = (cfg.head_dim / cfg.score_scalar) ** 0.5
         line = f"{qk} / √head_dim (√{cfg.head_dim})"
         line += f" × mscale² ({squared:.6g})" if abs(squared - 1.0) > 1e-12 else ""
-    elif cfg.family == "granite":
-        line = f"{qk} × attention_multiplier ({cfg.score_scalar ** -0.5:.6g})"
+    elif cfg.family in ("granite", "mpt") and cfg.score_scalar:     # MPT: its attn_config.softmax_scale
+        name = "attention_multiplier" if cfg.family == "granite" else "softmax_scale"
+        line = f"{qk} × {name} ({cfg.score_scalar ** -0.5:.6g})"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
     else:
@@ -108,9 +109,9 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
             q, k = f"qk_norm({q})", f"qk_norm({k})"
         lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", _logit(cfg), *_weights(cfg, lang)]
     if closing is not None and alibi:
-        from explorer.backend.models.bloom import alibi_slopes
+        from explorer.backend.models.alibi_family import slopes_of
 
-        slopes = alibi_slopes(cfg.n_heads)
+        slopes = slopes_of(cfg)
         lines.append(fill(translate("Formulas", WORDS["alibi"], lang), f"{slopes.max():.4g}", f"{slopes.min():.4g}"))
     elif closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)

@@ -1068,6 +1068,10 @@ your data</source>
             <translation>%1 个词元超过了 GPT-J 的旋转位置表（n_positions）的 %2 个位置；请缩短文本</translation>
         </message>
         <message>
+            <source>%1 tokens is longer than MPT's max_seq_len of %2 (its ALiBi bias spans that many keys); shorten the text</source>
+            <translation>%1 个词元超过了 MPT 的 max_seq_len %2（它的 ALiBi 偏置只覆盖这么多个键）；请缩短文本</translation>
+        </message>
+        <message>
             <source>%1 tokens is longer than MiniLM's %2 learned positions; shorten the text (a learned table cannot be extended without training)</source>
             <translation>%1 个词元超过了 MiniLM 的 %2 个可学习位置；请缩短文本（可学习的位置表不经训练无法延长）</translation>
         </message>
@@ -1668,6 +1672,10 @@ your data</source>
             <translation>使用 --deck 时 -o 必须是文件夹；%1 是文件</translation>
         </message>
         <message>
+            <source>Falcon with rotary embeddings (alibi false) is not supported; Falcon's ALiBi models (falcon-rw-1b, falcon-rw-7b) open</source>
+            <translation>不支持使用旋转位置编码的 Falcon（alibi 为 false）；Falcon 的 ALiBi 模型（falcon-rw-1b、falcon-rw-7b）可以打开</translation>
+        </message>
+        <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
         </message>
@@ -1914,6 +1922,18 @@ your data</source>
         <message>
             <source>archive member %1 is packed with a compression method that cannot be read here (np.savez and np.savez_compressed use stored or deflated members)</source>
             <translation>压缩包成员 %1 使用了这里无法读取的压缩方法（np.savez 和 np.savez_compressed 写出的成员是不压缩或 deflate 压缩的）</translation>
+        </message>
+        <message>
+            <source>attn_config.alibi_bias_max is %1: transformers' MPT makes its slopes with 8 whatever the config says, so its layer 0 is not this model's</source>
+            <translation>attn_config.alibi_bias_max 为 %1：transformers 的 MPT 无论配置如何都用 8 生成斜率，因此它的第 0 层不是这个模型的</translation>
+        </message>
+        <message>
+            <source>attn_config.attn_type is %1: transformers' MPT reads multihead_attention only</source>
+            <translation>attn_config.attn_type 为 %1：transformers 的 MPT 只读取 multihead_attention</translation>
+        </message>
+        <message>
+            <source>attn_config.qk_ln is true: transformers' MPT applies no LayerNorm to q and k, and PE Explorer does not either</source>
+            <translation>attn_config.qk_ln 为 true：transformers 的 MPT 不对 q 和 k 做 LayerNorm，PE Explorer 也不做</translation>
         </message>
         <message>
             <source>base (rope_theta) must be a finite number &gt; 1, not %1</source>
@@ -2172,6 +2192,22 @@ your data</source>
             <translation>config.json：多模态 %1 模型需要以 text_config（一个对象）给出其文本模型的设置，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: attn_config must be an object, not %1</source>
+            <translation>config.json：attn_config 必须是一个对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: attn_config.alibi is false; transformers' MPT always uses ALiBi and has no learned position table, so this model cannot be shown</source>
+            <translation>config.json：attn_config.alibi 为 false；transformers 的 MPT 总是使用 ALiBi，没有学习的位置表，因此无法显示这个模型</translation>
+        </message>
+        <message>
+            <source>config.json: attn_config.alibi_bias_max must be a positive number, not %1</source>
+            <translation>config.json：attn_config.alibi_bias_max 必须是正数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: attn_config.softmax_scale must be a positive number or null, not %1</source>
+            <translation>config.json：attn_config.softmax_scale 必须是正数或 null，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: attn_logit_softcapping must be a number from 1e-30 to 1e30 or null, not %1</source>
             <translation>config.json：attn_logit_softcapping 必须是 1e-30 到 1e30 之间的数或 null，而不是 %1</translation>
         </message>
@@ -2224,6 +2260,10 @@ your data</source>
             <translation>config.json：n_head 为 %1；最多读取 %2 个头</translation>
         </message>
         <message>
+            <source>config.json: n_heads is %1; at most %2 heads are read</source>
+            <translation>config.json：n_heads 为 %1；最多读取 %2 个头</translation>
+        </message>
+        <message>
             <source>config.json: nested rope_parameters (per layer type) are not supported</source>
             <translation>config.json：不支持嵌套的 rope_parameters（按层类型区分）</translation>
         </message>
@@ -2240,6 +2280,14 @@ your data</source>
             <translation>config.json：num_attention_heads %1 不是 num_key_value_heads %2 的倍数</translation>
         </message>
         <message>
+            <source>config.json: num_attention_heads %1 is not a multiple of num_kv_heads %2</source>
+            <translation>config.json：num_attention_heads %1 不是 num_kv_heads %2 的倍数</translation>
+        </message>
+        <message>
+            <source>config.json: num_attention_heads is %1; at most %2 heads are read</source>
+            <translation>config.json：num_attention_heads 为 %1；最多读取 %2 个头</translation>
+        </message>
+        <message>
             <source>config.json: num_hidden_layers is %1; layer types are read for at most %2 layers</source>
             <translation>config.json：num_hidden_layers 为 %1；层类型最多读取 %2 层</translation>
         </message>
@@ -2254,6 +2302,10 @@ your data</source>
         <message>
             <source>config.json: num_key_value_heads must be a positive integer, not null</source>
             <translation>config.json：num_key_value_heads 必须是正整数，而不是 null</translation>
+        </message>
+        <message>
+            <source>config.json: num_kv_heads %1 is not num_attention_heads %2, which Falcon's attention without multi_query needs</source>
+            <translation>config.json：num_kv_heads %1 不等于 num_attention_heads %2，而不带 multi_query 的 Falcon 注意力需要二者相等</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>
@@ -2642,6 +2694,10 @@ your data</source>
         <message>
             <source>no tokens: give at least one token id (or one row of the hidden state)</source>
             <translation>没有词元：请至少给出一个词元 ID（或隐藏状态的一行）</translation>
+        </message>
+        <message>
+            <source>no_bias is false: transformers' MPT reads no biases, so its layer 0 is not this model's</source>
+            <translation>no_bias 为 false：transformers 的 MPT 不读取任何偏置，因此它的第 0 层不是这个模型的</translation>
         </message>
         <message>
             <source>none</source>
@@ -3981,6 +4037,10 @@ your data</source>
         <message>
             <source>A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
+            <source>An ALiBi model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
+            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
         <message>
             <source>An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. (X is the LayerNorm of E, which centres and rescales each row; the gauge measures only what position adds.) Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
@@ -5425,6 +5485,10 @@ your data</source>
             <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>%1 adds nothing for position at the input (X is E itself): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” tab).</source>
+            <translation>%1 在输入处不为位置加任何东西（X 就是 E 本身）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
             <source>%1 (its own)</source>
             <translation>%1（模型自带）</translation>
         </message>
@@ -5439,6 +5503,10 @@ your data</source>
         <message>
             <source>X = LayerNorm(E) (ALiBi adds nothing here)</source>
             <translation>X = LayerNorm(E)（ALiBi 在此不加任何东西）</translation>
+        </message>
+        <message>
+            <source>X = E (ALiBi adds nothing here)</source>
+            <translation>X = E（ALiBi 在此不加任何东西）</translation>
         </message>
         <message>
             <source>X = E·√d (RoPE adds nothing here)</source>

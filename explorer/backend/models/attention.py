@@ -14,7 +14,8 @@ i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with
 rotation on each head's last rope channels). Every norm and bias read must have exactly its width. Logits: q·k /
 sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
 the score scalar attention_multiplier^-2; DeepSeek: x mscale², as head_dim / mscale⁴), then Gemma 2's soft cap
-(BLOOM: each head's ALiBi bias slope · (n − m) on the logits, not on the plain ones). The layer's sliding window
+(BLOOM, MPT, Falcon: each head's ALiBi bias slope · (n − m) on the logits, not on the plain ones; Falcon's
+made in bfloat16, models.alibi_family). The layer's sliding window
 (explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
 no key fills) come with them. Shapes: heads first.
 """
@@ -25,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from explorer.backend.models.bloom import alibi_bias, alibi_slopes
+from explorer.backend.models.alibi_family import bias_of, slopes_of
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.finite import bad_rows, count_non_finite
 from explorer.backend.models.families import (
@@ -60,7 +61,7 @@ class LayerQK:
     window: int | None = None           # the layer's sliding window: query m reads keys m - window < n <= m
     chunk: int | None = None            # Llama 4's chunked layers: keys n <= m with n // chunk == m // chunk
     sinks: np.ndarray | None = None     # (H,) GPT-OSS: each head's learned sink logit, a softmax slot of no key
-    slopes: np.ndarray | None = None    # (H,) ALiBi (BLOOM): each head's slope, in logits as slope_h (n - m)
+    slopes: np.ndarray | None = None    # (H,) ALiBi: each head's slope, in logits as slope_h (n - m)
 
 
 def default_inv_freq(base: float, rope_dim: int) -> np.ndarray:
@@ -141,6 +142,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     require(x.ndim == 2 and x.shape[1] == cfg.d_model,
             "the layer input must have shape (n, %1), not %2", cfg.d_model, x.shape)
     w_name, b_name = input_norm_names(cfg, layer)
+    if cfg.family == "falcon" and first(reader, f"h.{layer}.ln_attn.weight"):   # new_decoder_architecture's two norms
+        w_name, b_name = f"h.{layer}.ln_attn.weight", f"h.{layer}.ln_attn.bias"
     if cfg.family == "olmo":                        # OlmoLayerNorm: no weight, no bias, eps 1e-5
         x = layer_norm(x, None, None, cfg.norm_eps)
     elif w_name is not None:
@@ -171,14 +174,14 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         bias = np.broadcast_to(bias, (w.shape[0],))          # (a bias of no tensor: 0 for every row)
         q = x @ w[:q_rows].T + bias[:q_rows]                                            # (n, H*hd)
         k = x @ w[q_rows:q_rows + k_rows].T + bias[q_rows:q_rows + k_rows]              # (n, KV*hd)
-    elif "qkv_heads" in names:                  # GPT-NeoX's nn.Linear: head h's q, k, v rows, then h + 1's
-        w = _projection(reader, names["qkv_heads"], layer, cfg.d_model)                 # (3 H hd, d)
-        rows = 3 * cfg.n_heads * hd
+    elif "qkv_heads" in names:      # GPT-NeoX's nn.Linear: head h's q, k, v rows, then h + 1's; Falcon's: KV groups
+        w = _projection(reader, names["qkv_heads"], layer, cfg.d_model)                 # ((H + 2 KV) hd, d)
+        rows, kv = (cfg.n_heads + 2 * cfg.n_kv_heads) * hd, cfg.n_kv_heads           # (of H / KV q heads, k, v)
         require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows",
                 layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
         bias = _bias(reader, names["qkv_heads_bias"], layer, rows) if cfg.qk_bias else np.float32(0.0)
-        qkv = (x @ w.T + bias).reshape(len(x), cfg.n_heads, 3, hd)                       # (n, H, 3, hd)
-        q, k = qkv[:, :, 0].reshape(len(x), -1), qkv[:, :, 1].reshape(len(x), -1)        # (n, H*hd) each
+        qkv = (x @ w.T + bias).reshape(len(x), kv, cfg.n_heads // kv + 2, hd)          # (n, KV, H/KV + 2, hd)
+        q, k = qkv[:, :, :-2].reshape(len(x), -1), qkv[:, :, -2].reshape(len(x), -1)     # (n, H*hd), (n, KV*hd)
     else:
         q_bias, k_bias = ((_bias(reader, names["q_bias"], layer, cfg.n_heads * hd),
                            _bias(reader, names["k_bias"], layer, cfg.n_kv_heads * hd)) if cfg.qk_bias
@@ -236,6 +239,10 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
             k_rot = rotate(k, inv_freq, attention_scaling, gap, cfg.rope_interleaved, cfg.rope_offset)
         else:
             q_rot, k_rot = q, k
+            # MPT builds its ALiBi bias for max_seq_len keys: transformers cannot run a longer text
+            require(cfg.family != "mpt" or x.shape[0] <= cfg.max_positions, "%1 tokens is longer than MPT's "
+                    "max_seq_len of %2 (its ALiBi bias spans that many keys); shorten the text", x.shape[0],
+                    cfg.max_positions)
         if cfg.model_type == "llama4_text":          # its q/k norm after RoPE; its NoPE layers' temperature
             q, k, q_rot, k_rot = llama4_qk(cfg, layer, rotated, q, k, q_rot, k_rot)
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite, DeepSeek: their own
@@ -244,9 +251,9 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         if cfg.attn_softcap is not None:                                          # Gemma 2
             cap = np.float32(cfg.attn_softcap)
             logits, plain = np.tanh(logits / cap) * cap, np.tanh(plain / cap) * cap
-        slopes = alibi_slopes(cfg.n_heads) if cfg.position == "alibi" else None  # (H,) BLOOM
+        slopes = slopes_of(cfg) if cfg.position == "alibi" else None           # (H,) BLOOM, MPT, Falcon
         if slopes is not None:                   # its bias, slope_h n less the slope_h m the softmax cancels
-            logits = logits + alibi_bias(slopes, x.shape[0])                      # (H, n, n)
+            logits = logits + bias_of(cfg, slopes, x.shape[0])                    # (H, n, n)
         sinks = (_vector(reads, qk_names(cfg, layer)["sinks"], layer, cfg.n_heads) if cfg.attention_sinks
                  else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),

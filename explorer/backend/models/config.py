@@ -11,13 +11,15 @@ from dataclasses import dataclass, field, replace
 
 from explorer.backend.models import gemma_config, layer_attention, qwen_vl
 from explorer.backend.models.bloom import bloom_fields
+from explorer.backend.models.falcon import falcon_fields
+from explorer.backend.models.mpt import mpt_fields
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of
-from explorer.backend.models.family_tables import (DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS, DEFAULT_MAX_POSITIONS,
-                                                   DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES, FAMILIES, GEMMA_FAMILIES,
-                                                   HEADS_SPLIT, LAYER_NORM_EPS, NO_NULL_KV_HEADS, ROPE_FAMILIES,
-                                                   SUPPORTED)
+from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
+                                                   DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
+                                                   FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
+                                                   NO_NULL_KV_HEADS, ROPE_FAMILIES, SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.llama4 import llama4_fields
@@ -42,7 +44,7 @@ class ModelConfig:
     head_dim: int
     vocab_size: int
     max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
-    position: str                   # "learned" | "rope" | "alibi" (BLOOM: nothing added, a bias on the scores)
+    position: str                   # "learned" | "rope" | "alibi" (BLOOM, MPT, Falcon-rw: a bias on the scores)
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
@@ -204,8 +206,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
         d, heads, common = distilbert_common(cfg)
-    elif family == "bloom":                     # BloomConfig's names and defaults (explorer.backend.models.bloom)
-        common = bloom_fields(cfg)
+    elif family in ("bloom", "mpt", "falcon"):   # ALiBi: their classes' names and defaults (models.bloom, mpt, falcon)
+        common = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields}[family](cfg)
         d, heads = common["d_model"], common["n_heads"]
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
@@ -256,6 +258,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     # the family's own fields: sliding layers, window; Gemma 2/3's score scale, soft cap; Gemma 3's, OLMo 3's RoPE per
     # layer type (typed_rope); Granite's multipliers
     own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
+    own.update(common.pop("own", {}), **({"qkv_clip": clip_qkv(cfg)} if family in ("olmo", "olmoe") else {}))
     if family in ("gemma2", "gemma3"):
         own.update(gemma_config.gemma_fields(cfg, family))
     if model_type in TYPED:                              # Gemma 3, OLMo 3: one RoPE per layer type; layer 0's
@@ -277,7 +280,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
-        position="rope" if family in ROPE_FAMILIES else "alibi" if family == "bloom" else "learned",
+        position="rope" if family in ROPE_FAMILIES else "alibi" if family in ALIBI_FAMILIES else "learned",
         rope_base=base, rope_scaling=scaling,
         embed_scale=scale,
         position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
@@ -289,7 +292,6 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         qk_norm=qk_norm(cfg, model_type, family),
         nope_layers=nope, mrope=model_type in qwen_vl.MROPE_TEXT,
         still_pairs=tuple(cfg.get(qwen_vl.STILL_PAIRS, ())) if runtime == "llama.cpp" else (),
-        qkv_clip=clip_qkv(cfg) if family in ("olmo", "olmoe") else None,
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
     odd = None if config.rope_refusal else odd_rotation(config.rope_head_dim, config.rope_scaling)
     return replace(config, rope_scaling=None, rope_refusal=odd) if odd else config     # as rope_scaling_of's

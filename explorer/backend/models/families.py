@@ -16,7 +16,9 @@ GptOssModel (embed_tokens; RMSNorm, q/k biases, one sink logit per head), OlmoeM
 RMSNorm, RMSNorms over the whole q and k projections, then clip_qkv when set), Starcoder2Model (embed_tokens;
 LayerNorm, q/k biases when use_bias) and CohereModel (embed_tokens; a LayerNorm without bias, a LayerNorm of
 each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned); BloomModel (word_embeddings, then
-word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-NeoX's per-head fused qkv with bias).
+word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-NeoX's per-head fused qkv with bias),
+MptModel (wte, ALiBi; norm_1 without bias, Wqkv's whole q, k, v blocks) and FalconModel with alibi (word_embeddings;
+LayerNorm, query_key_value in KV groups of q heads, k, v).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from explorer.errors import InputError, msg, require
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "distilbert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight",
-         "bloom": "word_embeddings.weight"}
+         "bloom": "word_embeddings.weight", "mpt": "wte.weight", "falcon": "word_embeddings.weight"}
 BLOOM_INPUT_NORM = ("word_embeddings_layernorm.weight", "word_embeddings_layernorm.bias")   # BloomModel's
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
@@ -178,8 +180,10 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return None, None
     if cfg.family in ("gpt2", "gptj"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
-    if cfg.family == "bloom":
+    if cfg.family in ("bloom", "falcon"):         # (Falcon's ln_attn, new_decoder_architecture's: attention)
         return f"h.{layer}.input_layernorm.weight", f"h.{layer}.input_layernorm.bias"
+    if cfg.family == "mpt":                                                        # a LayerNorm without bias
+        return f"blocks.{layer}.norm_1.weight", None
     if cfg.family == "cohere":                                                     # a LayerNorm without bias
         return f"layers.{layer}.input_layernorm.weight", None
     if cfg.family == "opt":
@@ -208,10 +212,13 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
                 "k_bias": pre + "k_lin.bias"}
     if cfg.family == "phi3":
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
+    if cfg.family == "mpt":                        # chunk(3): whole q, k and v blocks, no bias
+        return {"qkv_rows": f"blocks.{layer}.attn.Wqkv.weight"}
     if cfg.family == "gptj":                                   # (bias=False: the biases are never read)
         return _projections(f"h.{layer}.attn.")
-    if cfg.family in ("gpt_neox", "bloom"):         # (BloomAttention._reshape: the same per-head rows)
-        pre = (f"h.{layer}.self_attention.query_key_value." if cfg.family == "bloom"
+    if cfg.family in ("gpt_neox", "bloom", "falcon"):   # (BloomAttention._reshape: the same per-head rows; Falcon's:
+        #                                                 KV groups of its q heads, k, v; per head without multi_query)
+        pre = (f"h.{layer}.self_attention.query_key_value." if cfg.family in ("bloom", "falcon")
                else f"layers.{layer}.attention.query_key_value.")
         return {"qkv_heads": pre + "weight", "qkv_heads_bias": pre + "bias"}
     pre = f"decoder.layers.{layer}.self_attn." if cfg.family == "opt" else f"layers.{layer}.self_attn."

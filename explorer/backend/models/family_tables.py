@@ -75,7 +75,14 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "glm4_moe": "glm4_moe",
             # BLOOM (bloom-560m … bloom): ALiBi, no position vectors; LayerNorm on the embeddings and before
             # attention, one fused query_key_value with biases, q, k, v rows head by head (explorer...bloom)
-            "bloom": "bloom"}
+            "bloom": "bloom",
+            # MPT (mpt-7b, mpt-30b): ALiBi of its own slopes (alibi_bias_max), a LayerNorm without bias, one fused Wqkv
+            # without bias whose q, k, v are whole blocks (explorer...mpt)
+            "mpt": "mpt",
+            # Falcon with alibi true (falcon-rw-1b, -7b): ALiBi made in bfloat16 and divided by sqrt(head_dim), a
+            # LayerNorm, one fused query_key_value in KV groups of q heads, k, v (explorer...falcon)
+            "falcon": "falcon"}
+ALIBI_FAMILIES = ("bloom", "mpt", "falcon")     # no position vectors; a bias on the scores (models.alibi_family)
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
@@ -85,7 +92,7 @@ ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2"
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
                   "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
-                  "bloom": "layer_norm_epsilon"}
+                  "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.backend.budget import check_budget
-from explorer.backend.models import bloom, families
+from explorer.backend.models import alibi_family, families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.rope_float32 import transformers_inv_freq
@@ -208,9 +208,10 @@ class Model:
         return inv_freq, float(factor)
 
     def alibi_slopes(self) -> np.ndarray:
-        """Each head's ALiBi slope as transformers' BLOOM makes it; (H,) float32. InputError without ALiBi."""
+        """Each head's ALiBi slope on the logits as transformers' BLOOM, MPT or Falcon makes it; (H,) float32.
+        InputError without ALiBi."""
         require(self.config.position == "alibi", "%1 (%2) has no ALiBi", self.name, self.config.model_type)
-        return bloom.alibi_slopes(self.config.n_heads)
+        return alibi_family.slopes_of(self.config)
 
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
         """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.

@@ -81,11 +81,16 @@ def model_text(r) -> str:
             "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
             "token reads row %2 without moving the tokens after it on: the middle panel names the rows read."),
             str(r.padding_idx + 1), str(r.padding_idx))
-    elif r.position == "alibi":
+    elif r.position == "alibi" and r.family == "bloom":
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input (X is the LayerNorm of E): position "
             "enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores "
             "(see the “Real RoPE” tab)."), r.model_name)
+    elif r.position == "alibi":                   # MPT, Falcon: X is E itself
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1 adds nothing for position at the input (X is E itself): position enters inside "
+            "attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real "
+            "RoPE” tab)."), r.model_name)
     return text
 
 
@@ -115,7 +120,8 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.position == "rope" and r.by_multiplier:
         return fill(QCoreApplication.translate("TokensView", "X = E·%1 (RoPE adds nothing here)"), f"{r.scale:.4g}")
     if r.source == "model" and r.position == "alibi":
-        return QCoreApplication.translate("TokensView", "X = LayerNorm(E) (ALiBi adds nothing here)")
+        return (QCoreApplication.translate("TokensView", "X = LayerNorm(E) (ALiBi adds nothing here)")
+                if r.family == "bloom" else QCoreApplication.translate("TokensView", "X = E (ALiBi adds nothing here)"))
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))

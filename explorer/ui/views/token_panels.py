@@ -201,6 +201,10 @@ class GaugePanel(Retranslatable, QWidget):
             return self.tr("A RoPE model adds nothing to E at the input, so X = E (times the model's own "
                            "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
                            "are rotated (the Real RoPE tab).")
+        if r is not None and r.source == "model" and r.position == "alibi" and r.family != "bloom":   # MPT, Falcon
+            return self.tr("An ALiBi model adds nothing to E at the input, so X = E and position turns nothing "
+                           "here: 0°. Position acts inside attention, where each head adds a penalty growing with "
+                           "distance to its scores (the Real RoPE and ALiBi tabs).")
         if r is not None and r.source == "model" and r.position == "alibi":
             return self.tr("An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. "
                            "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "

@@ -1,0 +1,65 @@
+"""Falcon with ALiBi (tiiuae/falcon-rw-1b, falcon-rw-7b), as transformers' modeling_falcon runs it. No Qt.
+
+FalconModel: X = word_embeddings[ids], nothing added for position. Layer 0 reads h.0.input_layernorm(X) (ln_attn
+where new_decoder_architecture keeps two norms) through one fused self_attention.query_key_value (bias when `bias`)
+whose rows come in KV groups, each its H / KV q heads, then its k and its v: KV = H without multi_query (head by
+head q, k, v, as BLOOM), 1 with it, num_kv_heads with new_decoder_architecture. Scores: q·k / sqrt(head_dim) plus
+build_alibi_tensor's slope_h · n, made in bfloat16 (the slope rounded to bfloat16, the product too) and then divided
+by sqrt(head_dim): the bias is B_h(n) / sqrt(head_dim) with B_h(n) = bf16(bf16(slope_h) · n). PE Explorer shows
+(B_h(n) − B_h(m)) / sqrt(head_dim), the same softmax, 0 on the diagonal; its slopes are bf16(slope_h) /
+sqrt(head_dim), those on the logits. Falcon with rotary embeddings (alibi false: falcon-7b, falcon-40b) is refused.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from explorer.backend.models.bloom import MAX_HEADS, alibi_slopes
+from explorer.backend.models.config_flags import aliased_int, flag, positive_int
+from explorer.errors import InputError, msg, require
+
+
+def falcon_fields(cfg: dict) -> dict:
+    """ModelConfig's fields of a FalconConfig config.json with alibi true (a 4.x n_embed wins over hidden_size)."""
+    if not flag(cfg, "alibi", False):
+        raise InputError(msg("Falcon with rotary embeddings (alibi false) is not supported; Falcon's ALiBi models "
+                             "(falcon-rw-1b, falcon-rw-7b) open"))
+    d = aliased_int(cfg, "n_embed", "hidden_size", default=4544)
+    heads = positive_int(cfg, "num_attention_heads", default=71)
+    require(heads <= MAX_HEADS, "config.json: num_attention_heads is %1; at most %2 heads are read", heads,
+            f"{MAX_HEADS:,}")
+    if flag(cfg, "new_decoder_architecture", False):
+        kv = positive_int(cfg, "num_kv_heads", default=heads)
+        require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of num_kv_heads %2",
+                heads, kv)
+    else:                        # (FalconAttention's repeat_kv reads num_kv_heads, which must then be the heads)
+        kv = 1 if flag(cfg, "multi_query", True) else heads
+        require(kv == 1 or cfg.get("num_kv_heads") in (None, heads), "config.json: num_kv_heads %1 is not "
+                "num_attention_heads %2, which Falcon's attention without multi_query needs", cfg.get("num_kv_heads"),
+                heads)
+    return {"d_model": d, "n_layers": positive_int(cfg, "num_hidden_layers", default=32), "n_heads": heads,
+            "n_kv_heads": kv, "max_positions": positive_int(cfg, "max_position_embeddings", default=2048),
+            "norm_eps": cfg.get("layer_norm_epsilon", 1e-5), "qk_bias": flag(cfg, "bias", False), "pre_norm": True,
+            "word_embed_proj_dim": d}
+
+
+def bf16(x: np.ndarray) -> np.ndarray:
+    """float32 x rounded to bfloat16 (to nearest, ties to even, as torch's .bfloat16()), as float32."""
+    bits = np.ascontiguousarray(x, np.float32).view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    return np.where(np.isfinite(x), rounded.view(np.float32), x).astype(np.float32)
+
+
+def falcon_slopes(heads: int, head_dim: int) -> np.ndarray:
+    """Each head's slope on the logits: bf16(BLOOM's slope) / sqrt(head_dim); (heads,) float32."""
+    return (bf16(alibi_slopes(heads)) / np.float32(math.sqrt(head_dim))).astype(np.float32)
+
+
+def falcon_bias(heads: int, head_dim: int, n: int) -> np.ndarray:
+    """(B_h(n) − B_h(m)) / sqrt(head_dim) for query m, key n, B_h(j) = bf16(bf16(slope_h) · j); (H, n, n) float32.
+    Row m differs from transformers' B_h(n) / sqrt(head_dim) by B_h(m) / sqrt(head_dim), which the softmax cancels."""
+    b = bf16(bf16(alibi_slopes(heads))[:, None] * np.arange(n, dtype=np.float32)[None, :])      # (H, n)
+    b = b / np.float32(math.sqrt(head_dim))
+    return (b[:, None, :] - b[:, :, None]).astype(np.float32)                                   # (H, n, n)
