@@ -4,10 +4,13 @@ FalconModel: X = word_embeddings[ids], nothing added for position. Layer 0 reads
 where new_decoder_architecture keeps two norms) through one fused self_attention.query_key_value (bias when `bias`)
 whose rows come in KV groups, each its H / KV q heads, then its k and its v: KV = H without multi_query (head by
 head q, k, v, as BLOOM), 1 with it, num_kv_heads with new_decoder_architecture. Scores: q·k / sqrt(head_dim) plus
-build_alibi_tensor's slope_h · n, made in bfloat16 (the slope rounded to bfloat16, the product too) and then divided
-by sqrt(head_dim): the bias is B_h(n) / sqrt(head_dim) with B_h(n) = bf16(bf16(slope_h) · n). PE Explorer shows
-(B_h(n) − B_h(m)) / sqrt(head_dim), the same softmax, 0 on the diagonal; its slopes are bf16(slope_h) /
-sqrt(head_dim), those on the logits. Falcon with rotary embeddings (alibi false: falcon-7b, falcon-40b) is refused.
+build_alibi_tensor's slope_h · n, made in bfloat16 (the slope, the position past 256 and the product each rounded
+to bfloat16) and then divided by sqrt(head_dim): the bias is B_h(n) / sqrt(head_dim), B_h(n) = bf16(bf16(slope_h) ·
+bf16(n)). PE Explorer shows (B_h(n) − B_h(m)) / sqrt(head_dim), the same softmax, 0 on the diagonal; its slopes are
+bf16(slope_h) / sqrt(head_dim), those on the logits: the bias is slope · (n − m) exactly only for slopes that are
+powers of 2 (up to 8 heads) and up to 256 tokens; falcon-rw-1b's 32 heads (2^-0.25 ...) round.
+transformers builds ln_attn only with parallel_attn, whatever
+new_decoder_architecture says. Falcon with rotary embeddings (alibi false: falcon-7b, falcon-40b) is refused.
 """
 
 from __future__ import annotations
@@ -58,8 +61,9 @@ def falcon_slopes(heads: int, head_dim: int) -> np.ndarray:
 
 
 def falcon_bias(heads: int, head_dim: int, n: int) -> np.ndarray:
-    """(B_h(n) − B_h(m)) / sqrt(head_dim) for query m, key n, B_h(j) = bf16(bf16(slope_h) · j); (H, n, n) float32.
+    """(B_h(n) − B_h(m)) / sqrt(head_dim) for query m, key n, B_h(j) = bf16(bf16(slope_h) · bf16(j)) (torch makes
+    the position j a bfloat16 too: 257 is 256); (H, n, n) float32.
     Row m differs from transformers' B_h(n) / sqrt(head_dim) by B_h(m) / sqrt(head_dim), which the softmax cancels."""
-    b = bf16(bf16(alibi_slopes(heads))[:, None] * np.arange(n, dtype=np.float32)[None, :])      # (H, n)
+    b = bf16(bf16(alibi_slopes(heads))[:, None] * bf16(np.arange(n, dtype=np.float32))[None, :])   # (H, n)
     b = b / np.float32(math.sqrt(head_dim))
     return (b[:, None, :] - b[:, :, None]).astype(np.float32)                                   # (H, n, n)
