@@ -107,13 +107,12 @@ def test_the_bias_is_build_alibi_tensors_in_bfloat16_over_sqrt_head_dim():
                                   torch.tensor([1.0, 0.70710677, 3.0e38, np.inf]).bfloat16().float().numpy())
 
 
-# tiiuae/falcon-rw-1b's config.json, its keys that FalconConfig reads (hidden_size 2048, 32 heads, 24 layers, alibi,
-# multi_query false, bias true, vocab 50304)
-FALCON_RW_1B = {"model_type": "falcon", "alibi": True, "apply_residual_connection_post_layernorm": False,
-                "attention_dropout": 0.0, "bias": True, "bos_token_id": 1, "eos_token_id": 2, "hidden_dropout": 0.0,
-                "hidden_size": 2048, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "multi_query": False,
-                "new_decoder_architecture": False, "num_attention_heads": 32, "num_hidden_layers": 24,
-                "parallel_attn": False, "torch_dtype": "bfloat16", "vocab_size": 50304}
+# tiiuae/falcon-rw-1b's config.json, the keys FalconConfig reads, as a public Falcon-RW loader's test quotes it (code
+# search: "falcon-rw config alibi multi_query"; not the file itself)
+FALCON_RW_1B = {"model_type": "falcon", "architectures": ["FalconForCausalLM"], "hidden_size": 2048,
+                "num_hidden_layers": 24, "num_attention_heads": 32, "multi_query": False,
+                "new_decoder_architecture": False, "parallel_attn": False, "alibi": True, "bias": True,
+                "layer_norm_epsilon": 1e-5, "vocab_size": 50304}
 
 
 def test_config_reads_as_falcon_rw_1b():

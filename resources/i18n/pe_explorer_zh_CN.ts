@@ -4784,8 +4784,8 @@ your data</source>
     <context>
         <name>QkView</name>
         <message>
-            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k with their biases. This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim, a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
-            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和带偏置的 W_q、W_k。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim 上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和 W_q、W_k（模型有偏置时带偏置）。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim（或模型自己的缩放）上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
         </message>
         <message>
             <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>

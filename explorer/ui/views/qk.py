@@ -59,13 +59,14 @@ class QkView(Retranslatable, PanelView):
         self.retranslate_ui()
 
     def _explain_text(self, alibi: bool) -> str:
-        """The view's explanation: RoPE's, or an ALiBi model's (BLOOM: a bias per head, nothing turned)."""
+        """The view's explanation: RoPE's, or an ALiBi model's (BLOOM, MPT, Falcon: a bias per head, nothing turned)."""
         if alibi:
             return self.tr(
                 "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and "
-                "W_q, W_k with their biases. This model uses ALiBi: nothing turns q or k; each head h adds "
-                "slope_h · (n − m) to the logit q(m)·k(n)/√head_dim, a penalty growing with the distance to "
-                "earlier keys. Without the bias, the same weights see no position at all.")
+                "W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each "
+                "head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a "
+                "penalty growing with the distance to earlier keys. Without the bias, the same weights see no "
+                "position at all.")
         return self.tr(
             "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where "
             "the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each "
