@@ -141,6 +141,11 @@ def test_config_reads_as_mpt_7b_and_as_mptconfig():
     assert (cfg.family, cfg.d_model, cfg.n_heads, cfg.head_dim, cfg.n_layers, cfg.max_positions, cfg.vocab_size,
             cfg.dtype, cfg.position, cfg.qk_bias, cfg.qkv_clip, cfg.score_scalar, cfg.attention_refusal) == (
         "mpt", 4096, 32, 128, 32, 2048, 50432, "bfloat16", "alibi", False, None, 0.0, None)
+    from explorer.compute.qk_formula import _logit
+
+    assert "/ √head_dim (√128)" in _logit(cfg)
+    scaled = model_config({**MPT_7B, "attn_config": {**MPT_7B["attn_config"], "softmax_scale": 0.2}})
+    assert scaled.score_scalar == pytest.approx(25.0) and "× softmax_scale (0.2)" in _logit(scaled)
     from transformers import MptConfig
 
     defaults = json.loads(json.dumps(MptConfig().to_dict()))                # MptConfig's own defaults

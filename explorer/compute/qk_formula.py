@@ -69,7 +69,8 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "sinks": QT_TRANSLATE_NOOP("Formulas", "%1 and the head's sink logit s<sub>h</sub>"),
     "weights": QT_TRANSLATE_NOOP("Formulas", "weights(m, ·) = softmax of the logits over %1"),
     "alibi": QT_TRANSLATE_NOOP("Formulas", "nothing turns: head h adds m<sub>h</sub> (n − m) to its logits, slopes "
-                                           "%1 … %2 (transformers adds m<sub>h</sub> n, the same softmax)"),
+                                           "%1 … %2 (transformers adds m<sub>h</sub> n, or MPT's "
+                                           "m<sub>h</sub> (n − L + 1) for L = max_seq_len: the same softmax)"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }

@@ -3937,8 +3937,8 @@ your data</source>
             <translation>weights(m, ·) = 对 %1 的 logit 取 softmax</translation>
         </message>
         <message>
-            <source>nothing turns: head h adds m&lt;sub&gt;h&lt;/sub&gt; (n − m) to its logits, slopes %1 … %2 (transformers adds m&lt;sub&gt;h&lt;/sub&gt; n, the same softmax)</source>
-            <translation>没有旋转：头 h 在它的 logit 上加 m&lt;sub&gt;h&lt;/sub&gt; (n − m)，斜率 %1 … %2（transformers 加的是 m&lt;sub&gt;h&lt;/sub&gt; n，softmax 相同）</translation>
+            <source>nothing turns: head h adds m&lt;sub&gt;h&lt;/sub&gt; (n − m) to its logits, slopes %1 … %2 (transformers adds m&lt;sub&gt;h&lt;/sub&gt; n, or MPT's m&lt;sub&gt;h&lt;/sub&gt; (n − L + 1) for L = max_seq_len: the same softmax)</source>
+            <translation>没有旋转：头 h 在它的 logit 上加 m&lt;sub&gt;h&lt;/sub&gt; (n − m)，斜率 %1 … %2（transformers 加的是 m&lt;sub&gt;h&lt;/sub&gt; n，MPT 加的是 m&lt;sub&gt;h&lt;/sub&gt; (n − L + 1)，L = max_seq_len：softmax 相同）</translation>
         </message>
         <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>

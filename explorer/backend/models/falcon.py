@@ -8,9 +8,9 @@ build_alibi_tensor's slope_h · n, made in bfloat16 (the slope, the position pas
 to bfloat16) and then divided by sqrt(head_dim): the bias is B_h(n) / sqrt(head_dim), B_h(n) = bf16(bf16(slope_h) ·
 bf16(n)). PE Explorer shows (B_h(n) − B_h(m)) / sqrt(head_dim), the same softmax, 0 on the diagonal; its slopes are
 bf16(slope_h) / sqrt(head_dim), those on the logits: the bias is slope · (n − m) exactly only for slopes that are
-powers of 2 (up to 8 heads) and up to 256 tokens; falcon-rw-1b's 32 heads (2^-0.25 ...) round.
-transformers builds ln_attn only with parallel_attn, whatever
-new_decoder_architecture says. Falcon with rotary embeddings (alibi false: falcon-7b, falcon-40b) is refused.
+powers of 2 (up to 8 heads) and up to 256 tokens; falcon-rw-1b's 32 heads (2^-0.25 ...) round. transformers builds
+ln_attn only with parallel_attn, whatever new_decoder_architecture says. Falcon with rotary embeddings (alibi false:
+falcon-7b, falcon-40b) is refused.
 """
 
 from __future__ import annotations
