@@ -13,6 +13,7 @@ from explorer.backend.models.gguf_archs import (
 )
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
+from explorer.backend.models.gguf_bloom import bloom_config
 from explorer.backend.models.gguf_cohere import cohere_config
 from explorer.backend.models.gguf_deepseek import deepseek_config
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
@@ -40,7 +41,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2,
-    bert); InputError for others."""
+    bert, bloom); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -49,6 +50,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     spec = arch_of(f, where)
     if spec.learned:
         return learned_config(header, arch, where)
+    if arch == "bloom":                    # ALiBi, no RoPE keys (gguf_bloom.py)
+        return bloom_config(header, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)

@@ -26,6 +26,7 @@ from explorer.backend.models.gguf_archs import (
     arch_of,
     check_rope_layer0,
 )
+from explorer.backend.models.gguf_bloom import bloom_hf_name, check_bloom_layers, qkv_rows
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
@@ -58,8 +59,8 @@ _dequantizable: dict[int, bool] = {}
 
 def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown."""
-    if arch in LEARNED:
-        return learned_hf_name(arch, gguf_name)
+    if arch in LEARNED or arch == "bloom":
+        return learned_hf_name(arch, gguf_name) if arch in LEARNED else bloom_hf_name(gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
@@ -131,7 +132,7 @@ class GGUFTensorReader:
             require(n_rows % (2 * heads) == 0, "%1: %2 has %3 rows, not 2 x %4 heads", self._path, name, n_rows,
                                                heads)
             return unpermute_rows(n_rows, heads)
-        return None
+        return qkv_rows(name, n_rows, self._heads["q_proj"]) if self._arch.model_type == "bloom" else None
 
     def _pread(self, start: int, n: int) -> bytes:
         try:
@@ -236,7 +237,8 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        check = check_learned_layer0 if arch in LEARNED else check_rope_layer0
+        check = (check_learned_layer0 if arch in LEARNED else check_bloom_layers if arch == "bloom"
+                 else check_rope_layer0)
         check(header, config, where)
         if ROPE_FREQS in header.tensors and arch not in LEARNED:
             apply_rope_freqs(fd, header.tensors[ROPE_FREQS], config, where)

@@ -53,7 +53,7 @@ DEEPSEEK_LLM = ("[\r\n]", r"\s?[" + DEEPSEEK_LETTERS + "]+",
 # tokenizer.ggml.pre -> regexes, applied in order (llama.cpp src/llama-vocab.cpp)
 PRE_REGEXES = {
     "default": (GPT2_RE,), "gpt2": (GPT2_RE,), "gpt-2": (GPT2_RE,), "phi-2": (GPT2_RE,), "mpt": (GPT2_RE,),
-    "olmo": (GPT2_RE,),
+    "olmo": (GPT2_RE,), "bloom": (r" ?[^(\s|.,!?…。，、।۔،)]+",),   # (BLOOM's: words, each with its space)
     "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
     "command-r": (r"\p{N}", GPT2_RE),
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
