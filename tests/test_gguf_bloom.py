@@ -174,6 +174,9 @@ def _refused(path, match: str):
      "metadata bloom.attention.head_count_kv is 2; BLOOM has one key/value head per head (4)"),
     ({"edit": bw.set_key("bloom.attention.key_length", 16)},
      "metadata bloom.attention.key_length is 16; a BLOOM head has embedding_length / head_count (8) channels"),
+    ({"edit": bw.set_key("bloom.block_count", (1 << 31) - 1)}, "tensor blk.2.attn_qkv.weight is missing"),
+    ({"edit": bw.set_key("bloom.block_count", 1)}, "tensor blk.1.attn_norm.weight is not part of a bloom file "
+     "(llama.cpp's bloom does not load it and refuses the file)"),
     ({"edit": fx.without_keys("bloom.attention.layer_norm_epsilon")},
      "metadata bloom.attention.layer_norm_epsilon is missing"),
     ({"edit": lambda w, stored: w.add_tensor("rope_freqs.weight", np.ones(4, np.float32))},

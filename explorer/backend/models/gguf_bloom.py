@@ -99,9 +99,12 @@ def check_bloom_layers(header: Header, config: dict, where: str) -> None:
     d = config["hidden_size"]
     want = {"token_embd_norm.weight": (d,), "token_embd_norm.bias": (d,), "output_norm.weight": (d,),
             "blk.0.attn_norm.weight": (d,), "blk.0.attn_norm.bias": (d,)}
-    for layer in range(config["num_hidden_layers"]):
-        want.update({f"blk.{layer}.attn_qkv.weight": (d, 3 * d), f"blk.{layer}.attn_qkv.bias": (3 * d,)})
     require_tensor_shapes(header, want, where)
-    for name in header.tensors:
-        require(bloom_hf_name(name) is not None, "%1: tensor %2 is not part of a bloom file (llama.cpp's bloom "
-                                                  "does not load it and refuses the file)", where, name)
+    for layer in range(config["num_hidden_layers"]):        # (layer by layer: a block_count of 2^31 stops early)
+        require_tensor_shapes(header, {f"blk.{layer}.attn_qkv.weight": (d, 3 * d),
+                                       f"blk.{layer}.attn_qkv.bias": (3 * d,)}, where)
+    for name in header.tensors:                             # (a layer past block_count too)
+        m = BLOCK_RE.fullmatch(name)
+        require(bloom_hf_name(name) is not None and (m is None or int(m.group(1)) < config["num_hidden_layers"]),
+                "%1: tensor %2 is not part of a bloom file (llama.cpp's bloom does not load it and refuses the "
+                "file)", where, name)
