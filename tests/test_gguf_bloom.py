@@ -118,6 +118,16 @@ def test_llama_cpp_alibi_slopes_are_blooms(heads):
     np.testing.assert_array_max_ulp(ours, powf.astype(np.float32), maxulp=1)
 
 
+def test_llama_cpp_alibi_mask_is_the_bias_on_the_keys_read():
+    """llama.cpp's KQ mask holds -|p0 - p1| for the keys read when hparams.use_alibi (src/llama-kv-cache.cpp,
+    set_input_kq_mask), which ggml's soft_max scales by each head's slope: alibi_bias's slope · (n - m) there."""
+    slopes, n = alibi_slopes(6), 5
+    m, key = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    llama = slopes[:, None, None] * -np.abs(m - key)[None].astype(np.float32)                    # (H, n, n)
+    causal = np.tri(n, dtype=bool)
+    np.testing.assert_array_equal(alibi_bias(slopes, n)[:, causal], llama[:, causal])
+
+
 def test_the_views_and_export_read_the_gguf_file(written, tmp_path):
     """Tokens (X = LayerNorm(E)), Real RoPE (the ALiBi bias, each head's slope) and `export qk` on the .gguf."""
     from explorer.commands.cli import main
