@@ -18,7 +18,8 @@ Sources (ggml-org/llama.cpp):
   {n_embd, n_embd + 2 n_embd_gqa}; the graph: LayerNorm(token_embd) by token_embd_norm, then per layer
   LayerNorm by attn_norm and `build_qkv` splitting attn_qkv's rows as q, k, v; q·k / sqrt(head_dim).
   `load_arch_hparams` sets f_max_alibi_bias = 8 whatever the file says ("TODO: become GGUF KV parameter").
-- ggml/src/ggml-cpu/ops.cpp, `ggml_compute_forward_soft_max_f32` (ALiBi through the mask, -|m - n| a key):
+- ggml/src/ggml-cpu/ops.cpp, `ggml_compute_forward_soft_max_f32`, adds slope x mask, the mask holding -|p0 - p1|
+  for the keys read (src/llama-kv-cache.cpp, `set_input_kq_mask`, when hparams.use_alibi):
   n_head_log2 = 2^floor(log2(n_head)), m0 = 2^(-max_bias / n_head_log2), m1 = 2^(-max_bias / 2 / n_head_log2),
   slope of head h = m0^(h + 1) for h < n_head_log2, else m1^(2 (h - n_head_log2) + 1). With max_bias 8 these
   are transformers' build_alibi_tensor slopes for every head count (tests/test_gguf_bloom.py checks 1 .. 112),
