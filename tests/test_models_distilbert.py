@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
 from tests import models_helpers as mh
 from tests.encoder_capture import capture_layer0, close
 
@@ -60,3 +61,19 @@ def test_x_layer0_qk_and_table_equal_transformers(masked, sinusoidal, tmp_path):
         close(qk.k, ref["k"].reshape(n, 4, -1).transpose(1, 0, 2))
         probs = np.exp(qk.logits - qk.logits.max(axis=-1, keepdims=True).astype(np.float64))
         close(probs / probs.sum(axis=-1, keepdims=True), ref["attention"])
+
+
+@pytest.mark.parametrize("family", ["distilbert", "roberta", "bert"])
+@pytest.mark.parametrize("suffix", ["embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias"])
+@pytest.mark.parametrize("change", [lambda a: a[:-1], lambda a: a[:0], lambda a: a.reshape(4, -1)])
+def test_a_misshapen_embedding_layernorm_is_refused_at_open(family, suffix, change, tmp_path):
+    """The LayerNorm that makes X, of the wrong width: one line at open (a shorter one had raised numpy's
+    'operands could not be broadcast' ValueError from input_x)."""
+    from tests.test_models_roberta import build as build_roberta
+
+    {"distilbert": lambda: build(tmp_path, False, False), "roberta": lambda: build_roberta("roberta", tmp_path),
+     "bert": lambda: mh.build("bert", tmp_path)}[family]()
+    name = mh.rewrite_tensor(tmp_path, suffix, change)
+    with pytest.raises(InputError, match=f"{name} has shape .*; config.json says width 32") as info:
+        open_model(tmp_path)
+    assert "\n" not in str(info.value)

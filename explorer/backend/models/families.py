@@ -34,7 +34,11 @@ EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "distilbert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight",
          "bloom": "word_embeddings.weight", "mpt": "wte.weight", "falcon": "word_embeddings.weight"}
-BLOOM_INPUT_NORM = ("word_embeddings_layernorm.weight", "word_embeddings_layernorm.bias")   # BloomModel's
+# the LayerNorm that makes X: its weight's and bias's names (the first one present), each of width d
+BERT_NORM = (("embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma"),
+             ("embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta"))
+INPUT_NORM = {"bloom": (("word_embeddings_layernorm.weight",), ("word_embeddings_layernorm.bias",)),   # BloomModel's
+              "bert": BERT_NORM, "distilbert": BERT_NORM}
 POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
 
@@ -67,15 +71,15 @@ def need(reader: TensorReader, *names: str) -> str:
 
 
 def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
-    """InputError now (at open) if the embedding or position table is missing or has the wrong width."""
+    """InputError now (at open) if the embedding or position table, or the LayerNorm making X, is missing or
+    has the wrong width."""
     e = reader.shape(need(reader, embed_name(cfg)))
     require(len(e) == 2 and e[1] == cfg.word_embed_proj_dim,
             "the token table has shape %1; config.json says width %2", e, cfg.word_embed_proj_dim)
-    if cfg.family == "bloom":                      # X is the LayerNorm of E: its weight and bias, of width d
-        for name in BLOOM_INPUT_NORM:
-            shape = reader.shape(need(reader, name))
-            require(tuple(shape) == (cfg.d_model,), "%1 has shape %2; config.json says width %3", name,
-                    tuple(shape), cfg.d_model)
+    for names in INPUT_NORM.get(cfg.family, ()):   # X is a LayerNorm: its weight and bias, of width d (a shorter
+        name = need(reader, *names)                # one had raised numpy's broadcast ValueError at input_x)
+        shape = tuple(reader.shape(name))
+        require(shape == (cfg.d_model,), "%1 has shape %2; config.json says width %3", name, shape, cfg.d_model)
     if cfg.position == "learned":
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
@@ -157,8 +161,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
         pos = positions_of(cfg, reader, ids)                                  # (n, d)
         tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"
               else np.float32(0.0))                                           # (1, d); DistilBERT: no token types
-        w = need(reader, "embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma")
-        b = need(reader, "embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta")
+        w, b = (need(reader, *names) for names in BERT_NORM)
         return layer_norm(e + pos + tt, reader.read(w), reader.read(b), cfg.norm_eps)
     if cfg.family == "opt":
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
@@ -167,7 +170,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
             e = e @ reader.read(proj).T                                       # (n, d)
         return (e + position_rows(cfg, reader, n)).astype(np.float32, copy=False)
     if cfg.family == "bloom":                      # word_embeddings_layernorm; ALiBi adds nothing here
-        w, b = (reader.read(need(reader, name)) for name in BLOOM_INPUT_NORM)
+        w, b = (reader.read(need(reader, *names)) for names in INPUT_NORM["bloom"])
         return layer_norm(e, w, b, cfg.norm_eps)
     if cfg.embed_scale != 1.0:
         return e * np.float32(cfg.embed_scale)
