@@ -73,3 +73,15 @@ def test_a_rope_cache_from_a_later_position_names_it(start, func):
     assert r.summary == f"row 0 equals PE({start}): positions start at {start}, not 0"
     right = rotary(torch.zeros(1), torch.arange(96)[None])
     assert np.allclose(r.reference, right[0 if func == "cos" else 1][0].numpy(), atol=1e-4)   # the cache from 0
+
+
+@pytest.mark.parametrize("table", [np.ones((8, 8)), np.full((8, 8), 0.5), np.ones((8, 8), np.int64),
+                                   np.ones((8, 8), bool), np.ones((8, 8), np.float16)],
+                         ids=["ones", "halves", "int64", "bool", "float16"])
+def test_a_constant_table_is_not_a_cache_from_a_far_position(table):
+    """An all-ones 8 x 8 table had read as 'row 0 equals PE(20791688)': a cos cache from there, every angle past
+    ANGLE_CAP, whose tolerance (growing with the angle) was 7, so any values in [-1, 1] fitted. Such a start is
+    not proposed (as a PE table's fit is not checked there): it matches nothing known."""
+    r = explorer.check(table)
+    assert [m.id for m in r.mistakes] == ["unknown"] and r.convention.get("start", 0) in (0, 1)
+    assert r.tolerance < 0.01

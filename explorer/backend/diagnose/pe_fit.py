@@ -12,14 +12,13 @@ import numpy as np
 from explorer.backend.diagnose.fitting import (golden_min, lsq_scale, max_residual, sample_rows,
                                                scaled_sse, snap)
 from explorer.backend.diagnose.pe_models import Spec, all_specs, base_guesses, column_plan, template, templates
-from explorer.backend.diagnose.pe_start import start_guess
+from explorer.backend.diagnose.pe_start import ANGLE_CAP, start_guess
 from explorer.backend.diagnose.result import tolerance
 from explorer.backend.encodings import LAYOUTS
 
 COMMON_BASES = (10000.0, 100.0, 500.0, 1e5, 5e5, 1e6, 1e8)
 GRID = np.linspace(math.log(1.5), math.log(1e9), 64)            # coarse search over ln(base)
 STARTS = (0, 1)
-ANGLE_CAP = 2.0 ** 15                                            # see _checkable
 TOP = 3                                                          # candidates refined on all rows
 
 

@@ -21,6 +21,7 @@ MAX_START = 2 ** 31          # first positions looked for: below this
 MAX_CANDIDATES = 1 << 16     # values of k tried at most (base 10, d = 128: 2 pi / w_L ~ 60 positions, 3.9 M in all)
 CHECK_PAIRS = 6              # pairs spread over the frequencies that score each candidate (beside the chain's)
 PHASE_FIT = 1e-3             # mean 1 - cos(phase misfit) over them for a start to be proposed
+ANGLE_CAP = 2.0 ** 15        # past this angle |p w| a float32 table is noise (pe_fit._checkable)
 
 
 def start_guess(x: np.ndarray, mask: np.ndarray | None, spec: Spec, base: float) -> int | None:
@@ -46,7 +47,10 @@ def start_guess(x: np.ndarray, mask: np.ndarray | None, spec: Spec, base: float)
 def cache_start_guess(u: np.ndarray, func: str, base: float) -> int | None:
     """p0 >= 2 when the distinct columns u (L, h) of a RoPE cache read as func(p theta_k) from position p0 at
     `base` (theta_k = base^(-k/h)), else None. One row holds only cos (or sin) of each phase: the next row gives
-    the other, cos((p0 + 1) theta) = cos(p0 theta) cos(theta) - sin(p0 theta) sin(theta) (sin: the same turned)."""
+    the other, cos((p0 + 1) theta) = cos(p0 theta) cos(theta) - sin(p0 theta) sin(theta) (sin: the same turned).
+    None too where more than half of the angles (p0 + L - 1) theta pass ANGLE_CAP, as a PE table's fit cannot be
+    checked there: the tolerance grows with the angle, and an all-ones 8 x 8 table had read as a cache from
+    position 20,791,688 within a tolerance of 7."""
     n, h = u.shape
     if n < 2 or h < 2:
         return None
@@ -59,7 +63,10 @@ def cache_start_guess(u: np.ndarray, func: str, base: float) -> int | None:
         else:
             sin, cos = first, (second - first * c) / s
     ok = np.isfinite(sin) & np.isfinite(cos) & (s > 1e-3) & (np.hypot(sin, cos) > 0)
-    return start_of_phases(theta[ok], np.arctan2(sin[ok], cos[ok]))
+    start = start_of_phases(theta[ok], np.arctan2(sin[ok], cos[ok]))
+    if start is None or np.mean((start + n - 1) * theta <= ANGLE_CAP) < 0.5:
+        return None        # most angles past ANGLE_CAP: its tolerance, growing with p0, let all of [-1, 1] fit
+    return start
 
 
 def start_of_phases(freq: np.ndarray, theta: np.ndarray) -> int | None:
