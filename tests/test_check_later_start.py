@@ -85,3 +85,11 @@ def test_a_constant_table_is_not_a_cache_from_a_far_position(table):
     r = explorer.check(table)
     assert [m.id for m in r.mistakes] == ["unknown"] and r.convention.get("start", 0) in (0, 1)
     assert r.tolerance < 0.01
+
+
+def test_a_cache_past_half_its_angles_beyond_2_to_15_is_not_named_from_there():
+    """As a PE table's: a cos cache from position 10^7 (head_dim 64, base 10^4) has most angles past 2^15."""
+    from tests.check_reference import cache_formula
+
+    r = explorer.check(cache_formula(96, 64, 1e4, "half", "cos", start=10 ** 7).astype(np.float32), kind="rope_cache")
+    assert [m.id for m in r.mistakes] == ["unknown"]
