@@ -185,12 +185,12 @@ def _refused(path, match: str):
     ({"edit": bw.set_key("bloom.attention.key_length", 16)},
      "metadata bloom.attention.key_length is 16; a BLOOM head has embedding_length / head_count (8) channels"),
     ({"edit": bw.set_key("bloom.block_count", (1 << 31) - 1)}, "tensor blk.2.attn_qkv.weight is missing"),
-    ({"edit": bw.set_key("bloom.block_count", 1)}, "tensor blk.1.attn_norm.weight is not part of a bloom file "
-     "(llama.cpp's bloom does not load it and refuses the file)"),
+    ({"edit": bw.set_key("bloom.block_count", 1)}, "tensor blk.1.attn_norm.weight is not one llama.cpp's bloom "
+     "loads (its loader refuses the file)"),
     ({"edit": fx.without_keys("bloom.attention.layer_norm_epsilon")},
      "metadata bloom.attention.layer_norm_epsilon is missing"),
     ({"edit": lambda w, stored: w.add_tensor("rope_freqs.weight", np.ones(4, np.float32))},
-     "tensor rope_freqs.weight is not part of a bloom file (llama.cpp's bloom does not load it and refuses the file)"),
+     "tensor rope_freqs.weight is not one llama.cpp's bloom loads (its loader refuses the file)"),
 ])
 def test_damaged_files_are_refused_in_one_line(tmp_path, kw, match):
     exc = _refused(_bad(tmp_path, **kw), match)

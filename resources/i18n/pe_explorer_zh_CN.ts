@@ -1236,16 +1236,16 @@ your data</source>
             <translation>%1：元数据 %2 为 %3：llama.cpp 用它缩放 cos 和 sin，而 PE Explorer 只在有 Phi-3 的 LongRoPE 因子时读取它</translation>
         </message>
         <message>
-            <source>%1: metadata %2 is %3; BLOOM has one key/value head per head (%4)</source>
-            <translation>%1：元数据 %2 为 %3；BLOOM 每个头各有一个键/值头（%4）</translation>
+            <source>%1: metadata %2 is %3; %5 has one key/value head per head (%4)</source>
+            <translation>%1：元数据 %2 为 %3；%5 每个头各有一个键/值头（%4）</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
             <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
         </message>
         <message>
-            <source>%1: metadata %2 is %3; a BLOOM head has embedding_length / head_count (%4) channels</source>
-            <translation>%1：元数据 %2 为 %3；BLOOM 的每个头有 embedding_length / head_count（%4）个通道</translation>
+            <source>%1: metadata %2 is %3; a %5 head has embedding_length / head_count (%4) channels</source>
+            <translation>%1：元数据 %2 为 %3；%5 的每个头有 embedding_length / head_count（%4）个通道</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; at most %4 heads are read</source>
@@ -1468,8 +1468,8 @@ your data</source>
             <translation>%1：张量 %2 缺失，或形状不是 (rows, %3)</translation>
         </message>
         <message>
-            <source>%1: tensor %2 is not part of a bloom file (llama.cpp's bloom does not load it and refuses the file)</source>
-            <translation>%1：张量 %2 不属于 bloom 文件（llama.cpp 的 bloom 不加载它，并会拒绝该文件）</translation>
+            <source>%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)</source>
+            <translation>%1：张量 %2 不是 llama.cpp 的 %3 会加载的张量（其加载器会拒绝该文件）</translation>
         </message>
         <message>
             <source>%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 has none and refuses the file)</source>

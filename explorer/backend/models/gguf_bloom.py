@@ -67,25 +67,33 @@ def qkv_rows(name: str, n_rows: int, heads: int) -> np.ndarray | None:
 
 def bloom_config(header: Header, where: str) -> dict:
     """A BloomConfig-style config.json dict for a `bloom` GGUF (its layer tensors checked: check_bloom_layers)."""
+    common = alibi_config(header, "bloom", "BLOOM", where)
+    return {"model_type": "bloom", "architectures": ["BloomForCausalLM"], **common}
+
+
+def alibi_config(header: Header, arch: str, family: str, where: str) -> dict:
+    """The config.json keys BloomConfig and MptConfig (its attribute_map) share, from a `bloom` or `mpt` GGUF: the
+    width, head_count heads (at most MAX_HEADS, dividing it, one key/value head each, of width / heads channels),
+    block_count, the LayerNorms' epsilon, the token table's rows, bos / eos."""
     f = header.fields
-    d = meta_int(f, "bloom.embedding_length", where)
-    heads = meta_int(f, "bloom.attention.head_count", where)
+    d = meta_int(f, f"{arch}.embedding_length", where)
+    heads = meta_int(f, f"{arch}.attention.head_count", where)
     require(heads <= MAX_HEADS, "%1: metadata %2 is %3; at most %4 heads are read", where,
-            "bloom.attention.head_count", heads, f"{MAX_HEADS:,}")
+            f"{arch}.attention.head_count", heads, f"{MAX_HEADS:,}")
     require(d % heads == 0, "%1: the width %2 is not a multiple of the %3 attention heads", where, d, heads)
-    kv = meta_int(f, "bloom.attention.head_count_kv", where, default=heads)
-    require(kv == heads, "%1: metadata %2 is %3; BLOOM has one key/value head per head (%4)", where,
-            "bloom.attention.head_count_kv", kv, heads)
-    for key in ("bloom.attention.key_length", "bloom.attention.value_length"):
+    kv = meta_int(f, f"{arch}.attention.head_count_kv", where, default=heads)
+    require(kv == heads, "%1: metadata %2 is %3; %5 has one key/value head per head (%4)", where,
+            f"{arch}.attention.head_count_kv", kv, heads, family)
+    for key in (f"{arch}.attention.key_length", f"{arch}.attention.value_length"):
         size = meta_int(f, key, where, default=d // heads)
-        require(size == d // heads, "%1: metadata %2 is %3; a BLOOM head has embedding_length / head_count (%4) "
-                                    "channels", where, key, size, d // heads)
+        require(size == d // heads, "%1: metadata %2 is %3; a %5 head has embedding_length / head_count (%4) "
+                                    "channels", where, key, size, d // heads, family)
     embed = header.tensors.get("token_embd.weight")
     require(embed is not None and len(embed.ne) == 2 and embed.ne[0] == d and embed.ne[1] >= 1,
             "%1: tensor %2 is missing or not (rows, %3)", where, "token_embd.weight", d)
-    config = {"model_type": "bloom", "architectures": ["BloomForCausalLM"], "hidden_size": d,
-              "num_attention_heads": heads, "num_hidden_layers": meta_int(f, "bloom.block_count", where),
-              "layer_norm_epsilon": meta_float(f, "bloom.attention.layer_norm_epsilon", where),
+    layers = meta_int(f, f"{arch}.block_count", where)
+    config = {"hidden_size": d, "num_attention_heads": heads, "num_hidden_layers": layers,
+              "layer_norm_epsilon": meta_float(f, f"{arch}.attention.layer_norm_epsilon", where),
               "vocab_size": int(embed.ne[1]), "tie_word_embeddings": "output.weight" not in header.tensors}
     for key, name in (("bos_token_id", "bos"), ("eos_token_id", "eos")):
         if isinstance(f.get(f"tokenizer.ggml.{name}_token_id"), int):
@@ -101,11 +109,26 @@ def check_bloom_layers(header: Header, config: dict, where: str) -> None:
     want = {"token_embd_norm.weight": (d,), "token_embd_norm.bias": (d,), "output_norm.weight": (d,),
             "blk.0.attn_norm.weight": (d,), "blk.0.attn_norm.bias": (d,)}
     require_tensor_shapes(header, want, where)
-    for layer in range(config["num_hidden_layers"]):        # (layer by layer: a block_count of 2^31 stops early)
-        require_tensor_shapes(header, {f"blk.{layer}.attn_qkv.weight": (d, 3 * d),
-                                       f"blk.{layer}.attn_qkv.bias": (3 * d,)}, where)
-    for name in header.tensors:                             # (a layer past block_count too)
+    check_qkv_layers(header, config, where, bias=True)
+    refuse_unloaded(header, config, "bloom", bloom_hf_name, where)
+
+
+def check_qkv_layers(header: Header, config: dict, where: str, bias: bool) -> None:
+    """Every layer's attn_qkv weight (and bias) of 3 d rows, checked layer by layer (a block_count of 2^31 stops at
+    the first missing one)."""
+    d = config["hidden_size"]
+    for layer in range(config["num_hidden_layers"]):
+        want = {f"blk.{layer}.attn_qkv.weight": (d, 3 * d)}
+        require_tensor_shapes(header, {**want, f"blk.{layer}.attn_qkv.bias": (3 * d,)} if bias else want, where)
+
+
+def refuse_unloaded(header: Header, config: dict, arch: str, hf_name, where: str, unread=None) -> None:
+    """InputError for a tensor llama.cpp's `arch` does not load (hf_name gives None and unread, a pattern of names
+    it loads that PE Explorer does not read, does not match it), or one of a layer past block_count: llama.cpp's
+    loader refuses such a file."""
+    layers = config["num_hidden_layers"]
+    for name in header.tensors:
         m = BLOCK_RE.fullmatch(name)
-        require(bloom_hf_name(name) is not None and (m is None or int(m.group(1)) < config["num_hidden_layers"]),
-                "%1: tensor %2 is not part of a bloom file (llama.cpp's bloom does not load it and refuses the "
-                "file)", where, name)
+        known = hf_name(name) is not None or (unread is not None and unread.fullmatch(name) is not None)
+        require(known and (m is None or int(m.group(1)) < layers), "%1: tensor %2 is not one llama.cpp's %3 "
+                "loads (its loader refuses the file)", where, name, arch)
