@@ -1228,6 +1228,10 @@ your data</source>
             <translation>%1：元数据 %2 的值类型 %3 未知</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3 (0 when missing); llama.cpp's mpt adds its ALiBi bias only for a positive one, and without it nothing tells positions apart: not shown</source>
+            <translation>%1：元数据 %2 为 %3（缺失时为 0）；llama.cpp 的 mpt 只在它为正数时才加 ALiBi 偏置，没有它就无从区分位置：不予显示</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3, not %4</source>
             <translation>%1：元数据 %2 是%3，而不是%4</translation>
         </message>
@@ -1240,6 +1244,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；%5 每个头各有一个键/值头（%4）</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; PE Explorer shows MPT's ALiBi slopes for 8 only (transformers' MPT makes them with 8, llama.cpp with the file's)</source>
+            <translation>%1：元数据 %2 为 %3；PE Explorer 只显示取 8 时 MPT 的 ALiBi 斜率（transformers 的 MPT 总用 8 生成，llama.cpp 则用文件中的值）</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; RoPE's base must be &gt; 1</source>
             <translation>%1：元数据 %2 为 %3；RoPE 的 base 必须大于 1</translation>
         </message>
@@ -1250,6 +1258,10 @@ your data</source>
         <message>
             <source>%1: metadata %2 is %3; at most %4 heads are read</source>
             <translation>%1：元数据 %2 为 %3；最多读取 %4 个头</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is %3; it must be a number &gt;= 0 (0: no clamp)</source>
+            <translation>%1：元数据 %2 为 %3；它必须是 &gt;= 0 的数（0：不截断）</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; it must be a number from %4 to %5</source>
@@ -1454,6 +1466,18 @@ your data</source>
         <message>
             <source>%1: tensor %2 has unknown ggml type %3</source>
             <translation>%1：张量 %2 的 ggml 类型 %3 未知</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is a LayerNorm llama.cpp's mpt applies to q and k (qk_ln), which PE Explorer does not</source>
+            <translation>%1：张量 %2 是 llama.cpp 的 mpt 作用于 q 和 k 的 LayerNorm（qk_ln），PE Explorer 不做这一步</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is a bias llama.cpp's mpt adds before q and k, which PE Explorer's MPT (as transformers') does not read</source>
+            <translation>%1：张量 %2 是 llama.cpp 的 mpt 在得到 q 和 k 之前加上的偏置，PE Explorer 的 MPT（与 transformers 的一样）不读取它</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is a learned position table, which llama.cpp's mpt adds to X; PE Explorer reads MPT with ALiBi alone</source>
+            <translation>%1：张量 %2 是学习得到的位置表，llama.cpp 的 mpt 会把它加到 X 上；PE Explorer 只按 ALiBi 读取 MPT</translation>
         </message>
         <message>
             <source>%1: tensor %2 is missing</source>

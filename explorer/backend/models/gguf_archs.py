@@ -107,6 +107,7 @@ ARCHS = {
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
     "bloom": Arch("bloom", "BloomForCausalLM", False, 0.0, ("hidden_act", "gelu")),     # ALiBi: gguf_bloom.py
+    "mpt": Arch("mpt", "MPTForCausalLM", False, 0.0, ("hidden_act", "gelu")),           # ALiBi: gguf_mpt.py
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same

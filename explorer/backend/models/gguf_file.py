@@ -11,7 +11,7 @@ Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off 
 Phi-3 and Phi-2 have names and keys of their own (gguf_gemma_phi3.py). The metadata becomes a config.json-like
 dict in gguf_config.py. `gpt2` and `bert` (learned positions) have their own names and config
 (gguf_learned.py); GPT-2's Conv1D weights, which the converter transposed, are transposed back. `bloom` (ALiBi):
-gguf_bloom.py, its fused q; k; v rows put back head by head.
+gguf_bloom.py, its fused q; k; v rows put back head by head; `mpt` (ALiBi): gguf_mpt.py.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from explorer.backend.models.gguf_archs import (
     arch_of,
     check_rope_layer0,
 )
-from explorer.backend.models.gguf_bloom import bloom_hf_name, check_bloom_layers, qkv_rows
+from explorer.backend.models.gguf_bloom import qkv_rows
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
@@ -42,6 +42,7 @@ from explorer.backend.models.gguf_learned import (
     learned_hf_name,
     transposed,
 )
+from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS, apply_rope_freqs
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, os_reason, require
@@ -60,8 +61,8 @@ _dequantizable: dict[int, bool] = {}
 
 def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown."""
-    if arch in LEARNED or arch == "bloom":
-        return learned_hf_name(arch, gguf_name) if arch in LEARNED else bloom_hf_name(gguf_name)
+    if arch in LEARNED or arch in ALIBI_ARCHS:
+        return learned_hf_name(arch, gguf_name) if arch in LEARNED else ALIBI_ARCHS[arch][0](gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
@@ -238,7 +239,7 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        check = (check_learned_layer0 if arch in LEARNED else check_bloom_layers if arch == "bloom"
+        check = (check_learned_layer0 if arch in LEARNED else ALIBI_ARCHS[arch][2] if arch in ALIBI_ARCHS
                  else check_rope_layer0)
         check(header, config, where)
         if ROPE_FREQS in header.tensors and arch not in LEARNED:
