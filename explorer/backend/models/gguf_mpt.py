@@ -26,7 +26,8 @@ Decisions: a max_alibi_bias other than 8 is refused (llama.cpp would use it; tra
 slopes with 8, and the views show MPT's); 0, negative, NaN or missing means no ALiBi at all in llama.cpp: refused.
 clamp_kqv > 0 is the folder's clip_qkv, 0 no clamp (as llama.cpp), negative or NaN refused. What llama.cpp runs
 and transformers' MPT does not (attn_q_norm, biases on attn_norm or attn_qkv, position_embd, key/value heads
-shared) is refused at open, each in one line. Names here are the Hugging Face ones without `transformer.`.
+shared) is refused at open, each in one line. context_length is max_seq_len: a longer text is refused as for the
+folder (llama.cpp would run it). Names here are the Hugging Face ones without `transformer.`.
 """
 
 from __future__ import annotations
