@@ -1,6 +1,7 @@
 """Falcon with ALiBi (falcon-rw-1b's layout, multi-query, new_decoder_architecture) opens: X, layer-0 q / k and the
 attention with its bfloat16 bias divided by sqrt(head_dim) equal transformers' own FalconModel, for tiny random
-checkpoints written by FalconForCausalLM; Falcon with rotary embeddings and a bad config are refused in one line."""
+checkpoints written by FalconForCausalLM; a bad config is refused in one line (rotary Falcon:
+tests/test_models_falcon_rope.py)."""
 
 from __future__ import annotations
 
@@ -26,14 +27,14 @@ LAYOUTS = {"rw": {"multi_query": False, "bias": True, "parallel_attn": False},  
            "new": {"new_decoder_architecture": True, "num_kv_heads": 2, "bias": True, "parallel_attn": True}}
 
 
-def _build(folder, layout: str = "rw", heads: int = 4, seed: int = 0):
+def _build(folder, layout: str = "rw", heads: int = 4, seed: int = 0, **extra):
     """A random tiny Falcon with alibi of `heads` heads of 8 channels (FalconForCausalLM) saved into folder with the
-    test tokenizer; the torch model."""
+    test tokenizer; the torch model. extra: more FalconConfig keys (alibi=False: a rotary Falcon)."""
     from transformers import FalconConfig, FalconForCausalLM
 
     torch.manual_seed(seed)
     config = FalconConfig(hidden_size=8 * heads, num_attention_heads=heads, num_hidden_layers=2, vocab_size=mh.VOCAB,
-                          layer_norm_epsilon=0.01, alibi=True, **LAYOUTS[layout])
+                          layer_norm_epsilon=0.01, **{"alibi": True, **LAYOUTS[layout], **extra})
     config._attn_implementation = "eager"
     return mh.save_random(FalconForCausalLM(config).eval(), folder)
 
@@ -127,7 +128,6 @@ def test_config_reads_as_falcon_rw_1b():
 
 
 @pytest.mark.parametrize("change, match", [
-    ({"alibi": False}, "Falcon with rotary embeddings \\(alibi false\\) is not supported"),
     ({"num_attention_heads": 0}, "num_attention_heads must be a positive integer, not 0"),
     ({"num_attention_heads": 30}, "the hidden size 2048 is not a multiple of the 30 heads"),
     ({"num_kv_heads": 4}, "num_kv_heads 4 is not num_attention_heads 32"),

@@ -1712,10 +1712,6 @@ your data</source>
             <translation>使用 --deck 时 -o 必须是文件夹；%1 是文件</translation>
         </message>
         <message>
-            <source>Falcon with rotary embeddings (alibi false) is not supported; Falcon's ALiBi models (falcon-rw-1b, falcon-rw-7b) open</source>
-            <translation>不支持使用旋转位置编码的 Falcon（alibi 为 false）；Falcon 的 ALiBi 模型（falcon-rw-1b、falcon-rw-7b）可以打开</translation>
-        </message>
-        <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
         </message>
@@ -2614,6 +2610,10 @@ your data</source>
         <message>
             <source>layer %1's %2 has %3 rows; config.json says %4 q, %5 k and %5 v rows</source>
             <translation>第 %1 层的 %2 有 %3 行；config.json 给出 %4 行 q、%5 行 k 和 %5 行 v</translation>
+        </message>
+        <message>
+            <source>layer %1's %2 has %3 rows; config.json says %4: %5 q heads, %6 k and %6 v heads of %7 rows</source>
+            <translation>第 %1 层的 %2 有 %3 行；config.json 说应有 %4 行：%5 个 q 头、%6 个 k 头和 %6 个 v 头，每个头 %7 行</translation>
         </message>
         <message>
             <source>layer %1's %2 has shape %3, not (%4, %5)</source>

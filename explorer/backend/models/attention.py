@@ -177,8 +177,10 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     elif "qkv_heads" in names:      # GPT-NeoX's nn.Linear: head h's q, k, v rows, then h + 1's; Falcon's: KV groups
         w = _projection(reader, names["qkv_heads"], layer, cfg.d_model)                 # ((H + 2 KV) hd, d)
         rows, kv = (cfg.n_heads + 2 * cfg.n_kv_heads) * hd, cfg.n_kv_heads           # (of H / KV q heads, k, v)
-        require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4 heads of %5 q, k and v rows",
-                layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
+        require(w.shape[0] == rows or kv != cfg.n_heads, "layer %1's %2 has %3 rows; config.json says %4 heads of "
+                "%5 q, k and v rows", layer, names["qkv_heads"], w.shape[0], cfg.n_heads, hd)
+        require(w.shape[0] == rows, "layer %1's %2 has %3 rows; config.json says %4: %5 q heads, %6 k and %6 v "
+                "heads of %7 rows", layer, names["qkv_heads"], w.shape[0], rows, cfg.n_heads, kv, hd)   # (Falcon's)
         bias = _bias(reader, names["qkv_heads_bias"], layer, rows) if cfg.qk_bias else np.float32(0.0)
         qkv = (x @ w.T + bias).reshape(len(x), kv, cfg.n_heads // kv + 2, hd)          # (n, KV, H/KV + 2, hd)
         q, k = qkv[:, :, :-2].reshape(len(x), -1), qkv[:, :, -2].reshape(len(x), -1)     # (n, H*hd), (n, KV*hd)

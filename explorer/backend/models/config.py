@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from explorer.backend.models import gemma_config, layer_attention, qwen_vl
 from explorer.backend.models.bloom import bloom_fields
-from explorer.backend.models.falcon import falcon_fields
+from explorer.backend.models.falcon import falcon_fields, falcon_position
 from explorer.backend.models.mpt import mpt_fields
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
@@ -44,7 +44,8 @@ class ModelConfig:
     head_dim: int
     vocab_size: int
     max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
-    position: str                   # "learned" | "rope" | "alibi" (BLOOM, MPT, Falcon-rw: a bias on the scores)
+    position: str                   # "learned" | "rope" | "alibi" (BLOOM, MPT, Falcon-rw: a bias on the scores;
+    #                                 Falcon's by its config's alibi flag)
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
@@ -184,6 +185,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
                              ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
+    position = ("rope" if family in ROPE_FAMILIES else falcon_position(cfg) if family == "falcon"   # (alibi or not)
+                else "alibi" if family in ALIBI_FAMILIES else "learned")
     if family == "gemma3":                 # what transformers' Gemma3TextConfig fills in (a multimodal
         cfg = {**gemma_config.GEMMA3_TEXT_DEFAULTS, **cfg}     # checkpoint's text_config lists few keys)
     if model_type in DEFAULT_THETA and "rope_theta" not in cfg:
@@ -206,7 +209,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
         d, heads, common = distilbert_common(cfg)
-    elif family in ("bloom", "mpt", "falcon"):   # ALiBi: their classes' names and defaults (models.bloom, mpt, falcon)
+    elif family in ("bloom", "mpt", "falcon"):   # their classes' names and defaults (models.bloom, mpt, falcon)
         common = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields}[family](cfg)
         d, heads = common["d_model"], common["n_heads"]
     elif family in ("bert", "opt"):
@@ -264,7 +267,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     if model_type in TYPED:                              # Gemma 3, OLMo 3: one RoPE per layer type; layer 0's
         own["type_ropes"] = type_ropes(cfg, family, model_type, common["max_positions"], runtime)
         _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
-    elif family in ROPE_FAMILIES:
+    elif position == "rope":                             # (Falcon with alibi false: Llama's RoPE keys)
         base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
     scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
@@ -280,9 +283,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
-        position="rope" if family in ROPE_FAMILIES else "alibi" if family in ALIBI_FAMILIES else "learned",
-        rope_base=base, rope_scaling=scaling,
-        embed_scale=scale,
+        position=position, rope_base=base, rope_scaling=scaling, embed_scale=scale,
         position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half

@@ -1,4 +1,5 @@
-"""Falcon with ALiBi (tiiuae/falcon-rw-1b, falcon-rw-7b), as transformers' modeling_falcon runs it. No Qt.
+"""Falcon, with ALiBi (tiiuae/falcon-rw-1b, falcon-rw-7b) or RoPE (falcon-7b, -40b, -180B, Falcon-11B), as
+transformers' modeling_falcon runs it. No Qt.
 
 FalconModel: X = word_embeddings[ids], nothing added for position. Layer 0 reads h.0.input_layernorm(X) (ln_attn
 where new_decoder_architecture keeps two norms) through one fused self_attention.query_key_value (bias when `bias`)
@@ -9,8 +10,12 @@ to bfloat16) and then divided by sqrt(head_dim): the bias is B_h(n) / sqrt(head_
 bf16(n)). PE Explorer shows (B_h(n) − B_h(m)) / sqrt(head_dim), the same softmax, 0 on the diagonal; its slopes are
 bf16(slope_h) / sqrt(head_dim), those on the logits: the bias is slope · (n − m) exactly only for slopes that are
 powers of 2 (up to 8 heads) and up to 256 tokens; falcon-rw-1b's 32 heads (2^-0.25 ...) round. transformers builds
-ln_attn only with parallel_attn, whatever new_decoder_architecture says. Falcon with rotary embeddings (alibi false:
-falcon-7b, falcon-40b) is refused.
+ln_attn only with parallel_attn, whatever new_decoder_architecture says.
+
+With alibi false (FalconConfig's default) the position is RoPE: FalconRotaryEmbedding is Llama's (rope_theta or
+rope_parameters, default 10,000; any rope type of rope_parameters / a 4.x rope_scaling, dynamic against
+max_position_embeddings) over the whole head, head_dim = hidden_size / num_attention_heads, and q and k turn
+rotate-half (pair (j, j + head_dim/2)) before q·k / sqrt(head_dim); nothing is added at the input either.
 """
 
 from __future__ import annotations
@@ -21,14 +26,17 @@ import numpy as np
 
 from explorer.backend.models.bloom import MAX_HEADS, alibi_slopes
 from explorer.backend.models.config_flags import aliased_int, flag, positive_int
-from explorer.errors import InputError, msg, require
+from explorer.errors import require
+
+
+def falcon_position(cfg: dict) -> str:
+    """A Falcon config.json's position: "alibi" where alibi is true, else "rope" (FalconConfig.rotary)."""
+    return "alibi" if flag(cfg, "alibi", False) else "rope"
 
 
 def falcon_fields(cfg: dict) -> dict:
-    """ModelConfig's fields of a FalconConfig config.json with alibi true (a 4.x n_embed wins over hidden_size)."""
-    if not flag(cfg, "alibi", False):
-        raise InputError(msg("Falcon with rotary embeddings (alibi false) is not supported; Falcon's ALiBi models "
-                             "(falcon-rw-1b, falcon-rw-7b) open"))
+    """ModelConfig's fields of a FalconConfig config.json (a 4.x n_embed wins over hidden_size); its RoPE settings,
+    with alibi false, are read as Llama's (config_rope.rope_scaling_of)."""
     d = aliased_int(cfg, "n_embed", "hidden_size", default=4544)
     heads = positive_int(cfg, "num_attention_heads", default=71)
     require(heads <= MAX_HEADS, "config.json: num_attention_heads is %1; at most %2 heads are read", heads,

@@ -79,10 +79,12 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # MPT (mpt-7b, mpt-30b): ALiBi of its own slopes (alibi_bias_max), a LayerNorm without bias, one fused Wqkv
             # without bias whose q, k, v are whole blocks (explorer...mpt)
             "mpt": "mpt",
-            # Falcon with alibi true (falcon-rw-1b, -7b): ALiBi made in bfloat16 and divided by sqrt(head_dim), a
-            # LayerNorm, one fused query_key_value in KV groups of q heads, k, v (explorer...falcon)
+            # Falcon: a LayerNorm, one fused query_key_value in KV groups of q heads, k, v; with alibi true
+            # (falcon-rw-1b, -7b) ALiBi made in bfloat16 and divided by sqrt(head_dim), else (falcon-7b, -40b,
+            # -180B) Llama's RoPE over the whole head (explorer...falcon)
             "falcon": "falcon"}
-ALIBI_FAMILIES = ("bloom", "mpt", "falcon")     # no position vectors; a bias on the scores (models.alibi_family)
+# no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
+ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
