@@ -1,4 +1,4 @@
-"""Falcon, with ALiBi (tiiuae/falcon-rw-1b, falcon-rw-7b) or RoPE (falcon-7b, -40b, -180B, Falcon-11B), as
+"""Falcon, with ALiBi (tiiuae/falcon-rw-1b, falcon-rw-7b) or RoPE (alibi false: falcon-7b, falcon-40b), as
 transformers' modeling_falcon runs it. No Qt.
 
 FalconModel: X = word_embeddings[ids], nothing added for position. Layer 0 reads h.0.input_layernorm(X) (ln_attn
