@@ -5,8 +5,9 @@ Each tiny random model is written as the converter's Qwen2VLModel / Qwen3VLTextM
 it (tests/gguf_glm_vl_writer.py: the text model's tensors as Hugging Face has them, mrope_section padded to four
 as rope.dimension_sections, no vision tower). A text token's positions are (p, p, p, 0) in llama.cpp; with
 sections that give no pair the fourth, its M-RoPE is plain RoPE, as transformers' for text; the pairs that take
-the fourth are unturned (position 0), which the tests check against transformers with their inv_freq set to 0. F16 files hold
-float16-rounded weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the model's own.
+the fourth are unturned (position 0), which the tests check against transformers with their inv_freq set to 0.
+F16 files hold float16-rounded weights exactly, so X, layer-0 q/k after RoPE and the causal softmax equal the
+model's own.
 """
 
 from __future__ import annotations
