@@ -34,7 +34,7 @@ import numpy as np
 from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
-from explorer.backend.models.gguf_learned import BLOCK_RE
+from explorer.backend.models.gguf_learned import BLOCK_RE, mapped_name
 from explorer.errors import require
 
 _TOP = {"token_embd.weight": "word_embeddings.weight", "token_embd_norm.weight": "word_embeddings_layernorm.weight",
@@ -48,12 +48,7 @@ QKV = ".self_attention.query_key_value."
 
 def bloom_hf_name(gguf_name: str) -> str | None:
     """The Hugging Face name of a `bloom` GGUF tensor (without `transformer.`), or None."""
-    if gguf_name in _TOP:
-        return _TOP[gguf_name]
-    m = BLOCK_RE.fullmatch(gguf_name)
-    if m and m.group(2) in _BLOCK:
-        return f"h.{int(m.group(1))}.{_BLOCK[m.group(2)]}.{m.group(3)}"
-    return None
+    return mapped_name(gguf_name, _TOP, "h", _BLOCK)
 
 
 def qkv_rows(name: str, n_rows: int, heads: int) -> np.ndarray | None:

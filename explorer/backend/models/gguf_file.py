@@ -61,8 +61,10 @@ _dequantizable: dict[int, bool] = {}
 
 def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
     """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown."""
-    if arch in LEARNED or arch in ALIBI_ARCHS:
-        return learned_hf_name(arch, gguf_name) if arch in LEARNED else ALIBI_ARCHS[arch][0](gguf_name)
+    if arch in LEARNED:
+        return learned_hf_name(arch, gguf_name)
+    if arch in ALIBI_ARCHS:
+        return ALIBI_ARCHS[arch][0](gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)

@@ -54,12 +54,17 @@ CONV1D = (".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".ml
 
 def learned_hf_name(arch: str, gguf_name: str) -> str | None:
     """The Hugging Face name of a `gpt2` / `bert` GGUF tensor (without the model prefix), or None."""
-    if gguf_name in _TOP[arch]:
-        return _TOP[arch][gguf_name]
+    return mapped_name(gguf_name, _TOP[arch], *_BLOCK[arch])
+
+
+def mapped_name(gguf_name: str, top: dict, stem: str, block: dict) -> str | None:
+    """A GGUF tensor's Hugging Face name by an architecture's tables: top (whole names), or blk.N.<key>.weight /
+    .bias as stem.N.<block[key]>.weight / .bias; None for a name in neither."""
+    if gguf_name in top:
+        return top[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
-    stem, names = _BLOCK[arch]
-    if m and m.group(2) in names:
-        return f"{stem}.{int(m.group(1))}.{names[m.group(2)]}.{m.group(3)}"
+    if m and m.group(2) in block:
+        return f"{stem}.{int(m.group(1))}.{block[m.group(2)]}.{m.group(3)}"
     return None
 
 

@@ -45,7 +45,7 @@ from explorer.backend.models.gguf_bloom import (
     refuse_unloaded,
 )
 from explorer.backend.models.gguf_header import Header
-from explorer.backend.models.gguf_learned import BLOCK_RE
+from explorer.backend.models.gguf_learned import BLOCK_RE, mapped_name
 from explorer.errors import require, shown
 
 _TOP = {"token_embd.weight": "wte.weight", "output_norm.weight": "norm_f.weight", "output_norm.bias": "norm_f.bias",
@@ -58,12 +58,7 @@ MAX_BIAS, CLAMP = "mpt.attention.max_alibi_bias", "mpt.attention.clamp_kqv"
 
 def mpt_hf_name(gguf_name: str) -> str | None:
     """The Hugging Face name of an `mpt` GGUF tensor (without `transformer.`), or None."""
-    if gguf_name in _TOP:
-        return _TOP[gguf_name]
-    m = BLOCK_RE.fullmatch(gguf_name)
-    if m and m.group(2) in _BLOCK:
-        return f"blocks.{int(m.group(1))}.{_BLOCK[m.group(2)]}.{m.group(3)}"
-    return None
+    return mapped_name(gguf_name, _TOP, "blocks", _BLOCK)
 
 
 def _number(value) -> bool:
