@@ -25,32 +25,16 @@ def tiny_bloom(folder, heads: int = 4, seed: int = 0):
     """A random BloomForCausalLM (heads of 8 channels, 2 layers), every parameter N(0, 0.5²) and the 2-D ones
     float16-exact, saved into folder with a byte-level BPE tokenizer as BLOOM's; (model, tokenizer)."""
     import torch
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-    from transformers import BloomConfig, BloomForCausalLM, PreTrainedTokenizerFast
+    from tokenizers import Regex, pre_tokenizers
+    from transformers import BloomConfig, BloomForCausalLM
 
-    from tests import gguf_arch_writer as aw
-
-    tokens, _, merges = fx.vocabulary()
     torch.manual_seed(seed)
-    config = BloomConfig(hidden_size=8 * heads, n_layer=2, n_head=heads, vocab_size=len(tokens) + 3,
+    config = BloomConfig(hidden_size=8 * heads, n_layer=2, n_head=heads, vocab_size=len(fx.vocabulary()[0]) + 3,
                          layer_norm_epsilon=0.01, bos_token_id=0, eos_token_id=0)
     config._attn_implementation = "eager"
-    model = BloomForCausalLM(config).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0.0, 0.5)
-    aw.fp16_exact(model)
-    bpe = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)},
-                               merges=[tuple(m.split(" ")) for m in merges], fuse_unk=False))
-    bpe.pre_tokenizer = pre_tokenizers.Sequence([
+    return lw.saved_with_bpe(BloomForCausalLM(config).eval(), folder, pre_tokenizers.Sequence([
         pre_tokenizers.Split(Regex(HF_SPLIT), behavior="isolated", invert=False),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-    bpe.decoder = decoders.ByteLevel()
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return model, tokenizer
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]))
 
 
 def reorder_qkv(arr: np.ndarray, heads: int) -> np.ndarray:

@@ -71,6 +71,27 @@ def save(folder, model, tokenizer) -> None:
     tokenizer.save_pretrained(folder)
 
 
+def saved_with_bpe(model, folder, pre_tokenizer):
+    """model with every parameter N(0, 0.5²) and its 2-D ones float16-exact (an F16 file holds them exactly),
+    saved into folder with a byte-level BPE tokenizer of the test vocabulary behind `pre_tokenizer`;
+    (model, tokenizer)."""
+    from tokenizers import Tokenizer, decoders, models
+    from transformers import PreTrainedTokenizerFast
+
+    from tests import gguf_arch_writer as aw
+
+    tokens, _, merges = fx.vocabulary()
+    _random(model)
+    aw.fp16_exact(model)
+    bpe = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)},
+                               merges=[tuple(m.split(" ")) for m in merges], fuse_unk=False))
+    bpe.pre_tokenizer = pre_tokenizer
+    bpe.decoder = decoders.ByteLevel()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
+    save(folder, model, tokenizer)
+    return model, tokenizer
+
+
 def converter_vocab(tokenizer, vocab_size: int) -> tuple[list[str], list[int]]:
     """get_vocab_base: tokens and token types in id order."""
     reverse = {i: t for t, i in tokenizer.get_vocab().items()}

@@ -21,30 +21,16 @@ def tiny_mpt(folder, heads: int = 4, seed: int = 0, eps: float = 1e-5, **attn):
     2-D ones float16-exact, saved into folder with a byte-level BPE tokenizer (GPT-2's pre-tokenizer, as
     gpt-neox-20b's); (model, tokenizer). attn: attn_config's keys (clip_qkv, ...)."""
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import MptConfig, MptForCausalLM, PreTrainedTokenizerFast
+    from tokenizers import pre_tokenizers
+    from transformers import MptConfig, MptForCausalLM
 
-    from tests import gguf_arch_writer as aw
-
-    tokens, _, merges = fx.vocabulary()
     torch.manual_seed(seed)
-    config = MptConfig(d_model=8 * heads, n_heads=heads, n_layers=2, max_seq_len=40, vocab_size=len(tokens) + 3,
-                       layer_norm_epsilon=eps, attn_config={"alibi": True, **attn}, bos_token_id=0, eos_token_id=0)
+    config = MptConfig(d_model=8 * heads, n_heads=heads, n_layers=2, max_seq_len=40,
+                       vocab_size=len(fx.vocabulary()[0]) + 3, layer_norm_epsilon=eps,
+                       attn_config={"alibi": True, **attn}, bos_token_id=0, eos_token_id=0)
     config._attn_implementation = "eager"
-    model = MptForCausalLM(config).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0.0, 0.5)
-    aw.fp16_exact(model)
-    bpe = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)},
-                               merges=[tuple(m.split(" ")) for m in merges], fuse_unk=False))
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)          # (GPT-2's regex, then bytes)
-    bpe.decoder = decoders.ByteLevel()
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return model, tokenizer
+    return lw.saved_with_bpe(MptForCausalLM(config).eval(), folder,
+                             pre_tokenizers.ByteLevel(add_prefix_space=False))   # (GPT-2's regex, then bytes)
 
 
 def write_mpt_gguf(path, model, tokenizer, folder, qtype: str = "F16", skip=(), replace=None,
