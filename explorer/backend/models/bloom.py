@@ -9,11 +9,11 @@ slope_h · n added (build_alibi_tensor), softmax-equal to slope_h · (n − m) f
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
 from explorer.backend.models.config_flags import aliased_int
+from explorer.backend.models.rope_float32 import loaded_torch
 from explorer.errors import require
 
 # BLOOM was trained on 2,048-token sequences (every size, 560m to 176B: SEQ_LEN 2048); BloomConfig has no field
@@ -42,9 +42,9 @@ def alibi_slopes(heads: int) -> np.ndarray:
     parts = [(2 ** (-(2 ** -(math.log2(p) - 3))), np.arange(1, 1 + p))]                 # (base, powers)
     if p != heads:
         parts.append((2 ** (-(2 ** -(math.log2(2 * p) - 3))), np.arange(1, 1 + 2 * min(p, heads - p), 2)))
-    torch = sys.modules.get("torch")
-    if torch is not None and not getattr(getattr(torch, "__spec__", None), "_initializing", True):
-        try:                             # (as models.rope_float32: a torch still being imported is not used)
+    torch = loaded_torch()
+    if torch is not None:
+        try:
             return np.concatenate([torch.pow(torch.full((), base, dtype=torch.float32),
                                              torch.as_tensor(powers, dtype=torch.int32)).numpy()
                                    for base, powers in parts]).astype(np.float32)

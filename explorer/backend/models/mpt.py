@@ -20,12 +20,12 @@ their last bits (16 heads: a few ulps).
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
 from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.config_flags import aliased_int, clip_qkv, flag, positive_int
+from explorer.backend.models.rope_float32 import loaded_torch
 from explorer.errors import InputError, msg, require, shown
 
 
@@ -79,10 +79,10 @@ def mpt_alibi_slopes(heads: int, bias_max: float = 8.0) -> np.ndarray:
     """Each head's slope as transformers' build_mpt_alibi_tensor makes it, in float32; (heads,). With torch loaded its
     own arithmetic (bit for bit), else numpy's float32 (within an ulp)."""
     p = 2 ** math.ceil(math.log2(heads))
-    torch = sys.modules.get("torch")
+    torch = loaded_torch()
     slopes = None
-    if torch is not None and not getattr(getattr(torch, "__spec__", None), "_initializing", True):
-        try:                    # (as bloom.alibi_slopes: a torch still being imported is not used)
+    if torch is not None:
+        try:
             base = torch.arange(1, p + 1, dtype=torch.int64).float() * (bias_max / p)
             slopes = (1.0 / torch.pow(2, base)).numpy()                               # (P,)
         except Exception:  # noqa: BLE001 - a torch that misbehaves: numpy's float32

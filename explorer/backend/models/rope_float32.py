@@ -25,13 +25,20 @@ def transformers_inv_freq(dim: int, base: float, scaling: RopeScaling, seq_len: 
     in). Loading torch for 64 numbers would cost a command ~1 s and ~190 MB; the window has it loaded
     (its device probe), and so does a notebook that uses transformers. The settings must have passed
     rope_scaling.inv_frequencies (its checks are not repeated here)."""
-    torch = sys.modules.get("torch")
-    if torch is None or getattr(getattr(torch, "__spec__", None), "_initializing", True):
-        return None                          # not loaded, or still being imported on another thread
+    torch = loaded_torch()
+    if torch is None:
+        return None
     try:
         return _inv_freq(torch, dim, base, scaling, seq_len, max_positions)
     except Exception:  # noqa: BLE001 - a torch that misbehaves: numpy's float32, the last bit apart
         return None
+
+
+def loaded_torch():
+    """torch when this process has imported it (the window's device probe, a notebook's transformers), else None:
+    not loaded, or still being imported on another thread. Never imports it."""
+    torch = sys.modules.get("torch")
+    return None if torch is None or getattr(getattr(torch, "__spec__", None), "_initializing", True) else torch
 
 
 def _inv_freq(torch, dim: int, base: float, scaling: RopeScaling, seq_len: int | None,
