@@ -91,7 +91,7 @@ ENTRIES = (
     ViewEntry("rope", QT_TRANSLATE_NOOP("Catalogue", "RoPE"), rope.RopeState, rope.rope_view,
               "state", ("max_len",), "q(m)·k(n) = Re Σᵢ qᵢ conj(kᵢ) e^{i(m−n)θᵢ}"),
     ViewEntry("alibi", QT_TRANSLATE_NOOP("Catalogue", "ALiBi"), alibi.AlibiState, alibi.alibi_view,
-              "state", ("max_len",), "score(i, j) += −m_h·|i − j|"),
+              "state", ("max_len", "model"), "score(i, j) += −m_h·|i − j|"),
     ViewEntry("distance", QT_TRANSLATE_NOOP("Catalogue", "Distance chart"), distance.DistanceState,
               distance.distance_view, "state", ("d_model", "max_len", "base"),
               "score factor against distance k, 1 at k = 0"),

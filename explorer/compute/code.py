@@ -155,20 +155,38 @@ def code_for(view: str, params: Params, state=None) -> str:
                "delta = torch.arange(-(max_len - 1), max_len, dtype=torch.float64)  # m - n",
                "result = torch.stack([rotate(q, m) @ rotate(k, 0.0) for m in delta]).numpy()"]
     elif view == "alibi":
-        heads = getattr(state, "heads", 8)
-        out = [f"# ALiBi: {heads} heads, max_len = {p.max_len}", "import torch", "",
-               f"heads, max_len = {heads}, {p.max_len}",
-               "n = 2 ** int(torch.log2(torch.tensor(float(heads))).floor())    # largest power of 2 <= heads",
-               "slopes = [2 ** (-8 * (h + 1) / n) for h in range(n)]",
-               "slopes += [2 ** (-8 * (h + 1) / (2 * n)) for h in range(0, 2 * n, 2)][: heads - n]",
-               "m = torch.tensor(slopes, dtype=torch.float64)                  # (heads,)",
-               "i = torch.arange(max_len)",
-               "bias = -m[:, None, None] * (i[:, None] - i[None, :]).abs()     # (heads, L, L)",
-               "result = bias.numpy()"]
+        out = _alibi_code(p, state)
     else:
         out = _header("PE table", p) + _pe_code(p.d_model, p.base, p.layout, p.dtype) + [
             "result = pe.numpy()                                              # (max_len, d_model)"]
     return _tidy(out)
+
+
+def _alibi_code(p: Params, state) -> list[str]:
+    """The ALiBi view's bias for every head over max_len: the formula's slopes for the state's heads (float64), or the
+    opened ALiBi model's as its transformers class makes them (BLOOM, MPT: float32; Falcon: bfloat16, ÷ √head_dim)."""
+    from explorer import catalogue
+    from explorer.compute import models
+
+    r = catalogue.entry("alibi").run(p, state)
+    heads, cfg = len(r.slopes), models.open_config(p.model) if r.model_name else None
+    dtype, falcon = "float64" if cfg is None else "float32", r.family == "falcon"
+    whose = f" of {r.model_name} ({r.family})" if cfg is not None else ""
+    out = [f"# ALiBi: {heads} heads{whose}, max_len = {p.max_len}", *(["import math"] if falcon else []),
+           "import torch", "", f"heads, max_len = {heads}, {p.max_len}",
+           "n = 2 ** int(torch.log2(torch.tensor(float(heads))).floor())    # largest power of 2 <= heads",
+           "slopes = [2 ** (-8 * (h + 1) / n) for h in range(n)]",
+           "slopes += [2 ** (-8 * (h + 1) / (2 * n)) for h in range(0, 2 * n, 2)][: heads - n]",
+           f"m = torch.tensor(slopes, dtype=torch.{dtype})                  # (heads,)"]
+    if falcon:     # transformers' build_alibi_tensor in bfloat16, then / sqrt(head_dim)
+        out += [f"head_dim = {cfg.head_dim}",
+                "j = torch.arange(max_len).to(torch.bfloat16)                     # positions in bfloat16 too",
+                "b = (m.to(torch.bfloat16)[:, None] * j[None, :]).float() / math.sqrt(head_dim)   # (heads, L)",
+                "bias = -(b[:, None, :] - b[:, :, None]).abs()                      # (heads, L, L)"]
+    else:
+        out += [f"i = torch.arange(max_len, dtype=torch.{dtype})",
+                "bias = -m[:, None, None] * (i[:, None] - i[None, :]).abs()     # (heads, L, L)"]
+    return out + ["result = bias.numpy()"]
 
 
 def _tidy(lines: list[str]) -> str:

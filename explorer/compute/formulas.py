@@ -38,16 +38,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "longest": QT_TRANSLATE_NOOP("Formulas", "longest"),
     "beyond": QT_TRANSLATE_NOOP("Formulas", "pairs longer than max_len"),
     "rot": QT_TRANSLATE_NOOP("Formulas", "one 2×2 rotation per frequency, independent of p"),
-    "heads": QT_TRANSLATE_NOOP("Formulas", "heads"),
     "rope": QT_TRANSLATE_NOOP("Formulas",
                               "each channel pair is rotated by its position; the score depends only on m − n"),
-    "alibi": QT_TRANSLATE_NOOP("Formulas", "no position vectors: a fixed penalty per distance"),
-    "alibi_low": QT_TRANSLATE_NOOP("Formulas", "the largest power of 2 up to the head count"),
-    "alibi_extra": QT_TRANSLATE_NOOP("Formulas",
-                                     "the other heads take every other slope of 2L heads: the authors' rule"),
-    # the view's titles and slope axis count heads from 0, m_h's h counts from 1 (as the Distance line says)
-    "drawn": QT_TRANSLATE_NOOP("Formulas", "ALiBi heads %1 (from 0) are h = %2 of %3 (from 1)"),
-    "drawn_one": QT_TRANSLATE_NOOP("Formulas", "ALiBi head %1 (from 0) is h = %2 of %3 (from 1)"),
     "other": QT_TRANSLATE_NOOP("Formulas", "This view compares variants built on the sinusoidal PE below."),
     #         (every view in the catalogue now has its own lines; "other" is left for a view added later)
     "minilm": QT_TRANSLATE_NOOP("Formulas", "trained MiniLM: word + learned position + token type"),
@@ -182,31 +174,6 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
     return out
 
 
-def _alibi(heads: int, lang: str) -> list[str]:
-    """ALiBi's score and slopes for `heads` heads, with the authors' rule where heads is no power of 2
-    (the largest power of 2 below, L, then every other slope of 2L heads), the slopes themselves, and the
-    drawn heads' h."""
-    from explorer.backend.alibi import power_of_2_below, slopes
-    from explorer.compute.alibi import shown_heads
-
-    m = slopes(heads)                                                         # (H,)
-    low = power_of_2_below(heads)
-    out = ["score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> − m<sub>h</sub> |i − j|", _w("alibi", lang)]
-    if low == heads:
-        out.append(f"m<sub>h</sub> = 2<sup>−8h/{heads}</sup>, h = 1 … {heads} ({_w('heads', lang)} = {heads})")
-    else:
-        out.append(f"m<sub>h</sub> = 2<sup>−8h/{low}</sup>, h = 1 … {low} "
-                   f"(L = {low}: {_w('alibi_low', lang)} {heads})")
-        out.append(f"m<sub>{low}+j</sub> = 2<sup>−4(2j−1)/{low}</sup>, j = 1 … {heads - low} "
-                   f"({_w('alibi_extra', lang)})")
-    shown = ", ".join(num(v, 4) for v in m[:4]) + (f", … {num(m[-1], 4)}" if heads > 4 else "")
-    out.append(f"m = {shown}")
-    drawn = shown_heads(heads)                                                # the heads whose bias is drawn
-    out.append(fill(_w("drawn" if len(drawn) > 1 else "drawn_one", lang), ", ".join(map(str, drawn)),
-                    ", ".join(str(h + 1) for h in drawn), heads))
-    return out
-
-
 def _view_lines(view: str, params: Params, cursor: int, lang: str, state, channel: int = 8) -> list[str]:
     if view == "frequencies":
         r = frequency_data.frequency_table(params)
@@ -232,7 +199,9 @@ def _view_lines(view: str, params: Params, cursor: int, lang: str, state, channe
                  "e<sup>i(m−n)θ<sub>i</sub></sup>"), _w("rope", lang),
                 f"θ<sub>i</sub> = {num(b)}<sup>−2i/{hd}</sup>, head_dim = {hd}, max_len = {params.max_len}"]
     if view == "alibi":
-        return _alibi(getattr(state, "heads", 8), lang)
+        from explorer.compute.formulas_alibi import alibi_lines
+
+        return alibi_lines(params, state, lang)
     if view in ("learned", "conventions", "distance", "precision", "check"):
         from explorer.compute import formulas_views as views
 

@@ -16,6 +16,14 @@
             <translation>因果（屏蔽未来的键）</translation>
         </message>
         <message>
+            <source>the opened model's heads</source>
+            <translation>打开的模型的头</translation>
+        </message>
+        <message>
+            <source>When the opened model uses ALiBi (BLOOM, MPT, Falcon-RW): its heads and the slopes its attention puts on the logits</source>
+            <translation>打开的模型使用 ALiBi（BLOOM、MPT、Falcon-RW）时：显示它的头，以及它的注意力加在 logits 上的斜率</translation>
+        </message>
+        <message>
             <source>head (from 0)</source>
             <translation>头（从 0 数）</translation>
         </message>
@@ -46,6 +54,26 @@
         <message>
             <source>%1 heads, slopes: %2</source>
             <translation>%1 个头，斜率：%2</translation>
+        </message>
+        <message>
+            <source>%1: %2 (%3)</source>
+            <translation>%1：%2（%3）</translation>
+        </message>
+        <message>
+            <source>%1. %2</source>
+            <translation>%1。%2</translation>
+        </message>
+        <message>
+            <source>Falcon: each slope and position rounded to bfloat16, then ÷ √head_dim, as on the logits</source>
+            <translation>Falcon：斜率和位置都先舍入到 bfloat16，再 ÷ √head_dim，与 logits 上的一致</translation>
+        </message>
+        <message>
+            <source>MPT's slopes, float32</source>
+            <translation>MPT 的斜率，float32</translation>
+        </message>
+        <message>
+            <source>BLOOM's slopes, float32</source>
+            <translation>BLOOM 的斜率，float32</translation>
         </message>
     </context>
     <context>
@@ -1082,6 +1110,10 @@ your data</source>
         <message>
             <source>%1 unpacks to %2 bytes; the check reads files up to %3 bytes</source>
             <translation>%1 解压后有 %2 字节；检查最多读取 %3 字节的文件</translation>
+        </message>
+        <message>
+            <source>%1 uses %2, not ALiBi: the formula's slopes for the heads chosen</source>
+            <translation>%1 使用 %2，不是 ALiBi：按所选头数显示公式的斜率</translation>
         </message>
         <message>
             <source>%1 vanished while it was read</source>
@@ -2660,6 +2692,10 @@ your data</source>
             <translation>layout 必须是 %1 之一，而不是 %2</translation>
         </message>
         <message>
+            <source>learned positions</source>
+            <translation>可学习的位置嵌入</translation>
+        </message>
+        <message>
             <source>learned_metric must be one of %1, not %2</source>
             <translation>learned_metric 必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -3725,12 +3761,16 @@ your data</source>
             <translation>每个频率一个 2×2 旋转，与 p 无关</translation>
         </message>
         <message>
-            <source>heads</source>
-            <translation>头数</translation>
-        </message>
-        <message>
             <source>each channel pair is rotated by its position; the score depends only on m − n</source>
             <translation>每对通道按位置旋转；得分只取决于 m − n</translation>
+        </message>
+        <message>
+            <source>This view compares variants built on the sinusoidal PE below.</source>
+            <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
+        </message>
+        <message>
+            <source>trained MiniLM: word + learned position + token type</source>
+            <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
         </message>
         <message>
             <source>no position vectors: a fixed penalty per distance</source>
@@ -3745,6 +3785,10 @@ your data</source>
             <translation>其余的头依次取 2L 个头的斜率中每隔一个的值：作者代码的规则</translation>
         </message>
         <message>
+            <source>heads</source>
+            <translation>头数</translation>
+        </message>
+        <message>
             <source>ALiBi heads %1 (from 0) are h = %2 of %3 (from 1)</source>
             <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
         </message>
@@ -3753,12 +3797,12 @@ your data</source>
             <translation>ALiBi 头 %1（从 0 数）即 %3 个头中的 h = %2（从 1 数）</translation>
         </message>
         <message>
-            <source>This view compares variants built on the sinusoidal PE below.</source>
-            <translation>此视图比较基于下面正弦位置编码的几种变体。</translation>
+            <source>the slopes of %1's %2 heads, as its attention puts them on the logits</source>
+            <translation>%1 的 %2 个头的斜率，与它的注意力加在 logits 上的一致</translation>
         </message>
         <message>
-            <source>trained MiniLM: word + learned position + token type</source>
-            <translation>训练好的 MiniLM：词向量 + 学到的位置 + 句段类型</translation>
+            <source>Falcon: slope and position rounded to bfloat16, ÷ √head_dim</source>
+            <translation>Falcon：斜率和位置舍入到 bfloat16，÷ √head_dim</translation>
         </message>
         <message>
             <source>extrapolated</source>

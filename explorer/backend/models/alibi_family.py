@@ -20,6 +20,12 @@ def slopes_of(cfg) -> np.ndarray:
 
 def bias_of(cfg, slopes: np.ndarray, n: int) -> np.ndarray:
     """The bias on n tokens' logits, (H, n, n) float32: slope_h · (n − m), Falcon's made in bfloat16."""
+    return bias_at(cfg, slopes, np.arange(n, dtype=np.float32))
+
+
+def bias_at(cfg, slopes: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """bias_of between the given positions (rows: queries m, columns: keys n); (H, r, r) float32 for `slopes`'
+    heads (Falcon: all cfg.n_heads, its slopes made again from the head count)."""
     if cfg.family == "falcon":
-        return falcon.falcon_bias(cfg.n_heads, cfg.head_dim, n)
-    return bloom.alibi_bias(slopes, n)
+        return falcon.falcon_bias_at(cfg.n_heads, cfg.head_dim, pos)
+    return bloom.alibi_bias_at(slopes, pos)

@@ -58,5 +58,10 @@ def alibi_bias(slopes: np.ndarray, n: int) -> np.ndarray:
     """slope_h · (n − m) for query m, key n (0 on the diagonal, negative for earlier keys; the causal model reads
     n <= m only); (H, n, n) float32. Row m differs from BLOOM's slope_h · n by slope_h · m, which the softmax
     cancels."""
-    pos = np.arange(n, dtype=np.float32)                                                 # (n,)
+    return alibi_bias_at(slopes, np.arange(n, dtype=np.float32))
+
+
+def alibi_bias_at(slopes: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """alibi_bias between the given positions (rows: queries, columns: keys); (H, len(pos), len(pos)) float32."""
+    pos = np.asarray(pos, dtype=np.float32)                                              # (r,)
     return (slopes.astype(np.float32)[:, None, None] * (pos[None, :] - pos[:, None])[None]).astype(np.float32)

@@ -72,6 +72,12 @@ def falcon_bias(heads: int, head_dim: int, n: int) -> np.ndarray:
     """(B_h(n) − B_h(m)) / sqrt(head_dim) for query m, key n, B_h(j) = bf16(bf16(slope_h) · bf16(j)) (torch makes
     the position j a bfloat16 too: 257 is 256); (H, n, n) float32.
     Row m differs from transformers' B_h(n) / sqrt(head_dim) by B_h(m) / sqrt(head_dim), which the softmax cancels."""
-    b = bf16(bf16(alibi_slopes(heads))[:, None] * bf16(np.arange(n, dtype=np.float32))[None, :])   # (H, n)
+    return falcon_bias_at(heads, head_dim, np.arange(n, dtype=np.float32))
+
+
+def falcon_bias_at(heads: int, head_dim: int, pos: np.ndarray) -> np.ndarray:
+    """falcon_bias between the given positions (rows: queries, columns: keys); (H, len(pos), len(pos)) float32."""
+    pos = np.asarray(pos, dtype=np.float32)
+    b = bf16(bf16(alibi_slopes(heads))[:, None] * bf16(pos)[None, :])                           # (H, r)
     b = b / np.float32(math.sqrt(head_dim))
-    return (b[:, None, :] - b[:, :, None]).astype(np.float32)                                   # (H, n, n)
+    return (b[:, None, :] - b[:, :, None]).astype(np.float32)                                   # (H, r, r)

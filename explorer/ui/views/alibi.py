@@ -14,7 +14,9 @@ from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.titles import set_title, title_over_axis
 from explorer.ui.views.ranges import labelled_span, set_extent
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
+from explorer.errors import localized
 from explorer.translations import fill
+from explorer.ui.i18n import current_language
 
 
 class AlibiView(PanelView):
@@ -27,6 +29,9 @@ class AlibiView(PanelView):
             "scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far."))
         self.heads_box = self.spin(self.tr("heads"), 1, min(MAX_HEADS, 64), self.state.heads, "heads")
         self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
+        self.model_box = self.check(self.tr("the opened model's heads"), self.state.model_slopes, "model_slopes")
+        self.model_box.setToolTip(self.tr("When the opened model uses ALiBi (BLOOM, MPT, Falcon-RW): its heads and "
+                                          "the slopes its attention puts on the logits"))
         self.slope_plot = self.plot(0, 0, self.tr("head (from 0)"), self.tr("slope m_h"),
                                     self.tr("slopes"), colspan=2 * data.ALIBI_SHOWN)
         self.slope_plot.setLogMode(y=True)
@@ -47,6 +52,8 @@ class AlibiView(PanelView):
         self.canvas.ci.layout.setRowStretchFactor(1, 3)
 
     def draw(self, r) -> None:
+        self.model_box.setEnabled(bool(r.params.model))      # (no model open: nothing to take)
+        self._show_heads(len(r.slopes) if r.model_name else None, r.state.heads)
         heads, log_slopes = np.arange(len(r.slopes), dtype=float), np.log10(r.slopes)
         self.slope_curve.setData(heads, log_slopes)
         move_points(self.slope_dots, heads, log_slopes)
@@ -69,14 +76,42 @@ class AlibiView(PanelView):
             panel.bar.show()
             h = r.shown[i]
             lo = -float(r.slopes[h]) * (n - 1)
+            if r.family == "falcon":      # positions rounded to bfloat16: the farthest key may read past n - 1
+                lo = min(lo, float(np.nanmin(r.bias[i])))
             # a labelled bottom end (-127.5 -> -150): the bar's last label was -100, its end unnamed
             panel.show(r.bias[i], 0, 0, span, span, labelled_span(min(lo, -1e-9), 0.0))
             set_extent(panel.plot, (0, span), (0, span))
             set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
-        self.set_readout(fill(self.tr("1 head, slope: %1"), shown) if len(r.slopes) == 1 else
-                         fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
+        text = (fill(self.tr("1 head, slope: %1"), shown) if len(r.slopes) == 1 else
+                fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
+        if r.model_name:
+            text = fill(self.tr("%1: %2 (%3)"), r.model_name, text, self._family_words(r.family))
+        elif r.note:
+            text = fill(self.tr("%1. %2"), localized(r.note, current_language()), text)
+        self.set_readout(text)
+
+    def _show_heads(self, model_heads: int | None, own_heads: int) -> None:
+        """The heads box: greyed with the model's head count in it (BLOOM-176B's 112 too), or the state's own.
+        Changed only when it differs (a new range re-lays out the view: each step of a slider would)."""
+        box, top = self.heads_box, max(min(MAX_HEADS, 64), model_heads or 0)
+        value, enabled = model_heads or own_heads, model_heads is None
+        if (box.maximum(), box.value(), box.isEnabled()) == (top, value, enabled):
+            return
+        box.blockSignals(True)
+        box.setMaximum(top)
+        box.setValue(value)
+        box.setEnabled(enabled)
+        box.blockSignals(False)
+
+    def _family_words(self, family: str) -> str:
+        """How the model's family makes the slopes shown, in the UI's language."""
+        if family == "falcon":
+            return self.tr("Falcon: each slope and position rounded to bfloat16, then ÷ √head_dim, as on the logits")
+        if family == "mpt":
+            return self.tr("MPT's slopes, float32")
+        return self.tr("BLOOM's slopes, float32")
 
 
 def _axis_heads(heads: int) -> int:
