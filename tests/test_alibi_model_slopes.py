@@ -38,7 +38,7 @@ def test_bloom_slopes_and_bias_are_build_alibi_tensors(tmp_path, causal):
     n = 700                                                                     # strided by 6: 117 rows
     r = alibi_view(Params(max_len=n, model=str(tmp_path / "bloom")), AlibiState(causal=causal))
     keys = build_alibi_tensor(torch.ones(1, n, dtype=torch.long), 6, torch.float32)[:, 0].numpy()    # (H, n) m_h j
-    assert (r.model_name, r.family, r.note, r.shown) == ("bloom", "bloom", "", shown_heads(6))
+    assert (r.model_name, r.family, r.reason, r.shown) == ("bloom", "bloom", "", shown_heads(6))
     np.testing.assert_array_equal(r.slopes, keys[:, 1])
     assert len(r.slopes) == 6 and r.state.heads == 8          # the model's heads, not the box's
     np.testing.assert_array_equal(r.positions, np.arange(0, n, 6))
@@ -81,13 +81,14 @@ def test_a_rope_model_a_bad_path_and_the_box_off_give_the_formula(tmp_path):
 
     r = alibi_view(Params(model="smollm2"), AlibiState(heads=12))
     assert r.model_name == "" and np.array_equal(r.slopes, formula.slopes(12))
-    assert "uses RoPE, not ALiBi" in r.note and "SmolLM2" in r.note
-    assert "不是 ALiBi" in localized(r.note, "zh_CN")
+    assert "uses RoPE, not ALiBi" in r.reason and "SmolLM2" in r.reason and r.note_kind == "rope"
+    assert "不是 ALiBi" in localized(r.reason, "zh_CN")
     r = alibi_view(Params(model=str(tmp_path / "missing")), AlibiState(heads=3))
-    assert r.model_name == "" and len(r.slopes) == 3 and "missing" in r.note and "\n" not in r.note
+    assert r.model_name == "" and len(r.slopes) == 3 and "missing" in r.reason and "\n" not in r.reason
+    assert r.note_kind == "failed"
     _build(tmp_path / "bloom", heads=4)
     r = alibi_view(Params(model=str(tmp_path / "bloom")), AlibiState(heads=5, model_slopes=False))
-    assert (r.model_name, r.note) == ("", "") and np.array_equal(r.slopes, formula.slopes(5))
+    assert (r.model_name, r.reason) == ("", "") and np.array_equal(r.slopes, formula.slopes(5))
     r = catalogue.entry("alibi").run(Params(model=str(tmp_path / "bloom")), AlibiState())
     assert r.model_name == "bloom" and len(r.slopes) == 4      # the worker's call reads the model
 

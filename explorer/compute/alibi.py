@@ -42,7 +42,8 @@ class AlibiResult:
     state: AlibiState
     model_name: str = ""      # whose slopes these are ("" : the formula's, for state.heads)
     family: str = ""          # bloom | mpt | falcon when model_name is set
-    note: str = ""            # why the opened model's slopes are not shown (a Message), else ""
+    note_kind: str = ""       # "" | "rope" / "learned" (the opened model has no ALiBi) | "failed" (cannot be read)
+    reason: str = ""          # why the opened model's slopes are not shown (a Message), else ""
 
 
 def shown_heads(heads: int) -> tuple[int, ...]:
@@ -62,17 +63,18 @@ def _shown_bias(signed: np.ndarray, causal: bool) -> np.ndarray:
 
 
 def model_alibi(spec: str):
-    """(model, None) for the opened model `spec` when it uses ALiBi, else (None, why not: a Message)."""
+    """(model, "", "") for the opened model `spec` when it uses ALiBi, else (None, note_kind, why not: a Message)."""
     from explorer.compute import models
 
     try:
         model = models.open_cached(spec)
     except InputError as exc:
-        return None, message_of(exc)
-    if model.config.position != "alibi":
-        kind = "RoPE" if model.config.position == "rope" else msg("learned positions")
-        return None, msg("%1 uses %2, not ALiBi: the formula's slopes for the heads chosen", model.name, kind)
-    return model, None
+        return None, "failed", message_of(exc)
+    position = model.config.position
+    if position != "alibi":
+        kind = "RoPE" if position == "rope" else msg("learned positions")
+        return None, position, msg("%1 uses %2, not ALiBi: the formula's slopes for the heads chosen", model.name, kind)
+    return model, "", ""
 
 
 def _model_view(model, state: AlibiState, params: Params) -> AlibiResult:
@@ -102,18 +104,18 @@ def alibi_view(params: Params, state: AlibiState = AlibiState()) -> AlibiResult:
 @lru_cache(maxsize=4)
 def _alibi_view(params: Params, state: AlibiState, spec: str, stamp: tuple) -> AlibiResult:
     """alibi_view for the model `spec` ("": none) whose files have `stamp` (a changed file: computed again)."""
-    note = ""
+    kind, reason = "", ""
     if spec:
-        model, note = model_alibi(spec)
+        model, kind, reason = model_alibi(spec)
         if model is not None:
             try:
                 return _model_view(model, state, params)
             except InputError as exc:
-                note = message_of(exc)
+                kind, reason = "failed", message_of(exc)
     m = alibi.slopes(state.heads)
     shown = shown_heads(state.heads)
     pos, full = alibi.bias_strided(state.heads, params.max_len, IMAGE_ROWS, state.causal)
     b = full[list(shown)].astype(np.float32)                                   # (S, rows, rows)
     b[np.isinf(b)] = np.nan   # masked (causal) cells: drawn transparent
     frozen(m, pos, b)
-    return AlibiResult(m, shown, pos, b, params, state, note=note)
+    return AlibiResult(m, shown, pos, b, params, state, note_kind=kind, reason=reason)

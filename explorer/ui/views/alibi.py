@@ -88,8 +88,8 @@ class AlibiView(PanelView):
                 fill(self.tr("%1 heads, slopes: %2"), str(len(r.slopes)), shown + more))
         if r.model_name:
             text = fill(self.tr("%1: %2 (%3)"), r.model_name, text, self._family_words(r.family))
-        elif r.note:
-            text = fill(self.tr("%1. %2"), localized(r.note, current_language()), text)
+        elif r.reason:
+            text = fill(self.tr("%1. %2"), localized(r.reason, current_language()), text)
         self.set_readout(text)
 
     def _show_heads(self, model_heads: int | None, own_heads: int) -> None:
