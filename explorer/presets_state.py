@@ -56,6 +56,12 @@ def preset_values(preset: Preset | str) -> list[tuple[str, str, object]]:
 def apply_preset(state, preset: Preset | str):
     """`state` with every value the preset sets; other settings (text, view, colour ...) kept."""
     p = get_preset(preset) if isinstance(preset, str) else preset
+    return replace(preset_values_applied(state, p), preset=p.name)
+
+
+def preset_values_applied(state, p: Preset):
+    """`state` with every value of preset_values(p) set, the State's preset name left as it was (a Preset made
+    from an opened model's config is no bundled one: explorer.model_settings)."""
     values = preset_values(p)
     params = {f: v for where, f, v in values if where == "params"}
     out = state.with_params(**params)
@@ -63,7 +69,7 @@ def apply_preset(state, preset: Preset | str):
         changes = {f: v for where, f, v in values if where == name}
         view_state = out.views[name]
         out = replace(out, views=out.views.replace(name, replace(view_state, **changes)))
-    return replace(out, preset=p.name)
+    return out
 
 
 def preset_overrides(state) -> list[tuple[str, str, object, object]]:

@@ -27,7 +27,8 @@ def add_parsers(sub, kinds, parser_class) -> None:
         view.add_argument("--" + name.replace("_", "-"), type=kind, dest=name, default=None,
                           help="shared parameter (overrides the scene)")
     view.add_argument("--preset", metavar="NAME", default=None,
-                      help="a model preset (see `pe-explorer presets`); flags override its values")
+                      help="a model preset (see `pe-explorer presets`), or `model`: the --model's own "
+                           "settings; flags override its values")
     view.add_argument("-o", "--output", required=True, help="FILE.npz")
 
 
@@ -53,9 +54,9 @@ def view_arrays(args) -> dict:
 
     state = load_scene(args.scene).state if args.scene else State()
     if getattr(args, "preset", None) is not None:
-        from explorer.presets_state import apply_preset
+        from explorer.model_settings import with_preset
 
-        state = apply_preset(state, args.preset)
+        state = with_preset(state, args.preset, args.model)
     overrides = {k: getattr(args, k) for k in PARAM_FLAGS if getattr(args, k) is not None}
     if overrides.get("model"):              # --model: the tokens view shows that model's rows
         overrides["embedding_source"] = "model"

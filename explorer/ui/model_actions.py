@@ -98,6 +98,9 @@ class ModelActions(QObject):
         self.close_action = QAction(self.tr("&No model (untrained table)"), window)
         self.close_action.triggered.connect(self.no_model)
         self.submenu.addAction(self.close_action)
+        self.settings_action = QAction(self.tr("Use the opened model's &settings in the views"), window)
+        self.settings_action.triggered.connect(self.use_model_settings)
+        self.submenu.addAction(self.settings_action)
         self.submenu.aboutToShow.connect(self.update_shipped)
         menu.insertSeparator(first)
         self.update_shipped()
@@ -108,6 +111,7 @@ class ModelActions(QObject):
         from explorer.backend.pretrained import minilm_available
 
         self.submenu.setToolTipsVisible(True)
+        self.settings_action.setEnabled(bool(self.window.controller.params.model))
         for spec, reason in (("smollm2", smollm2_missing()), ("minilm", minilm_available())):
             act = self.shipped[spec]
             act.setEnabled(reason is None)
@@ -136,6 +140,26 @@ class ModelActions(QObject):
         c = self.window.controller
         source = "untrained" if c.params.embedding_source == "model" else c.params.embedding_source
         c.update(model="", embedding_source=source)
+
+    def use_model_settings(self) -> None:
+        """The opened model's d_model, context, heads and RoPE (or ALiBi heads) in every view, as a preset of it
+        would set them (explorer.model_settings); the status bar says what was set, or why not in one line."""
+        from explorer.model_settings import apply_model_settings, preset_of_model
+        from explorer.presets_state import preset_line
+
+        c, lang = self.window.controller, current_language()
+        config = models.open_config(c.params.model) if c.params.model else None
+        if config is None:
+            self.window.statusBar().showMessage(self.tr("Open a model first: its settings are read from it"), 8000)
+            return
+        try:
+            state, preset = apply_model_settings(c.state, config), preset_of_model(config)
+        except InputError as exc:
+            self.window.statusBar().showMessage(error_text(exc, lang), 10000)
+            return
+        c.set_state(state)
+        self.window.statusBar().showMessage(fill(self.tr("The views now use the model's own settings: %1"),
+                                                 preset_line(preset, lang)), 12000)
 
     # loading ------------------------------------------------------------------------------------
     def open_spec(self, spec: str) -> None:

@@ -1732,6 +1732,10 @@ your data</source>
             <translation>--lang 必须是 en 或 zh_CN，而不是 %1</translation>
         </message>
         <message>
+            <source>--preset model takes the settings of the model given with --model; give --model</source>
+            <translation>--preset model 取用 --model 所给模型的设置；请给出 --model</translation>
+        </message>
+        <message>
             <source>--size must be between %1 and %2 pixels a side; got %3</source>
             <translation>--size 每边必须在 %1 到 %2 像素之间；实际为 %3</translation>
         </message>
@@ -4637,6 +4641,10 @@ your data</source>
             <translation>不用模型（未训练的表）(&amp;N)</translation>
         </message>
         <message>
+            <source>Use the opened model's &amp;settings in the views</source>
+            <translation>在各视图中使用打开的模型的设置(&amp;S)</translation>
+        </message>
+        <message>
             <source>Open model: a .gguf file, or a file of a Hugging Face folder</source>
             <translation>打开模型：一个 .gguf 文件，或 Hugging Face 文件夹中的一个文件</translation>
         </message>
@@ -4647,6 +4655,14 @@ your data</source>
         <message>
             <source>Open a Hugging Face model folder</source>
             <translation>打开 Hugging Face 模型文件夹</translation>
+        </message>
+        <message>
+            <source>Open a model first: its settings are read from it</source>
+            <translation>请先打开一个模型：设置从模型中读取</translation>
+        </message>
+        <message>
+            <source>The views now use the model's own settings: %1</source>
+            <translation>各视图现在使用该模型自己的设置：%1</translation>
         </message>
         <message>
             <source>Opening %1… (reading headers only)</source>
