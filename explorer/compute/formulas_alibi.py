@@ -15,8 +15,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "alibi_low": QT_TRANSLATE_NOOP("Formulas", "the largest power of 2 up to the head count"),
     "alibi_extra": QT_TRANSLATE_NOOP("Formulas",
                                      "the other heads take every other slope of 2L heads: the authors' rule"),
-    # the view's titles and slope axis count heads from 0, m_h's h counts from 1 (as the Distance line says)
     "heads": QT_TRANSLATE_NOOP("Formulas", "heads"),
+    # the view's titles and slope axis count heads from 0, m_h's h counts from 1 (as the Distance line says)
     "drawn": QT_TRANSLATE_NOOP("Formulas", "ALiBi heads %1 (from 0) are h = %2 of %3 (from 1)"),
     "drawn_one": QT_TRANSLATE_NOOP("Formulas", "ALiBi head %1 (from 0) is h = %2 of %3 (from 1)"),
     "alibi_model": QT_TRANSLATE_NOOP("Formulas", "the slopes of %1's %2 heads, as its attention puts them on the "
