@@ -88,6 +88,7 @@ ARCHS = {
     "granite": Arch("granite", "GraniteForCausalLM", True, 0.0, ("hidden_act", "silu")),
     # (GraniteMoeModel writes GraniteMoeForCausalLM and GraniteMoeSharedForCausalLM as granitemoe: the same attention)
     "granitemoe": Arch("granitemoe", "GraniteMoeForCausalLM", True, 0.0, ("hidden_act", "silu")),
+    "smollm3": Arch("smollm3", "SmolLM3ForCausalLM", True, 0.0, ("hidden_act", "silu")),   # gguf_smollm3.py
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
@@ -113,9 +114,9 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
-# qwen3vl.cpp, qwen3vl-moe.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
-                   "qwen3vlmoe")
+                   "qwen3vlmoe", "smollm3")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

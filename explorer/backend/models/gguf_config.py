@@ -25,6 +25,7 @@ from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
+from explorer.backend.models.gguf_smollm3 import smollm3_config
 from explorer.errors import require, shown
 
 
@@ -39,7 +40,7 @@ YARN_UNREAD = ("attn_factor",)
 
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
-    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2,
+    their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2,
     bert, bloom, mpt); InputError for others."""
     f = header.fields
@@ -134,6 +135,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         qwen_vl_config(f, arch, config, where)
     if arch in ("granite", "granitemoe"):  # their two multipliers, as llama.cpp's granite graph reads them
         granite_scales(f, config, where, arch)
+    if arch == "smollm3":                  # llama.cpp's every-4th-layer NoPE; every layer's q/k/v
+        smollm3_config(config, header.tensors, where)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
     if arch == "starcoder2":               # Starcoder2Config reads use_bias (default true), not attention_bias
