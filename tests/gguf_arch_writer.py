@@ -1,9 +1,10 @@
 """Write a tiny transformers model of any RoPE family as llama.cpp's convert_hf_to_gguf.py would.
 
-llama: q/k rows (and their biases) permuted with LlamaModel.permute; granite: the same (GraniteModel(LlamaModel))
-and its multipliers as granite.embedding_scale / attention.scale / residual_scale / logit_scale, each written
-only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3: stored as Hugging Face
-has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm / attn_k_norm;
+llama: q/k rows (and their biases) permuted with LlamaModel.permute; smollm3: the same (SmolLM3Model(LlamaModel));
+granite: the same (GraniteModel(LlamaModel)) and its multipliers as granite.embedding_scale / attention.scale /
+residual_scale / logit_scale, each written only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3:
+stored as Hugging Face has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm /
+attn_k_norm;
 gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
@@ -15,6 +16,8 @@ import numpy as np
 
 from tests import gguf_fixtures as fx
 
+# LlamaModel and its subclasses (GraniteModel, SmolLM3Model): rope.dimension_count, q/k rows permuted
+LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3")
 BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm"})
 
 
@@ -40,7 +43,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     fx.add_shape_metadata(w, cfg)
     if arch != "gemma":                       # GemmaModel writes no freq base (llama.cpp's default 10000)
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
-    if arch in ("llama", "granite", "granitemoe"):
+    if arch in LLAMA_LIKE:
         w.add_rope_dimension_count(head_dim)
     if arch in ("granite", "granitemoe"):
         read = cfg.to_dict() if hparams is None else hparams
@@ -63,9 +66,9 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         if ".block_sparse_moe." in hf or ".shared_mlp." in hf:     # (Granite MoE's experts: never read)
             continue
         name = gguf_name(hf)
-        if arch in ("llama", "granite", "granitemoe") and ".self_attn.q_proj." in hf:
+        if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
-        elif arch in ("llama", "granite", "granitemoe") and ".self_attn.k_proj." in hf:
+        elif arch in LLAMA_LIKE and ".self_attn.k_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)
