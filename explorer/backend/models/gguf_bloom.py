@@ -51,13 +51,17 @@ def bloom_hf_name(gguf_name: str) -> str | None:
     return mapped_name(gguf_name, _TOP, "h", _BLOCK)
 
 
-def qkv_rows(name: str, n_rows: int, heads: int) -> np.ndarray | None:
-    """Index g with hf[r] = gguf[g[r]] for a query_key_value weight / bias of 3 d rows (the converter's q; k; v
-    back into BLOOM's per head q, k, v); None for other tensors."""
+def qkv_rows(name: str, n_rows: int, heads: int, kv: int | None = None) -> np.ndarray | None:
+    """Index g with hf[r] = gguf[g[r]] for a query_key_value weight / bias of (H + 2 KV) hd rows (the converter's all
+    q; all k; all v back into KV groups of H / KV q heads, k, v: BLOOM's per head q, k, v where KV = H, the default;
+    Falcon's, gguf_falcon.py); None for other tensors."""
     if QKV not in name:
         return None
-    rows = np.arange(n_rows).reshape(3, heads, n_rows // (3 * heads))      # (3, H, hd): the stored row of each
-    return rows.transpose(1, 0, 2).reshape(-1)                              # (3d,) in BLOOM's (H, 3, hd) order
+    kv = heads if kv is None else kv
+    rows = np.arange(n_rows).reshape(heads + 2 * kv, n_rows // (heads + 2 * kv))     # (H + 2 KV, hd): stored rows
+    q = rows[:heads].reshape(kv, heads // kv, -1)                                     # (KV, H / KV, hd)
+    k, v = rows[heads:heads + kv, None], rows[heads + kv:, None]                      # (KV, 1, hd) each
+    return np.concatenate([q, k, v], axis=1).reshape(-1)                              # ((H + 2 KV) hd,)
 
 
 def bloom_config(header: Header, where: str) -> dict:

@@ -47,8 +47,8 @@ _BLOCK = {
                                "ffn_down": "output.dense", "layer_output_norm": "output.LayerNorm"}),
 }
 # (ASCII digits without leading zeros: "blk.00." or another script's digits would alias layer 0, which
-# llama.cpp never reads)
-BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight|bias)")
+# llama.cpp never reads; a kind may end in digits: falcon's attn_norm_2)
+BLOCK_RE = re.compile(r"blk\.(0|[1-9][0-9]*)\.([a-z_]+[0-9]*)\.(weight|bias)")
 CONV1D = (".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".mlp.c_proj.weight")
 
 
