@@ -1276,6 +1276,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；%5 每个头各有一个键/值头（%4）</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; PE Explorer reads a falcon file without RoPE scaling (llama.cpp's converter writes none)</source>
+            <translation>%1：元数据 %2 为 %3；PE Explorer 只读取没有 RoPE 缩放的 falcon 文件（llama.cpp 的转换器不写入缩放）</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; PE Explorer shows MPT's ALiBi slopes for 8 only (transformers' MPT makes them with 8, llama.cpp with the file's)</source>
             <translation>%1：元数据 %2 为 %3；PE Explorer 只显示取 8 时 MPT 的 ALiBi 斜率（transformers 的 MPT 总用 8 生成，llama.cpp 则用文件中的值）</translation>
         </message>
@@ -1510,6 +1514,10 @@ your data</source>
         <message>
             <source>%1: tensor %2 is a learned position table, which llama.cpp's mpt adds to X; PE Explorer reads MPT with ALiBi alone</source>
             <translation>%1：张量 %2 是学习得到的位置表，llama.cpp 的 mpt 会把它加到 X 上；PE Explorer 只按 ALiBi 读取 MPT</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is in layer %3 but not in layer 0; PE Explorer reads one norm layout for every layer</source>
+            <translation>%1：张量 %2 出现在第 %3 层却不在第 0 层；PE Explorer 对每一层读取同一种归一化布局</translation>
         </message>
         <message>
             <source>%1: tensor %2 is missing</source>

@@ -103,12 +103,12 @@ ARCHS = {
     # (Qwen2VLModel writes Qwen2-VL and Qwen2.5-VL alike: the same text model)
     "qwen2vl": Arch("qwen2_vl_text", "Qwen2VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
     "qwen3vl": Arch("qwen3_vl_text", "Qwen3VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
-    "qwen3vlmoe": Arch("qwen3_vl_moe_text", "Qwen3VLMoeForConditionalGeneration", False, 0.0,
-                       ("hidden_act", "silu")),
+    "qwen3vlmoe": Arch("qwen3_vl_moe_text", "Qwen3VLMoeForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
     "bloom": Arch("bloom", "BloomForCausalLM", False, 0.0, ("hidden_act", "gelu")),     # ALiBi: gguf_bloom.py
     "mpt": Arch("mpt", "MPTForCausalLM", False, 0.0, ("hidden_act", "gelu")),           # ALiBi: gguf_mpt.py
+    "falcon": Arch("falcon", "FalconForCausalLM", False, 0.0, ("activation", "gelu")),  # RoPE: gguf_falcon.py
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same

@@ -15,13 +15,13 @@ from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_cohere import cohere_config
 from explorer.backend.models.gguf_deepseek import deepseek_config
+from explorer.backend.models.gguf_falcon import FUSED_ARCHS
 from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, layer_count
 from explorer.backend.models.gguf_glm import GLM_ARCHS, glm_config
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.backend.models.gguf_llama4 import llama4_config
-from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
@@ -42,7 +42,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2,
-    bert, bloom, mpt); InputError for others."""
+    bert, bloom, mpt, falcon); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -51,8 +51,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     spec = arch_of(f, where)
     if spec.learned:
         return learned_config(header, arch, where)
-    if arch in ALIBI_ARCHS:                # ALiBi, no RoPE keys (gguf_bloom.py, gguf_mpt.py)
-        return ALIBI_ARCHS[arch][1](header, where)
+    if arch in FUSED_ARCHS:                # their own keys (gguf_bloom.py, gguf_mpt.py: ALiBi; gguf_falcon.py)
+        return FUSED_ARCHS[arch][1](header, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)
     kv = _int(f, f"{arch}.attention.head_count_kv", where, default=heads)

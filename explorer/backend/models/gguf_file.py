@@ -11,7 +11,8 @@ Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off 
 Phi-3 and Phi-2 have names and keys of their own (gguf_gemma_phi3.py). The metadata becomes a config.json-like
 dict in gguf_config.py. `gpt2` and `bert` (learned positions) have their own names and config
 (gguf_learned.py); GPT-2's Conv1D weights, which the converter transposed, are transposed back. `bloom` (ALiBi):
-gguf_bloom.py, its fused q; k; v rows put back head by head; `mpt` (ALiBi): gguf_mpt.py.
+gguf_bloom.py, its fused q; k; v rows put back head by head; `mpt` (ALiBi): gguf_mpt.py; `falcon` (rotary):
+gguf_falcon.py, its fused q; k; v rows put back in KV groups.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from explorer.backend.models.gguf_archs import (
 from explorer.backend.models.gguf_bloom import qkv_rows
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
+from explorer.backend.models.gguf_falcon import FUSED_ARCHS, falcon_hf_name
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
 from explorer.backend.models.gguf_glm import NAMES as GLM_NAMES
 from explorer.backend.models.gguf_gpt_oss import BARE
@@ -42,7 +44,6 @@ from explorer.backend.models.gguf_learned import (
     learned_hf_name,
     transposed,
 )
-from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS, apply_rope_freqs
 from explorer.backend.models.gguf_vocab import tokenizer_from_metadata
 from explorer.errors import InputError, msg, os_reason, require
@@ -59,12 +60,15 @@ WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one g
 _dequantizable: dict[int, bool] = {}
 
 
-def hf_name(gguf_name: str, arch: str = "llama") -> str | None:
-    """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown."""
+def hf_name(gguf_name: str, arch: str = "llama", tensors=()) -> str | None:
+    """Hugging Face name (without the `model.` prefix) of a GGUF tensor name of `arch`, or None if unknown (tensors:
+    the file's names, which tell a falcon layer's attn_norm: ln_mlp beside attn_norm_2)."""
     if arch in LEARNED:
         return learned_hf_name(arch, gguf_name)
-    if arch in ALIBI_ARCHS:
-        return ALIBI_ARCHS[arch][0](gguf_name)
+    if arch == "falcon":
+        return falcon_hf_name(gguf_name, tensors)
+    if arch in FUSED_ARCHS:
+        return FUSED_ARCHS[arch][0](gguf_name)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)
@@ -109,10 +113,11 @@ class GGUFTensorReader:
         unread = {"k_b": "self_attn.kv_b_proj.weight", "kv_b": "self_attn.k_b_proj.weight"}.get(
             config.get("kv_b_layout"))            # (deepseek2: the one llama.cpp does not read, by is_mla)
         for gname, info in header.tensors.items():
-            name = hf_name(gname, arch)
+            name = hf_name(gname, arch, header.tensors)
             if name is not None and not (unread and name.endswith(unread)):
                 self._info[name] = info
         self._heads = {"q_proj": config.get("num_attention_heads"), "k_proj": config.get("num_key_value_heads")}
+        self._kv = config.get("num_kv_heads")            # (falcon's KV groups; None: BLOOM's one a head)
         self._arch = arch_of(header.fields, str(path))
         self._transposed = {name for name in self._info if transposed(arch, name)}   # GPT-2's Conv1D weights
 
@@ -136,7 +141,8 @@ class GGUFTensorReader:
             require(n_rows % (2 * heads) == 0, "%1: %2 has %3 rows, not 2 x %4 heads", self._path, name, n_rows,
                                                heads)
             return unpermute_rows(n_rows, heads)
-        return qkv_rows(name, n_rows, self._heads["q_proj"]) if self._arch.model_type == "bloom" else None
+        fused = self._arch.model_type in ("bloom", "falcon")
+        return qkv_rows(name, n_rows, self._heads["q_proj"], self._kv) if fused else None
 
     def _pread(self, start: int, n: int) -> bytes:
         try:
@@ -236,12 +242,12 @@ def open_gguf(path) -> tuple[dict, GGUFTensorReader, object]:
         config = config_from_metadata(header, where)
         arch = header.fields["general.architecture"]              # (gemma3's model_type is gemma3_text)
         for info in header.tensors.values():
-            if hf_name(info.name, arch) is not None:
+            if hf_name(info.name, arch, header.tensors) is not None:
                 import gguf
 
                 require(_can_dequantize(info.ggml_type), "%1: tensor %2 is stored as %3, which cannot be "
                     "dequantized here", where, repr(info.name), gguf.GGMLQuantizationType(info.ggml_type).name)
-        check = (check_learned_layer0 if arch in LEARNED else ALIBI_ARCHS[arch][2] if arch in ALIBI_ARCHS
+        check = (check_learned_layer0 if arch in LEARNED else FUSED_ARCHS[arch][2] if arch in FUSED_ARCHS
                  else check_rope_layer0)
         check(header, config, where)
         if ROPE_FREQS in header.tensors and arch not in LEARNED:

@@ -56,6 +56,7 @@ PRE_REGEXES = {
     "olmo": (GPT2_RE,), "bloom": (r" ?[^(\s|.,!?…。，、।۔،)]+",),   # (BLOOM's: words, each with its space)
     "smollm": (r"\p{N}", GPT2_RE), "starcoder": (r"\p{N}", GPT2_RE), "refact": (r"\p{N}", GPT2_RE),
     "command-r": (r"\p{N}", GPT2_RE),
+    "falcon": (r"[\p{P}\$\+<=>\^~\|`]+", GPT2_RE, "[0-9][0-9][0-9]"),   # (runs of punctuation, then GPT-2's)
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
     "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,), "llama4": (GPT4O_RE,),
     "deepseek-llm": DEEPSEEK_LLM,
