@@ -61,21 +61,31 @@ def write_bloom_gguf(path, model, tokenizer, folder, qtype: str = "F16", skip=()
     w.add_layer_norm_eps(cfg.layer_norm_epsilon)
     lw.write_vocab(w, folder, tokenizer, "gpt2", cfg.vocab_size, pre="bloom")
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.BLOOM, layers)
+    stored = add_tensors(w, model, names, qtype, lambda arr: reorder_qkv(arr, heads), skip, replace)
+    return fx.finish_file(w, stored, edit)
+
+
+def add_tensors(w, model, names, qtype: str, reorder, skip=(), replace=None,
+                strip: str = "transformer.") -> dict[str, np.ndarray]:
+    """Each state_dict tensor of a BLOOM or Falcon model but the tied lm_head (not in the checkpoint), `strip` taken
+    off (BloomModel's; FalconModel maps whole names), under its name by gguf's TensorNameMap `names`,
+    query_key_value's rows through reorder(arr), as add_weight stores it; skip: GGUF names left out; replace: GGUF
+    name -> the array written instead."""
     stored = {}
     for hf, t in model.state_dict().items():
-        if hf == "lm_head.weight":                                  # tied: not in the checkpoint
+        if hf == "lm_head.weight" and model.config.tie_word_embeddings:
             continue
-        name_hf = hf.removeprefix("transformer.")
+        name_hf = hf.removeprefix(strip)
         arr = t.detach().float().numpy()
         if ".self_attention.query_key_value." in name_hf:
-            arr = reorder_qkv(arr, heads)
+            arr = reorder(arr)
         name = names.get_name(name_hf, try_suffixes=(".weight", ".bias"))
         assert name is not None, name_hf
         if name in skip:
             continue
         arr = np.asarray(replace[name], np.float32) if replace and name in replace else arr
         stored[name] = fx.add_weight(w, name, arr, qtype)
-    return fx.finish_file(w, stored, edit)
+    return stored
 
 
 def set_key(key: str, value, kind: str = "uint32"):
