@@ -52,17 +52,23 @@ def write_bloom_gguf(path, model, tokenizer, folder, qtype: str = "F16", skip=()
     cfg = model.config
     heads, d, layers = cfg.n_head, cfg.hidden_size, cfg.n_layer
     w = gguf.GGUFWriter(str(path), "bloom")
-    w.add_context_length(getattr(cfg, "seq_length", d))
-    w.add_embedding_length(d)
-    w.add_feed_forward_length(4 * d)
-    w.add_block_count(layers)
-    w.add_head_count(heads)
-    w.add_head_count_kv(heads)
-    w.add_layer_norm_eps(cfg.layer_norm_epsilon)
+    add_sizes(w, getattr(cfg, "seq_length", d), d, layers, heads, heads, cfg.layer_norm_epsilon)
     lw.write_vocab(w, folder, tokenizer, "gpt2", cfg.vocab_size, pre="bloom")
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.BLOOM, layers)
     stored = add_tensors(w, model, names, qtype, lambda arr: reorder_qkv(arr, heads), skip, replace)
     return fx.finish_file(w, stored, edit)
+
+
+def add_sizes(w, context: int, d: int, layers: int, heads: int, kv: int, eps: float) -> None:
+    """The sizes BloomModel and FalconModel write: context_length, embedding_length, feed_forward_length 4 d,
+    block_count, head_count, head_count_kv, layer_norm_epsilon."""
+    w.add_context_length(context)
+    w.add_embedding_length(d)
+    w.add_feed_forward_length(4 * d)
+    w.add_block_count(layers)
+    w.add_head_count(heads)
+    w.add_head_count_kv(kv)
+    w.add_layer_norm_eps(eps)
 
 
 def add_tensors(w, model, names, qtype: str, reorder, skip=(), replace=None,

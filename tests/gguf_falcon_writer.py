@@ -79,14 +79,8 @@ def write_falcon_gguf(path, model, tokenizer, folder, qtype: str = "F16", skip=(
     cfg = model.config
     heads, d, layers, kv = cfg.num_attention_heads, cfg.hidden_size, cfg.num_hidden_layers, kv_heads(cfg)
     w = gguf.GGUFWriter(str(path), "falcon")
-    w.add_context_length(2048)
     w.add_tensor_data_layout("jploski")
-    w.add_embedding_length(d)
-    w.add_feed_forward_length(4 * d)
-    w.add_block_count(layers)
-    w.add_head_count(heads)
-    w.add_head_count_kv(kv)
-    w.add_layer_norm_eps(cfg.layer_norm_epsilon)
+    bw.add_sizes(w, 2048, d, layers, heads, kv, cfg.layer_norm_epsilon)          # (2048: "not in config.json")
     lw.write_vocab(w, folder, tokenizer, "gpt2", cfg.vocab_size, pre="falcon")
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.FALCON, layers)
     stored = bw.add_tensors(w, model, names, qtype, lambda arr: reorder_qkv(arr, heads, kv), skip, replace,

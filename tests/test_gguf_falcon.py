@@ -41,10 +41,8 @@ def written(request, tmp_path_factory):
     torch_model, tokenizer = fw.tiny_falcon(folder / "hf", layout, heads)
     path = folder / "m.gguf"
     stored = fw.write_falcon_gguf(path, torch_model, tokenizer, folder / "hf", qtype)
-    model, hf = open_model(str(path)), open_model(folder / "hf")
-    yield layout, qtype, torch_model, model, hf, stored
-    model.close()
-    hf.close()
+    with open_model(str(path)) as model, open_model(folder / "hf") as hf:
+        yield layout, qtype, torch_model, model, hf, stored
 
 
 def test_config_is_the_folders(written):
