@@ -139,7 +139,8 @@ def classes(family: str):
             "deepseek_v2": ("DeepseekV2Config", "DeepseekV2ForCausalLM"),
             "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM"),
             "llama4": ("Llama4TextConfig", "Llama4ForCausalLM"), "glm4": ("Glm4Config", "Glm4ForCausalLM"),
-            "glm4_moe": ("Glm4MoeConfig", "Glm4MoeForCausalLM")}[family]
+            "glm4_moe": ("Glm4MoeConfig", "Glm4MoeForCausalLM"),
+            "ministral3": ("Ministral3Config", "Ministral3ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -311,6 +312,11 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         return _capture_mla(model, family, ids, got, hooks)
     elif family == "llama4":               # q and k as its attention receives them (after RoPE and its norm)
         return _capture_llama4(model, ids, got, hooks)
+    elif family == "ministral3":           # q and k as its attention receives them (after RoPE and q's scale)
+        att = layer.self_attn
+        hooks += [att.q_proj.register_forward_hook(keep("q")), att.k_proj.register_forward_hook(keep("k"))]
+        _run_spying_on_attention(model, ids, hooks, got, "transformers.models.ministral3.modeling_ministral3")
+        return got
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe",

@@ -69,7 +69,7 @@ def test_the_published_mistral_small_3_config_reads_as_transformers_reads_it():
 
 
 @pytest.mark.parametrize("text, match", [
-    ({"model_type": "ministral3", "hidden_size": 32}, "model_type 'ministral3' is not supported"),
+    ({"model_type": "pixtral", "hidden_size": 32}, "model_type 'pixtral' is not supported"),
     ([1, 2], "a multimodal mistral3 model needs its text model's settings as text_config"),
 ])
 def test_a_mistral3_text_model_of_another_kind_is_refused_in_one_line(text, match):

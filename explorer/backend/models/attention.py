@@ -38,6 +38,7 @@ from explorer.backend.models.families import (
     rms_norm,
 )
 from explorer.backend.models.llama4 import llama4_qk
+from explorer.backend.models.ministral3 import ministral3_q
 from explorer.backend.models.layer_weights import bias as _bias, projection as _projection, vector as _vector
 from explorer.backend.models.mla import mla_qk
 from explorer.backend.models.tensors import TensorReader
@@ -247,6 +248,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
                     cfg.max_positions)
         if cfg.model_type == "llama4_text":          # its q/k norm after RoPE; its NoPE layers' temperature
             q, k, q_rot, k_rot = llama4_qk(cfg, layer, rotated, q, k, q_rot, k_rot)
+        if cfg.q_scale is not None:                  # Ministral 3: q x its position scale after RoPE
+            q, q_rot = ministral3_q(cfg, q, q_rot)
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite, DeepSeek: their own
         logits = np.einsum("hmd,hnd->hmn", q_rot, k_rot) * scale                  # (H, n, n)
         plain = np.einsum("hmd,hnd->hmn", q, k) * scale                           # (H, n, n)

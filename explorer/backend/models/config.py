@@ -15,7 +15,7 @@ from explorer.backend.models.falcon import falcon_fields, falcon_position
 from explorer.backend.models.mpt import mpt_fields
 from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
                                                   qk_norm)
-from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of
+from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of, rope_type_label
 from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
@@ -23,6 +23,7 @@ from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.llama4 import llama4_fields
+from explorer.backend.models.ministral3 import ministral3_fields, with_class_rope
 from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.models.typed_rope import TYPED, type_ropes
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
@@ -79,6 +80,7 @@ class ModelConfig:
     attention_chunk: int | None = None   # Llama 4: a "chunked_attention" layer's query reads its own chunk's keys
     qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
     attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
+    q_scale: tuple[int, float] | None = None   # Ministral 3: q x 1 + beta ln(1 + floor(m / L0)) after RoPE: (L0, beta)
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
     still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
     padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
@@ -119,13 +121,7 @@ class ModelConfig:
     @property
     def rope_type_label(self) -> str:
         """The rope type unless plain RoPE: "yarn ×4 (64 → 256)", else "" (the UI adds the rotary fraction)."""
-        s = self.rope_scaling
-        if s is None or s.rope_type == "default":
-            return ""
-        text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
-        if s.original_max_position_embeddings and s.original_max_position_embeddings != self.max_positions:
-            text += f" ({s.original_max_position_embeddings} → {self.max_positions})"
-        return text
+        return rope_type_label(self.rope_scaling, self.max_positions)
 
     @property
     def yarn_unrounded(self) -> bool:
@@ -179,7 +175,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
     "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
-    cfg = qwen_vl.text_model_config(gemma_config.text_model_config(cfg))   # a multimodal model's text model
+    # a multimodal model's text model; a Ministral 3 without rope settings: its class's
+    cfg = with_class_rope(qwen_vl.text_model_config(gemma_config.text_model_config(cfg)))
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),
@@ -276,6 +273,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     own.update(mla)
     if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
         own.update(llama4_fields(cfg, common["n_layers"]))
+    if model_type == "ministral3":               # its q scale after RoPE (Llama 4's curve, from position L0)
+        own.update(ministral3_fields(cfg, common["max_positions"]))
     nope = own.pop("nope_layers", ())
     if model_type in ("smollm3", "cohere2"):
         nope = layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))

@@ -160,3 +160,13 @@ def rope_scaling_of(cfg: dict, family: str, max_positions: int,
                                    scaling.rope_type, family)
         scaling = replace(scaling, partial_rotary_factor=1.0)
     return base, scaling, None
+
+
+def rope_type_label(s: RopeScaling | None, max_positions: int) -> str:
+    """The rope type unless plain RoPE: "yarn ×4 (64 → 256)", else "" (the UI adds the rotary fraction)."""
+    if s is None or s.rope_type == "default":
+        return ""
+    text = s.rope_type + (f" ×{s.factor:g}" if s.factor is not None else "")
+    if s.original_max_position_embeddings and s.original_max_position_embeddings != max_positions:
+        text += f" ({s.original_max_position_embeddings} → {max_positions})"
+    return text

@@ -62,6 +62,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Llama 4 (Scout, Maverick; a multimodal llama4's text_config): Llama's attention with RoPE on neighbouring
             # pairs, every 4th layer NoPE, q/k RMS-normalised after RoPE, chunked attention (explorer...llama4)
             "llama4_text": "llama",
+            # Ministral 3 (Ministral-3-3B / 8B / 14B; a mistral3 wrapper's text_config): Mistral's attention, its
+            # class's YaRN when config.json names no RoPE, q x 1 + beta ln(1 + floor(m / L0)) after RoPE (ministral3)
+            "ministral3": "mistral",
             # Qwen2-VL, Qwen2.5-VL (their text_config, or a 4.x file's top-level keys): Qwen2's attention; Qwen3-VL:
             # Qwen3's, Qwen3-VL-MoE's experts in the MLP; M-RoPE is plain RoPE for text tokens (explorer...qwen_vl)
             "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen3_vl_text": "qwen3",
@@ -108,21 +111,23 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "deepseek_v2": 2048, "deepseek_v3": 4096, "granitemoe": 2048, "granitemoeshared": 2048,
                          "llama4_text": 4096 * 32, "qwen2_vl_text": 32768, "qwen2_5_vl_text": 32768,
                          "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
-                         "glm4": 131072, "glm4_moe": 131072}   # by model_type
+                         "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
-                    "qwen3_vl_text": 128, "glm4": 128}       # (Glm4MoeConfig has no head_dim field: hidden / heads)
+                    "qwen3_vl_text": 128, "glm4": 128,
+                    "ministral3": 128}       # (Glm4MoeConfig has no head_dim field: hidden / heads)
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
 DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2_moe": 16, "qwen3_moe": 4,
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
-                    "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8}
+                    "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8,
+                    "ministral3": 8}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2", "glm4", "glm4_moe")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0, "llama4_text": 500_000.0, "qwen2_vl_text": 1_000_000.0,
@@ -130,7 +135,7 @@ DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
-                   "glm4_moe": 1e-5}
+                   "glm4_moe": 1e-5, "ministral3": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
@@ -140,4 +145,5 @@ BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4")
 # the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
-NO_QK_BIAS = ("mistral", "mixtral", "phi3")   # q/k projections built with bias=False, whatever the config says
+# q/k projections built with bias=False, whatever the config says
+NO_QK_BIAS = ("mistral", "mixtral", "phi3", "ministral3")

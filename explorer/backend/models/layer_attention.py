@@ -25,7 +25,8 @@ from explorer.errors import msg, require, shown
 LAYER_TYPES = ("sliding_attention", "full_attention")
 MAX_LAYERS = 10_000      # layer types listed at most (2^31 layers took minutes and gigabytes; the deepest
 #                          published models have ~100)
-EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")   # by model_type: one window for all layers
+EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2",   # by model_type: one window for all layers
+               "ministral3")                                           # (Ministral3Config's default: none)
 # by model_type: their sliding layers' window
 BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3",
                  "qwen2_vl_text", "qwen2_5_vl_text")
