@@ -149,3 +149,24 @@ def test_without_beta_or_l0_the_model_opens_but_refuses_its_attention(tmp_path, 
         with pytest.raises(InputError, match=f"and {missing} is missing") as info:
             model.layer0_qk(ids)
         assert "\n" not in str(info.value)
+
+
+def test_the_formula_panel_writes_the_q_scale(tmp_path):
+    """The Real RoPE view's lines (explorer.compute.qk_formula): q = s_m R(mθ) W_q norm(x), and s_m's curve with
+    beta and L0, in English and Chinese."""
+    from explorer.compute import models
+    from explorer.compute.qk_formula import qk_lines
+    from explorer.params import Params
+
+    config = tf.Ministral3Config(**TINY)
+    mh.save_random(tf.Ministral3ForCausalLM(config).eval(), tmp_path)
+    params = Params(model=str(tmp_path))
+    models.open_cached(str(tmp_path))
+    try:
+        lines = qk_lines(params)
+        assert lines[0].startswith("q<sub>m</sub> = s<sub>m</sub> R(mθ) W<sub>q</sub> norm(x<sub>m</sub>), ")
+        assert lines[1] == ("s<sub>m</sub> = 1 + 0.5 · ln(1 + ⌊m / 8⌋) scales query m after RoPE (Llama 4's position "
+                            "scale: 1 for the first 8 positions)")
+        assert "位置缩放" in qk_lines(params, "zh_CN")[1]
+    finally:
+        models.forget(str(tmp_path))

@@ -71,6 +71,8 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "alibi": QT_TRANSLATE_NOOP("Formulas", "nothing turns: head h adds m<sub>h</sub> (n − m) to its logits, slopes "
                                            "%1 … %2 (transformers adds m<sub>h</sub> n, or MPT's "
                                            "m<sub>h</sub> (n − L + 1) for L = max_seq_len: the same softmax)"),
+    "q_scale": QT_TRANSLATE_NOOP("Formulas", "s<sub>m</sub> = 1 + %1 · ln(1 + ⌊m / %2⌋) scales query m after RoPE "
+                                             "(Llama 4's position scale: 1 for the first %2 positions)"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }
@@ -108,7 +110,10 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
         q, k = f"R(mθ) {_projection(cfg, 'q')}", f"R(nθ) {_projection(cfg, 'k')}"
         if cfg.qk_norm_after_rope and 0 not in cfg.nope_layers:     # Llama 4: RMS-normalised after RoPE, no weight
             q, k = f"qk_norm({q})", f"qk_norm({k})"
-        lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", _logit(cfg), *_weights(cfg, lang)]
+        scale = [] if cfg.q_scale is None else [fill(translate("Formulas", WORDS["q_scale"], lang),   # Ministral 3
+                                                     f"{cfg.q_scale[1]:g}", str(cfg.q_scale[0]))]
+        q = f"s<sub>m</sub> {q}" if scale else q
+        lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", *scale, _logit(cfg), *_weights(cfg, lang)]
     if closing is not None and alibi:
         from explorer.backend.models.alibi_family import slopes_of
 

@@ -2264,6 +2264,10 @@ your data</source>
             <translation>config.json：%1 的 rope_parameters 必须按层类型（%2）分别设置，而不是 %3</translation>
         </message>
         <message>
+            <source>config.json: Ministral 3 scales its queries by rope_parameters' llama_4_scaling_beta and original_max_position_embeddings, and %1 is missing</source>
+            <translation>config.json：Ministral 3 用 rope_parameters 的 llama_4_scaling_beta 和 original_max_position_embeddings 缩放查询，但缺少 %1</translation>
+        </message>
+        <message>
             <source>config.json: Phi-3's rope type must be default or longrope, not %1 (transformers' Phi3Config refuses it)</source>
             <translation>config.json：Phi-3 的 rope 类型只能是 default 或 longrope，不能是 %1（transformers 的 Phi3Config 会拒绝它）</translation>
         </message>
@@ -2422,6 +2426,14 @@ your data</source>
         <message>
             <source>config.json: rope_parameters' %1 must be an object, not %2</source>
             <translation>config.json：rope_parameters 的 %1 必须是对象，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: rope_parameters' llama_4_scaling_beta must be a finite number, not %1</source>
+            <translation>config.json：rope_parameters 的 llama_4_scaling_beta 必须是有限的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_parameters' original_max_position_embeddings must be a whole number &gt;= 1, not %1</source>
+            <translation>config.json：rope_parameters 的 original_max_position_embeddings 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>
         <message>
             <source>config.json: rope_scaling must be an object, not %1</source>
@@ -4035,6 +4047,10 @@ your data</source>
         <message>
             <source>nothing turns: head h adds m&lt;sub&gt;h&lt;/sub&gt; (n − m) to its logits, slopes %1 … %2 (transformers adds m&lt;sub&gt;h&lt;/sub&gt; n, or MPT's m&lt;sub&gt;h&lt;/sub&gt; (n − L + 1) for L = max_seq_len: the same softmax)</source>
             <translation>没有旋转：头 h 在它的 logit 上加 m&lt;sub&gt;h&lt;/sub&gt; (n − m)，斜率 %1 … %2（transformers 加的是 m&lt;sub&gt;h&lt;/sub&gt; n，MPT 加的是 m&lt;sub&gt;h&lt;/sub&gt; (n − L + 1)，L = max_seq_len：softmax 相同）</translation>
+        </message>
+        <message>
+            <source>s&lt;sub&gt;m&lt;/sub&gt; = 1 + %1 · ln(1 + ⌊m / %2⌋) scales query m after RoPE (Llama 4's position scale: 1 for the first %2 positions)</source>
+            <translation>RoPE 之后，查询 m 乘以 s&lt;sub&gt;m&lt;/sub&gt; = 1 + %1 · ln(1 + ⌊m / %2⌋)（Llama 4 的位置缩放：前 %2 个位置为 1）</translation>
         </message>
         <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
