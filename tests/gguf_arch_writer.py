@@ -82,6 +82,52 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     return stored
 
 
+def write_saved(folder, family: str, arch: str, qtype: str, seed: int, settings: dict):
+    """A random float16-exact `family` model saved into folder/hf (save_pretrained) and written as folder/m.gguf
+    of `arch`; the torch model."""
+    torch_model = fp16_random_model(family, folder / "hf", seed, settings)
+    torch_model.save_pretrained(folder / "hf")       # (the folder holds the float16-rounded weights too)
+    write_family_gguf(folder / "m.gguf", torch_model, arch, qtype)
+    return torch_model
+
+
+def written_fixture(tag: str, write):
+    """A module-scoped pytest fixture over F16 and Q8_0: write(folder, qtype) writes folder/hf and folder/m.gguf
+    and returns the torch model; the fixture yields (torch model holding what the file holds, opened GGUF, the
+    folder's torch model, folder)."""
+    import pytest
+
+    from explorer.backend.models.hf_folder import open_model
+
+    @pytest.fixture(scope="module", params=["F16", "Q8_0"])
+    def written(request, tmp_path_factory):
+        folder = tmp_path_factory.mktemp(f"{tag}-{request.param}")
+        torch_model = write(folder, request.param)
+        with open_model(str(folder / "m.gguf")) as model:
+            yield held_as_stored(torch_model, folder / "m.gguf", model.tensors.names(), request.param), model, \
+                torch_model, folder
+
+    return written
+
+
+def held_as_stored(torch_model, path, names, qtype: str):
+    """The torch model holding what a llama-like file at path holds: itself for F16 (held exactly), else a copy
+    holding gguf's own dequantization of the stored blocks, LlamaModel's permutation undone."""
+    if qtype == "F16":
+        return torch_model
+    import copy
+
+    import torch
+
+    from tests.test_gguf_archs import gguf_side_weights
+
+    held = copy.deepcopy(torch_model)
+    weights = gguf_side_weights(str(path), "llama", held.config, names)
+    held.load_state_dict({k: torch.from_numpy(weights[k.removeprefix("model.")]) for k in held.state_dict()
+                          if k.removeprefix("model.") in weights}, strict=False)
+    return held
+
+
 def fp16_random_model(family: str, folder, seed: int, settings: dict):
     """A random `family` model (tests/models_helpers.py) of config `settings`, eager attention, saved into
     folder and rounded to float16 in place (an F16 file then holds it exactly); the torch model."""

@@ -34,30 +34,10 @@ def close(ours, ref, tol=1e-5):
 
 
 def _write(folder, qtype="F16", seed=23, **settings):
-    torch_model = aw.fp16_random_model("smollm3", folder / "hf", seed, dict(SETTINGS, **settings))
-    torch_model.save_pretrained(folder / "hf")       # (the folder holds the float16-rounded weights too)
-    aw.write_family_gguf(folder / "m.gguf", torch_model, "smollm3", qtype)
-    return torch_model
+    return aw.write_saved(folder, "smollm3", "smollm3", qtype, seed, dict(SETTINGS, **settings))
 
 
-@pytest.fixture(scope="module", params=["F16", "Q8_0"])
-def written(request, tmp_path_factory):
-    """(torch model holding what the file holds, opened GGUF, the folder's torch model, folder)."""
-    import copy
-
-    from tests.test_gguf_archs import gguf_side_weights
-
-    folder = tmp_path_factory.mktemp(f"smollm3-{request.param}")
-    torch_model = _write(folder, request.param)
-    model = open_model(str(folder / "m.gguf"))
-    held = torch_model
-    if request.param != "F16":          # (family "llama": LlamaModel's permutation undone, as the converter's)
-        held = copy.deepcopy(torch_model)
-        weights = gguf_side_weights(str(folder / "m.gguf"), "llama", held.config, model.tensors.names())
-        held.load_state_dict({k: torch.from_numpy(weights[k.removeprefix("model.")]) for k in held.state_dict()
-                              if k.removeprefix("model.") in weights}, strict=False)
-    yield held, model, torch_model, folder
-    model.close()
+written = aw.written_fixture("smollm3", _write)
 
 
 def test_the_file_reads_as_smollm3_with_llama_cpps_nope_layers(written):
