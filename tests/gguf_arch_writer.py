@@ -4,7 +4,7 @@ llama: q/k rows (and their biases) permuted with LlamaModel.permute; smollm3: th
 granite: the same (GraniteModel(LlamaModel)) and its multipliers as granite.embedding_scale / attention.scale /
 residual_scale / logit_scale, each written only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3:
 stored as Hugging Face has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm /
-attn_k_norm;
+attn_k_norm; mistral3: permuted, with Ministral3Model's YaRN and temperature keys (add_mistral3_keys);
 gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
@@ -16,8 +16,8 @@ import numpy as np
 
 from tests import gguf_fixtures as fx
 
-# LlamaModel and its subclasses (GraniteModel, SmolLM3Model): rope.dimension_count, q/k rows permuted
-LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3")
+# LlamaModel and its subclasses (GraniteModel, SmolLM3Model, Ministral3Model): rope.dimension_count, q/k rows permuted
+LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3", "mistral3")
 BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm"})
 
 
@@ -51,6 +51,8 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
                          ("residual_multiplier", w.add_residual_scale), ("logits_scaling", w.add_logit_scale)):
             if read.get(key):
                 add(read[key])
+    if arch == "mistral3":
+        add_mistral3_keys(w, cfg.rope_parameters)
     if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
         w.add_key_length(head_dim)
         w.add_value_length(head_dim)
@@ -80,6 +82,23 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     w.write_tensors_to_file()
     w.close()
     return stored
+
+
+def add_mistral3_keys(w, rope: dict) -> None:
+    """TextModel.set_gguf_parameters' YaRN keys (betas when set) and Ministral3Model's yarn_log_multiplier
+    (mscale_all_dim) and attention.temperature_scale (llama_4_scaling_beta)."""
+    import gguf
+
+    if rope.get("rope_type") == "yarn":
+        w.add_rope_scaling_type(gguf.RopeScalingType.YARN)
+        w.add_rope_scaling_factor(rope["factor"])
+        w.add_rope_scaling_orig_ctx_len(rope["original_max_position_embeddings"])
+        for key, add in (("beta_fast", w.add_rope_scaling_yarn_beta_fast),
+                         ("beta_slow", w.add_rope_scaling_yarn_beta_slow)):
+            if rope.get(key) is not None:
+                add(rope[key])
+        w.add_rope_scaling_yarn_log_mul(rope["mscale_all_dim"])
+        w.add_attn_temperature_scale(rope["llama_4_scaling_beta"])
 
 
 def write_saved(folder, family: str, arch: str, qtype: str, seed: int, settings: dict):

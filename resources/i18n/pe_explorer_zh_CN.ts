@@ -1296,6 +1296,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；最多读取 %4 个头</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; it must be a finite number</source>
+            <translation>%1：元数据 %2 为 %3；它必须是有限的数</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; it must be a number &gt;= 0 (0: no clamp)</source>
             <translation>%1：元数据 %2 为 %3；它必须是 &gt;= 0 的数（0：不截断）</translation>
         </message>
@@ -1454,6 +1458,10 @@ your data</source>
         <message>
             <source>%1: rope scaling %2 in a deepseek2 file: llama.cpp's deepseek2 then scales its logits in a way PE Explorer does not model (none and yarn are read)</source>
             <translation>%1：deepseek2 文件中的 RoPE 缩放 %2：此时 llama.cpp 的 deepseek2 对 logit 的缩放方式 PE Explorer 没有建模（可读取 none 和 yarn）</translation>
+        </message>
+        <message>
+            <source>%1: rope scaling %2 in a mistral3 file: llama.cpp's mistral3 then shrinks cos and sin by 1 / (1 + 0.1 ln factor), as no transformers RoPE does</source>
+            <translation>%1：mistral3 文件中的 RoPE 缩放 %2：此时 llama.cpp 的 mistral3 会把 cos 和 sin 缩小为 1 / (1 + 0.1 ln factor) 倍，没有任何 transformers 的 RoPE 这样做</translation>
         </message>
         <message>
             <source>%1: rope scaling %2 is not supported (%3)</source>

@@ -42,11 +42,10 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   no permutation (NEOX); src/models/olmoe.cpp: an RMSNorm before attention, RMSNorms over all of q's and k's
   channels (k's sized n_embd: one kv head per head), no clamp (a checkpoint's clip_qkv is not carried).
 - `CommandR2Model`, `Cohere2Model` (MODEL_ARCH.COMMAND_R "command-r", COHERE2): gguf_cohere.py.
-- `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and
-  sliding layers of gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k
-  by it).
-- `Llama4Model(LlamaModel)` (MODEL_ARCH.LLAMA4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py.
-- Llama 3.x's and Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py.
+- `GptOssModel(TextModel)` (MODEL_ARCH.GPT_OSS, "gpt-oss"): no permutation (NEOX RoPE), the sinks and sliding layers of
+  gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k by it).
+- `Llama4Model(LlamaModel)` (llama4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py; Llama 3.x's and
+  Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py; `Ministral3Model(LlamaModel)` (mistral3): gguf_mistral3.py.
 - `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 """
@@ -89,6 +88,7 @@ ARCHS = {
     # (GraniteMoeModel writes GraniteMoeForCausalLM and GraniteMoeSharedForCausalLM as granitemoe: the same attention)
     "granitemoe": Arch("granitemoe", "GraniteMoeForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "smollm3": Arch("smollm3", "SmolLM3ForCausalLM", True, 0.0, ("hidden_act", "silu")),   # gguf_smollm3.py
+    "mistral3": Arch("ministral3", "Ministral3ForCausalLM", True, 0.0, ("hidden_act", "silu")),   # gguf_mistral3.py
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
@@ -114,9 +114,9 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
-# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
-                   "qwen3vlmoe", "smollm3")
+                   "qwen3vlmoe", "smollm3", "mistral3")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:
