@@ -60,7 +60,12 @@ def preset_of_model(config) -> Preset:
 def apply_model_settings(state, config):
     """`state` with every value preset_of_model(config) sets (d_model, max_len, the RoPE views, the distance
     chart, the ALiBi heads); no preset named; text, model, view and colours kept."""
-    return replace(preset_values_applied(state, preset_of_model(config)), preset="")
+    return model_preset_applied(state, preset_of_model(config))
+
+
+def model_preset_applied(state, preset: Preset):
+    """`state` with every value of a preset_of_model Preset set, no preset named (it is no bundled one)."""
+    return replace(preset_values_applied(state, preset), preset="")
 
 
 def with_preset(state, name: str, model_spec: str | None = None):
@@ -74,4 +79,4 @@ def with_preset(state, name: str, model_spec: str | None = None):
     return apply_model_settings(state, models.open_cached(models.normal_spec(model_spec)).config)
 
 
-__all__ = ["MODEL_PRESET", "apply_model_settings", "preset_of_model", "with_preset"]
+__all__ = ["MODEL_PRESET", "apply_model_settings", "model_preset_applied", "preset_of_model", "with_preset"]

@@ -144,7 +144,7 @@ class ModelActions(QObject):
     def use_model_settings(self) -> None:
         """The opened model's d_model, context, heads and RoPE (or ALiBi heads) in every view, as a preset of it
         would set them (explorer.model_settings); the status bar says what was set, or why not in one line."""
-        from explorer.model_settings import apply_model_settings, preset_of_model
+        from explorer.model_settings import model_preset_applied, preset_of_model
         from explorer.presets_state import preset_line
 
         c, lang = self.window.controller, current_language()
@@ -153,7 +153,8 @@ class ModelActions(QObject):
             self.window.statusBar().showMessage(self.tr("Open a model first: its settings are read from it"), 8000)
             return
         try:
-            state, preset = apply_model_settings(c.state, config), preset_of_model(config)
+            preset = preset_of_model(config)               # (made once: its frequencies are checked)
+            state = model_preset_applied(c.state, preset)
         except InputError as exc:
             self.window.statusBar().showMessage(error_text(exc, lang), 10000)
             return
