@@ -9,23 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from explorer.backend.models import gemma_config, layer_attention, qwen_vl
+from explorer.backend.models import gemma_config, qwen_vl
 from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.falcon import falcon_fields, falcon_position
 from explorer.backend.models.mpt import mpt_fields
-from explorer.backend.models.config_flags import (aliased_int as _aliased, clip_qkv, positive_int as _int, qk_bias,
-                                                  qk_norm)
-from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_scaling_of, rope_type_label
+from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
+from explorer.backend.models.config_own import own_fields
+from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
 from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
                                                    NO_NULL_KV_HEADS, ROPE_FAMILIES, SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
-from explorer.backend.models.granite_config import granite_fields
-from explorer.backend.models.llama4 import llama4_fields
-from explorer.backend.models.ministral3 import ministral3_fields, with_class_rope
+from explorer.backend.models.ministral3 import with_class_rope
 from explorer.backend.models.mla_config import MlaDims, mla_fields
-from explorer.backend.models.typed_rope import TYPED, type_ropes
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
@@ -254,31 +251,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     # an inv_freq of head_dim / 2 is made before the weights' shapes are read: 10^9 took 5.9 GB
     require(type(head_dim) is int and 0 < head_dim <= MAX_HEAD_DIM, "config.json: head_dim must be a whole number "
             "from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}", shown(head_dim))
-    scaling, base, refusal = None, None, None
-    # the family's own fields: sliding layers, window; Gemma 2/3's score scale, soft cap; Gemma 3's, OLMo 3's RoPE per
-    # layer type (typed_rope); Granite's multipliers
-    own = layer_attention.window_fields(cfg, model_type, common["n_layers"])
-    own.update(common.pop("own", {}), **({"qkv_clip": clip_qkv(cfg)} if family in ("olmo", "olmoe") else {}))
-    if family in ("gemma2", "gemma3"):
-        own.update(gemma_config.gemma_fields(cfg, family))
-    if model_type in TYPED:                              # Gemma 3, OLMo 3: one RoPE per layer type; layer 0's
-        own["type_ropes"] = type_ropes(cfg, family, model_type, common["max_positions"], runtime)
-        _, base, scaling, refusal = next(r for r in own["type_ropes"] if r[0] == own["layer_types"][0])
-    elif position == "rope":                             # (Falcon with alibi false: Llama's RoPE keys)
-        base, scaling, refusal = rope_scaling_of(cfg, family, common["max_positions"], runtime)
-    scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
-    if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
-        own.update(granite_fields(cfg))
-        scale = own.pop("embed_scale")
+    # the family's own fields and layer 0's RoPE (config_own); MLA's widths
+    own, (base, scaling, refusal), scale = own_fields(cfg, model_type, family, position, common, dtype, runtime)
     own.update(mla)
-    if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
-        own.update(llama4_fields(cfg, common["n_layers"]))
-    if model_type == "ministral3":               # its q scale after RoPE (Llama 4's curve, from position L0)
-        own.update(ministral3_fields(cfg, common["max_positions"]))
-    nope = own.pop("nope_layers", ())
-    if model_type in ("smollm3", "cohere2"):
-        nope = layer_attention.nope_layers(cfg, common["n_layers"], model_type, own.get("layer_types", ()))
-    interleaved = own.pop("rope_interleaved", family in ("gptj", "cohere", "glm4"))
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
@@ -287,10 +262,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
-        rope_interleaved=interleaved,
         dtype=dtype, **own,
         qk_norm=qk_norm(cfg, model_type, family),
-        nope_layers=nope, mrope=model_type in qwen_vl.MROPE_TEXT,
+        mrope=model_type in qwen_vl.MROPE_TEXT,
         still_pairs=tuple(cfg.get(qwen_vl.STILL_PAIRS, ())) if runtime == "llama.cpp" else (),
         **{**common, "norm_eps": _float(common["norm_eps"], LAYER_NORM_EPS.get(family, "rms_norm_eps"))})
     odd = None if config.rope_refusal else odd_rotation(config.rope_head_dim, config.rope_scaling)
