@@ -24,12 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.backend.models.gguf_archs import (
-    arch_of,
-    check_rope_layer0,
-)
+from explorer.backend.models.gguf_archs import arch_of
 from explorer.backend.models.gguf_bloom import qkv_rows
 from explorer.backend.models.gguf_config import config_from_metadata
+from explorer.backend.models.gguf_layer0 import check_rope_layer0
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
 from explorer.backend.models.gguf_falcon import FUSED_ARCHS, falcon_hf_name
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope

@@ -1,0 +1,96 @@
+"""A RoPE family's layer-0 tensors, checked in a GGUF header before anything is read: the shapes the config implies
+(GGUF ne = (in, out)), and the tensors llama.cpp's loader requires of every layer (gpt-oss, phi2)."""
+
+from __future__ import annotations
+
+from explorer.backend.models.gguf_archs import require_tensor_shapes
+from explorer.backend.models.gguf_header import Header
+from explorer.errors import require
+
+
+def check_rope_layer0(header: Header, config: dict, where: str) -> None:
+    """A RoPE family's layer-0 tensors that a view reads exist with the shapes the config implies (GGUF ne =
+    (in, out)): Phi-3's fused attn_qkv, Qwen3's and Gemma 3's q/k norms, Gemma 2 / 3's norms after attention
+    and MLP, OLMo 2's q/k norms over all heads, StableLM's stacked per-head ones."""
+    if config["model_type"] == "deepseek_v2":          # MLA's own tensors (gguf_deepseek.py)
+        from explorer.backend.models.gguf_deepseek import check_mla_layer0
+
+        return check_mla_layer0(header, config, where)
+    d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
+    heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
+    want = {"output_norm.weight": (d,)}
+    if kind not in ("olmo2", "olmo3"):      # (OLMo 2 and 3 have no norm before attention)
+        want["blk.0.attn_norm.weight"] = (d,)
+    if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
+        want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
+    else:
+        want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
+                     "blk.0.attn_v.weight": (d, kv * hd)})
+    want["blk.0.attn_output.weight"] = (heads * hd, d)
+    if kind in ("gemma2", "gemma3_text"):
+        want.update({"blk.0.post_attention_norm.weight": (d,), "blk.0.post_ffw_norm.weight": (d,)})
+    if kind == "gpt_oss":                   # q/k biases (llama.cpp's loader requires them); each head's sink
+        want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,),   # logit, F32 only
+                     "blk.0.attn_sinks.weight": (heads,)})
+        _check_gpt_oss_layers(header, config["num_hidden_layers"], where)
+    # a q bias without a k bias (or the reverse) would be read as none, or as zeros
+    q_bias, k_bias = ("blk.0.attn_q.bias" in header.tensors, "blk.0.attn_k.bias" in header.tensors)
+    require(q_bias == k_bias, "%1: tensor %2 is missing beside %3", where,
+            *(("blk.0.attn_k.bias", "blk.0.attn_q.bias") if q_bias else ("blk.0.attn_q.bias", "blk.0.attn_k.bias")))
+    if kind in ("qwen3", "qwen3_moe", "gemma3_text", "qwen3_vl_text", "qwen3_vl_moe_text"):
+        want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    if kind in ("olmo2", "olmo3"):          # their q/k norms span all heads
+        want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
+        for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
+            require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "
+                                                "has none and refuses the file)", where, name)
+    if kind == "glm4_moe":                  # GLM-4.5's per-head q/k norms: both or none
+        from explorer.backend.models.gguf_glm import glm_layer0
+        want.update(glm_layer0(config))
+    if kind == "qwen2_vl_text":             # (transformers' Qwen2-VL attention always reads its q/k biases)
+        want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
+    if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
+        want["blk.0.attn_norm.bias"] = (d,)
+    if kind == "olmoe":                     # q/k norms over all heads; llama.cpp sizes k's by n_embd, so one kv
+        require(kv == heads, "%1: %2 kv heads for %3 heads; llama.cpp's olmoe has one kv head per head", where,
+                kv, heads)                  # head per head (OLMoE-1B-7B's 16 and 16)
+        want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
+    if kind == "cohere" and config.get("use_qk_norm"):     # Command-R+: a LayerNorm of each head's own
+        want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
+    if kind == "stablelm":                  # LayerNorm; q and k biases, stacked per-head q and k norms: both or none
+        want["blk.0.attn_norm.bias"] = (d,)
+        if config.get("use_qkv_bias"):
+            want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
+        if config.get("qk_layernorm"):
+            want.update({"blk.0.attn_q_norm.weight": (hd, heads), "blk.0.attn_k_norm.weight": (hd, kv)})
+    if kind == "phi":                                               # LayerNorms and q/k biases
+        want["blk.0.attn_norm.bias"] = (d,)
+        want.update({"blk.0.attn_qkv.bias": ((heads + 2 * kv) * hd,)} if "blk.0.attn_qkv.weight" in want
+                    else {"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
+        _check_phi2_layers(header, config["num_hidden_layers"], where)
+    require_tensor_shapes(header, want, where)
+
+
+def _check_gpt_oss_layers(header: Header, n_layers: int, where: str) -> None:
+    """Every layer of a gpt-oss file has its q and k biases and F32 sinks (llama.cpp's loader requires each, and
+    its attention with sinks reads F32 only)."""
+    for layer in range(n_layers):
+        for name in (f"blk.{layer}.attn_q.bias", f"blk.{layer}.attn_k.bias", f"blk.{layer}.attn_sinks.weight"):
+            require(name in header.tensors, "%1: tensor %2 is missing", where, name)
+        require(header.tensors[f"blk.{layer}.attn_sinks.weight"].ggml_type == 0, "%1: tensor %2 must be F32; "
+                "llama.cpp's attention with sinks reads no other type", where, f"blk.{layer}.attn_sinks.weight")
+
+
+def _check_phi2_layers(header: Header, n_layers: int, where: str) -> None:
+    """Every layer of a phi2 file has one q/k layout, whole: attn_qkv with its bias, or attn_q and attn_k
+    with theirs, and attn_norm's bias (llama.cpp's loader requires each; a later layer's missing bias was
+    read as zeros, and a layer with both layouts used its attn_qkv)."""
+    for layer in range(n_layers):
+        fused, split = (f"blk.{layer}.attn_qkv.weight" in header.tensors,
+                        f"blk.{layer}.attn_q.weight" in header.tensors)
+        require(not (fused and split), "%1: layer %2 holds both attn_qkv and attn_q / attn_k / attn_v; a phi2 "
+                "file has one of the two", where, layer)
+        parts = ("attn_qkv",) if fused else ("attn_q", "attn_k")
+        for name in [f"blk.{layer}.{p}.{kind}" for p in parts for kind in ("weight", "bias")] + [
+                f"blk.{layer}.attn_norm.bias"]:
+            require(name in header.tensors, "%1: tensor %2 is missing", where, name)
