@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from explorer.backend.presets import Preset
 from explorer.backend.rope_scaling import RopeScaling
-from explorer.errors import require
+from explorer.errors import Message, localized, msg, require
 from explorer.presets_state import apply_preset, preset_values_applied
 
 MODEL_PRESET = "model"     # --preset model: the opened model's own settings, not a bundled preset
@@ -55,6 +55,38 @@ def preset_of_model(config) -> Preset:
     if rope:
         preset.frequencies()          # the same check every bundled RoPE preset passes
     return preset
+
+
+def not_carried(config) -> list[Message]:
+    """What the opened model does to positions that the views' settings cannot carry (the status line lists it,
+    so the views are not taken for the whole model): NoPE layers, sliding windows and chunks, M-RoPE, llama.cpp's
+    still pairs, a q scale or temperature after RoPE, a score soft cap."""
+    out = []
+    if config.nope_layers:
+        shown = ", ".join(str(n) for n in config.nope_layers[:4]) + (", …" if len(config.nope_layers) > 4 else "")
+        out.append(msg("layers without RoPE (%1)", shown))
+    if config.sliding_window:
+        out.append(msg("sliding windows of %1 tokens", f"{config.sliding_window:,}"))
+    if config.attention_chunk:
+        out.append(msg("attention chunks of %1 tokens", f"{config.attention_chunk:,}"))
+    if config.mrope or config.still_pairs:
+        out.append(msg("M-RoPE (text tokens turn as plain RoPE)"))
+    if config.q_scale or config.attn_temperature:
+        out.append(msg("a q scale that grows with the position"))
+    if config.attn_softcap:
+        out.append(msg("a soft cap of %1 on the scores", f"{config.attn_softcap:g}"))
+    return out
+
+
+def settings_line(preset: Preset, config, lang: str) -> str:
+    """The status line after applying: what was set (preset_line) and, where any, what the views leave out."""
+    from explorer.presets_state import preset_line
+
+    line, left = preset_line(preset, lang), [localized(m, lang) for m in not_carried(config)]
+    if not left:
+        return line
+    sep = "，" if lang.startswith("zh") else ", "
+    return localized(msg("%1. Not in the views: %2", line, sep.join(left)), lang)
 
 
 def apply_model_settings(state, config):

@@ -143,3 +143,34 @@ def test_the_model_menu_applies_the_opened_models_settings(window, tmp_path):
     assert window.controls.d_model.value() == 32                # the slider row shows it too
     text = window.statusBar().currentMessage()
     assert text.startswith("The views now use the model's own settings: bloom: d_model 32") and "alibi" in text
+    assert "Not in the views" not in text                       # (BLOOM has no window, no NoPE layer)
+
+
+def test_what_the_views_cannot_carry_is_listed():
+    """SmolLM3's NoPE layers (every 4th), Gemma 3's sliding windows, Gemma 2's soft cap, Llama 4's chunks and
+    temperature, a Qwen2-VL's M-RoPE: named after what was set, in English and Chinese; a plain Llama: nothing."""
+    from transformers import Gemma2Config, Gemma3TextConfig, LlamaConfig, SmolLM3Config
+
+    from explorer.model_settings import not_carried, settings_line
+
+    small = {"hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100}
+    smol = model_config(SmolLM3Config(**small, num_hidden_layers=8, no_rope_layer_interval=4).to_dict(), "smol")
+    assert smol.nope_layers == (3, 7) and [str(m) for m in not_carried(smol)] == ["layers without RoPE (3, 7)"]
+    line = settings_line(preset_of_model(smol), smol, "en")
+    assert line.startswith("smol: d_model 64") and line.endswith(". Not in the views: layers without RoPE (3, 7)")
+    assert "。视图中未包含：无 RoPE 的层（3, 7）" in settings_line(preset_of_model(smol), smol, "zh_CN")
+    gemma3 = model_config(Gemma3TextConfig(**small, head_dim=16, num_hidden_layers=6, sliding_window=1024).to_dict())
+    assert [str(m) for m in not_carried(gemma3)] == ["sliding windows of 1,024 tokens"]
+    gemma2 = model_config(Gemma2Config(**small, head_dim=16, num_hidden_layers=2, sliding_window=4096,
+                                       attn_logit_softcapping=50.0).to_dict())
+    assert [str(m) for m in not_carried(gemma2)] == ["sliding windows of 4,096 tokens", "a soft cap of 50 on the scores"]
+    from tests.test_models_llama4 import SCOUT_TEXT
+    from tests.test_models_qwen_vl import TEXT_CONFIG
+
+    scout = [str(m) for m in not_carried(model_config(SCOUT_TEXT, "scout"))]
+    assert scout == ["layers without RoPE (3, 7, 11, 15, …)", "attention chunks of 8,192 tokens",
+                     "a q scale that grows with the position"]
+    qwen_vl = model_config({**TEXT_CONFIG["qwen2_vl"], "model_type": "qwen2_vl_text", "vocab_size": 100})
+    assert [str(m) for m in not_carried(qwen_vl)] == ["M-RoPE (text tokens turn as plain RoPE)"]
+    llama = model_config(LlamaConfig(**small, num_hidden_layers=2).to_dict(), "llama")
+    assert not_carried(llama) == [] and "Not in the views" not in settings_line(preset_of_model(llama), llama, "en")

@@ -144,8 +144,7 @@ class ModelActions(QObject):
     def use_model_settings(self) -> None:
         """The opened model's d_model, context, heads and RoPE (or ALiBi heads) in every view, as a preset of it
         would set them (explorer.model_settings); the status bar says what was set, or why not in one line."""
-        from explorer.model_settings import model_preset_applied, preset_of_model
-        from explorer.presets_state import preset_line
+        from explorer.model_settings import model_preset_applied, preset_of_model, settings_line
 
         c, lang = self.window.controller, current_language()
         config = models.open_config(c.params.model) if c.params.model else None
@@ -160,7 +159,7 @@ class ModelActions(QObject):
             return
         c.set_state(state)
         self.window.statusBar().showMessage(fill(self.tr("The views now use the model's own settings: %1"),
-                                                 preset_line(preset, lang)), 12000)
+                                                 settings_line(preset, config, lang)), 15000)
 
     # loading ------------------------------------------------------------------------------------
     def open_spec(self, spec: str) -> None:

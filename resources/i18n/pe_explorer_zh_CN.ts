@@ -1144,6 +1144,10 @@ your data</source>
             <translation>%1。%2</translation>
         </message>
         <message>
+            <source>%1. Not in the views: %2</source>
+            <translation>%1。视图中未包含：%2</translation>
+        </message>
+        <message>
             <source>%1: %2</source>
             <translation>%1：%2</translation>
         </message>
@@ -1764,6 +1768,10 @@ your data</source>
             <translation>使用 --deck 时 -o 必须是文件夹；%1 是文件</translation>
         </message>
         <message>
+            <source>M-RoPE (text tokens turn as plain RoPE)</source>
+            <translation>M-RoPE（文本 token 按普通 RoPE 旋转）</translation>
+        </message>
+        <message>
             <source>NTK-aware scaling needs head_dim &gt;= 4, not %1</source>
             <translation>NTK-aware 缩放要求 head_dim &gt;= 4，而不是 %1</translation>
         </message>
@@ -1936,6 +1944,10 @@ your data</source>
             <translation>预设名必须是文本，而不是 %1</translation>
         </message>
         <message>
+            <source>a q scale that grows with the position</source>
+            <translation>随位置增大的 q 缩放</translation>
+        </message>
+        <message>
             <source>a quantized tensor cannot be checked: give tensor.dequantize()</source>
             <translation>无法检查量化张量：请给出 tensor.dequantize()</translation>
         </message>
@@ -1946,6 +1958,10 @@ your data</source>
         <message>
             <source>a score curve over %1 distances</source>
             <translation>覆盖 %1 个距离的得分曲线</translation>
+        </message>
+        <message>
+            <source>a soft cap of %1 on the scores</source>
+            <translation>分数软上限 %1</translation>
         </message>
         <message>
             <source>a table file must end in %1, not %2</source>
@@ -2010,6 +2026,10 @@ your data</source>
         <message>
             <source>archive member %1 is packed with a compression method that cannot be read here (np.savez and np.savez_compressed use stored or deflated members)</source>
             <translation>压缩包成员 %1 使用了这里无法读取的压缩方法（np.savez 和 np.savez_compressed 写出的成员是不压缩或 deflate 压缩的）</translation>
+        </message>
+        <message>
+            <source>attention chunks of %1 tokens</source>
+            <translation>%1 个 token 的注意力分块</translation>
         </message>
         <message>
             <source>attn_config.alibi_bias_max is %1: transformers' MPT makes its slopes with 8 whatever the config says, so its layer 0 is not this model's</source>
@@ -2720,6 +2740,10 @@ your data</source>
             <translation>layer 必须在 0..%1 之内，而不是 %2</translation>
         </message>
         <message>
+            <source>layers without RoPE (%1)</source>
+            <translation>无 RoPE 的层（%1）</translation>
+        </message>
+        <message>
             <source>layout must be one of %1, not %2</source>
             <translation>layout 必须是 %1 之一，而不是 %2</translation>
         </message>
@@ -3042,6 +3066,10 @@ your data</source>
         <message>
             <source>similarity matrix</source>
             <translation>相似度矩阵</translation>
+        </message>
+        <message>
+            <source>sliding windows of %1 tokens</source>
+            <translation>%1 个 token 的滑动窗口</translation>
         </message>
         <message>
             <source>start must be a whole number, |start| + max_len &lt;= 2^53 (where positions are exact), not %1</source>
