@@ -46,8 +46,9 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_qkv": "self_attention.query_key_
 QKV = ".self_attention.query_key_value."
 
 
-def bloom_hf_name(gguf_name: str) -> str | None:
-    """The Hugging Face name of a `bloom` GGUF tensor (without `transformer.`), or None."""
+def bloom_hf_name(gguf_name: str, tensors=()) -> str | None:
+    """The Hugging Face name of a `bloom` GGUF tensor (without `transformer.`), or None
+    (tensors: unread; falcon_hf_name, in the same table, needs them)."""
     return mapped_name(gguf_name, _TOP, "h", _BLOCK)
 
 

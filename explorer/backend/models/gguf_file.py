@@ -29,7 +29,7 @@ from explorer.backend.models.gguf_bloom import qkv_rows
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_layer0 import check_rope_layer0
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
-from explorer.backend.models.gguf_falcon import FUSED_ARCHS, falcon_hf_name
+from explorer.backend.models.gguf_falcon import FUSED_ARCHS
 from explorer.backend.models.gguf_gemma_phi3 import BLOCK_NAMES, phi3_longrope
 from explorer.backend.models.gguf_glm import NAMES as GLM_NAMES
 from explorer.backend.models.gguf_gpt_oss import BARE
@@ -63,10 +63,8 @@ def hf_name(gguf_name: str, arch: str = "llama", tensors=()) -> str | None:
     the file's names, which tell a falcon layer's attn_norm: ln_mlp beside attn_norm_2)."""
     if arch in LEARNED:
         return learned_hf_name(arch, gguf_name)
-    if arch == "falcon":
-        return falcon_hf_name(gguf_name, tensors)
     if arch in FUSED_ARCHS:
-        return FUSED_ARCHS[arch][0](gguf_name)
+        return FUSED_ARCHS[arch][0](gguf_name, tensors)
     if gguf_name in _TOP:
         return _TOP[gguf_name]
     m = BLOCK_RE.fullmatch(gguf_name)

@@ -56,8 +56,9 @@ FFN_ACT = re.compile(r"blk\.(0|[1-9][0-9]*)\.ffn_act\.scales")     # (AWQ's: loa
 MAX_BIAS, CLAMP = "mpt.attention.max_alibi_bias", "mpt.attention.clamp_kqv"
 
 
-def mpt_hf_name(gguf_name: str) -> str | None:
-    """The Hugging Face name of an `mpt` GGUF tensor (without `transformer.`), or None."""
+def mpt_hf_name(gguf_name: str, tensors=()) -> str | None:
+    """The Hugging Face name of an `mpt` GGUF tensor (without `transformer.`), or None
+    (tensors: unread; falcon_hf_name, in the same table, needs them)."""
     return mapped_name(gguf_name, _TOP, "blocks", _BLOCK)
 
 
