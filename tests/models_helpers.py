@@ -112,6 +112,12 @@ FAMILIES = {
     "glm4_moe": dict(SMALL, num_key_value_heads=2, head_dim=8, rope_theta=900.0, partial_rotary_factor=0.5,
                      attention_bias=True, use_qk_norm=True, n_routed_experts=4, num_experts_per_tok=2,
                      moe_intermediate_size=24, first_k_dense_replace=1, n_group=1, topk_group=1),
+    # ERNIE 4.5: RoPE on neighbouring pairs (2j, 2j + 1) over heads of 12 (not hidden / heads), q/k/v biases
+    # (use_bias); the MoE model: heads of hidden / heads (its class has no head_dim field), 4 experts, 2 a token
+    # and 1 shared, from layer 1 (moe_layer_start_index 1: layer 0's MLP is dense)
+    "ernie4_5": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=700.0, use_bias=True),
+    "ernie4_5_moe": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, use_bias=True, moe_num_experts=4, moe_k=2,
+                         moe_num_shared_experts=1, moe_intermediate_size=24),
 }
 
 
@@ -140,7 +146,9 @@ def classes(family: str):
             "deepseek_v3": ("DeepseekV3Config", "DeepseekV3ForCausalLM"),
             "llama4": ("Llama4TextConfig", "Llama4ForCausalLM"), "glm4": ("Glm4Config", "Glm4ForCausalLM"),
             "glm4_moe": ("Glm4MoeConfig", "Glm4MoeForCausalLM"),
-            "ministral3": ("Ministral3Config", "Ministral3ForCausalLM")}[family]
+            "ministral3": ("Ministral3Config", "Ministral3ForCausalLM"),
+            "ernie4_5": ("Ernie4_5Config", "Ernie4_5ForCausalLM"),
+            "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

@@ -2496,6 +2496,10 @@ your data</source>
             <translation>config.json：RoPE 设置中的 %1 必须是数字，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: use_bias must be true, false or null, not %1</source>
+            <translation>config.json：use_bias 必须是 true、false 或 null，而不是 %1</translation>
+        </message>
+        <message>
             <source>config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both sides of the query, which PE Explorer does not show</source>
             <translation>config.json：use_bidirectional_attention 为 true（EmbeddingGemma）：其键位于查询两侧，PE Explorer 不显示这种情况</translation>
         </message>

@@ -65,6 +65,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Ministral 3 (Ministral-3-3B / 8B / 14B; a mistral3 wrapper's text_config): Mistral's attention, its
             # class's YaRN when config.json names no RoPE, q x 1 + beta ln(1 + floor(m / L0)) after RoPE (ministral3)
             "ministral3": "mistral",
+            # ERNIE 4.5 (ERNIE-4.5-0.3B; ERNIE-4.5-21B-A3B, 300B-A47B with experts in the MLP): Llama's attention with
+            # RoPE on neighbouring pairs (2j, 2j + 1) over the whole head, q/k/v biases when use_bias (ernie4_5)
+            "ernie4_5": "llama", "ernie4_5_moe": "llama",
             # Qwen2-VL, Qwen2.5-VL (their text_config, or a 4.x file's top-level keys): Qwen2's attention; Qwen3-VL:
             # Qwen3's, Qwen3-VL-MoE's experts in the MLP; M-RoPE is plain RoPE for text tokens (explorer...qwen_vl)
             "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen3_vl_text": "qwen3",
@@ -111,12 +114,14 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "deepseek_v2": 2048, "deepseek_v3": 4096, "granitemoe": 2048, "granitemoeshared": 2048,
                          "llama4_text": 4096 * 32, "qwen2_vl_text": 32768, "qwen2_5_vl_text": 32768,
                          "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
-                         "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144}   # by model_type
+                         "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
+                         "ernie4_5": 131072, "ernie4_5_moe": 131072}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
                     "qwen3_vl_text": 128, "glm4": 128,
-                    "ministral3": 128}       # (Glm4MoeConfig has no head_dim field: hidden / heads)
+                    "ministral3": 128, "ernie4_5": 128}   # (Glm4MoeConfig, Ernie4_5_MoeConfig: no head_dim
+#                                                               field: hidden / heads)
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
@@ -124,18 +129,19 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
                     "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8,
-                    "ministral3": 8}
+                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0, "llama4_text": 500_000.0, "qwen2_vl_text": 1_000_000.0,
-                 "qwen2_5_vl_text": 1_000_000.0, "qwen3_vl_text": 500_000.0, "qwen3_vl_moe_text": 500_000.0}
+                 "qwen2_5_vl_text": 1_000_000.0, "qwen3_vl_text": 500_000.0, "qwen3_vl_moe_text": 500_000.0,
+                 "ernie4_5": 500_000.0, "ernie4_5_moe": 500_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
-                   "glm4_moe": 1e-5, "ministral3": 1e-5}
+                   "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
