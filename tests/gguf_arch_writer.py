@@ -5,12 +5,16 @@ granite: the same (GraniteModel(LlamaModel)) and its multipliers as granite.embe
 residual_scale / logit_scale, each written only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3:
 stored as Hugging Face has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm /
 attn_k_norm; mistral3: permuted, with Ministral3Model's YaRN and temperature keys (add_mistral3_keys);
-gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim.
+gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim; ernie4_5 /
+ernie4_5-moe: as Hugging Face has them (Ernie4_5Model(TextModel)), the MoE keys and its router, experts (stacked)
+and shared experts under their GGUF names (add_ernie_moe).
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -30,11 +34,12 @@ def gguf_name(hf: str) -> str:
 
 
 def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None,
-                      vocabulary=None, hparams: dict | None = None) -> dict[str, np.ndarray]:
+                      vocabulary=None, hparams: dict | None = None, edit=None) -> dict[str, np.ndarray]:
     """Write `model` (a transformers *ForCausalLM) as a GGUF of `arch`; the stored float32 arrays by GGUF name.
 
     vocabulary(writer), if given, writes the tokenizer metadata instead of the byte-level default; hparams
-    (granite), if given, stands for the config.json the converter read (a key it lacks is not written)."""
+    (granite), if given, stands for the config.json the converter read (a key it lacks is not written); edit(writer,
+    stored), if given, damages the file before it is written (gguf_fixtures.finish_file)."""
     import gguf
 
     cfg = model.config
@@ -53,6 +58,8 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
                 add(read[key])
     if arch == "mistral3":
         add_mistral3_keys(w, cfg.rope_parameters)
+    if arch == "ernie4_5-moe":
+        add_ernie_moe_keys(w, cfg)
     if getattr(cfg, "head_dim", None):        # TextModel.set_gguf_parameters: key/value length = head_dim
         w.add_key_length(head_dim)
         w.add_value_length(head_dim)
@@ -67,6 +74,8 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
             continue
         if ".block_sparse_moe." in hf or ".shared_mlp." in hf:     # (Granite MoE's experts: never read)
             continue
+        if hf == "lm_head.bias" or arch == "ernie4_5-moe" and ERNIE_MOE_MLP.search(hf):   # (ERNIE's MLP: below)
+            continue
         name = gguf_name(hf)
         if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
@@ -75,13 +84,11 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)
         stored[name] = fx.add_weight(w, name, arr, qtype)
+    if arch == "ernie4_5-moe":
+        stored.update(add_ernie_moe_tensors(w, model))
     if rope_freqs is not None:
         w.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
-    return stored
+    return fx.finish_file(w, stored, edit)
 
 
 def add_mistral3_keys(w, rope: dict) -> None:
@@ -99,6 +106,44 @@ def add_mistral3_keys(w, rope: dict) -> None:
                 add(rope[key])
         w.add_rope_scaling_yarn_log_mul(rope["mscale_all_dim"])
         w.add_attn_temperature_scale(rope["llama_4_scaling_beta"])
+
+
+def add_ernie_moe_keys(w, cfg) -> None:
+    """Ernie4_5MoeModel.set_gguf_parameters' expert keys (moe_layer_start_index: leading dense blocks)."""
+    w.add_expert_count(cfg.moe_num_experts)
+    w.add_expert_used_count(cfg.moe_k)
+    w.add_interleave_moe_layer_step(cfg.moe_layer_interval)
+    w.add_leading_dense_block_count(cfg.moe_layer_start_index)
+    w.add_expert_feed_forward_length(cfg.moe_intermediate_size)
+    w.add_expert_shared_count(cfg.moe_num_shared_experts)
+
+
+def add_ernie_moe_tensors(w, model) -> dict[str, np.ndarray]:
+    """An ERNIE 4.5 MoE's MLP tensors, F32, as the converter names them (ffn_gate_inp, exp_probs_b, the experts
+    stacked as ffn_gate_exps / ffn_up_exps / ffn_down_exps, the shared experts as *_shexp); by GGUF name."""
+    out = {}
+    for hf, arr in fx.hf_weights(model).items():
+        found = ERNIE_MOE_MLP.search(hf)
+        if not found:
+            continue
+        layer, part = hf.split(".")[1], found.group(0)
+        if part == ".mlp.experts.gate_up_proj":               # (experts, 2 x moe_intermediate, hidden)
+            half = arr.shape[1] // 2
+            pieces = {"ffn_gate_exps.weight": arr[:, :half], "ffn_up_exps.weight": arr[:, half:]}
+        else:
+            pieces = {ERNIE_MOE_NAMES[part]: arr}
+        for name, piece in pieces.items():
+            out[f"blk.{layer}.{name}"] = np.ascontiguousarray(piece, dtype=np.float32)
+            w.add_tensor(f"blk.{layer}.{name}", out[f"blk.{layer}.{name}"])
+    return out
+
+
+ERNIE_MOE_NAMES = {".mlp.gate.weight": "ffn_gate_inp.weight",
+                   ".mlp.gate.moe_statics.e_score_correction_bias": "exp_probs_b.bias",
+                   ".mlp.experts.down_proj": "ffn_down_exps.weight",
+                   **{f".mlp.shared_experts.{p}_proj.{k}": f"ffn_{p}_shexp.{k}" for p in ("gate", "up", "down")
+                      for k in ("weight", "bias")}}
+ERNIE_MOE_MLP = re.compile("|".join(re.escape(k) for k in [*ERNIE_MOE_NAMES, ".mlp.experts.gate_up_proj"]) + "$")
 
 
 def write_saved(folder, family: str, arch: str, qtype: str, seed: int, settings: dict):

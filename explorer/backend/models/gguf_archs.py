@@ -46,6 +46,12 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   gguf_gpt_oss.py; rope.dimension_count must be the head size (the graph reshapes q and k by it).
 - `Llama4Model(LlamaModel)` (llama4): no permutation (NORM RoPE, Llama 4's pairs): gguf_llama4.py; Llama 3.x's and
   Llama 4's `rope_freqs.weight`: gguf_rope_freqs.py; `Ministral3Model(LlamaModel)` (mistral3): gguf_mistral3.py.
+- `Ernie4_5Model(TextModel)` (MODEL_ARCH.ERNIE4_5, "ernie4_5"; conversion/ernie.py) and `Ernie4_5MoeModel`
+  (ERNIE4_5_MOE, "ernie4_5-moe"): TextModel's keys and tensors, no permutation (a fused qkv_proj split into q, k,
+  v); llama_model_rope_type (src/llama-model.cpp): NORM for both, neighbouring rows (2j, 2j + 1), which are
+  ERNIE's own pairs (transformers' apply_rotary_pos_emb repeat_interleaves cos / sin); src/models/ernie4-5.cpp and
+  ernie4-5-moe.cpp: RMSNorm, q/k/v biases when the file has them, kq_scale 1 / sqrt(head_dim),
+  GGML_ASSERT(n_embd_head == n_rot); the experts, router and shared experts are MLP tensors, not read.
 - `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 """
@@ -98,6 +104,8 @@ ARCHS = {
     "cohere2": Arch("cohere2", "Cohere2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "deepseek2": Arch("deepseek_v2", "DeepseekV2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "llama4": Arch("llama4_text", "Llama4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "ernie4_5": Arch("ernie4_5", "Ernie4_5ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "ernie4_5-moe": Arch("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4": Arch("glm4", "Glm4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4moe": Arch("glm4_moe", "Glm4MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     # (Qwen2VLModel writes Qwen2-VL and Qwen2.5-VL alike: the same text model)
@@ -114,9 +122,10 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
-# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp, ernie4-5.cpp, ernie4-5-moe.cpp) or reshapes q and k by
+# n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
-                   "qwen3vlmoe", "smollm3", "mistral3")
+                   "qwen3vlmoe", "smollm3", "mistral3", "ernie4_5", "ernie4_5-moe")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

@@ -42,8 +42,8 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
-    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, glm4, glm4moe, qwen2vl, qwen3vl,
-    qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError for others."""
+    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, glm4, glm4moe,
+    qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -142,7 +142,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
         mistral3_config(f, config, kind, where)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
-    if arch == "starcoder2":               # Starcoder2Config reads use_bias (default true), not attention_bias
+    if arch in ("starcoder2", "ernie4_5", "ernie4_5-moe"):    # their configs read use_bias, not attention_bias
         config["use_bias"] = config["attention_bias"]
     if arch == "qwen2moe":                 # Qwen2MoeConfig reads qkv_bias (default true), not attention_bias
         config["qkv_bias"] = config["attention_bias"]
