@@ -148,7 +148,9 @@ def classes(family: str):
             "glm4_moe": ("Glm4MoeConfig", "Glm4MoeForCausalLM"),
             "ministral3": ("Ministral3Config", "Ministral3ForCausalLM"),
             "ernie4_5": ("Ernie4_5Config", "Ernie4_5ForCausalLM"),
-            "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM")}[family]
+            "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM"),
+            "hunyuan_v1_dense": ("HunYuanDenseV1Config", "HunYuanDenseV1ForCausalLM"),
+            "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -324,6 +326,11 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
         att = layer.self_attn
         hooks += [att.q_proj.register_forward_hook(keep("q")), att.k_proj.register_forward_hook(keep("k"))]
         _run_spying_on_attention(model, ids, hooks, got, "transformers.models.ministral3.modeling_ministral3")
+        return got
+    elif family.startswith("hunyuan_v1"):  # q and k as its attention receives them (after RoPE and the norms)
+        att = layer.self_attn
+        hooks += [att.q_proj.register_forward_hook(keep("q")), att.k_proj.register_forward_hook(keep("k"))]
+        _run_spying_on_attention(model, ids, hooks, got, f"transformers.models.{family}.modeling_{family}")
         return got
     else:
         att = layer.self_attn

@@ -2224,6 +2224,10 @@ your data</source>
             <translation>cols 必须 &gt;= 1，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json has no head_dim: transformers' Hunyuan attention reads config.head_dim (%1) and cannot run without it</source>
+            <translation>config.json 没有 head_dim：transformers 的混元注意力读取 config.head_dim（%1），没有它便无法运行</translation>
+        </message>
+        <message>
             <source>config.json must hold a JSON object</source>
             <translation>config.json 必须是一个 JSON 对象</translation>
         </message>
@@ -2290,6 +2294,10 @@ your data</source>
         <message>
             <source>config.json: %1's rope_parameters must be set per layer type (%2), not %3</source>
             <translation>config.json：%1 的 rope_parameters 必须按层类型（%2）分别设置，而不是 %3</translation>
+        </message>
+        <message>
+            <source>config.json: Hunyuan's NTK-alpha RoPE needs head_dim &gt; 2 (alpha ^ (head_dim / (head_dim - 2))), not %1</source>
+            <translation>config.json：混元的 NTK-alpha RoPE 需要 head_dim &gt; 2（alpha ^ (head_dim / (head_dim - 2))），而不是 %1</translation>
         </message>
         <message>
             <source>config.json: Ministral 3 scales its queries by rope_parameters' llama_4_scaling_beta and original_max_position_embeddings, and %1 is missing</source>
@@ -2466,6 +2474,14 @@ your data</source>
         <message>
             <source>config.json: rope_scaling must be an object, not %1</source>
             <translation>config.json：rope_scaling 必须是对象，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_scaling's alpha (Hunyuan's NTK-alpha RoPE) must be a positive number, not %1</source>
+            <translation>config.json：rope_scaling 的 alpha（混元的 NTK-alpha RoPE）必须是正数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: rope_theta %1 x alpha %2 ^ (%3 / %4) is not a usable RoPE base (a finite number &gt; 1)</source>
+            <translation>config.json：rope_theta %1 x alpha %2 ^ (%3 / %4) 不是可用的 RoPE 基数（须为大于 1 的有限数）</translation>
         </message>
         <message>
             <source>config.json: rope_theta (RoPE's base) must be a number &gt; 1, not %1</source>

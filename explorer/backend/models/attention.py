@@ -37,6 +37,7 @@ from explorer.backend.models.families import (
     qk_names,
     rms_norm,
 )
+from explorer.backend.models.hunyuan import HUNYUAN, hunyuan_qk
 from explorer.backend.models.llama4 import llama4_qk
 from explorer.backend.models.ministral3 import ministral3_q
 from explorer.backend.models.layer_weights import bias as _bias, projection as _projection, vector as _vector
@@ -248,6 +249,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
                     cfg.max_positions)
         if cfg.model_type == "llama4_text":          # its q/k norm after RoPE; its NoPE layers' temperature
             q, k, q_rot, k_rot = llama4_qk(cfg, layer, rotated, q, k, q_rot, k_rot)
+        if cfg.model_type in HUNYUAN:                # Hunyuan: each head's q / k RMSNorm (a weight) after RoPE
+            q, k, q_rot, k_rot = hunyuan_qk(cfg, reads, layer, q, k, q_rot, k_rot)
         if cfg.q_scale is not None:                  # Ministral 3: q x its position scale after RoPE
             q, q_rot = ministral3_q(cfg, q, q_rot)
         scale = np.float32(1.0 / np.sqrt(cfg.score_scalar or cfg.head_dim))   # Gemma 2/3, Granite, DeepSeek: their own

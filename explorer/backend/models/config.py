@@ -21,6 +21,7 @@ from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
                                                    NO_NULL_KV_HEADS, ROPE_FAMILIES, SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
+from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
 from explorer.backend.models.ministral3 import with_class_rope
 from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
@@ -77,6 +78,7 @@ class ModelConfig:
     attention_chunk: int | None = None   # Llama 4: a "chunked_attention" layer's query reads its own chunk's keys
     qk_norm_after_rope: bool = False     # Llama 4: q, k RMS-normalised (no weight) after RoPE on its RoPE layers
     attn_temperature: tuple[float, float] | None = None   # Llama 4's NoPE layers: (floor_scale, attn_scale)
+    rope_alpha: tuple[float, float] | None = None   # Hunyuan: (alpha, rope_theta) folded into rope_base (hunyuan)
     q_scale: tuple[int, float] | None = None   # Ministral 3: q x 1 + beta ln(1 + floor(m / L0)) after RoPE: (L0, beta)
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
     still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
@@ -118,7 +120,8 @@ class ModelConfig:
     @property
     def rope_type_label(self) -> str:
         """The rope type unless plain RoPE: "yarn ×4 (64 → 256)", else "" (the UI adds the rotary fraction)."""
-        return rope_type_label(self.rope_scaling, self.max_positions)
+        return (alpha_label(self.rope_alpha, self.head_dim) if self.rope_alpha       # Hunyuan's fixed base
+                else rope_type_label(self.rope_scaling, self.max_positions))
 
     @property
     def yarn_unrounded(self) -> bool:
@@ -172,8 +175,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     Mistral, Qwen2/3 and Gemma classes rotate the whole head whatever partial_rotary_factor says.
     "llama.cpp" (a GGUF file, translated by gguf_file): rope.dimension_count channels rotate."""
     require(isinstance(cfg, dict), "config.json must hold a JSON object")
-    # a multimodal model's text model; a Ministral 3 without rope settings: its class's
-    cfg = with_class_rope(qwen_vl.text_model_config(gemma_config.text_model_config(cfg)))
+    # a multimodal model's text model; a Ministral 3 without rope settings: its class's; Hunyuan's alpha: its base
+    cfg = with_alpha_base(with_class_rope(qwen_vl.text_model_config(gemma_config.text_model_config(cfg))))
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str) or model_type not in FAMILIES:   # a list or object: unhashable
         raise InputError(msg("model_type %1 is not supported; supported: %2", shown(model_type),

@@ -68,6 +68,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # ERNIE 4.5 (ERNIE-4.5-0.3B; ERNIE-4.5-21B-A3B, 300B-A47B with experts in the MLP): Llama's attention with
             # RoPE on neighbouring pairs (2j, 2j + 1) over the whole head, q/k/v biases when use_bias (ernie4_5)
             "ernie4_5": "llama", "ernie4_5_moe": "llama",
+            # Hunyuan (Hunyuan-0.5B / 1.8B / 4B / 7B; Hunyuan-A13B's MoE, experts in the MLP): Llama's attention,
+            # "dynamic" RoPE with an alpha as a fixed base theta x alpha^(hd / (hd - 2)), each head's q / k RMSNorm
+            # after RoPE (explorer...hunyuan)
+            "hunyuan_v1_dense": "llama", "hunyuan_v1_moe": "llama",
             # Qwen2-VL, Qwen2.5-VL (their text_config, or a 4.x file's top-level keys): Qwen2's attention; Qwen3-VL:
             # Qwen3's, Qwen3-VL-MoE's experts in the MLP; M-RoPE is plain RoPE for text tokens (explorer...qwen_vl)
             "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen3_vl_text": "qwen3",
@@ -115,7 +119,8 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "llama4_text": 4096 * 32, "qwen2_vl_text": 32768, "qwen2_5_vl_text": 32768,
                          "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
-                         "ernie4_5": 131072, "ernie4_5_moe": 131072}   # by model_type
+                         "ernie4_5": 131072, "ernie4_5_moe": 131072,
+                         "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
@@ -141,7 +146,8 @@ DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
-                   "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5}
+                   "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5,
+                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
