@@ -7,7 +7,9 @@ stored as Hugging Face has them (Qwen2Model(TextModel) has no permutation), q/k/
 attn_k_norm; mistral3: permuted, with Ministral3Model's YaRN and temperature keys (add_mistral3_keys);
 gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim; ernie4_5 /
 ernie4_5-moe: as Hugging Face has them (Ernie4_5Model(TextModel)), the MoE keys and its router, experts (stacked)
-and shared experts under their GGUF names (add_ernie_moe).
+and shared experts under their GGUF names (add_ernie_moe); hunyuan-dense / hunyuan-moe: as stored, query_layernorm /
+key_layernorm as attn_q_norm / attn_k_norm, a "dynamic" RoPE's alpha folded into freq_base (add_hunyuan_rope), the
+MoE's experts and router left out.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
 """
@@ -22,7 +24,9 @@ from tests import gguf_fixtures as fx
 
 # LlamaModel and its subclasses (GraniteModel, SmolLM3Model, Ministral3Model): rope.dimension_count, q/k rows permuted
 LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3", "mistral3")
-BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm"})
+BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm",
+                          "self_attn.query_layernorm": "attn_q_norm", "self_attn.key_layernorm": "attn_k_norm"})
+HUNYUAN = ("hunyuan-dense", "hunyuan-moe")
 
 
 def gguf_name(hf: str) -> str:
@@ -46,7 +50,9 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
     w = gguf.GGUFWriter(str(path), arch)
     fx.add_shape_metadata(w, cfg)
-    if arch != "gemma":                       # GemmaModel writes no freq base (llama.cpp's default 10000)
+    if arch in HUNYUAN:
+        add_hunyuan_rope(w, cfg, arch)
+    elif arch != "gemma":                     # GemmaModel writes no freq base (llama.cpp's default 10000)
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
     if arch in LLAMA_LIKE:
         w.add_rope_dimension_count(head_dim)
@@ -76,6 +82,8 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
             continue
         if hf == "lm_head.bias" or arch == "ernie4_5-moe" and ERNIE_MOE_MLP.search(hf):   # (ERNIE's MLP: below)
             continue
+        if ".mlp.experts." in hf or ".mlp.gate." in hf:           # (Hunyuan-A13B's experts and router: never read)
+            continue
         name = gguf_name(hf)
         if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
@@ -89,6 +97,25 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
     if rope_freqs is not None:
         w.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
     return fx.finish_file(w, stored, edit)
+
+
+def add_hunyuan_rope(w, cfg, arch: str) -> None:
+    """HunYuanModel / HunYuanMoEModel.set_gguf_parameters: a "dynamic" RoPE's alpha folded into freq_base,
+    base x alpha ^ (dim / (dim - 2)) with dim head_dim (dense) or hidden / heads (MoE), scaling type none, factor 1,
+    original context 262,144 (the 262,144 context_length it also writes is left out: the shape keys have one);
+    any other RoPE: TextModel's freq base alone."""
+    import gguf
+
+    rope = cfg.rope_parameters
+    if rope.get("rope_type") != "dynamic":
+        w.add_rope_freq_base(rope["rope_theta"])
+        return
+    alpha = rope.get("alpha", 50 if arch == "hunyuan-dense" else 1000)
+    dim = cfg.head_dim if arch == "hunyuan-dense" else cfg.hidden_size // cfg.num_attention_heads
+    w.add_rope_freq_base(rope["rope_theta"] * (alpha ** (dim / (dim - 2))))
+    w.add_rope_scaling_type(gguf.RopeScalingType.NONE)
+    w.add_rope_scaling_factor(1)
+    w.add_rope_scaling_orig_ctx_len(256 * 1024)
 
 
 def add_mistral3_keys(w, rope: dict) -> None:
@@ -155,7 +182,7 @@ def write_saved(folder, family: str, arch: str, qtype: str, seed: int, settings:
     return torch_model
 
 
-def written_fixture(tag: str, write):
+def written_fixture(tag: str, write, permuted: bool = True):
     """A module-scoped pytest fixture over F16 and Q8_0: write(folder, qtype) writes folder/hf and folder/m.gguf
     and returns the torch model; the fixture yields (torch model holding what the file holds, opened GGUF, the
     folder's torch model, folder)."""
@@ -168,15 +195,15 @@ def written_fixture(tag: str, write):
         folder = tmp_path_factory.mktemp(f"{tag}-{request.param}")
         torch_model = write(folder, request.param)
         with open_model(str(folder / "m.gguf")) as model:
-            yield held_as_stored(torch_model, folder / "m.gguf", model.tensors.names(), request.param), model, \
-                torch_model, folder
+            yield held_as_stored(torch_model, folder / "m.gguf", model.tensors.names(), request.param,
+                                 permuted), model, torch_model, folder
 
     return written
 
 
-def held_as_stored(torch_model, path, names, qtype: str):
+def held_as_stored(torch_model, path, names, qtype: str, permuted: bool = True):
     """The torch model holding what a llama-like file at path holds: itself for F16 (held exactly), else a copy
-    holding gguf's own dequantization of the stored blocks, LlamaModel's permutation undone."""
+    holding gguf's own dequantization of the stored blocks, LlamaModel's permutation undone (a file `permuted`)."""
     if qtype == "F16":
         return torch_model
     import copy
@@ -186,7 +213,7 @@ def held_as_stored(torch_model, path, names, qtype: str):
     from tests.test_gguf_archs import gguf_side_weights
 
     held = copy.deepcopy(torch_model)
-    weights = gguf_side_weights(str(path), "llama", held.config, names)
+    weights = gguf_side_weights(str(path), "llama" if permuted else "as stored", held.config, names)
     held.load_state_dict({k: torch.from_numpy(weights[k.removeprefix("model.")]) for k in held.state_dict()
                           if k.removeprefix("model.") in weights}, strict=False)
     return held

@@ -1556,6 +1556,10 @@ your data</source>
             <translation>%1：llama.cpp 的 deepseek2 不读取张量 %2，并会拒绝该文件</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is not read: PE Explorer reads %3 files without attention biases (no Hunyuan checkpoint has them)</source>
+            <translation>%1：未读取张量 %2：PE Explorer 读取 %3 文件时不带注意力偏置（没有任何混元检查点有偏置）</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 is only read in a 'llama' or 'llama4' file without rope scaling metadata</source>
             <translation>%1：只有在没有 rope 缩放元数据的 'llama' 或 'llama4' 文件中才会读取张量 %2</translation>
         </message>

@@ -52,6 +52,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   ERNIE's own pairs (transformers' apply_rotary_pos_emb repeat_interleaves cos / sin); src/models/ernie4-5.cpp and
   ernie4-5-moe.cpp: RMSNorm, q/k/v biases when the file has them, kq_scale 1 / sqrt(head_dim),
   GGML_ASSERT(n_embd_head == n_rot); the experts, router and shared experts are MLP tensors, not read.
+- `HunYuanModel`, `HunYuanMoEModel` (hunyuan-dense, hunyuan-moe: NEOX, no permutation, the alpha folded into
+  freq_base): gguf_hunyuan.py.
 - `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 """
@@ -95,6 +97,9 @@ ARCHS = {
     "granitemoe": Arch("granitemoe", "GraniteMoeForCausalLM", True, 0.0, ("hidden_act", "silu")),
     "smollm3": Arch("smollm3", "SmolLM3ForCausalLM", True, 0.0, ("hidden_act", "silu")),   # gguf_smollm3.py
     "mistral3": Arch("ministral3", "Ministral3ForCausalLM", True, 0.0, ("hidden_act", "silu")),   # gguf_mistral3.py
+    "hunyuan-dense": Arch("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", False, 0.0,     # gguf_hunyuan.py
+                          ("hidden_act", "silu")),
+    "hunyuan-moe": Arch("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
@@ -122,10 +127,10 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
-# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp, ernie4-5.cpp, ernie4-5-moe.cpp) or reshapes q and k by
-# n_rot (openai-moe-iswa.cpp)
+# qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp, ernie4-5.cpp, ernie4-5-moe.cpp, hunyuan-dense.cpp,
+# hunyuan-moe.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
-                   "qwen3vlmoe", "smollm3", "mistral3", "ernie4_5", "ernie4_5-moe")
+                   "qwen3vlmoe", "smollm3", "mistral3", "ernie4_5", "ernie4_5-moe", "hunyuan-dense", "hunyuan-moe")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

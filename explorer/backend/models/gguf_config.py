@@ -20,6 +20,7 @@ from explorer.backend.models.gguf_gemma_phi3 import PHI3_FACTORS, gemma_config, 
 from explorer.backend.models.gguf_glm import GLM_ARCHS, glm_config
 from explorer.backend.models.gguf_gpt_oss import gpt_oss_config
 from explorer.backend.models.gguf_header import Header
+from explorer.backend.models.gguf_hunyuan import HUNYUAN_ARCHS, hunyuan_config
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.backend.models.gguf_llama4 import llama4_config
 from explorer.backend.models.gguf_mistral3 import mistral3_config
@@ -42,7 +43,8 @@ YARN_UNREAD = ("attn_factor",)
 def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
-    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, glm4, glm4moe,
+    olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
+    hunyuan-moe, glm4, glm4moe,
     qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
@@ -140,6 +142,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         smollm3_config(config, header.tensors, where)
     if arch == "mistral3":                 # Ministral 3: its YaRN as llama.cpp turns it, q's temperature scale
         mistral3_config(f, config, kind, where)
+    if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)
+        hunyuan_config(arch, config, header.tensors, where)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
     if arch in ("starcoder2", "ernie4_5", "ernie4_5-moe"):    # their configs read use_bias, not attention_bias

@@ -35,6 +35,7 @@ from explorer.backend.models.gguf_glm import NAMES as GLM_NAMES
 from explorer.backend.models.gguf_gpt_oss import BARE
 from explorer.backend.models.gguf_gpt_oss import NAMES as GPT_OSS_NAMES
 from explorer.backend.models.gguf_header import Header, TensorInfo, read_header
+from explorer.backend.models.gguf_hunyuan import NAMES as HUNYUAN_NAMES
 from explorer.backend.models.gguf_learned import (
     BLOCK_RE,
     LEARNED,
@@ -52,7 +53,8 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k"
           "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_norm": "post_attention_layernorm",
           "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj",
           "attn_q_norm": "self_attn.q_norm", "attn_k_norm": "self_attn.k_norm"}
-OWN_NAMES = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES, **GLM_NAMES}   # names kept beside their reader
+OWN_NAMES = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES, **GLM_NAMES,    # names kept beside their reader
+             **HUNYUAN_NAMES}
 MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
 WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
 _dequantizable: dict[int, bool] = {}

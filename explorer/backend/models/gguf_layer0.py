@@ -44,6 +44,9 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
             require(name not in header.tensors, "%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 "
                                                 "has none and refuses the file)", where, name)
+    if kind in ("hunyuan_v1_dense", "hunyuan_v1_moe"):   # each head's q/k norm after RoPE (llama.cpp requires them)
+        from explorer.backend.models.gguf_hunyuan import hunyuan_layer0
+        want.update(hunyuan_layer0(config))
     if kind == "glm4_moe":                  # GLM-4.5's per-head q/k norms: both or none
         from explorer.backend.models.gguf_glm import glm_layer0
         want.update(glm_layer0(config))
