@@ -118,6 +118,10 @@ FAMILIES = {
     "ernie4_5": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=700.0, use_bias=True),
     "ernie4_5_moe": dict(SMALL, num_key_value_heads=2, rope_theta=900.0, use_bias=True, moe_num_experts=4, moe_k=2,
                          moe_num_shared_experts=1, moe_intermediate_size=24),
+    # Seed-OSS: Llama's attention, q/k/v biases by its class's default (attention_bias true, left out here), a
+    # head_dim (12) that is not hidden / heads (8), as Seed-OSS-36B's 128 is not 5,120 / 80
+    "seed_oss": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=900.0, pad_token_id=0, bos_token_id=1,
+                     eos_token_id=1),
 }
 
 
@@ -150,7 +154,8 @@ def classes(family: str):
             "ernie4_5": ("Ernie4_5Config", "Ernie4_5ForCausalLM"),
             "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM"),
             "hunyuan_v1_dense": ("HunYuanDenseV1Config", "HunYuanDenseV1ForCausalLM"),
-            "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM")}[family]
+            "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM"),
+            "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

@@ -3,11 +3,11 @@
 As transformers 5.25's configuration_<family>.py and modeling_<family>.py read them: Qwen2 (and Qwen2-VL's and
 Qwen2.5-VL's text models) and Phi always have
 q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when use_qkv_bias (default false), StarCoder2 when
-use_bias (default true), ERNIE 4.5 when use_bias (default false, null: none), GPT-NeoX, GPT-OSS and GLM-4 when
-attention_bias (default true), Mistral, Mixtral and Phi-3 never, the others (GLM-4.5 too) when attention_bias
-(default false); transformers leaves the bias tensors of a config without them unread. q/k norms: per head for
-Qwen3 and Gemma 3, over all heads for OLMo 2 / 3 and OLMoE, Phi's and StableLM's when qk_layernorm, Cohere's when
-use_qk_norm (Cohere 2 has none), GLM-4.5's per-head RMSNorms when use_qk_norm.
+use_bias (default true), ERNIE 4.5 when use_bias (default false, null: none), GPT-NeoX, GPT-OSS, GLM-4 and
+Seed-OSS when attention_bias (default true), Mistral, Mixtral and Phi-3 never, the others (GLM-4.5 too) when
+attention_bias (default false); transformers leaves the bias tensors of a config without them unread. q/k norms: per
+head for Qwen3 and Gemma 3, over all heads for OLMo 2 / 3 and OLMoE, Phi's and StableLM's when qk_layernorm,
+Cohere's when use_qk_norm (Cohere 2 has none), GLM-4.5's per-head RMSNorms when use_qk_norm.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def qk_bias(cfg: dict, model_type: str, family: str) -> bool:
         return flag(cfg, "use_bias", True)
     if model_type in ERNIE_TYPES:                    # ERNIE 4.5: use_bias (default false, null: none)
         return ernie_qk_bias(cfg)
-    return family == "phi" or model_type not in NO_QK_BIAS and flag(cfg, "attention_bias", family in BIAS_BY_DEFAULT)
+    return family == "phi" or model_type not in NO_QK_BIAS and flag(
+        cfg, "attention_bias", family in BIAS_BY_DEFAULT or model_type in BIAS_BY_DEFAULT)
 
 
 def qk_norm(cfg: dict, model_type: str, family: str) -> bool:

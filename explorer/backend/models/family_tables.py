@@ -72,6 +72,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # "dynamic" RoPE with an alpha as a fixed base theta x alpha^(hd / (hd - 2)), each head's q / k RMSNorm
             # after RoPE (explorer...hunyuan)
             "hunyuan_v1_dense": "llama", "hunyuan_v1_moe": "llama",
+            # Seed-OSS (Seed-OSS-36B): Llama's attention with q/k/v biases (attention_bias, default true; o_proj's
+            # own attention_out_bias is never read here), head_dim 128 by default (80 heads of 128 in 5,120)
+            "seed_oss": "llama",
             # Qwen2-VL, Qwen2.5-VL (their text_config, or a 4.x file's top-level keys): Qwen2's attention; Qwen3-VL:
             # Qwen3's, Qwen3-VL-MoE's experts in the MLP; M-RoPE is plain RoPE for text tokens (explorer...qwen_vl)
             "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen3_vl_text": "qwen3",
@@ -120,13 +123,13 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
                          "ernie4_5": 131072, "ernie4_5_moe": 131072,
-                         "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048}   # by model_type
+                         "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
                     "qwen3_vl_text": 128, "glm4": 128,
-                    "ministral3": 128, "ernie4_5": 128}   # (Glm4MoeConfig, Ernie4_5_MoeConfig: no head_dim
-#                                                               field: hidden / heads)
+                    "ministral3": 128, "ernie4_5": 128, "seed_oss": 128}   # (Glm4MoeConfig, Ernie4_5_MoeConfig:
+#                                                                                 no head_dim field: hidden / heads)
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
@@ -134,7 +137,7 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
                     "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8,
-                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4}
+                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
                     "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe")
@@ -152,8 +155,9 @@ DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, 
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
                             "truncate": False, "original_max_position_embeddings": 4096}}
-# attention_bias of a config.json without one, where the class's default is true (the others: false)
-BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4")
+# attention_bias of a config.json without one, where the class's default is true (the others: false), by family
+# or model_type
+BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4", "seed_oss")
 # the families whose attention splits hidden_size / num_attention_heads channels a head while their RoPE
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
