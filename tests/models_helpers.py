@@ -122,6 +122,10 @@ FAMILIES = {
     # head_dim (12) that is not hidden / heads (8), as Seed-OSS-36B's 128 is not 5,120 / 80
     "seed_oss": dict(SMALL, num_key_value_heads=2, head_dim=12, rope_theta=900.0, pad_token_id=0, bos_token_id=1,
                      eos_token_id=1),
+    # GLM-4 of 2024 (glm): GLM-4's attention, half of each head of 8 turning in neighbouring pairs by the class's
+    # default partial_rotary_factor (left out), q/k/v biases by its default attention_bias (true)
+    "glm": dict(SMALL, num_key_value_heads=2, head_dim=8, rope_theta=600.0, pad_token_id=0, bos_token_id=1,
+                eos_token_id=1),
 }
 
 
@@ -155,7 +159,7 @@ def classes(family: str):
             "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM"),
             "hunyuan_v1_dense": ("HunYuanDenseV1Config", "HunYuanDenseV1ForCausalLM"),
             "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM"),
-            "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM")}[family]
+            "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

@@ -19,7 +19,8 @@ from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation,
 from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
-                                                   NO_NULL_KV_HEADS, ROPE_FAMILIES, SUPPORTED)
+                                                   NO_NULL_HEAD_DIM, NO_NULL_KV_HEADS, ROPE_FAMILIES,
+                                                   SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
 from explorer.backend.models.ministral3 import with_class_rope
@@ -241,6 +242,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES
                 and family not in (*HEADS_SPLIT, "gptj") else None)
+    require(cfg.get("head_dim", 0) is not None or model_type not in NO_NULL_HEAD_DIM,   # (GLM-4's classes)
+            "config.json: head_dim must be a whole number from 1 to %1, not %2", f"{MAX_HEAD_DIM:,}", "null")
     if family in HEADS_SPLIT and cfg.get("head_dim") is not None:
         require(cfg["head_dim"] == d // heads and d % heads == 0,
                 "config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's "

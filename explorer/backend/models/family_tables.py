@@ -82,6 +82,9 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # GLM-4 (GLM-4-9B-0414, GLM-4-32B-0414): RMSNorm, q/k/v biases (attention_bias, default true), the first
             # partial_rotary_factor (0.5) of each head turns in neighbouring pairs (2i, 2i + 1); head_dim 128 by default
             "glm4": "glm4",
+            # GLM-4 of 2024 (glm-4-9b-hf, glm-4-9b-chat-hf: model_type glm, GlmForCausalLM): the attention of glm4
+            # above, class for class (Glm4's extra norms after attention and MLP are never read here)
+            "glm": "glm4",
             # GLM-4.5 / 4.6 (Glm4Moe): the first half of each head turns rotate-half ((i, i + rot/2), as GPT-NeoX),
             # per-head q/k RMSNorms when use_qk_norm, q/k/v biases when attention_bias (default false); experts
             # in the MLP
@@ -123,13 +126,14 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "qwen3_vl_text": 128000, "qwen3_vl_moe_text": 128000,
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
                          "ernie4_5": 131072, "ernie4_5_moe": 131072,
-                         "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288}   # by model_type
+                         "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288,
+                         "glm": 131072}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
                     "qwen3_vl_text": 128, "glm4": 128,
-                    "ministral3": 128, "ernie4_5": 128, "seed_oss": 128}   # (Glm4MoeConfig, Ernie4_5_MoeConfig:
-#                                                                                 no head_dim field: hidden / heads)
+                    "ministral3": 128, "ernie4_5": 128, "seed_oss": 128, "glm": 128}   # (Glm4MoeConfig,
+#                                                          Ernie4_5_MoeConfig: no head_dim field: hidden / heads)
 # num_key_value_heads of a config.json without one, by model_type: the class's default, whatever the head count
 # (transformers 5.25's configuration_<family>.py; the others default to None: one kv head per head, as does a
 # null one where the class accepts it)
@@ -137,10 +141,13 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
                     "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8,
-                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8}
+                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8, "glm": 2}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm")
+# the model types whose attention cannot run a null head_dim (Glm4Config refuses it, a field typed int; GlmAttention
+# keeps it and fails on None)
+NO_NULL_HEAD_DIM = ("glm4", "glm")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0, "llama4_text": 500_000.0, "qwen2_vl_text": 1_000_000.0,
@@ -150,7 +157,7 @@ DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
                    "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5,
-                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5}
+                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5, "glm": 1.5625e-7}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
