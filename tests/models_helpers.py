@@ -126,6 +126,12 @@ FAMILIES = {
     # default partial_rotary_factor (left out), q/k/v biases by its default attention_bias (true)
     "glm": dict(SMALL, num_key_value_heads=2, head_dim=8, rope_theta=600.0, pad_token_id=0, bos_token_id=1,
                 eos_token_id=1),
+    # Apertus: per-head q/k RMSNorms before RoPE, Llama 3 RoPE (x4 from 8 positions, so 13 tokens show it), the
+    # input norm named attention_layernorm; the xIELU MLP is never read
+    "apertus": dict(SMALL, num_key_value_heads=2, head_dim=12, pad_token_id=0, bos_token_id=1, eos_token_id=1,
+                    rope_parameters={"rope_type": "llama3", "rope_theta": 700.0, "factor": 4.0,
+                                     "original_max_position_embeddings": 8, "low_freq_factor": 1.0,
+                                     "high_freq_factor": 4.0}),
 }
 
 
@@ -159,7 +165,8 @@ def classes(family: str):
             "ernie4_5_moe": ("Ernie4_5_MoeConfig", "Ernie4_5_MoeForCausalLM"),
             "hunyuan_v1_dense": ("HunYuanDenseV1Config", "HunYuanDenseV1ForCausalLM"),
             "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM"),
-            "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM")}[family]
+            "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM"),
+            "apertus": ("ApertusConfig", "ApertusForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -344,7 +351,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe",
-                                                        "qwen3_vl", "qwen3_vl_moe", "glm4_moe")
+                                                        "qwen3_vl", "qwen3_vl_moe", "glm4_moe", "apertus")
                         and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)

@@ -6,8 +6,8 @@ q/k/v biases, Qwen2-MoE when qkv_bias (default true), StableLM when use_qkv_bias
 use_bias (default true), ERNIE 4.5 when use_bias (default false, null: none), GPT-NeoX, GPT-OSS, GLM-4 and
 Seed-OSS when attention_bias (default true), Mistral, Mixtral and Phi-3 never, the others (GLM-4.5 too) when
 attention_bias (default false); transformers leaves the bias tensors of a config without them unread. q/k norms: per
-head for Qwen3 and Gemma 3, over all heads for OLMo 2 / 3 and OLMoE, Phi's and StableLM's when qk_layernorm,
-Cohere's when use_qk_norm (Cohere 2 has none), GLM-4.5's per-head RMSNorms when use_qk_norm.
+head for Qwen3, Gemma 3 and Apertus, over all heads for OLMo 2 / 3 and OLMoE, Phi's and StableLM's when
+qk_layernorm, Cohere's when use_qk_norm (Cohere 2 has none), GLM-4.5's per-head RMSNorms when use_qk_norm.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def qk_bias(cfg: dict, model_type: str, family: str) -> bool:
 
 def qk_norm(cfg: dict, model_type: str, family: str) -> bool:
     """Whether q and k are normalised before RoPE."""
-    return (family in ("qwen3", "gemma3", "olmo2", "olmoe")
+    return (family in ("qwen3", "gemma3", "olmo2", "olmoe", "apertus")
             or family in ("phi", "stablelm") and flag(cfg, "qk_layernorm", False)
             or model_type == "cohere" and cfg.get("use_qk_norm") is not None and flag(cfg, "use_qk_norm", False)
             or model_type == "glm4_moe" and flag(cfg, "use_qk_norm", False))

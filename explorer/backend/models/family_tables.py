@@ -89,6 +89,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # per-head q/k RMSNorms when use_qk_norm, q/k/v biases when attention_bias (default false); experts
             # in the MLP
             "glm4_moe": "glm4_moe",
+            # Apertus (swiss-ai Apertus-8B / 70B): Llama's projections (no biases by default), an RMSNorm of each head's
+            # own on q and k BEFORE RoPE (q_norm / k_norm, as Qwen3), its layer input norm named attention_layernorm,
+            # the class's Llama 3 RoPE (x8 from 8,192 at base 1.2e7) when config.json names none; xIELU MLP unread
+            "apertus": "apertus",
             # BLOOM (bloom-560m … bloom): ALiBi, no position vectors; LayerNorm on the embeddings and before
             # attention, one fused query_key_value with biases, q, k, v rows head by head (explorer...bloom)
             "bloom": "bloom",
@@ -104,7 +108,7 @@ ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe", "apertus")
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -127,7 +131,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
                          "ernie4_5": 131072, "ernie4_5_moe": 131072,
                          "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288,
-                         "glm": 131072}   # by model_type
+                         "glm": 131072, "apertus": 65536}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
@@ -146,22 +150,25 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
                     "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm")
 # the model types whose attention cannot run a null head_dim (Glm4Config refuses it, a field typed int; GlmAttention
-# keeps it and fails on None)
-NO_NULL_HEAD_DIM = ("glm4", "glm")
+# and ApertusAttention keep it and fail on None)
+NO_NULL_HEAD_DIM = ("glm4", "glm", "apertus")
 # rope_theta of a config.json without one, by model_type (the class's default_theta; the others 10,000)
 DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_000.0, "olmo3": 500_000.0,
                  "cohere": 500_000.0, "llama4_text": 500_000.0, "qwen2_vl_text": 1_000_000.0,
                  "qwen2_5_vl_text": 1_000_000.0, "qwen3_vl_text": 500_000.0, "qwen3_vl_moe_text": 500_000.0,
-                 "ernie4_5": 500_000.0, "ernie4_5_moe": 500_000.0}
+                 "ernie4_5": 500_000.0, "ernie4_5_moe": 500_000.0, "apertus": 12_000_000.0}
 # rms_norm_eps of a config.json without one, by model_type (the class's default; the others 1e-6)
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
                    "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5,
-                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5, "glm": 1.5625e-7}
+                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5, "glm": 1.5625e-7, "apertus": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
-# own (GptOssConfig.__post_init__: YaRN; the others: default RoPE)
+# own (GptOssConfig.__post_init__: YaRN; ApertusConfig.__post_init__: Llama 3 at its own base, whatever rope_theta
+# says; the others: default RoPE), by family
 DEFAULT_ROPE = {"gpt_oss": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
-                            "truncate": False, "original_max_position_embeddings": 4096}}
+                            "truncate": False, "original_max_position_embeddings": 4096},
+                "apertus": {"rope_type": "llama3", "rope_theta": 12000000.0, "factor": 8.0,
+                            "original_max_position_embeddings": 8192, "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
 # attention_bias of a config.json without one, where the class's default is true (the others: false), by family
 # or model_type
 BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4", "seed_oss")
