@@ -4,7 +4,8 @@ llama: q/k rows (and their biases) permuted with LlamaModel.permute; smollm3: th
 granite: the same (GraniteModel(LlamaModel)) and its multipliers as granite.embedding_scale / attention.scale /
 residual_scale / logit_scale, each written only when non-zero (GraniteModel.set_gguf_parameters); qwen2 / qwen3:
 stored as Hugging Face has them (Qwen2Model(TextModel) has no permutation), q/k/v biases, Qwen3's attn_q_norm /
-attn_k_norm; mistral3: permuted, with Ministral3Model's YaRN and temperature keys (add_mistral3_keys);
+attn_k_norm; seed_oss: unpermuted (SeedOssModel(TextModel)), q/k/v biases, post_attention_layernorm as
+post_attention_norm; mistral3: permuted, with Ministral3Model's YaRN and temperature keys (add_mistral3_keys);
 gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key_length = head_dim; ernie4_5 /
 ernie4_5-moe: as Hugging Face has them (Ernie4_5Model(TextModel)), the MoE keys and its router, experts (stacked)
 and shared experts under their GGUF names (add_ernie_moe); hunyuan-dense / hunyuan-moe: as stored, query_layernorm /
@@ -27,14 +28,17 @@ LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3", "mistral3")
 BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm",
                           "self_attn.query_layernorm": "attn_q_norm", "self_attn.key_layernorm": "attn_k_norm"})
 HUNYUAN = ("hunyuan-dense", "hunyuan-moe")
+# by architecture, where gguf-py's tensor_mapping.py names a part otherwise (MODEL_TENSORS[SEED_OSS] has
+# ATTN_POST_NORM, no FFN_NORM: the layer's post_attention_layernorm is blk.N.post_attention_norm)
+ARCH_BLOCK = {"seed_oss": dict(BLOCK, post_attention_layernorm="post_attention_norm")}
 
 
-def gguf_name(hf: str) -> str:
+def gguf_name(hf: str, arch: str = "llama") -> str:
     if hf in fx.GGUF_NAMES:
         return fx.GGUF_NAMES[hf]
     _, layer, rest = hf.split(".", 2)
     base, kind = rest.rsplit(".", 1)
-    return f"blk.{layer}.{BLOCK[base]}.{kind}"
+    return f"blk.{layer}.{ARCH_BLOCK.get(arch, BLOCK)[base]}.{kind}"
 
 
 def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=None,
@@ -84,7 +88,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
             continue
         if ".mlp.experts." in hf or ".mlp.gate." in hf:           # (Hunyuan-A13B's experts and router: never read)
             continue
-        name = gguf_name(hf)
+        name = gguf_name(hf, arch)
         if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
         elif arch in LLAMA_LIKE and ".self_attn.k_proj." in hf:
@@ -182,7 +186,7 @@ def write_saved(folder, family: str, arch: str, qtype: str, seed: int, settings:
     return torch_model
 
 
-def written_fixture(tag: str, write, permuted: bool = True):
+def written_fixture(tag: str, write, arch: str = "llama"):
     """A module-scoped pytest fixture over F16 and Q8_0: write(folder, qtype) writes folder/hf and folder/m.gguf
     and returns the torch model; the fixture yields (torch model holding what the file holds, opened GGUF, the
     folder's torch model, folder)."""
@@ -195,15 +199,16 @@ def written_fixture(tag: str, write, permuted: bool = True):
         folder = tmp_path_factory.mktemp(f"{tag}-{request.param}")
         torch_model = write(folder, request.param)
         with open_model(str(folder / "m.gguf")) as model:
-            yield held_as_stored(torch_model, folder / "m.gguf", model.tensors.names(), request.param,
-                                 permuted), model, torch_model, folder
+            yield held_as_stored(torch_model, folder / "m.gguf", model.tensors.names(), request.param, arch), model, \
+                torch_model, folder
 
     return written
 
 
-def held_as_stored(torch_model, path, names, qtype: str, permuted: bool = True):
-    """The torch model holding what a llama-like file at path holds: itself for F16 (held exactly), else a copy
-    holding gguf's own dequantization of the stored blocks, LlamaModel's permutation undone (a file `permuted`)."""
+def held_as_stored(torch_model, path, names, qtype: str, arch: str = "llama"):
+    """The torch model holding what a llama-like file (or one of `arch`, stored unpermuted: seed_oss) at path holds:
+    itself for F16 (held exactly), else a copy holding gguf's own dequantization of the stored blocks, LlamaModel's
+    permutation undone."""
     if qtype == "F16":
         return torch_model
     import copy
@@ -213,7 +218,7 @@ def held_as_stored(torch_model, path, names, qtype: str, permuted: bool = True):
     from tests.test_gguf_archs import gguf_side_weights
 
     held = copy.deepcopy(torch_model)
-    weights = gguf_side_weights(str(path), "llama" if permuted else "as stored", held.config, names)
+    weights = gguf_side_weights(str(path), arch, held.config, names)
     held.load_state_dict({k: torch.from_numpy(weights[k.removeprefix("model.")]) for k in held.state_dict()
                           if k.removeprefix("model.") in weights}, strict=False)
     return held

@@ -41,8 +41,8 @@ def _moe(folder, qtype="F16", seed=37, **settings):
     return aw.write_saved(folder, "hunyuan_v1_moe", "hunyuan-moe", qtype, seed, dict(MOE, **settings))
 
 
-dense = aw.written_fixture("hunyuan-dense", _dense, permuted=False)
-moe = aw.written_fixture("hunyuan-moe", _moe, permuted=False)
+dense = aw.written_fixture("hunyuan-dense", _dense, arch="hunyuan-dense")
+moe = aw.written_fixture("hunyuan-moe", _moe, arch="hunyuan-moe")
 
 
 def test_dense_x_layer0_qk_and_attention_equal_transformers(dense):

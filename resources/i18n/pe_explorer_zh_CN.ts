@@ -1524,6 +1524,10 @@ your data</source>
             <translation>%1：张量 %2 是 llama.cpp 的 mpt 在得到 q 和 k 之前加上的偏置，PE Explorer 的 MPT（与 transformers 的一样）不读取它</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is a bias where layer 0 has none; PE Explorer reads one attention_bias for every layer</source>
+            <translation>%1：张量 %2 是偏置，而第 0 层没有偏置；PE Explorer 对所有层只读取一个 attention_bias</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 is a learned position table, which llama.cpp's mpt adds to X; PE Explorer reads MPT with ALiBi alone</source>
             <translation>%1：张量 %2 是学习得到的位置表，llama.cpp 的 mpt 会把它加到 X 上；PE Explorer 只按 ALiBi 读取 MPT</translation>
         </message>

@@ -27,6 +27,7 @@ from explorer.backend.models.gguf_mistral3 import mistral3_config
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
+from explorer.backend.models.gguf_seed_oss import seed_oss_config
 from explorer.backend.models.gguf_smollm3 import smollm3_config
 from explorer.errors import require, shown
 
@@ -44,8 +45,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
-    hunyuan-moe, glm4, glm4moe,
-    qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError for others."""
+    hunyuan-moe, seed_oss, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError
+    for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -140,6 +141,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         granite_scales(f, config, where, arch)
     if arch == "smollm3":                  # llama.cpp's every-4th-layer NoPE; every layer's q/k/v
         smollm3_config(config, header.tensors, where)
+    if arch == "seed_oss":                 # every layer's q/k/v and q/k biases; only the tensors llama.cpp loads
+        seed_oss_config(config, header.tensors, where)
     if arch == "mistral3":                 # Ministral 3: its YaRN as llama.cpp turns it, q's temperature scale
         mistral3_config(f, config, kind, where)
     if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)
