@@ -74,6 +74,9 @@ FAMILIES = {
     # Cohere 2: Cohere's attention without q/k norms; layers 0-2 of 4 sliding over 6 tokens with RoPE, 3 NoPE
     "cohere2": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, rope_theta=700.0, sliding_window=6,
                     layer_norm_eps=0.1),
+    # EXAONE 4.0: no norm before attention, per-head q/k RMSNorms; layers 0-2 of 4 sliding over 6 tokens with RoPE,
+    # layer 3 full and NoPE (the class's sliding_window_pattern 4); its Llama 3 scaling: tests/test_models_exaone4.py
+    "exaone4": dict(SMALL, num_hidden_layers=4, num_key_value_heads=2, head_dim=12, sliding_window=6, rope_theta=800.0),
     # OLMoE: an RMSNorm before attention, RMSNorms over all of q's / k's heads, then q, k clamped to +-0.9
     "olmoe": dict(SMALL, num_key_value_heads=2, rope_theta=850.0, clip_qkv=0.9, num_experts=4, num_experts_per_tok=2),
     # MLA: heads of 12 nope + 8 rope channels; V3 through a low-rank q (12), V2 as V2-Lite (q_proj from x)
@@ -166,7 +169,8 @@ def classes(family: str):
             "hunyuan_v1_dense": ("HunYuanDenseV1Config", "HunYuanDenseV1ForCausalLM"),
             "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM"),
             "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM"),
-            "apertus": ("ApertusConfig", "ApertusForCausalLM")}[family]
+            "apertus": ("ApertusConfig", "ApertusForCausalLM"),
+            "exaone4": ("Exaone4Config", "Exaone4ForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -351,7 +355,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     else:
         att = layer.self_attn
         q_mod, k_mod = ((att.q_norm, att.k_norm) if family in ("qwen3", "qwen3_moe", "gemma3", "olmo2", "olmo3", "cohere", "olmoe",
-                                                        "qwen3_vl", "qwen3_vl_moe", "glm4_moe", "apertus")
+                                                        "qwen3_vl", "qwen3_vl_moe", "glm4_moe", "apertus", "exaone4")
                         and hasattr(att, "q_norm")
                         else (att.q_layernorm, att.k_layernorm) if getattr(att, "qk_layernorm", False)
                         else (att.q_proj, att.k_proj))   # (Phi's and StableLM's qk_layernorm: LayerNorms)

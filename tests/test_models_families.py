@@ -57,7 +57,7 @@ def test_layer0_q_k_per_head_equal_the_projections(built):
         q_ref, k_ref = _heads(ref["qkv"][:, :d], cfg.n_heads), _heads(ref["qkv"][:, d:2 * d], cfg.n_heads)
     elif family in ("qwen3", "qwen3_moe"):           # after its per-head q_norm / k_norm, (n, H, hd)
         q_ref, k_ref = ref["q"].transpose(1, 0, 2), ref["k"].transpose(1, 0, 2)
-    elif family in ("gemma3", "phi", "stablelm", "apertus"):   # their q/k norms come after the transpose
+    elif family in ("gemma3", "phi", "stablelm", "apertus", "exaone4"):   # their q/k norms come after the transpose
         q_ref, k_ref = ref["q"], ref["k"]
     else:
         q_ref, k_ref = _heads(ref["q"], cfg.n_heads), _heads(ref["k"], cfg.n_kv_heads)

@@ -15,7 +15,7 @@ pytest.importorskip("transformers")
 
 KV_FAMILIES = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma", "gemma2",
                "gemma3_text", "phi3", "smollm3", "phi", "stablelm", "olmo", "olmo2", "olmo3", "granite", "gpt_oss",
-               "starcoder2", "cohere", "cohere2", "olmoe", "hunyuan_v1_dense", "hunyuan_v1_moe")
+               "starcoder2", "cohere", "cohere2", "olmoe", "hunyuan_v1_dense", "hunyuan_v1_moe", "exaone4")
 
 
 @pytest.mark.parametrize("model_type", KV_FAMILIES)

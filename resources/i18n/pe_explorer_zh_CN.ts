@@ -2508,6 +2508,10 @@ your data</source>
             <translation>config.json：rotary_pct 必须是 (0, 1] 之间的数，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: sliding_window is null and layer_types is missing; Exaone4Config cannot make the layer types then</source>
+            <translation>config.json：sliding_window 为 null 且缺少 layer_types；此时 Exaone4Config 无法生成各层的类型</translation>
+        </message>
+        <message>
             <source>config.json: sliding_window_pattern must be a whole number &gt;= 1, not %1</source>
             <translation>config.json：sliding_window_pattern 必须是 &gt;= 1 的整数，而不是 %1</translation>
         </message>

@@ -19,7 +19,7 @@ from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation,
 from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
-                                                   NO_NULL_HEAD_DIM, NO_NULL_KV_HEADS, ROPE_FAMILIES,
+                                                   NO_INPUT_NORM, NO_NULL_HEAD_DIM, NO_NULL_KV_HEADS, ROPE_FAMILIES,
                                                    SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
@@ -237,7 +237,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                else cfg.get("rms_norm_eps", DEFAULT_RMS_EPS.get(model_type, 1e-6)))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": kv,
                   "max_positions": _int(cfg, "max_position_embeddings", default=DEFAULT_MAX_POSITIONS[model_type]),
-                  "norm_eps": eps, "qk_bias": bias, "pre_norm": family != "olmo2", "word_embed_proj_dim": d}
+                  "norm_eps": eps, "qk_bias": bias, "pre_norm": family not in NO_INPUT_NORM, "word_embed_proj_dim": d}
     # GPTNeoXAttention, StableLmAttention and GPTJAttention split hidden / heads channels a head; GPT-NeoX's
     # and StableLM's RoPE would size itself by a head_dim of config.json's (GPT-J's reads none)
     head_dim = (cfg.get("head_dim", DEFAULT_HEAD_DIM.get(model_type)) if family in ROPE_FAMILIES

@@ -40,7 +40,7 @@ def qk_bias(cfg: dict, model_type: str, family: str) -> bool:
 
 def qk_norm(cfg: dict, model_type: str, family: str) -> bool:
     """Whether q and k are normalised before RoPE."""
-    return (family in ("qwen3", "gemma3", "olmo2", "olmoe", "apertus")
+    return (family in ("qwen3", "gemma3", "olmo2", "olmoe", "apertus", "exaone4")
             or family in ("phi", "stablelm") and flag(cfg, "qk_layernorm", False)
             or model_type == "cohere" and cfg.get("use_qk_norm") is not None and flag(cfg, "use_qk_norm", False)
             or model_type == "glm4_moe" and flag(cfg, "use_qk_norm", False))

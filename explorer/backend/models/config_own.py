@@ -8,6 +8,7 @@ from explorer.backend.models import gemma_config, layer_attention
 from explorer.backend.models.config_flags import clip_qkv
 from explorer.backend.models.config_rope import rope_scaling_of
 from explorer.backend.models.ernie4_5 import ERNIE_TYPES, ernie_fields
+from explorer.backend.models.exaone4 import exaone4_fields
 from explorer.backend.models.family_tables import GEMMA_FAMILIES
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.hunyuan import HUNYUAN, hunyuan_fields
@@ -24,7 +25,8 @@ def own_fields(cfg: dict, model_type: str, family: str, position: str, common: d
     "own" entry (the ALiBi families') is popped into the result. own always has nope_layers and
     rope_interleaved."""
     d, layers = common["d_model"], common["n_layers"]
-    own = layer_attention.window_fields(cfg, model_type, layers)
+    own = (exaone4_fields(cfg, layers) if model_type == "exaone4"          # its window's layers, NoPE full layers
+           else layer_attention.window_fields(cfg, model_type, layers))
     own.update(common.pop("own", {}), **({"qkv_clip": clip_qkv(cfg)} if family in ("olmo", "olmoe") else {}))
     if family in ("gemma2", "gemma3"):
         own.update(gemma_config.gemma_fields(cfg, family))

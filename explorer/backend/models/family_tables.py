@@ -43,6 +43,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Cohere 2 (Command R7B, Command A): Cohere's attention (no q/k norms), three layers in four sliding
             # over 4,096 tokens with RoPE, the full ones without any (NoPE)
             "cohere2": "cohere",
+            # EXAONE 4.0 (EXAONE-4.0-1.2B, -32B): no norm before attention (OLMo 2's post-norms), per-head q/k
+            # RMSNorms, then RoPE; with a sliding window three layers in four slide (4,096 tokens) and the full
+            # ones have no RoPE (NoPE); without one every layer is full and turns (explorer...exaone4)
+            "exaone4": "exaone4",
             # OLMoE: OLMo 2's q/k norms over all heads, but with an RMSNorm before attention, and clip_qkv after
             # the norms; 64 experts in the MLP
             "olmoe": "olmoe",
@@ -108,7 +112,8 @@ ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe", "apertus")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe", "apertus", "exaone4")
+NO_INPUT_NORM = ("olmo2", "exaone4")   # no norm before attention: the layer reads the residual stream
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
@@ -131,7 +136,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
                          "ernie4_5": 131072, "ernie4_5_moe": 131072,
                          "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288,
-                         "glm": 131072, "apertus": 65536}   # by model_type
+                         "glm": 131072, "apertus": 65536, "exaone4": 2048}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
@@ -145,10 +150,10 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
                     "gemma": 16, "gemma2": 4, "gemma3_text": 4, "smollm3": 4, "stablelm": 32, "gpt_oss": 8,
                     "starcoder2": 2, "deepseek_v3": 128, "llama4_text": 8, "qwen2_vl_text": 8, "qwen2_5_vl_text": 8,
                     "qwen3_vl_text": 32, "qwen3_vl_moe_text": 16, "glm4": 2, "glm4_moe": 8,
-                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8, "glm": 2}
+                    "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8, "glm": 2, "exaone4": 32}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm", "exaone4")
 # the model types whose attention cannot run a null head_dim (Glm4Config refuses it, a field typed int; GlmAttention
 # and ApertusAttention keep it and fail on None)
 NO_NULL_HEAD_DIM = ("glm4", "glm", "apertus")
@@ -161,7 +166,7 @@ DEFAULT_THETA = {"mixtral": 1_000_000.0, "smollm3": 2_000_000.0, "gpt_oss": 150_
 DEFAULT_RMS_EPS = {"phi3": 1e-5, "mixtral": 1e-5, "olmo2": 1e-5, "olmo3": 1e-5, "gpt_oss": 1e-5, "olmoe": 1e-5,
                    "llama4_text": 1e-5, "qwen2_vl_text": 1e-5, "qwen2_5_vl_text": 1e-5, "glm4": 1.5625e-7,
                    "glm4_moe": 1e-5, "ministral3": 1e-5, "ernie4_5": 1e-5, "ernie4_5_moe": 1e-5,
-                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5, "glm": 1.5625e-7, "apertus": 1e-5}
+                   "hunyuan_v1_dense": 1e-5, "hunyuan_v1_moe": 1e-5, "glm": 1.5625e-7, "apertus": 1e-5, "exaone4": 1e-5}
 # rope_parameters of a config.json with neither rope_parameters nor a set rope_scaling, where the class has its
 # own (GptOssConfig.__post_init__: YaRN; ApertusConfig.__post_init__: Llama 3 at its own base, whatever rope_theta
 # says; the others: default RoPE), by family
@@ -176,4 +181,4 @@ BIAS_BY_DEFAULT = ("gpt_neox", "gpt_oss", "glm4", "seed_oss")
 # would read a head_dim of config.json's (by the name a message gives them)
 HEADS_SPLIT = {"gpt_neox": "GPT-NeoX", "stablelm": "StableLM"}
 # q/k projections built with bias=False, whatever the config says
-NO_QK_BIAS = ("mistral", "mixtral", "phi3", "ministral3")
+NO_QK_BIAS = ("mistral", "mixtral", "phi3", "ministral3", "exaone4")

@@ -6,10 +6,11 @@ included (transformers' masking_utils.sliding_window_overlay, kv_idx > q_idx - s
 is_masked_swa, p1 - p0 >= n_swa masked). Per family (transformers 5.25's configuration_*.py and modeling_*.py):
 - Mistral (MistralConfig's default window 4096; null: none), Mixtral, Phi-3 and StarCoder2 (default none):
   every layer, when config.json sets sliding_window; Qwen3-MoE every layer when use_sliding_window (default 4096).
-- Gemma 2, Gemma 3, GPT-OSS, OLMo 3 and Cohere 2: the layers whose type is "sliding_attention" (`layer_types`,
-  or the class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3, every
-  sliding_window_pattern-th (default 6; Cohere 2: 4) for Gemma 3 and Cohere 2); windows of 4096 (Gemma,
-  OLMo 3, Cohere 2) and 128 (GPT-OSS) by default. Cohere 2's full layers turn no q or k (NoPE).
+- Gemma 2, Gemma 3, GPT-OSS, OLMo 3, Cohere 2 and EXAONE 4.0: the layers whose type is "sliding_attention"
+  (`layer_types`, or the class's pattern: every 2nd layer full for Gemma 2 and GPT-OSS, every 4th for OLMo 3,
+  every sliding_window_pattern-th (default 6; Cohere 2, EXAONE 4.0: 4) for Gemma 3, Cohere 2 and EXAONE 4.0);
+  windows of 4096 (Gemma, OLMo 3, Cohere 2, EXAONE 4.0) and 128 (GPT-OSS) by default. Cohere 2's full layers
+  turn no q or k (NoPE), nor do EXAONE 4.0's when it has a window (explorer.backend.models.exaone4).
 - Qwen2, Qwen3, Qwen2-MoE and SmolLM3: no window unless use_sliding_window (default false); then the layers of
   `layer_types`, or the class's own: Qwen2 / Qwen3 the layers from max_window_layers (default 28) on, Qwen2-MoE
   every other layer below it (layer 0 among them), SmolLM3 its layers without RoPE.
@@ -29,14 +30,15 @@ EVERY_LAYER = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2",   # by m
                "ministral3")                                           # (Ministral3Config's default: none)
 # by model_type: their sliding layers' window
 BY_LAYER_TYPE = ("gemma2", "gemma3_text", "gpt_oss", "olmo3", "cohere2", "qwen2", "qwen3", "qwen2_moe", "smollm3",
-                 "qwen2_vl_text", "qwen2_5_vl_text")
+                 "qwen2_vl_text", "qwen2_5_vl_text", "exaone4")
 BY_USE = ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3", "qwen2_vl_text",   # a window only with
           "qwen2_5_vl_text")                                                        # use_sliding_window
 DEFAULT_WINDOW = {"mistral": 4096, "gemma2": 4096, "gemma3_text": 4096, "gpt_oss": 128, "olmo3": 4096, "cohere2": 4096,
                   "qwen2": 4096, "qwen3": 4096, "qwen2_moe": 4096, "qwen3_moe": 4096, "qwen2_vl_text": 4096,
-                  "qwen2_5_vl_text": 4096}
+                  "qwen2_5_vl_text": 4096, "exaone4": 4096}
 FULL_EVERY = {"gemma2": 2, "gpt_oss": 2, "olmo3": 4}           # every n-th layer full (else sliding_window_pattern)
-PATTERN_DEFAULT = {"cohere2": 4}   # sliding_window_pattern when config.json has none (else Gemma 3's 6)
+# sliding_window_pattern when config.json has none (else Gemma 3's 6)
+PATTERN_DEFAULT = {"cohere2": 4, "exaone4": 4}
 MAX_WINDOW = 2**31 - 1     # tokens (llama.cpp's n_swa is 32-bit; transformers overflows past 2^63)
 
 
