@@ -46,7 +46,7 @@ from tests import gguf_fixtures as fx
 
 ARCHS = {"gemma2": "GEMMA2", "gemma3": "GEMMA3", "phi3": "PHI3", "qwen2moe": "QWEN2MOE", "qwen3moe": "QWEN3MOE",
          "phi2": "PHI2", "olmo2": "OLMO2", "stablelm": "STABLELM", "gpt-oss": "GPT_OSS", "starcoder2": "STARCODER2",
-         "command-r": "COMMAND_R", "cohere2": "COHERE2", "olmoe": "OLMOE"}
+         "command-r": "COMMAND_R", "cohere2": "COHERE2", "olmoe": "OLMOE", "exaone4": "EXAONE4"}
 
 
 def _rope(cfg, layer_type: str | None = None) -> dict:
@@ -144,6 +144,8 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
         w.add_rope_freq_base(full["rope_theta"])
     elif arch == "olmo2" and cfg.model_type == "olmo3":
         _olmo3_keys(w, cfg)
+    elif arch == "exaone4":
+        _exaone4_keys(w, cfg)
     elif arch == "olmo2":                  # TextModel's keys; Olmo2Model adds none for OLMo 2
         w.add_rope_freq_base(_rope(cfg)["rope_theta"])
     elif arch in ("qwen2moe", "qwen3moe", "olmoe"):
@@ -195,6 +197,27 @@ def write_converted(path, model, arch: str, qtype: str = "F16", edit=None,
         # (ModelBase.prepare_tensors: 1-D tensors and every *_norm.weight, StableLM's stacked 2-D ones too, F32)
         stored[name] = fx.add_weight(w, name, arr, qtype, float32=name.endswith("_norm.weight"))
     return fx.finish_file(w, stored, edit)
+
+
+def _exaone4_keys(w, cfg) -> None:
+    """Exaone4Model.set_gguf_parameters (TextModel's keys: base, head_dim as key/value length; with a window, the
+    window and one bool per layer from layer_types) and generate_extra_tensors (llama3: rope_freqs, its L0 the
+    top-level original_max_position_embeddings, default 8192, as the converter reads it)."""
+    params = _rope(cfg)
+    w.add_rope_freq_base(params["rope_theta"])
+    if getattr(cfg, "head_dim", None):
+        w.add_key_length(cfg.head_dim)
+        w.add_value_length(cfg.head_dim)
+    if cfg.sliding_window is not None:
+        w.add_sliding_window(cfg.sliding_window)
+        w.add_sliding_window_pattern([t == "sliding_attention" for t in cfg.layer_types])
+    if params.get("rope_type") == "llama3":
+        from explorer.backend.models.gguf_rope_freqs import llama_cpp_factors
+
+        head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
+        w.add_tensor("rope_freqs.weight", llama_cpp_factors(
+            params["rope_theta"], head_dim, params.get("factor", 16.0), params.get("low_freq_factor", 1.0),
+            params.get("high_freq_factor", 4.0), getattr(cfg, "original_max_position_embeddings", None) or 8192))
 
 
 def _gpt_oss_keys(w, cfg) -> None:

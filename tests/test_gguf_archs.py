@@ -169,5 +169,5 @@ def test_other_architectures_are_refused_by_name(tmp_path, arch):
     path = tmp_path / "m.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), arch=arch)
     with pytest.raises(InputError, match=rf"^[^\n]*architecture '{arch}' is not supported; supported: "
-                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, olmo2, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon$"):
+                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon$"):
         open_model(str(path))

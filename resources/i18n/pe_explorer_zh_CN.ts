@@ -1552,6 +1552,10 @@ your data</source>
             <translation>%1：张量 %2 不是 llama.cpp 的 %3 会加载的张量（其加载器会拒绝该文件）</translation>
         </message>
         <message>
+            <source>%1: tensor %2 is not part of an exaone4 file (llama.cpp's exaone4 has none and refuses the file)</source>
+            <translation>%1：张量 %2 不属于 exaone4 文件（llama.cpp 的 exaone4 没有它，并会拒绝该文件）</translation>
+        </message>
+        <message>
             <source>%1: tensor %2 is not part of an olmo2 file (llama.cpp's olmo2 has none and refuses the file)</source>
             <translation>%1：张量 %2 不属于 olmo2 文件（llama.cpp 的 olmo2 没有它，并会拒绝该文件）</translation>
         </message>
@@ -1564,8 +1568,8 @@ your data</source>
             <translation>%1：未读取张量 %2：PE Explorer 读取 %3 文件时不带注意力偏置（没有任何混元检查点有偏置）</translation>
         </message>
         <message>
-            <source>%1: tensor %2 is only read in a 'llama' or 'llama4' file without rope scaling metadata</source>
-            <translation>%1：只有在没有 rope 缩放元数据的 'llama' 或 'llama4' 文件中才会读取张量 %2</translation>
+            <source>%1: tensor %2 is only read in a 'llama', 'llama4' or 'exaone4' file without rope scaling metadata</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama'、'llama4' 或 'exaone4' 文件中才会读取张量 %2</translation>
         </message>
         <message>
             <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>

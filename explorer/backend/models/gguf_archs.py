@@ -54,6 +54,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   GGML_ASSERT(n_embd_head == n_rot); the experts, router and shared experts are MLP tensors, not read.
 - `HunYuanModel`, `HunYuanMoEModel` (hunyuan-dense, hunyuan-moe: NEOX, no permutation, the alpha folded into
   freq_base): gguf_hunyuan.py.
+- `Exaone4Model(TextModel)` (exaone4): gguf_exaone4.py (OLMo 2's post-norms, Qwen3's per-head q/k norms).
 - `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 - `SeedOssModel(TextModel)` (MODEL_ARCH.SEED_OSS, "seed_oss"): no permutation (NEOX RoPE), the whole head turning,
@@ -104,6 +105,7 @@ ARCHS = {
     "hunyuan-moe": Arch("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "seed_oss": Arch("seed_oss", "SeedOssForCausalLM", False, 0.0, ("hidden_act", "silu")),   # gguf_seed_oss.py
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "exaone4": Arch("exaone4", "Exaone4ForCausalLM", False, 0.0, ("hidden_act", "silu")),   # gguf_exaone4.py
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "gpt-oss": Arch("gpt_oss", "GptOssForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "starcoder2": Arch("starcoder2", "Starcoder2ForCausalLM", False, 0.0, ("hidden_act", "gelu_pytorch_tanh")),
@@ -131,10 +133,10 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
 # qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp, ernie4-5.cpp, ernie4-5-moe.cpp, hunyuan-dense.cpp,
-# hunyuan-moe.cpp, seed-oss.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+# hunyuan-moe.cpp, seed-oss.cpp, exaone4.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
                    "qwen3vlmoe", "smollm3", "mistral3", "ernie4_5", "ernie4_5-moe", "hunyuan-dense", "hunyuan-moe",
-                   "seed_oss")
+                   "seed_oss", "exaone4")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

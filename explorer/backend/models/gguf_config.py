@@ -28,6 +28,7 @@ from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
 from explorer.backend.models.gguf_seed_oss import seed_oss_config
+from explorer.backend.models.gguf_exaone4 import exaone4_config
 from explorer.backend.models.gguf_smollm3 import smollm3_config
 from explorer.errors import require, shown
 
@@ -45,8 +46,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
-    hunyuan-moe, seed_oss, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon); InputError
-    for others."""
+    hunyuan-moe, seed_oss, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon);
+    InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -120,8 +121,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     _check_attn_factor(header, arch, kind, where)
     if ROPE_FREQS in header.tensors:
         # (llama.cpp reads it in other architectures too, granite's among them; PE Explorer models it for llama)
-        require(arch in ("llama", "llama4") and kind == "none", "%1: tensor %2 is only read in a 'llama' or "
-                "'llama4' file without rope scaling metadata", where, ROPE_FREQS)
+        require(arch in ("llama", "llama4", "exaone4") and kind == "none", "%1: tensor %2 is only read in a "
+                "'llama', 'llama4' or 'exaone4' file without rope scaling metadata", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
     if arch == "gpt-oss":
@@ -147,6 +148,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         mistral3_config(f, config, kind, where)
     if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)
         hunyuan_config(arch, config, header.tensors, where)
+    if arch == "exaone4":                  # a window only in a 64-layer file, as llama.cpp's loader decides
+        exaone4_config(f, config, where)
     if arch == "olmo2" and is_olmo3(f, where):
         olmo3_config(f, config, where)
     if arch in ("starcoder2", "ernie4_5", "ernie4_5-moe"):    # their configs read use_bias, not attention_bias

@@ -46,6 +46,8 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
                "stablelm": {"attn_q_norm": "self_attn.q_layernorm", "attn_k_norm": "self_attn.k_layernorm"},
                # OLMo 2: its norms after attention and MLP (it has none before)
                "olmo2": {"post_attention_norm": "post_attention_layernorm", "post_ffw_norm": "post_feedforward_layernorm"},
+               "exaone4": {"post_attention_norm": "post_attention_layernorm",
+                           "post_ffw_norm": "post_feedforward_layernorm"},
                "phi3": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"},
                "phi2": {"attn_qkv": "self_attn.qkv_proj", "attn_output": "self_attn.dense", "ffn_up": "mlp.fc1",
                         "ffn_down": "mlp.fc2"}}

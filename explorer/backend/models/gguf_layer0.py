@@ -19,7 +19,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}
-    if kind not in ("olmo2", "olmo3"):      # (OLMo 2 and 3 have no norm before attention)
+    if kind not in ("olmo2", "olmo3", "exaone4"):      # (OLMo 2 and 3, EXAONE 4.0: no norm before attention)
         want["blk.0.attn_norm.weight"] = (d,)
     if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
@@ -37,8 +37,11 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     q_bias, k_bias = ("blk.0.attn_q.bias" in header.tensors, "blk.0.attn_k.bias" in header.tensors)
     require(q_bias == k_bias, "%1: tensor %2 is missing beside %3", where,
             *(("blk.0.attn_k.bias", "blk.0.attn_q.bias") if q_bias else ("blk.0.attn_q.bias", "blk.0.attn_k.bias")))
-    if kind in ("qwen3", "qwen3_moe", "gemma3_text", "qwen3_vl_text", "qwen3_vl_moe_text"):
+    if kind in ("qwen3", "qwen3_moe", "gemma3_text", "qwen3_vl_text", "qwen3_vl_moe_text", "exaone4"):
         want.update({"blk.0.attn_q_norm.weight": (hd,), "blk.0.attn_k_norm.weight": (hd,)})
+    if kind == "exaone4":                   # (llama.cpp's exaone4 creates no attn_norm: its loader refuses one)
+        require("blk.0.attn_norm.weight" not in header.tensors, "%1: tensor %2 is not part of an exaone4 file "
+                "(llama.cpp's exaone4 has none and refuses the file)", where, "blk.0.attn_norm.weight")
     if kind in ("olmo2", "olmo3"):          # their q/k norms span all heads
         want.update({"blk.0.attn_q_norm.weight": (heads * hd,), "blk.0.attn_k_norm.weight": (kv * hd,)})
         for name in ("blk.0.attn_norm.weight", "blk.0.attn_q.bias", "blk.0.attn_k.bias"):
