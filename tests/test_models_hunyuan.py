@@ -69,7 +69,7 @@ def test_a_published_config_opens_at_its_fixed_ntk_alpha_base():
     assert (cfg.model_type, cfg.family, cfg.head_dim, cfg.n_kv_heads, cfg.dtype) == (
         "hunyuan_v1_dense", "llama", 128, 8, "bfloat16")
     assert cfg.rope_base == 10000.0 * 1000.0 ** (128 / 126) and cfg.rope_scaling.rope_type == "default"
-    assert cfg.rope_type_label == "NTK-alpha 1000: fixed base 10000 × 1000^(128/126)"
+    assert cfg.rope_type_label == "NTK-alpha 1000 = 10000 × 1000^(128/126)"
     assert cfg.attention_refusal is None and cfg.rope_refusal is None
     want = _class_inv_freq(tf.HunYuanDenseV1Config, HY_MT2_7B)
     np.testing.assert_allclose(default_inv_freq(cfg.rope_base, 128), want, rtol=1e-6)

@@ -80,9 +80,10 @@ def hunyuan_fields(cfg: dict) -> dict:
 
 
 def alpha_label(alpha: tuple[float, float], head_dim: int) -> str:
-    """The readout of a folded base: "NTK-alpha 1000: fixed base 10000 × 1000^(128/126)"."""
+    """The readout of a folded base: "NTK-alpha 1000 = 10000 × 1000^(128/126)" (symbols only: the readout
+    beside it is in the UI's language)."""
     a, theta = alpha
-    return f"NTK-alpha {a:g}: fixed base {theta:g} × {a:g}^({head_dim}/{head_dim - 2})"
+    return f"NTK-alpha {a:g} = {theta:g} × {a:g}^({head_dim}/{head_dim - 2})"
 
 
 def hunyuan_qk(cfg, reader, layer: int, q, k, q_rot, k_rot):
