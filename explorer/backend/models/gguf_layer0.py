@@ -100,3 +100,17 @@ def _check_phi2_layers(header: Header, n_layers: int, where: str) -> None:
         for name in [f"blk.{layer}.{p}.{kind}" for p in parts for kind in ("weight", "bias")] + [
                 f"blk.{layer}.attn_norm.bias"]:
             require(name in header.tensors, "%1: tensor %2 is missing", where, name)
+
+
+def check_every_qkv(config: dict, tensors: dict, where: str) -> None:
+    """Every layer's separate attn_q / attn_k / attn_v weights are in the file with the config's shapes (GGUF ne =
+    (in, out)), as llama.cpp's loader requires of each layer (smollm3, seed_oss)."""
+    d, hd, kv = config["hidden_size"], config["head_dim"], config["num_key_value_heads"]
+    rows = {"q": config["num_attention_heads"] * hd, "k": kv * hd, "v": kv * hd}
+    for il in range(config["num_hidden_layers"]):
+        for x, out in rows.items():
+            name = f"blk.{il}.attn_{x}.weight"
+            info = tensors.get(name)
+            require(info is not None, "%1: tensor %2 is missing", where, name)
+            require(tuple(info.ne) == (d, out), "%1: tensor %2 has shape %3, expected %4", where, name,
+                    list(info.ne), [d, out])

@@ -18,6 +18,7 @@ Sources (ggml-org/llama.cpp):
 
 from __future__ import annotations
 
+from explorer.backend.models.gguf_layer0 import check_every_qkv
 from explorer.errors import require
 
 NAMES = {"seed_oss": {"post_attention_norm": "post_attention_layernorm"}}   # GGUF block part -> Hugging Face's
@@ -30,16 +31,9 @@ LAYER = tuple(f"{p}.weight" for p in ("attn_norm", "attn_q", "attn_k", "attn_v",
 def seed_oss_config(config: dict, tensors: dict, where: str) -> None:
     """Every layer's q/k/v (and q/k biases: both or none, as layer 0's) checked, and every tensor named, as
     llama.cpp's seed_oss loader checks them; config is left as the common keys made it."""
-    n_layers, d, hd = config["num_hidden_layers"], config["hidden_size"], config["head_dim"]
-    rows = {"q": config["num_attention_heads"] * hd, "k": config["num_key_value_heads"] * hd,
-            "v": config["num_key_value_heads"] * hd}
-    for il in range(n_layers):                      # GGUF ne = (in, out)
-        for x, out in rows.items():
-            name = f"blk.{il}.attn_{x}.weight"
-            info = tensors.get(name)
-            require(info is not None, "%1: tensor %2 is missing", where, name)
-            require(tuple(info.ne) == (d, out), "%1: tensor %2 has shape %3, expected %4", where, name,
-                    list(info.ne), [d, out])
+    n_layers = config["num_hidden_layers"]
+    check_every_qkv(config, tensors, where)
+    for il in range(n_layers):
         for x in "qk":                              # (transformers' attention_bias is one switch for all layers)
             name = f"blk.{il}.attn_{x}.bias"
             require(name in tensors or not config["attention_bias"], "%1: tensor %2 is missing", where, name)

@@ -18,6 +18,7 @@ converts to a file llama.cpp runs with every 4th layer NoPE, which the file cann
 
 from __future__ import annotations
 
+from explorer.backend.models.gguf_layer0 import check_every_qkv
 from explorer.errors import require
 
 STEP = 4                  # llama.cpp's n_no_rope_layer_step for smollm3 (no GGUF key)
@@ -33,19 +34,11 @@ LAYER = tuple(f"{p}.weight" for p in ("attn_norm", "attn_q", "attn_k", "attn_v",
 def smollm3_config(config: dict, tensors: dict, where: str) -> None:
     """SmolLM3 keys of config (in place): llama.cpp's NoPE layers as transformers' no_rope_layers (1: RoPE);
     every layer's q/k/v checked, and every tensor named, as llama.cpp's loader checks them."""
-    n_layers, d, hd = config["num_hidden_layers"], config["hidden_size"], config["head_dim"]
+    n_layers = config["num_hidden_layers"]
     config["no_rope_layer_interval"] = STEP
     config["no_rope_layers"] = [int((il + 1) % STEP != 0) for il in range(n_layers)]
     config["use_sliding_window"] = False            # (llama.cpp's smollm3 has no window)
-    rows = {"q": config["num_attention_heads"] * hd, "k": config["num_key_value_heads"] * hd,
-            "v": config["num_key_value_heads"] * hd}
-    for il in range(n_layers):                      # GGUF ne = (in, out)
-        for x, out in rows.items():
-            name = f"blk.{il}.attn_{x}.weight"
-            info = tensors.get(name)
-            require(info is not None, "%1: tensor %2 is missing", where, name)
-            require(tuple(info.ne) == (d, out), "%1: tensor %2 has shape %3, expected %4", where, name,
-                    list(info.ne), [d, out])
+    check_every_qkv(config, tensors, where)
     loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(n_layers) for part in LAYER}   # (n_layers: each found)
     for name in tensors:
         require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
