@@ -13,7 +13,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   MLP tensors PE Explorer does not read.
 - `GemmaModel(TextModel)`, MODEL_ARCH.GEMMA: `if name.endswith("norm.weight"): data_torch = data_torch + 1`
   (GemmaRMSNorm's (1 + w) baked in); no lm_head; `add_key_length(head_dim)`. The reader subtracts the 1 again.
-- `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py (their layer-0 shapes: gguf_layer0.check_rope_layer0).
+- `Gemma2Model`, `Gemma3Model`, `Phi3MiniModel`: gguf_gemma_phi3.py (their layer-0 shapes:
+  gguf_layer0.check_rope_layer0).
 - `Phi2Model` (MODEL_ARCH.PHI2, Hugging Face's PhiForCausalLM): rope.dimension_count = int(partial_rotary_factor
   x n_embd) // n_head, no rope freq base (llama.cpp's 10,000), `attention.layer_norm_epsilon` (LayerNorms with
   biases); q/k/v as attn_q / attn_k / attn_v with biases, or, from the first Phi-2 checkpoints' mixer.Wqkv,
