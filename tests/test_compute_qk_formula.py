@@ -99,3 +99,23 @@ def test_llama4s_lines_normalise_after_rope_and_read_keys_in_chunks(tmp_path):
         assert "块" in qk_lines(params, "zh_CN")[2] and lines[2] in formula_html("qk", params)
     finally:
         models.forget(str(tmp_path))
+
+
+def test_hunyuans_lines_normalise_each_head_after_rope(tmp_path):
+    """Hunyuan (open): HunYuanDenseV1Attention turns q and k, then query_layernorm / key_layernorm: the q line wraps
+    R(mθ) W_q norm(x) in q_norm (a plain Llama's does not), and the readout's rope type is the folded NTK-alpha base."""
+    import torch
+
+    from tests.test_models_hunyuan import TINY
+
+    config_class, model_class = mh.classes("hunyuan_v1_dense")
+    torch.manual_seed(0)
+    mh.save_random(model_class(config_class(**TINY)).eval(), tmp_path)
+    params = Params(model=str(tmp_path))
+    cfg = models.open_cached(str(tmp_path)).config
+    try:
+        assert qk_lines(params)[0] == ("q<sub>m</sub> = q_norm(R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)), "
+                                       "k<sub>n</sub> = k_norm(R(nθ) W<sub>k</sub> norm(x<sub>n</sub>))")
+        assert cfg.rope_type_label == "NTK-alpha 1000 = 500 × 1000^(12/10)"
+    finally:
+        models.forget(str(tmp_path))

@@ -7,6 +7,7 @@ opens a checkpoint itself); the textbook Llama lines otherwise.
 from __future__ import annotations
 
 from explorer.params import Params
+from explorer.backend.models.hunyuan import HUNYUAN
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
 GENERIC = ("q<sub>m</sub> = R(mθ) W<sub>q</sub> norm(x<sub>m</sub>), k<sub>n</sub> = R(nθ) W<sub>k</sub> "
@@ -110,6 +111,8 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
         q, k = f"R(mθ) {_projection(cfg, 'q')}", f"R(nθ) {_projection(cfg, 'k')}"
         if cfg.qk_norm_after_rope and 0 not in cfg.nope_layers:     # Llama 4: RMS-normalised after RoPE, no weight
             q, k = f"qk_norm({q})", f"qk_norm({k})"
+        elif cfg.model_type in HUNYUAN:                             # Hunyuan: each head's RMSNorm after RoPE
+            q, k = f"q_norm({q})", f"k_norm({k})"
         scale = [] if cfg.q_scale is None else [fill(translate("Formulas", WORDS["q_scale"], lang),   # Ministral 3
                                                      f"{cfg.q_scale[1]:g}", str(cfg.q_scale[0]))]
         q = f"s<sub>m</sub> {q}" if scale else q
