@@ -18,6 +18,7 @@ from explorer.backend.presets import Preset
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.errors import Message, localized, msg, require
 from explorer.presets_state import apply_preset, preset_values_applied
+from explorer.translations import list_separator
 
 MODEL_PRESET = "model"     # --preset model: the opened model's own settings, not a bundled preset
 
@@ -85,8 +86,7 @@ def settings_line(preset: Preset, config, lang: str) -> str:
     line, left = preset_line(preset, lang), [localized(m, lang) for m in not_carried(config)]
     if not left:
         return line
-    sep = "，" if lang.startswith("zh") else ", "
-    return localized(msg("%1. Not in the views: %2", line, sep.join(left)), lang)
+    return localized(msg("%1. Not in the views: %2", line, list_separator(lang).join(left)), lang)
 
 
 def apply_model_settings(state, config):

@@ -16,7 +16,7 @@ from explorer.backend.presets import Preset, get_preset
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.compute.rope_settings import scaling_fields_from
 from explorer.errors import Message, localized, msg
-from explorer.translations import number_text
+from explorer.translations import list_separator, number_text
 
 MAX_LEN_LIMIT = 32768      # the window's max_len slider range (explorer/ui/controls.py SLIDER_MAX_LEN)
 HEADS_LIMIT = 64           # the ALiBi view's and distance chart's head range
@@ -112,7 +112,7 @@ def preset_line(preset: Preset | str, lang: str = "en") -> str:
     if not math.isclose(p.embedding_scale, 1.0):
         parts.append(msg("embeddings ×%1", f"{p.embedding_scale:.4g}"))
     words = [localized(part, lang) if isinstance(part, Message) else part for part in parts]
-    return f"{p.name}: " + ("，" if lang.startswith("zh") else ", ").join(words)
+    return f"{p.name}: " + list_separator(lang).join(words)
 
 
 __all__ = ["MAX_LEN_LIMIT", "apply_preset", "preset_line", "preset_overrides", "preset_values"]

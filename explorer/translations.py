@@ -40,6 +40,11 @@ def translate(context: str, text: str, lang: str) -> str:
             or text)
 
 
+def list_separator(lang: str) -> str:
+    """What separates the items of a list in a line of `lang`: Chinese's "，", else ", "."""
+    return "，" if lang.startswith("zh") else ", "
+
+
 def fill(text: str, *args) -> str:
     """Qt's "%1 … %N" arguments, put in one pass (so an argument containing "%2" is left alone)."""
     return _ARG.sub(lambda m: str(args[int(m.group(1)) - 1]) if 0 < int(m.group(1)) <= len(args)

@@ -1,13 +1,13 @@
 """The ModelConfig fields one family has of its own (sliding layers, Gemma's score scale and soft cap, RoPE per
-layer type, Granite's multipliers, Llama 4's, Ministral 3's and Hunyuan's extras, NoPE layers, pairing: ERNIE 4.5's
-too) and layer 0's RoPE settings: one place for a new family's hook. No Qt; read by explorer.backend.models.config."""
+layer type, Granite's multipliers, Llama 4's, Ministral 3's and Hunyuan's extras, NoPE layers, pairing (ERNIE 4.5's
+too)) and layer 0's RoPE settings: one place for a new family's hook. No Qt; read by explorer.backend.models.config."""
 
 from __future__ import annotations
 
 from explorer.backend.models import gemma_config, layer_attention
 from explorer.backend.models.config_flags import clip_qkv
 from explorer.backend.models.config_rope import rope_scaling_of
-from explorer.backend.models.ernie4_5 import ERNIE_TYPES, ernie_fields
+from explorer.backend.models.ernie4_5 import ERNIE_TYPES
 from explorer.backend.models.exaone4 import exaone4_fields
 from explorer.backend.models.family_tables import GEMMA_FAMILIES
 from explorer.backend.models.granite_config import granite_fields
@@ -44,12 +44,11 @@ def own_fields(cfg: dict, model_type: str, family: str, position: str, common: d
         own.update(llama4_fields(cfg, layers))
     if model_type == "ministral3":               # its q scale after RoPE (Llama 4's curve, from position L0)
         own.update(ministral3_fields(cfg, common["max_positions"]))
-    if model_type in ERNIE_TYPES:                # RoPE on neighbouring pairs (2j, 2j + 1)
-        own.update(ernie_fields(cfg))
     if model_type in HUNYUAN:                    # its folded NTK-alpha base; no head_dim: no attention
         own.update(hunyuan_fields(cfg))
     if model_type in ("smollm3", "cohere2"):
         own["nope_layers"] = layer_attention.nope_layers(cfg, layers, model_type, own.get("layer_types", ()))
     own.setdefault("nope_layers", ())
-    own.setdefault("rope_interleaved", family in ("gptj", "cohere", "glm4"))
+    # neighbouring pairs (2j, 2j + 1): GPT-J, Cohere, GLM-4, ERNIE 4.5 (its apply_rotary_pos_emb's repeat_interleave)
+    own.setdefault("rope_interleaved", family in ("gptj", "cohere", "glm4") or model_type in ERNIE_TYPES)
     return own, rope, scale

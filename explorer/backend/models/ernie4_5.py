@@ -24,8 +24,3 @@ def ernie_qk_bias(cfg: dict) -> bool:
     require(value is None or type(value) is bool, "config.json: use_bias must be true, false or null, not %1",
             shown(value))
     return bool(value)
-
-
-def ernie_fields(cfg: dict) -> dict:
-    """ModelConfig's own fields: RoPE on neighbouring pairs (2j, 2j + 1) (apply_rotary_pos_emb's repeat_interleave)."""
-    return {"rope_interleaved": True}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from explorer.backend.models.family_tables import FAMILIES, NO_INPUT_NORM
 from explorer.backend.models.gguf_archs import require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
@@ -19,7 +20,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}
-    if kind not in ("olmo2", "olmo3", "exaone4"):      # (OLMo 2 and 3, EXAONE 4.0: no norm before attention)
+    if FAMILIES[kind] not in NO_INPUT_NORM:            # (OLMo 2 and 3, EXAONE 4.0: no norm before attention)
         want["blk.0.attn_norm.weight"] = (d,)
     if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
