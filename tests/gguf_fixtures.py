@@ -179,6 +179,15 @@ def without_keys(*keys: str):
     return lambda writer, stored: drop_keys(writer, *keys)
 
 
+def header_of(path):
+    """The parsed header (explorer.backend.models.gguf_header.Header) of the GGUF file at path, for tests that damage
+    its metadata or tensor table before config_from_metadata reads it."""
+    from explorer.backend.models.gguf_header import read_header
+
+    with open(path, "rb") as fh:
+        return read_header(fh, path.stat().st_size, str(path))
+
+
 def finish_file(writer, stored: dict, edit=None) -> dict:
     """edit(writer, stored), if given, then the header, metadata and tensors written and the file closed;
     stored (the float32 arrays the file holds, by GGUF name)."""

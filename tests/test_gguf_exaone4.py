@@ -16,7 +16,7 @@ from explorer.errors import InputError
 from tests import gguf_arch_writer as aw
 from tests import gguf_converter_writer as gw
 from tests import models_helpers as mh
-from tests.test_models_exaone4 import _reference, close
+from tests.test_models_exaone4 import same_layer
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -34,17 +34,6 @@ def _written(tmp_path, settings, edit=None):
     return torch_model
 
 
-def _same_layers(model, torch_model, ids, layers):
-    for layer in layers:
-        ref = _reference(torch_model, ids, layer)
-        if layer == 0:
-            close(model.input_x(ids), ref["x"])
-        qk = model.layer0_qk(ids if layer == 0 else ref["x"], layer=layer)
-        close(qk.q_rot, ref["q_rot"])
-        close(qk.k_rot, ref["k_rot"][qk.kv_head])
-        close(mh.attention_of(qk), ref["weights"])
-
-
 def test_a_64_layer_file_slides_three_layers_in_four_and_its_full_layers_have_no_rope(tmp_path):
     """The 32B's depth: a 6-token window on layers il % 4 < 3 (the converter's bool array passed over), layers 3,
     7, ..., 63 full and unturned; Llama 3's RoPE read back from rope_freqs. Layers 0 and 3 equal transformers'."""
@@ -58,7 +47,8 @@ def test_a_64_layer_file_slides_three_layers_in_four_and_its_full_layers_have_no
         assert cfg.layer_types == tuple(torch_model.config.layer_types)
         assert cfg.nope_layers == tuple(range(3, 64, 4))
         assert (cfg.rope_scaling.rope_type, cfg.rope_scaling.factor) == ("llama3", 16.0)
-        _same_layers(model, torch_model, IDS, (0, 3))
+        for layer in (0, 3):
+            same_layer(model, torch_model, IDS, layer)
 
 
 def test_a_file_of_another_depth_turns_every_layer_without_a_window(tmp_path):
@@ -73,7 +63,8 @@ def test_a_file_of_another_depth_turns_every_layer_without_a_window(tmp_path):
     with open_model(str(tmp_path / "m.gguf")) as model:
         assert (model.config.sliding_window, model.config.nope_layers) == (None, ())
         assert model.config.layer_types == ("full_attention",) * 4
-        _same_layers(model, unwindowed, IDS, (0, 3))
+        for layer in (0, 3):
+            same_layer(model, unwindowed, IDS, layer)
 
 
 def _input_norm(w, stored):

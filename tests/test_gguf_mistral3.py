@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
 
 from explorer.backend.models.hf_folder import open_model
 from explorer.backend.models.ministral3 import position_scale
-from explorer.errors import InputError, error_text
 from tests import gguf_arch_writer as aw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import close
+from tests.test_gguf_smollm3 import refused_in_one_line, same_as_folder
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -57,17 +56,12 @@ def test_the_file_reads_as_ministral3_with_its_yarn_and_q_scale(written):
 def test_x_layer0_qk_and_attention_equal_transformers(written):
     """X, layer 0's q and k as Ministral3Attention hands them to its attention (after YaRN and q's scale) and its
     attention weights equal transformers'; F16: the folder opened by PE Explorer gives the same q and k."""
-    held, model, _, folder = written
+    held, model, _, _ = written
     mh.assert_layer0_as_transformers(model, held, "ministral3", IDS)
     qk = model.layer0_qk(IDS)
     scale = position_scale(len(IDS), 8, 0.5)
     assert (scale[:8] == 1).all() and scale[-1] > 1.3                  # (the scale shows past position 8)
-    if held is written[2]:
-        with open_model(str(folder / "hf")) as from_folder:
-            want = from_folder.layer0_qk(IDS)
-            close(qk.q_rot, want.q_rot)
-            close(qk.k_rot, want.k_rot)
-            close(qk.q, want.q)
+    same_as_folder(written, IDS, qk, ("q_rot", "k_rot", "q"))
 
 
 def test_a_file_without_a_temperature_scale_has_none(tmp_path, monkeypatch):
@@ -83,12 +77,8 @@ def test_a_file_without_a_temperature_scale_has_none(tmp_path, monkeypatch):
 
 
 def _header(tmp_path):
-    from explorer.backend.models.gguf_header import read_header
-
     _write(tmp_path)
-    path = tmp_path / "m.gguf"
-    with open(path, "rb") as fh:
-        return read_header(fh, path.stat().st_size, str(path))
+    return fx.header_of(tmp_path / "m.gguf")
 
 
 @pytest.mark.parametrize("fields, says", [
@@ -110,9 +100,5 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, says):
 
     header = _header(tmp_path)
     bad = dataclasses.replace(header, fields=dict(header.fields, **fields))
-    with pytest.raises(InputError, match=says) as info:
-        config_from_metadata(bad, "m.gguf")
-    text, zh = str(info.value), error_text(info.value, "zh_CN")
-    assert text.startswith("m.gguf: ") and "\n" not in text and "\n" not in zh
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh) and "m.gguf" in zh
+    refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
     assert config_from_metadata(header, "m.gguf")["rope_parameters"]["llama_4_scaling_beta"] == 0.5

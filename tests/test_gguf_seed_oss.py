@@ -18,8 +18,10 @@ import pytest
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError, error_text
 from tests import gguf_arch_writer as aw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import _layer_inputs, _reshaped, _with, _without, close
+from tests.test_gguf_smollm3 import (_layer_inputs, _reshaped, _with, _without, close, refused_in_one_line,
+                                     same_as_folder)
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -52,18 +54,14 @@ def test_the_file_reads_as_seed_oss(written):
 def test_x_each_layers_qk_and_attention_equal_transformers(written):
     """X, layer 0's rotated q and k and its attention equal SeedOssForCausalLM's own; given each layer's real input,
     every layer's causal softmax equals transformers'; F16: the folder gives the same q and k."""
-    held, model, _, folder = written
+    held, model, _, _ = written
     mh.assert_layer0_as_transformers(model, held, "seed_oss", IDS)
     qk = model.layer0_qk(IDS)
     assert not np.allclose(qk.q_rot, qk.q)
     inputs, attentions = _layer_inputs(held, IDS)
     for il in (1, 2):
         close(mh.attention_of(model.layer0_qk(inputs[il], layer=il)), attentions[il])
-    if held is written[2]:
-        with open_model(str(folder / "hf")) as from_folder:
-            want = from_folder.layer0_qk(IDS)
-            close(qk.q_rot, want.q_rot)
-            close(qk.k_rot, want.k_rot)
+    same_as_folder(written, IDS, qk)
 
 
 def test_a_permuted_reading_would_differ(written, monkeypatch):
@@ -96,12 +94,8 @@ def test_an_o_proj_bias_is_refused_as_llama_cpp_refuses_it(tmp_path):
 
 
 def _header(tmp_path):
-    from explorer.backend.models.gguf_header import read_header
-
     _write(tmp_path)
-    path = tmp_path / "m.gguf"
-    with open(path, "rb") as fh:
-        return read_header(fh, path.stat().st_size, str(path))
+    return fx.header_of(tmp_path / "m.gguf")
 
 
 @pytest.mark.parametrize("fields, tensors, says", [
@@ -125,27 +119,15 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     header = _header(tmp_path)
     bad = dataclasses.replace(header, fields=dict(header.fields, **fields),
                               tensors=tensors(header) if tensors else header.tensors)
-    with pytest.raises(InputError, match=says) as info:
-        config_from_metadata(bad, "m.gguf")
-    text, zh = str(info.value), error_text(info.value, "zh_CN")
-    assert text.startswith("m.gguf: ") and "\n" not in text and "\n" not in zh
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh) and "m.gguf" in zh
+    refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
 
 
 def test_a_later_layers_bias_without_layer_0s_is_refused(tmp_path):
     from explorer.backend.models.gguf_config import config_from_metadata
 
     _write(tmp_path, attention_bias=False)
-    header = _header_of(tmp_path)
+    header = fx.header_of(tmp_path / "m.gguf")
     bad = dataclasses.replace(header, tensors=_with(header, "blk.1.attn_k.bias", "blk.1.attn_norm.weight"))
     with pytest.raises(InputError, match=r"tensor blk\.1\.attn_k\.bias is a bias where layer 0 has none") as info:
         config_from_metadata(bad, "m.gguf")
     assert "\n" not in str(info.value) and "偏置" in error_text(info.value, "zh_CN")
-
-
-def _header_of(tmp_path):
-    from explorer.backend.models.gguf_header import read_header
-
-    path = tmp_path / "m.gguf"
-    with open(path, "rb") as fh:
-        return read_header(fh, path.stat().st_size, str(path))

@@ -19,6 +19,7 @@ import pytest
 from explorer.backend.models.hf_folder import open_model
 from explorer.errors import InputError, error_text
 from tests import gguf_arch_writer as aw
+from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
 
 gguf = pytest.importorskip("gguf")
@@ -31,6 +32,27 @@ SETTINGS = dict(mh.FAMILIES["smollm3"], num_hidden_layers=8)
 def close(ours, ref, tol=1e-5):
     ref = np.asarray(ref, dtype=np.float64)
     np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
+
+
+def refused_in_one_line(read, says: str) -> None:
+    """read() (config_from_metadata or a layer-0 check of a damaged header read as "m.gguf") raises an InputError
+    matching `says`: one line naming the file, in English and in Chinese."""
+    with pytest.raises(InputError, match=says) as info:
+        read()
+    text, zh = str(info.value), error_text(info.value, "zh_CN")
+    assert text.startswith("m.gguf: ") and "\n" not in text and "\n" not in zh
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh) and "m.gguf" in zh
+
+
+def same_as_folder(written, ids, qk, parts=("q_rot", "k_rot")) -> None:
+    """F16 (the file holds its folder's weights exactly): the folder opened by PE Explorer gives the file's layer-0
+    `parts` of qk; Q8_0 files are compared with transformers only."""
+    held, _, torch_model, folder = written
+    if held is torch_model:
+        with open_model(str(folder / "hf")) as from_folder:
+            want = from_folder.layer0_qk(ids)
+            for part in parts:
+                close(getattr(qk, part), getattr(want, part))
 
 
 def _write(folder, qtype="F16", seed=23, **settings):
@@ -57,15 +79,11 @@ def test_the_file_reads_as_smollm3_with_llama_cpps_nope_layers(written):
 def test_x_layer0_qk_and_attention_equal_transformers(written):
     """X, layer 0's rotated q and k (turned: layer 0 has RoPE in both) and its attention equal
     SmolLM3ForCausalLM's own; F16: the folder opened by PE Explorer gives the same q and k."""
-    held, model, _, folder = written
+    held, model, _, _ = written
     mh.assert_layer0_as_transformers(model, held, "smollm3", IDS)
     qk = model.layer0_qk(IDS)
     assert not np.allclose(qk.q_rot, qk.q)
-    if held is written[2]:
-        with open_model(str(folder / "hf")) as from_folder:
-            want = from_folder.layer0_qk(IDS)
-            close(qk.q_rot, want.q_rot)
-            close(qk.k_rot, want.k_rot)
+    same_as_folder(written, IDS, qk)
 
 
 def _layer_inputs(torch_model, ids):
@@ -130,12 +148,8 @@ def test_a_checkpoint_with_another_interval_reads_as_llama_cpp_runs_it(tmp_path)
 
 
 def _header(tmp_path):
-    from explorer.backend.models.gguf_header import read_header
-
     _write(tmp_path)
-    path = tmp_path / "m.gguf"
-    with open(path, "rb") as fh:
-        return read_header(fh, path.stat().st_size, str(path))
+    return fx.header_of(tmp_path / "m.gguf")
 
 
 def _reshaped(header, name, ne):
@@ -179,11 +193,7 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     header = _header(tmp_path)
     bad = dataclasses.replace(header, fields=dict(header.fields, **fields),
                               tensors=tensors(header) if tensors else header.tensors)
-    with pytest.raises(InputError, match=says) as info:
-        config_from_metadata(bad, "m.gguf")
-    text, zh = str(info.value), error_text(info.value, "zh_CN")
-    assert text.startswith("m.gguf: ") and "\n" not in text and "\n" not in zh
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh) and "m.gguf" in zh
+    refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
     assert config_from_metadata(header, "m.gguf")["no_rope_layers"] == [1, 1, 1, 0, 1, 1, 1, 0]
 
 

@@ -120,6 +120,21 @@ def _reference(torch_model, ids, layer: int) -> dict:
     return got
 
 
+def same_layer(model, torch_model, ids, layer: int):
+    """Layer `layer` of the opened model (layer 0 from ids, a later one from its real input) equals the torch
+    model's: X (layer 0), q / k before and after RoPE, the attention weights; the opened model's qk."""
+    ref = _reference(torch_model, ids, layer)
+    if layer == 0:
+        close(model.input_x(ids), ref["x"])
+    qk = model.layer0_qk(ids if layer == 0 else ref["x"], layer=layer)
+    close(qk.q, ref["q"])
+    close(qk.k, ref["k"][qk.kv_head])
+    close(qk.q_rot, ref["q_rot"])
+    close(qk.k_rot, ref["k_rot"][qk.kv_head])
+    close(mh.attention_of(qk), ref["weights"])
+    return qk
+
+
 def close(ours, ref, tol=1e-5):
     ref = np.asarray(ref, dtype=np.float64)
     np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
@@ -144,15 +159,7 @@ def test_exaone4_layers_equal_transformers(tmp_path, name, change, nope):
         assert (model.config.family, model.config.nope_layers) == ("exaone4", nope)
         ids = model.tokenize(" ".join([mh.TEXT] * 4)).ids
         for layer in (0, 3):
-            ref = _reference(reference, ids, layer)
-            if layer == 0:
-                close(model.input_x(ids), ref["x"])
-            qk = model.layer0_qk(ids if layer == 0 else ref["x"], layer=layer)
-            close(qk.q, ref["q"])
-            close(qk.k, ref["k"][qk.kv_head])
-            close(qk.q_rot, ref["q_rot"])
-            close(qk.k_rot, ref["k_rot"][qk.kv_head])
-            close(mh.attention_of(qk), ref["weights"])
+            qk = same_layer(model, reference, ids, layer)
             assert np.array_equal(qk.q_rot, qk.q) == (layer in nope)          # NoPE: nothing turned
             assert qk.window == (6 if config.layer_types[layer] == "sliding_attention" else None)
 
