@@ -105,3 +105,33 @@ def test_whole_ticks_label_whole_positions_only_as_many_as_fit(qtbot, orientatio
     whole_ticks(axis, count)
     step, values = axis.tickValues(lo - 3 * step, hi + 3 * step, size * 1.5)[0]
     assert len(values) and all(0 <= v <= count - 1 for v in values) and values[0] == 0
+
+
+@pytest.mark.parametrize("width, cells", [(295, 12), (240, 12), (400, 24), (180, 16)])
+def test_drawn_labels_of_a_finer_level_keep_a_digit_apart(qtbot, width, cells):
+    """pyqtgraph labels a finer tick level while its labels fill under 60-80 % of the axis: the Real
+    RoPE view's channel axis at head_dim 12 in presentation mode at 1280 x 800 (295 px, 13.5 pt)
+    drew 0 .. 11 with "10" touching "11". Every label drawn keeps at least half a digit from the
+    next; the finer level keeps its ticks."""
+    from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+
+    from explorer.ui.views.tick_room import cell_centres
+
+    widget, axis = font_axis(qtbot, "bottom", 13.5)
+    cell_centres(axis, True)
+    widget.resize(width + 80, 200)
+    widget.setXRange(0, cells, padding=0)
+    widget.show()
+    qtbot.waitUntil(lambda: abs(axis.width() - width) < 90)
+    image = QImage(widget.size(), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        painter.setFont(axis.style["tickFont"])
+        _axis_spec, tick_specs, text_specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    rects = sorted((rect for rect, _flags, _text in text_specs), key=lambda r: r.left())
+    digit = QFontMetricsF(axis.style["tickFont"]).horizontalAdvance("0")
+    assert len(rects) >= 2
+    assert all(b.left() - a.right() >= digit / 2 for a, b in zip(rects, rects[1:]))
+    assert len(tick_specs) > len(rects)                 # the unlabelled ticks are still drawn

@@ -44,7 +44,11 @@ def label_width(axis: pg.AxisItem, lo: float, hi: float, step: float) -> float:
     ends = [math.ceil(lo / step) * step / scale, math.floor(hi / step) * step / scale]
     if getattr(axis, "_cell_centres", False):       # tickStrings reads a cell's centre, i + 1/2
         ends = [e + 0.5 for e in ends]
-    strings = axis.tickStrings(ends, axis.autoSIPrefixScale * axis.scale, step / scale)
+    axis._measuring = True                          # every label, crowded or not (crowded_level)
+    try:
+        strings = axis.tickStrings(ends, axis.autoSIPrefixScale * axis.scale, step / scale)
+    finally:
+        axis._measuring = False
     return max(metrics.horizontalAdvance(str(t)) for t in strings) + metrics.horizontalAdvance("0")
 
 
@@ -125,10 +129,24 @@ def _tick_values(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     return levels
 
 
+def crowded_level(axis: pg.AxisItem, strings: list, spacing: float) -> bool:
+    """A finer level of a horizontal axis whose labels lie closer than the widest of them plus one
+    digit: pyqtgraph labels it while the labels fill under 60-80 % of the axis, so at head_dim 12 in
+    presentation mode "10" and "11" touched ("1011"). Its ticks stay, unlabelled."""
+    major, px_per_value = getattr(axis, "_tick_px", (None, None))
+    if (axis.orientation not in ("top", "bottom") or major is None or not strings
+            or spacing >= major * (1 - 1e-9) or getattr(axis, "_measuring", False)):
+        return False
+    metrics = tick_metrics(axis)
+    room = max(metrics.horizontalAdvance(str(t)) for t in strings) + metrics.horizontalAdvance("0")
+    return spacing * px_per_value < room
+
+
 def _tick_strings(axis, values, scale, spacing):
     if getattr(axis, "_cell_centres", False):      # the cell's own number, not its centre's
         values = [v - 0.5 for v in values]
-    return _STRINGS(axis, values, scale, spacing)
+    strings = _STRINGS(axis, values, scale, spacing)
+    return [] if crowded_level(axis, strings, spacing) else strings
 
 
 def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
@@ -143,7 +161,9 @@ def _tick_spacing(axis, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
     if axis.orientation in ("left", "right"):
         return roomy_spacing(levels, dif, size, label_height(axis))
     if math.isfinite(minVal) and math.isfinite(maxVal):
-        return roomy_spacing(levels, dif, size, label_width(axis, minVal, maxVal, levels[0][0]), 1.0)
+        levels = roomy_spacing(levels, dif, size, label_width(axis, minVal, maxVal, levels[0][0]), 1.0)
+        if 0 < dif < math.inf:                   # what crowded_level reads
+            axis._tick_px = (levels[0][0], size / dif)
     return levels
 
 
