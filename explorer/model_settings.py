@@ -18,7 +18,7 @@ from explorer.backend.presets import Preset
 from explorer.backend.rope_scaling import RopeScaling
 from explorer.errors import Message, localized, msg, require
 from explorer.presets_state import apply_preset, preset_values_applied
-from explorer.translations import list_separator
+from explorer.translations import layer_list, list_separator
 
 MODEL_PRESET = "model"     # --preset model: the opened model's own settings, not a bundled preset
 
@@ -64,8 +64,7 @@ def not_carried(config) -> list[Message]:
     still pairs, a q scale or temperature after RoPE, a score soft cap."""
     out = []
     if config.nope_layers:
-        shown = ", ".join(str(n) for n in config.nope_layers[:4]) + (", …" if len(config.nope_layers) > 4 else "")
-        out.append(msg("layers without RoPE (%1)", shown))
+        out.append(msg("layers without RoPE (%1)", layer_list(config.nope_layers)))
     if config.sliding_window:
         out.append(msg("sliding windows of %1 tokens", f"{config.sliding_window:,}"))
     if config.attention_chunk:

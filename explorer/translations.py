@@ -63,3 +63,8 @@ def number_text(x, digits: int = 4) -> str:
     if 1e4 <= abs(rounded) < 1e7:
         return f"{rounded:,.0f}"
     return f"{x:.{digits}g}"
+
+
+def layer_list(layers, most: int = 4) -> str:
+    """The first `most` layer numbers, comma-separated, with "…" when there are more: "3, 7, 11, 15, …"."""
+    return ", ".join(str(n) for n in layers[:most]) + (", …" if len(layers) > most else "")

@@ -368,6 +368,34 @@ def test_qk_readout_and_status_name_gpt_js_neighbour_pairs(window, tmp_path):
         assert ("pairs (2i, 2i+1)" in window.statusBar().currentMessage()) == (family == "gptj")
 
 
+def test_qk_readout_names_the_layers_without_rope(window, qapp, tmp_path):
+    """The view draws layer 0, which turns; the readout names the layers that do not (EXAONE 4.0's full layer 3 beside
+    its sliding window, SmolLM3's every fourth or its own list), in English and in Chinese; a Llama names none."""
+    for name, family, change, nope, words in (
+            ("exaone4", "exaone4", {}, (3,), "; attention: a sliding window of 6 tokens; no RoPE in layer 3; "),
+            ("smollm3", "smollm3", {}, (3,), "; no RoPE in layer 3; "),
+            ("smollm3_odd", "smollm3", {"no_rope_layers": [1, 0, 1, 0]}, (1, 3), "; no RoPE in layers 1, 3; "),
+            ("llama", "llama", {}, (), None)):
+        config_class, model_class = mh.classes(family)
+        config = config_class(**{**mh.FAMILIES[family], **change})
+        config._attn_implementation = "eager"
+        mh.save_random(model_class(config).eval(), tmp_path / name)
+        window.controller.update(text=mh.TEXT)
+        open_and_wait(window, tmp_path / name)
+        view = show(window, "qk")
+        assert not view.result.error, view.result.error
+        assert view.result.nope_layers == nope, view.result.nope_layers
+        assert (words in view.readout.text()) if words else ("no RoPE" not in view.readout.text()), view.readout.text()
+    from explorer.ui import i18n
+
+    assert i18n.install_translator(qapp, "zh_CN")
+    try:
+        open_and_wait(window, tmp_path / "smollm3")
+        assert "；第 3 层不用 RoPE；" in show(window, "qk").readout.text(), view.readout.text()
+    finally:
+        i18n.install_translator(qapp, "en")
+
+
 def test_qk_view_of_a_deepseek_model_draws_its_decoupled_rope(window, tmp_path):
     """DeepSeek-V3's MLA: the readout and the opened-model line say which channels turn (the rope part after the
     nope part, k's shared by every head) and that they turn in neighbouring pairs; the q panel is the model's q

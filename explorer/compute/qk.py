@@ -95,6 +95,7 @@ class QkResult:
     #                                     its L0) or "short"; "" otherwise
     window: int | None = None           # layer 0's sliding window: query m reads keys m - window < n <= m
     chunk: int | None = None            # Llama 4's layer-0 chunk: keys n <= m with n // chunk == m // chunk
+    nope_layers: tuple[int, ...] = ()   # the layers that do not rotate q and k (SmolLM3, EXAONE 4.0's full ones)
     sink_share: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) the share of a
     #                                     query's softmax its head's sink takes, averaged over the queries shown
     sinks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))   # (H,) GPT-OSS's sink
@@ -239,7 +240,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     neighbour_pairs=cfg.rope_interleaved, mrope=cfg.mrope, still_pairs=cfg.still_pairs,
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
-                    window=qk.window, chunk=qk.chunk, **({"sinks": _read_only(qk.sinks),
+                    window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), **({"sinks": _read_only(qk.sinks),
                                           "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
                                          if qk.sinks is not None else {}),
                     **({"slopes": _read_only(qk.slopes)} if qk.slopes is not None else {}))

@@ -5136,6 +5136,14 @@ your data</source>
             <translation>；注意力：%1</translation>
         </message>
         <message>
+            <source>; no RoPE in layer %1</source>
+            <translation>；第 %1 层不用 RoPE</translation>
+        </message>
+        <message>
+            <source>; no RoPE in layers %1</source>
+            <translation>；第 %1 层不用 RoPE</translation>
+        </message>
+        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
         </message>

@@ -17,7 +17,7 @@ from explorer.ui.views.titles import equal_width, set_title
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
 from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
-from explorer.translations import fill, number_text
+from explorer.translations import fill, layer_list, number_text
 from explorer.ui.views.rope_words import rope_parts
 
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
@@ -207,6 +207,9 @@ class QkView(Retranslatable, PanelView):
                                  else []) + ([self.tr("one sink logit per head")] if r.sinks.size else [])
         if attention:                                  # how the layer masks and weighs, apart from its RoPE
             rope += fill(self.tr("; attention: %1"), self.tr(", ").join(attention))
+        if r.nope_layers:                              # layer 0 turns; these do not (EXAONE 4.0's full ones)
+            rope += fill(self.tr("; no RoPE in layer %1") if len(r.nope_layers) == 1 else
+                         self.tr("; no RoPE in layers %1"), layer_list(r.nope_layers))
         if r.alibi:
             self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"),
                                   r.model_name, str(r.n_heads), str(hd), f"{float(r.slopes.max()):.4g}",
