@@ -97,11 +97,13 @@ def test_the_window_greys_the_heads_box_with_the_models_count(window, qtbot, tmp
     from tests.test_models_bloom import _build
     from tests.test_ui_models import open_and_wait, show
 
+    view = show(window, "alibi")
+    assert view.model_box.isHidden() and view.heads_box.isEnabled()         # no model open: no model's heads
     _build(tmp_path / "bloom", heads=16)
     open_and_wait(window, tmp_path / "bloom")
     view = show(window, "alibi")
     assert view.result.model_name == "bloom"
-    assert (view.heads_box.value(), view.heads_box.isEnabled(), view.model_box.isEnabled()) == (16, False, True)
+    assert (view.heads_box.value(), view.heads_box.isEnabled(), view.model_box.isVisible()) == (16, False, True)
     assert view.readout.text().startswith("bloom: 16 heads, slopes: ")
     assert "BLOOM's slopes" in view.readout.text()
     view.model_box.setChecked(False)                                           # the user's own 8 heads again

@@ -52,8 +52,8 @@ class AlibiView(PanelView):
         self.canvas.ci.layout.setRowStretchFactor(1, 3)
 
     def draw(self, r) -> None:
-        if self.model_box.isEnabled() != bool(r.params.model):   # (no model open: nothing to take)
-            self.model_box.setEnabled(bool(r.params.model))
+        if self.model_box.isHidden() == bool(r.params.model):    # no model open: nothing to take (a greyed,
+            self.model_box.setHidden(not r.params.model)          # ticked box read as "the model's heads")
         self._show_heads(len(r.slopes) if r.model_name else None, r.state.heads)
         heads, log_slopes = np.arange(len(r.slopes), dtype=float), np.log10(r.slopes)
         self.slope_curve.setData(heads, log_slopes)
