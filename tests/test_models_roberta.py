@@ -166,3 +166,25 @@ def test_api_cli_and_tokens_view_read_the_same_rows(tmp_path, capsys):
     close(r.x, ref["x"])
     type0 = torch_model.base_model.embeddings.token_type_embeddings.weight.detach().numpy()[0]
     close(r.pe_rows, table[r.position_ids] + type0)
+
+
+def test_a_chips_tooltip_names_the_position_row_it_reads(qtbot, tmp_path):
+    """The Tokens view's chips number tokens by their place in the sentence (p0, p1, ...); where the model reads
+    another row of its position table (RoBERTa from row 2, a <pad> row 1), the chip's tooltip names that row, as
+    transformers' create_position_ids_from_input_ids picks it."""
+    from explorer.compute import model_tokens
+    from explorer.params import Params
+    from explorer.ui.views.token_chips import ChipStrip
+
+    torch_model = build("roberta", tmp_path / "m")
+    text = "the cat <pad> sat"
+    r = model_tokens.for_model(Params(model=str(tmp_path / "m"), embedding_source="model", text=text))
+    assert not r.error, r.error
+    with open_model(tmp_path / "m") as model:
+        want = capture(torch_model, model.tokenize(text).ids)["positions"].tolist()
+    chips = ChipStrip()
+    qtbot.addWidget(chips)
+    chips.fill(r)
+    tips = [chips.item(i).toolTip() for i in range(chips.count())]
+    assert [t.split("\n")[0].split(",")[0] for t in tips] == [f"position {p}" for p in range(len(want))]
+    assert [f"reads row {row} of the model's position table" in t for t, row in zip(tips, want)] == [True] * len(want)

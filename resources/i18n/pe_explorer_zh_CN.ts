@@ -506,6 +506,10 @@ your data</source>
             <translation>位置 %1，ID %2，字符 %3–%4</translation>
         </message>
         <message>
+            <source>reads row %1 of the model's position table</source>
+            <translation>读取模型位置表的第 %1 行</translation>
+        </message>
+        <message>
             <source>incomplete UTF-8 bytes of “%1”</source>
             <translation>“%1”的不完整 UTF-8 字节</translation>
         </message>

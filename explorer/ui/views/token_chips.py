@@ -44,6 +44,8 @@ class ChipStrip(QListWidget):
             item.setBackground(colour)
             item.setForeground(QColor("black"))
             tip = fill(self.tr("position %1, ID %2, characters %3–%4"), pos, tok.id, tok.start, tok.end)
+            if pos < len(r.position_ids) and int(r.position_ids[pos]) != pos:   # RoBERTa, OPT: another row
+                tip += "\n" + fill(self.tr("reads row %1 of the model's position table"), int(r.position_ids[pos]))
             if tok.partial:
                 tip += "\n" + fill(self.tr("incomplete UTF-8 bytes of “%1”"),
                                    r.params.text[tok.start:tok.end])
