@@ -73,17 +73,17 @@ def add_sizes(w, context: int, d: int, layers: int, heads: int, kv: int, eps: fl
 
 def add_tensors(w, model, names, qtype: str, reorder, skip=(), replace=None,
                 strip: str = "transformer.") -> dict[str, np.ndarray]:
-    """Each state_dict tensor of a BLOOM or Falcon model but the tied lm_head (not in the checkpoint), `strip` taken
-    off (BloomModel's; FalconModel maps whole names), under its name by gguf's TensorNameMap `names`,
-    query_key_value's rows through reorder(arr), as add_weight stores it; skip: GGUF names left out; replace: GGUF
-    name -> the array written instead."""
+    """Each state_dict tensor of a BLOOM, Falcon or GPT-NeoX model but the tied lm_head (not in the checkpoint),
+    `strip` taken off (BloomModel's; FalconModel and GPTNeoXModel map whole names), under its name by gguf's
+    TensorNameMap `names`, query_key_value's rows through reorder(arr), as add_weight stores it; skip: GGUF names
+    left out; replace: GGUF name -> the array written instead."""
     stored = {}
     for hf, t in model.state_dict().items():
         if hf == "lm_head.weight" and model.config.tie_word_embeddings:
             continue
         name_hf = hf.removeprefix(strip)
         arr = t.detach().float().numpy()
-        if ".self_attention.query_key_value." in name_hf:
+        if "attention.query_key_value." in name_hf:                # (GPT-NeoX's attention.query_key_value too)
             arr = reorder(arr)
         name = names.get_name(name_hf, try_suffixes=(".weight", ".bias"))
         assert name is not None, name_hf

@@ -164,10 +164,10 @@ def test_a_q_bias_without_its_k_bias_is_refused(tmp_path):
         open_model(str(path))
 
 
-@pytest.mark.parametrize("arch", ["gptj", "gptneox", "mistral4"])     # (falcon: tests/test_gguf_falcon.py)
+@pytest.mark.parametrize("arch", ["gptj", "starcoder", "mistral4"])   # (falcon, gptneox: their own tests)
 def test_other_architectures_are_refused_by_name(tmp_path, arch):
     path = tmp_path / "m.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), arch=arch)
     with pytest.raises(InputError, match=rf"^[^\n]*architecture '{arch}' is not supported; supported: "
-                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon$"):
+                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon, gptneox$"):
         open_model(str(path))

@@ -1284,8 +1284,8 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；%5 每个头各有一个键/值头（%4）</translation>
         </message>
         <message>
-            <source>%1: metadata %2 is %3; PE Explorer reads a falcon file without RoPE scaling (llama.cpp's converter writes none)</source>
-            <translation>%1：元数据 %2 为 %3；PE Explorer 只读取没有 RoPE 缩放的 falcon 文件（llama.cpp 的转换器不写入缩放）</translation>
+            <source>%1: metadata %2 is %3; PE Explorer reads a %4 file without RoPE scaling (llama.cpp's converter writes none)</source>
+            <translation>%1：元数据 %2 为 %3；PE Explorer 只读取没有 RoPE 缩放的 %4 文件（llama.cpp 的转换器不写入缩放）</translation>
         </message>
         <message>
             <source>%1: metadata %2 is %3; PE Explorer shows MPT's ALiBi slopes for 8 only (transformers' MPT makes them with 8, llama.cpp with the file's)</source>
@@ -1378,6 +1378,10 @@ your data</source>
         <message>
             <source>%1: metadata %2 marks a GLM-4V file (M-RoPE, q and k reordered by the converter), which PE Explorer does not read</source>
             <translation>%1：元数据 %2 表明这是 GLM-4V 文件（M-RoPE，q 和 k 被转换器重新排列），PE Explorer 不读取此类文件</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 must be a boolean, not %3</source>
+            <translation>%1：元数据 %2 必须是布尔值，而不是 %3</translation>
         </message>
         <message>
             <source>%1: metadata %2 must be a string, not %3</source>

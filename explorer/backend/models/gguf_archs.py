@@ -60,6 +60,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
 - `SeedOssModel(TextModel)` (MODEL_ARCH.SEED_OSS, "seed_oss"): no permutation (NEOX RoPE), the whole head turning,
   post_attention_norm for the layer's post_attention_layernorm: gguf_seed_oss.py.
+- `GPTNeoXModel(TextModel)` (MODEL_ARCH.GPTNEOX, "gptneox": Pythia, GPT-NeoX-20B): BLOOM's q; k; v reorder of the
+  fused query_key_value, NEOX RoPE over rope.dimension_count channels: gguf_gptneox.py.
 """
 
 from __future__ import annotations
@@ -128,6 +130,7 @@ ARCHS = {
     "bloom": Arch("bloom", "BloomForCausalLM", False, 0.0, ("hidden_act", "gelu")),     # ALiBi: gguf_bloom.py
     "mpt": Arch("mpt", "MPTForCausalLM", False, 0.0, ("hidden_act", "gelu")),           # ALiBi: gguf_mpt.py
     "falcon": Arch("falcon", "FalconForCausalLM", False, 0.0, ("activation", "gelu")),  # RoPE: gguf_falcon.py
+    "gptneox": Arch("gpt_neox", "GPTNeoXForCausalLM", False, 0.0, ("hidden_act", "gelu")),   # gguf_gptneox.py
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same

@@ -43,7 +43,7 @@ _TOP = {"token_embd.weight": "word_embeddings.weight", "token_embd_norm.weight":
 _BLOCK = {"attn_norm": "input_layernorm", "attn_qkv": "self_attention.query_key_value",
           "attn_output": "self_attention.dense", "ffn_norm": "post_attention_layernorm",
           "ffn_up": "mlp.dense_h_to_4h", "ffn_down": "mlp.dense_4h_to_h"}
-QKV = ".self_attention.query_key_value."
+QKV = "attention.query_key_value."      # (BLOOM's and Falcon's self_attention., GPT-NeoX's attention.)
 
 
 def bloom_hf_name(gguf_name: str, tensors=()) -> str | None:
@@ -54,8 +54,8 @@ def bloom_hf_name(gguf_name: str, tensors=()) -> str | None:
 
 def qkv_rows(name: str, n_rows: int, heads: int, kv: int | None = None) -> np.ndarray | None:
     """Index g with hf[r] = gguf[g[r]] for a query_key_value weight / bias of (H + 2 KV) hd rows (the converter's all
-    q; all k; all v back into KV groups of H / KV q heads, k, v: BLOOM's per head q, k, v where KV = H, the default;
-    Falcon's, gguf_falcon.py); None for other tensors."""
+    q; all k; all v back into KV groups of H / KV q heads, k, v: BLOOM's and GPT-NeoX's per head q, k, v where
+    KV = H, the default; Falcon's, gguf_falcon.py); None for other tensors."""
     if QKV not in name:
         return None
     kv = heads if kv is None else kv

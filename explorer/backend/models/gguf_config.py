@@ -46,7 +46,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
-    hunyuan-moe, seed_oss, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon);
+    hunyuan-moe, seed_oss, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon,
+    gptneox);
     InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
@@ -56,7 +57,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     spec = arch_of(f, where)
     if spec.learned:
         return learned_config(header, arch, where)
-    if arch in FUSED_ARCHS:                # their own keys (gguf_bloom.py, gguf_mpt.py: ALiBi; gguf_falcon.py)
+    # their own keys (gguf_bloom.py, gguf_mpt.py: ALiBi; gguf_falcon.py, gguf_gptneox.py: RoPE)
+    if arch in FUSED_ARCHS:
         return FUSED_ARCHS[arch][1](header, where)
     d = _int(f, f"{arch}.embedding_length", where)
     heads = _int(f, f"{arch}.attention.head_count", where)

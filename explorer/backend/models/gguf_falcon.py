@@ -30,10 +30,11 @@ from __future__ import annotations
 from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_bloom import refuse_unloaded
+from explorer.backend.models.gguf_gptneox import NEOX_ARCHS, refuse_rope_scaling
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import BLOCK_RE, mapped_name
 from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
-from explorer.errors import require, shown
+from explorer.errors import require
 
 _TOP = {"token_embd.weight": "word_embeddings.weight", "output_norm.weight": "ln_f.weight",
         "output_norm.bias": "ln_f.bias", "output.weight": "lm_head.weight"}
@@ -64,12 +65,7 @@ def _check_rope_keys(f: dict, head_dim: int, where: str) -> float:
     rot = meta_int(f, "falcon.rope.dimension_count", where, default=head_dim)
     require(rot == head_dim, "%1: metadata %2.rope.dimension_count is %3; llama.cpp's %2 turns the whole head "
                              "(%4 channels)", where, "falcon", rot, head_dim)
-    for key in sorted(k for k in f if k.startswith(("falcon.rope.scaling.", "falcon.rope.scale_linear"))):
-        value, neutral = f[key], (0, 1) if key.endswith((".factor", "scale_linear")) else (1,)   # (0: no factor)
-        plain = (value == "none" if isinstance(value, str) else isinstance(value, (int, float))
-                 and not isinstance(value, bool) and value in neutral)
-        require(plain or key.endswith(".type") and value == "linear", "%1: metadata %2 is %3; PE Explorer reads a "
-                "falcon file without RoPE scaling (llama.cpp's converter writes none)", where, key, shown(value))
+    refuse_rope_scaling(f, "falcon", where)
     return base
 
 
@@ -133,6 +129,6 @@ def check_falcon_layers(header: Header, config: dict, where: str) -> None:
     refuse_unloaded(header, config, "falcon", falcon_hf_name, where)
 
 
-# the architectures read by their own module, each one fused attn_qkv: (GGUF name -> Hugging Face name, config.json
-# dict, layer check)
-FUSED_ARCHS = {**ALIBI_ARCHS, "falcon": (falcon_hf_name, falcon_config, check_falcon_layers)}
+# the architectures read by their own module, each one fused attn_qkv (gptneox: gguf_gptneox.py): (GGUF name ->
+# Hugging Face name, config.json dict, layer check)
+FUSED_ARCHS = {**ALIBI_ARCHS, "falcon": (falcon_hf_name, falcon_config, check_falcon_layers), **NEOX_ARCHS}

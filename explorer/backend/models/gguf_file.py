@@ -12,7 +12,8 @@ Phi-3 and Phi-2 have names and keys of their own (gguf_gemma_phi3.py). The metad
 dict in gguf_config.py. `gpt2` and `bert` (learned positions) have their own names and config
 (gguf_learned.py); GPT-2's Conv1D weights, which the converter transposed, are transposed back. `bloom` (ALiBi):
 gguf_bloom.py, its fused q; k; v rows put back head by head; `mpt` (ALiBi): gguf_mpt.py; `falcon` (rotary):
-gguf_falcon.py, its fused q; k; v rows put back in KV groups.
+gguf_falcon.py, its fused q; k; v rows put back in KV groups; `gptneox` (Pythia, partial rotary): gguf_gptneox.py, its
+fused q; k; v rows put back head by head as BLOOM's.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ class GGUFTensorReader:
             require(n_rows % (2 * heads) == 0, "%1: %2 has %3 rows, not 2 x %4 heads", self._path, name, n_rows,
                                                heads)
             return unpermute_rows(n_rows, heads)
-        fused = self._arch.model_type in ("bloom", "falcon")
+        fused = self._arch.model_type in ("bloom", "falcon", "gpt_neox")
         return qkv_rows(name, n_rows, self._heads["q_proj"], self._kv) if fused else None
 
     def _pread(self, start: int, n: int) -> bytes:
