@@ -10,7 +10,9 @@ gemma: every *norm.weight + 1 (GemmaModel.modify_tensors), no output.weight; key
 ernie4_5-moe: as Hugging Face has them (Ernie4_5Model(TextModel)), the MoE keys and its router, experts (stacked)
 and shared experts under their GGUF names (add_ernie_moe); hunyuan-dense / hunyuan-moe: as stored, query_layernorm /
 key_layernorm as attn_q_norm / attn_k_norm, a "dynamic" RoPE's alpha folded into freq_base (add_hunyuan_rope), the
-MoE's experts and router left out.
+MoE's experts and router left out; apertus: unpermuted (ApertusModel.undo_permute False), rope.dimension_count,
+attention_layernorm / feedforward_layernorm as attn_norm / ffn_norm, each layer's xIELU parameters as the xielu.*
+keys, a llama3 RoPE as rope_freqs.weight (add_apertus_extras).
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
 """
@@ -30,7 +32,8 @@ BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm":
 HUNYUAN = ("hunyuan-dense", "hunyuan-moe")
 # by architecture, where gguf-py's tensor_mapping.py names a part otherwise (MODEL_TENSORS[SEED_OSS] has
 # ATTN_POST_NORM, no FFN_NORM: the layer's post_attention_layernorm is blk.N.post_attention_norm)
-ARCH_BLOCK = {"seed_oss": dict(BLOCK, post_attention_layernorm="post_attention_norm")}
+ARCH_BLOCK = {"seed_oss": dict(BLOCK, post_attention_layernorm="post_attention_norm"),
+              "apertus": dict(BLOCK, attention_layernorm="attn_norm", feedforward_layernorm="ffn_norm")}
 
 
 def gguf_name(hf: str, arch: str = "llama") -> str:
@@ -58,7 +61,7 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         add_hunyuan_rope(w, cfg, arch)
     elif arch != "gemma":                     # GemmaModel writes no freq base (llama.cpp's default 10000)
         w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
-    if arch in LLAMA_LIKE:
+    if arch in LLAMA_LIKE or arch == "apertus":     # LlamaModel.set_gguf_parameters
         w.add_rope_dimension_count(head_dim)
     if arch in ("granite", "granitemoe"):
         read = cfg.to_dict() if hparams is None else hparams
@@ -88,6 +91,8 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
             continue
         if ".mlp.experts." in hf or ".mlp.gate." in hf:           # (Hunyuan-A13B's experts and router: never read)
             continue
+        if ".mlp.act_fn." in hf:                                   # (Apertus's xIELU: keys, add_apertus_extras)
+            continue
         name = gguf_name(hf, arch)
         if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
@@ -98,9 +103,30 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         stored[name] = fx.add_weight(w, name, arr, qtype)
     if arch == "ernie4_5-moe":
         stored.update(add_ernie_moe_tensors(w, model))
+    if arch == "apertus":
+        add_apertus_extras(w, model, head_dim)
     if rope_freqs is not None:
         w.add_tensor("rope_freqs.weight", np.asarray(rope_freqs, dtype=np.float32))
     return fx.finish_file(w, stored, edit)
+
+
+def add_apertus_extras(w, model, head_dim: int) -> None:
+    """ApertusModel.modify_tensors: each layer's act_fn.alpha_n / alpha_p / beta / eps as one float a layer in the
+    xielu.* keys; LlamaModel.generate_extra_tensors: a llama3 RoPE as rope_freqs.weight (its L0 the top-level
+    original_max_position_embeddings, default 8192, as the converter reads it)."""
+    weights = fx.hf_weights(model)
+    for part, add in (("alpha_n", w.add_xielu_alpha_n), ("alpha_p", w.add_xielu_alpha_p),
+                      ("beta", w.add_xielu_beta), ("eps", w.add_xielu_eps)):
+        add([float(weights[f"layers.{il}.mlp.act_fn.{part}"].reshape(-1)[0])
+             for il in range(model.config.num_hidden_layers)])
+    params = model.config.rope_parameters
+    if params.get("rope_type") == "llama3":
+        from explorer.backend.models.gguf_rope_freqs import llama_cpp_factors
+
+        original = getattr(model.config, "original_max_position_embeddings", None) or 8192
+        w.add_tensor("rope_freqs.weight", llama_cpp_factors(
+            params["rope_theta"], head_dim, params.get("factor", 8.0), params.get("low_freq_factor", 1.0),
+            params.get("high_freq_factor", 4.0), original))
 
 
 def add_hunyuan_rope(w, cfg, arch: str) -> None:

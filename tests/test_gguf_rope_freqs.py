@@ -110,7 +110,8 @@ def test_all_ones_are_plain_rope(tmp_path):
 @pytest.mark.parametrize("arch,factors,match", [
     ("llama", np.ones(6, np.float32) * 2, r"tensor rope_freqs\.weight has 6 factors; RoPE rotates 8 pairs$"),
     ("llama", np.array([1, 2, 0, 4, 4, 4, 4, 4], np.float32), r"rope_freqs\.weight must hold finite factors > 0$"),
-    ("qwen2", np.ones(8, np.float32) * 2, r"rope_freqs\.weight is only read in a 'llama', 'llama4' or 'exaone4' file"),
+    ("qwen2", np.ones(8, np.float32) * 2,
+     r"rope_freqs\.weight is only read in a 'llama', 'llama4', 'exaone4' or 'apertus' file"),
 ])
 def test_bad_rope_freqs_are_refused(tmp_path, arch, factors, match):
     torch_model = llama3_model(SCALINGS["llama3.1"])

@@ -181,8 +181,8 @@ def _with(header, name, like):
     ({}, lambda h: _with(h, "blk.3.attn_q_norm.weight", "blk.3.attn_norm.weight"),
      r"tensor blk\.3\.attn_q_norm\.weight is not one llama\.cpp's smollm3 loads"),
     ({}, lambda h: _with(h, "rope_freqs.weight", "blk.0.attn_norm.weight"), r"tensor rope_freqs\.weight is only "
-                                                                            r"read in a 'llama', 'llama4' or "
-                                                                            r"'exaone4' file"),
+                                                                            r"read in a 'llama', 'llama4', "
+                                                                            r"'exaone4' or 'apertus' file"),
 ])
 def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     """Missing or misshapen q / k / v in any layer, bad head counts, a partial rotation (the graph asserts

@@ -1368,6 +1368,10 @@ your data</source>
             <translation>%1：缺少元数据 %2：此时 llama.cpp 的 deepseek2 对 YaRN logit 的缩放与任何 DeepSeek 模型都不同</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is missing; llama.cpp's apertus requires it</source>
+            <translation>%1：缺少元数据 %2；llama.cpp 的 apertus 需要它</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is missing; llama.cpp's gpt-oss requires it</source>
             <translation>%1：缺少元数据 %2；llama.cpp 的 gpt-oss 需要它</translation>
         </message>
@@ -1576,8 +1580,8 @@ your data</source>
             <translation>%1：未读取张量 %2：PE Explorer 读取 %3 文件时不带注意力偏置（没有任何混元检查点有偏置）</translation>
         </message>
         <message>
-            <source>%1: tensor %2 is only read in a 'llama', 'llama4' or 'exaone4' file without rope scaling metadata</source>
-            <translation>%1：只有在没有 rope 缩放元数据的 'llama'、'llama4' 或 'exaone4' 文件中才会读取张量 %2</translation>
+            <source>%1: tensor %2 is only read in a 'llama', 'llama4', 'exaone4' or 'apertus' file without rope scaling metadata</source>
+            <translation>%1：只有在没有 rope 缩放元数据的 'llama'、'llama4'、'exaone4' 或 'apertus' 文件中才会读取张量 %2</translation>
         </message>
         <message>
             <source>%1: tensor %2 is stored as %3, which cannot be dequantized here</source>

@@ -11,6 +11,7 @@ from explorer.backend.models.gguf_archs import (
     check_whole_head,
     granite_scales,
 )
+from explorer.backend.models.gguf_apertus import apertus_config
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
 from explorer.backend.models.gguf_cohere import cohere_config
@@ -46,9 +47,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
-    hunyuan-moe, seed_oss, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt, falcon,
-    gptneox);
-    InputError for others."""
+    hunyuan-moe, seed_oss, apertus, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt,
+    falcon, gptneox); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -123,8 +123,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     _check_attn_factor(header, arch, kind, where)
     if ROPE_FREQS in header.tensors:
         # (llama.cpp reads it in other architectures too, granite's among them; PE Explorer models it for llama)
-        require(arch in ("llama", "llama4", "exaone4") and kind == "none", "%1: tensor %2 is only read in a "
-                "'llama', 'llama4' or 'exaone4' file without rope scaling metadata", where, ROPE_FREQS)
+        require(arch in ("llama", "llama4", "exaone4", "apertus") and kind == "none", "%1: tensor %2 is only read "
+                "in a 'llama', 'llama4', 'exaone4' or 'apertus' file without rope scaling metadata", where, ROPE_FREQS)
     if arch in ("gemma2", "gemma3"):
         gemma_config(f, arch, config, where)
     if arch == "gpt-oss":
@@ -146,6 +146,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         smollm3_config(config, header.tensors, where)
     if arch == "seed_oss":                 # every layer's q/k/v and q/k biases; only the tensors llama.cpp loads
         seed_oss_config(config, header.tensors, where)
+    if arch == "apertus":                  # plain RoPE without rope_freqs; every layer's tensors, the xIELU keys
+        apertus_config(f, config, header.tensors, where)
     if arch == "mistral3":                 # Ministral 3: its YaRN as llama.cpp turns it, q's temperature scale
         mistral3_config(f, config, kind, where)
     if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)
