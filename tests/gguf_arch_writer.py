@@ -12,7 +12,9 @@ and shared experts under their GGUF names (add_ernie_moe); hunyuan-dense / hunyu
 key_layernorm as attn_q_norm / attn_k_norm, a "dynamic" RoPE's alpha folded into freq_base (add_hunyuan_rope), the
 MoE's experts and router left out; apertus: unpermuted (ApertusModel.undo_permute False), rope.dimension_count,
 attention_layernorm / feedforward_layernorm as attn_norm / ffn_norm, each layer's xIELU parameters as the xielu.*
-keys, a llama3 RoPE as rope_freqs.weight (add_apertus_extras).
+keys, a llama3 RoPE as rope_freqs.weight (add_apertus_extras); olmo: OlmoModel(TextModel) permutes q/k rows as
+LlamaModel does (weights only: OLMo has no biases), writes attention.layer_norm_epsilon 1e-5 and, with a clip_qkv,
+attention.clamp_kqv; no rope.dimension_count.
 2-D tensors F16 or Q8_0 (a tensor whose width is not a multiple of 32 falls back to F16, as llama.cpp's
 quantizer does), norms and biases F32. The vocabulary is tests/gguf_fixtures.py's byte-level one.
 """
@@ -27,6 +29,7 @@ from tests import gguf_fixtures as fx
 
 # LlamaModel and its subclasses (GraniteModel, SmolLM3Model, Ministral3Model): rope.dimension_count, q/k rows permuted
 LLAMA_LIKE = ("llama", "granite", "granitemoe", "smollm3", "mistral3")
+PERMUTED = LLAMA_LIKE + ("olmo",)        # OlmoModel.modify_tensors: LlamaModel.permute, copied
 BLOCK = dict(fx.BLOCK, **{"self_attn.q_norm": "attn_q_norm", "self_attn.k_norm": "attn_k_norm",
                           "self_attn.query_layernorm": "attn_q_norm", "self_attn.key_layernorm": "attn_k_norm"})
 HUNYUAN = ("hunyuan-dense", "hunyuan-moe")
@@ -69,6 +72,10 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
                          ("residual_multiplier", w.add_residual_scale), ("logits_scaling", w.add_logit_scale)):
             if read.get(key):
                 add(read[key])
+    if arch == "olmo":                        # OlmoModel.set_gguf_parameters
+        w.add_layer_norm_eps(1e-5)
+        if cfg.clip_qkv is not None:
+            w.add_clamp_kqv(cfg.clip_qkv)
     if arch == "mistral3":
         add_mistral3_keys(w, cfg.rope_parameters)
     if arch == "ernie4_5-moe":
@@ -94,9 +101,9 @@ def write_family_gguf(path, model, arch: str, qtype: str = "F16", rope_freqs=Non
         if ".mlp.act_fn." in hf:                                   # (Apertus's xIELU: keys, add_apertus_extras)
             continue
         name = gguf_name(hf, arch)
-        if arch in LLAMA_LIKE and ".self_attn.q_proj." in hf:
+        if arch in PERMUTED and ".self_attn.q_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_attention_heads)
-        elif arch in LLAMA_LIKE and ".self_attn.k_proj." in hf:
+        elif arch in PERMUTED and ".self_attn.k_proj." in hf:
             arr = fx.permute(arr, cfg.num_attention_heads, cfg.num_key_value_heads)
         if arch == "gemma" and hf.endswith("norm.weight"):
             arr = (arr + 1).astype(np.float32)

@@ -1348,6 +1348,10 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；llama.cpp 最多读取 %4 层</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; llama.cpp's olmo normalises with it, PE Explorer's OLMo with OlmoLayerNorm's %4</source>
+            <translation>%1：元数据 %2 为 %3；llama.cpp 的 olmo 用它做归一化，而 PE Explorer 的 OLMo 用 OlmoLayerNorm 的 %4</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; the file has %4 layers in all</source>
             <translation>%1：元数据 %2 为 %3；文件共有 %4 层</translation>
         </message>

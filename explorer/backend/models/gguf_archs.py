@@ -64,6 +64,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   fused query_key_value, NEOX RoPE over rope.dimension_count channels: gguf_gptneox.py.
 - `ApertusModel(LlamaModel)` (MODEL_ARCH.APERTUS, "apertus"): undo_permute False (NEOX RoPE), per-head q/k norms
   before RoPE, Llama 3 from rope_freqs, the xIELU keys: gguf_apertus.py.
+- `OlmoModel(TextModel)` (MODEL_ARCH.OLMO, "olmo": OLMo 1): q/k permuted as LlamaModel does (NORM RoPE), no norm
+  tensors, the LayerNorm eps and clamp_kqv: gguf_olmo.py.
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ ARCHS = {
     "hunyuan-moe": Arch("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "seed_oss": Arch("seed_oss", "SeedOssForCausalLM", False, 0.0, ("hidden_act", "silu")),   # gguf_seed_oss.py
     "apertus": Arch("apertus", "ApertusForCausalLM", False, 0.0, ("hidden_act", "xielu")),   # gguf_apertus.py
+    "olmo": Arch("olmo", "OlmoForCausalLM", True, 0.0, ("hidden_act", "silu")),   # OLMo 1: gguf_olmo.py
     "olmo2": Arch("olmo2", "Olmo2ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "exaone4": Arch("exaone4", "Exaone4ForCausalLM", False, 0.0, ("hidden_act", "silu")),   # gguf_exaone4.py
     "stablelm": Arch("stablelm", "StableLmForCausalLM", False, 0.0, ("hidden_act", "silu")),
@@ -140,10 +143,10 @@ SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 PER_LAYER_KEYS = (".attention.head_count", ".attention.head_count_kv", ".feed_forward_length")
 # llama.cpp's graph asserts n_rot == head_dim (granite.cpp, olmo2.cpp, starcoder2.cpp, olmoe.cpp, qwen2vl.cpp,
 # qwen3vl.cpp, qwen3vl-moe.cpp, smollm3.cpp, mistral3.cpp, ernie4-5.cpp, ernie4-5-moe.cpp, hunyuan-dense.cpp,
-# hunyuan-moe.cpp, seed-oss.cpp, exaone4.cpp, apertus.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
+# hunyuan-moe.cpp, seed-oss.cpp, exaone4.cpp, apertus.cpp, olmo.cpp) or reshapes q and k by n_rot (openai-moe-iswa.cpp)
 WHOLE_HEAD_ROPE = ("granite", "granitemoe", "olmo2", "gpt-oss", "starcoder2", "olmoe", "llama4", "qwen2vl", "qwen3vl",
                    "qwen3vlmoe", "smollm3", "mistral3", "ernie4_5", "ernie4_5-moe", "hunyuan-dense", "hunyuan-moe",
-                   "seed_oss", "exaone4", "apertus")
+                   "seed_oss", "exaone4", "apertus", "olmo")
 
 
 def meta_int(fields: dict, key: str, where: str, default=None, low: int = 1) -> int:

@@ -25,6 +25,7 @@ from explorer.backend.models.gguf_hunyuan import HUNYUAN_ARCHS, hunyuan_config
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.backend.models.gguf_llama4 import llama4_config
 from explorer.backend.models.gguf_mistral3 import mistral3_config
+from explorer.backend.models.gguf_olmo import olmo_config
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
 from explorer.backend.models.gguf_rope_freqs import ROPE_FREQS
@@ -47,8 +48,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
     """A transformers-style config.json dict for a GGUF of one of SUPPORTED_ARCHITECTURES (llama, qwen2, qwen3,
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
-    hunyuan-moe, seed_oss, apertus, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom, mpt,
-    falcon, gptneox); InputError for others."""
+    hunyuan-moe, seed_oss, apertus, olmo, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom,
+    mpt, falcon, gptneox); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -67,9 +68,9 @@ def config_from_metadata(header: Header, where: str) -> dict:
     require(heads % kv == 0, "%1: %2 attention heads cannot share %3 key/value heads", where, heads, kv)
     mla = arch == "deepseek2"              # (its key_length may be the compressed MQA head's: gguf_deepseek.py)
     require(mla or head_dim % 2 == 0, "%1: head dimension %2 must be even for RoPE", where, head_dim)
-    # llama.cpp's stablelm, olmo2 and qwen2vl size their heads (qwen2vl: its q) embedding_length / head_count,
+    # llama.cpp's stablelm, olmo, olmo2 and qwen2vl size their heads (qwen2vl: its q) embedding_length / head_count,
     # whatever key_length says
-    require(arch not in ("stablelm", "olmo2", "qwen2vl") or (d % heads == 0 and head_dim == d // heads),
+    require(arch not in ("stablelm", "olmo", "olmo2", "qwen2vl") or (d % heads == 0 and head_dim == d // heads),
             "%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count "
             "(%4 / %5) channels a head", where, arch, head_dim, d, heads)
     embed = header.tensors.get("token_embd.weight")
@@ -89,7 +90,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     family = FAMILIES[spec.model_type]
     if family in LAYER_NORM_EPS:           # LayerNorms (their epsilon a config key of its own)
         config[LAYER_NORM_EPS[family]] = _float(f, f"{arch}.attention.layer_norm_epsilon", where)
-    else:
+    elif arch != "olmo":                   # (OLMo 1's LayerNorm without weight: gguf_olmo.py reads its eps)
         config["rms_norm_eps"] = _float(f, f"{arch}.attention.layer_norm_rms_epsilon", where)
     require(config["rope_theta"] > 1, "%1: metadata %2 is %3; RoPE's base must be > 1", where,
             f"{arch}.rope.freq_base", repr(config["rope_theta"]))
@@ -148,6 +149,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         seed_oss_config(config, header.tensors, where)
     if arch == "apertus":                  # plain RoPE without rope_freqs; every layer's tensors, the xIELU keys
         apertus_config(f, config, header.tensors, where)
+    if arch == "olmo":                     # OLMo 1: the eps and clamp_kqv; every layer's tensors, no norm tensors
+        olmo_config(f, config, header.tensors, where)
     if arch == "mistral3":                 # Ministral 3: its YaRN as llama.cpp turns it, q's temperature scale
         mistral3_config(f, config, kind, where)
     if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)

@@ -17,6 +17,8 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         from explorer.backend.models.gguf_deepseek import check_mla_layer0
 
         return check_mla_layer0(header, config, where)
+    if config["model_type"] == "olmo":                 # no norm tensor at all; every layer checked (gguf_olmo.py)
+        return None
     d, hd, kind = config["hidden_size"], config["head_dim"], config["model_type"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     want = {"output_norm.weight": (d,)}
