@@ -242,7 +242,10 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {**_projections(pre), "q_norm": pre + "q_layernorm.weight", "q_norm_bias": pre + "q_layernorm.bias",
                 "k_norm": pre + "k_layernorm.weight", "k_norm_bias": pre + "k_layernorm.bias",
                 "qkv_fused": pre + "qkv_proj.weight", "qkv_fused_bias": pre + "qkv_proj.bias"}
-    return {**_projections(pre), "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight"}
+    # (qkv_fused: a llama.cpp chatglm file's attn_qkv, rows q, k, v, from a ChatGLM / THUDM GLM-4 checkpoint)
+    fused = ({"qkv_fused": pre + "qkv_proj.weight", "qkv_fused_bias": pre + "qkv_proj.bias"} if cfg.family == "glm4"
+             else {})
+    return {**_projections(pre), "q_norm": pre + "q_norm.weight", "k_norm": pre + "k_norm.weight", **fused}
 
 
 def _projections(pre: str) -> dict[str, str]:

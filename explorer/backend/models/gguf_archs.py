@@ -58,6 +58,7 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
 - `Exaone4Model(TextModel)` (exaone4): gguf_exaone4.py (OLMo 2's post-norms, Qwen3's per-head q/k norms).
 - `Glm4Model`, `Glm4MoeModel` (glm4, glm4moe): gguf_glm.py; `Qwen2VLModel`, `Qwen3VLTextModel`,
   `Qwen3VLMoeTextModel` (qwen2vl, qwen3vl, qwen3vlmoe: their text models): gguf_qwen_vl.py.
+- `ChatGLMModel(TextModel)` (chatglm: GLM-4 of 2024 and ChatGLM, read as GlmForCausalLM): gguf_chatglm.py.
 - `SeedOssModel(TextModel)` (MODEL_ARCH.SEED_OSS, "seed_oss"): no permutation (NEOX RoPE), the whole head turning,
   post_attention_norm for the layer's post_attention_layernorm: gguf_seed_oss.py.
 - `GPTNeoXModel(TextModel)` (MODEL_ARCH.GPTNEOX, "gptneox": Pythia, GPT-NeoX-20B): BLOOM's q; k; v reorder of the
@@ -127,6 +128,7 @@ ARCHS = {
     "ernie4_5-moe": Arch("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4": Arch("glm4", "Glm4ForCausalLM", False, 0.0, ("hidden_act", "silu")),
     "glm4moe": Arch("glm4_moe", "Glm4MoeForCausalLM", False, 0.0, ("hidden_act", "silu")),
+    "chatglm": Arch("glm", "GlmForCausalLM", False, 0.0, ("hidden_act", "silu")),   # gguf_chatglm.py
     # (Qwen2VLModel writes Qwen2-VL and Qwen2.5-VL alike: the same text model)
     "qwen2vl": Arch("qwen2_vl_text", "Qwen2VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
     "qwen3vl": Arch("qwen3_vl_text", "Qwen3VLForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),

@@ -14,6 +14,7 @@ from explorer.backend.models.gguf_archs import (
 from explorer.backend.models.gguf_apertus import apertus_config
 from explorer.backend.models.gguf_archs import meta_float as _float
 from explorer.backend.models.gguf_archs import meta_int as _int
+from explorer.backend.models.gguf_chatglm import chatglm_config
 from explorer.backend.models.gguf_cohere import cohere_config
 from explorer.backend.models.gguf_deepseek import deepseek_config
 from explorer.backend.models.gguf_falcon import FUSED_ARCHS
@@ -49,7 +50,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
     hunyuan-moe, seed_oss, apertus, olmo, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom,
-    mpt, falcon, gptneox); InputError for others."""
+    mpt, falcon, gptneox; chatglm); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -138,6 +139,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         llama4_config(f, config, where)
     if arch in GLM_ARCHS:                  # NextN layers, GLM-4.5's q/k norms; GLM-4V refused
         glm_config(f, arch, config, header.tensors, where)
+    if arch == "chatglm":                  # GLM-4 of 2024: its rotated fraction; fused or separate q/k/v, every layer
+        chatglm_config(header, config, where)
     check_whole_head(arch, rot, head_dim, where)
     if arch in VL_ARCHS:                   # M-RoPE: plain RoPE for text unless a pair takes the 4th position
         qwen_vl_config(f, arch, config, where)

@@ -28,6 +28,7 @@ import numpy as np
 from explorer.backend.models.gguf_apertus import NAMES as APERTUS_NAMES
 from explorer.backend.models.gguf_archs import arch_of
 from explorer.backend.models.gguf_bloom import qkv_rows
+from explorer.backend.models.gguf_chatglm import NAMES as CHATGLM_NAMES
 from explorer.backend.models.gguf_config import config_from_metadata
 from explorer.backend.models.gguf_layer0 import check_rope_layer0
 from explorer.backend.models.gguf_deepseek import NAMES as DEEPSEEK_NAMES
@@ -57,7 +58,7 @@ _BLOCK = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k"
           "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj",
           "attn_q_norm": "self_attn.q_norm", "attn_k_norm": "self_attn.k_norm"}
 OWN_NAMES = {"gpt-oss": GPT_OSS_NAMES, "deepseek2": DEEPSEEK_NAMES, **GLM_NAMES,    # names kept beside their reader
-             **HUNYUAN_NAMES, **SEED_OSS_NAMES, **APERTUS_NAMES}
+             **HUNYUAN_NAMES, **SEED_OSS_NAMES, **APERTUS_NAMES, **CHATGLM_NAMES}
 MAX_WHOLE_READ = 1 << 30           # read(): at most 1 GiB of float32 out, as the safetensors reader
 WHOLE_TABLE_READ = 1 << 24         # rows(): a table this small is read in one go when many rows are asked
 _dequantizable: dict[int, bool] = {}

@@ -24,7 +24,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
     want = {"output_norm.weight": (d,)}
     if FAMILIES[kind] not in NO_INPUT_NORM:            # (OLMo 2 and 3, EXAONE 4.0: no norm before attention)
         want["blk.0.attn_norm.weight"] = (d,)
-    if kind == "phi3" or (kind == "phi" and "blk.0.attn_qkv.weight" in header.tensors):
+    if kind == "phi3" or (kind in ("phi", "glm") and "blk.0.attn_qkv.weight" in header.tensors):
         want["blk.0.attn_qkv.weight"] = (d, (heads + 2 * kv) * hd)
     else:
         want.update({"blk.0.attn_q.weight": (d, heads * hd), "blk.0.attn_k.weight": (d, kv * hd),
