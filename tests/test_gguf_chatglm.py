@@ -221,3 +221,44 @@ def test_a_later_layers_bias_without_layer_0s_is_refused(tmp_path):
     refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"),
                         r"tensor blk\.1\.attn_k\.bias is a bias where layer 0 has none")
 
+
+
+# THUDM/glm-4-9b-chat's published config.json (model_type chatglm, as a LLaMA-Factory log quotes it): what
+# ChatGLMModel reads of it
+GLM_4_9B_CHAT = {"hidden_size": 4096, "num_attention_heads": 32, "multi_query_group_num": 2, "num_layers": 40,
+                 "ffn_hidden_size": 13696, "layernorm_epsilon": 1.5625e-07, "padded_vocab_size": 151552,
+                 "rope_ratio": 500, "seq_length": 131072}
+
+
+def test_glm_4_9b_chats_file_reads_as_published(tmp_path):
+    """The header ChatGLMModel writes for THUDM/glm-4-9b-chat (fused attn_qkv with its bias, 40 layers of 32 heads of
+    128, 2 kv heads, 64 channels turning at base 10,000 x 500) reads as GlmForCausalLM with those numbers."""
+    from explorer.backend.models.config import model_config
+    from explorer.backend.models.gguf_config import config_from_metadata
+    from explorer.backend.models.gguf_header import TensorInfo
+    from explorer.backend.models.gguf_layer0 import check_rope_layer0
+
+    p = GLM_4_9B_CHAT
+    d, ff, rows = p["hidden_size"], p["ffn_hidden_size"], (32 + 2 * 2) * 128
+    fields = {"general.architecture": "chatglm", "chatglm.context_length": p["seq_length"],
+              "chatglm.embedding_length": d, "chatglm.feed_forward_length": ff, "chatglm.block_count": p["num_layers"],
+              "chatglm.attention.head_count": 32, "chatglm.attention.head_count_kv": p["multi_query_group_num"],
+              "chatglm.attention.layer_norm_rms_epsilon": p["layernorm_epsilon"],
+              "chatglm.rope.dimension_count": int(d // 32 * 0.5), "chatglm.rope.freq_base": 10000.0 * p["rope_ratio"]}
+    shapes = {"token_embd.weight": (d, p["padded_vocab_size"]), "output_norm.weight": (d,),
+              "output.weight": (d, p["padded_vocab_size"])}
+    for il in range(p["num_layers"]):
+        shapes.update({f"blk.{il}.attn_norm.weight": (d,), f"blk.{il}.attn_qkv.weight": (d, rows),
+                       f"blk.{il}.attn_qkv.bias": (rows,), f"blk.{il}.attn_output.weight": (d, d),
+                       f"blk.{il}.ffn_norm.weight": (d,), f"blk.{il}.ffn_up.weight": (d, 2 * ff),
+                       f"blk.{il}.ffn_down.weight": (ff, d)})
+    header = dataclasses.replace(_header(tmp_path), fields=fields,
+                                 tensors={n: TensorInfo(n, ne, 1, 0, 0) for n, ne in shapes.items()})
+    config = config_from_metadata(header, "m.gguf")
+    check_rope_layer0(header, config, "m.gguf")
+    cfg = model_config(config)
+    assert (cfg.model_type, cfg.family, cfg.n_layers, cfg.n_heads, cfg.n_kv_heads, cfg.head_dim) == (
+        "glm", "glm4", 40, 32, 2, 128)
+    assert (cfg.rope_dim, cfg.rope_interleaved, cfg.qk_bias) == (64, True, True)
+    assert cfg.rope_base == pytest.approx(5_000_000.0) and cfg.norm_eps == pytest.approx(1.5625e-07)
+    assert config["max_position_embeddings"] == 131072
