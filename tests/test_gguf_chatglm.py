@@ -36,9 +36,10 @@ BLOCK = {"input_layernorm": "attn_norm", "self_attn.q_proj": "attn_q", "self_att
          "mlp.gate_up_proj": "ffn_up", "mlp.down_proj": "ffn_down"}     # (gguf-py's tensor_mapping.py)
 
 
-def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool) -> dict:
+def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool, pre: str = "chatglm-bpe") -> dict:
     """model written as ChatGLMModel writes it (hparams: the config.json it reads); fused: q, k, v (and biases) as
-    one attn_qkv, as a ChatGLM checkpoint's query_key_value. The stored float32 arrays by GGUF name."""
+    one attn_qkv, as a ChatGLM checkpoint's query_key_value; pre: the tokenizer.ggml.pre get_vocab_base finds
+    (GLM-4-9B's "chatglm-bpe"), over tests/gguf_fixtures.py's byte-level vocabulary. The stored arrays by GGUF name."""
     w = gguf.GGUFWriter(str(path), "chatglm")
     n_embed, n_head = hparams["hidden_size"], hparams["num_attention_heads"]
     w.add_context_length(hparams.get("seq_length", n_embed))
@@ -52,7 +53,7 @@ def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool) -> dict:
     w.add_rope_dimension_count(int(rope_dim * hparams.get("partial_rotary_factor", 0.5)))
     w.add_add_bos_token(False)
     w.add_rope_freq_base(10000 * hparams.get("rope_ratio", 1))
-    fx.add_byte_vocabulary(w)
+    fx.add_byte_vocabulary(w, pre=pre)
     weights, stored = fx.hf_weights(model), {}
     for hf, arr in weights.items():
         if hf in fx.GGUF_NAMES:
@@ -156,6 +157,24 @@ def test_a_permuted_reading_would_differ(tmp_path, monkeypatch):
                                                                           permuted_qk=True))
     with open_model(str(folder / "m.gguf")) as model:
         assert not np.allclose(model.layer0_qk(IDS).q_rot, ref["q_rot"], atol=1e-3)
+
+
+# llama.cpp's LLAMA_VOCAB_PRE_TYPE_CHATGLM4 regex (src/llama-vocab.cpp), for tokenizer.ggml.pre "chatglm-bpe" and "glm4"
+CHATGLM4_RE = (r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| "
+               r"?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+@pytest.mark.parametrize("pre", ["chatglm-bpe", "glm4"])
+def test_glm_4s_pre_tokenizer_splits_as_llama_cpp(tmp_path, pre):
+    """GLM-4-9B's "chatglm-bpe" (and GLM-4-0414's "glm4"): digits in runs of up to three, as llama.cpp's CHATGLM4
+    regex splits the text (a plain-Python reference BPE over it)."""
+    torch_model = aw.fp16_random_model("glm", tmp_path / "hf", 31, SETTINGS)
+    hparams = json.loads((tmp_path / "hf" / "config.json").read_text())
+    _write_chatglm(tmp_path / "m.gguf", torch_model, hparams, "F16", False, pre=pre)
+    tokens, _, merges = fx.vocabulary()
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        for text in ("GLM-4 read 1234567 tokens in 2024, it's 12.5%!\n\n  ok", "x=123456789;  y = 42\r\n"):
+            assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, [CHATGLM4_RE], tokens, merges), text
 
 
 def test_a_glm_checkpoints_own_base_and_epsilon_are_not_in_the_file(tmp_path):

@@ -58,6 +58,7 @@ PRE_REGEXES = {
     "command-r": (r"\p{N}", GPT2_RE),
     "falcon": (r"[\p{P}\$\+<=>\^~\|`]+", GPT2_RE, "[0-9][0-9][0-9]"),   # (runs of punctuation, then GPT-2's)
     "llama-bpe": (LLAMA3_RE,), "llama3": (LLAMA3_RE,),
+    "chatglm-bpe": (LLAMA3_RE,), "glm4": (LLAMA3_RE,),   # (GLM-4's LLAMA_VOCAB_PRE_TYPE_CHATGLM4: Llama 3's regex)
     "qwen2": (QWEN2_RE,), "stablelm2": (QWEN2_RE,), "gpt-4o": (GPT4O_RE,), "llama4": (GPT4O_RE,),
     "deepseek-llm": DEEPSEEK_LLM,
     "deepseek-v3": (r"\p{N}{1,3}", "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+", DEEPSEEK3_RE),
