@@ -20,7 +20,7 @@ A file without rope_freqs turns plain RoPE in llama.cpp, not ApertusConfig's def
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_layer0 import check_every_qkv
+from explorer.backend.models.gguf_layer0 import check_every_qkv, check_qk_biases, refuse_unloaded
 from explorer.errors import require
 
 NAMES = {"apertus": {"attn_norm": "attention_layernorm", "ffn_norm": "feedforward_layernorm"}}
@@ -38,6 +38,7 @@ def apertus_config(fields: dict, config: dict, tensors: dict, where: str) -> Non
         require(key in fields, "%1: metadata %2 is missing; llama.cpp's apertus requires it", where, key)
     require("output.weight" in tensors, "%1: tensor %2 is missing", where, "output.weight")
     check_every_qkv(config, tensors, where)
+    check_qk_biases(config, tensors, where)
     d, hd, n_layers = config["hidden_size"], config["head_dim"], config["num_hidden_layers"]
     for il in range(n_layers):
         for part, ne in (("attn_norm", (d,)), ("attn_q_norm", (hd,)), ("attn_k_norm", (hd,))):
@@ -45,13 +46,5 @@ def apertus_config(fields: dict, config: dict, tensors: dict, where: str) -> Non
             require(name in tensors, "%1: tensor %2 is missing", where, name)
             require(tuple(tensors[name].ne) == ne, "%1: tensor %2 has shape %3, expected %4", where, name,
                     list(tensors[name].ne), list(ne))
-        for x in "qk":                              # (transformers' attention_bias is one switch for all layers)
-            name = f"blk.{il}.attn_{x}.bias"
-            require(name in tensors or not config["attention_bias"], "%1: tensor %2 is missing", where, name)
-            require(name not in tensors or config["attention_bias"], "%1: tensor %2 is a bias where layer 0 has "
-                    "none; PE Explorer reads one attention_bias for every layer", where, name)
-    loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(n_layers) for part in LAYER}
-    for name in tensors:
-        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
-                name, "apertus")
+    refuse_unloaded(tensors, TOP, LAYER, n_layers, "apertus", where)
     config["rope_parameters"] = {"rope_type": "default", "rope_theta": config["rope_theta"]}

@@ -29,7 +29,7 @@ from __future__ import annotations
 from explorer.backend.models.config_rope import rotary_fraction
 from explorer.backend.models.gguf_archs import meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
-from explorer.backend.models.gguf_layer0 import check_every_qkv
+from explorer.backend.models.gguf_layer0 import check_every_qkv, refuse_unloaded
 from explorer.errors import require
 
 NAMES = {"chatglm": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"}}   # GGUF part -> Hugging Face's
@@ -64,9 +64,6 @@ def chatglm_config(header: Header, config: dict, where: str) -> None:
             name = f"blk.{il}.{p}.bias"
             require(name not in tensors or config["attention_bias"], "%1: tensor %2 is a bias where layer 0 has "
                     "none; PE Explorer reads one attention_bias for every layer", where, name)
-    loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(n_layers)
-                         for part in LAYER + tuple(f"{p}.{kind}" for p in parts for kind in ("weight", "bias"))}
-    for name in tensors:
-        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
-                name, "chatglm")
+    refuse_unloaded(tensors, TOP, LAYER + tuple(f"{p}.{kind}" for p in parts for kind in ("weight", "bias")),
+                    n_layers, "chatglm", where)
 

@@ -117,3 +117,23 @@ def check_every_qkv(config: dict, tensors: dict, where: str) -> None:
             require(info is not None, "%1: tensor %2 is missing", where, name)
             require(tuple(info.ne) == (d, out), "%1: tensor %2 has shape %3, expected %4", where, name,
                     list(info.ne), [d, out])
+
+
+def refuse_unloaded(tensors: dict, top: tuple, layer: tuple, n_layers: int, arch: str, where: str) -> None:
+    """Every tensor of the file is one llama.cpp's `arch` loader loads: a `top` name, or blk.{il}.{part} for a part of
+    `layer` and il < n_layers (its loader refuses a file with any other, a layer past block_count included)."""
+    loaded = set(top) | {f"blk.{il}.{part}" for il in range(n_layers) for part in layer}
+    for name in tensors:
+        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
+                name, arch)
+
+
+def check_qk_biases(config: dict, tensors: dict, where: str) -> None:
+    """Every layer has q and k biases where config's attention_bias (read from layer 0) says so and none where it
+    does not: transformers' attention_bias is one switch for all layers (seed_oss, apertus)."""
+    for il in range(config["num_hidden_layers"]):
+        for x in "qk":
+            name = f"blk.{il}.attn_{x}.bias"
+            require(name in tensors or not config["attention_bias"], "%1: tensor %2 is missing", where, name)
+            require(name not in tensors or config["attention_bias"], "%1: tensor %2 is a bias where layer 0 has "
+                    "none; PE Explorer reads one attention_bias for every layer", where, name)

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from explorer.backend.models.gguf_archs import meta_float
-from explorer.backend.models.gguf_layer0 import check_every_qkv
+from explorer.backend.models.gguf_layer0 import check_every_qkv, refuse_unloaded
 from explorer.errors import require, shown
 
 EPS_KEY, CLAMP_KEY = "olmo.attention.layer_norm_epsilon", "olmo.attention.clamp_kqv"
@@ -45,8 +45,5 @@ def olmo_config(fields: dict, config: dict, tensors: dict, where: str) -> None:
     require(number and clamp >= 0, "%1: metadata %2 is %3; it must be a number >= 0 (0: no clamp)", where, CLAMP_KEY,
             shown(clamp))
     check_every_qkv(config, tensors, where)
-    loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(config["num_hidden_layers"]) for part in LAYER}
-    for name in tensors:
-        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
-                name, "olmo")
+    refuse_unloaded(tensors, TOP, LAYER, config["num_hidden_layers"], "olmo", where)
     config["clip_qkv"] = float(clamp) if clamp > 0 else None

@@ -18,8 +18,7 @@ Sources (ggml-org/llama.cpp):
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_layer0 import check_every_qkv
-from explorer.errors import require
+from explorer.backend.models.gguf_layer0 import check_every_qkv, check_qk_biases, refuse_unloaded
 
 NAMES = {"seed_oss": {"post_attention_norm": "post_attention_layernorm"}}   # GGUF block part -> Hugging Face's
 TOP = ("token_embd.weight", "output_norm.weight", "output.weight")
@@ -33,13 +32,5 @@ def seed_oss_config(config: dict, tensors: dict, where: str) -> None:
     llama.cpp's seed_oss loader checks them; config is left as the common keys made it."""
     n_layers = config["num_hidden_layers"]
     check_every_qkv(config, tensors, where)
-    for il in range(n_layers):
-        for x in "qk":                              # (transformers' attention_bias is one switch for all layers)
-            name = f"blk.{il}.attn_{x}.bias"
-            require(name in tensors or not config["attention_bias"], "%1: tensor %2 is missing", where, name)
-            require(name not in tensors or config["attention_bias"], "%1: tensor %2 is a bias where layer 0 has "
-                    "none; PE Explorer reads one attention_bias for every layer", where, name)
-    loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(n_layers) for part in LAYER}
-    for name in tensors:
-        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
-                name, "seed_oss")
+    check_qk_biases(config, tensors, where)
+    refuse_unloaded(tensors, TOP, LAYER, n_layers, "seed_oss", where)

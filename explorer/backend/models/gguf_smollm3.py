@@ -18,8 +18,7 @@ converts to a file llama.cpp runs with every 4th layer NoPE, which the file cann
 
 from __future__ import annotations
 
-from explorer.backend.models.gguf_layer0 import check_every_qkv
-from explorer.errors import require
+from explorer.backend.models.gguf_layer0 import check_every_qkv, refuse_unloaded
 
 STEP = 4                  # llama.cpp's n_no_rope_layer_step for smollm3 (no GGUF key)
 # what llama.cpp's smollm3 loader creates (tok_embd, output_norm, output if present; per layer Llama's nine
@@ -39,7 +38,4 @@ def smollm3_config(config: dict, tensors: dict, where: str) -> None:
     config["no_rope_layers"] = [int((il + 1) % STEP != 0) for il in range(n_layers)]
     config["use_sliding_window"] = False            # (llama.cpp's smollm3 has no window)
     check_every_qkv(config, tensors, where)
-    loaded = set(TOP) | {f"blk.{il}.{part}" for il in range(n_layers) for part in LAYER}   # (n_layers: each found)
-    for name in tensors:
-        require(name in loaded, "%1: tensor %2 is not one llama.cpp's %3 loads (its loader refuses the file)", where,
-                name, "smollm3")
+    refuse_unloaded(tensors, TOP, LAYER, n_layers, "smollm3", where)         # (n_layers: each found)
