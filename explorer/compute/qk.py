@@ -240,9 +240,10 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     neighbour_pairs=cfg.rope_interleaved, mrope=cfg.mrope, still_pairs=cfg.still_pairs,
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
-                    window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), **({"sinks": _read_only(qk.sinks),
-                                          "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
-                                         if qk.sinks is not None else {}),
+                    window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers),
+                    **({"sinks": _read_only(qk.sinks),
+                        "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
+                       if qk.sinks is not None else {}),
                     **({"slopes": _read_only(qk.slopes)} if qk.slopes is not None else {}))
 
 

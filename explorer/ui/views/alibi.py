@@ -82,7 +82,8 @@ class AlibiView(PanelView):
             # a labelled bottom end (-127.5 -> -150): the bar's last label was -100, its end unnamed
             panel.show(r.bias[i], 0, 0, span, span, labelled_span(min(lo, -1e-9), 0.0))
             set_extent(panel.plot, (0, span), (0, span))
-            set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
+            set_title(panel.plot, size=TITLE_SIZE, free_width=True,
+                      text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
         more = " …" if len(r.slopes) > 16 else ""
         text = (fill(self.tr("1 head, slope: %1"), shown) if len(r.slopes) == 1 else

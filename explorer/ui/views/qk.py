@@ -122,7 +122,8 @@ class QkView(Retranslatable, PanelView):
             return
         self.note.setVisible(bool(r.note))
         if r.note_kind == "learned":
-            self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."), r.requested))
+            self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."),
+                                   r.requested))
         elif r.note_kind == "failed":
             self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested,
                                    localized(r.reason, current_language())))

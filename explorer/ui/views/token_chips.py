@@ -150,9 +150,11 @@ def notice_text(r) -> str:
             "extended without training, so the sequence must stop here."), str(total), str(limit))
             + _gap() + _shown_first(n))
     elif r.limit_kind == "view":
-        lines.append(fill(QCoreApplication.translate("TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
+        lines.append(fill(QCoreApplication.translate(
+            "TokensView", "The text has %1 tokens; this view shows the first %2."), str(total), str(n)))
     if r.warning:
         lines.append(localized(r.warning, current_language()))
     if r.source == "minilm" and r.params.tokenizer != "wordpiece":
-        lines.append(QCoreApplication.translate("TokensView", "MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
+        lines.append(QCoreApplication.translate(
+            "TokensView", "MiniLM has rows only for WordPiece IDs, so the text was cut with WordPiece."))
     return "\n".join(lines)
