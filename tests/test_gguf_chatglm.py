@@ -36,10 +36,12 @@ BLOCK = {"input_layernorm": "attn_norm", "self_attn.q_proj": "attn_q", "self_att
          "mlp.gate_up_proj": "ffn_up", "mlp.down_proj": "ffn_down"}     # (gguf-py's tensor_mapping.py)
 
 
-def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool, pre: str = "chatglm-bpe") -> dict:
+def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool, pre: str = "chatglm-bpe",
+                   add_bos: bool = False) -> dict:
     """model written as ChatGLMModel writes it (hparams: the config.json it reads); fused: q, k, v (and biases) as
     one attn_qkv, as a ChatGLM checkpoint's query_key_value; pre: the tokenizer.ggml.pre get_vocab_base finds
-    (GLM-4-9B's "chatglm-bpe"), over tests/gguf_fixtures.py's byte-level vocabulary. The stored arrays by GGUF name."""
+    (GLM-4-9B's "chatglm-bpe"), over tests/gguf_fixtures.py's byte-level vocabulary; add_bos: add_bos_token true and
+    bos_token_id 1 (the converter writes false). The stored arrays by GGUF name."""
     w = gguf.GGUFWriter(str(path), "chatglm")
     n_embed, n_head = hparams["hidden_size"], hparams["num_attention_heads"]
     w.add_context_length(hparams.get("seq_length", n_embed))
@@ -51,7 +53,9 @@ def _write_chatglm(path, model, hparams: dict, qtype: str, fused: bool, pre: str
     w.add_layer_norm_rms_eps(hparams.get("layernorm_epsilon", 1e-5))
     rope_dim = hparams.get("attention_dim", n_embed // n_head)
     w.add_rope_dimension_count(int(rope_dim * hparams.get("partial_rotary_factor", 0.5)))
-    w.add_add_bos_token(False)
+    w.add_add_bos_token(add_bos)
+    if add_bos:
+        w.add_bos_token_id(1)
     w.add_rope_freq_base(10000 * hparams.get("rope_ratio", 1))
     fx.add_byte_vocabulary(w, pre=pre)
     weights, stored = fx.hf_weights(model), {}
@@ -175,6 +179,19 @@ def test_glm_4s_pre_tokenizer_splits_as_llama_cpp(tmp_path, pre):
     with open_model(str(tmp_path / "m.gguf")) as model:
         for text in ("GLM-4 read 1234567 tokens in 2024, it's 12.5%!\n\n  ok", "x=123456789;  y = 42\r\n"):
             assert model.tokenize(text).ids.tolist() == fx.reference_encode(text, [CHATGLM4_RE], tokens, merges), text
+
+
+@pytest.mark.parametrize("pre, bos", [("chatglm-bpe", False), ("glm4", False), ("smollm", True)])
+def test_glm_4s_vocabulary_puts_no_bos_before_the_text(tmp_path, pre, bos):
+    """llama.cpp loads a "chatglm-bpe" or "glm4" vocabulary with special_bos_id = LLAMA_TOKEN_NULL: even a file
+    whose tokenizer.ggml.add_bos_token is true gets no BOS before its text (another pre-tokenizer does)."""
+    torch_model = aw.fp16_random_model("glm", tmp_path / "hf", 31, SETTINGS)
+    hparams = json.loads((tmp_path / "hf" / "config.json").read_text())
+    _write_chatglm(tmp_path / "m.gguf", torch_model, hparams, "F16", False, pre=pre, add_bos=True)
+    tokens, _, merges = fx.vocabulary()
+    plain = fx.reference_encode("the cat", [CHATGLM4_RE], tokens, merges)
+    with open_model(str(tmp_path / "m.gguf")) as model:
+        assert model.tokenize("the cat").ids.tolist() == ([1] if bos else []) + plain
 
 
 def test_a_glm_checkpoints_own_base_and_epsilon_are_not_in_the_file(tmp_path):

@@ -95,6 +95,11 @@ def _optional_id(fields: dict, key: str, n_vocab: int, where: str) -> int | None
     return int(value)
 
 
+# pre-tokenizers whose vocabulary llama.cpp loads with special_bos_id = LLAMA_TOKEN_NULL (llama-vocab.cpp, load: GLM-4's
+# CHATGLM4): no BOS is put before the text, whatever tokenizer.ggml.add_bos_token says
+NO_BOS_PRE = ("glm4", "chatglm-bpe")
+
+
 def tokenizer_from_metadata(fields: dict, where: str):
     """The `tokenizers.Tokenizer` the metadata describes; InputError if missing, malformed or unsupported."""
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers
@@ -152,7 +157,7 @@ def tokenizer_from_metadata(fields: dict, where: str):
             tok.add_tokens(user)
         bos = _optional_id(fields, "tokenizer.ggml.bos_token_id", n, where)
         _optional_id(fields, "tokenizer.ggml.eos_token_id", n, where)
-        if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None:
+        if fields.get("tokenizer.ggml.add_bos_token") is True and bos is not None and pre not in NO_BOS_PRE:
             tok.post_processor = edge_template(tokens, bos, None, where)
     except InputError:
         raise
