@@ -20,8 +20,8 @@ from explorer.backend.models.hf_folder import open_model
 from tests import gguf_arch_writer as aw
 from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import (_layer_inputs, _reshaped, _with, _without, close, refused_in_one_line,
-                                     same_as_folder)
+from tests.test_gguf_smollm3 import (_layer_inputs, _reshaped, _with, _without, close, damaged, without_field,
+                                     refused_in_one_line, same_as_folder)
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -106,10 +106,6 @@ def _header(tmp_path):
     return fx.header_of(tmp_path / "m.gguf")
 
 
-def _no_key(key):
-    return lambda fields: {k: v for k, v in fields.items() if k != key}
-
-
 @pytest.mark.parametrize("fields, tensors, says", [
     (None, lambda h: _without(h, "blk.1.attn_k_norm.weight"), r"tensor blk\.1\.attn_k_norm\.weight is missing"),
     (None, lambda h: _reshaped(h, "blk.2.attn_q_norm.weight", (32,)),
@@ -117,7 +113,7 @@ def _no_key(key):
     (None, lambda h: _without(h, "blk.2.attn_norm.weight"), r"tensor blk\.2\.attn_norm\.weight is missing"),
     (None, lambda h: _without(h, "blk.1.attn_v.weight"), r"tensor blk\.1\.attn_v\.weight is missing"),
     (None, lambda h: _without(h, "output.weight"), r"tensor output\.weight is missing"),
-    (_no_key("xielu.beta"), None, r"metadata xielu\.beta is missing; llama\.cpp's apertus requires it"),
+    (without_field("xielu.beta"), None, r"metadata xielu\.beta is missing; llama\.cpp's apertus requires it"),
     ({"apertus.rope.dimension_count": 6}, None,
      r"apertus\.rope\.dimension_count is 6; llama\.cpp's apertus turns the whole head \(12 channels\)"),
     ({"apertus.block_count": 2}, None, r"tensor blk\.2\.\S+ is not one llama\.cpp's apertus loads"),
@@ -134,7 +130,6 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     from explorer.backend.models.gguf_config import config_from_metadata
 
     header = _header(tmp_path)
-    given = (fields(header.fields) if callable(fields) else dict(header.fields, **fields)) if fields else header.fields
-    bad = dataclasses.replace(header, fields=given, tensors=tensors(header) if tensors else header.tensors)
+    bad = damaged(header, fields, tensors)
     refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
     assert config_from_metadata(header, "m.gguf")["rope_parameters"]["rope_type"] == "default"

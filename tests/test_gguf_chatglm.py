@@ -23,7 +23,7 @@ from explorer.backend.models.hf_folder import open_model
 from tests import gguf_arch_writer as aw
 from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import _layer_inputs, _reshaped, _with, _without, close, refused_in_one_line
+from tests.test_gguf_smollm3 import _layer_inputs, _reshaped, _with, _without, close, damaged, refused_in_one_line
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -243,8 +243,7 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fused, fields, tensors,
     from explorer.backend.models.gguf_config import config_from_metadata
 
     header = _header(tmp_path, fused)
-    bad = dataclasses.replace(header, fields=dict(header.fields, **fields),
-                              tensors=tensors(header) if tensors else header.tensors)
+    bad = damaged(header, fields, tensors)
     refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
 
 

@@ -20,8 +20,8 @@ from explorer.backend.models.hf_folder import open_model
 from tests import gguf_arch_writer as aw
 from tests import gguf_fixtures as fx
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import (_layer_inputs, _reshaped, _with, _without, close, refused_in_one_line,
-                                     same_as_folder)
+from tests.test_gguf_smollm3 import (_layer_inputs, _reshaped, _with, _without, close, damaged, without_field,
+                                     refused_in_one_line, same_as_folder)
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -99,10 +99,6 @@ def _header(tmp_path):
     return fx.header_of(tmp_path / "m.gguf")
 
 
-def _no_key(key):
-    return lambda fields: {k: v for k, v in fields.items() if k != key}
-
-
 @pytest.mark.parametrize("fields, tensors, says", [
     (None, lambda h: _without(h, "blk.1.attn_k.weight"), r"tensor blk\.1\.attn_k\.weight is missing"),
     (None, lambda h: _reshaped(h, "blk.2.attn_q.weight", (32, 16)),
@@ -113,7 +109,8 @@ def _no_key(key):
      r"tensor output_norm\.weight is not one llama\.cpp's olmo loads"),
     (None, lambda h: _with(h, "blk.1.attn_q.bias", "token_embd.weight"),
      r"tensor blk\.1\.attn_q\.bias is not one llama\.cpp's olmo loads"),
-    (_no_key("olmo.attention.layer_norm_epsilon"), None, r"metadata olmo\.attention\.layer_norm_epsilon is missing"),
+    (without_field("olmo.attention.layer_norm_epsilon"), None,
+     r"metadata olmo\.attention\.layer_norm_epsilon is missing"),
     ({"olmo.attention.layer_norm_epsilon": 1e-6}, None,
      r"layer_norm_epsilon is 1e-06; llama\.cpp's olmo normalises with it, PE Explorer's OLMo with OlmoLayerNorm's"),
     ({"olmo.attention.clamp_kqv": -1.0}, None, r"clamp_kqv is -1\.0; it must be a number >= 0 \(0: no clamp\)"),
@@ -131,7 +128,6 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     from explorer.backend.models.gguf_config import config_from_metadata
 
     header = _header(tmp_path)
-    given = (fields(header.fields) if callable(fields) else dict(header.fields, **fields)) if fields else header.fields
-    bad = dataclasses.replace(header, fields=given, tensors=tensors(header) if tensors else header.tensors)
+    bad = damaged(header, fields, tensors)
     refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
     assert config_from_metadata(header, "m.gguf")["clip_qkv"] == 1.5

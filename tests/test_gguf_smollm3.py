@@ -34,6 +34,18 @@ def close(ours, ref, tol=1e-5):
     np.testing.assert_allclose(ours, ref, rtol=0, atol=tol * max(1.0, float(np.abs(ref).max())))
 
 
+def damaged(header, fields=None, tensors=None):
+    """`header` with `fields` merged into its metadata (a dict) or made from it (a function of the fields), and its
+    tensor table made by `tensors(header)`: a damaged header for config_from_metadata."""
+    given = fields(header.fields) if callable(fields) else dict(header.fields, **(fields or {}))
+    return dataclasses.replace(header, fields=given, tensors=tensors(header) if tensors else header.tensors)
+
+
+def without_field(key: str):
+    """A `fields` function for damaged(): the metadata without `key`."""
+    return lambda fields: {k: v for k, v in fields.items() if k != key}
+
+
 def refused_in_one_line(read, says: str) -> None:
     """read() (config_from_metadata or a layer-0 check of a damaged header read as "m.gguf") raises an InputError
     matching `says`: one line naming the file, in English and in Chinese."""
@@ -191,8 +203,7 @@ def test_damaged_files_are_refused_in_one_line(tmp_path, fields, tensors, says):
     from explorer.backend.models.gguf_config import config_from_metadata
 
     header = _header(tmp_path)
-    bad = dataclasses.replace(header, fields=dict(header.fields, **fields),
-                              tensors=tensors(header) if tensors else header.tensors)
+    bad = damaged(header, fields, tensors)
     refused_in_one_line(lambda: config_from_metadata(bad, "m.gguf"), says)
     assert config_from_metadata(header, "m.gguf")["no_rope_layers"] == [1, 1, 1, 0, 1, 1, 1, 0]
 
