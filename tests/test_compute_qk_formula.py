@@ -1,7 +1,7 @@
 """The Real RoPE view's formula lines follow the opened model (explorer.compute.qk_formula): OLMo 2 has no
 input norm and normalises W_q x; Qwen3 normalises q per head after its input norm; Granite multiplies q·k by
-attention_multiplier; Gemma 2 divides by √query_pre_attn_scalar and soft-caps; a model that is not open yet
-gets the textbook Llama lines (the panel never opens a checkpoint itself)."""
+attention_multiplier; OLMo and OLMoE clamp q and k to ±clip_qkv; Gemma 2 divides by √query_pre_attn_scalar and
+soft-caps; a model that is not open yet gets the textbook Llama lines (the panel never opens a checkpoint itself)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ pytest.importorskip("torch")
     ("qwen3", "q_norm(W<sub>q</sub> norm(x<sub>m</sub>))", "/ √head_dim (√12)"),
     ("stablelm", "q_norm(W<sub>q</sub> norm(x<sub>m</sub>))", "/ √head_dim (√8)"),    # (LayerNorms, per head)
     ("llama", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)", "/ √head_dim (√8)"),
+    ("olmo", "R(mθ) clamp(W<sub>q</sub> norm(x<sub>m</sub>), ±1.5)", "/ √head_dim (√8)"),    # (clip_qkv 1.5)
+    ("olmoe", "R(mθ) clamp(q_norm(W<sub>q</sub> norm(x<sub>m</sub>)), ±0.9)", "/ √head_dim (√8)"),
     ("granite", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)", "× attention_multiplier (0.07)"),
     ("gemma2", "R(mθ) W<sub>q</sub> norm(x<sub>m</sub>)",
      "/ √query_pre_attn_scalar (√24), then cap · tanh(logit / cap), cap = 5")])

@@ -24,11 +24,14 @@ def _open_config(params: Params):
 
 
 def _projection(cfg, side: str) -> str:
-    """q's (or k's) path from x to the rotation: W x, its input norm, its q/k norm where the model has one."""
+    """q's (or k's) path from x to the rotation: W x, its input norm, its q/k norm where the model has one, then
+    its clamp to ±clip_qkv (OLMo, OLMoE, MPT)."""
     w, x = f"W<sub>{side}</sub>", "x<sub>m</sub>" if side == "q" else "x<sub>n</sub>"
     inner = f"{w} norm({x})" if cfg.pre_norm else f"{w} {x}"
     if cfg.qk_norm:
         inner = f"{side}_norm({inner})"
+    if cfg.qkv_clip is not None:              # OLMo, OLMoE, MPT: clamped to ±clip_qkv after the projection
+        inner = f"clamp({inner}, ±{cfg.qkv_clip:g})"
     return inner
 
 
