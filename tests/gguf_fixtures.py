@@ -188,6 +188,28 @@ def header_of(path):
         return read_header(fh, path.stat().st_size, str(path))
 
 
+def opened_refused(path, match: str = ""):
+    """open_model(path) raises an InputError whose message is one line that starts with the file's path and ends
+    with `match`, and reads in one line of Chinese too; that InputError."""
+    import pytest
+
+    from explorer.backend.models.hf_folder import open_model
+    from explorer.errors import InputError, error_text
+
+    with pytest.raises(InputError) as info:
+        open_model(str(path))
+    message, zh = str(info.value), error_text(info.value, "zh_CN")
+    assert "\n" not in message and message.startswith(str(path)) and message.endswith(match), message
+    assert "\n" not in zh and any("\u4e00" <= ch <= "\u9fff" for ch in zh), zh
+    return info.value
+
+
+def truncated(path, fraction: float):
+    """The file at `path` cut to `fraction` of its bytes (in place); path."""
+    path.write_bytes(path.read_bytes()[:int(path.stat().st_size * fraction)])
+    return path
+
+
 def finish_file(writer, stored: dict, edit=None) -> dict:
     """edit(writer, stored), if given, then the header, metadata and tensors written and the file closed;
     stored (the float32 arrays the file holds, by GGUF name)."""
