@@ -21,6 +21,7 @@ from explorer.translations import fill, layer_list, number_text
 from explorer.ui.views.rope_words import rope_parts
 
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
+MIN_DATA_PX = 90           # each panel's data area at least this high, else the canvas draws smaller (fitting_canvas)
 
 
 class QkView(Retranslatable, PanelView):
@@ -55,6 +56,8 @@ class QkView(Retranslatable, PanelView):
         self.legend(self.dist)
         self.curve_rot = add_line(self.dist, name="RoPE")
         self.curve_plain = add_line(self.dist, name="plain")
+        for plot in (self.q_img.plot, self.k_img.plot, self.rot_img.plot, self.plain_img.plot, self.dist):
+            plot.vb.setMinimumHeight(MIN_DATA_PX)
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
