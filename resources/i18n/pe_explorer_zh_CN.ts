@@ -2340,6 +2340,30 @@ your data</source>
             <translation>config.json：多模态 %1 模型需要以 text_config（一个对象）给出其文本模型的设置，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: attention_layers lists %1 layers; num_layers is %2</source>
+            <translation>config.json：attention_layers 列出 %1 层；num_layers 为 %2</translation>
+        </message>
+        <message>
+            <source>config.json: attention_layers must list global or local for each layer, not %1</source>
+            <translation>config.json：attention_layers 必须为每一层列出 global 或 local，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: attention_types expands to %1 layers; num_layers is %2</source>
+            <translation>config.json：attention_types 展开为 %1 层；num_layers 为 %2</translation>
+        </message>
+        <message>
+            <source>config.json: attention_types expands to more than %1 layers</source>
+            <translation>config.json：attention_types 展开后超过 %1 层</translation>
+        </message>
+        <message>
+            <source>config.json: attention_types must be a list of [[types], times], not %1</source>
+            <translation>config.json：attention_types 必须是 [[类型], 次数] 的列表，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: attention_types names %1; GPT-Neo's layers are global or local</source>
+            <translation>config.json：attention_types 写的是 %1；GPT-Neo 的层只有 global 或 local</translation>
+        </message>
+        <message>
             <source>config.json: attn_config must be an object, not %1</source>
             <translation>config.json：attn_config 必须是一个对象，而不是 %1</translation>
         </message>
@@ -2378,6 +2402,10 @@ your data</source>
         <message>
             <source>config.json: head_dim must be a whole number from 1 to %1, not %2</source>
             <translation>config.json：head_dim 必须是 1 到 %1 之间的整数，而不是 %2</translation>
+        </message>
+        <message>
+            <source>config.json: hidden_size %1 is not divisible by num_heads %2</source>
+            <translation>config.json：hidden_size %1 不能被 num_heads %2 整除</translation>
         </message>
         <message>
             <source>config.json: layer_types must list %1 of %2</source>
@@ -2434,6 +2462,10 @@ your data</source>
         <message>
             <source>config.json: num_attention_heads is %1; at most %2 heads are read</source>
             <translation>config.json：num_attention_heads 为 %1；最多读取 %2 个头</translation>
+        </message>
+        <message>
+            <source>config.json: num_heads is %1; at most %2 heads are read</source>
+            <translation>config.json：num_heads 为 %1；最多读取 %2 个头</translation>
         </message>
         <message>
             <source>config.json: num_hidden_layers is %1; layer types are read for at most %2 layers</source>
@@ -2550,6 +2582,10 @@ your data</source>
         <message>
             <source>config.json: use_bidirectional_attention is true (EmbeddingGemma): its keys lie on both sides of the query, which PE Explorer does not show</source>
             <translation>config.json：use_bidirectional_attention 为 true（EmbeddingGemma）：其键位于查询两侧，PE Explorer 不显示这种情况</translation>
+        </message>
+        <message>
+            <source>config.json: window_size must be a whole number from 1 to 2^31 - 1, not %1</source>
+            <translation>config.json：window_size 必须是 1 到 2^31 - 1 之间的整数，而不是 %1</translation>
         </message>
         <message>
             <source>curve_pairs must be a list of numbers</source>

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from explorer.backend.models import gemma_config, qwen_vl
 from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.falcon import falcon_fields, falcon_position
+from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
 from explorer.backend.models.mpt import mpt_fields
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
@@ -207,8 +208,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
         d, heads, common = distilbert_common(cfg)
-    elif family in ("bloom", "mpt", "falcon"):   # their classes' names and defaults (models.bloom, mpt, falcon)
-        common = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields}[family](cfg)
+    elif family in ("bloom", "mpt", "falcon", "gpt_neo"):   # their classes' names and defaults (models.bloom, ...)
+        common = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields,
+                  "gpt_neo": gpt_neo_fields}[family](cfg)
         d, heads = common["d_model"], common["n_heads"]
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
@@ -262,7 +264,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     own.update(mla)
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
-        head_dim=head_dim, vocab_size=_int(cfg, "vocab_size"),
+        head_dim=head_dim, vocab_size=_int(cfg, "vocab_size", default=DEFAULT_VOCAB if family == "gpt_neo" else None),
         position=position, rope_base=base, rope_scaling=scaling, embed_scale=scale,
         position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of

@@ -18,7 +18,8 @@ LayerNorm, q/k biases when use_bias) and CohereModel (embed_tokens; a LayerNorm 
 each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned); BloomModel (word_embeddings, then
 word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-NeoX's per-head fused qkv with bias),
 MptModel (wte, ALiBi; norm_1 without bias, Wqkv's whole q, k, v blocks) and FalconModel with alibi (word_embeddings;
-LayerNorm, query_key_value in KV groups of q heads, k, v).
+LayerNorm, query_key_value in KV groups of q heads, k, v); GPTNeoModel (wte + wpe as GPT-2; ln_1, q/k/v without
+biases under attn.attention.).
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ from explorer.errors import InputError, msg, require
 EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "distilbert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight",
+         "gpt_neo": "wte.weight",
          "bloom": "word_embeddings.weight", "mpt": "wte.weight", "falcon": "word_embeddings.weight"}
 # the LayerNorm that makes X: its weight's and bias's names (the first one present), each of width d
 BERT_NORM = (("embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma"),
              ("embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta"))
 INPUT_NORM = {"bloom": (("word_embeddings_layernorm.weight",), ("word_embeddings_layernorm.bias",)),   # BloomModel's
               "bert": BERT_NORM, "distilbert": BERT_NORM}
-POSITIONS = {"gpt2": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
+POSITIONS = {"gpt2": "wpe.weight", "gpt_neo": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
              "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
 
 
@@ -155,7 +157,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     ids = np.asarray(ids, dtype=np.int64).reshape(-1)                         # (n,)
     e = token_rows(cfg, reader, ids)                                          # (n, d')
     n = ids.shape[0]
-    if cfg.family == "gpt2":
+    if cfg.family in ("gpt2", "gpt_neo"):                 # GPTNeoModel.forward: inputs_embeds + position_embeds
         return e + position_rows(cfg, reader, n)
     if cfg.family in ("bert", "distilbert"):
         pos = positions_of(cfg, reader, ids)                                  # (n, d)
@@ -181,7 +183,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     """(weight, bias) names of the norm applied before layer's attention projections; (None, None) if none."""
     if not cfg.pre_norm or cfg.family == "olmo":           # (OLMo's LayerNorm has no weight or bias)
         return None, None
-    if cfg.family in ("gpt2", "gptj"):
+    if cfg.family in ("gpt2", "gptj", "gpt_neo"):
         return f"h.{layer}.ln_1.weight", f"h.{layer}.ln_1.bias"
     if cfg.family in ("bloom", "falcon"):         # (Falcon's ln_attn, new_decoder_architecture's: attention)
         return f"h.{layer}.input_layernorm.weight", f"h.{layer}.input_layernorm.bias"
@@ -219,8 +221,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {"qkv_rows": f"layers.{layer}.self_attn.qkv_proj.weight"}
     if cfg.family == "mpt":                        # chunk(3): whole q, k and v blocks, no bias
         return {"qkv_rows": f"blocks.{layer}.attn.Wqkv.weight"}
-    if cfg.family == "gptj":                                   # (bias=False: the biases are never read)
-        return _projections(f"h.{layer}.attn.")
+    if cfg.family in ("gptj", "gpt_neo"):                      # (bias=False: the biases are never read)
+        return _projections(f"h.{layer}.attn." + ("attention." if cfg.family == "gpt_neo" else ""))
     if cfg.family in ("gpt_neox", "bloom", "falcon"):   # (BloomAttention._reshape: the same per-head rows; Falcon's:
         #                                                 KV groups of its q heads, k, v; per head without multi_query)
         pre = (f"h.{layer}.self_attention.query_key_value." if cfg.family in ("bloom", "falcon")

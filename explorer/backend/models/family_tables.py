@@ -106,7 +106,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Falcon: a LayerNorm, one fused query_key_value in KV groups of q heads, k, v; with alibi true
             # (falcon-rw-1b, -7b) ALiBi made in bfloat16 and divided by sqrt(head_dim), else (falcon-7b, -40b,
             # -180B) Llama's RoPE over the whole head (explorer...falcon)
-            "falcon": "falcon"}
+            "falcon": "falcon",
+            # GPT-Neo (gpt-neo-125m, 1.3B, 2.7B): GPT-2's wte + wpe, ln_1, q/k/v projections without bias, q·k NOT
+            # divided by sqrt(head_dim), global and local layers (a window of window_size keys) (explorer...gpt_neo)
+            "gpt_neo": "gpt_neo"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
@@ -119,7 +122,8 @@ NO_INPUT_NORM = ("olmo2", "exaone4")   # no norm before attention: the layer rea
 LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "bert": "layer_norm_eps",
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
                   "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
-                  "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon"}
+                  "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon",
+                  "gpt_neo": "layer_norm_epsilon"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
