@@ -135,6 +135,11 @@ FAMILIES = {
                     rope_parameters={"rope_type": "llama3", "rope_theta": 700.0, "factor": 4.0,
                                      "original_max_position_embeddings": 8, "low_freq_factor": 1.0,
                                      "high_freq_factor": 4.0}),
+    # GPT-Neo: GPT-2's wte + wpe, q/k/v without bias, q·k not divided by sqrt(head_dim); layer 0 global, layer 1
+    # local over 5 keys (a 13-token sentence shows it); the published 125M: tests/test_models_gpt_neo.py
+    "gpt_neo": {"hidden_size": 32, "num_layers": 2, "num_heads": 4, "max_position_embeddings": 40,
+                "vocab_size": VOCAB, "attention_types": [[["global", "local"], 1]], "window_size": 5,
+                "bos_token_id": 1, "eos_token_id": 1},
 }
 
 
@@ -170,7 +175,8 @@ def classes(family: str):
             "hunyuan_v1_moe": ("HunYuanMoEV1Config", "HunYuanMoEV1ForCausalLM"),
             "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM"),
             "apertus": ("ApertusConfig", "ApertusForCausalLM"),
-            "exaone4": ("Exaone4Config", "Exaone4ForCausalLM")}[family]
+            "exaone4": ("Exaone4Config", "Exaone4ForCausalLM"),
+            "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -281,7 +287,7 @@ def assert_damaged_refused(family: str, folder: Path, suffix: str, change, match
 
 def first_layer(model, family: str):
     base = getattr(model, "base_model", model)
-    if family in ("gpt2", "gptj"):
+    if family in ("gpt2", "gptj", "gpt_neo"):
         return base.h[0]
     if family == "bert":
         return base.encoder.layer[0]
@@ -314,9 +320,9 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     elif family == "bert":
         hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
                   layer.attention.self.key.register_forward_hook(keep("k"))]
-    elif family == "gptj":
-        hooks += [layer.attn.q_proj.register_forward_hook(keep("q")),
-                  layer.attn.k_proj.register_forward_hook(keep("k"))]
+    elif family in ("gptj", "gpt_neo"):    # (GPT-Neo's projections sit one level down: attn.attention)
+        att = layer.attn.attention if family == "gpt_neo" else layer.attn
+        hooks += [att.q_proj.register_forward_hook(keep("q")), att.k_proj.register_forward_hook(keep("k"))]
     elif family == "gpt_neox":             # one fused projection: per head its q, k and v rows
         heads = model.config.num_attention_heads
 
@@ -372,7 +378,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
 
         module.apply_rotary_pos_emb, restore = spy_one, (module, original)
         got["turned"] = turned
-    elif not family.startswith(("gpt2", "bert", "opt")):
+    elif family != "gpt_neo" and not family.startswith(("gpt2", "bert", "opt")):   # (learned positions: no RoPE)
         module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         original = module.apply_rotary_pos_emb
 

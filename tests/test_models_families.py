@@ -170,7 +170,8 @@ def test_learned_positions_are_the_model_table(built):
     if model.config.position != "learned":
         return
     base = torch_model.base_model
-    table = {"gpt2": lambda: base.wpe.weight, "bert": lambda: base.embeddings.position_embeddings.weight,
+    table = {"gpt2": lambda: base.wpe.weight, "gpt_neo": lambda: base.wpe.weight,
+             "bert": lambda: base.embeddings.position_embeddings.weight,
              "opt": lambda: base.decoder.embed_positions.weight[2:],
              "opt_post_ln": lambda: base.decoder.embed_positions.weight[2:]}[family]().detach().numpy()
     np.testing.assert_array_equal(model.positions(), table)
