@@ -140,6 +140,9 @@ FAMILIES = {
     "gpt_neo": {"hidden_size": 32, "num_layers": 2, "num_heads": 4, "max_position_embeddings": 40,
                 "vocab_size": VOCAB, "attention_types": [[["global", "local"], 1]], "window_size": 5,
                 "bos_token_id": 1, "eos_token_id": 1},
+    # Nemotron: LayerNorm1P (weight + 1, a bias; eps norm_eps), half of each head of 8 turning rotate-half by its
+    # class's default partial_rotary_factor (left out), q/k/v biases (attention_bias; false by default)
+    "nemotron": dict(SMALL, num_key_value_heads=2, rope_theta=700.0, norm_eps=1e-3, attention_bias=True),
 }
 
 
@@ -176,7 +179,8 @@ def classes(family: str):
             "seed_oss": ("SeedOssConfig", "SeedOssForCausalLM"), "glm": ("GlmConfig", "GlmForCausalLM"),
             "apertus": ("ApertusConfig", "ApertusForCausalLM"),
             "exaone4": ("Exaone4Config", "Exaone4ForCausalLM"),
-            "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM")}[family]
+            "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM"),
+            "nemotron": ("NemotronConfig", "NemotronForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 

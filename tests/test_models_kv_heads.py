@@ -15,7 +15,8 @@ pytest.importorskip("transformers")
 
 KV_FAMILIES = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma", "gemma2",
                "gemma3_text", "phi3", "smollm3", "phi", "stablelm", "olmo", "olmo2", "olmo3", "granite", "gpt_oss",
-               "starcoder2", "cohere", "cohere2", "olmoe", "hunyuan_v1_dense", "hunyuan_v1_moe", "exaone4")
+               "starcoder2", "cohere", "cohere2", "olmoe", "hunyuan_v1_dense", "hunyuan_v1_moe", "exaone4",
+               "nemotron")
 
 
 @pytest.mark.parametrize("model_type", KV_FAMILIES)
@@ -37,8 +38,12 @@ def test_kv_heads_of_a_config_without_them_are_the_classes(tmp_path, model_type,
         usable = False
     if usable:
         assert model_config(cfg).n_kv_heads == hf.num_key_value_heads
-    else:                                                # refused here too, in one line
-        assert kv is None
+    elif kv is None:                                     # refused here too, in one line
         with pytest.raises(InputError, match=r"^config\.json: num_key_value_heads must be a positive integer, "
                                              r"not null$"):
+            model_config(cfg)
+    else:                                                # Nemotron's class default is None: refused as well
+        assert model_type == "nemotron"
+        with pytest.raises(InputError, match=r"^config\.json: num_key_value_heads is missing; transformers' "
+                                             r"nemotron has no default for it and cannot run without one$"):
             model_config(cfg)

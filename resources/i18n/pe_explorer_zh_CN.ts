@@ -2480,6 +2480,10 @@ your data</source>
             <translation>config.json：num_key_value_heads %1 不等于 num_attention_heads %2：多头潜在注意力（MLA）为每个头给出自己的 k</translation>
         </message>
         <message>
+            <source>config.json: num_key_value_heads is missing; transformers' %1 has no default for it and cannot run without one</source>
+            <translation>config.json：缺少 num_key_value_heads；transformers 的 %1 没有它的默认值，缺了它无法运行</translation>
+        </message>
+        <message>
             <source>config.json: num_key_value_heads must be a positive integer, not null</source>
             <translation>config.json：num_key_value_heads 必须是正整数，而不是 null</translation>
         </message>

@@ -150,6 +150,8 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
         x = layer_norm(x, None, None, cfg.norm_eps)
     elif w_name is not None:
         w = _vector(reader, w_name, layer, cfg.d_model)
+        if cfg.norm_1p:                             # NemotronLayerNorm1P: F.layer_norm(..., weight + 1.0, bias)
+            w = w + np.float32(1.0)
         if cfg.layer_norms:                         # (Cohere's LayerNorm has no bias)
             b = _vector(reader, b_name, layer, cfg.d_model) if b_name is not None else None
             x = layer_norm(x, w, b, cfg.norm_eps)

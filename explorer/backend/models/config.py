@@ -20,8 +20,8 @@ from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation,
 from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_DIM, DEFAULT_KV_HEADS,
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
-                                                   NO_INPUT_NORM, NO_NULL_HEAD_DIM, NO_NULL_KV_HEADS, ROPE_FAMILIES,
-                                                   SUPPORTED)
+                                                   NO_DEFAULT_KV_HEADS, NO_INPUT_NORM, NO_NULL_HEAD_DIM,
+                                                   NO_NULL_KV_HEADS, NORM_1P, ROPE_FAMILIES, SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
 from explorer.backend.models.ministral3 import with_class_rope
@@ -142,6 +142,11 @@ class ModelConfig:
         return self.family in LAYER_NORM_EPS
 
     @property
+    def norm_1p(self) -> bool:
+        """Its LayerNorms scale by weight + 1 (Nemotron's NemotronLayerNorm1P)."""
+        return self.family in NORM_1P
+
+    @property
     def rope_dim(self) -> int:
         """Layer 0's rope_dim_of."""
         return self.rope_dim_of(self.rope_scaling)
@@ -229,6 +234,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         null_kv = "num_key_value_heads" in cfg and cfg["num_key_value_heads"] is None     # one per head, where
         require(not null_kv or model_type not in NO_NULL_KV_HEADS,                       # the class allows it
                 "config.json: num_key_value_heads must be a positive integer, not null")
+        require("num_key_value_heads" in cfg or model_type not in NO_DEFAULT_KV_HEADS, "config.json: "
+                "num_key_value_heads is missing; transformers' %1 has no default for it and cannot run without one",
+                model_type)                                                     # (NemotronConfig's None)
         kv = heads if family == "gpt_neox" or null_kv else _int(cfg, "num_key_value_heads",
                                                                  default=DEFAULT_KV_HEADS.get(model_type, heads))
         require(heads % kv == 0, "config.json: num_attention_heads %1 is not a multiple of "

@@ -19,14 +19,14 @@ from explorer.backend.rope_scaling import RopeScaling
 from explorer.errors import InputError, msg, require, shown
 
 # the families that turn int(head_dim x partial_rotary_factor) channels of a head, with any rope type
-PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj", "stablelm", "glm4", "glm4_moe")
+PARTIAL_FAMILIES = ("phi3", "gpt_neox", "phi", "gptj", "stablelm", "glm4", "glm4_moe", "nemotron")
 # the partial families whose attention cannot run proportional RoPE on part of a head (PhiAttention and
 # StableLmAttention slice int(head_dim x p) channels; proportional's cos and sin span the whole head)
 PROPORTIONAL_WHOLE_HEAD = ("phi", "stablelm")
 # partial_rotary_factor of a config.json without one, where the class has its own default (PhiConfig's
-# __init__, StableLmConfig's, Glm4Config's and Glm4MoeConfig's __post_init__ in transformers 5.25; the others
-# turn the whole head)
-PARTIAL_DEFAULTS = {"phi": 0.5, "stablelm": 0.25, "glm4": 0.5, "glm4_moe": 0.5}
+# __init__, StableLmConfig's, Glm4Config's, Glm4MoeConfig's and NemotronConfig's __post_init__ in transformers
+# 5.25; the others turn the whole head)
+PARTIAL_DEFAULTS = {"phi": 0.5, "stablelm": 0.25, "glm4": 0.5, "glm4_moe": 0.5, "nemotron": 0.5}
 PHI3_ORIGINAL = 4096     # Phi3Config.original_max_position_embeddings when config.json has none (it wins)
 
 

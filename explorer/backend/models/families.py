@@ -196,7 +196,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
     if cfg.family == "apertus":                                                    # ApertusDecoderLayer's name
         return f"layers.{layer}.attention_layernorm.weight", None
-    if cfg.family in ("gpt_neox", "phi", "stablelm", "starcoder2"):               # a LayerNorm
+    if cfg.family in ("gpt_neox", "phi", "stablelm", "starcoder2", "nemotron"):   # a LayerNorm (Nemotron's: 1P)
         return f"layers.{layer}.input_layernorm.weight", f"layers.{layer}.input_layernorm.bias"
     return f"layers.{layer}.input_layernorm.weight", None
 

@@ -109,13 +109,18 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "falcon": "falcon",
             # GPT-Neo (gpt-neo-125m, 1.3B, 2.7B): GPT-2's wte + wpe, ln_1, q/k/v projections without bias, q·k NOT
             # divided by sqrt(head_dim), global and local layers (a window of window_size keys) (explorer...gpt_neo)
-            "gpt_neo": "gpt_neo"}
+            "gpt_neo": "gpt_neo",
+            # Nemotron (Minitron-4B / 8B-Base, Nemotron-Mini-4B-Instruct, Nemotron-4-340B's ports): LayerNorm1P (a
+            # LayerNorm with weight + 1 and a bias, eps norm_eps), q/k/v biases when attention_bias, the first
+            # partial_rotary_factor (0.5) of each head turns rotate-half ((i, i + rot/2), as GPT-NeoX)
+            "nemotron": "nemotron"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
-                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe", "apertus", "exaone4")
+                 "gpt_oss", "starcoder2", "cohere", "olmoe", "deepseek", "glm4", "glm4_moe", "apertus", "exaone4",
+                 "nemotron")
 NO_INPUT_NORM = ("olmo2", "exaone4")   # no norm before attention: the layer reads the residual stream
 # the families whose norms are LayerNorms (weight and bias), by config.json's key of their epsilon; the
 # others have RMSNorms (rms_norm_eps)
@@ -123,8 +128,9 @@ LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "b
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
                   "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
                   "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon",
-                  "gpt_neo": "layer_norm_epsilon"}
+                  "gpt_neo": "layer_norm_epsilon", "nemotron": "norm_eps"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
+NORM_1P = ("nemotron",)      # LayerNorms of weight + 1 (NemotronLayerNorm1P: F.layer_norm(x, ..., weight + 1, bias))
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # max_position_embeddings when config.json has none: each class's default in transformers 5.25
 # (models/<family>/configuration_<family>.py); dynamic scaling and a YaRN / Llama 3 L0 read it
@@ -140,7 +146,7 @@ DEFAULT_MAX_POSITIONS = {"llama": 2048, "mistral": 4096 * 32, "qwen2": 32768, "q
                          "glm4": 131072, "glm4_moe": 131072, "ministral3": 262144,
                          "ernie4_5": 131072, "ernie4_5_moe": 131072,
                          "hunyuan_v1_dense": 2048, "hunyuan_v1_moe": 2048, "seed_oss": 524288,
-                         "glm": 131072, "apertus": 65536, "exaone4": 2048}   # by model_type
+                         "glm": 131072, "apertus": 65536, "exaone4": 2048, "nemotron": 4096}   # by model_type
 # head_dim of a config.json without one, by model_type (the others: hidden / heads; Qwen3MoeConfig has no
 # head_dim field, its attention takes hidden / heads)
 DEFAULT_HEAD_DIM = {"qwen3": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gpt_oss": 64, "llama4_text": 128,
@@ -157,7 +163,11 @@ DEFAULT_KV_HEADS = {"mistral": 8, "mixtral": 8, "qwen2": 32, "qwen3": 32, "qwen2
                     "ministral3": 8, "ernie4_5": 2, "ernie4_5_moe": 4, "seed_oss": 8, "glm": 2, "exaone4": 32}
 # the model types whose class refuses a null num_key_value_heads (a field typed int), or keeps it and cannot run
 NO_NULL_KV_HEADS = ("mistral", "mixtral", "qwen2_moe", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "stablelm",
-                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm", "exaone4")
+                    "gpt_oss", "starcoder2", "glm4", "glm4_moe", "ministral3", "ernie4_5_moe", "glm", "exaone4",
+                    "nemotron")
+# the model types whose class leaves a missing num_key_value_heads None, which its attention cannot run
+# (NemotronConfig's default, NemotronAttention's num_heads // num_key_value_heads)
+NO_DEFAULT_KV_HEADS = ("nemotron",)
 # the model types whose attention cannot run a null head_dim (Glm4Config refuses it, a field typed int; GlmAttention
 # and ApertusAttention keep it and fail on None)
 NO_NULL_HEAD_DIM = ("glm4", "glm", "apertus")
