@@ -67,6 +67,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   before RoPE, Llama 3 from rope_freqs, the xIELU keys: gguf_apertus.py.
 - `OlmoModel(TextModel)` (MODEL_ARCH.OLMO, "olmo": OLMo 1): q/k permuted as LlamaModel does (NORM RoPE), no norm
   tensors, the LayerNorm eps and clamp_kqv: gguf_olmo.py.
+- `NemotronModel` (MODEL_ARCH.NEMOTRON, "nemotron"): no permutation (NEOX RoPE over rope.dimension_count channels),
+  every *norm.weight + 1 (LayerNorm1P's), LayerNorms with biases: gguf_nemotron.py.
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ ARCHS = {
     "mpt": Arch("mpt", "MPTForCausalLM", False, 0.0, ("hidden_act", "gelu")),           # ALiBi: gguf_mpt.py
     "falcon": Arch("falcon", "FalconForCausalLM", False, 0.0, ("activation", "gelu")),  # RoPE: gguf_falcon.py
     "gptneox": Arch("gpt_neox", "GPTNeoXForCausalLM", False, 0.0, ("hidden_act", "gelu")),   # gguf_gptneox.py
+    "nemotron": Arch("nemotron", "NemotronForCausalLM", False, 1.0, ("hidden_act", "relu2")),   # gguf_nemotron.py
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same

@@ -26,6 +26,7 @@ from explorer.backend.models.gguf_hunyuan import HUNYUAN_ARCHS, hunyuan_config
 from explorer.backend.models.gguf_learned import learned_config
 from explorer.backend.models.gguf_llama4 import llama4_config
 from explorer.backend.models.gguf_mistral3 import mistral3_config
+from explorer.backend.models.gguf_nemotron import nemotron_config
 from explorer.backend.models.gguf_olmo import olmo_config
 from explorer.backend.models.gguf_olmo3 import is_olmo3, olmo3_config
 from explorer.backend.models.gguf_qwen_vl import VL_ARCHS, qwen_vl_config
@@ -50,7 +51,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
     hunyuan-moe, seed_oss, apertus, olmo, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, bloom,
-    mpt, falcon, gptneox; chatglm); InputError for others."""
+    mpt, falcon, gptneox; chatglm; nemotron); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)
@@ -154,6 +155,8 @@ def config_from_metadata(header: Header, where: str) -> dict:
         apertus_config(f, config, header.tensors, where)
     if arch == "olmo":                     # OLMo 1: the eps and clamp_kqv; every layer's tensors, no norm tensors
         olmo_config(f, config, header.tensors, where)
+    if arch == "nemotron":                 # every tensor its loader requires (output too), and no other
+        nemotron_config(config, header.tensors, where)
     if arch == "mistral3":                 # Ministral 3: its YaRN as llama.cpp turns it, q's temperature scale
         mistral3_config(f, config, kind, where)
     if arch in HUNYUAN_ARCHS:              # no attention biases (the alpha is in freq_base already)

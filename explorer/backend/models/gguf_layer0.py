@@ -58,7 +58,7 @@ def check_rope_layer0(header: Header, config: dict, where: str) -> None:
         want.update(glm_layer0(config))
     if kind == "qwen2_vl_text":             # (transformers' Qwen2-VL attention always reads its q/k biases)
         want.update({"blk.0.attn_q.bias": (heads * hd,), "blk.0.attn_k.bias": (kv * hd,)})
-    if kind == "starcoder2":                # LayerNorm (its bias required by llama.cpp's loader)
+    if kind in ("starcoder2", "nemotron"):  # LayerNorm (its bias required by llama.cpp's loader)
         want["blk.0.attn_norm.bias"] = (d,)
     if kind == "olmoe":                     # q/k norms over all heads; llama.cpp sizes k's by n_embd, so one kv
         require(kv == heads, "%1: %2 kv heads for %3 heads; llama.cpp's olmoe has one kv head per head", where,
