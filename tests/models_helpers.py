@@ -19,6 +19,11 @@ SMALL = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "i
          "max_position_embeddings": 40, "vocab_size": VOCAB}
 FAMILIES = {
     "gpt2": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB},
+    # GPT-BigCode (StarCoder): GPT-2's X, an nn.Linear c_attn with bias; one k head for the 4 q heads (multi_query,
+    # its default), or, without, q, k and v head by head
+    "gpt_bigcode": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB},
+    "gpt_bigcode_mha": {"n_embd": 32, "n_layer": 2, "n_head": 4, "n_positions": 40, "vocab_size": VOCAB,
+                        "multi_query": False},
     "bert": dict(SMALL),
     "opt": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "ffn_dim": 48,
             "max_position_embeddings": 40, "vocab_size": VOCAB, "word_embed_proj_dim": 16},
@@ -149,7 +154,9 @@ FAMILIES = {
 def classes(family: str):
     import transformers as tf
 
-    name = {"gpt2": ("GPT2Config", "GPT2LMHeadModel"), "bert": ("BertConfig", "BertModel"),
+    name = {"gpt2": ("GPT2Config", "GPT2LMHeadModel"),
+            "gpt_bigcode": ("GPTBigCodeConfig", "GPTBigCodeForCausalLM"),
+            "gpt_bigcode_mha": ("GPTBigCodeConfig", "GPTBigCodeForCausalLM"), "bert": ("BertConfig", "BertModel"),
             "opt": ("OPTConfig", "OPTForCausalLM"), "opt_post_ln": ("OPTConfig", "OPTForCausalLM"),
             "llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
             "qwen2": ("Qwen2Config", "Qwen2ForCausalLM"), "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
@@ -291,7 +298,7 @@ def assert_damaged_refused(family: str, folder: Path, suffix: str, change, match
 
 def first_layer(model, family: str):
     base = getattr(model, "base_model", model)
-    if family in ("gpt2", "gptj", "gpt_neo"):
+    if family in ("gpt2", "gptj", "gpt_neo") or family.startswith("gpt_bigcode"):
         return base.h[0]
     if family == "bert":
         return base.encoder.layer[0]
@@ -321,6 +328,10 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
     keep = _keeper(got)
     if family == "gpt2":
         hooks.append(layer.attn.c_attn.register_forward_hook(keep("qkv")))
+    elif family.startswith("gpt_bigcode"):  # q (H, n, hd) and k (KV, n, hd) as its attention receives them
+        _run_spying_on_attention(model, ids, hooks, got, "transformers.models.gpt_bigcode.modeling_gpt_bigcode")
+        got["q"], got["k"] = got.pop("q_rot"), got.pop("k_rot")              # (learned positions: nothing turns)
+        return got
     elif family == "bert":
         hooks += [layer.attention.self.query.register_forward_hook(keep("q")),
                   layer.attention.self.key.register_forward_hook(keep("k"))]

@@ -57,7 +57,8 @@ def test_layer0_q_k_per_head_equal_the_projections(built):
         q_ref, k_ref = _heads(ref["qkv"][:, :d], cfg.n_heads), _heads(ref["qkv"][:, d:2 * d], cfg.n_heads)
     elif family in ("qwen3", "qwen3_moe"):           # after its per-head q_norm / k_norm, (n, H, hd)
         q_ref, k_ref = ref["q"].transpose(1, 0, 2), ref["k"].transpose(1, 0, 2)
-    elif family in ("gemma3", "phi", "stablelm", "apertus", "exaone4"):   # their q/k norms come after the transpose
+    elif family in ("gemma3", "phi", "stablelm", "apertus", "exaone4") or family.startswith("gpt_bigcode"):
+        # (their q/k norms come after the transpose; GPT-BigCode's q and k as its attention receives them)
         q_ref, k_ref = ref["q"], ref["k"]
     else:
         q_ref, k_ref = _heads(ref["q"], cfg.n_heads), _heads(ref["k"], cfg.n_kv_heads)
@@ -171,6 +172,7 @@ def test_learned_positions_are_the_model_table(built):
         return
     base = torch_model.base_model
     table = {"gpt2": lambda: base.wpe.weight, "gpt_neo": lambda: base.wpe.weight,
+             "gpt_bigcode": lambda: base.wpe.weight, "gpt_bigcode_mha": lambda: base.wpe.weight,
              "bert": lambda: base.embeddings.position_embeddings.weight,
              "opt": lambda: base.decoder.embed_positions.weight[2:],
              "opt_post_ln": lambda: base.decoder.embed_positions.weight[2:]}[family]().detach().numpy()

@@ -57,6 +57,8 @@ def _logit(cfg) -> str:
     elif cfg.family in ("granite", "mpt") and cfg.score_scalar:     # MPT: its attn_config.softmax_scale
         name = "attention_multiplier" if cfg.family == "granite" else "softmax_scale"
         line = f"{qk} × {name} ({cfg.score_scalar ** -0.5:.6g})"
+    elif cfg.model_type == "gpt_bigcode" and cfg.score_scalar:     # its scale_attn_weights false: scaling 1.0
+        line = f"{qk} (scale_attn_weights false: not scaled)"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
     else:

@@ -3,7 +3,7 @@
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
 Phi / StableLM, OLMo's without weight or bias, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w)
 RMSNorm, none for post-LN BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn:
-x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused
+x @ W + b with W (d, 3d); GPT-BigCode's nn.Linear c_attn, explorer.backend.models.gpt_bigcode; Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused
 query_key_value, q, k and v rows head by head; OLMo's clamped to +-clip_qkv), OLMo 2's RMSNorms over all of
 q's and all of k's channels, Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms;
 StableLM's: a LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like
@@ -160,7 +160,7 @@ def project_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int
     names, hd = qk_names(cfg, layer), cfg.head_dim
     if cfg.mla is not None:                         # DeepSeek's latent attention (explorer.backend.models.mla)
         q, k = mla_qk(cfg, reader, x, layer)                                            # (n, H hd) each
-    elif cfg.family == "gpt2":
+    elif "qkv" in names:                            # GPT-2's Conv1D (GPT-BigCode's nn.Linear: qkv_rows / qkv_heads)
         w = _projection(reader, names["qkv"], layer, cfg.d_model, axis=0, rows=3 * cfg.d_model)  # (d, 3d) Conv1D
         qkv = x @ w + _bias(reader, names["qkv_bias"], layer, 3 * cfg.d_model)           # (n, 3d)
         q, k = qkv[:, :cfg.d_model], qkv[:, cfg.d_model:2 * cfg.d_model]

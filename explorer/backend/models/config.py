@@ -14,6 +14,7 @@ from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.falcon import falcon_fields, falcon_position
 from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
 from explorer.backend.models.mpt import mpt_fields
+from explorer.backend.models.gpt_bigcode import bigcode_fields
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
@@ -198,7 +199,10 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
     offset, padding_idx = 0, None
-    if family in ("gpt2", "gptj"):
+    if model_type == "gpt_bigcode":                # GPTBigCodeConfig's names and defaults (models.gpt_bigcode)
+        common = bigcode_fields(cfg)
+        d, heads = common["d_model"], common["n_heads"]
+    elif family in ("gpt2", "gptj"):
         # GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
         # max_position_embeddings are other names of these, set after them (they win)
         alias = ("hidden_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings") if (

@@ -28,6 +28,7 @@ import numpy as np
 
 from explorer.backend.models import encoders
 from explorer.backend.models.config import ModelConfig
+from explorer.backend.models.gpt_bigcode import bigcode_qk_names
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import InputError, msg, require
 
@@ -207,6 +208,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
     its q, k and v rows, as BLOOM's self_attention.query_key_value; Phi: its q/k LayerNorms over each head,
     weight and bias; StableLM: a q/k LayerNorm of each head's own, its weight's name a pattern with {head};
     OLMo 2: q/k RMSNorms over all heads; GPT-OSS: the sink logits)."""
+    if cfg.model_type == "gpt_bigcode":        # an nn.Linear: whole q, k, v blocks (multi_query), else per head
+        return bigcode_qk_names(cfg.n_kv_heads < cfg.n_heads, layer)
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "bert":

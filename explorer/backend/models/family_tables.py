@@ -113,7 +113,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # Nemotron (Minitron-4B / 8B-Base, Nemotron-Mini-4B-Instruct, Nemotron-4-340B's ports): LayerNorm1P (a
             # LayerNorm with weight + 1 and a bias, eps norm_eps), q/k/v biases when attention_bias, the first
             # partial_rotary_factor (0.5) of each head turns rotate-half ((i, i + rot/2), as GPT-NeoX)
-            "nemotron": "nemotron"}
+            "nemotron": "nemotron",
+            # GPT-BigCode (StarCoder, SantaCoder, WizardCoder): GPT-2's X (wte + wpe) and ln_1, one fused nn.Linear
+            # c_attn with bias, one k head for all q heads with multi_query (its default) (explorer...gpt_bigcode)
+            "gpt_bigcode": "gpt2"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
