@@ -1,10 +1,11 @@
-"""Tiny transformers GPT-2 / BERT models, and GGUF files of them written as llama.cpp's converter writes them.
+"""Tiny transformers GPT-2 / BERT / GPT-BigCode models, and GGUF files of them written as llama.cpp's converter
+writes them.
 
-Mirrors ggml-org/llama.cpp conversion/gpt2.py (`GPT2Model`), conversion/bert.py (`BertModel`) and conversion/
-base.py (`TextModel.set_gguf_parameters`, `get_vocab_base`, `_set_vocab_gpt2`): tensor names by gguf's own
-TensorNameMap, GPT-2's `.attn.bias` dropped and its Conv1D weights (c_attn, c_proj, c_fc) transposed, BERT's
-`bert.` prefix, pooler and cls heads dropped; the vocabulary in id order with [PAD{i}] (UNUSED) for ids the
-tokenizer lacks, CONTROL for special added tokens; BERT's respelled with the phantom space (`phantom` below);
+Mirrors ggml-org/llama.cpp conversion/gpt2.py (`GPT2Model`), conversion/bert.py (`BertModel`),
+conversion/starcoder.py (`StarCoderModel`) and conversion/base.py (`TextModel.set_gguf_parameters`,
+`get_vocab_base`, `_set_vocab_gpt2`): tensor names by gguf's own TensorNameMap, GPT-2's `.attn.bias` dropped and
+its Conv1D weights (c_attn, c_proj, c_fc) transposed, BERT's `bert.` prefix, pooler and cls heads dropped; the
+vocabulary in id order with [PAD{i}] (UNUSED) for ids the tokenizer lacks, CONTROL for special added tokens; BERT's respelled with the phantom space (`phantom` below);
 merges and special token ids / add_*_token flags by gguf.SpecialVocab from the saved Hugging Face folder.
 2-D tensors F16 or Q8_0 (a width that is no multiple of 32 falls back to F16); 1-D tensors F32; position_embd and
 token_types F32 as the converter keeps them, unless `quantize_tables` (a file quantized afterwards).
@@ -138,9 +139,23 @@ def write_vocab(w, folder, tokenizer, kind: str, vocab_size: int, pre: str | Non
         gguf.SpecialVocab(folder, n_vocab=len(tokens)).add_to_gguf(w, quiet=True)
 
 
+def tiny_starcoder(seed: int = 0, **settings):
+    """A random GPTBigCodeForCausalLM (d 64, 4 heads, one kv head unless multi_query false, 48 positions)."""
+    import torch
+    from transformers import GPTBigCodeConfig, GPTBigCodeForCausalLM
+
+    tokens, _, _ = fx.vocabulary()
+    torch.manual_seed(seed)
+    config = GPTBigCodeConfig(**{"vocab_size": len(tokens) + 3, "n_embd": 64, "n_layer": 2, "n_head": 4,
+                                 "n_positions": 48, "layer_norm_epsilon": 1e-5, "bos_token_id": 0, "eos_token_id": 0,
+                                 **settings})
+    config._attn_implementation = "eager"
+    return GPTBigCodeForCausalLM(config).eval()
+
+
 def _kept(arch: str, name: str, tied: bool) -> str | None:
     """The name the converter maps (after its renames), or None for a tensor it drops."""
-    if arch == "gpt2":
+    if arch in ("gpt2", "starcoder"):
         if name.endswith((".attn.bias", ".attn.masked_bias")) or (name == "lm_head.weight" and tied):
             return None
         return name
@@ -153,7 +168,9 @@ def _kept(arch: str, name: str, tied: bool) -> str | None:
 def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "F16", skip=(), replace=None,
                        quantize_tables: bool = False, vocab: str | None = None,
                        pre: str | None = None) -> dict[str, np.ndarray]:
-    """Write `model` as a `gpt2` / `bert` GGUF; returns the stored float32 arrays (GGUF orientation) by name.
+    """Write `model` as a `gpt2` / `bert` / `starcoder` GGUF (StarCoderModel: GPT-2's names, nn.Linear weights kept
+    as they are, the vocabulary _set_vocab_gpt2's with pre "starcoder"); returns the stored float32 arrays (GGUF
+    orientation) by name.
 
     skip: GGUF names left out; replace: GGUF name -> the array written instead (a damaged file); vocab / pre:
     the vocabulary kind ("gpt2" | "bert", default arch) and tokenizer.ggml.pre to write instead."""
@@ -161,13 +178,15 @@ def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "
 
     cfg = model.config
     w = gguf.GGUFWriter(str(path), arch)
-    if arch == "gpt2":
+    if arch in ("gpt2", "starcoder"):       # (StarCoderModel.set_gguf_parameters: GPT-2's keys and head_count_kv 1)
         layers, d = cfg.n_layer, cfg.n_embd
         w.add_block_count(layers)
         w.add_context_length(cfg.n_positions)
         w.add_embedding_length(d)
         w.add_feed_forward_length(4 * d)
         w.add_head_count(cfg.n_head)
+        if arch == "starcoder":
+            w.add_head_count_kv(1)
         w.add_layer_norm_eps(cfg.layer_norm_epsilon)
     else:
         layers = cfg.num_hidden_layers
@@ -178,8 +197,10 @@ def write_learned_gguf(path, model, tokenizer, folder, arch: str, qtype: str = "
         w.add_head_count(cfg.num_attention_heads)
         w.add_layer_norm_eps(cfg.layer_norm_eps)
         w.add_causal_attention(False)
-    write_vocab(w, folder, tokenizer, vocab or arch, cfg.vocab_size, pre)
-    names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.GPT2 if arch == "gpt2" else gguf.MODEL_ARCH.BERT, layers)
+    write_vocab(w, folder, tokenizer, vocab or ("gpt2" if arch == "starcoder" else arch), cfg.vocab_size,
+                pre or ("starcoder" if arch == "starcoder" else None))
+    kind = {"gpt2": gguf.MODEL_ARCH.GPT2, "starcoder": gguf.MODEL_ARCH.STARCODER}.get(arch, gguf.MODEL_ARCH.BERT)
+    names = gguf.get_tensor_name_map(kind, layers)
     tied = bool(getattr(cfg, "tie_word_embeddings", False))
     stored = {}
     for hf, t in model.state_dict().items():

@@ -107,7 +107,8 @@ def test_scale_attn_weights_false_leaves_q_k_unscaled_as_transformers_does(tmp_p
         qk = model.layer0_qk(ids)
         np.testing.assert_allclose(qk.logits, np.einsum("hmd,hnd->hmn", qk.q, qk.k), rtol=1e-5, atol=1e-4)
         with torch.no_grad():
-            want = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None]), output_attentions=True).attentions[0][0].numpy()
+            out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None]), output_attentions=True)
+        want = out.attentions[0][0].numpy()                                   # (H, n, n)
         np.testing.assert_allclose(mh.attention_of(qk), want, rtol=0, atol=1e-5)
         assert "not scaled" in _logit(model.config)
     _build(tmp_path / "scaled")                      # (scale_attn_weights true, the default: / sqrt(head_dim))

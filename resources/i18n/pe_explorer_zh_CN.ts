@@ -1428,6 +1428,10 @@ your data</source>
             <translation>%1：元数据键 %2 出现了两次</translation>
         </message>
         <message>
+            <source>%1: metadata starcoder.attention.head_count_kv is %2; llama.cpp's converter writes 1 (multi_query), and a file of other kv heads is not a GPT-BigCode that transformers runs</source>
+            <translation>%1：元数据 starcoder.attention.head_count_kv 为 %2；llama.cpp 的转换器写入 1（multi_query），其他 kv 头数的文件不是 transformers 运行的 GPT-BigCode</translation>
+        </message>
+        <message>
             <source>%1: metadata tokenizer.ggml.%2 is %3; it must be a token id below %4</source>
             <translation>%1：元数据 tokenizer.ggml.%2 为 %3；它必须是小于 %4 的词元 ID</translation>
         </message>

@@ -3,8 +3,10 @@
 Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
 Phi / StableLM, OLMo's without weight or bias, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w)
 RMSNorm, none for post-LN BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn:
-x @ W + b with W (d, 3d); GPT-BigCode's nn.Linear c_attn, explorer.backend.models.gpt_bigcode; Phi-3's fused qkv_proj rows, and a Phi-2 GGUF's attn_qkv; GPT-NeoX's fused
-query_key_value, q, k and v rows head by head; OLMo's clamped to +-clip_qkv), OLMo 2's RMSNorms over all of
+x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows, a Phi-2 GGUF's attn_qkv and GPT-BigCode's multi-query
+nn.Linear c_attn (explorer.backend.models.gpt_bigcode): whole q, k, v blocks; GPT-NeoX's fused
+query_key_value, q, k and v rows head by head (GPT-BigCode's without multi_query too); OLMo's clamped to
++-clip_qkv), OLMo 2's RMSNorms over all of
 q's and all of k's channels, Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms;
 StableLM's: a LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like
 repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim

@@ -19,8 +19,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   x n_embd) // n_head, no rope freq base (llama.cpp's 10,000), `attention.layer_norm_epsilon` (LayerNorms with
   biases); q/k/v as attn_q / attn_k / attn_v with biases, or, from the first Phi-2 checkpoints' mixer.Wqkv,
   one attn_qkv whose rows are q, k, v (llama.cpp's build of phi2 reads either).
-- `GPT2Model(TextModel)` (MODEL_ARCH.GPT2) and `BertModel(TextModel)` (MODEL_ARCH.BERT): learned positions,
-  read by gguf_learned.py.
+- `GPT2Model(TextModel)` (MODEL_ARCH.GPT2), `BertModel(TextModel)` (MODEL_ARCH.BERT) and `StarCoderModel(TextModel)`
+  (MODEL_ARCH.STARCODER, "starcoder": GPT-BigCode): learned positions, read by gguf_learned.py.
 - `GraniteModel(LlamaModel)` (MODEL_ARCH.GRANITE, conversion/granite.py): Llama's tensors, q/k permuted; its
   `embedding_multiplier` and `attention_multiplier` written as `granite.embedding_scale` and
   `granite.attention.scale`, each only when non-zero. llama.cpp's granite graph scales the embeddings only by a
@@ -137,6 +137,8 @@ ARCHS = {
     "qwen3vlmoe": Arch("qwen3_vl_moe_text", "Qwen3VLMoeForConditionalGeneration", False, 0.0, ("hidden_act", "silu")),
     "gpt2": Arch("gpt2", "GPT2LMHeadModel", False, 0.0, ("activation_function", "gelu_new"), learned=True),
     "bert": Arch("bert", "BertModel", False, 0.0, ("hidden_act", "gelu"), learned=True),
+    "starcoder": Arch("gpt_bigcode", "GPTBigCodeForCausalLM", False, 0.0, ("activation_function", "gelu_pytorch_tanh"),
+                      learned=True),                                                  # GPT-BigCode: gguf_learned.py
     "bloom": Arch("bloom", "BloomForCausalLM", False, 0.0, ("hidden_act", "gelu")),     # ALiBi: gguf_bloom.py
     "mpt": Arch("mpt", "MPTForCausalLM", False, 0.0, ("hidden_act", "gelu")),           # ALiBi: gguf_mpt.py
     "falcon": Arch("falcon", "FalconForCausalLM", False, 0.0, ("activation", "gelu")),  # RoPE: gguf_falcon.py

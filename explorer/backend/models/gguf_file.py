@@ -9,7 +9,7 @@ n_head = the kv head count for k_proj), turning Hugging Face's half-split RoPE l
 interleaved pairs. The reader undoes it, so q_proj / k_proj equal the Hugging Face weights. Qwen2 / Qwen3 /
 Gemma are stored unpermuted; Gemma's norms carry a +1 that the reader takes off (gguf_archs.py); Gemma 2 / 3,
 Phi-3 and Phi-2 have names and keys of their own (gguf_gemma_phi3.py). The metadata becomes a config.json-like
-dict in gguf_config.py. `gpt2` and `bert` (learned positions) have their own names and config
+dict in gguf_config.py. `gpt2`, `bert` and `starcoder` (learned positions) have their own names and config
 (gguf_learned.py); GPT-2's Conv1D weights, which the converter transposed, are transposed back. `bloom` (ALiBi):
 gguf_bloom.py, its fused q; k; v rows put back head by head; `mpt` (ALiBi): gguf_mpt.py; `falcon` (rotary):
 gguf_falcon.py, its fused q; k; v rows put back in KV groups; `gptneox` (Pythia, partial rotary): gguf_gptneox.py, its

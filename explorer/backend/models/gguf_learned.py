@@ -1,4 +1,4 @@
-"""GGUF files of the learned-position families: llama.cpp's `gpt2` and `bert` architectures.
+"""GGUF files of the learned-position families: llama.cpp's `gpt2`, `bert` and `starcoder` architectures.
 
 Sources (ggml-org/llama.cpp, conversion/gpt2.py and conversion/bert.py, formerly convert_hf_to_gguf.py):
 - `GPT2Model(TextModel)`, MODEL_ARCH.GPT2: metadata gpt2.block_count (n_layer), gpt2.context_length (n_ctx),
@@ -17,6 +17,14 @@ Sources (ggml-org/llama.cpp, conversion/gpt2.py and conversion/bert.py, formerly
   token_embd_norm, encoder.layer.N.attention.self.query / key / value -> blk.N.attn_q / attn_k / attn_v,
   attention.output.dense -> attn_output, attention.output.LayerNorm -> attn_output_norm, intermediate.dense ->
   ffn_up, output.dense -> ffn_down, output.LayerNorm -> layer_output_norm. Its WordPiece vocabulary: gguf_wpm.py.
+- `StarCoderModel(TextModel)` (conversion/starcoder.py), MODEL_ARCH.STARCODER, from GPTBigCodeForCausalLM:
+  starcoder.context_length (n_positions), embedding_length (n_embd), feed_forward_length (4 n_embd),
+  block_count, attention.head_count (n_head), attention.head_count_kv 1 (always: multi_query), and
+  attention.layer_norm_epsilon; TextModel's tensors renamed only (nn.Linear weights, not transposed): GPT-2's names,
+  attn.c_attn -> attn_qkv with its bias. src/models/starcoder.cpp: position_embd {n_embd, context_length},
+  attn_norm and its bias, attn_qkv {n_embd, n_embd + 2 n_embd_gqa} and its bias, all required; X = token_embd[ids]
+  + position_embd[pos], a LayerNorm, build_qkv's whole q, k, v blocks, q·k / sqrt(head_dim). A file of more kv
+  heads (its q, k, v rows whole blocks in llama.cpp, head by head in transformers' multi_query false) is refused.
 Names here are the Hugging Face ones without the `transformer.` / `bert.` prefix (tensors.strip_prefix).
 """
 
@@ -28,19 +36,21 @@ from explorer.backend.models.gguf_archs import ARCHS, meta_float, meta_int, requ
 from explorer.backend.models.gguf_header import Header
 from explorer.errors import require
 
-LEARNED = tuple(name for name, arch in ARCHS.items() if arch.learned)       # ("gpt2", "bert")
+LEARNED = tuple(name for name, arch in ARCHS.items() if arch.learned)       # ("gpt2", "bert", "starcoder")
+_GPT2_TOP = {"token_embd.weight": "wte.weight", "position_embd.weight": "wpe.weight",
+             "output_norm.weight": "ln_f.weight", "output_norm.bias": "ln_f.bias", "output.weight": "lm_head.weight"}
 _TOP = {
-    "gpt2": {"token_embd.weight": "wte.weight", "position_embd.weight": "wpe.weight",
-             "output_norm.weight": "ln_f.weight", "output_norm.bias": "ln_f.bias", "output.weight": "lm_head.weight"},
+    "gpt2": _GPT2_TOP, "starcoder": _GPT2_TOP,
     "bert": {"token_embd.weight": "embeddings.word_embeddings.weight",
              "position_embd.weight": "embeddings.position_embeddings.weight",
              "token_types.weight": "embeddings.token_type_embeddings.weight",
              "token_embd_norm.weight": "embeddings.LayerNorm.weight",
              "token_embd_norm.bias": "embeddings.LayerNorm.bias"},
 }
+_GPT2_BLOCK = ("h", {"attn_norm": "ln_1", "attn_qkv": "attn.c_attn", "attn_output": "attn.c_proj", "ffn_norm": "ln_2",
+                     "ffn_up": "mlp.c_fc", "ffn_down": "mlp.c_proj"})
 _BLOCK = {
-    "gpt2": ("h", {"attn_norm": "ln_1", "attn_qkv": "attn.c_attn", "attn_output": "attn.c_proj", "ffn_norm": "ln_2",
-                   "ffn_up": "mlp.c_fc", "ffn_down": "mlp.c_proj"}),
+    "gpt2": _GPT2_BLOCK, "starcoder": _GPT2_BLOCK,
     "bert": ("encoder.layer", {"attn_q": "attention.self.query", "attn_k": "attention.self.key",
                                "attn_v": "attention.self.value", "attn_output": "attention.output.dense",
                                "attn_output_norm": "attention.output.LayerNorm", "ffn_up": "intermediate.dense",
@@ -53,7 +63,7 @@ CONV1D = (".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".ml
 
 
 def learned_hf_name(arch: str, gguf_name: str) -> str | None:
-    """The Hugging Face name of a `gpt2` / `bert` GGUF tensor (without the model prefix), or None."""
+    """The Hugging Face name of a `gpt2` / `bert` / `starcoder` GGUF tensor (without the model prefix), or None."""
     return mapped_name(gguf_name, _TOP[arch], *_BLOCK[arch])
 
 
@@ -82,7 +92,8 @@ def _table(header: Header, name: str, d: int, where: str) -> int:
 
 
 def learned_config(header: Header, arch: str, where: str) -> dict:
-    """A transformers-style config.json dict (GPT2Config / BertConfig keys) for a `gpt2` / `bert` GGUF."""
+    """A transformers-style config.json dict (GPT2Config / BertConfig / GPTBigCodeConfig keys) for a `gpt2` / `bert`
+    / `starcoder` GGUF."""
     f = header.fields
     d = meta_int(f, f"{arch}.embedding_length", where)
     heads = meta_int(f, f"{arch}.attention.head_count", where)
@@ -97,6 +108,15 @@ def learned_config(header: Header, arch: str, where: str) -> dict:
         config = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": d, "n_head": heads,
                   "n_layer": layers, "n_inner": ffn, "n_positions": rows, "n_ctx": context, "vocab_size": vocab,
                   "layer_norm_epsilon": eps, "activation_function": "gelu_new",
+                  "tie_word_embeddings": "output.weight" not in header.tensors}
+    elif arch == "starcoder":        # (context_length is llama.cpp's n_ctx_train: required, the table's rows)
+        kv = meta_int(f, "starcoder.attention.head_count_kv", where, default=heads)
+        require(kv == 1, "%1: metadata starcoder.attention.head_count_kv is %2; llama.cpp's converter writes 1 "
+                "(multi_query), and a file of other kv heads is not a GPT-BigCode that transformers runs", where, kv)
+        config = {"model_type": "gpt_bigcode", "architectures": ["GPTBigCodeForCausalLM"], "n_embd": d,
+                  "n_head": heads, "n_layer": layers, "n_inner": ffn, "multi_query": True, "vocab_size": vocab,
+                  "n_positions": meta_int(f, "starcoder.context_length", where), "layer_norm_epsilon": eps,
+                  "activation_function": "gelu_pytorch_tanh",
                   "tie_word_embeddings": "output.weight" not in header.tensors}
     else:
         types = _table(header, "token_types.weight", d, where)
@@ -114,10 +134,13 @@ def learned_config(header: Header, arch: str, where: str) -> dict:
 
 def check_learned_layer0(header: Header, config: dict, where: str) -> None:
     """The tables X and layer 0's q/k read exist with the shapes the config implies (GGUF ne = (in, out))."""
-    if config["model_type"] == "gpt2":
+    if config["model_type"] in ("gpt2", "gpt_bigcode"):
         d = config["n_embd"]
+        rows = 3 * d if config["model_type"] == "gpt2" else d + 2 * (d // config["n_head"])   # (one kv head)
         want = {"blk.0.attn_norm.weight": (d,), "blk.0.attn_norm.bias": (d,),
-                "blk.0.attn_qkv.weight": (d, 3 * d), "blk.0.attn_qkv.bias": (3 * d,)}
+                "blk.0.attn_qkv.weight": (d, rows), "blk.0.attn_qkv.bias": (rows,)}
+        if config["model_type"] == "gpt_bigcode":                  # starcoder.cpp: {n_embd, n_ctx_train}
+            want["position_embd.weight"] = (d, config["n_positions"])
     else:
         d = config["hidden_size"]
         want = {"token_embd_norm.weight": (d,), "token_embd_norm.bias": (d,),
