@@ -188,3 +188,27 @@ def test_a_truncated_file_is_refused_in_one_line(tmp_path):
             model.layer0_qk(model.tokenize(TEXT).ids)
             model.positions()
     assert "\n" not in str(info.value) and str(path) in str(info.value)
+
+
+def test_the_cli_reads_the_file_as_its_folder(written, capsys, tmp_path):
+    """`tokens --model F.gguf`, `export input`, `export learned-pe` and `export qk` (nothing turned: q = q_plain)
+    on the file give what its folder gives (Q8_0: what the file holds)."""
+    import json
+
+    from explorer.commands.cli import main
+
+    qtype, _, model, hf, _ = written
+    path, text = str(model.path), "the cat sat, 中国 42"
+    assert main(["tokens", text, "--model", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ids"] == hf.tokenize(text).ids.tolist()
+    assert main(["export", "learned-pe", "--model", path, "-o", str(tmp_path / "p.npy")]) == 0
+    close(np.load(tmp_path / "p.npy"), model.positions())
+    assert main(["export", "input", "--model", path, "--text", text, "-o", str(tmp_path / "x.npy")]) == 0
+    assert main(["export", "qk", "--model", path, "--text", text, "-o", str(tmp_path / "qk.npz")]) == 0
+    qk = np.load(tmp_path / "qk.npz")
+    np.testing.assert_array_equal(qk["q"], qk["q_plain"])
+    assert qk["q"].shape[0] == 4 and not qk["kv_head"].any()                   # four q heads read kv head 0
+    if qtype == "F16":
+        ids = hf.tokenize(text).ids
+        close(np.load(tmp_path / "x.npy"), hf.input_x(ids))
+        close(qk["logits"], hf.layer0_qk(ids).logits)
