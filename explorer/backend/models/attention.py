@@ -1,25 +1,23 @@
 """A layer's q and k per head from its input X, rotated with RoPE as Hugging Face Llama does, and logits.
 
-Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX /
-Phi / StableLM, OLMo's without weight or bias, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w)
-RMSNorm, none for post-LN BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn:
-x @ W + b with W (d, 3d); Phi-3's fused qkv_proj rows, a Phi-2 GGUF's attn_qkv and GPT-BigCode's multi-query
-nn.Linear c_attn (explorer.backend.models.gpt_bigcode): whole q, k, v blocks; GPT-NeoX's fused
-query_key_value, q, k and v rows head by head (GPT-BigCode's without multi_query too); OLMo's clamped to
-+-clip_qkv), OLMo 2's RMSNorms over all of
-q's and all of k's channels, Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms;
-StableLM's: a LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like
-repeat_kv), then RoPE with rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim
-channels of each head (a llama.cpp llama file with fewer rotated channels than head_dim: channel i with
-i + head_dim/2, as ggml rotates its rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE
-(Gemma 3: its layer type's; DeepSeek's MLA, explorer.backend.models.mla: q and k from its latent path, the
-rotation on each head's last rope channels). Every norm and bias read must have exactly its width. Logits: q·k /
-sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for Gemma 2/3 (Granite: x attention_multiplier, kept as
-the score scalar attention_multiplier^-2; DeepSeek: x mscale², as head_dim / mscale⁴), then Gemma 2's soft cap
-(BLOOM, MPT, Falcon: each head's ALiBi bias slope · (n − m) on the logits, not on the plain ones; Falcon's
-made in bfloat16, models.alibi_family). The layer's sliding window
-(explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that
-no key fills) come with them. Shapes: heads first.
+Steps as transformers runs them: the family's input norm (LayerNorm for GPT-2 / pre-LN OPT / GPT-NeoX / Phi /
+StableLM, OLMo's without weight or bias, RMSNorm for Llama / Mistral / Qwen / Phi-3, Gemma's (1 + w) RMSNorm, none
+for post-LN BERT and OLMo 2), the projections with their biases (GPT-2's fused Conv1D c_attn: x @ W + b with W (d,
+3d); Phi-3's fused qkv_proj rows, a Phi-2 GGUF's attn_qkv and GPT-BigCode's multi-query nn.Linear c_attn
+(explorer.backend.models.gpt_bigcode): whole q, k, v blocks; GPT-NeoX's fused query_key_value, q, k and v rows head
+by head (GPT-BigCode's without multi_query too); OLMo's clamped to +-clip_qkv), OLMo 2's RMSNorms over all of q's
+and all of k's channels, Qwen3's and Gemma 3's per-head q_norm / k_norm (Phi's qk_layernorm: LayerNorms; StableLM's:
+a LayerNorm of each head's own, without bias), kv heads repeated onto q heads (GQA, like repeat_kv), then RoPE with
+rotate-half pairing (channel i turns with channel i + rot/2) on the first rope_dim channels of each head (a
+llama.cpp llama file with fewer rotated channels than head_dim: channel i with i + head_dim/2, as ggml rotates its
+rows; GPT-J: neighbours 2i and 2i + 1), with the layer's own RoPE (Gemma 3: its layer type's; DeepSeek's MLA,
+explorer.backend.models.mla: q and k from its latent path, the rotation on each head's last rope channels). Every
+norm and bias read must have exactly its width. Logits: q·k / sqrt(head_dim), or / sqrt(query_pre_attn_scalar) for
+Gemma 2/3 (Granite: x attention_multiplier, kept as the score scalar attention_multiplier^-2; DeepSeek: x mscale²,
+as head_dim / mscale⁴), then Gemma 2's soft cap (BLOOM, MPT, Falcon: each head's ALiBi bias slope · (n − m) on the
+logits, not on the plain ones; Falcon's made in bfloat16, models.alibi_family). The layer's sliding window
+(explorer.backend.models.layer_attention) and GPT-OSS's sink logit per head (self_attn.sinks, a softmax slot that no
+key fills) come with them. Shapes: heads first.
 """
 
 from __future__ import annotations
