@@ -23,7 +23,7 @@ from explorer.errors import InputError
 from tests import gguf_fixtures as fx
 from tests import gguf_learned_writer as lw
 from tests import models_helpers as mh
-from tests.test_gguf_smollm3 import damaged, refused_in_one_line, without_field
+from tests.test_gguf_smollm3 import _reshaped, _without, damaged, refused_in_one_line, without_field
 
 gguf = pytest.importorskip("gguf")
 pytest.importorskip("transformers")
@@ -130,16 +130,6 @@ def test_tokenizer_ids_equal_the_original(written):
 def _header(tmp_path):
     _write(tmp_path)
     return fx.header_of(tmp_path / "m.gguf")
-
-
-def _reshaped(header, name, ne):
-    import dataclasses
-
-    return dict(header.tensors, **{name: dataclasses.replace(header.tensors[name], ne=ne)})
-
-
-def _without(header, name):
-    return {k: v for k, v in header.tensors.items() if k != name}
 
 
 @pytest.mark.parametrize("fields, tensors, says", [
