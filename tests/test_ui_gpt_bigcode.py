@@ -1,8 +1,11 @@
 """An opened GPT-BigCode (StarCoder) `starcoder` GGUF file in the real window: the Tokens view shows its real tokens,
 wte rows + wpe = X as transformers' first block receives it, the Learned view its own position table, and the Real
-RoPE view says it has learned positions (as for GPT-2)."""
+RoPE view its own layer 0: the attention weights of X with the position rows and without them (wpe zeroed) equal
+transformers'."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,7 +16,7 @@ from tests.test_ui_models import open_and_wait, show
 
 pytest.importorskip("gguf")
 pytest.importorskip("transformers")
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 TEXT = "the cat sat on the mat, 12 dogs"        # (fewer tokens than the file's 48 positions)
 
 
@@ -33,5 +36,16 @@ def test_a_starcoder_file_in_the_window(window, tmp_path):
     np.testing.assert_allclose(r.x, mh.capture(torch_model, "gpt_bigcode", ids)["x"], atol=1e-5)
     learned = show(window, "learned").result
     np.testing.assert_allclose(learned.learned, wpe, atol=1e-6)                # (48, 64): its own table
-    qk = show(window, "qk").result
-    assert "learned positions" in (qk.note or qk.error)
+    view = show(window, "qk")                 # its own layer 0, from X with and without the position rows
+    qk = view.result
+    assert qk.learned and not qk.note and not qk.error and qk.tokens == tuple(t.text for t in r.tokens)
+    assert "learned positions" in view.readout.text() and not view.note.isVisible()
+    with torch.no_grad():
+        ids_t = torch.as_tensor([ids])
+        with_rows = torch_model(input_ids=ids_t, output_attentions=True).attentions[0][0].numpy()
+        torch_model.transformer.wpe.weight.zero_()
+        without = torch_model(input_ids=ids_t, output_attentions=True).attentions[0][0].numpy()
+    for logits, ref in ((qk.logits, with_rows), (qk.logits_plain, without)):
+        got = mh.attention_of(SimpleNamespace(logits=logits, window=None, chunk=None, sinks=None))
+        np.testing.assert_allclose(got, ref, atol=1e-5)
+    assert not np.allclose(with_rows, without, atol=1e-3)          # (the position rows change the weights)

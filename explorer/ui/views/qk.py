@@ -61,9 +61,17 @@ class QkView(Retranslatable, PanelView):
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
-    def _explain_text(self, alibi: bool) -> str:
-        """The view's explanation: RoPE's, or an ALiBi model's (BLOOM, MPT, Falcon: a bias per head, nothing turned)."""
-        if alibi:
+    def _explain_text(self, kind: str) -> str:
+        """The view's explanation: RoPE's, an ALiBi model's (BLOOM, MPT, Falcon: a bias per head, nothing turned) or
+        a learned-position model's (GPT-2, BERT, OPT: the position rows are in X, nothing turned)."""
+        if kind == "learned":
+            return self.tr(
+                "A real model's first layer: x_m (the input X of the Tokens view) is the token's row plus the "
+                "model's learned position row P[m]; it goes through the input norm, where the model has one, and "
+                "W_q, W_k. Nothing turns q or k: the position is inside x itself, so the logit q(m)·k(n)/√head_dim "
+                "(or the model's own scale) depends on m and n, not only on m − n. Without the position rows, the "
+                "same weights see no position at all.")
+        if kind == "alibi":
             return self.tr(
                 "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and "
                 "W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each "
@@ -77,20 +85,23 @@ class QkView(Retranslatable, PanelView):
             "q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, "
             "the same weights see no position at all.")
 
-    def _legend_text(self, alibi: bool) -> None:
-        """The distance chart's legend: with / without RoPE's rotation, or an ALiBi model's bias."""
+    def _legend_text(self, kind: str) -> None:
+        """The distance chart's legend: with / without RoPE's rotation, an ALiBi model's bias or a learned-position
+        model's position rows."""
         legend = self.dist.legend
         if legend is not None:
             for sample, label in legend.items:
                 with_it = sample.item is self.curve_rot
                 text = ((self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
-                        if alibi else self.tr("with RoPE") if with_it else self.tr("without rotation"))
+                        if kind == "alibi" else
+                        (self.tr("with the position rows") if with_it else self.tr("without the position rows"))
+                        if kind == "learned" else self.tr("with RoPE") if with_it else self.tr("without rotation"))
                 if label.text != text:        # (each draw calls this: a LabelItem's setText re-lays out)
                     label.setText(text)
 
     def retranslate_ui(self) -> None:
-        alibi = self.result is not None and not self.result.error and self.result.alibi
-        self.explain.setText(self._explain_text(alibi))
+        kind = _kind(self.result) if self.result is not None and not self.result.error else "rope"
+        self.explain.setText(self._explain_text(kind))
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self._causal_text(None))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
@@ -104,7 +115,7 @@ class QkView(Retranslatable, PanelView):
             panel.plot.setLabel("bottom", x)
             panel.plot.setLabel("left", y)
         self.dist.setLabel("left", self.tr("mean logit"))
-        self._legend_text(alibi)
+        self._legend_text(kind)
         if self.result is not None:
             self.draw(self.result)
 
@@ -118,16 +129,13 @@ class QkView(Retranslatable, PanelView):
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
-            self.explain.setText(self._explain_text(False))
-            self._legend_text(False)
+            self.explain.setText(self._explain_text("rope"))
+            self._legend_text("rope")
             self.causal_box.setText(self._causal_text(None))
             self.set_readout(" ")
             return
         self.note.setVisible(bool(r.note))
-        if r.note_kind == "learned":
-            self.note.setText(fill(self.tr("%1 has learned positions, no RoPE: showing SmolLM2-135M instead."),
-                                   r.requested))
-        elif r.note_kind == "failed":
+        if r.note_kind == "failed":
             self.note.setText(fill(self.tr("%1 could not be read: showing SmolLM2-135M instead. (%2)"), r.requested,
                                    localized(r.reason, current_language())))
         else:
@@ -137,7 +145,12 @@ class QkView(Retranslatable, PanelView):
             warning = html.escape(localized(r.warning, current_language()))
             self.note.setText(f'<b style="color:#a33">{warning}</b>' + (f"<br>{plain}" if plain else ""))
             self.note.show()
-        self.causal_box.setText(self._causal_text(r.window, r.chunk))
+        self.causal_box.setText(self._causal_text(r.window, r.chunk) if not r.encoder else
+                                self.tr("nothing masked: an encoder's every query reads every key"))
+        self.causal_box.setEnabled(not r.encoder)
+        self.causal_box.blockSignals(True)              # an encoder: shown unticked, the State's choice kept for
+        self.causal_box.setChecked(r.masked)            # the next decoder
+        self.causal_box.blockSignals(False)
         self.quiet_range(self.head_box, self.head_box.minimum(), max(r.n_heads - 1, 0))
         self.quiet_set(self.head_box, r.head)
         h, n, hd = r.head, r.n_shown, r.head_dim
@@ -150,8 +163,9 @@ class QkView(Retranslatable, PanelView):
             info += " · " + fill(self.tr("sink logit %1"), f"{float(r.sinks[h]):+.3f}")
         if r.alibi:                 # BLOOM: this head's ALiBi slope
             info += " · " + fill(self.tr("ALiBi slope %1"), f"{float(r.slopes[h]):.4g}")
-        self.explain.setText(self._explain_text(r.alibi))
-        self._legend_text(r.alibi)
+        kind = _kind(r)
+        self.explain.setText(self._explain_text(kind))
+        self._legend_text(kind)
         self.head_info.setText(info)
         self.head_info.setToolTip(self.tr(
             "The sink logit is a learned score of no key: each query's softmax weighs it beside the logits, so "
@@ -168,24 +182,30 @@ class QkView(Retranslatable, PanelView):
             set_extent(panel.plot, (-0.5, w - 0.5), (-0.5, max(n, 1) - 0.5))
         for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
-        set_title(self.q_img.plot, fill(self.tr("q(m), head %1 (ALiBi: not rotated)") if r.alibi else
-                                        self.tr("q(m) after RoPE, head %1"), str(h)), size="9pt")
-        set_title(self.k_img.plot, self.tr("k(n) (ALiBi: not rotated)") if r.alibi else self.tr("k(n) after RoPE"),
+        set_title(self.q_img.plot, fill(self.tr("q(m), head %1 (ALiBi: not rotated)") if kind == "alibi" else
+                                        self.tr("q(m), head %1 (learned positions: not rotated)")
+                                        if kind == "learned" else self.tr("q(m) after RoPE, head %1"), str(h)),
                   size="9pt")
+        set_title(self.k_img.plot, self.tr("k(n) (ALiBi: not rotated)") if kind == "alibi" else
+                  self.tr("k(n) (learned positions: not rotated)") if kind == "learned" else
+                  self.tr("k(n) after RoPE"), size="9pt")
         root = f"{r.score_scalar:g}"     # head_dim, Gemma 2/3's query_pre_attn_scalar, Granite's multiplier^-2
-        title = (fill(self.tr("logits q(m)·k(n)/√%1 + ALiBi bias"), root) if r.alibi else
+        score = "q(m)·k(n)" if r.score_scalar == 1.0 else f"q(m)·k(n)/√{root}"    # (GPT-Neo: not scaled)
+        title = (fill(self.tr("logits q(m)·k(n)/√%1 + ALiBi bias"), root) if kind == "alibi" else
+                 fill(self.tr("logits %1, positions in x"), score) if kind == "learned" else
                  fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
                  fill(self.tr("logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE"), root, f"{r.softcap:g}"))
         set_title(self.rot_img.plot, title, size="9pt")
-        set_title(self.plain_img.plot, self.tr("the same without the ALiBi bias") if r.alibi
-                  else self.tr("the same without rotation"), size="9pt")
+        set_title(self.plain_img.plot, self.tr("the same without the ALiBi bias") if kind == "alibi" else
+                  self.tr("the same weights without the position rows") if kind == "learned" else
+                  self.tr("the same without rotation"), size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
         reach = min(r.window or n, r.chunk or n)                       # m - n below it can be read
-        seen = slice(max(n - 1, 0) if r.state.causal else 0,           # causal: m - n >= 0 only, and
-                     n - 1 + reach if r.state.causal else None)        # < the sliding window or chunk
+        seen = slice(max(n - 1, 0) if r.masked else 0,           # causal: m - n >= 0 only, and
+                     n - 1 + reach if r.masked else None)        # < the sliding window or chunk
         distance = r.distance[seen]
-        rot, plain = ((r.by_distance_read, r.by_distance_plain_read) if r.state.causal else  # the pairs read
+        rot, plain = ((r.by_distance_read, r.by_distance_plain_read) if r.masked else  # the pairs read
                       (r.by_distance, r.by_distance_plain))               # (a chunk's cut is one of pairs)
         self.curve_rot.setData(distance, rot[h][seen])
         set_pen(self.curve_rot, self.pen(PALETTE[0]))
@@ -214,7 +234,11 @@ class QkView(Retranslatable, PanelView):
         if r.nope_layers:                              # layer 0 turns; these do not (EXAONE 4.0's full ones)
             rope += fill(self.tr("; no RoPE in layer %1") if len(r.nope_layers) == 1 else
                          self.tr("; no RoPE in layers %1"), layer_list(r.nope_layers))
-        if r.alibi:
+        if kind == "learned":
+            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
+                                  r.model_name, str(r.n_heads), str(hd), shown))
+            return
+        if kind == "alibi":
             self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"),
                                   r.model_name, str(r.n_heads), str(hd), f"{float(r.slopes.max()):.4g}",
                                   f"{float(r.slopes.min()):.4g}", shown))      # (6 heads: 1/2 is the 5th)
@@ -244,16 +268,23 @@ class QkView(Retranslatable, PanelView):
                 h = r.head
                 text = fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, "
                                     "%7 without") if r.alibi else
+                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position "
+                                    "rows, %7 without") if r.learned else
                             self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
                                     "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k),
                             f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}")
-                if r.state.causal and k > m:
+                if r.masked and k > m:
                     text += " " + self.tr("(masked: the key comes after the query)")
-                elif r.state.causal and r.window is not None and m - k >= r.window:
+                elif r.masked and r.window is not None and m - k >= r.window:
                     text += " " + fill(self.tr("(masked: the key is %1 or more tokens back, outside layer 0's "
                                                "sliding window)"), f"{r.window:,}")
-                elif r.state.causal and r.chunk is not None and k // r.chunk != m // r.chunk:
+                elif r.masked and r.chunk is not None and k // r.chunk != m // r.chunk:
                     text += " " + fill(self.tr("(masked: the key is in an earlier chunk of %1 tokens than the "
                                                "query)"), f"{r.chunk:,}")
                 self.set_readout(text)
                 return
+
+
+def _kind(r) -> str:
+    """How the shown model puts position into attention: "rope", "alibi" (a bias) or "learned" (rows in X)."""
+    return "alibi" if r.alibi else "learned" if r.learned else "rope"
