@@ -146,9 +146,9 @@ def test_a_lesson_started_beside_the_panel_under_the_view_leaves_it_its_lines(qt
 
 
 def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settings):
-    """F11 at 1280 x 800 (the control panel hidden, 1.5x): the panel under the view kept its 1x
+    """F11 at 1280 x 1024 (the control panel hidden, 1.5x): the panel under the view kept its 1x
     height, 4 of its larger lines shown; after F11 it kept whatever height it had there."""
-    with window_in("en", settings) as win:
+    with window_in("en", settings, size=(1280, 1024)) as win:
         dock = win.lecture.formula_dock
         win.lecture.formula_action.trigger()
         qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
@@ -171,6 +171,31 @@ def test_under_the_view_the_panel_follows_the_scale_there_and_back(qtbot, settin
         win.presenter.set_scale(1.0)
         win.dock.show()
         qtbot.waitUntil(lambda: abs(dock.height() - at_1x) <= 4 and full_names_shown(win), timeout=3000)
+
+
+def test_in_f11_at_1280_x_800_the_panel_leaves_the_view_its_height(qtbot, settings):
+    """F11 at 1280 x 800 in English: under the view, the 1.5x panel left the views ~450 px, and the Learned,
+    RoPE, Offset and Real RoPE plots were squeezed to a few pixels; it goes beside the view there (some tab
+    names cut instead, the bar scrolls), and under it again at 1x, every name whole."""
+    from explorer.ui.formula_place import VIEW_ROOM
+
+    with window_in("en", settings) as win:
+        dock = win.lecture.formula_dock
+        win.lecture.formula_action.trigger()
+        qtbot.waitUntil(lambda: dock.isVisible() and full_names_shown(win), timeout=3000)
+        assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+        assert win.height() - dock.placer.bottom_height() >= VIEW_ROOM
+        win.dock.hide()                          # what F11 does
+        win.presenter.set_scale(1.5)
+        qtbot.waitUntil(lambda: win.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea, timeout=3000)
+        view = win.views["learned"]
+        win.tabs.setCurrentIndex(list(win.views).index("learned"))
+        win.controller.wait_idle()
+        qtbot.waitUntil(lambda: view.height() > 0.8 * win.height(), timeout=3000)   # (under it: ~0.6)
+        win.presenter.set_scale(1.0)
+        win.dock.show()
+        qtbot.waitUntil(lambda: win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+                        and full_names_shown(win), timeout=3000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

@@ -4,7 +4,9 @@ view, else under the view, so that a 1280-px window shows each tab's whole name.
 At 1280 x 800 in English the control panel (325 px), the formula panel beside the view (328 px) and the
 tab bar's full names (861 px) need ~1530 px: the names were cut to "Heat…", "Simi…", "Lear…" and the
 last tabs scrolled. Under the view the panel takes height instead of width; wide windows (1920) and
-Chinese at 1280 (shorter names) keep it on the right, as before."""
+Chinese at 1280 (shorter names) keep it on the right, as before. It goes under the view only where the
+window keeps VIEW_ROOM x the presentation scale of height beside it: in F11 at 1280 x 800 (1.5x) it stays
+on the right, names cut, since under the view it left the plots a few pixels high."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 FORMULA_LINES = 6          # under the view the panel shows about this many formula lines, unscrolled
 MOST_OF_HEIGHT = 0.3       # ... and takes no more than this share of the window's height
+VIEW_ROOM = 420            # px of the window's height (x the presentation scale) left to the rest with the panel under
 
 
 class FormulaPlacer(QObject):
@@ -99,10 +102,15 @@ class FormulaPlacer(QObject):
 
     def wanted_area(self) -> Qt.DockWidgetArea:
         """Right when the tab bar's whole names fit beside the panel, or fit nowhere (then the bar
-        scrolls, as before); under the view when only there they fit."""
+        scrolls, as before); under the view when only there they fit and the view keeps its room there
+        (VIEW_ROOM x the presentation scale: in F11 at 1280 x 800 the panel under the view left the Learned,
+        RoPE and Offset views' plots a few pixels high; beside it, some tab names are cut instead)."""
         need = self.window.tabs.tabBar().sizeHint().width()      # every tab with its whole name
         right, under = self.rooms()
-        return BOTTOM if right < need <= under else RIGHT
+        if not right < need <= under:
+            return RIGHT
+        room = self.window.height() - self.bottom_height()
+        return BOTTOM if room >= VIEW_ROOM * self.window.presenter.scale else RIGHT
 
     def place(self) -> None:
         w, dock = self.window, self.dock
