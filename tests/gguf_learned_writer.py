@@ -5,8 +5,9 @@ Mirrors ggml-org/llama.cpp conversion/gpt2.py (`GPT2Model`), conversion/bert.py 
 conversion/starcoder.py (`StarCoderModel`) and conversion/base.py (`TextModel.set_gguf_parameters`,
 `get_vocab_base`, `_set_vocab_gpt2`): tensor names by gguf's own TensorNameMap, GPT-2's `.attn.bias` dropped and
 its Conv1D weights (c_attn, c_proj, c_fc) transposed, BERT's `bert.` prefix, pooler and cls heads dropped; the
-vocabulary in id order with [PAD{i}] (UNUSED) for ids the tokenizer lacks, CONTROL for special added tokens; BERT's respelled with the phantom space (`phantom` below);
-merges and special token ids / add_*_token flags by gguf.SpecialVocab from the saved Hugging Face folder.
+vocabulary in id order with [PAD{i}] (UNUSED) for ids the tokenizer lacks, CONTROL for special added tokens;
+BERT's respelled with the phantom space (`phantom` below); merges and special token ids / add_*_token flags by
+gguf.SpecialVocab from the saved Hugging Face folder.
 2-D tensors F16 or Q8_0 (a width that is no multiple of 32 falls back to F16); 1-D tensors F32; position_embd and
 token_types F32 as the converter keeps them, unless `quantize_tables` (a file quantized afterwards).
 """

@@ -133,7 +133,8 @@ def _header(tmp_path):
 
 
 @pytest.mark.parametrize("fields, tensors, says", [
-    (None, lambda h: _without(h, "position_embd.weight"), r"tensor position_embd\.weight is missing or not \(rows, 64\)"),
+    (None, lambda h: _without(h, "position_embd.weight"),
+     r"tensor position_embd\.weight is missing or not \(rows, 64\)"),
     (None, lambda h: _reshaped(h, "position_embd.weight", (64, 40)),       # llama.cpp: {n_embd, n_ctx_train}
      r"tensor position_embd\.weight has shape \[64, 40\], expected \[64, 48\]"),
     (None, lambda h: _reshaped(h, "blk.0.attn_qkv.weight", (64, 192)),     # GPT-2's (or multi_query false's) rows
