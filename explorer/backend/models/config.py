@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 from explorer.backend.models import gemma_config, qwen_vl
 from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.falcon import falcon_fields, falcon_position
+from explorer.backend.models.gpt_bigcode import bigcode_fields
 from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
 from explorer.backend.models.mpt import mpt_fields
-from explorer.backend.models.gpt_bigcode import bigcode_fields
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
@@ -29,6 +29,10 @@ from explorer.backend.models.ministral3 import with_class_rope
 from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
+
+# the model types whose config.json keys and class defaults their own module reads (ModelConfig's common fields)
+OWN_FIELDS = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields, "gpt_neo": gpt_neo_fields,
+              "gpt_bigcode": bigcode_fields}
 
 
 @dataclass(frozen=True)
@@ -199,8 +203,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     dtype = cfg.get("dtype") or cfg.get("torch_dtype") or "float32"
     dtype = dtype if dtype in DTYPES else "float32"
     offset, padding_idx = 0, None
-    if model_type == "gpt_bigcode":                # GPTBigCodeConfig's names and defaults (models.gpt_bigcode)
-        common = bigcode_fields(cfg)
+    if model_type in OWN_FIELDS:                   # their classes' names and defaults (models.bloom, mpt, ...)
+        common = OWN_FIELDS[model_type](cfg)
         d, heads = common["d_model"], common["n_heads"]
     elif family in ("gpt2", "gptj"):
         # GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
@@ -217,10 +221,6 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
             cfg = {**cfg, "rope_parameters": gptj_rope(cfg, d, heads)}
     elif family == "distilbert":                       # dim, n_layers, n_heads; LayerNorm eps 1e-12, fixed
         d, heads, common = distilbert_common(cfg)
-    elif family in ("bloom", "mpt", "falcon", "gpt_neo"):   # their classes' names and defaults (models.bloom, ...)
-        common = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields,
-                  "gpt_neo": gpt_neo_fields}[family](cfg)
-        d, heads = common["d_model"], common["n_heads"]
     elif family in ("bert", "opt"):
         d, layers, heads = (_int(cfg, "hidden_size"), _int(cfg, "num_hidden_layers"), _int(cfg, "num_attention_heads"))
         offset, padding_idx = bert_positions(cfg, model_type, _int(cfg, "max_position_embeddings")) if (
