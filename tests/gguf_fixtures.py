@@ -188,6 +188,16 @@ def header_of(path):
         return read_header(fh, path.stat().st_size, str(path))
 
 
+def same_tensors(ours, theirs, exact: bool, left_out=()) -> None:
+    """A GGUF file's tensors (`ours`, a TensorReader) have its folder's names (but `left_out`, which the converter
+    drops) and shapes, and with `exact` (an F16 file: the folder's float16-exact weights) its values."""
+    assert set(ours.names()) == set(theirs.names()) - set(left_out)
+    for name in ours.names():
+        assert ours.shape(name) == theirs.shape(name), name
+        if exact:
+            np.testing.assert_array_equal(ours.read(name), theirs.read(name), err_msg=name)
+
+
 def opened_refused(path, match: str = ""):
     """open_model(path) raises an InputError whose message is one line that starts with the file's path and ends
     with `match`, and reads in one line of Chinese too; that InputError."""

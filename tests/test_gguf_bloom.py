@@ -57,11 +57,7 @@ def test_every_tensor_reads_as_the_folder_has_it(written):
     """Names and shapes equal the folder's; F16 values exactly (the converter's q; k; v rows put back per head)."""
     qtype, torch_model, model, hf, stored = written
     ours, theirs = model.tensors, hf.tensors
-    assert set(ours.names()) == set(theirs.names())
-    for name in ours.names():
-        assert ours.shape(name) == theirs.shape(name), name
-        if qtype == "F16":
-            np.testing.assert_array_equal(ours.read(name), theirs.read(name), err_msg=name)
+    fx.same_tensors(ours, theirs, qtype == "F16")
     heads, qkv = model.config.n_heads, "h.1.self_attention.query_key_value."
     back = stored["blk.1.attn_qkv.weight"].reshape(3, heads, 8, -1).swapaxes(0, 1).reshape(-1, 8 * heads)
     np.testing.assert_array_equal(ours.read(qkv + "weight"), back)

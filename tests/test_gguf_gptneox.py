@@ -86,11 +86,8 @@ def test_every_tensor_reads_as_the_folder_has_it(written):
     put back head by head, read whole or by rows."""
     qtype, torch_model, model, hf, stored = written
     ours, theirs = model.tensors, hf.tensors
-    assert set(ours.names()) == set(theirs.names()) and "embed_out.weight" in ours.names()
-    for name in ours.names():
-        assert ours.shape(name) == theirs.shape(name), name
-        if qtype == "F16":
-            np.testing.assert_array_equal(ours.read(name), theirs.read(name), err_msg=name)
+    fx.same_tensors(ours, theirs, qtype == "F16")
+    assert "embed_out.weight" in ours.names()
     heads, qkv = model.config.n_heads, "layers.1.attention.query_key_value."
     for kind in ("weight", "bias"):
         raw = stored[f"blk.1.attn_qkv.{kind}"]

@@ -61,11 +61,7 @@ def test_every_tensor_reads_as_the_folder_has_it(written):
     """Names and shapes equal the folder's; F16 values exactly (Wqkv as stored: no reorder)."""
     qtype, _, model, hf, stored = written
     ours, theirs = model.tensors, hf.tensors
-    assert set(ours.names()) == set(theirs.names())
-    for name in ours.names():
-        assert ours.shape(name) == theirs.shape(name), name
-        if qtype == "F16":
-            np.testing.assert_array_equal(ours.read(name), theirs.read(name), err_msg=name)
+    fx.same_tensors(ours, theirs, qtype == "F16")
     np.testing.assert_array_equal(ours.read("blocks.1.attn.Wqkv.weight"), stored["blk.1.attn_qkv.weight"])
     np.testing.assert_array_equal(ours.rows("blocks.1.attn.Wqkv.weight", [0, 9, 95, 9]),
                                   stored["blk.1.attn_qkv.weight"][[0, 9, 95, 9]])

@@ -90,11 +90,7 @@ def test_every_tensor_reads_as_the_folder_has_it(written):
     """Names and shapes equal the folder's; F16 values exactly (c_attn as stored: an nn.Linear, not transposed)."""
     qtype, _, model, hf, stored = written
     ours, theirs = model.tensors, hf.tensors
-    assert set(ours.names()) == set(theirs.names())
-    for name in ours.names():
-        assert ours.shape(name) == theirs.shape(name), name
-        if qtype == "F16":
-            np.testing.assert_array_equal(ours.read(name), theirs.read(name), err_msg=name)
+    fx.same_tensors(ours, theirs, qtype == "F16")
     qkv = ours.read("h.1.attn.c_attn.weight")                                    # (64 + 2 x 16, 64)
     assert qkv.shape == (96, 64)
     np.testing.assert_array_equal(qkv, stored["blk.1.attn_qkv.weight"])
