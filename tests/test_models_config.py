@@ -283,3 +283,19 @@ def test_phi3_refuses_the_rope_types_its_config_class_refuses(rope_type, extra):
     assert cfg.rope_refusal == (f"config.json: Phi-3's rope type must be default or longrope, not {rope_type} "
                                 f"(transformers' Phi3Config refuses it)")
 
+
+
+@pytest.mark.parametrize("both", [True, False])
+def test_gpt2s_other_key_names_win_as_gpt2_config_maps_them(both):
+    """GPT2Config's attribute_map makes hidden_size, num_attention_heads, num_hidden_layers and
+    max_position_embeddings other names of n_embd, n_head, n_layer and n_positions, set after them (they win where
+    config.json has both); the app read n_embd and its kin alone."""
+    import transformers as tf
+
+    renamed = {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1, "max_position_embeddings": 20}
+    old = {"n_embd": 64, "n_head": 4, "n_layer": 3, "n_positions": 10} if both else {}
+    given = {**old, **renamed, "vocab_size": 99}
+    want = tf.GPT2Config(**given)
+    cfg = model_config({"model_type": "gpt2", **given})
+    assert (cfg.d_model, cfg.n_heads, cfg.n_layers, cfg.max_positions) == (
+        want.n_embd, want.n_head, want.n_layer, want.n_positions) == (32, 2, 1, 20)

@@ -207,10 +207,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         common = OWN_FIELDS[model_type](cfg)
         d, heads = common["d_model"], common["n_heads"]
     elif family in ("gpt2", "gptj"):
-        # GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
+        # GPT2Config's and GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
         # max_position_embeddings are other names of these, set after them (they win)
-        alias = ("hidden_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings") if (
-            family == "gptj") else (None,) * 4
+        alias = ("hidden_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings")
         d, layers, heads = (_aliased(cfg, alias[0], "n_embd"), _aliased(cfg, alias[1], "n_layer"),
                             _aliased(cfg, alias[2], "n_head"))
         common = {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads,
