@@ -228,7 +228,7 @@ class CheckActions(QObject):
         self._close_dialog()
         self.window.statusBar().showMessage(" ".join(text.split()), 10000)
 
-    def wait_idle(self, timeout_ms: int = 30000) -> bool:
+    def wait_idle(self, timeout_ms: int = 120000) -> bool:
         """Block until no check runs (tests); True when idle."""
         wait_until_idle(lambda: self.busy or self.pool.activeThreadCount(), timeout_ms)
         QCoreApplication.processEvents()

@@ -235,7 +235,7 @@ class ModelActions(QObject):
         return fill(self.tr("Opened model %1 (%2, d = %3, %4 heads, %5)"), model.name, c.model_type, str(c.d_model),
                     str(c.n_heads), where)
 
-    def wait_idle(self, timeout_ms: int = 20000) -> bool:
+    def wait_idle(self, timeout_ms: int = 60000) -> bool:
         """Block until the load finished and its result was handled (tests)."""
         return wait_until_idle(lambda: self.busy, timeout_ms)
 
