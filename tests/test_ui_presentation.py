@@ -366,15 +366,17 @@ def test_every_canvas_fits_its_view_at_1280_in_and_out_of_f11(qtbot, settings, l
         install_translator(QApplication.instance(), "en")
 
 
-def test_real_rope_panels_keep_readable_data_areas_in_a_short_window_at_1_5x(qtbot, settings):
-    """A 1280 x 520 window at 1.5x (the control panel hidden, as F11 does): the Real RoPE view's five panels were
-    squeezed to data areas 14 px high (the logits' triangle a sliver; ~30 px in F11 at 1280 x 800 with the formula
-    panel under the view, where it went before formula_place.VIEW_ROOM). Each keeps MIN_DATA_PX of scene height, the
-    canvas drawing its scene smaller to fit (fitting_canvas): every data area >= MIN_DATA_PX / MAX_SHRINK on screen
-    (58 px here)."""
+def test_every_views_plots_keep_readable_data_areas_in_a_short_window_at_1_5x(qtbot, settings):
+    """A 1280 x 520 window at 1.5x (the control panel hidden, as F11 does): the layouts squeezed the data areas of
+    the Learned, Offset and RoPE panels to 0-10 px under their titles and axes, and the Real RoPE view's five to
+    14 px (~30 px in F11 at 1280 x 800 with the formula panel under the view, where it went before
+    formula_place.VIEW_ROOM). Every plot a FittingCanvas lays out keeps MIN_DATA_PX of scene height (the Real
+    RoPE view's its own, 90), the canvas drawing its scene smaller to fit: every data area on screen >= that /
+    MAX_SHRINK (30 px; 45 for Real RoPE)."""
+    import pyqtgraph as pg
+
     from explorer.ui.main_window import MainWindow
-    from explorer.ui.views.fitting_canvas import MAX_SHRINK
-    from explorer.ui.views.qk import MIN_DATA_PX
+    from explorer.ui.views.fitting_canvas import FittingCanvas
     from tests.conftest import close_and_delete
 
     win = MainWindow(settings=settings)
@@ -383,15 +385,22 @@ def test_real_rope_panels_keep_readable_data_areas_in_a_short_window_at_1_5x(qtb
     try:
         win.dock.hide()
         win.presenter.set_scale(1.5)
-        win.tabs.setCurrentIndex(list(win.views).index("qk"))
-        win.controller.wait_idle()
-        qtbot.wait(100)
-        view = win.views["qk"]
-        view.canvas.fit()
-        shrink = view.canvas.wanted_shrink()
-        plots = (view.q_img.plot, view.k_img.plot, view.rot_img.plot, view.plain_img.plot, view.dist)
-        heights = [p.vb.sceneBoundingRect().height() / shrink for p in plots]
-        assert min(heights) >= MIN_DATA_PX / MAX_SHRINK - 1, heights
+        seen = {}
+        for index, name in enumerate(win.views):
+            win.tabs.setCurrentIndex(index)
+            win.controller.wait_idle()
+            qtbot.wait(50)
+            for canvas in win.views[name].findChildren(FittingCanvas):
+                if not canvas.isVisible():
+                    continue
+                canvas.fit()
+                shrink = canvas.wanted_shrink()
+                plots = [item for item in canvas.ci.items if isinstance(item, pg.PlotItem)]
+                seen[name] = seen.get(name, []) + [p.vb.sceneBoundingRect().height() / shrink for p in plots]
+        assert {"learned", "offset", "rope", "tokens", "qk", "heatmap"} <= set(seen)
+        for name, heights in seen.items():
+            least = (45 if name == "qk" else 30) - 1      # (its MIN_DATA_PX / MAX_SHRINK 2)
+            assert min(heights) >= least, (name, heights)
     finally:
         win.presenter.set_scale(1.0)
         win.controller.wait_idle()

@@ -18,6 +18,7 @@ FIT_SLACK = 1.0      # px the panels may need beyond the canvas before the scene
 TELL_VIEW = 0.02     # a shrink that changes by more has the view compute its pictures again
 MAX_SHRINK = 2.0     # never smaller than half size: at 3x on an 800 px screen RoPE's two rows of
 #                      panels would need 5.8x, text below 1x; past this the bottom is cut as before
+MIN_DATA_PX = 60     # every plot's data area at least this high (scene px), else the scene is drawn smaller
 
 
 def scales_with_canvas(legend: pg.LegendItem) -> None:
@@ -31,6 +32,18 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
     """pg.GraphicsLayoutWidget that scales its scene down to fit where its layout needs more room."""
 
     _shrink = 1.0            # scene pixels per screen pixel (1: not scaled)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.addPlot = self._add_plot        # (pyqtgraph's __init__ binds addPlot to its layout's)
+
+    def _add_plot(self, *args, **kwargs) -> pg.PlotItem:
+        """The layout's addPlot, the plot's data area kept MIN_DATA_PX high: in a short window (1280 x 520
+        at 1.5x) the layout squeezed the data of the Learned, Offset and RoPE panels to 0-10 px under their
+        titles and axes; now the scene is drawn smaller instead, as for a narrow one."""
+        plot = self.ci.addPlot(*args, **kwargs)
+        plot.vb.setMinimumHeight(MIN_DATA_PX)
+        return plot
 
     def wanted_shrink(self) -> float:
         """Scene pixels per screen pixel that fit the layout's minimum size into the widget (at most
