@@ -28,6 +28,17 @@ def test_a_table_from_a_later_position_names_it(start, base, layout, d, dtype):
     assert np.allclose(r.reference, sinusoidal_pe(64, d, base, layout, "float64"), atol=1e-12)   # the right one: 0
 
 
+def test_a_t2t_table_from_position_2_is_named_t2t_base_10000_not_its_concat_alias():
+    """XGLM's table (t2t, base 10000, rows from position 2; torch's float32, as transformers makes it): concat at base
+    10000^(32/31) = 13459.6 has the very same frequencies at d = 64, and the float32 noise had made that alias the
+    closer fit; the common base is named."""
+    xglm = pytest.importorskip("transformers").models.xglm.modeling_xglm
+    table = xglm.XGLMSinusoidalPositionalEmbedding.get_embedding(302, 64, None).numpy()[2:]
+    r = explorer.check(table)
+    assert (r.convention["layout"], r.convention["base"], r.convention["start"]) == ("t2t", 10000.0, 2)
+    assert [m.id for m in r.mistakes] == ["positions_from_1"]
+
+
 def test_the_start_comes_from_row_0_alone_whatever_the_scale_sign():
     """sqrt(d) x PE and -PE from position 777: every phase turned by pi for the negative one."""
     table = sinusoidal_pe(8, 64, 10000.0, "interleaved", "float64", start=777)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from explorer.backend.diagnose.messages import CAT_FIX, ONLY_SIN_WHERE, base_slip, mistake, spec_word
-from explorer.backend.diagnose.pe_fit import Fit, _checkable, _fit_tol, fit_table
+from explorer.backend.diagnose.pe_fit import COMMON_BASES, Fit, _checkable, _fit_tol, fit_table
 from explorer.backend.diagnose.pe_models import column_plan, template
 from explorer.backend.diagnose.result import Diagnosis, describe
 from explorer.backend.diagnose.wrong_channels import (column_errors, few, held_channels, holdings, listed,
@@ -86,13 +86,15 @@ def _few_wrong_channels(x, fit: Fit, dtype: str, orientation: str, lang: str) ->
 
 def _choose(fits: list, shape, dtype: str, x=None, rms: dict | None = None) -> Fit:
     """The fit with the fewest slips among those within tolerance (integer positions cannot tell
-    w from w + 2 pi: a rising law can alias a right one), else the closest: given the table x, by
+    w from w + 2 pi: a rising law can alias a right one), a common base before an odd one where both fit
+    (t2t at base 10000 and concat at 10000^(h / (h - 1)) have the same frequencies: XGLM's table from position 2
+    was named by the alias its float32 noise favoured), else the closest: given the table x, by
     RMS error at its best scale (kept in `rms`), checkable fits first; else by max error / scale
     (one wild entry decided "positions from 1" for a sine table from 0)."""
     good = [f for f in fits if f.max_error <= _fit_tol(f, shape, dtype)]
     slips = lambda f: (f.spec.assign != "sincos") + (f.spec.law != "2i") + (f.spec.sign > 0) + (f.start != 0)
     if good:
-        return min(good, key=lambda f: (slips(f), f.max_error))
+        return min(good, key=lambda f: (slips(f), f.base not in COMMON_BASES, f.max_error))
     if x is None:
         return fits[0]
     rms = {} if rms is None else rms
