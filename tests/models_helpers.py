@@ -148,6 +148,10 @@ FAMILIES = {
     # Nemotron: LayerNorm1P (weight + 1, a bias; eps norm_eps), half of each head of 8 turning rotate-half by its
     # class's default partial_rotary_factor (left out), q/k/v biases (attention_bias; false by default)
     "nemotron": dict(SMALL, num_key_value_heads=2, rope_theta=700.0, norm_eps=1e-3, attention_bias=True),
+    # XGLM: embed_tokens x sqrt(32) + fairseq's sinusoidal table (computed, not saved), rows offset by 2;
+    # self_attn_layer_norm, q/k with biases; the published 564M: tests/test_models_xglm.py
+    "xglm": {"d_model": 32, "num_layers": 2, "attention_heads": 4, "ffn_dim": 48, "max_position_embeddings": 40,
+             "vocab_size": VOCAB},
 }
 
 
@@ -187,7 +191,7 @@ def classes(family: str):
             "apertus": ("ApertusConfig", "ApertusForCausalLM"),
             "exaone4": ("Exaone4Config", "Exaone4ForCausalLM"),
             "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM"),
-            "nemotron": ("NemotronConfig", "NemotronForCausalLM")}[family]
+            "nemotron": ("NemotronConfig", "NemotronForCausalLM"), "xglm": ("XGLMConfig", "XGLMForCausalLM")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -393,7 +397,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
 
         module.apply_rotary_pos_emb, restore = spy_one, (module, original)
         got["turned"] = turned
-    elif family != "gpt_neo" and not family.startswith(("gpt2", "bert", "opt")):   # (learned positions: no RoPE)
+    elif family not in ("gpt_neo", "xglm") and not family.startswith(("gpt2", "bert", "opt")):   # (no RoPE)
         module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         original = module.apply_rotary_pos_emb
 

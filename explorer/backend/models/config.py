@@ -15,6 +15,7 @@ from explorer.backend.models.falcon import falcon_fields, falcon_position
 from explorer.backend.models.gpt_bigcode import bigcode_fields
 from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
 from explorer.backend.models.mpt import mpt_fields
+from explorer.backend.models.xglm import DEFAULT_VOCAB as XGLM_VOCAB, OFFSET, xglm_fields
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
@@ -32,7 +33,8 @@ from explorer.errors import InputError, msg, require, shown
 
 # the model types whose config.json keys and class defaults their own module reads (ModelConfig's common fields)
 OWN_FIELDS = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields, "gpt_neo": gpt_neo_fields,
-              "gpt_bigcode": bigcode_fields}
+              "gpt_bigcode": bigcode_fields, "xglm": xglm_fields}
+CLASS_VOCAB = {"gpt_neo": DEFAULT_VOCAB, "xglm": XGLM_VOCAB}     # vocab_size of a config.json without one
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,12 @@ class ModelConfig:
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
     still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
     padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
+    sinusoid_pad: int | None = None  # XGLM: the row of its computed sinusoidal table zeroed (pad_token_id)
+
+    @property
+    def computed_positions(self) -> bool:
+        """Its position table is computed from config.json, not stored (XGLM's sinusoidal one: models.xglm)."""
+        return self.family == "xglm"
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -275,9 +283,9 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     own.update(mla)
     config = ModelConfig(
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
-        head_dim=head_dim, vocab_size=_int(cfg, "vocab_size", default=DEFAULT_VOCAB if family == "gpt_neo" else None),
+        head_dim=head_dim, vocab_size=_int(cfg, "vocab_size", default=CLASS_VOCAB.get(family)),
         position=position, rope_base=base, rope_scaling=scaling, embed_scale=scale,
-        position_offset=2 if family == "opt" else offset, padding_idx=padding_idx, rope_refusal=refusal,
+        position_offset={"opt": 2, "xglm": OFFSET}.get(family, offset), padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",

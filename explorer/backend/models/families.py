@@ -19,14 +19,15 @@ each head's own on q and k when use_qk_norm, pairs (2i, 2i + 1) turned); BloomMo
 word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-NeoX's per-head fused qkv with bias),
 MptModel (wte, ALiBi; norm_1 without bias, Wqkv's whole q, k, v blocks) and FalconModel with alibi (word_embeddings;
 LayerNorm, query_key_value in KV groups of q heads, k, v); GPTNeoModel (wte + wpe as GPT-2; ln_1, q/k/v without
-biases under attn.attention.).
+biases under attn.attention.); XGLMModel (embed_tokens x sqrt(d_model) + its sinusoidal table, computed from
+config.json, rows offset by 2; self_attn_layer_norm, q/k with biases).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models import encoders
+from explorer.backend.models import encoders, xglm
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.gpt_bigcode import bigcode_qk_names
 from explorer.backend.models.tensors import TensorReader
@@ -83,7 +84,7 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
         name = need(reader, *names)                # one had raised numpy's broadcast ValueError at input_x)
         shape = tuple(reader.shape(name))
         require(shape == (cfg.d_model,), "%1 has shape %2; config.json says width %3", name, shape, cfg.d_model)
-    if cfg.position == "learned":
+    if cfg.position == "learned" and not cfg.computed_positions:      # (XGLM's is computed from config.json)
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
                 "the position table has shape %1; config.json says width %2", p, cfg.d_model)
@@ -123,6 +124,11 @@ def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) 
     OPT's table has 2 extra rows in front (position p is row p + 2); they are skipped here."""
     if cfg.position != "learned":
         return None
+    if cfg.computed_positions:                    # XGLM: rows p + 2 of its sinusoidal table, made from config.json
+        n = cfg.max_positions if n is None else n
+        _fits(n, cfg.max_positions)
+        return xglm.position_table(cfg.d_model, np.arange(cfg.position_offset, cfg.position_offset + n),
+                                   cfg.sinusoid_pad)
     name, rows = _position_table(cfg, reader, n)
     n = rows if n is None else n
     return reader.rows(name, np.arange(cfg.position_offset, cfg.position_offset + n))   # (n, d)
@@ -143,9 +149,15 @@ def _position_table(cfg: ModelConfig, reader: TensorReader, n: int | None) -> tu
     check) do not fit in them."""
     name = need(reader, POSITIONS[cfg.family])
     rows = reader.shape(name)[0] - cfg.position_offset
-    require(n is None or 0 <= n <= rows, "%1 tokens is longer than the model's %2 learned positions; "
-            "shorten the text (a learned table cannot be extended without training)", n, rows)
+    if n is not None:
+        _fits(n, rows)
     return name, rows
+
+
+def _fits(n: int, rows: int) -> None:
+    """InputError when n positions do not fit in a table of `rows` from the row of position 0."""
+    require(0 <= n <= rows, "%1 tokens is longer than the model's %2 learned positions; "
+            "shorten the text (a learned table cannot be extended without training)", n, rows)
 
 
 def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
@@ -161,6 +173,9 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True)
     e = token_rows(cfg, reader, ids)                                          # (n, d')
     n = ids.shape[0]
     if cfg.family in ("gpt2", "gpt_neo"):                 # GPTNeoModel.forward: inputs_embeds + position_embeds
+        return e + position_rows(cfg, reader, n) if positions else e
+    if cfg.family == "xglm":          # XGLMModel.forward: embed_tokens(ids) (x embed_scale) + embed_positions
+        e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         return e + position_rows(cfg, reader, n) if positions else e
     if cfg.family in ("bert", "distilbert"):
         pos = positions_of(cfg, reader, ids) if positions else np.float32(0.0)   # (n, d)
@@ -194,6 +209,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return f"blocks.{layer}.norm_1.weight", None
     if cfg.family == "cohere":                                                     # a LayerNorm without bias
         return f"layers.{layer}.input_layernorm.weight", None
+    if cfg.family == "xglm":
+        return f"layers.{layer}.self_attn_layer_norm.weight", f"layers.{layer}.self_attn_layer_norm.bias"
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")

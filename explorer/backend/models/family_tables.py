@@ -116,7 +116,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "nemotron": "nemotron",
             # GPT-BigCode (StarCoder, SantaCoder, WizardCoder): GPT-2's X (wte + wpe) and ln_1, one fused nn.Linear
             # c_attn with bias, one k head for all q heads with multi_query (its default) (explorer...gpt_bigcode)
-            "gpt_bigcode": "gpt2"}
+            "gpt_bigcode": "gpt2",
+            # XGLM (xglm-564M … 7.5B): fairseq's sinusoidal table, computed from config.json (not stored), rows offset
+            # by 2; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k projections with bias (explorer...xglm)
+            "xglm": "xglm"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 SUPPORTED = tuple(FAMILIES)
@@ -131,7 +134,8 @@ LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "b
                   "opt": "layer_norm_eps", "gpt_neox": "layer_norm_eps", "phi": "layer_norm_eps",
                   "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
                   "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon",
-                  "gpt_neo": "layer_norm_epsilon", "nemotron": "norm_eps"}
+                  "gpt_neo": "layer_norm_epsilon", "nemotron": "norm_eps",
+                  "xglm": "layer_norm_eps"}      # (XGLM's nn.LayerNorm: eps 1e-5 whatever config.json says)
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 NORM_1P = ("nemotron",)      # LayerNorms of weight + 1 (NemotronLayerNorm1P: F.layer_norm(x, ..., weight + 1, bias))
 DTYPES = ("float32", "float16", "bfloat16", "float64")
