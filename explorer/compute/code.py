@@ -56,7 +56,8 @@ def _freq_code(params: Params) -> list[str]:
 def _model_tokens_code(params: Params, r) -> list[str]:
     """An opened model's X: its own tokenizer and table, as its first layer receives it (explorer.api)."""
     scale = ("" if r.scale == 1.0 else
-             f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(hidden))")
+             f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(d_model))"
+             if r.family == "xglm" else f" x {r.scale:g} (sqrt(hidden))")
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
              f" + its learned positions (from row {r.padding_idx + 1}) + token type 0, then LayerNorm"
              if r.padding_idx is not None else
@@ -64,6 +65,7 @@ def _model_tokens_code(params: Params, r) -> list[str]:
              " (ALiBi: nothing added for position)" if r.position == "alibi" else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
              " + its learned positions, then LayerNorm" if r.family == "distilbert" else
+             " + its sinusoidal table from row 2 (computed from config.json)" if r.family == "xglm" else
              " + its learned positions")
     return [f"# Tokens with {r.model_name}: X = E[ids]{scale}{added}, {r.n_shown} tokens",
             "from explorer import api", "",

@@ -152,8 +152,10 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     elif r.source == "model" and not r.error:      # the opened model's own scale and positions
         scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
+                                                                  else " (√d_model)" if r.family == "xglm"
                                                                   else " (√hidden)"))
-        added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]"}.get(r.family, " + P[pos]")
+        added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]",      # XGLM's: computed (models.xglm)
+                 "xglm": " + PE<sub>t2t</sub>[pos + 2]"}.get(r.family, " + P[pos]")
         if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
             added = f" + P[pos + {r.padding_idx + 1}] + T[0]"
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)

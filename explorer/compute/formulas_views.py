@@ -65,6 +65,10 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "expected": QT_TRANSLATE_NOOP("Formulas", "you expect"),
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
     "trained": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (%1: %2 × %3)"),
+    # XGLM's: XGLMSinusoidalPositionalEmbedding.get_embedding, made from config.json (explorer.backend.models.xglm)
+    "computed": QT_TRANSLATE_NOOP("Formulas", "P is not trained and not stored: %1 computes it from config.json "
+                                              "(%2 × %3), fairseq's sinusoids [sin | cos] (the t2t layout), "
+                                              "ω<sub>i</sub> = 10000<sup>−i/(d/2 − 1)</sup>"),
     "no_table": QT_TRANSLATE_NOOP("Formulas", "%1 has no learned position table: MiniLM's is shown"),
     "no_table_alibi": QT_TRANSLATE_NOOP("Formulas", "%1 has no learned position table (ALiBi biases its attention "
                                         "scores): MiniLM's is shown"),
@@ -252,8 +256,8 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     r = learned_data.shown_table(params)
     n, d = r.shape
     source = "MiniLM" if r.source == "all-MiniLM-L6-v2" else r.source
-    trained = (fill(_w("trained", lang), source, r.total_rows, d) if r.learned is not None
-               else localized(r.error, lang))                          # MiniLM's table unavailable: why
+    trained = (fill(_w("computed" if r.computed else "trained", lang), source, r.total_rows, d)
+               if r.learned is not None else localized(r.error, lang))    # MiniLM's table unavailable: why
     if r.note_kind == "rope":
         trained += "; " + fill(_w("no_table", lang), r.requested)
     elif r.note_kind == "alibi":
@@ -261,6 +265,8 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     elif r.note_kind == "failed":        # it did not open, or its table is unusable: the reason names it
         trained += "; " + fill(_w("not_shown", lang), html.escape(localized(r.reason, lang), quote=False))
     stored = f" (P[pos]: {source}'s stored row pos + {r.first_row})" if r.first_row else ""   # OPT's, RoBERTa's
+    if r.computed:                              # XGLM: position p reads row p + 2 of fairseq's sinusoidal table
+        stored = f" (P[pos] = PE<sub>t2t</sub>(pos + {r.first_row}), {source}'s row pos + {r.first_row})"
     out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]

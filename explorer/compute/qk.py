@@ -107,6 +107,7 @@ class QkResult:
     learned: bool = False               # learned positions (GPT-2, BERT, OPT, ...): q, k and logits from X = E + P,
     #                                     the plain ones from E alone (the same weights), nothing rotated
     encoder: bool = False               # BERT's family: every query reads every key (nothing masked, causal or not)
+    sinusoidal: bool = False            # its position rows are a sinusoidal table made from config.json (XGLM's)
 
     @property
     def n_shown(self) -> int:
@@ -254,7 +255,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     decoupled_rope=cfg.decoupled_rope,
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), learned=learned,
-                    encoder=cfg.family in ENCODERS,
+                    encoder=cfg.family in ENCODERS, sinusoidal=cfg.computed_positions,
                     **({"sinks": _read_only(qk.sinks),
                         "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
                        if qk.sinks is not None else {}),

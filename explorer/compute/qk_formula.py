@@ -37,12 +37,16 @@ def _projection(cfg, side: str) -> str:
 
 def _learned_x(cfg) -> str:
     """x of a learned-position model as its embeddings make it (the Tokens view's X): E[id] + P[m] (GPT-2, GPT-Neo,
-    GPT-BigCode), BERT's LayerNorm with the token-type row, OPT's (and RoBERTa's) table offset by 2."""
+    GPT-BigCode), BERT's LayerNorm with the token-type row, OPT's (and RoBERTa's) table offset by 2, XGLM's
+    √d·E[id] + its sinusoidal row m + 2."""
     e, p = "E[id<sub>m</sub>]", f"P[m + {cfg.position_offset}]" if cfg.position_offset else "P[m]"
     if cfg.family == "bert":
         return f"x<sub>m</sub> = LayerNorm({e} + {p} + T[0])"
     if cfg.family == "distilbert":
         return f"x<sub>m</sub> = LayerNorm({e} + {p})"
+    if cfg.family == "xglm":       # XGLMModel: embed_tokens x sqrt(d_model) + its sinusoidal rows (models.xglm)
+        scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
+        return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[m + {cfg.position_offset}]"
     return f"x<sub>m</sub> = {e} + {p}"
 
 
@@ -95,6 +99,10 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
     "learned": QT_TRANSLATE_NOOP("Formulas", "nothing turns: the learned row P[m] is in x<sub>m</sub> before "
                                              "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and n, "
                                              "not only on m − n; without it the same weights see no position"),
+    "sinusoidal": QT_TRANSLATE_NOOP("Formulas", "nothing turns: the fixed sinusoidal row PE<sub>t2t</sub>[m + 2] "
+                                                "(computed from config.json, not trained) is in x<sub>m</sub> before "
+                                                "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and n, "
+                                                "not only on m − n; without it the same weights see no position"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }
@@ -147,8 +155,8 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
 
         slopes = slopes_of(cfg)
         lines.append(fill(translate("Formulas", WORDS["alibi"], lang), f"{slopes.max():.4g}", f"{slopes.min():.4g}"))
-    elif closing is not None and learned:
-        lines.append(translate("Formulas", WORDS["learned"], lang))
+    elif closing is not None and learned:           # (XGLM's rows: the sinusoidal table, computed)
+        lines.append(translate("Formulas", WORDS["sinusoidal" if cfg.computed_positions else "learned"], lang))
     elif closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
     return lines

@@ -2340,6 +2340,10 @@ your data</source>
             <translation>config.json：多模态 %1 模型需要以 text_config（一个对象）给出其文本模型的设置，而不是 %2</translation>
         </message>
         <message>
+            <source>config.json: attention_heads is %1; at most %2 heads are read</source>
+            <translation>config.json：attention_heads 为 %1；最多读取 %2 个头</translation>
+        </message>
+        <message>
             <source>config.json: attention_layers lists %1 layers; num_layers is %2</source>
             <translation>config.json：attention_layers 列出 %1 层；num_layers 为 %2</translation>
         </message>
@@ -2390,6 +2394,14 @@ your data</source>
         <message>
             <source>config.json: clip_qkv must be a positive number or null, not %1</source>
             <translation>config.json：clip_qkv 必须是正数或 null，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: d_model %1 gives XGLM's sinusoidal table one frequency, which it cannot make (log(10000) / (d_model / 2 - 1) divides by zero)</source>
+            <translation>config.json：d_model %1 使 XGLM 的正弦表只有一个频率，它无法生成（log(10000) / (d_model / 2 - 1) 会除以零）</translation>
+        </message>
+        <message>
+            <source>config.json: d_model %1 is not divisible by attention_heads %2</source>
+            <translation>config.json：d_model %1 不能被 attention_heads %2 整除</translation>
         </message>
         <message>
             <source>config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's attention splits</source>
@@ -2490,6 +2502,10 @@ your data</source>
         <message>
             <source>config.json: num_kv_heads %1 is not num_attention_heads %2, which Falcon's attention without multi_query needs</source>
             <translation>config.json：num_kv_heads %1 不等于 num_attention_heads %2，而不带 multi_query 的 Falcon 注意力需要二者相等</translation>
+        </message>
+        <message>
+            <source>config.json: pad_token_id must be null or a whole number from 0 to %1 (a row of XGLM's position table of max_position_embeddings + 2 rows, which it zeroes), not %2</source>
+            <translation>config.json：pad_token_id 必须为 null 或 0 到 %1 的整数（XGLM 的位置表共 max_position_embeddings + 2 行，它会把这一行置零），而不是 %2</translation>
         </message>
         <message>
             <source>config.json: partial_rotary_factor %1 with rope type %2: transformers' %3 rotates the whole head and cannot run it</source>
@@ -4137,6 +4153,10 @@ your data</source>
             <translation>P 是训练得到的表（%1：%2 × %3）</translation>
         </message>
         <message>
+            <source>P is not trained and not stored: %1 computes it from config.json (%2 × %3), fairseq's sinusoids [sin | cos] (the t2t layout), ω&lt;sub&gt;i&lt;/sub&gt; = 10000&lt;sup&gt;−i/(d/2 − 1)&lt;/sup&gt;</source>
+            <translation>P 不是训练得到的，也没有存储：%1 根据 config.json 计算它（%2 × %3），即 fairseq 的正弦表 [sin | cos]（t2t 排列），ω&lt;sub&gt;i&lt;/sub&gt; = 10000&lt;sup&gt;−i/(d/2 − 1)&lt;/sup&gt;</translation>
+        </message>
+        <message>
             <source>%1 has no learned position table: MiniLM's is shown</source>
             <translation>%1 没有可学习的位置表：显示的是 MiniLM 的</translation>
         </message>
@@ -4183,6 +4203,10 @@ your data</source>
         <message>
             <source>nothing turns: the learned row P[m] is in x&lt;sub&gt;m&lt;/sub&gt; before W&lt;sub&gt;q&lt;/sub&gt; and W&lt;sub&gt;k&lt;/sub&gt;, so the logit depends on m and n, not only on m − n; without it the same weights see no position</source>
             <translation>没有旋转：可学习的位置行 P[m] 在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就加进了 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n 本身，而不只是 m − n；去掉它，同样的权重看不到任何位置</translation>
+        </message>
+        <message>
+            <source>nothing turns: the fixed sinusoidal row PE&lt;sub&gt;t2t&lt;/sub&gt;[m + 2] (computed from config.json, not trained) is in x&lt;sub&gt;m&lt;/sub&gt; before W&lt;sub&gt;q&lt;/sub&gt; and W&lt;sub&gt;k&lt;/sub&gt;, so the logit depends on m and n, not only on m − n; without it the same weights see no position</source>
+            <translation>没有旋转：固定的正弦行 PE&lt;sub&gt;t2t&lt;/sub&gt;[m + 2]（由 config.json 计算，不是训练得到的）在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就已加入 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n，而不只取决于 m − n；去掉它，同样的权重就看不到位置</translation>
         </message>
         <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
@@ -4572,6 +4596,10 @@ your data</source>
             <translation>可学习的位置嵌入：未安装</translation>
         </message>
         <message>
+            <source>sinusoidal positions computed from config (%1, %2 × %3)</source>
+            <translation>由配置计算的正弦位置（%1，%2 × %3）</translation>
+        </message>
+        <message>
             <source>learned positions (%1, %2 × %3)</source>
             <translation>可学习的位置嵌入（%1，%2 × %3）</translation>
         </message>
@@ -4586,6 +4614,10 @@ your data</source>
         <message>
             <source>The first %1 of its %2 positions are shown.</source>
             <translation>显示其 %2 个位置中的前 %1 个。</translation>
+        </message>
+        <message>
+            <source>%1's position table is not stored in the checkpoint: it is computed from config.json (d_model, max_position_embeddings, pad_token_id) as the model computes it, fairseq's sinusoids: [sin | cos] halves (the “t2t” layout), ω_i = 10000^(−i/(d/2 − 1)), and position p reads row p + 2. With the t2t layout and base 10000 the right-hand table is this one, two rows earlier (it starts at row 0).</source>
+            <translation>%1 的位置表没有存储在检查点中：它按模型自己的方式由 config.json（d_model、max_position_embeddings、pad_token_id）计算，即 fairseq 的正弦表：[sin | cos] 两半（“t2t” 排列），ω_i = 10000^(−i/(d/2 − 1))，位置 p 读取第 p + 2 行。选择 t2t 排列和底数 10000 时，右侧的表就是这张表，只是提前两行（从第 0 行开始）。</translation>
         </message>
         <message>
             <source>Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: pad_token_id + 1), so the table is shown from there: the rows before it hold no position (RoBERTa's padding token reads row pad_token_id).</source>
@@ -5140,6 +5172,10 @@ your data</source>
             <translation>q(m)，头 %1（ALiBi：不旋转）</translation>
         </message>
         <message>
+            <source>q(m), head %1 (sinusoidal positions in x: not rotated)</source>
+            <translation>q(m)，第 %1 个头（正弦位置在 x 中：不旋转）</translation>
+        </message>
+        <message>
             <source>q(m), head %1 (learned positions: not rotated)</source>
             <translation>q(m)，头 %1（可学习位置：不旋转）</translation>
         </message>
@@ -5230,6 +5266,10 @@ your data</source>
         <message>
             <source>; no RoPE in layers %1</source>
             <translation>；第 %1 层不用 RoPE</translation>
+        </message>
+        <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置；%4</translation>
         </message>
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, learned positions; %4</source>
@@ -5733,6 +5773,10 @@ your data</source>
             <translation>位置[2 … %1]（偏移 2）</translation>
         </message>
         <message>
+            <source>sinusoidal PE[2 … %1] (t2t, from config)</source>
+            <translation>正弦 PE[2 … %1]（t2t，由配置计算）</translation>
+        </message>
+        <message>
             <source>learned positions[0 … %1]</source>
             <translation>可学习的位置[0 … %1]</translation>
         </message>
@@ -5777,6 +5821,10 @@ your data</source>
             <translation>%1 在输入处不为位置加任何东西：位置在注意力内部进入，由 RoPE 旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>%1's positions are the sinusoidal table itself, not a trained one: fairseq's [sin | cos] halves (the “t2t” layout), ω_i = 10000^(−i/(d/2 − 1)), computed from config.json (the checkpoint does not store it); position p reads row p + 2, and E is scaled by √d_model (scale_embedding): X = E·√d + PE, as in the paper.</source>
+            <translation>%1 的位置就是正弦表本身，而不是训练得到的表：fairseq 的 [sin | cos] 两半（“t2t” 排列），ω_i = 10000^(−i/(d/2 − 1))，由 config.json 计算（检查点中没有存储）；位置 p 读取第 p + 2 行，E 乘以 √d_model（scale_embedding）：X = E·√d + PE，与论文相同。</translation>
+        </message>
+        <message>
             <source>Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding token reads row %2 without moving the tokens after it on: the middle panel names the rows read.</source>
             <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
@@ -5815,6 +5863,14 @@ your data</source>
         <message>
             <source>X = E (RoPE adds nothing here)</source>
             <translation>X = E（RoPE 在此不加任何东西）</translation>
+        </message>
+        <message>
+            <source>X = E·√d + sinusoidal PE</source>
+            <translation>X = E·√d + 正弦 PE</translation>
+        </message>
+        <message>
+            <source>X = E + sinusoidal PE</source>
+            <translation>X = E + 正弦 PE</translation>
         </message>
         <message>
             <source>X = E + learned positions</source>

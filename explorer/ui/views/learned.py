@@ -88,14 +88,24 @@ class LearnedView(Retranslatable, View):
                 self._shown_learned = result.shown_learned
                 self._draw(self.tables[0], result.shown_learned, (-m, m))
                 self._draw(self.sims[0], result.shown_sim_learned, (-1.0, 1.0))
-            set_title(self.tables[0].plot, fill(self.tr("learned positions (%1, %2 × %3)"), result.source, str(n), str(d)))
+            set_title(self.tables[0].plot, fill(self.tr("sinusoidal positions computed from config (%1, %2 × %3)")
+                                                if result.computed else self.tr("learned positions (%1, %2 × %3)"),
+                                                result.source, str(n), str(d)))
             text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
                            "a few channels reach %2 and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
             if result.total_rows > n:
                 text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
                                if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
                                                    str(n), str(result.total_rows)))
-            if result.first_row:            # OPT's offset of 2, RoBERTa's pad_token_id + 1
+            if result.computed:             # XGLM's: made from config.json (explorer.backend.models.xglm)
+                text += " " + fill(self.tr("%1's position table is not stored in the checkpoint: it is computed from "
+                                           "config.json (d_model, max_position_embeddings, pad_token_id) as the model "
+                                           "computes it, fairseq's sinusoids: [sin | cos] halves (the “t2t” layout), "
+                                           "ω_i = 10000^(−i/(d/2 − 1)), and position p reads row p + 2. With the t2t "
+                                           "layout and base 10000 the right-hand table is this one, two rows earlier "
+                                           "(it starts at row 0)."),
+                                   result.source)
+            elif result.first_row:          # OPT's offset of 2, RoBERTa's pad_token_id + 1
                 text += " " + fill(self.tr("Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: "
                                            "pad_token_id + 1), so the table is shown from there: the rows before it "
                                            "hold no position (RoBERTa's padding token reads row pad_token_id)."),

@@ -183,6 +183,8 @@ class QkView(Retranslatable, PanelView):
         for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
         set_title(self.q_img.plot, fill(self.tr("q(m), head %1 (ALiBi: not rotated)") if kind == "alibi" else
+                                        self.tr("q(m), head %1 (sinusoidal positions in x: not rotated)")
+                                        if kind == "learned" and r.sinusoidal else     # (XGLM's, from config)
                                         self.tr("q(m), head %1 (learned positions: not rotated)")
                                         if kind == "learned" else self.tr("q(m) after RoPE, head %1"), str(h)),
                   size="9pt")
@@ -235,7 +237,9 @@ class QkView(Retranslatable, PanelView):
             rope += fill(self.tr("; no RoPE in layer %1") if len(r.nope_layers) == 1 else
                          self.tr("; no RoPE in layers %1"), layer_list(r.nope_layers))
         if kind == "learned":
-            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
+            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from "
+                                          "config; %4") if r.sinusoidal else
+                                  self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
                                   r.model_name, str(r.n_heads), str(hd), shown))
             return
         if kind == "alibi":

@@ -31,6 +31,8 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
         p_title = QCoreApplication.translate("TokensView", "learned position + token type")
     elif r.family == "opt":
         p_title = fill(QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)"), str(n + 1))
+    elif r.family == "xglm":                                   # computed from config.json (models.xglm)
+        p_title = fill(QCoreApplication.translate("TokensView", "sinusoidal PE[2 … %1] (t2t, from config)"), str(n + 1))
     else:
         p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
     x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert")
@@ -76,6 +78,12 @@ def model_text(r) -> str:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input: position enters inside attention, "
             "where RoPE rotates q and k (see the “Real RoPE” tab)."), r.model_name)
+    elif r.family == "xglm":
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1's positions are the sinusoidal table itself, not a trained one: fairseq's [sin | cos] "
+            "halves (the “t2t” layout), ω_i = 10000^(−i/(d/2 − 1)), computed from config.json (the checkpoint does "
+            "not store it); position p reads row p + 2, and E is scaled by √d_model (scale_embedding): X = "
+            "E·√d + PE, as in the paper."), r.model_name)
     elif r.padding_idx is not None:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
@@ -125,4 +133,7 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))
+    if r.source == "model" and r.family == "xglm":          # fairseq's sinusoidal table, computed from config
+        return (QCoreApplication.translate("TokensView", "X = E·√d + sinusoidal PE") if r.scale != 1.0
+                else QCoreApplication.translate("TokensView", "X = E + sinusoidal PE"))
     return QCoreApplication.translate("TokensView", "X = E + learned positions")
