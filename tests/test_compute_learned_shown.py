@@ -146,7 +146,7 @@ def opened_as_model(monkeypatch, name: str, table: np.ndarray) -> None:
     from explorer.compute import models
 
     monkeypatch.setattr(learned_module, "_model_table",
-                        lambda spec, stamp=(): (name, table, table.shape[0], "", "", 0, False))
+                        lambda spec, stamp=(): (name, table, table.shape[0], "", "", 0, {}))
     monkeypatch.setattr(models, "normal_spec", lambda spec: spec)
     monkeypatch.setattr(models, "stamp", lambda spec: ())
 

@@ -39,3 +39,22 @@ def test_an_xglm_folder_shows_its_scaled_rows_and_its_computed_sinusoidal_table(
     assert qk.result.learned and not qk.result.error and not qk.result.encoder
     assert "sinusoidal positions in x: not rotated" in qk.q_img.plot.titleLabel.text
     assert "sinusoidal positions computed from config" in qk.readout.text()
+
+
+def test_an_xglm_folder_is_named_as_sinusoidal_not_learned(window, tmp_path):
+    """Found on looking at the window: the status line said "learned positions (40, from row 2)", the Learned view
+    said "a few channels reach 1 and would wash the picture out" of a ±1 table and titled the model's side
+    "learned", and its X line left out XGLM's √d_model."""
+    from explorer.compute.formulas_views import learned_lines
+
+    mh.build("xglm", tmp_path / "xglm", seed=6)
+    open_and_wait(window, tmp_path / "xglm")
+    status = window.statusBar().currentMessage()
+    assert "sinusoidal positions computed from config (40, from row 2)" in status and "learned" not in status
+    learned = show(window, "learned")
+    name = learned.result.source
+    assert "99.5th percentile" not in learned.note.text() and "not stored in the checkpoint" in learned.note.text()
+    assert learned.sims[0].plot.titleLabel.text == f"cosine similarity, {name}'s table"
+    assert learned.pca.plots[0].titleLabel.text.startswith(f"{name}: PC1 × PC2")
+    x_line = learned_lines(window.controller.params, 0, "en")[0]
+    assert x_line.startswith("X<sub>pos</sub> = E[id<sub>pos</sub>]·5.6569 + P[pos]"), x_line

@@ -267,7 +267,8 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     stored = f" (P[pos]: {source}'s stored row pos + {r.first_row})" if r.first_row else ""   # OPT's, RoBERTa's
     if r.computed:                              # XGLM: position p reads row p + 2 of fairseq's sinusoidal table
         stored = f" (P[pos] = PE<sub>t2t</sub>(pos + {r.first_row}), {source}'s row pos + {r.first_row})"
-    out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
+    e = f"E[id<sub>pos</sub>]·{num(r.embed_scale, 5)}" if r.embed_scale != 1.0 else "E[id<sub>pos</sub>]"   # (XGLM's)
+    out = [f"X<sub>pos</sub> = {e} + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]
     p = min(max(cursor, 0), n - 2)

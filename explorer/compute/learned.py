@@ -52,6 +52,7 @@ class LearnedResult:
     #                                   before it are not shown, no text's first token reads them
     computed: bool = False            # the model's table is computed from its config.json, not stored (XGLM's
     #                                   sinusoidal one, rows 2, 3, ... of fairseq's t2t table: models.xglm)
+    embed_scale: float = 1.0          # the model's factor on E in X (XGLM's √d_model with scale_embedding)
     # what the four image panels draw: block means at the panel's pixels (None: no learned table)
     shown_sinusoidal: ShownImage | None = None
     shown_sim_sinusoidal: ShownImage | None = None
@@ -83,30 +84,32 @@ def cosine_matrix(rows: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _model_table(spec: str, stamp: tuple = ()):
-    """(name, table (n, d), total rows, kind, reason, first row, computed): the opened model's learned table from
-    the row of position 0 (models.families.position_rows; XGLM's computed from config.json), or (None, None, 0,
-    kind, reason, 0, False) with kind "rope" or "alibi" (it has none) or "failed" (it cannot be shown)."""
+    """(name, table (n, d), total rows, kind, reason, first row, more): the opened model's learned table from
+    the row of position 0 (models.families.position_rows; XGLM's computed from config.json) and `more`, its
+    LearnedResult fields computed and embed_scale; or (None, None, 0, kind, reason, 0, {}) with kind "rope" or
+    "alibi" (it has none) or "failed" (it cannot be shown)."""
     if not spec:
-        return None, None, 0, "", "", 0, False
+        return None, None, 0, "", "", 0, {}
     from explorer.compute import models
 
     try:
         model = models.open_cached(spec)
         if model.config.position == "alibi":
             return None, None, 0, "alibi", msg("%1 has no learned position table (ALiBi: each head adds a "
-                                               "distance penalty to its attention scores)", model.name), 0, False
+                                               "distance penalty to its attention scores)", model.name), 0, {}
         if model.config.position != "learned":
             return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
-                                              "inside attention: RoPE)", model.name), 0, False
+                                              "inside attention: RoPE)", model.name), 0, {}
         table = model.positions()                                              # (rows, d)
         shown = np.asarray(table[:MAX_ROWS], np.float32)
         bad = bad_rows(shown)      # no cosine or PCA of them: shown as a failed read, with the rows
         require(bad.size == 0, "%1's learned position table holds NaN or infinite values (positions %2)",
                 model.name, listed(bad))
     except InputError as exc:
-        return None, None, 0, "failed", message_of(exc), 0, False
+        return None, None, 0, "failed", message_of(exc), 0, {}
     cfg = model.config
-    return model.name, shown, table.shape[0], "", "", cfg.position_offset, cfg.computed_positions
+    more = {"computed": cfg.computed_positions, "embed_scale": float(cfg.embed_scale)}
+    return model.name, shown, table.shape[0], "", "", cfg.position_offset, more
 
 
 _PER_TABLE: dict = {}   # (id(table), what) -> (table, what was derived from it): a trained table
@@ -163,11 +166,11 @@ def _learned(base: float, layout: str) -> LearnedResult:
 @lru_cache(maxsize=4)
 def _learned_model(spec: str, stamp: tuple, base: float, layout: str) -> LearnedResult | tuple:
     """The opened model's table beside sinusoidal PE, or (kind, reason) when it has none to show."""
-    name, table, total, kind, reason, first, computed = _model_table(spec, stamp)
+    name, table, total, kind, reason, first, more = _model_table(spec, stamp)
     if table is None:
         return kind, reason
     n, d = table.shape
-    return LearnedResult(Params(), source=name, total_rows=total, first_row=first, computed=computed,
+    return LearnedResult(Params(), source=name, total_rows=total, first_row=first, **more,
                          **_sides(table, n, d, base, layout))
 
 

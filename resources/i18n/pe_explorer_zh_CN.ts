@@ -4636,6 +4636,10 @@ your data</source>
             <translation>%1：改为显示 MiniLM 的位置表。</translation>
         </message>
         <message>
+            <source>cosine similarity, %1's table</source>
+            <translation>余弦相似度，%1 的表</translation>
+        </message>
+        <message>
             <source>cosine similarity, learned</source>
             <translation>余弦相似度，可学习位置嵌入</translation>
         </message>
@@ -4871,6 +4875,10 @@ your data</source>
         <message>
             <source>Cannot open the model: %1</source>
             <translation>无法打开模型：%1</translation>
+        </message>
+        <message>
+            <source>sinusoidal positions computed from config (%1, from row %2)</source>
+            <translation>由配置计算的正弦位置（%1，从第 %2 行起）</translation>
         </message>
         <message>
             <source>learned positions (%1, from row %2)</source>

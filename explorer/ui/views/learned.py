@@ -91,8 +91,9 @@ class LearnedView(Retranslatable, View):
             set_title(self.tables[0].plot, fill(self.tr("sinusoidal positions computed from config (%1, %2 × %3)")
                                                 if result.computed else self.tr("learned positions (%1, %2 × %3)"),
                                                 result.source, str(n), str(d)))
-            text = fill(self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: "
-                           "a few channels reach %2 and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
+            text = "" if result.computed else fill(   # (XGLM's sinusoids: ±1, nothing to wash out)
+                self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: a few channels reach %2 "
+                        "and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
             if result.total_rows > n:
                 text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
                                if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
@@ -119,9 +120,10 @@ class LearnedView(Retranslatable, View):
             elif result.note_kind == "failed":
                 text = fill(self.tr("%1: showing MiniLM's table instead."),   # the reason names the model
                             localized(result.reason, current_language())) + " " + text
-            self.note.setText(text)
-            set_title(self.sims[0].plot, self.tr("cosine similarity, learned"))
-        self.pca.draw(result, self.tr("learned"), self.tr("sinusoidal"))
+            self.note.setText(text.strip())
+            set_title(self.sims[0].plot, fill(self.tr("cosine similarity, %1's table"), result.source)
+                      if result.computed else self.tr("cosine similarity, learned"))
+        self.pca.draw(result, result.source if result.computed else self.tr("learned"), self.tr("sinusoidal"))
         if (n, d) != self._extent:
             self._extent = (n, d)
             for panel in self.tables:
