@@ -37,6 +37,16 @@ def test_a_t2t_table_from_position_2_is_named_t2t_base_10000_not_its_concat_alia
     r = explorer.check(table)
     assert (r.convention["layout"], r.convention["base"], r.convention["start"]) == ("t2t", 10000.0, 2)
     assert [m.id for m in r.mistakes] == ["positions_from_1"]
+    assert "a fairseq-style model (XGLM, M2M100, NLLB) reads row p + 2 for position p by design" in r.summary
+    assert r.mistakes[0].fix.startswith("a model's own table: keep it (position p is row p + 2)")
+
+
+@pytest.mark.parametrize("start, layout", [(3, "t2t"), (2, "interleaved"), (2, "concat")])
+def test_other_later_starts_are_not_told_as_fairseqs(start, layout):
+    """Only t2t from position 2 is fairseq's own start (XGLM's offset 2, M2M100's padding_idx + 1)."""
+    r = explorer.check(sinusoidal_pe(64, 64, 10000.0, layout, "float64", start=start))
+    assert r.summary == f"row 0 equals PE({start}): positions start at {start}, not 0"
+    assert r.mistakes[0].fix == "position = torch.arange(0, max_len).unsqueeze(1).float()"
 
 
 def test_the_start_comes_from_row_0_alone_whatever_the_scale_sign():

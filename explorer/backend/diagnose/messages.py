@@ -33,6 +33,13 @@ TEMPLATES = {
     "positions_from_1": (
         "row 0 equals PE({start}): positions start at {start}, not 0",
         "第 0 行等于 PE({start})：位置从 {start} 开始，而不是从 0 开始"),
+    # fairseq's sinusoids (t2t) from row 2: XGLM's and M2M100's own tables read row p + 2 for position p
+    # (XGLMSinusoidalPositionalEmbedding.offset 2; M2M100's positions from padding_idx + 1 = 2), by design
+    "positions_from_2_fairseq": (
+        "row 0 equals PE({start}): positions start at {start}, not 0; a fairseq-style model (XGLM, M2M100, NLLB) "
+        "reads row p + 2 for position p by design: its own table starts there",
+        "第 0 行等于 PE({start})：位置从 {start} 开始，而不是从 0 开始；fairseq 风格的模型（XGLM、M2M100、NLLB）"
+        "按设计让位置 p 读第 p + 2 行：它自己的表就从这里开始"),
     "wrong_sign": (
         "the exponent lost its minus sign: frequencies grow as base^(+2i/d) (pair 1 turns {w1:.4g} "
         "rad per position, faster than pair 0's 1 rad)",
@@ -79,7 +86,7 @@ TEMPLATES = {
         "（最大误差 {err:.3g} > {tol:.3g}）"),
 }
 PUBLIC_IDS = {"exponent_i_per_channel": "exponent_i", "unknown_far": "unknown",      # variants of one id
-              "unknown_unfit": "unknown"}
+              "unknown_unfit": "unknown", "positions_from_2_fairseq": "positions_from_1"}
 
 # the words that name a fit in "nearest: ..." (diagnose.pe_table._spec_words), (English, Chinese)
 SPEC_WORDS = {
@@ -119,6 +126,8 @@ FIXES = {
                               ".float() * (-math.log(10000.0) / d_model)) for both pe[:, 0::2] and pe[:, 1::2]",
     "sin_cos_swapped": "pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term)",
     "positions_from_1": "position = torch.arange(0, max_len).unsqueeze(1).float()",
+    "positions_from_2_fairseq": "a model's own table: keep it (position p is row p + 2); a table of your own: "
+                                "position = torch.arange(0, max_len).unsqueeze(1).float()",
     "wrong_sign": "div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))",
     "constant_freq": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))",
     "only_sin": "pe[:, 1::2] = torch.cos(position * div_term)",

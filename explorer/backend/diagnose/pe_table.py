@@ -190,8 +190,9 @@ def _slips(x, fit: Fit, dropout, lang) -> list:
         out.append(mistake("exponent_i_per_channel", lang, err=fit.max_error))
     elif s.sign < 0 and x.shape[1] >= 4 and base_slip(fit.base, lang)[0] is not None:
         out.append(base_slip(fit.base, lang)[0])
-    if fit.start != 0:
-        out.append(mistake("positions_from_1", lang, start=fit.start))
+    if fit.start != 0:            # (t2t from 2: fairseq's models, XGLM's and M2M100's, start there by design)
+        fairseq = fit.start == 2 and s.layout == "t2t"
+        out.append(mistake("positions_from_2_fairseq" if fairseq else "positions_from_1", lang, start=fit.start))
     if dropout:
         out.append(mistake("dropout_on", lang, pct=100 * dropout, gain=fit.scale,
                            p=round(dropout_p(fit.scale, dropout), 3)))
