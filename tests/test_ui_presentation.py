@@ -585,3 +585,32 @@ def test_after_f11_the_control_panel_is_as_narrow_as_before(qtbot, settings):
         qtbot.wait(20)
         assert win.dock.width() <= before + 10, (before, win.dock.width())
         qtbot.waitUntil(lambda: full_names_shown(win), timeout=3000)
+
+
+def test_the_tokens_lookup_page_keeps_its_presentation_size_at_1280(qtbot, settings):
+    """F11 at 1280 x 800 (1.5x, the control panel hidden): the Lookup page's titles ("one-hot (5 × 15 ids: the
+    sentence's 5 and their neighbours)" 604 px at 15 pt) were wider than the row, so the page was drawn 1.28x
+    smaller and its text came back to 1x while the rest of the window was at 1.5x. Its first title now breaks
+    after "ids:" and each title spans its left axis too: the row fits, drawn at 1.5x."""
+    from explorer.ui.main_window import MainWindow
+    from tests.conftest import close_and_delete
+
+    win = MainWindow(settings=settings)
+    win.resize(1280, 800)
+    win.show()
+    try:
+        win.dock.hide()
+        win.presenter.set_scale(1.5)
+        win.tabs.setCurrentIndex(list(win.views).index("tokens"))
+        view = win.views["tokens"]
+        view.pages.setCurrentIndex(0)
+        win.controller.wait_idle()
+        qtbot.wait(100)
+        row = view.lookup
+        assert "their neighbours" in row.plots[0].titleLabel.text
+        row.fit()
+        assert row.wanted_shrink() == 1.0
+    finally:
+        win.presenter.set_scale(1.0)
+        win.controller.wait_idle()
+        close_and_delete(win)

@@ -183,7 +183,7 @@ def test_the_one_hot_axis_names_only_the_sentences_ids(window, qtbot):
                  for s in axis.tickStrings(values, 1.0, step)}
         assert named and named <= sentence, (named, sentence)
     title = view.lookup.plots[0].titleLabel.text
-    assert f"{len(r.columns)} ids: the sentence's {len(sentence)} and their neighbours" in title, title
+    assert f"{len(r.columns)} ids:<br>the sentence's {len(sentence)} and their neighbours" in title, title
 
 
 def test_token_labels_below_the_baseline_are_not_cut_at_1_5x(qtbot, settings):

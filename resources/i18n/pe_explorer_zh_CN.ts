@@ -5885,8 +5885,8 @@ your data</source>
             <translation>X = E + 可学习位置</translation>
         </message>
         <message>
-            <source>one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)</source>
-            <translation>独热矩阵（%1 × %2 个 ID：句中的 %3 个及其相邻 ID）</translation>
+            <source>one-hot (%1 × %2 ids:&lt;br&gt;the sentence's %3 and their neighbours)</source>
+            <translation>独热矩阵（%1 × %2 个 ID：&lt;br&gt;句中的 %3 个及其相邻 ID）</translation>
         </message>
         <message>
             <source>one-hot (%1 × %2 used ids)</source>

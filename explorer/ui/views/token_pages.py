@@ -20,7 +20,7 @@ def draw_lookup(row, result, labels, n: int, d: int) -> None:
     # thinned axis never names a neighbour under the sentence's column
     ids = [str(int(c)) if u else "" for c, u in zip(result.columns, used)]
     title = (fill(QCoreApplication.translate(
-                 "TokensView", "one-hot (%1 × %2 ids: the sentence's %3 and their neighbours)"), str(n),
+                 "TokensView", "one-hot (%1 × %2 ids:<br>the sentence's %3 and their neighbours)"), str(n),
                  str(len(ids)), str(int(used.sum()))) if not used.all() else
              fill(QCoreApplication.translate("TokensView", "one-hot (%1 × %2 used ids)"), str(n), str(len(ids))))
     row.set_titles((title,

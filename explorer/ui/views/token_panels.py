@@ -15,7 +15,7 @@ from explorer.ui.views.bar_span import span_bar
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, line_at
 from explorer.ui.views.tick_room import cell_centres
-from explorer.ui.views.titles import scaled_label, set_title
+from explorer.ui.views.titles import scaled_label, set_title, title_over_axis
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 from explorer.ui.views.fitting_canvas import FittingCanvas
 from explorer.ui.views.label_axis import LabelAxis, name_ticks
@@ -57,6 +57,8 @@ class MatrixRow(FittingCanvas):
             plot.invertY(True)
             plot.setMenuEnabled(False)
             plot.hideButtons()
+            title_over_axis(plot)          # (the Lookup page's titles at 1.5x were wider than its row: F11 drew
+            #                                the page 1.28x smaller, its text back at 1x)
             image = ScreenImage()
             plot.addItem(image)
             line = pg.InfiniteLine(angle=0, pen=CURSOR_PEN, movable=False)
