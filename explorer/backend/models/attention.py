@@ -42,6 +42,7 @@ from explorer.backend.models.llama4 import llama4_qk
 from explorer.backend.models.ministral3 import ministral3_q
 from explorer.backend.models.layer_weights import bias as _bias, projection as _projection, vector as _vector
 from explorer.backend.models.mla import mla_qk
+from explorer.backend.models.t5_bias import relative_bias
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import require
 
@@ -264,6 +265,8 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         slopes = slopes_of(cfg) if cfg.position == "alibi" else None           # (H,) BLOOM, MPT, Falcon
         if slopes is not None:                   # its bias, slope_h n less the slope_h m the softmax cancels
             logits = logits + bias_of(cfg, slopes, x.shape[0])                    # (H, n, n)
+        if cfg.position == "relative":           # T5: layer 0's bias per head and bucket of n - m, every layer's
+            logits = logits + relative_bias(cfg, reads, x.shape[0])               # (H, n, n)
         sinks = (_vector(reads, qk_names(cfg, layer)["sinks"], layer, cfg.n_heads) if cfg.attention_sinks
                  else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),

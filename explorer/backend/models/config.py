@@ -16,6 +16,7 @@ from explorer.backend.models.gpt_bigcode import bigcode_fields
 from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
 from explorer.backend.models.mpt import mpt_fields
 from explorer.backend.models.xglm import DEFAULT_VOCAB as XGLM_VOCAB, OFFSET, xglm_fields
+from explorer.backend.models.t5 import t5_fields
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
@@ -23,7 +24,8 @@ from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_
                                                    DEFAULT_MAX_POSITIONS, DEFAULT_RMS_EPS, DEFAULT_THETA, DTYPES,
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
                                                    NO_DEFAULT_KV_HEADS, NO_INPUT_NORM, NO_NULL_HEAD_DIM,
-                                                   NO_NULL_KV_HEADS, NORM_1P, ROPE_FAMILIES, SUPPORTED)
+                                                   NO_NULL_KV_HEADS, NORM_1P, RELATIVE_FAMILIES, ROPE_FAMILIES,
+                                                   SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
 from explorer.backend.models.ministral3 import with_class_rope
@@ -33,7 +35,7 @@ from explorer.errors import InputError, msg, require, shown
 
 # the model types whose config.json keys and class defaults their own module reads (ModelConfig's common fields)
 OWN_FIELDS = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields, "gpt_neo": gpt_neo_fields,
-              "gpt_bigcode": bigcode_fields, "xglm": xglm_fields}
+              "gpt_bigcode": bigcode_fields, "xglm": xglm_fields, "t5": t5_fields}
 CLASS_VOCAB = {"gpt_neo": DEFAULT_VOCAB, "xglm": XGLM_VOCAB}     # vocab_size of a config.json without one
 
 
@@ -53,7 +55,7 @@ class ModelConfig:
     vocab_size: int
     max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
     position: str                   # "learned" | "rope" | "alibi" (BLOOM, MPT, Falcon-rw: a bias on the scores;
-    #                                 Falcon's by its config's alibi flag)
+    #                                 Falcon's by its config's alibi flag) | "relative" (T5: a bias per m − n bucket)
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float
@@ -92,6 +94,7 @@ class ModelConfig:
     mrope: bool = False             # a Qwen VL text model's M-RoPE: plain RoPE for text tokens (qwen_vl)
     still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
     padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
+    relative_buckets: tuple[int, int] = (0, 0)   # T5: (relative_attention_num_buckets, _max_distance) (models.t5)
     sinusoid_pad: int | None = None  # XGLM: the row of its computed sinusoidal table zeroed (pad_token_id)
 
     @property
@@ -203,7 +206,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                              ", ".join(SUPPORTED)))
     family = FAMILIES[model_type]
     position = ("rope" if family in ROPE_FAMILIES else falcon_position(cfg) if family == "falcon"   # (alibi or not)
-                else "alibi" if family in ALIBI_FAMILIES else "learned")
+                else "alibi" if family in ALIBI_FAMILIES else "relative" if family in RELATIVE_FAMILIES  # (T5)
+                else "learned")
     if family == "gemma3":                 # what transformers' Gemma3TextConfig fills in (a multimodal
         cfg = {**gemma_config.GEMMA3_TEXT_DEFAULTS, **cfg}     # checkpoint's text_config lists few keys)
     if model_type in DEFAULT_THETA and "rope_theta" not in cfg:
@@ -271,7 +275,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
                 "attention splits", shown(cfg["head_dim"]), d, heads, HEADS_SPLIT[family])
     # DeepSeek's MLA (mla_config): a q / k head is its nope part and its rope part; its score scale and pairing
     mla = mla_fields(cfg, model_type, d, common["n_heads"], common["n_kv_heads"]) if family == "deepseek" else {}
-    head_dim = mla.pop("head_dim", head_dim)
+    head_dim = mla.pop("head_dim", common.pop("head_dim", head_dim))          # (T5's d_kv: its own module's)
     if head_dim is None:
         require(d % heads == 0, "config.json: the hidden size %1 is not a multiple of the %2 heads", d, heads)
         head_dim = d // heads

@@ -30,6 +30,7 @@ import numpy as np
 from explorer.backend.models import encoders, xglm
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.gpt_bigcode import bigcode_qk_names
+from explorer.backend.models.t5 import check_t5_tables, t5_norm_name, t5_qk_names
 from explorer.backend.models.tensors import TensorReader
 from explorer.errors import InputError, msg, require
 
@@ -37,7 +38,8 @@ EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
          "distilbert": "embeddings.word_embeddings.weight",
          "opt": "decoder.embed_tokens.weight", "gpt_neox": "embed_in.weight", "gptj": "wte.weight",
          "gpt_neo": "wte.weight",
-         "bloom": "word_embeddings.weight", "mpt": "wte.weight", "falcon": "word_embeddings.weight"}
+         "bloom": "word_embeddings.weight", "mpt": "wte.weight", "falcon": "word_embeddings.weight",
+         "t5": "shared.weight"}
 # the LayerNorm that makes X: its weight's and bias's names (the first one present), each of width d
 BERT_NORM = (("embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma"),
              ("embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta"))
@@ -84,6 +86,8 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
         name = need(reader, *names)                # one had raised numpy's broadcast ValueError at input_x)
         shape = tuple(reader.shape(name))
         require(shape == (cfg.d_model,), "%1 has shape %2; config.json says width %3", name, shape, cfg.d_model)
+    if cfg.family == "t5":                            # layer 0's relative_attention_bias (models.t5)
+        check_t5_tables(cfg, reader)
     if cfg.position == "learned" and not cfg.computed_positions:      # (XGLM's is computed from config.json)
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
@@ -214,6 +218,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
+    if cfg.family == "t5":                                                         # T5LayerNorm: weight only
+        return t5_norm_name(layer), None
     if cfg.family == "apertus":                                                    # ApertusDecoderLayer's name
         return f"layers.{layer}.attention_layernorm.weight", None
     if cfg.family in ("gpt_neox", "phi", "stablelm", "starcoder2", "nemotron"):   # a LayerNorm (Nemotron's: 1P)
@@ -231,6 +237,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return bigcode_qk_names(cfg.n_kv_heads < cfg.n_heads, layer)
     if cfg.family == "gpt2":
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
+    if cfg.family == "t5":                     # its encoder's T5Attention q, k (no biases)
+        return t5_qk_names(layer)
     if cfg.family == "bert":
         pre = f"encoder.layer.{layer}.attention.self."
         return {"q": pre + "query.weight", "q_bias": pre + "query.bias",

@@ -119,9 +119,14 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "gpt_bigcode": "gpt2",
             # XGLM (xglm-564M … 7.5B): fairseq's sinusoidal table, computed from config.json (not stored), rows offset
             # by 2; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k projections with bias (explorer...xglm)
-            "xglm": "xglm"}
+            "xglm": "xglm",
+            # T5 (t5-small, t5-base, flan-t5-*; T5EncoderModel): its encoder, X = shared[ids] with nothing added, a
+            # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of m − n
+            # (explorer...t5, t5_bias)
+            "t5": "t5"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
+RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of m − n (models.t5_bias)
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",

@@ -187,6 +187,8 @@ class Model:
         cfg = self.config
         require(cfg.position != "alibi", "%1 (%2) uses ALiBi, a bias on the attention scores, not RoPE", self.name,
                 cfg.model_type)
+        require(cfg.position != "relative", "%1 (%2) uses a relative position bias on the attention scores, not RoPE",
+                self.name, cfg.model_type)                                        # (T5)
         require(cfg.position == "rope", "%1 (%2) has learned positions, not RoPE", self.name, cfg.model_type)
         base, scaling, refusal = cfg.rope_of(layer)
         if refusal is not None:
