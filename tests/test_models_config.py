@@ -97,7 +97,7 @@ def test_partial_rotary_factor_top_level_or_in_rope_parameters():
 
 
 @pytest.mark.parametrize("cfg, match", [
-    ({"model_type": "t5"}, "'t5' is not supported; supported: " + ", ".join(SUPPORTED)),
+    ({"model_type": "mamba"}, "'mamba' is not supported; supported: " + ", ".join(SUPPORTED)),
     ({}, "None is not supported"),
     ({"model_type": "llama", "hidden_size": "64"}, "hidden_size must be a positive integer"),
     ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 3,

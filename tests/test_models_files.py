@@ -95,9 +95,9 @@ def test_missing_config_tokenizer_or_weights(good, tmp_path):
 
 
 def test_unsupported_model_type_names_the_supported_ones(good, tmp_path):
-    folder = copy(good, tmp_path / "t5")
-    (folder / "config.json").write_text(json.dumps({"model_type": "t5", "d_model": 8}))
-    msg = refused(folder, "model_type 't5' is not supported")
+    folder = copy(good, tmp_path / "mamba")
+    (folder / "config.json").write_text(json.dumps({"model_type": "mamba", "d_model": 8}))
+    msg = refused(folder, "model_type 'mamba' is not supported")
     assert "gpt2, bert, opt, llama, mistral, qwen2, qwen3, gemma" in msg
     (folder / "config.json").write_text("{not json")
     refused(folder, "is not a valid config.json")

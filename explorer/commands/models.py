@@ -73,10 +73,10 @@ def _export(args, model) -> int:
 
     cfg = model.config
     if args.kind == "learned-pe":
+        through = {"alibi": "ALiBi, a bias on the scores", "relative": "T5's relative bias on the scores"}
         require(cfg.position == "learned",
                 f"{model.name} ({cfg.model_type}) has no learned position table: its positions enter "
-                f"inside attention through {'ALiBi, a bias on the scores' if cfg.position == 'alibi' else 'RoPE'}; "
-                "try export qk")
+                f"inside attention through {through.get(cfg.position, 'RoPE')}; try export qk")
         array = model.positions()
         bad = bad_rows(array)
         note = damaged_note([msg("the position rows %1", listed(bad))] if bad.size else [])

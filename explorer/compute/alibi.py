@@ -72,7 +72,8 @@ def model_alibi(spec: str):
         return None, "failed", message_of(exc)
     position = model.config.position
     if position != "alibi":
-        kind = "RoPE" if position == "rope" else msg("learned positions")
+        kind = ("RoPE" if position == "rope" else msg("a relative position bias (T5)") if position == "relative"
+                else msg("learned positions"))
         return None, position, msg("%1 uses %2, not ALiBi: the formula's slopes for the heads chosen", model.name, kind)
     return model, "", ""
 

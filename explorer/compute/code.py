@@ -63,6 +63,8 @@ def _model_tokens_code(params: Params, r) -> list[str]:
              if r.padding_idx is not None else
              ", then LayerNorm (ALiBi: nothing added for position)" if r.family == "bloom" else
              " (ALiBi: nothing added for position)" if r.position == "alibi" else
+             " (T5's encoder: nothing added for position; a relative bias in attention)" if r.position == "relative"
+             else
              " + its learned positions + token type 0, then LayerNorm" if r.family == "bert" else
              " + its learned positions, then LayerNorm" if r.family == "distilbert" else
              " + its sinusoidal table from row 2 (computed from config.json)" if r.family == "xglm" else

@@ -43,7 +43,8 @@ class LearnedResult:
     var_learned: np.ndarray | None = None      # (3,) fraction of the variance on PC1..PC3
     var_sinusoidal: np.ndarray | None = None   # (3,)
     source: str = "all-MiniLM-L6-v2"  # whose table it is
-    note_kind: str = ""               # "" | "rope" / "alibi" (the opened model has no learned table) | "failed"
+    note_kind: str = ""               # "" | "rope" / "alibi" / "relative" (the opened model has no learned table)
+    #                                   | "failed"
     requested: str = ""               # the opened model's name, when note_kind is set
     reason: str = ""                  # why the opened model's table is not shown (a Message; "" when
     #                                   it is), without the fallback named
@@ -97,6 +98,10 @@ def _model_table(spec: str, stamp: tuple = ()):
         if model.config.position == "alibi":
             return None, None, 0, "alibi", msg("%1 has no learned position table (ALiBi: each head adds a "
                                                "distance penalty to its attention scores)", model.name), 0, {}
+        if model.config.position == "relative":
+            return None, None, 0, "relative", msg("%1 has no learned position table (T5: each head adds a learned "
+                                                  "bias per bucket of distance to its attention scores)",
+                                                  model.name), 0, {}
         if model.config.position != "learned":
             return None, None, 0, "rope", msg("%1 has no learned position table (its positions enter "
                                               "inside attention: RoPE)", model.name), 0, {}

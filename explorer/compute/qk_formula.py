@@ -76,6 +76,8 @@ def _logit(cfg) -> str:
         line = f"{qk} (scale_attn_weights false: not scaled)"
     elif cfg.model_type == "gpt_neo":                              # GPTNeoSelfAttention._attn: no scaling
         line = f"{qk} (GPT-Neo: not scaled)"
+    elif cfg.family == "t5":                                       # T5Attention's scaling 1.0
+        line = f"{qk} (T5: not scaled)"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
     else:
@@ -103,6 +105,11 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
                                                 "(computed from config.json, not trained) is in x<sub>m</sub> before "
                                                 "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and n, "
                                                 "not only on m − n; without it the same weights see no position"),
+    "relative": QT_TRANSLATE_NOOP("Formulas", "nothing turns: head h adds its learned b<sub>h</sub> of the "
+                                              "bucket of n − m: %1 buckets, half for keys after the query; %2 "
+                                              "distances each way have one of their own, longer ones share "
+                                              "log-spaced buckets up to %3, and all from there on the last (T5: no "
+                                              "text is too long for it)"),
     "mla": QT_TRANSLATE_NOOP("Formulas", "only the rope part's channel pairs turn (each head's last %1 channels; "
                                          "the nope part carries no position); the score depends only on m − n"),
 }
@@ -130,9 +137,10 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
     mla = cfg is not None and cfg.position == "rope" and cfg.mla is not None
     alibi = cfg is not None and cfg.position == "alibi"
     learned = cfg is not None and cfg.position == "learned"
-    if alibi:                                       # BLOOM: no rotation, a bias on each head's logits
+    relative = cfg is not None and cfg.position == "relative"
+    if alibi or relative:                           # BLOOM, T5: no rotation, a bias on each head's logits
         lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
-                 _logit(cfg) + " + m<sub>h</sub> (n − m)"]
+                 _logit(cfg) + (" + b<sub>h</sub>(bucket(n − m))" if relative else " + m<sub>h</sub> (n − m)")]
     elif learned:                                   # GPT-2, BERT, OPT: the position row is in x, nothing turns
         lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
                  _learned_x(cfg), _logit(cfg), *_weights(cfg, lang)]
@@ -155,6 +163,10 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
 
         slopes = slopes_of(cfg)
         lines.append(fill(translate("Formulas", WORDS["alibi"], lang), f"{slopes.max():.4g}", f"{slopes.min():.4g}"))
+    elif closing is not None and relative:         # T5's bucket rule (models.t5_bias)
+        buckets, distance = cfg.relative_buckets
+        lines.append(fill(translate("Formulas", WORDS["relative"], lang), str(buckets), str(buckets // 4),
+                          str(distance)))
     elif closing is not None and learned:           # (XGLM's rows: the sinusoidal table, computed)
         lines.append(translate("Formulas", WORDS["sinusoidal" if cfg.computed_positions else "learned"], lang))
     elif closing is not None:

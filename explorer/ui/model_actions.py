@@ -227,6 +227,10 @@ class ModelActions(QObject):
                  fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"
                  else self.tr("ALiBi: nothing added at the input, a bias on each head's scores")
                  if c.position == "alibi"
+                 else fill(self.tr("encoder; relative position bias: nothing added at the input, a learned "
+                                   "bias per head and bucket of m − n (%1 buckets) on the scores"),
+                           str(c.relative_buckets[0]))
+                 if c.position == "relative"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))
                  + "".join(self.tr(", ") + part
                            for part in rope_parts(c.rope_type_label, c.partial_rotary_factor,

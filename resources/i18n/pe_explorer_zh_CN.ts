@@ -832,6 +832,10 @@ your data</source>
             <translation>%1（%2）使用 ALiBi（加在注意力分数上的偏置），不是 RoPE</translation>
         </message>
         <message>
+            <source>%1 (%2) uses a relative position bias on the attention scores, not RoPE</source>
+            <translation>%1（%2）使用相对位置偏置（加在注意力分数上），不是 RoPE</translation>
+        </message>
+        <message>
             <source>%1 at line %2, column %3</source>
             <translation>第 %2 行第 %3 列：%1</translation>
         </message>
@@ -876,6 +880,10 @@ your data</source>
             <translation>%1 没有可学习的位置表（ALiBi：每个头在自己的注意力分数上加一个随距离增长的惩罚）</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (T5: each head adds a learned bias per bucket of distance to its attention scores)</source>
+            <translation>%1 没有可学习的位置表（T5：每个头按距离所在的桶，在自己的注意力分数上加一个学到的偏置）</translation>
+        </message>
+        <message>
             <source>%1 has no learned position table (its positions enter inside attention: RoPE)</source>
             <translation>%1 没有可学习的位置表（位置在注意力内部进入：RoPE）</translation>
         </message>
@@ -894,6 +902,14 @@ your data</source>
         <message>
             <source>%1 has scales of shape %2; blocks of %3 x %4 over its shape %5 need %6</source>
             <translation>%1 的缩放因子形状为 %2；以 %3 x %4 的块覆盖其形状 %5 需要 %6</translation>
+        </message>
+        <message>
+            <source>%1 has shape %2; config.json says (%3, %4)</source>
+            <translation>%1 的形状为 %2；config.json 给出的是 (%3, %4)</translation>
+        </message>
+        <message>
+            <source>%1 has shape %2; config.json says (%3, %4): relative_attention_num_buckets, num_heads</source>
+            <translation>%1 的形状为 %2；config.json 给出的是 (%3, %4)：relative_attention_num_buckets、num_heads</translation>
         </message>
         <message>
             <source>%1 has shape %2; config.json says width %3</source>
@@ -1980,6 +1996,10 @@ your data</source>
             <translation>无法检查量化张量：请给出 tensor.dequantize()</translation>
         </message>
         <message>
+            <source>a relative position bias (T5)</source>
+            <translation>相对位置偏置（T5）</translation>
+        </message>
+        <message>
             <source>a scene file must end in .json, not %1</source>
             <translation>场景文件的扩展名必须是 .json，而不是 %1</translation>
         </message>
@@ -2530,6 +2550,14 @@ your data</source>
         <message>
             <source>config.json: query_pre_attn_scalar must be a number from 1e-30 to 1e30, not %1</source>
             <translation>config.json：query_pre_attn_scalar 必须是 1e-30 到 1e30 之间的数，而不是 %1</translation>
+        </message>
+        <message>
+            <source>config.json: relative_attention_max_distance %1 must exceed the %2 exact distances of relative_attention_num_buckets %3 (its log buckets run from there to it)</source>
+            <translation>config.json：relative_attention_max_distance %1 必须大于 relative_attention_num_buckets %3 中精确距离的个数 %2（对数桶从那里一直排到它）</translation>
+        </message>
+        <message>
+            <source>config.json: relative_attention_num_buckets is %1; an encoder's bucket rule needs at least 4 (half for each direction, a quarter of exact distances)</source>
+            <translation>config.json：relative_attention_num_buckets 为 %1；编码器的分桶规则至少需要 4 个（两个方向各一半，其中四分之一是精确距离）</translation>
         </message>
         <message>
             <source>config.json: rope_interleave must be true or false, not %1</source>
@@ -4209,6 +4237,10 @@ your data</source>
             <translation>没有旋转：固定的正弦行 PE&lt;sub&gt;t2t&lt;/sub&gt;[m + 2]（由 config.json 计算，不是训练得到的）在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就已加入 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n，而不只取决于 m − n；去掉它，同样的权重就看不到位置</translation>
         </message>
         <message>
+            <source>nothing turns: head h adds its learned b&lt;sub&gt;h&lt;/sub&gt; of the bucket of n − m: %1 buckets, half for keys after the query; %2 distances each way have one of their own, longer ones share log-spaced buckets up to %3, and all from there on the last (T5: no text is too long for it)</source>
+            <translation>什么也不旋转：头 h 加上它为 n − m 所在的桶学到的 b&lt;sub&gt;h&lt;/sub&gt;：共 %1 个桶，一半留给查询之后的键；每个方向有 %2 个距离各占一个桶，更远的距离共用按对数间隔排到 %3 的桶，从那以后全部落在最后一个桶（T5：没有哪段文本对它来说太长）</translation>
+        </message>
+        <message>
             <source>only the rope part's channel pairs turn (each head's last %1 channels; the nope part carries no position); the score depends only on m − n</source>
             <translation>只有 rope 部分的通道对旋转（每个头最后的 %1 个通道；nope 部分不含位置）；得分只取决于 m − n</translation>
         </message>
@@ -4307,6 +4339,10 @@ your data</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>A T5 model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (the Real RoPE tab).</source>
+            <translation>T5 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头按距离 m − n 所在的桶，在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
             <source>An ALiBi model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
             <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
@@ -4333,6 +4369,10 @@ your data</source>
         <message>
             <source>|added position| (ALiBi: 0)</source>
             <translation>|所加的位置|（ALiBi：0）</translation>
+        </message>
+        <message>
+            <source>|added position| (relative bias: 0)</source>
+            <translation>|所加的位置|（相对偏置：0）</translation>
         </message>
         <message>
             <source>|added position| (RoPE: 0)</source>
@@ -4369,6 +4409,10 @@ your data</source>
         <message>
             <source>Nothing is added at the input: ALiBi biases the attention scores.</source>
             <translation>输入处什么也不加：ALiBi 给注意力分数加偏置。</translation>
+        </message>
+        <message>
+            <source>Nothing is added at the input: T5 adds a learned bias per distance bucket to the attention scores.</source>
+            <translation>输入处什么也不加：T5 按距离桶给注意力分数加一个学到的偏置。</translation>
         </message>
         <message>
             <source>MiniLM does not multiply by √d; a LayerNorm follows the sum.</source>
@@ -4632,6 +4676,10 @@ your data</source>
             <translation>%1 没有可学习的位置表（ALiBi 给它的注意力分数加偏置）：改为显示 MiniLM 的。</translation>
         </message>
         <message>
+            <source>%1 has no learned position table (T5 adds a relative bias to its attention scores): showing MiniLM's.</source>
+            <translation>%1 没有可学习的位置表（T5 给它的注意力分数加相对偏置）：改为显示 MiniLM 的。</translation>
+        </message>
+        <message>
             <source>%1: showing MiniLM's table instead.</source>
             <translation>%1：改为显示 MiniLM 的位置表。</translation>
         </message>
@@ -4891,6 +4939,10 @@ your data</source>
         <message>
             <source>ALiBi: nothing added at the input, a bias on each head's scores</source>
             <translation>ALiBi：输入处什么也不加，每个头的分数上加偏置</translation>
+        </message>
+        <message>
+            <source>encoder; relative position bias: nothing added at the input, a learned bias per head and bucket of m − n (%1 buckets) on the scores</source>
+            <translation>编码器；相对位置偏置：输入处什么也不加，分数上加一个按头和 m − n 所在桶学到的偏置（%1 个桶）</translation>
         </message>
         <message>
             <source>RoPE base %1</source>
@@ -5326,6 +5378,42 @@ your data</source>
         <message>
             <source>(masked: the key is in an earlier chunk of %1 tokens than the query)</source>
             <translation>（已遮住：该键位于查询之前的一个 %1 词元块中）</translation>
+        </message>
+        <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view, the token's row alone) goes through T5's norm (RMS, no bias) and W_q, W_k. This model uses a relative position bias: nothing turns q or k; each head h adds a learned number b_h of the bucket of n − m to the logit q(m)·k(n), which T5 does not divide by √head_dim. Nearby distances have a bucket each, longer ones share log-spaced buckets, and keys before and after the query have their own. Without the bias, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X，只是词元自己的那一行）经过 T5 的归一化（RMS，无偏置）和 W_q、W_k。该模型使用相对位置偏置：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n) 上加一个为 n − m 所在的桶学到的数 b_h，T5 不把这个 logit 除以 √head_dim。近的距离各有一个桶，远的距离共用按对数间隔的桶，查询之前和之后的键各有自己的桶。去掉这个偏置，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
+            <source>with the relative bias</source>
+            <translation>含相对偏置</translation>
+        </message>
+        <message>
+            <source>without the relative bias</source>
+            <translation>不含相对偏置</translation>
+        </message>
+        <message>
+            <source>q(m), head %1 (relative bias: not rotated)</source>
+            <translation>q(m)，头 %1（相对偏置：不旋转）</translation>
+        </message>
+        <message>
+            <source>k(n) (relative bias: not rotated)</source>
+            <translation>k(n)（相对偏置：不旋转）</translation>
+        </message>
+        <message>
+            <source>logits q(m)·k(n) (not scaled) + relative bias</source>
+            <translation>logit q(m)·k(n)（不缩放）+ 相对偏置</translation>
+        </message>
+        <message>
+            <source>the same without the relative bias</source>
+            <translation>同样的 logit，不含相对偏置</translation>
+        </message>
+        <message>
+            <source>%1: encoder layer 0, %2 heads, head_dim %3, relative position bias in %4 buckets (max distance %5), q·k not scaled; %6</source>
+            <translation>%1：编码器第 0 层，%2 个头，head_dim %3，%4 个桶的相对位置偏置（最大距离 %5），q·k 不缩放；%6</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the relative bias, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含相对偏置的 logit %6，不含 %7</translation>
         </message>
     </context>
     <context>
@@ -5769,6 +5857,10 @@ your data</source>
             <translation>什么也不加（ALiBi）</translation>
         </message>
         <message>
+            <source>nothing added (T5: a relative bias in attention)</source>
+            <translation>什么也不加（T5：注意力中的相对偏置）</translation>
+        </message>
+        <message>
             <source>positions from row %1 + token type</source>
             <translation>从第 %1 行起的位置 + 片段类型嵌入</translation>
         </message>
@@ -5841,6 +5933,10 @@ your data</source>
             <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
+            <source>%1 (its encoder) adds nothing for position at the input (X is E itself, not scaled): position enters inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (see the “Real RoPE” tab). No table limits the text's length.</source>
+            <translation>%1（它的编码器）在输入处不为位置加任何东西（X 就是 E 本身，不缩放）：位置在注意力内部进入，每个头按距离 m − n 所在的桶在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。没有位置表限制文本的长度。</translation>
+        </message>
+        <message>
             <source>%1 adds nothing for position at the input (X is E itself): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” tab).</source>
             <translation>%1 在输入处不为位置加任何东西（X 就是 E 本身）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
         </message>
@@ -5863,6 +5959,10 @@ your data</source>
         <message>
             <source>X = E (ALiBi adds nothing here)</source>
             <translation>X = E（ALiBi 在此不加任何东西）</translation>
+        </message>
+        <message>
+            <source>X = E (T5's relative bias adds nothing here)</source>
+            <translation>X = E（T5 的相对偏置在此不加任何东西）</translation>
         </message>
         <message>
             <source>X = E·√d (RoPE adds nothing here)</source>

@@ -117,6 +117,9 @@ class LearnedView(Retranslatable, View):
             elif result.note_kind == "alibi":
                 text = fill(self.tr("%1 has no learned position table (ALiBi biases its attention scores): "
                                     "showing MiniLM's."), result.requested) + " " + text
+            elif result.note_kind == "relative":      # T5
+                text = fill(self.tr("%1 has no learned position table (T5 adds a relative bias to its attention "
+                                    "scores): showing MiniLM's."), result.requested) + " " + text
             elif result.note_kind == "failed":
                 text = fill(self.tr("%1: showing MiniLM's table instead."),   # the reason names the model
                             localized(result.reason, current_language())) + " " + text

@@ -19,6 +19,7 @@ from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill, layer_list, number_text
 from explorer.ui.views.rope_words import rope_parts
+from explorer.ui.views import qk_relative
 
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
 MIN_DATA_PX = 90           # each panel's data area at least this high, else the canvas draws smaller (fitting_canvas)
@@ -78,7 +79,7 @@ class QkView(Retranslatable, PanelView):
                 "head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a "
                 "penalty growing with the distance to earlier keys. Without the bias, the same weights see no "
                 "position at all.")
-        return self.tr(
+        return qk_relative.explain() if kind == "relative" else self.tr(     # (T5: views.qk_relative)
             "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where "
             "the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each "
             "channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit "
@@ -92,7 +93,8 @@ class QkView(Retranslatable, PanelView):
         if legend is not None:
             for sample, label in legend.items:
                 with_it = sample.item is self.curve_rot
-                text = ((self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
+                text = (qk_relative.legend(with_it) if kind == "relative" else
+                        (self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
                         if kind == "alibi" else
                         (self.tr("with the position rows") if with_it else self.tr("without the position rows"))
                         if kind == "learned" else self.tr("with RoPE") if with_it else self.tr("without rotation"))
@@ -201,6 +203,9 @@ class QkView(Retranslatable, PanelView):
         set_title(self.plain_img.plot, self.tr("the same without the ALiBi bias") if kind == "alibi" else
                   self.tr("the same weights without the position rows") if kind == "learned" else
                   self.tr("the same without rotation"), size="9pt")
+        if kind == "relative":                  # T5: its own four titles
+            for plot, text in zip((self.q_img, self.k_img, self.rot_img, self.plain_img), qk_relative.titles(h)):
+                set_title(plot.plot, text, size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
         reach = min(r.window or n, r.chunk or n)                       # m - n below it can be read
@@ -236,11 +241,11 @@ class QkView(Retranslatable, PanelView):
         if r.nope_layers:                              # layer 0 turns; these do not (EXAONE 4.0's full ones)
             rope += fill(self.tr("; no RoPE in layer %1") if len(r.nope_layers) == 1 else
                          self.tr("; no RoPE in layers %1"), layer_list(r.nope_layers))
-        if kind == "learned":
-            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from "
-                                          "config; %4") if r.sinusoidal else
-                                  self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
-                                  r.model_name, str(r.n_heads), str(hd), shown))
+        if kind in ("learned", "relative"):
+            self.set_readout(qk_relative.readout(r, shown) if kind == "relative" else fill(
+                self.tr("%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4")
+                if r.sinusoidal else self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
+                r.model_name, str(r.n_heads), str(hd), shown))
             return
         if kind == "alibi":
             self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"),
@@ -270,7 +275,8 @@ class QkView(Retranslatable, PanelView):
             if cell:
                 m, k = cell
                 h = r.head
-                text = fill(self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, "
+                text = fill(qk_relative.hover() if r.relative else
+                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, "
                                     "%7 without") if r.alibi else
                             self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position "
                                     "rows, %7 without") if r.learned else
@@ -290,5 +296,6 @@ class QkView(Retranslatable, PanelView):
 
 
 def _kind(r) -> str:
-    """How the shown model puts position into attention: "rope", "alibi" (a bias) or "learned" (rows in X)."""
-    return "alibi" if r.alibi else "learned" if r.learned else "rope"
+    """How the shown model puts position into attention: "rope", "alibi" (a bias), "relative" (T5's bias per bucket)
+    or "learned" (rows in X)."""
+    return "alibi" if r.alibi else "relative" if r.relative else "learned" if r.learned else "rope"

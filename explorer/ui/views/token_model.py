@@ -24,6 +24,8 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
         p_title = QCoreApplication.translate("TokensView", "nothing added (RoPE)")
     elif r.position == "alibi":
         p_title = QCoreApplication.translate("TokensView", "nothing added (ALiBi)")
+    elif r.position == "relative":
+        p_title = QCoreApplication.translate("TokensView", "nothing added (T5: a relative bias in attention)")
     elif r.family == "bert" and r.padding_idx is not None:     # RoBERTa's rows from pad_token_id + 1
         p_title = fill(QCoreApplication.translate("TokensView", "positions from row %1 + token type"),
                        str(r.padding_idx + 1))
@@ -94,6 +96,11 @@ def model_text(r) -> str:
             "TokensView", "%1 adds nothing for position at the input (X is the LayerNorm of E): position "
             "enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores "
             "(see the “Real RoPE” tab)."), r.model_name)
+    elif r.position == "relative":                # T5: X is E itself, its encoder's input
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1 (its encoder) adds nothing for position at the input (X is E itself, not scaled): "
+            "position enters inside attention, where each head adds a learned bias for the bucket of the distance "
+            "m − n to its scores (see the “Real RoPE” tab). No table limits the text's length."), r.model_name)
     elif r.position == "alibi":                   # MPT, Falcon: X is E itself
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input (X is E itself): position enters inside "
@@ -130,6 +137,8 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.position == "alibi":
         return (QCoreApplication.translate("TokensView", "X = LayerNorm(E) (ALiBi adds nothing here)")
                 if r.family == "bloom" else QCoreApplication.translate("TokensView", "X = E (ALiBi adds nothing here)"))
+    if r.source == "model" and r.position == "relative":
+        return QCoreApplication.translate("TokensView", "X = E (T5's relative bias adds nothing here)")
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))

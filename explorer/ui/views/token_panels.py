@@ -203,6 +203,10 @@ class GaugePanel(Retranslatable, QWidget):
             return self.tr("A RoPE model adds nothing to E at the input, so X = E (times the model's own "
                            "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
                            "are rotated (the Real RoPE tab).")
+        if r is not None and r.source == "model" and r.position == "relative":                      # T5
+            return self.tr("A T5 model adds nothing to E at the input, so X = E and position turns nothing here: "
+                           "0°. Position acts inside attention, where each head adds a learned bias for the bucket "
+                           "of the distance m − n to its scores (the Real RoPE tab).")
         if r is not None and r.source == "model" and r.position == "alibi" and r.family != "bloom":   # MPT, Falcon
             return self.tr("An ALiBi model adds nothing to E at the input, so X = E and position turns nothing "
                            "here: 0°. Position acts inside attention, where each head adds a penalty growing with "
@@ -235,7 +239,8 @@ class GaugePanel(Retranslatable, QWidget):
             names = ("|E|", "|E|·" + f"{r.scale:.3g}" if r.scale != 1.0 else self.tr("|E| (not scaled)"),
                      self.tr("|position + type|") if r.family == "bert" else self.tr("|learned position|")
                      if r.position == "learned" else self.tr("|added position| (ALiBi: 0)")
-                     if r.position == "alibi" else self.tr("|added position| (RoPE: 0)"))
+                     if r.position == "alibi" else self.tr("|added position| (relative bias: 0)")
+                     if r.position == "relative" else self.tr("|added position| (RoPE: 0)"))
         else:
             names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
         for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
@@ -281,6 +286,9 @@ class GaugePanel(Retranslatable, QWidget):
                 text += " " + self.tr("Nothing is added at the input: RoPE turns q and k inside attention.")
             elif r.position == "alibi":
                 text += " " + self.tr("Nothing is added at the input: ALiBi biases the attention scores.")
+            elif r.position == "relative":
+                text += " " + self.tr("Nothing is added at the input: T5 adds a learned bias per distance "
+                                      "bucket to the attention scores.")
         elif trained:
             text += " " + self.tr("MiniLM does not multiply by √d; a LayerNorm follows the sum.")
         self.summary.setText(f"<b>{html.escape(text)}</b>")

@@ -1,0 +1,74 @@
+"""The Real RoPE view and the Tokens view with a T5 (explorer.compute.qk, model_tokens): the model itself is shown, not
+SmolLM2; its logits with and without the relative bias give transformers' own encoder attention, run once as saved
+and once with the bias table zeroed; nothing is masked (an encoder); the formula says q·k is not scaled and names the
+bucket rule; a text longer than max_distance and than 300 tokens is shown, not cut for a table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.compute import model_tokens, models, qk
+from explorer.compute.qk_formula import qk_lines
+from explorer.params import Params
+from tests import models_helpers as mh
+from tests.test_models_t5 import build_t5, softmax
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+TEXT = "the cat sat on the mat and the dog sat on the cat " * 3
+
+
+def _attention(torch_model, ids) -> np.ndarray:
+    with torch.no_grad():
+        out = torch_model.encoder(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    return out.attentions[0][0].numpy()                                                  # (H, n, n)
+
+
+def test_t5s_layer_0_with_and_without_its_relative_bias(tmp_path):
+    torch_model = build_t5(tmp_path, seed=3)
+    params = Params(model=str(tmp_path), text=TEXT)
+    try:
+        r = qk.qk_view(params, qk.QkState(causal=True))
+        ids = models.open_cached(str(tmp_path)).tokenize(TEXT).ids
+        assert not r.error and not r.note and r.relative and not r.alibi and not r.learned
+        assert r.n_shown == len(ids) > 20 and r.relative_buckets == (8, 20) and r.score_scalar == 1.0
+        with_bias = _attention(torch_model, ids)
+        with torch.no_grad():
+            torch_model.encoder.block[0].layer[0].SelfAttention.relative_attention_bias.weight.zero_()
+        without = _attention(torch_model, ids)
+        np.testing.assert_allclose(softmax(r.logits), with_bias, rtol=0, atol=1e-5)
+        np.testing.assert_allclose(softmax(r.logits_plain), without, rtol=0, atol=1e-5)
+        assert not np.allclose(with_bias, without, atol=1e-3)
+        assert r.encoder and not r.masked and not np.isnan(r.shown).any()             # the causal box ignored
+        # the mean-logit curves differ by the head's bias at each distance (every pair of one m − n has one bucket)
+        model = models.open_cached(str(tmp_path))
+        from explorer.backend.models.t5_bias import bias_by_distance
+
+        delta, bias = bias_by_distance(model.config, model.tensors, r.n_shown - 1)
+        np.testing.assert_array_equal(delta, r.distance)
+        np.testing.assert_allclose(r.by_distance - r.by_distance_plain, bias, atol=1e-4)
+        lines = qk_lines(params)
+        assert lines[1] == ("logit(m, n) = q<sub>m</sub> · k<sub>n</sub> (T5: not scaled) + "
+                            "b<sub>h</sub>(bucket(n − m))") and "R(mθ)" not in lines[0]
+        closing = qk_lines(params, closing="each pair turns")[-1]
+        assert "8 buckets" in closing and "2 distances each way" in closing and "up to 20" in closing
+        assert "桶" in qk_lines(params, "zh_CN", closing="x")[-1]                          # in the lecture's language
+    finally:
+        models.forget(str(tmp_path))
+
+
+def test_t5s_tokens_view_adds_nothing_and_cuts_no_long_text(tmp_path):
+    torch_model = build_t5(tmp_path, encoder_only=True, seed=4)
+    text = " ".join([mh.TEXT] * 24)                                  # over 300 tokens
+    params = Params(model=str(tmp_path), text=text, embedding_source="model")
+    try:
+        r = model_tokens.for_model(params)
+        assert not r.error and r.position == "relative" and r.n_shown == r.n_total > 300
+        ids = np.asarray([t.id for t in r.tokens])
+        with torch.no_grad():
+            want = torch_model.encoder.embed_tokens(torch.as_tensor(ids)).numpy()
+        np.testing.assert_array_equal(r.x, want)                         # X = shared[ids], nothing scaled
+        assert not np.any(r.pe_rows) and r.scale == 1.0                  # no position rows
+    finally:
+        models.forget(str(tmp_path))
