@@ -72,3 +72,36 @@ def test_t5s_tokens_view_adds_nothing_and_cuts_no_long_text(tmp_path):
         assert not np.any(r.pe_rows) and r.scale == 1.0                  # no position rows
     finally:
         models.forget(str(tmp_path))
+
+
+def test_the_alibi_views_model_heads_are_t5s_bias_against_distance(tmp_path):
+    """With a T5 open and "the opened model's heads" ticked, the ALiBi view shows each head's learned bias against
+    m − n (transformers' compute_bias read along one query's row) and its bias images at strided positions; its
+    code panel makes the same bias, its formula names the model and the bucket rule (in Chinese too)."""
+    from explorer.compute import formulas
+    from explorer.compute.alibi import AlibiState, alibi_view
+
+    torch_model = build_t5(tmp_path, seed=5)
+    p, state = Params(model=str(tmp_path), max_len=150), AlibiState(heads=3)
+    try:
+        r = alibi_view(p, state)
+        assert r.family == "t5" and r.model_name and r.slopes.size == 0 and r.shown == (0, 1, 2, 3)
+        reach = 2 * 20                                                           # twice max_distance
+        np.testing.assert_array_equal(r.distance, np.arange(-reach, reach + 1))
+        att = torch_model.encoder.block[0].layer[0].SelfAttention
+        with torch.no_grad():
+            want = att.compute_bias(150, 150)[0].numpy()                         # (H, 150, 150) [m, n]
+        m = reach                                                                # the query at m: key m - d
+        np.testing.assert_array_equal(r.head_bias, want[:, m, m - r.distance])
+        np.testing.assert_array_equal(r.bias, want[list(r.shown)][:, r.positions][:, :, r.positions])
+        steps = np.count_nonzero(np.diff(r.head_bias[0]))                        # bucketed: a few steps only
+        assert 4 <= steps < 8                                                    # (8 buckets)
+        causal = alibi_view(p, AlibiState(heads=3, causal=True)).bias
+        assert np.isnan(causal[0, 0, 1]) and causal[0, 1, 0] == r.bias[0, 1, 0]
+        full = formulas.run_code(formulas.code_for("alibi", p, state))
+        np.testing.assert_array_equal(full, want)
+        html = formulas.formula_html("alibi", p, 0, "en", state=state)
+        assert "b<sub>h</sub>(bucket(n − m))" in html and "4 heads each add a learned bias" in html
+        assert "8 buckets" in html and "桶" in formulas.formula_html("alibi", p, 0, "zh_CN", state=state)
+    finally:
+        models.forget(str(tmp_path))

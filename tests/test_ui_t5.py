@@ -36,6 +36,22 @@ def test_t5_in_the_window(window, tmp_path):
     assert "encoder layer 0, 4 heads, head_dim 12, relative position bias in 8 buckets (max distance 20)" in (
         view.readout.text())
     assert not view.causal_box.isEnabled() and not view.result.masked       # an encoder: nothing masked
+    view = show(window, "alibi")               # its heads: each one's bias against m − n, no slopes
+    assert view.result.family == "t5" and "4 heads with a learned relative position bias (T5), no slopes" in (
+        view.readout.text())
+    assert view.slope_plot.titleLabel.text.startswith("each drawn head's bias against m − n")
+    assert not view.slope_plot.ctrl.logYCheck.isChecked() and not view.heads_box.isEnabled()
+    drawn = [c.xData is not None and len(c.xData) for c in view.t5_curves]
+    assert drawn == [81, 81, 81, 81] and view.panels[0].plot.titleLabel.text == "head 0: b_h(bucket(j − i))"
+    bloom = tmp_path / "bloom"
+    from tests.test_models_bloom import _build as build_bloom
+
+    build_bloom(bloom, heads=6)
+    open_and_wait(window, bloom)                 # an ALiBi model after it: slopes on a log axis again
+    view = show(window, "alibi")
+    assert view.slope_plot.titleLabel.text == "slopes" and view.slope_plot.ctrl.logYCheck.isChecked()
+    assert all(c.xData is None or len(c.xData) == 0 for c in view.t5_curves) and "6 heads, slopes" in (
+        view.readout.text())
     open_and_wait(window, tmp_path / "llama")
     view = show(window, "qk")
     assert "relative" not in view.explain.text() + view.rot_img.plot.titleLabel.text + view.readout.text()

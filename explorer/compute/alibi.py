@@ -2,12 +2,13 @@
 
 The formula's slopes for the view's own head count, or, when the opened model (Params.model) uses ALiBi and
 `model_slopes` is on, that model's heads and slopes as its transformers class puts them on the logits (BLOOM's and
-MPT's in float32, Falcon's made in bfloat16 and divided by sqrt(head_dim): models.alibi_family).
+MPT's in float32, Falcon's made in bfloat16 and divided by sqrt(head_dim): models.alibi_family); an opened T5's
+heads: each one's learned bias against m − n, in the steps of its buckets (compute.alibi_t5).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -41,9 +42,11 @@ class AlibiResult:
     params: Params
     state: AlibiState
     model_name: str = ""      # whose slopes these are ("" : the formula's, for state.heads)
-    family: str = ""          # bloom | mpt | falcon when model_name is set
+    family: str = ""          # bloom | mpt | falcon | t5 when model_name is set
     note_kind: str = ""       # "" | "rope" / "learned" (the opened model has no ALiBi) | "failed" (cannot be read)
     reason: str = ""          # why the opened model's slopes are not shown (a Message), else ""
+    distance: np.ndarray = field(default_factory=lambda: np.zeros(0))   # T5: m − n, -reach .. reach; no slopes
+    head_bias: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # T5: (H, 2 reach + 1)
 
 
 def shown_heads(heads: int) -> tuple[int, ...]:
@@ -63,7 +66,8 @@ def _shown_bias(signed: np.ndarray, causal: bool) -> np.ndarray:
 
 
 def model_alibi(spec: str):
-    """(model, "", "") for the opened model `spec` when it uses ALiBi, else (None, note_kind, why not: a Message)."""
+    """(model, "", "") for the opened model `spec` when it uses ALiBi or T5's relative bias, else (None, note_kind,
+    why not: a Message)."""
     from explorer.compute import models
 
     try:
@@ -71,9 +75,8 @@ def model_alibi(spec: str):
     except InputError as exc:
         return None, "failed", message_of(exc)
     position = model.config.position
-    if position != "alibi":
-        kind = ("RoPE" if position == "rope" else msg("a relative position bias (T5)") if position == "relative"
-                else msg("learned positions"))
+    if position not in ("alibi", "relative"):
+        kind = "RoPE" if position == "rope" else msg("learned positions")
         return None, position, msg("%1 uses %2, not ALiBi: the formula's slopes for the heads chosen", model.name, kind)
     return model, "", ""
 
@@ -110,7 +113,9 @@ def _alibi_view(params: Params, state: AlibiState, spec: str, stamp: tuple) -> A
         model, kind, reason = model_alibi(spec)
         if model is not None:
             try:
-                return _model_view(model, state, params)
+                from explorer.compute.alibi_t5 import t5_view        # (it builds this module's AlibiResult)
+
+                return (t5_view if model.config.position == "relative" else _model_view)(model, state, params)
             except InputError as exc:
                 kind, reason = "failed", message_of(exc)
     m = alibi.slopes(state.heads)

@@ -22,6 +22,8 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "alibi_model": QT_TRANSLATE_NOOP("Formulas", "the slopes of %1's %2 heads, as its attention puts them on the "
                                                  "logits"),
     "alibi_falcon": QT_TRANSLATE_NOOP("Formulas", "Falcon: slope and position rounded to bfloat16, ÷ √head_dim"),
+    "t5_model": QT_TRANSLATE_NOOP("Formulas", "no slopes: %1's %2 heads each add a learned bias per bucket of n − m, "
+                                              "as its encoder's layer 0 makes it for every layer"),
 }
 
 
@@ -33,6 +35,8 @@ def alibi_lines(params: Params, state, lang: str) -> list[str]:
     """_alibi for the slopes the view shows: the opened ALiBi model's (named, Falcon's rounding said) or the
     formula's for the state's heads."""
     r = catalogue.entry("alibi").run(params, state)
+    if r.family == "t5":                         # its learned bias, no slopes (compute.alibi_t5)
+        return _t5(params, r, lang)
     if not r.model_name:
         return _alibi(len(r.slopes), lang)
     out = _alibi(len(r.slopes), lang, r.slopes)
@@ -63,3 +67,14 @@ def _alibi(heads: int, lang: str, m=None) -> list[str]:
     out.append(fill(_a("drawn" if len(drawn) > 1 else "drawn_one", lang), ", ".join(map(str, drawn)),
                     ", ".join(str(h + 1) for h in drawn), heads))
     return out
+
+
+def _t5(params: Params, r, lang: str) -> list[str]:
+    """An opened T5's score, what its heads add, and its bucket rule (the Real RoPE view's closing words)."""
+    from explorer.compute import models
+    from explorer.compute.qk_formula import WORDS
+
+    buckets, distance = models.open_config(params.model).relative_buckets
+    return ["score<sub>h</sub>(m, n) = q<sub>m</sub> · k<sub>n</sub> + b<sub>h</sub>(bucket(n − m))",
+            fill(_a("t5_model", lang), r.model_name, str(len(r.head_bias))),
+            fill(translate("Formulas", WORDS["relative"], lang), str(buckets), str(buckets // 4), str(distance))]

@@ -75,6 +75,22 @@
             <source>BLOOM's slopes, float32</source>
             <translation>BLOOM 的斜率，float32</translation>
         </message>
+        <message>
+            <source>bias b_h</source>
+            <translation>偏置 b_h</translation>
+        </message>
+        <message>
+            <source>each drawn head's bias against m − n (one value a bucket)</source>
+            <translation>所画各头的偏置随 m − n 的变化（每个桶一个值）</translation>
+        </message>
+        <message>
+            <source>head %1: b_h(bucket(j − i))</source>
+            <translation>头 %1：b_h(bucket(j − i))</translation>
+        </message>
+        <message>
+            <source>%1: %2 heads with a learned relative position bias (T5), no slopes; the curves show heads %3 for m − n up to ±%4</source>
+            <translation>%1：%2 个头，使用学到的相对位置偏置（T5），没有斜率；曲线画出头 %3 在 m − n 直到 ±%4 的偏置</translation>
+        </message>
     </context>
     <context>
         <name>AnimationBar</name>
@@ -826,6 +842,10 @@ your data</source>
         <message>
             <source>%1 (%2) has no ALiBi</source>
             <translation>%1（%2）没有 ALiBi</translation>
+        </message>
+        <message>
+            <source>%1 (%2) has no relative position bias</source>
+            <translation>%1（%2）没有相对位置偏置</translation>
         </message>
         <message>
             <source>%1 (%2) uses ALiBi, a bias on the attention scores, not RoPE</source>
@@ -1994,10 +2014,6 @@ your data</source>
         <message>
             <source>a quantized tensor cannot be checked: give tensor.dequantize()</source>
             <translation>无法检查量化张量：请给出 tensor.dequantize()</translation>
-        </message>
-        <message>
-            <source>a relative position bias (T5)</source>
-            <translation>相对位置偏置（T5）</translation>
         </message>
         <message>
             <source>a scene file must end in .json, not %1</source>
@@ -3999,6 +4015,10 @@ your data</source>
         <message>
             <source>Falcon: slope and position rounded to bfloat16, ÷ √head_dim</source>
             <translation>Falcon：斜率和位置舍入到 bfloat16，÷ √head_dim</translation>
+        </message>
+        <message>
+            <source>no slopes: %1's %2 heads each add a learned bias per bucket of n − m, as its encoder's layer 0 makes it for every layer</source>
+            <translation>没有斜率：%1 的 %2 个头各自按 n − m 所在的桶加一个学到的偏置，由编码器第 0 层生成并用于每一层</translation>
         </message>
         <message>
             <source>extrapolated</source>

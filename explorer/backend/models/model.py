@@ -18,6 +18,7 @@ from explorer.backend.models import alibi_family, families
 from explorer.backend.models.attention import LayerQK, default_inv_freq, layer_qk
 from explorer.backend.models.config import ModelConfig, model_config
 from explorer.backend.models.rope_float32 import transformers_inv_freq
+from explorer.backend.models.t5_bias import bias_table
 from explorer.backend.models.tensors import TensorReader
 from explorer.backend.rope_scaling import inv_frequencies
 from explorer.backend.tokens import MAX_CHARS, Token, TokenizedText, _clean, _visible, run_tokenizer
@@ -215,6 +216,14 @@ class Model:
         InputError without ALiBi."""
         require(self.config.position == "alibi", "%1 (%2) has no ALiBi", self.name, self.config.model_type)
         return alibi_family.slopes_of(self.config)
+
+    def relative_bias_table(self) -> np.ndarray:
+        """T5: layer 0's relative_attention_bias, (num_buckets, num_heads) float32 (models.t5_bias); InputError for
+        a model without one."""
+        require(self.config.position == "relative", "%1 (%2) has no relative position bias", self.name,
+                self.config.model_type)
+        with self._lock:
+            return bias_table(self.config, self.tensors)
 
     def layer0_qk(self, ids_or_x, layer: int = 0, inv_freq=None, attention_scaling: float = 1.0) -> LayerQK:
         """q, k (per head, rotated with the model's own RoPE, or with inv_freq if given) and logits.

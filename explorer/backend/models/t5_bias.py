@@ -47,25 +47,34 @@ def relative_bucket(relative: np.ndarray, buckets: int, max_distance: int) -> np
     return (upper + np.where(distance < exact, distance, large)).astype(np.int64)
 
 
-def bucket_table(cfg, n: int) -> np.ndarray:
-    """The bucket of key n for query m, [m, n], for n tokens; (n, n) int64."""
-    buckets, distance = cfg.relative_buckets
-    pos = np.arange(n, dtype=np.int64)
-    return relative_bucket(pos[None, :] - pos[:, None], buckets, distance)
+def bias_table(cfg, reader) -> np.ndarray:
+    """Layer 0's relative_attention_bias, checked (num_buckets, num_heads); float32."""
+    weight = reader.read(BIAS)
+    require(weight.shape == (cfg.relative_buckets[0], cfg.n_heads), "%1 has shape %2; config.json says (%3, %4)",
+            BIAS, tuple(weight.shape), cfg.relative_buckets[0], cfg.n_heads)
+    return weight.astype(np.float32, copy=False)
+
+
+def bias_at(cfg, weight: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """The bias between the given positions (rows: queries m, columns: keys n) from bias_table's `weight`:
+    weight[bucket(n - m), h]; (H, r, r) float32."""
+    pos = np.asarray(pos, dtype=np.int64)
+    buckets = relative_bucket(pos[None, :] - pos[:, None], *cfg.relative_buckets)          # (r, r)
+    return np.ascontiguousarray(weight[buckets].transpose(2, 0, 1))
 
 
 def relative_bias(cfg, reader, n: int) -> np.ndarray:
     """position_bias for n tokens: layer 0's relative_attention_bias[bucket(n - m), h]; (H, n, n) float32."""
-    weight = reader.read(BIAS)
-    require(weight.shape == (cfg.relative_buckets[0], cfg.n_heads), "%1 has shape %2; config.json says (%3, %4)",
-            BIAS, tuple(weight.shape), cfg.relative_buckets[0], cfg.n_heads)
-    return np.ascontiguousarray(weight.astype(np.float32)[bucket_table(cfg, n)].transpose(2, 0, 1))
+    return bias_at(cfg, bias_table(cfg, reader), np.arange(n))
 
 
-def bias_by_distance(cfg, reader, reach: int) -> tuple[np.ndarray, np.ndarray]:
+def by_distance(cfg, weight: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
     """(m − n for -reach .. reach, each head's bias at that distance); (2 reach + 1,), (H, 2 reach + 1) float32:
     the bucketed steps of the bias against distance, as a query m reads key n (relative n - m = -(m − n))."""
     delta = np.arange(-reach, reach + 1, dtype=np.int64)
-    buckets, distance = cfg.relative_buckets
-    weight = reader.read(BIAS).astype(np.float32)                                # (buckets, H)
-    return delta, np.ascontiguousarray(weight[relative_bucket(-delta, buckets, distance)].T)
+    return delta, np.ascontiguousarray(weight[relative_bucket(-delta, *cfg.relative_buckets)].T)
+
+
+def bias_by_distance(cfg, reader, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """by_distance of the checkpoint's own table."""
+    return by_distance(cfg, bias_table(cfg, reader), reach)

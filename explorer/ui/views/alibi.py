@@ -9,6 +9,7 @@ import numpy as np
 
 from explorer.compute import alibi as data
 from explorer.backend.alibi import MAX_HEADS
+from explorer.ui.views import alibi_t5
 from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.titles import set_title, title_over_axis
@@ -54,6 +55,10 @@ class AlibiView(PanelView):
     def draw(self, r) -> None:
         if self.model_box.isHidden() == bool(r.params.model):    # no model open: nothing to take (a greyed,
             self.model_box.setHidden(not r.params.model)          # ticked box read as "the model's heads")
+        if r.family == "t5":             # an opened T5's heads: each one's bias, no slopes (views.alibi_t5)
+            alibi_t5.draw(self, r)
+            return
+        alibi_t5.leave(self)
         self._show_heads(len(r.slopes) if r.model_name else None, r.state.heads)
         heads, log_slopes = np.arange(len(r.slopes), dtype=float), np.log10(r.slopes)
         self.slope_curve.setData(heads, log_slopes)
