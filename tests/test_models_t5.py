@@ -166,6 +166,7 @@ def test_config_names_as_t5config_reads_them():
     ({"relative_attention_num_buckets": 32, "relative_attention_max_distance": 8}, "must exceed the 8 exact"),
     ({"relative_attention_num_buckets": 0}, "relative_attention_num_buckets must be a positive integer"),
     ({"d_kv": 0}, "d_kv must be a positive integer"),
+    ({"layer_norm_epsilon": "1e-6"}, "layer_norm_epsilon must be a positive number, not '1e-6'"),
 ])
 def test_bad_configs_are_refused_in_one_line(changes, match):
     with pytest.raises(InputError, match=match) as info:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.config_flags import aliased_int, positive_int
+from explorer.backend.models.config_rope import _float
 from explorer.errors import require
 
 DEFAULTS = {"d_model": 512, "d_kv": 64, "num_heads": 8, "num_layers": 6, "relative_attention_num_buckets": 32,
@@ -44,7 +45,8 @@ def t5_fields(cfg: dict) -> dict:
     return {"d_model": d, "n_layers": aliased_int(cfg, "num_hidden_layers", "num_layers",
                                                   default=DEFAULTS["num_layers"]),
             "n_heads": heads, "n_kv_heads": heads, "head_dim": head_dim, "max_positions": NO_POSITION_LIMIT,
-            "norm_eps": cfg.get("layer_norm_epsilon", DEFAULTS["layer_norm_epsilon"]), "qk_bias": False,
+            "norm_eps": _float(cfg.get("layer_norm_epsilon", DEFAULTS["layer_norm_epsilon"]), "layer_norm_epsilon"),
+            "qk_bias": False,
             "pre_norm": True, "word_embed_proj_dim": d,
             "own": {"score_scalar": 1.0, "relative_buckets": (buckets, distance)}}
 
