@@ -10,13 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from explorer.backend.models import gemma_config, qwen_vl
-from explorer.backend.models.bloom import bloom_fields
-from explorer.backend.models.falcon import falcon_fields, falcon_position
-from explorer.backend.models.gpt_bigcode import bigcode_fields
-from explorer.backend.models.gpt_neo import DEFAULT_VOCAB, gpt_neo_fields
-from explorer.backend.models.mpt import mpt_fields
-from explorer.backend.models.xglm import DEFAULT_VOCAB as XGLM_VOCAB, OFFSET, xglm_fields
-from explorer.backend.models.t5 import t5_fields
+from explorer.backend.models.config_classes import CLASS_VOCAB, FIRST_ROW, OWN_FIELDS
+from explorer.backend.models.falcon import falcon_position
 from explorer.backend.models.config_flags import aliased_int as _aliased, positive_int as _int, qk_bias, qk_norm
 from explorer.backend.models.config_own import own_fields
 from explorer.backend.models.config_rope import _float, gptj_rope, odd_rotation, rope_type_label
@@ -32,11 +27,6 @@ from explorer.backend.models.ministral3 import with_class_rope
 from explorer.backend.models.mla_config import MlaDims, mla_fields
 from explorer.backend.rope_scaling import MAX_HEAD_DIM, RopeScaling
 from explorer.errors import InputError, msg, require, shown
-
-# the model types whose config.json keys and class defaults their own module reads (ModelConfig's common fields)
-OWN_FIELDS = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields, "gpt_neo": gpt_neo_fields,
-              "gpt_bigcode": bigcode_fields, "xglm": xglm_fields, "t5": t5_fields}
-CLASS_VOCAB = {"gpt_neo": DEFAULT_VOCAB, "xglm": XGLM_VOCAB}     # vocab_size of a config.json without one
 
 
 @dataclass(frozen=True)
@@ -289,7 +279,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size", default=CLASS_VOCAB.get(family)),
         position=position, rope_base=base, rope_scaling=scaling, embed_scale=scale,
-        position_offset={"opt": 2, "xglm": OFFSET}.get(family, offset), padding_idx=padding_idx, rope_refusal=refusal,
+        position_offset=FIRST_ROW.get(family, offset), padding_idx=padding_idx, rope_refusal=refusal,
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",
