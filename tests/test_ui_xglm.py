@@ -38,6 +38,8 @@ def test_an_xglm_folder_shows_its_scaled_rows_and_its_computed_sinusoidal_table(
     qk = show(window, "qk")
     assert qk.result.learned and not qk.result.error and not qk.result.encoder
     assert "sinusoidal positions in x: not rotated" in qk.q_img.plot.titleLabel.text
+    assert "sinusoidal positions in x: not rotated" in qk.k_img.plot.titleLabel.text      # (it said "learned")
+    assert "sinusoidal row PE[m + 2]" in qk.explain.text() and "learned position row" not in qk.explain.text()
     assert "sinusoidal positions computed from config" in qk.readout.text()
 
 

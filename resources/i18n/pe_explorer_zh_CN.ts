@@ -4636,16 +4636,16 @@ your data</source>
             <translation>位置 p</translation>
         </message>
         <message>
-            <source>sinusoidal PE, d = %1, base %2, %3</source>
-            <translation>正弦位置编码，d = %1，基数 %2，%3</translation>
-        </message>
-        <message>
             <source>interleaved</source>
             <translation>交错</translation>
         </message>
         <message>
             <source>concat</source>
             <translation>拼接</translation>
+        </message>
+        <message>
+            <source>sinusoidal PE, d = %1, base %2, %3</source>
+            <translation>正弦位置编码，d = %1，基数 %2，%3</translation>
         </message>
         <message>
             <source>cosine similarity, sinusoidal</source>
@@ -5152,42 +5152,6 @@ your data</source>
     <context>
         <name>QkView</name>
         <message>
-            <source>A real model's first layer: x_m (the input X of the Tokens view) is the token's row plus the model's learned position row P[m]; it goes through the input norm, where the model has one, and W_q, W_k. Nothing turns q or k: the position is inside x itself, so the logit q(m)·k(n)/√head_dim (or the model's own scale) depends on m and n, not only on m − n. Without the position rows, the same weights see no position at all.</source>
-            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）是词元的行加上模型可学习的位置行 P[m]；它经过输入归一化（若模型有的话）和 W_q、W_k。q 和 k 都不旋转：位置就在 x 里面，所以 logit q(m)·k(n)/√head_dim（或模型自己的缩放）取决于 m 和 n 本身，而不只是 m − n。去掉位置行，同样的权重完全看不到位置。</translation>
-        </message>
-        <message>
-            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
-            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和 W_q、W_k（模型有偏置时带偏置）。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim（或模型自己的缩放）上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
-        </message>
-        <message>
-            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
-            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化（若模型有的话）和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim（或模型自己的缩放）只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
-        </message>
-        <message>
-            <source>with the ALiBi bias</source>
-            <translation>含 ALiBi 偏置</translation>
-        </message>
-        <message>
-            <source>without the ALiBi bias</source>
-            <translation>不含 ALiBi 偏置</translation>
-        </message>
-        <message>
-            <source>with the position rows</source>
-            <translation>含位置行</translation>
-        </message>
-        <message>
-            <source>without the position rows</source>
-            <translation>不含位置行</translation>
-        </message>
-        <message>
-            <source>with RoPE</source>
-            <translation>含 RoPE</translation>
-        </message>
-        <message>
-            <source>without rotation</source>
-            <translation>不旋转</translation>
-        </message>
-        <message>
             <source>head</source>
             <translation>头</translation>
         </message>
@@ -5248,62 +5212,6 @@ your data</source>
             <translation>sink logit（注意力汇）是一个不对应任何键的可学习分数：每个查询的 softmax 把它与各 logit 一起计算，因此分给各键的权重之和小于 1（其余部分不落在任何词元上）。</translation>
         </message>
         <message>
-            <source>q(m), head %1 (ALiBi: not rotated)</source>
-            <translation>q(m)，头 %1（ALiBi：不旋转）</translation>
-        </message>
-        <message>
-            <source>q(m), head %1 (sinusoidal positions in x: not rotated)</source>
-            <translation>q(m)，第 %1 个头（正弦位置在 x 中：不旋转）</translation>
-        </message>
-        <message>
-            <source>q(m), head %1 (learned positions: not rotated)</source>
-            <translation>q(m)，头 %1（可学习位置：不旋转）</translation>
-        </message>
-        <message>
-            <source>q(m) after RoPE, head %1</source>
-            <translation>RoPE 之后的 q(m)，头 %1</translation>
-        </message>
-        <message>
-            <source>k(n) (ALiBi: not rotated)</source>
-            <translation>k(n)（ALiBi：不旋转）</translation>
-        </message>
-        <message>
-            <source>k(n) (learned positions: not rotated)</source>
-            <translation>k(n)（可学习位置：不旋转）</translation>
-        </message>
-        <message>
-            <source>k(n) after RoPE</source>
-            <translation>RoPE 之后的 k(n)</translation>
-        </message>
-        <message>
-            <source>logits q(m)·k(n)/√%1 + ALiBi bias</source>
-            <translation>logit q(m)·k(n)/√%1 + ALiBi 偏置</translation>
-        </message>
-        <message>
-            <source>logits %1, positions in x</source>
-            <translation>logit %1，位置在 x 中</translation>
-        </message>
-        <message>
-            <source>logits q(m)·k(n)/√%1, with RoPE</source>
-            <translation>logit q(m)·k(n)/√%1，含 RoPE</translation>
-        </message>
-        <message>
-            <source>logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE</source>
-            <translation>logit %2·tanh(q(m)·k(n)/√%1/%2)，含 RoPE</translation>
-        </message>
-        <message>
-            <source>the same without the ALiBi bias</source>
-            <translation>同样的 logit，不含 ALiBi 偏置</translation>
-        </message>
-        <message>
-            <source>the same weights without the position rows</source>
-            <translation>同样的权重，不含位置行</translation>
-        </message>
-        <message>
-            <source>the same without rotation</source>
-            <translation>同样的权重，不旋转</translation>
-        </message>
-        <message>
             <source>mean logit against distance m − n (pairs with the same m − n)</source>
             <translation>平均 logit 随距离 m − n 的变化（对 m − n 相同的位置对取平均）</translation>
         </message>
@@ -5348,18 +5256,6 @@ your data</source>
             <translation>；第 %1 层不用 RoPE</translation>
         </message>
         <message>
-            <source>%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4</source>
-            <translation>%1：第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置；%4</translation>
-        </message>
-        <message>
-            <source>%1: layer 0, %2 heads, head_dim %3, learned positions; %4</source>
-            <translation>%1：第 0 层，%2 个头，head_dim %3，可学习位置；%4</translation>
-        </message>
-        <message>
-            <source>%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6</source>
-            <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
-        </message>
-        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，RoPE 基数 %4；%5</translation>
         </message>
@@ -5376,18 +5272,6 @@ your data</source>
             <translation>因果，滑动窗口 %1（屏蔽未来的键，以及距查询 %1 个词元及以上的键）</translation>
         </message>
         <message>
-            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, %7 without</source>
-            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 ALiBi 偏置的 logit %6，不含 %7</translation>
-        </message>
-        <message>
-            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position rows, %7 without</source>
-            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含位置行的 logit %6，不含 %7</translation>
-        </message>
-        <message>
-            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>
-            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 RoPE 的 logit %6，不旋转 %7</translation>
-        </message>
-        <message>
             <source>(masked: the key comes after the query)</source>
             <translation>（已屏蔽：该键位于查询之后）</translation>
         </message>
@@ -5400,8 +5284,28 @@ your data</source>
             <translation>（已遮住：该键位于查询之前的一个 %1 词元块中）</translation>
         </message>
         <message>
+            <source>the token's row times √d_model plus the model's sinusoidal row PE[m + 2] (fairseq's, computed from config.json, not trained)</source>
+            <translation>词元的行乘以 √d_model，再加上模型的正弦位置行 PE[m + 2]（fairseq 的，由 config.json 计算，不是训练得到的）</translation>
+        </message>
+        <message>
+            <source>the token's row plus the model's learned position row P[m]</source>
+            <translation>词元的行加上模型可学习的位置行 P[m]</translation>
+        </message>
+        <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) is %1; it goes through the input norm, where the model has one, and W_q, W_k. Nothing turns q or k: the position is inside x itself, so the logit q(m)·k(n)/√head_dim (or the model's own scale) depends on m and n, not only on m − n. Without the position rows, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）是%1；它经过输入归一化（若模型有的话）和 W_q、W_k。q 和 k 都不旋转：位置就在 x 里面，所以 logit q(m)·k(n)/√head_dim（或模型自己的缩放）取决于 m 和 n 本身，而不只是 m − n。去掉位置行，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a penalty growing with the distance to earlier keys. Without the bias, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化和 W_q、W_k（模型有偏置时带偏置）。该模型使用 ALiBi：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n)/√head_dim（或模型自己的缩放）上加 slope_h · (n − m)，即随与更早的键之间的距离增长的惩罚。去掉这个偏置，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
             <source>A real model's first layer: x_m (the input X of the Tokens view, the token's row alone) goes through T5's norm (RMS, no bias) and W_q, W_k. This model uses a relative position bias: nothing turns q or k; each head h adds a learned number b_h of the bucket of n − m to the logit q(m)·k(n), which T5 does not divide by √head_dim. Nearby distances have a bucket each, longer ones share log-spaced buckets, and keys before and after the query have their own. Without the bias, the same weights see no position at all.</source>
             <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X，只是词元自己的那一行）经过 T5 的归一化（RMS，无偏置）和 W_q、W_k。该模型使用相对位置偏置：q 和 k 都不旋转；每个头 h 在 logit q(m)·k(n) 上加一个为 n − m 所在的桶学到的数 b_h，T5 不把这个 logit 除以 √head_dim。近的距离各有一个桶，远的距离共用按对数间隔的桶，查询之前和之后的键各有自己的桶。去掉这个偏置，同样的权重完全看不到位置。</translation>
+        </message>
+        <message>
+            <source>A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, the same weights see no position at all.</source>
+            <translation>真实模型的第一层：x_m（即“词元”视图中的输入 X）经过输入归一化（若模型有的话）和 W_q、W_k（按模型所具有的偏置或 q/k 归一化）；RoPE 用模型自己的 θ 把 q(m) 和 k(n) 的每个通道对分别旋转 m·θᵢ 和 n·θᵢ，因此 logit q(m)·k(n)/√head_dim（或模型自己的缩放）只看到位置之差 m − n。不旋转时，同样的权重完全看不到位置。</translation>
         </message>
         <message>
             <source>with the relative bias</source>
@@ -5410,6 +5314,30 @@ your data</source>
         <message>
             <source>without the relative bias</source>
             <translation>不含相对偏置</translation>
+        </message>
+        <message>
+            <source>with the ALiBi bias</source>
+            <translation>含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>without the ALiBi bias</source>
+            <translation>不含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>with the position rows</source>
+            <translation>含位置行</translation>
+        </message>
+        <message>
+            <source>without the position rows</source>
+            <translation>不含位置行</translation>
+        </message>
+        <message>
+            <source>with RoPE</source>
+            <translation>含 RoPE</translation>
+        </message>
+        <message>
+            <source>without rotation</source>
+            <translation>不旋转</translation>
         </message>
         <message>
             <source>q(m), head %1 (relative bias: not rotated)</source>
@@ -5428,12 +5356,96 @@ your data</source>
             <translation>同样的 logit，不含相对偏置</translation>
         </message>
         <message>
-            <source>%1: encoder layer 0, %2 heads, head_dim %3, relative position bias in %4 buckets (max distance %5), q·k not scaled; %6</source>
-            <translation>%1：编码器第 0 层，%2 个头，head_dim %3，%4 个桶的相对位置偏置（最大距离 %5），q·k 不缩放；%6</translation>
+            <source>q(m), head %1 (ALiBi: not rotated)</source>
+            <translation>q(m)，头 %1（ALiBi：不旋转）</translation>
+        </message>
+        <message>
+            <source>k(n) (ALiBi: not rotated)</source>
+            <translation>k(n)（ALiBi：不旋转）</translation>
+        </message>
+        <message>
+            <source>logits q(m)·k(n)/√%1 + ALiBi bias</source>
+            <translation>logit q(m)·k(n)/√%1 + ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>the same without the ALiBi bias</source>
+            <translation>同样的 logit，不含 ALiBi 偏置</translation>
+        </message>
+        <message>
+            <source>q(m), head %1 (sinusoidal positions in x: not rotated)</source>
+            <translation>q(m)，第 %1 个头（正弦位置在 x 中：不旋转）</translation>
+        </message>
+        <message>
+            <source>q(m), head %1 (learned positions: not rotated)</source>
+            <translation>q(m)，头 %1（可学习位置：不旋转）</translation>
+        </message>
+        <message>
+            <source>k(n) (sinusoidal positions in x: not rotated)</source>
+            <translation>k(n)（正弦位置在 x 中：不旋转）</translation>
+        </message>
+        <message>
+            <source>k(n) (learned positions: not rotated)</source>
+            <translation>k(n)（可学习位置：不旋转）</translation>
+        </message>
+        <message>
+            <source>logits %1, positions in x</source>
+            <translation>logit %1，位置在 x 中</translation>
+        </message>
+        <message>
+            <source>the same weights without the position rows</source>
+            <translation>同样的权重，不含位置行</translation>
+        </message>
+        <message>
+            <source>logits q(m)·k(n)/√%1, with RoPE</source>
+            <translation>logit q(m)·k(n)/√%1，含 RoPE</translation>
+        </message>
+        <message>
+            <source>logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE</source>
+            <translation>logit %2·tanh(q(m)·k(n)/√%1/%2)，含 RoPE</translation>
+        </message>
+        <message>
+            <source>q(m) after RoPE, head %1</source>
+            <translation>RoPE 之后的 q(m)，头 %1</translation>
+        </message>
+        <message>
+            <source>k(n) after RoPE</source>
+            <translation>RoPE 之后的 k(n)</translation>
+        </message>
+        <message>
+            <source>the same without rotation</source>
+            <translation>同样的权重，不旋转</translation>
         </message>
         <message>
             <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the relative bias, %7 without</source>
             <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含相对偏置的 logit %6，不含 %7</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 ALiBi 偏置的 logit %6，不含 %7</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position rows, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含位置行的 logit %6，不含 %7</translation>
+        </message>
+        <message>
+            <source>query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, %7 without</source>
+            <translation>查询 %1“%2”，键 %3“%4”（m − n = %5）：含 RoPE 的 logit %6，不旋转 %7</translation>
+        </message>
+        <message>
+            <source>%1: encoder layer 0, %2 heads, head_dim %3, relative position bias in %4 buckets (max distance %5), q·k not scaled; %6</source>
+            <translation>%1：编码器第 0 层，%2 个头，head_dim %3，%4 个桶的相对位置偏置（最大距离 %5），q·k 不缩放；%6</translation>
+        </message>
+        <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
+        </message>
+        <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置；%4</translation>
+        </message>
+        <message>
+            <source>%1: layer 0, %2 heads, head_dim %3, learned positions; %4</source>
+            <translation>%1：第 0 层，%2 个头，head_dim %3，可学习位置；%4</translation>
         </message>
     </context>
     <context>

@@ -69,8 +69,9 @@ class LearnedView(Retranslatable, View):
         self.result = result
         n, d = result.shape
         p = result.params
-        set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d), number_text(p.base, 6), {"interleaved": self.tr("interleaved"),
-                                                     "concat": self.tr("concat")}.get(p.layout, p.layout)))
+        layout = {"interleaved": self.tr("interleaved"), "concat": self.tr("concat")}.get(p.layout, p.layout)
+        set_title(self.tables[1].plot, fill(self.tr("sinusoidal PE, d = %1, base %2, %3"), str(d),
+                                            number_text(p.base, 6), layout))
         set_title(self.sims[1].plot, self.tr("cosine similarity, sinusoidal"))
         self._draw(self.tables[1], result.shown_sinusoidal, (-1.0, 1.0))
         self._draw(self.sims[1], result.shown_sim_sinusoidal, (-1.0, 1.0))
@@ -175,5 +176,6 @@ class LearnedView(Retranslatable, View):
     def _show_pair(self, i: int, j: int) -> None:
         r = self.result
         learned = (f"{r.sim_learned[i, j]:+.3f}" if r.sim_learned is not None else "—")
-        self.readout.setText(fill(self.tr("p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5"), str(i), str(j), str(j - i), learned, f"{r.sim_sinusoidal[i, j]:+.3f}"))
+        self.readout.setText(fill(self.tr("p = %1, q = %2 (offset %3): cosine learned %4, sinusoidal %5"), str(i),
+                                  str(j), str(j - i), learned, f"{r.sim_sinusoidal[i, j]:+.3f}"))
         self.hovered.emit(i, j)

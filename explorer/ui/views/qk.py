@@ -19,7 +19,7 @@ from explorer.ui.views.panel_view import PALETTE, PanelView, set_pen
 from explorer.errors import localized
 from explorer.translations import fill, layer_list, number_text
 from explorer.ui.views.rope_words import rope_parts
-from explorer.ui.views import qk_relative
+from explorer.ui.views import qk_words
 
 WHOLE_TICKS = 12           # distance spans up to this get a tick at every whole m − n
 MIN_DATA_PX = 90           # each panel's data area at least this high, else the canvas draws smaller (fitting_canvas)
@@ -62,48 +62,18 @@ class QkView(Retranslatable, PanelView):
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
-    def _explain_text(self, kind: str) -> str:
-        """The view's explanation: RoPE's, an ALiBi model's (BLOOM, MPT, Falcon: a bias per head, nothing turned) or
-        a learned-position model's (GPT-2, BERT, OPT: the position rows are in X, nothing turned)."""
-        if kind == "learned":
-            return self.tr(
-                "A real model's first layer: x_m (the input X of the Tokens view) is the token's row plus the "
-                "model's learned position row P[m]; it goes through the input norm, where the model has one, and "
-                "W_q, W_k. Nothing turns q or k: the position is inside x itself, so the logit q(m)·k(n)/√head_dim "
-                "(or the model's own scale) depends on m and n, not only on m − n. Without the position rows, the "
-                "same weights see no position at all.")
-        if kind == "alibi":
-            return self.tr(
-                "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm and "
-                "W_q, W_k (with biases where the model has them). This model uses ALiBi: nothing turns q or k; each "
-                "head h adds slope_h · (n − m) to the logit q(m)·k(n)/√head_dim (or the model's own scale), a "
-                "penalty growing with the distance to earlier keys. Without the bias, the same weights see no "
-                "position at all.")
-        return qk_relative.explain() if kind == "relative" else self.tr(     # (T5: views.qk_relative)
-            "A real model's first layer: x_m (the input X of the Tokens view) goes through the input norm, where "
-            "the model has one, and W_q, W_k (biases or q/k norms as the model has them); RoPE turns each "
-            "channel pair of q(m) and k(n) by m·θᵢ and n·θᵢ with the model's own θ, so the logit "
-            "q(m)·k(n)/√head_dim (or the model's own scale) sees only m − n of the positions. Without rotation, "
-            "the same weights see no position at all.")
-
     def _legend_text(self, kind: str) -> None:
-        """The distance chart's legend: with / without RoPE's rotation, an ALiBi model's bias or a learned-position
-        model's position rows."""
+        """The distance chart's legend: with / without what puts position in (qk_words.legend)."""
         legend = self.dist.legend
         if legend is not None:
             for sample, label in legend.items:
-                with_it = sample.item is self.curve_rot
-                text = (qk_relative.legend(with_it) if kind == "relative" else
-                        (self.tr("with the ALiBi bias") if with_it else self.tr("without the ALiBi bias"))
-                        if kind == "alibi" else
-                        (self.tr("with the position rows") if with_it else self.tr("without the position rows"))
-                        if kind == "learned" else self.tr("with RoPE") if with_it else self.tr("without rotation"))
+                text = qk_words.legend(kind, sample.item is self.curve_rot)
                 if label.text != text:        # (each draw calls this: a LabelItem's setText re-lays out)
                     label.setText(text)
 
     def retranslate_ui(self) -> None:
         kind = _kind(self.result) if self.result is not None and not self.result.error else "rope"
-        self.explain.setText(self._explain_text(kind))
+        self.explain.setText(qk_words.explain(kind))
         self.head_label.setText(self.tr("head"))
         self.causal_box.setText(self._causal_text(None))
         self.causal_box.setToolTip(self.tr("A decoder's attention at query m reads only keys n ≤ m (in a "
@@ -131,7 +101,7 @@ class QkView(Retranslatable, PanelView):
             self.curve_rot.setData([], [])
             self.curve_plain.setData([], [])
             self.head_info.setText("")
-            self.explain.setText(self._explain_text("rope"))
+            self.explain.setText(qk_words.explain("rope"))
             self._legend_text("rope")
             self.causal_box.setText(self._causal_text(None))
             self.set_readout(" ")
@@ -166,7 +136,7 @@ class QkView(Retranslatable, PanelView):
         if r.alibi:                 # BLOOM: this head's ALiBi slope
             info += " · " + fill(self.tr("ALiBi slope %1"), f"{float(r.slopes[h]):.4g}")
         kind = _kind(r)
-        self.explain.setText(self._explain_text(kind))
+        self.explain.setText(qk_words.explain(kind))
         self._legend_text(kind)
         self.head_info.setText(info)
         self.head_info.setToolTip(self.tr(
@@ -184,28 +154,8 @@ class QkView(Retranslatable, PanelView):
             set_extent(panel.plot, (-0.5, w - 0.5), (-0.5, max(n, 1) - 0.5))
         for axis in self.position_axes:   # positions 0 .. n - 1 only, as many as fit the axis at its
             whole_ticks(axis, n)          # font: no "position 0.5", none in the aspect-locked margin
-        set_title(self.q_img.plot, fill(self.tr("q(m), head %1 (ALiBi: not rotated)") if kind == "alibi" else
-                                        self.tr("q(m), head %1 (sinusoidal positions in x: not rotated)")
-                                        if kind == "learned" and r.sinusoidal else     # (XGLM's, from config)
-                                        self.tr("q(m), head %1 (learned positions: not rotated)")
-                                        if kind == "learned" else self.tr("q(m) after RoPE, head %1"), str(h)),
-                  size="9pt")
-        set_title(self.k_img.plot, self.tr("k(n) (ALiBi: not rotated)") if kind == "alibi" else
-                  self.tr("k(n) (learned positions: not rotated)") if kind == "learned" else
-                  self.tr("k(n) after RoPE"), size="9pt")
-        root = f"{r.score_scalar:g}"     # head_dim, Gemma 2/3's query_pre_attn_scalar, Granite's multiplier^-2
-        score = "q(m)·k(n)" if r.score_scalar == 1.0 else f"q(m)·k(n)/√{root}"    # (GPT-Neo: not scaled)
-        title = (fill(self.tr("logits q(m)·k(n)/√%1 + ALiBi bias"), root) if kind == "alibi" else
-                 fill(self.tr("logits %1, positions in x"), score) if kind == "learned" else
-                 fill(self.tr("logits q(m)·k(n)/√%1, with RoPE"), root) if r.softcap is None else
-                 fill(self.tr("logits %2·tanh(q(m)·k(n)/√%1/%2), with RoPE"), root, f"{r.softcap:g}"))
-        set_title(self.rot_img.plot, title, size="9pt")
-        set_title(self.plain_img.plot, self.tr("the same without the ALiBi bias") if kind == "alibi" else
-                  self.tr("the same weights without the position rows") if kind == "learned" else
-                  self.tr("the same without rotation"), size="9pt")
-        if kind == "relative":                  # T5: its own four titles
-            for plot, text in zip((self.q_img, self.k_img, self.rot_img, self.plain_img), qk_relative.titles(h)):
-                set_title(plot.plot, text, size="9pt")
+        for panel, text in zip((self.q_img, self.k_img, self.rot_img, self.plain_img), qk_words.titles(kind, r)):
+            set_title(panel.plot, text, size="9pt")
         set_title(self.dist, self.tr("mean logit against distance m − n (pairs with the same m − n)"),
                   size="9pt")
         reach = min(r.window or n, r.chunk or n)                       # m - n below it can be read
@@ -241,16 +191,8 @@ class QkView(Retranslatable, PanelView):
         if r.nope_layers:                              # layer 0 turns; these do not (EXAONE 4.0's full ones)
             rope += fill(self.tr("; no RoPE in layer %1") if len(r.nope_layers) == 1 else
                          self.tr("; no RoPE in layers %1"), layer_list(r.nope_layers))
-        if kind in ("learned", "relative"):
-            self.set_readout(qk_relative.readout(r, shown) if kind == "relative" else fill(
-                self.tr("%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4")
-                if r.sinusoidal else self.tr("%1: layer 0, %2 heads, head_dim %3, learned positions; %4"),
-                r.model_name, str(r.n_heads), str(hd), shown))
-            return
-        if kind == "alibi":
-            self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"),
-                                  r.model_name, str(r.n_heads), str(hd), f"{float(r.slopes.max()):.4g}",
-                                  f"{float(r.slopes.min()):.4g}", shown))      # (6 heads: 1/2 is the 5th)
+        if kind != "rope":
+            self.set_readout(qk_words.readout(kind, r, shown))
             return
         self.set_readout(fill(self.tr("%1: layer 0, %2 heads, head_dim %3, RoPE base %4; %5"), r.model_name,
                               str(r.n_heads), str(hd), rope, shown))
@@ -275,13 +217,7 @@ class QkView(Retranslatable, PanelView):
             if cell:
                 m, k = cell
                 h = r.head
-                text = fill(qk_relative.hover() if r.relative else
-                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the ALiBi bias, "
-                                    "%7 without") if r.alibi else
-                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with the position "
-                                    "rows, %7 without") if r.learned else
-                            self.tr("query %1 “%2”, key %3 “%4” (m − n = %5): logit %6 with RoPE, "
-                                    "%7 without"), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k),
+                text = fill(qk_words.hover(_kind(r)), str(m), r.tokens[m], str(k), r.tokens[k], str(m - k),
                             f"{r.logits[h, m, k]:+.3f}", f"{r.logits_plain[h, m, k]:+.3f}")
                 if r.masked and k > m:
                     text += " " + self.tr("(masked: the key comes after the query)")
@@ -296,6 +232,7 @@ class QkView(Retranslatable, PanelView):
 
 
 def _kind(r) -> str:
-    """How the shown model puts position into attention: "rope", "alibi" (a bias), "relative" (T5's bias per bucket)
-    or "learned" (rows in X)."""
-    return "alibi" if r.alibi else "relative" if r.relative else "learned" if r.learned else "rope"
+    """How the shown model puts position into attention: "rope", "alibi" (a bias), "relative" (T5's bias per bucket),
+    "learned" (rows in X) or "sinusoidal" (XGLM's computed rows in X); qk_words has each one's words."""
+    return ("alibi" if r.alibi else "relative" if r.relative else ("sinusoidal" if r.sinusoidal else "learned")
+            if r.learned else "rope")
