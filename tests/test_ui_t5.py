@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.ui.views.panel_view import PALETTE
 from tests import models_helpers as mh
 from tests.test_models_t5 import build_t5
 from tests.test_ui_models import open_and_wait, show
@@ -42,7 +43,9 @@ def test_t5_in_the_window(window, tmp_path):
     assert view.slope_plot.titleLabel.text.startswith("each drawn head's bias against m − n")
     assert not view.slope_plot.ctrl.logYCheck.isChecked() and not view.heads_box.isEnabled()
     drawn = [c.xData is not None and len(c.xData) for c in view.t5_curves]
-    assert drawn == [81, 81, 81, 81] and view.panels[0].plot.titleLabel.text == "head 0: b_h(bucket(j − i))"
+    assert drawn == [81, 81, 81, 81] and view.panels[0].plot.titleLabel.text == "head 0: bias b_h"
+    assert "An opened T5 adds no position vectors and has no slopes" in view.explain.text()     # not ALiBi's words
+    assert view.panels[1].plot.titleLabel.opts["color"] == PALETTE[1]          # head 1's title in its curve's colour
     bloom = tmp_path / "bloom"
     from tests.test_models_bloom import _build as build_bloom
 
@@ -52,6 +55,7 @@ def test_t5_in_the_window(window, tmp_path):
     assert view.slope_plot.titleLabel.text == "slopes" and view.slope_plot.ctrl.logYCheck.isChecked()
     assert all(c.xData is None or len(c.xData) == 0 for c in view.t5_curves) and "6 heads, slopes" in (
         view.readout.text())
+    assert view.explain.text().startswith("ALiBi adds no position vectors")
     open_and_wait(window, tmp_path / "llama")
     view = show(window, "qk")
     assert "relative" not in view.explain.text() + view.rot_img.plot.titleLabel.text + view.readout.text()

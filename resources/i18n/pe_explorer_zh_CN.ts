@@ -80,12 +80,16 @@
             <translation>偏置 b_h</translation>
         </message>
         <message>
+            <source>An opened T5 adds no position vectors and has no slopes: each head h adds a learned number b_h(bucket(j − i)) to its attention scores, one per bucket of the distance: a bucket for each near distance, log-spaced buckets for farther ones up to max_distance, one for all beyond it, and separate ones for keys before and after the query. Each curve is the head whose image title has its colour.</source>
+            <translation>打开的 T5 既不加位置向量，也没有斜率：第 h 个头给注意力得分加上一个学到的数 b_h(bucket(j − i))，距离的每个桶一个值：近处的每个距离各占一个桶，更远的距离按对数间隔共用桶，直到 max_distance，再远的全部落在最后一个桶，查询之前和之后的键各有各的桶。每条曲线对应图像标题同色的那个头。</translation>
+        </message>
+        <message>
             <source>each drawn head's bias against m − n (one value a bucket)</source>
             <translation>所画各头的偏置随 m − n 的变化（每个桶一个值）</translation>
         </message>
         <message>
-            <source>head %1: b_h(bucket(j − i))</source>
-            <translation>头 %1：b_h(bucket(j − i))</translation>
+            <source>head %1: bias b_h</source>
+            <translation>头 %1：偏置 b_h</translation>
         </message>
         <message>
             <source>%1: %2 heads with a learned relative position bias (T5), no slopes; the curves show heads %3 for m − n up to ±%4</source>

@@ -19,8 +19,8 @@ from explorer.ui.views.titles import set_title
 
 
 def draw(view, r) -> None:
-    """The T5's heads: the bias curves of the drawn heads (coloured as nothing else here: PALETTE by panel), the
-    images, the heads box greyed with the model's head count, and the readout."""
+    """The T5's heads: the bias curves of the drawn heads (PALETTE by panel, each image's title in its curve's
+    colour), the images, the heads box greyed with the model's head count, the explanation and the readout."""
     plot, heads = view.slope_plot, len(r.head_bias)
     if not getattr(view, "_t5_mode", False):             # (once on entering: a log mode switch re-lays the plot)
         view._t5_mode = True
@@ -33,6 +33,12 @@ def draw(view, r) -> None:
         plot.setLabel("left", QCoreApplication.translate("AlibiView", "bias b_h"))
         view.slope_curve.setData([], [])
         move_points(view.slope_dots, np.zeros(0), np.zeros(0))
+        view._alibi_explain = view.explain.text()        # (ALiBi's words come back in leave)
+        view.explain.setText(QCoreApplication.translate(
+            "AlibiView", "An opened T5 adds no position vectors and has no slopes: each head h adds a learned number "
+            "b_h(bucket(j − i)) to its attention scores, one per bucket of the distance: a bucket for each near "
+            "distance, log-spaced buckets for farther ones up to max_distance, one for all beyond it, and separate "
+            "ones for keys before and after the query. Each curve is the head whose image title has its colour."))
     if not hasattr(view, "t5_curves"):
         view.t5_curves = [add_line(plot) for _ in range(ALIBI_SHOWN)]
     view._show_heads(heads, r.state.heads)
@@ -55,8 +61,8 @@ def draw(view, r) -> None:
         if on:
             panel.show(r.bias[i], 0, 0, span, span, levels)
             set_extent(panel.plot, (0, span), (0, span))
-            set_title(panel.plot, size=TITLE_SIZE, free_width=True, text=fill(QCoreApplication.translate(
-                "AlibiView", "head %1: b_h(bucket(j − i))"), str(r.shown[i])))
+            text = fill(QCoreApplication.translate("AlibiView", "head %1: bias b_h"), str(r.shown[i]))
+            set_title(panel.plot, text, size=TITLE_SIZE, free_width=True, color=PALETTE[i % len(PALETTE)])
     view.set_readout(fill(QCoreApplication.translate(
         "AlibiView", "%1: %2 heads with a learned relative position bias (T5), no slopes; the curves show heads %3 "
         "for m − n up to ±%4"), r.model_name, str(heads), ", ".join(map(str, r.shown)), str(int(reach))))
@@ -67,6 +73,7 @@ def leave(view) -> None:
     if not getattr(view, "_t5_mode", False):
         return
     view._t5_mode = False
+    view.explain.setText(getattr(view, "_alibi_explain", view.explain.text()))
     plot = view.slope_plot
     plot.setLogMode(y=True)
     decade_ticks(plot.getAxis("left"))
