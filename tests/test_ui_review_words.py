@@ -232,3 +232,14 @@ def test_an_inv_freq_with_a_zero_reads_in_chinese_and_counts_one_value(qtbot, se
             open_through_action(win, monkeypatch, path)
             text = win.views["check"].readout.text()
             assert words in text and stray not in text, text
+
+
+def test_the_chinese_rope_scaling_page_names_the_default_type_in_chinese(qtbot, settings):
+    """Found by a visual review: the scaling page's legend read "之后（default）" and its readout "rope 类型 default"
+    while the rope type box said 默认 (other types keep config.json's value: linear, yarn, ...)."""
+    from tests.conftest import window_in
+
+    with window_in("zh_CN", settings) as win:
+        win.controller.update_view("rope", page="scaling")
+        text = show_tab(win, qtbot, "rope").readout.text()
+        assert "rope 类型 默认" in text and "default" not in text, text

@@ -5779,6 +5779,10 @@ your data</source>
             <source>M-RoPE: text tokens have t = h = w, so plain RoPE</source>
             <translation>M-RoPE：文本词元的 t = h = w，因此即普通 RoPE</translation>
         </message>
+        <message>
+            <source>default</source>
+            <translation>默认</translation>
+        </message>
     </context>
     <context>
         <name>SimilarityView</name>

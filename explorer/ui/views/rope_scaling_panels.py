@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QSpinBox
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import CONTEXT_MAX, fields_of
 from explorer.ui.views.dots import Dots
+from explorer.ui.views.rope_words import type_word
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import set_extent
@@ -217,7 +218,8 @@ class ScalingPanels:
         i = np.arange(len(p.inv_freq_before))
         turn = p.rotated_pairs                        # the pairs past it have θ = 0: shaded, not drawn
         brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime[:turn]]
-        before, after = QCoreApplication.translate("RopeScaling", "before"), fill(QCoreApplication.translate("RopeScaling", "after (%1)"), p.rope_type)
+        before = QCoreApplication.translate("RopeScaling", "before")
+        after = fill(QCoreApplication.translate("RopeScaling", "after (%1)"), type_word(p.rope_type))
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
@@ -290,7 +292,7 @@ class ScalingPanels:
         p = r.scaled.profile
         counts = QCoreApplication.translate("RopeScaling", ", ").join(
             f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
-        kind = p.rope_type if r.state.truncate or p.rope_type != "yarn" else fill(
+        kind = type_word(p.rope_type) if r.state.truncate or p.rope_type != "yarn" else fill(
             QCoreApplication.translate("RopeScaling", "%1 (not truncated)"), p.rope_type)
         return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
                     "(%7 pairs: %8)"), kind, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts))

@@ -44,3 +44,9 @@ def rope_parts(type_label: str, rotary_fraction: float, longrope_factors: str = 
     elif mrope:
         parts += (QCoreApplication.translate("RopeWords", "M-RoPE: text tokens have t = h = w, so plain RoPE"),)
     return parts
+
+
+def type_word(rope_type: str) -> str:
+    """A rope_type as the readout and legend name it: config.json's value ("linear", "yarn", ...), "default" in the
+    UI's language (the Chinese readout read "rope 类型 default" beside the box's 默认)."""
+    return QCoreApplication.translate("RopeWords", "default") if rope_type == "default" else rope_type
