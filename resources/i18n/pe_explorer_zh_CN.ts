@@ -832,6 +832,10 @@ your data</source>
             <source>max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at MiniLM's 512 positions</source>
             <translation>max_len %1、d_model %2、基数 %3 来自公共控件；可学习曲线止于 MiniLM 的 512 个位置</translation>
         </message>
+        <message>
+            <source>max_len %1, d_model %2, base %3 from the shared controls</source>
+            <translation>max_len %1、d_model %2、基数 %3 来自公共控件</translation>
+        </message>
     </context>
     <context>
         <name>Errors</name>

@@ -90,6 +90,10 @@ class DistanceView(PanelView):
                      held_span(self.chart, "y", float(np.min(ys)), float(np.max(ys))))
         rope = "" if r.state.plain_rope else " · " + fill(self.tr(
             "RoPE curve: %1, attention factor² included"), scaling_words(r.state))
-        self.set_readout(r.learned_note + rope if r.learned_note else rope.lstrip(" ·") + ("; " if rope else "") + fill(self.tr(
-            "max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
-            "MiniLM's 512 positions"), str(r.params.max_len), str(r.params.d_model), number_text(r.params.base, 6)))
+        cut = "learned" in r.curves and len(r.curves["learned"][0]) < r.params.max_len     # MiniLM's 512 < max_len
+        shared = fill(self.tr("max_len %1, d_model %2, base %3 from the shared controls; learned curve stops at "
+                              "MiniLM's 512 positions") if cut else
+                      self.tr("max_len %1, d_model %2, base %3 from the shared controls"),
+                      str(r.params.max_len), str(r.params.d_model), number_text(r.params.base, 6))
+        self.set_readout(r.learned_note + rope if r.learned_note else
+                         rope.lstrip(" ·") + ("; " if rope else "") + shared)
