@@ -614,3 +614,24 @@ def test_the_tokens_lookup_page_keeps_its_presentation_size_at_1280(qtbot, setti
         win.presenter.set_scale(1.0)
         win.controller.wait_idle()
         close_and_delete(win)
+
+
+def test_labels_with_a_style_sheet_follow_the_presentation_scale(window, qtbot):
+    """Found by a visual review: the Tokens view's notice (red, bold) and model note (italic) have style sheets,
+    which stop the view's font at them: in F11 they stayed at 1x under 1.5x text. apply_to gives them the font."""
+    from PySide6.QtGui import QFontInfo
+
+    window.controller.update(text="abcdef", tokenizer="char", max_len=3)
+    window.tabs.setCurrentIndex(list(window.views).index("tokens"))
+    window.controller.wait_idle()
+    view = window.views["tokens"]
+    assert view.notice.isVisible() and view.notice.styleSheet() and view.model_note.styleSheet()
+    size = lambda w: QFontInfo(w.font()).pointSizeF()
+    plain = size(view.explain)
+    try:
+        window.presenter.set_scale(1.5)
+        assert size(view.notice) == size(view.model_note) == size(view.explain) == pytest.approx(1.5 * plain, abs=0.5)
+        window.presenter.set_scale(1.0)
+        assert size(view.notice) == size(view.explain) == plain
+    finally:
+        window.presenter.set_scale(1.0)

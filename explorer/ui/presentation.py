@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
-from PySide6.QtWidgets import QApplication, QLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
 
 from explorer.ui.indicators import scale_indicators
 from explorer.ui.views.titles import rescale_labels, set_text_scale, text_scale
@@ -168,6 +168,9 @@ class Presenter(QObject):
             big.setPointSizeF(size * 1.3)
             big.setBold(True)
         view.readout.setFont(big)
+        for label in view.findChildren(QLabel):   # a style sheet stops the view's font at the label (the Tokens
+            if label.styleSheet():                # view's model note and notice stayed 1x in F11)
+                label.setFont(font)
         for gv in view.findChildren(pg.GraphicsView):
             for item in gv.scene().items():
                 if isinstance(item, pg.AxisItem):
