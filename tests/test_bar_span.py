@@ -31,8 +31,12 @@ def bars_and_plots(window, name):
 
 
 def offsets(bar, plot):
-    """(top offset, bottom offset) in scene px between the bar's view box and the plot's."""
+    """(top offset, bottom offset) in scene px between the bar's view box and the plot's, or in an aspect-locked
+    plot (Real RoPE's square logits) the part of the view box its image fills."""
     b, p = bar.getViewBox().sceneBoundingRect(), plot.getViewBox().sceneBoundingRect()
+    images = [i for i in plot.getViewBox().addedItems if isinstance(i, pg.ImageItem) and i.image is not None]
+    if plot.getViewBox().state["aspectLocked"] and images:
+        p = p.intersected(images[0].sceneBoundingRect())
     return b.top() - p.top(), b.bottom() - p.bottom()
 
 
@@ -41,7 +45,7 @@ def settle(window, qtbot):
     qtbot.wait(30)
 
 
-@pytest.mark.parametrize("name", ["heatmap", "similarity", "conventions", "tokens", "alibi", "learned"])
+@pytest.mark.parametrize("name", ["heatmap", "similarity", "conventions", "tokens", "alibi", "learned", "qk"])
 def test_each_bar_spans_its_plots_view_box(window, qtbot, name):
     window.resize(1280, 800)
     window.tabs.setCurrentIndex(list(window.views).index(name))

@@ -30,6 +30,11 @@ class BarSpan:
         self.bar, self.plot = bar, plot
         for item in (plot, bar):
             item.getViewBox().sigResized.connect(self.later)
+        plot.getViewBox().sigRangeChanged.connect(self._range_changed)     # (an aspect-locked picture's height)
+
+    def _range_changed(self, *_) -> None:
+        if self.plot.getViewBox().state["aspectLocked"]:
+            self.later()
 
     def later(self, *_) -> None:
         """follow() after the current layout pass (once, however many view boxes were resized)."""
@@ -45,7 +50,7 @@ class BarSpan:
         bar_vb, plot_vb = self.bar.getViewBox(), self.plot.getViewBox()
         if not (isValid(bar_vb) and isValid(plot_vb)):
             return
-        have, want = bar_vb.sceneBoundingRect(), plot_vb.sceneBoundingRect()
+        have, want = bar_vb.sceneBoundingRect(), _picture_rect(plot_vb)
         if have.height() <= 0 or want.height() <= 0:
             return                                     # not laid out yet
         left, top, right, bottom = self.bar.layout.getContentsMargins()
@@ -54,6 +59,19 @@ class BarSpan:
         if abs(new_top - top) >= 1.0 or abs(new_bottom - bottom) >= 1.0:
             self.bar.layout.setContentsMargins(left, round(new_top), right, round(new_bottom))
             self.bar.layout.activate()                 # the bar's view box moves now, not next pass
+
+
+def _picture_rect(vb: pg.ViewBox):
+    """The scene rect the bar spans: the view box's, or where its aspect is locked (Real RoPE's square logits at
+    1280 px: the bar ran 15-18 px past the picture, top and bottom) the part its image fills."""
+    rect = vb.sceneBoundingRect()
+    if not vb.state["aspectLocked"]:
+        return rect
+    images = [item for item in vb.addedItems if isinstance(item, pg.ImageItem) and item.image is not None]
+    if not images:                                   # (the PCA row's scatters: the bar spans the view box)
+        return rect
+    drawn = images[0].mapRectToScene(images[0].boundingRect())
+    return drawn.intersected(rect) if drawn.intersects(rect) else rect
 
 
 def settle() -> None:
