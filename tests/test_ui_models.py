@@ -615,3 +615,22 @@ def test_the_real_rope_view_shows_gpt2_and_bert_themselves_and_masks_no_key_of_a
     r = show(window, "qk").result
     assert r.learned and not r.encoder and view.causal_box.isEnabled() and view.causal_box.isChecked()
     assert np.isnan(r.shown).sum() == r.n_shown * (r.n_shown - 1) // 2          # the keys after each query
+
+
+def test_the_gauge_and_sum_page_of_a_learned_position_model_say_what_it_does(window, gpt2, tmp_path):
+    """Found by a visual review: with GPT-2 the gauge drew |E| twice ("|E|" and "|E| (not scaled)", the same bars)
+    under a note about sinusoidal rows and MiniLM; BERT's sum page was named "X = E + learned positions" over a
+    panel of LayerNorm(E + P + T)."""
+    import pyqtgraph as pg
+
+    open_and_wait(window, gpt2[0])
+    view = show(window, "tokens")
+    view.pages.setCurrentIndex(2)
+    window.controller.wait_idle()
+    bars = [i for i in view.gauge.norms.items if isinstance(i, pg.BarGraphItem)]
+    assert len(bars) == 2 and "not scaled" not in view.gauge.norms.titleLabel.text
+    assert "adds its trained position row to E, not scaled" in view.gauge.why.text()
+    assert "MiniLM" not in view.gauge.why.text()
+    mh.build("bert", tmp_path / "bert")
+    open_and_wait(window, tmp_path / "bert")
+    assert show(window, "tokens").pages.tabText(1) == "X = LayerNorm(E + positions + type)"

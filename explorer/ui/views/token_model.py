@@ -142,7 +142,49 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))
+    if r.source == "model" and r.family in ("bert", "distilbert"):      # the panel: X = LayerNorm(sum)
+        return (QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions + type)") if r.family == "bert"
+                else QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions)"))
     if r.source == "model" and r.family == "xglm":          # fairseq's sinusoidal table, computed from config
         return (QCoreApplication.translate("TokensView", "X = E·√d + sinusoidal PE") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E + sinusoidal PE"))
     return QCoreApplication.translate("TokensView", "X = E + learned positions")
+
+
+def gauge_note(r) -> str:
+    """The note under the gauge: the paper's √d reasoning, or what an opened model does instead."""
+    model = r is not None and r.source == "model"
+    if model and r.position == "rope":
+        return QCoreApplication.translate(
+            "GaugePanel", "A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if "
+            "any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).")
+    if model and r.position == "relative":                                                          # T5
+        return QCoreApplication.translate(
+            "GaugePanel", "A T5 model adds nothing to E at the input, so X = E and position turns nothing here: "
+            "0°. Position acts inside attention, where each head adds a learned bias for the bucket "
+            "of the distance m − n to its scores (the Real RoPE tab).")
+    if model and r.position == "alibi" and r.family != "bloom":                                     # MPT, Falcon
+        return QCoreApplication.translate(
+            "GaugePanel", "An ALiBi model adds nothing to E at the input, so X = E and position turns nothing "
+            "here: 0°. Position acts inside attention, where each head adds a penalty growing with "
+            "distance to its scores (the Real RoPE and ALiBi tabs).")
+    if model and r.position == "alibi":
+        return QCoreApplication.translate(
+            "GaugePanel", "An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. "
+            "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "
+            "what position adds.) Position acts inside attention, where each head adds a penalty "
+            "growing with distance to its scores (the Real RoPE and ALiBi tabs).")
+    if model and r.family == "xglm":             # the paper's recipe in a real model: E x √d + sinusoids
+        return fill(QCoreApplication.translate(
+            "GaugePanel", "%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of "
+            "length √(d/2)). The bars compare the two and how far the position turns X away from E."), r.model_name)
+    if model:                                    # GPT-2, BERT, OPT, ...: trained rows, nothing scaled
+        return fill(QCoreApplication.translate(
+            "GaugePanel", "%1 adds its trained position row to E, not scaled (BERT-style models add a token-type "
+            "row too, then a LayerNorm): the model learned both tables at the sizes it uses, so the paper's √d_model "
+            "question does not arise. The bars compare the two rows and how far the position turns X away from E."),
+            r.model_name)
+    return QCoreApplication.translate(
+        "GaugePanel", "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
+        "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
+        "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.")

@@ -19,6 +19,7 @@ from explorer.ui.views.titles import scaled_label, set_title, title_over_axis
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 from explorer.ui.views.fitting_canvas import FittingCanvas
 from explorer.ui.views.label_axis import LabelAxis, name_ticks
+from explorer.ui.views import token_model
 
 
 def _key(title: str, entries) -> str:
@@ -197,30 +198,6 @@ class GaugePanel(Retranslatable, QWidget):
         if self.result is not None:
             self.show(self.result, self.labels)
 
-    def _why_text(self, r) -> str:
-        """The note under the gauge: the paper's √d reasoning, or what an opened model does instead."""
-        if r is not None and r.source == "model" and r.position == "rope":
-            return self.tr("A RoPE model adds nothing to E at the input, so X = E (times the model's own "
-                           "scale, if any) and the angle is 0°: position acts inside attention, where q and k "
-                           "are rotated (the Real RoPE tab).")
-        if r is not None and r.source == "model" and r.position == "relative":                      # T5
-            return self.tr("A T5 model adds nothing to E at the input, so X = E and position turns nothing here: "
-                           "0°. Position acts inside attention, where each head adds a learned bias for the bucket "
-                           "of the distance m − n to its scores (the Real RoPE tab).")
-        if r is not None and r.source == "model" and r.position == "alibi" and r.family != "bloom":   # MPT, Falcon
-            return self.tr("An ALiBi model adds nothing to E at the input, so X = E and position turns nothing "
-                           "here: 0°. Position acts inside attention, where each head adds a penalty growing with "
-                           "distance to its scores (the Real RoPE and ALiBi tabs).")
-        if r is not None and r.source == "model" and r.position == "alibi":
-            return self.tr("An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. "
-                           "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "
-                           "what position adds.) Position acts inside attention, where each head adds a penalty "
-                           "growing with distance to its scores (the Real RoPE and ALiBi tabs).")
-        return self.tr(
-            "A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already "
-            "and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) "
-            "×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.")
-
     def clear(self) -> None:
         for plot in (self.norms, self.angles):
             plot.clear()
@@ -230,7 +207,7 @@ class GaugePanel(Retranslatable, QWidget):
         """Draw the gauge of a TokensResult; labels name the tokens on the x axis."""
         self.result, self.labels = r, labels
         self.clear()
-        self.why.setText(keep_together(self._why_text(r)))
+        self.why.setText(keep_together(token_model.gauge_note(r)))
         n = r.n_shown
         x = np.arange(n, dtype=np.float64)
         trained = r.source in ("minilm", "model")
@@ -243,10 +220,12 @@ class GaugePanel(Retranslatable, QWidget):
                      if r.position == "relative" else self.tr("|added position| (RoPE: 0)"))
         else:
             names = ("|E|", "|E|·√d", self.tr("|position + type|") if trained else "|PE|")
-        for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm)):
-            self.norms.addItem(pg.BarGraphItem(x=x + (k - 1) * 0.27, height=values, width=0.25,
+        series = [(k, values) for k, values in enumerate((r.token_norm, r.scaled_norm, r.pe_norm))
+                  if not (model and k == 1 and r.scale == 1.0)]   # (a model's |E| twice, "not scaled": said nothing)
+        for i, (k, values) in enumerate(series):
+            self.norms.addItem(pg.BarGraphItem(x=x + (i - (len(series) - 1) / 2) * 0.27, height=values, width=0.25,
                                                brush=self.COLOURS[k], pen=None))
-        set_title(self.norms, _key(self.tr("lengths"), zip(self.COLOURS, names)), size="10pt")
+        set_title(self.norms, _key(self.tr("lengths"), [(self.COLOURS[k], names[k]) for k, _ in series]), size="10pt")
         active_scaled = r.scale != 1.0
         if model:           # its own scale only (×1 and ×1 side by side said nothing)
             groups = [(r.angle_scaled, f"× {r.scale:.3g}", True)]
