@@ -152,6 +152,11 @@ FAMILIES = {
     # self_attn_layer_norm, q/k with biases; the published 564M: tests/test_models_xglm.py
     "xglm": {"d_model": 32, "num_layers": 2, "attention_heads": 4, "ffn_dim": 48, "max_position_embeddings": 40,
              "vocab_size": VOCAB},
+    # M2M100 / NLLB-200: its encoder (XGLM's sinusoidal table read from row pad_token_id + 1 = 2, a pad token row 1;
+    # encoder.layers.*, nothing masked); the decoder is never read; tests/test_models_m2m100.py
+    "m2m_100": {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
+                "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48,
+                "max_position_embeddings": 40, "vocab_size": VOCAB},
 }
 
 
@@ -191,7 +196,8 @@ def classes(family: str):
             "apertus": ("ApertusConfig", "ApertusForCausalLM"),
             "exaone4": ("Exaone4Config", "Exaone4ForCausalLM"),
             "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM"),
-            "nemotron": ("NemotronConfig", "NemotronForCausalLM"), "xglm": ("XGLMConfig", "XGLMForCausalLM")}[family]
+            "nemotron": ("NemotronConfig", "NemotronForCausalLM"), "xglm": ("XGLMConfig", "XGLMForCausalLM"),
+            "m2m_100": ("M2M100Config", "M2M100ForConditionalGeneration")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -306,6 +312,8 @@ def first_layer(model, family: str):
         return base.h[0]
     if family == "bert":
         return base.encoder.layer[0]
+    if family == "m2m_100":                 # (its encoder's: the app shows the encoder)
+        return base.encoder.layers[0]
     if family.startswith("opt"):
         return base.decoder.layers[0]
     if family == "llama4":                  # (its base_model_prefix names the multimodal model's language_model)
@@ -397,7 +405,7 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
 
         module.apply_rotary_pos_emb, restore = spy_one, (module, original)
         got["turned"] = turned
-    elif family not in ("gpt_neo", "xglm") and not family.startswith(("gpt2", "bert", "opt")):   # (no RoPE)
+    elif family not in ("gpt_neo", "xglm", "m2m_100") and not family.startswith(("gpt2", "bert", "opt")):   # (no RoPE)
         module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         original = module.apply_rotary_pos_emb
 
@@ -432,9 +440,10 @@ def _run_hooked(model, ids, hooks: list, patched) -> None:
     original) when there is one."""
     import torch
 
+    run = model.get_encoder() if model.config.is_encoder_decoder else model    # (M2M100: its encoder alone)
     try:
         with torch.no_grad():
-            model(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
+            run(input_ids=torch.as_tensor(np.asarray(ids)[None, :], dtype=torch.long))
     finally:
         for h in hooks:
             h.remove()

@@ -92,7 +92,7 @@ def test_attention_weights_equal_transformers(built):
     tokens, and its sink logits) equals transformers' own attention weights (output_attentions): the score
     scale (Gemma 2/3's query_pre_attn_scalar) and Gemma 2's soft cap as the model applies them."""
     family, model, ids, _, torch_model = built
-    _same_attention(model, torch_model, ids, causal=family != "bert")
+    _same_attention(model, torch_model, ids, causal=family not in ("bert", "m2m_100"))   # (M2M100's encoder)
 
 
 def same_layer0(model, ref: dict, ids) -> None:
@@ -108,8 +108,9 @@ def _same_attention(model, torch_model, ids, causal=True):
     """softmax of our layer-0 logits (masked as the model masks) equals transformers' attentions[0]."""
     import torch
 
+    run = torch_model.get_encoder() if torch_model.config.is_encoder_decoder else torch_model   # (M2M100's)
     with torch.no_grad():
-        out = torch_model(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+        out = run(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
     want = out.attentions[0][0].numpy()                                       # (H, n, n)
     qk = model.layer0_qk(ids)
     if causal:                       # (with the layer's sliding window and GPT-OSS's sinks)
@@ -176,7 +177,8 @@ def test_learned_positions_are_the_model_table(built):
              "bert": lambda: base.embeddings.position_embeddings.weight,
              "opt": lambda: base.decoder.embed_positions.weight[2:],
              "opt_post_ln": lambda: base.decoder.embed_positions.weight[2:],
-             "xglm": lambda: base.embed_positions.weights[2:]}[family]().detach().numpy()   # (XGLM's: a buffer)
+             "xglm": lambda: base.embed_positions.weights[2:],                    # (XGLM's, M2M100's: a buffer)
+             "m2m_100": lambda: base.encoder.embed_positions.weights[2:]}[family]().detach().numpy()
     np.testing.assert_array_equal(model.positions(), table)
     assert model.positions().shape[0] == model.config.max_positions
 

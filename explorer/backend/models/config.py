@@ -85,12 +85,14 @@ class ModelConfig:
     still_pairs: tuple[int, ...] = ()   # llama.cpp's Qwen3-VL: the pairs a text token leaves unturned (gguf_qwen_vl)
     padding_idx: int | None = None  # RoBERTa's: its pad token reads this row and does not advance the others'
     relative_buckets: tuple[int, int] = (0, 0)   # T5: (relative_attention_num_buckets, _max_distance) (models.t5)
-    sinusoid_pad: int | None = None  # XGLM: the row of its computed sinusoidal table zeroed (pad_token_id)
+    sinusoid_pad: int | None = None  # XGLM, M2M100: the row of its computed sinusoidal table zeroed (pad_token_id)
+    embed_names: tuple[str, ...] = ()   # the token table's names, the first present read (M2M100's: models.m2m100)
 
     @property
     def computed_positions(self) -> bool:
-        """Its position table is computed from config.json, not stored (XGLM's sinusoidal one: models.xglm)."""
-        return self.family == "xglm"
+        """Its position table is computed from config.json, not stored (XGLM's, M2M100's sinusoidal one: models.xglm,
+        models.m2m100)."""
+        return self.family in ("xglm", "m2m_100")
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""
@@ -207,7 +209,7 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
     offset, padding_idx = 0, None
     if model_type in OWN_FIELDS:                   # their classes' names and defaults (models.bloom, mpt, ...)
         common = OWN_FIELDS[model_type](cfg)
-        d, heads = common["d_model"], common["n_heads"]
+        d, heads, offset = common["d_model"], common["n_heads"], common.pop("first_row", 0)   # (M2M100's pad + 1)
     elif family in ("gpt2", "gptj"):
         # GPT2Config's and GPTJConfig's attribute_map: hidden_size, num_hidden_layers, num_attention_heads and
         # max_position_embeddings are other names of these, set after them (they win)
@@ -279,7 +281,8 @@ def model_config(cfg: dict, name: str = "", runtime: str = "transformers") -> Mo
         family=family, model_type=model_type, name=name or str(cfg.get("_name_or_path") or model_type),
         head_dim=head_dim, vocab_size=_int(cfg, "vocab_size", default=CLASS_VOCAB.get(family)),
         position=position, rope_base=base, rope_scaling=scaling, embed_scale=scale,
-        position_offset=FIRST_ROW.get(family, offset), padding_idx=padding_idx, rope_refusal=refusal,
+        position_offset=FIRST_ROW.get(family, offset), rope_refusal=refusal,
+        padding_idx=own.pop("padding_idx", padding_idx),          # (M2M100's own: models.m2m100; before **own)
         # ggml rotates neighbouring rows of llama files, which hold channels j and j + head_dim/2 of
         # Hugging Face's order (convert_hf_to_gguf's permute); qwen2/qwen3/gemma: NEOX, rotate-half
         rope_pairs_across_head=runtime == "llama.cpp" and model_type == "llama",

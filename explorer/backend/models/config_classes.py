@@ -6,7 +6,7 @@ leaves out from CLASS_VOCAB, and the stored row of position 0 from FIRST_ROW.
 
 from __future__ import annotations
 
-from explorer.backend.models import gpt_neo, xglm
+from explorer.backend.models import gpt_neo, m2m100, xglm
 from explorer.backend.models.bloom import bloom_fields
 from explorer.backend.models.falcon import falcon_fields
 from explorer.backend.models.gpt_bigcode import bigcode_fields
@@ -15,8 +15,10 @@ from explorer.backend.models.t5 import t5_fields
 
 # model_type -> its fields (ModelConfig's common ones and "own"): models.bloom, mpt, falcon, gpt_neo, gpt_bigcode, ...
 OWN_FIELDS = {"bloom": bloom_fields, "mpt": mpt_fields, "falcon": falcon_fields, "gpt_neo": gpt_neo.gpt_neo_fields,
-              "gpt_bigcode": bigcode_fields, "xglm": xglm.xglm_fields, "t5": t5_fields}
-# family -> vocab_size of a config.json without one (GPTNeoConfig's, XGLMConfig's defaults)
-CLASS_VOCAB = {"gpt_neo": gpt_neo.DEFAULT_VOCAB, "xglm": xglm.DEFAULT_VOCAB}
-# family -> the stored row of position 0: OPT's learned table and XGLM's sinusoidal one are offset by 2
+              "gpt_bigcode": bigcode_fields, "xglm": xglm.xglm_fields, "t5": t5_fields,
+              "m2m_100": m2m100.m2m100_fields}
+# family -> vocab_size of a config.json without one (GPTNeoConfig's, XGLMConfig's, M2M100Config's defaults)
+CLASS_VOCAB = {"gpt_neo": gpt_neo.DEFAULT_VOCAB, "xglm": xglm.DEFAULT_VOCAB, "m2m_100": m2m100.DEFAULTS["vocab_size"]}
+# family -> the stored row of position 0: OPT's learned table and XGLM's sinusoidal one are offset by 2 (M2M100's:
+# pad_token_id + 1, its fields' first_row)
 FIRST_ROW = {"opt": 2, "xglm": xglm.OFFSET}

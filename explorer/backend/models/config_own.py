@@ -39,7 +39,7 @@ def own_fields(cfg: dict, model_type: str, family: str, position: str, common: d
     scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
-    if family in ("granite", "xglm"):           # (XGLM's: sqrt(d_model) when scale_embedding, models.xglm)
+    if family in ("granite", "xglm", "m2m_100"):   # (XGLM's, M2M100's: sqrt(d_model) with scale_embedding)
         scale = own.pop("embed_scale")
     if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
         own.update(llama4_fields(cfg, layers))

@@ -20,14 +20,15 @@ word_embeddings_layernorm, nothing added for position: ALiBi; LayerNorm, GPT-Neo
 MptModel (wte, ALiBi; norm_1 without bias, Wqkv's whole q, k, v blocks) and FalconModel with alibi (word_embeddings;
 LayerNorm, query_key_value in KV groups of q heads, k, v); GPTNeoModel (wte + wpe as GPT-2; ln_1, q/k/v without
 biases under attn.attention.); XGLMModel (embed_tokens x sqrt(d_model) + its sinusoidal table, computed from
-config.json, rows offset by 2; self_attn_layer_norm, q/k with biases).
+config.json, rows offset by 2; self_attn_layer_norm, q/k with biases); M2M100Encoder (XGLM's, rows from
+pad_token_id + 1 as RoBERTa's, a pad token row pad_token_id; encoder.layers.*: models.m2m100).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models import encoders, xglm
+from explorer.backend.models import encoders, m2m100, xglm
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.gpt_bigcode import bigcode_qk_names
 from explorer.backend.models.t5 import check_t5_tables, t5_norm_name, t5_qk_names
@@ -49,8 +50,9 @@ POSITIONS = {"gpt2": "wpe.weight", "gpt_neo": "wpe.weight", "bert": "embeddings.
              "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
 
 
-def embed_name(cfg: ModelConfig) -> str:
-    return EMBED.get(cfg.family, "embed_tokens.weight")
+def embed_names(cfg: ModelConfig) -> tuple[str, ...]:
+    """The token table's names, the first the checkpoint has read (M2M100: its encoder's, else shared)."""
+    return cfg.embed_names or (EMBED.get(cfg.family, "embed_tokens.weight"),)
 
 
 def first(reader: TensorReader, *names: str) -> str | None:
@@ -79,7 +81,7 @@ def need(reader: TensorReader, *names: str) -> str:
 def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
     """InputError now (at open) if the embedding or position table, or the LayerNorm making X, is missing or
     has the wrong width."""
-    e = reader.shape(need(reader, embed_name(cfg)))
+    e = reader.shape(need(reader, *embed_names(cfg)))
     require(len(e) == 2 and e[1] == cfg.word_embed_proj_dim,
             "the token table has shape %1; config.json says width %2", e, cfg.word_embed_proj_dim)
     for names in INPUT_NORM.get(cfg.family, ()):   # X is a LayerNorm: its weight and bias, of width d (a shorter
@@ -128,7 +130,7 @@ def position_rows(cfg: ModelConfig, reader: TensorReader, n: int | None = None) 
     OPT's table has 2 extra rows in front (position p is row p + 2); they are skipped here."""
     if cfg.position != "learned":
         return None
-    if cfg.computed_positions:                    # XGLM: rows p + 2 of its sinusoidal table, made from config.json
+    if cfg.computed_positions:     # XGLM, M2M100: rows p + offset of its sinusoidal table, made from config.json
         n = cfg.max_positions if n is None else n
         _fits(n, cfg.max_positions)
         return xglm.position_table(cfg.d_model, np.arange(cfg.position_offset, cfg.position_offset + n),
@@ -144,6 +146,9 @@ def positions_of(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray | No
     if cfg.padding_idx is None:
         return position_rows(cfg, reader, np.asarray(ids).reshape(-1).shape[0])
     rows = encoders.position_ids(cfg.position_offset, cfg.padding_idx, np.asarray(ids, np.int64).reshape(-1))
+    if cfg.computed_positions:                    # M2M100's sinusoidal table (models.m2m100), made from config.json
+        _fits(int(np.count_nonzero(rows != cfg.padding_idx)), cfg.max_positions)
+        return xglm.position_table(cfg.d_model, rows, cfg.sinusoid_pad)
     name, _ = _position_table(cfg, reader, int(np.count_nonzero(rows != cfg.padding_idx)))
     return reader.rows(name, rows)                                            # (n, d)
 
@@ -166,7 +171,7 @@ def _fits(n: int, rows: int) -> None:
 
 def token_rows(cfg: ModelConfig, reader: TensorReader, ids) -> np.ndarray:
     """E[ids] as stored (OPT: before project_in); (n, word_embed_proj_dim)."""
-    return reader.rows(need(reader, embed_name(cfg)), ids)
+    return reader.rows(need(reader, *embed_names(cfg)), ids)
 
 
 def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True) -> np.ndarray:
@@ -178,9 +183,9 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True)
     n = ids.shape[0]
     if cfg.family in ("gpt2", "gpt_neo"):                 # GPTNeoModel.forward: inputs_embeds + position_embeds
         return e + position_rows(cfg, reader, n) if positions else e
-    if cfg.family == "xglm":          # XGLMModel.forward: embed_tokens(ids) (x embed_scale) + embed_positions
+    if cfg.family in ("xglm", "m2m_100"):   # XGLMModel, M2M100Encoder: embed_tokens(ids) (x embed_scale) + the rows
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
-        return e + position_rows(cfg, reader, n) if positions else e
+        return e + positions_of(cfg, reader, ids) if positions else e
     if cfg.family in ("bert", "distilbert"):
         pos = positions_of(cfg, reader, ids) if positions else np.float32(0.0)   # (n, d)
         tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"
@@ -215,6 +220,8 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return f"layers.{layer}.input_layernorm.weight", None
     if cfg.family == "xglm":
         return f"layers.{layer}.self_attn_layer_norm.weight", f"layers.{layer}.self_attn_layer_norm.bias"
+    if cfg.family == "m2m_100":                                                    # its encoder's layer
+        return m2m100.m2m100_norm_names(layer)
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
                 f"decoder.layers.{layer}.self_attn_layer_norm.bias")
@@ -239,6 +246,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "t5":                     # its encoder's T5Attention q, k (no biases)
         return t5_qk_names(layer)
+    if cfg.family == "m2m_100":                # its encoder's M2M100Attention q_proj, k_proj (with biases)
+        return m2m100.m2m100_qk_names(layer)
     if cfg.family == "bert":
         pre = f"encoder.layer.{layer}.attention.self."
         return {"q": pre + "query.weight", "q_bias": pre + "query.bias",

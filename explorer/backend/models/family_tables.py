@@ -123,7 +123,10 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # T5 (t5-small, t5-base, flan-t5-*; T5EncoderModel): its encoder, X = shared[ids] with nothing added, a
             # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of m − n
             # (explorer...t5, t5_bias)
-            "t5": "t5"}
+            "t5": "t5",
+            # M2M100, NLLB-200: its encoder; XGLM's computed sinusoidal table, read from row pad_token_id + 1 as
+            # RoBERTa's; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k with bias (explorer...m2m100)
+            "m2m_100": "m2m_100"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of m − n (models.t5_bias)
@@ -140,7 +143,8 @@ LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "b
                   "stablelm": "layer_norm_eps", "starcoder2": "norm_epsilon", "cohere": "layer_norm_eps",
                   "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon",
                   "gpt_neo": "layer_norm_epsilon", "nemotron": "norm_eps",
-                  "xglm": "layer_norm_eps"}      # (XGLM's nn.LayerNorm: eps 1e-5 whatever config.json says)
+                  "xglm": "layer_norm_eps",       # (XGLM's, M2M100's nn.LayerNorm: eps 1e-5 whatever config.json
+                  "m2m_100": "layer_norm_eps"}    # says)
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 NORM_1P = ("nemotron",)      # LayerNorms of weight + 1 (NemotronLayerNorm1P: F.layer_norm(x, ..., weight + 1, bias))
 DTYPES = ("float32", "float16", "bfloat16", "float64")

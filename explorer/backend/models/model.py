@@ -97,7 +97,7 @@ class Model:
     @property
     def vocab_rows(self) -> int:
         """Rows of the token table (may exceed the tokenizer's vocabulary: Qwen pads its table)."""
-        return self.tensors.shape(families.need(self.tensors, families.embed_name(self.config)))[0]
+        return self.tensors.shape(families.need(self.tensors, *families.embed_names(self.config)))[0]
 
     def tokenize(self, text: str) -> TokenizedText:
         """The model's own tokenizer.json: tokens with ids and character spans; special tokens marked."""
