@@ -16,6 +16,8 @@ from explorer.backend.encodings import channel_counts, channel_is_cos, frequenci
 from explorer.params import Params
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
+SQRT_D_MODEL = ("xglm", "m2m_100")   # fairseq's models: E x sqrt(d_model) with scale_embedding (models.xglm, m2m100)
+
 TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "Formulas")
     "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
     "interleaved": QT_TRANSLATE_NOOP("Formulas", "interleaved"),     # the layouts' names, as the
@@ -152,12 +154,13 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     elif r.source == "model" and not r.error:      # the opened model's own scale and positions
         scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
-                                                                  else " (√d_model)" if r.family == "xglm"
+                                                                  else " (√d_model)" if r.family in SQRT_D_MODEL
                                                                   else " (√hidden)"))
         added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]",      # XGLM's: computed (models.xglm)
                  "xglm": " + PE<sub>t2t</sub>[pos + 2]"}.get(r.family, " + P[pos]")
         if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
-            added = f" + P[pos + {r.padding_idx + 1}] + T[0]"
+            added = (f" + PE<sub>t2t</sub>[pos + {r.padding_idx + 1}]" if r.family == "m2m_100"   # (computed)
+                     else f" + P[pos + {r.padding_idx + 1}] + T[0]")
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)
         out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom")
                else f"X<sub>pos</sub> = {x}"]

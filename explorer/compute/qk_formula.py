@@ -44,7 +44,7 @@ def _learned_x(cfg) -> str:
         return f"x<sub>m</sub> = LayerNorm({e} + {p} + T[0])"
     if cfg.family == "distilbert":
         return f"x<sub>m</sub> = LayerNorm({e} + {p})"
-    if cfg.family == "xglm":       # XGLMModel: embed_tokens x sqrt(d_model) + its sinusoidal rows (models.xglm)
+    if cfg.computed_positions:     # XGLMModel, M2M100Encoder: embed_tokens x sqrt(d_model) + its sinusoidal rows
         scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
         return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[m + {cfg.position_offset}]"
     return f"x<sub>m</sub> = {e} + {p}"

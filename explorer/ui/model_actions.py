@@ -220,7 +220,9 @@ class ModelActions(QObject):
     def opened_text(self, model) -> str:
         """'Opened model NAME (model type, d = 576, 9 heads, RoPE base 100000)' in the UI's language."""
         c = model.config
-        where = (fill(self.tr("sinusoidal positions computed from config (%1, from row %2)"), str(c.max_positions),
+        where = (fill(self.tr("encoder; sinusoidal positions computed from config (%1, from row %2 = pad_token_id "
+                              "+ 1)"), str(c.max_positions), str(c.position_offset)) if c.family == "m2m_100" else
+                 fill(self.tr("sinusoidal positions computed from config (%1, from row %2)"), str(c.max_positions),
                       str(c.position_offset)) if c.computed_positions else    # (XGLM's: models.xglm)
                  fill(self.tr("learned positions (%1, from row %2)"), str(c.max_positions), str(c.position_offset))
                  if c.position == "learned" and c.position_offset else

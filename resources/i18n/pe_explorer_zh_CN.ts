@@ -2440,12 +2440,24 @@ your data</source>
             <translation>config.json：clip_qkv 必须是正数或 null，而不是 %1</translation>
         </message>
         <message>
+            <source>config.json: d_model %1 gives M2M100's sinusoidal table one frequency, which it cannot make (log(10000) / (d_model / 2 - 1) divides by zero)</source>
+            <translation>config.json：d_model %1 使 M2M100 的正弦表只有一个频率，它无法生成（log(10000) / (d_model / 2 - 1) 会除以零）</translation>
+        </message>
+        <message>
             <source>config.json: d_model %1 gives XGLM's sinusoidal table one frequency, which it cannot make (log(10000) / (d_model / 2 - 1) divides by zero)</source>
             <translation>config.json：d_model %1 使 XGLM 的正弦表只有一个频率，它无法生成（log(10000) / (d_model / 2 - 1) 会除以零）</translation>
         </message>
         <message>
             <source>config.json: d_model %1 is not divisible by attention_heads %2</source>
             <translation>config.json：d_model %1 不能被 attention_heads %2 整除</translation>
+        </message>
+        <message>
+            <source>config.json: d_model %1 is not divisible by encoder_attention_heads %2</source>
+            <translation>config.json：d_model %1 不能被 encoder_attention_heads %2 整除</translation>
+        </message>
+        <message>
+            <source>config.json: encoder_attention_heads is %1; at most %2 heads are read</source>
+            <translation>config.json：encoder_attention_heads 为 %1；最多读取 %2 个头</translation>
         </message>
         <message>
             <source>config.json: head_dim %1 is not hidden_size / num_attention_heads (%2 / %3), the heads %4's attention splits</source>
@@ -2546,6 +2558,10 @@ your data</source>
         <message>
             <source>config.json: num_kv_heads %1 is not num_attention_heads %2, which Falcon's attention without multi_query needs</source>
             <translation>config.json：num_kv_heads %1 不等于 num_attention_heads %2，而不带 multi_query 的 Falcon 注意力需要二者相等</translation>
+        </message>
+        <message>
+            <source>config.json: pad_token_id must be a whole number from 0 to %1 (M2M100 numbers its positions from it: a row of its position table of max_position_embeddings + 2 rows and of its token table), not %2</source>
+            <translation>config.json：pad_token_id 必须是 0 到 %1 的整数（M2M100 从它开始给位置编号：它是共 max_position_embeddings + 2 行的位置表中的一行，也是词元表中的一行），而不是 %2</translation>
         </message>
         <message>
             <source>config.json: pad_token_id must be null or a whole number from 0 to %1 (a row of XGLM's position table of max_position_embeddings + 2 rows, which it zeroes), not %2</source>
@@ -4961,6 +4977,10 @@ your data</source>
             <translation>无法打开模型：%1</translation>
         </message>
         <message>
+            <source>encoder; sinusoidal positions computed from config (%1, from row %2 = pad_token_id + 1)</source>
+            <translation>编码器；由配置计算的正弦位置（%1，从第 %2 行起 = pad_token_id + 1）</translation>
+        </message>
+        <message>
             <source>sinusoidal positions computed from config (%1, from row %2)</source>
             <translation>由配置计算的正弦位置（%1，从第 %2 行起）</translation>
         </message>
@@ -5456,6 +5476,10 @@ your data</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，ALiBi 斜率 %4 … %5；%6</translation>
         </message>
         <message>
+            <source>%1: encoder layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config, from row %4 (pad_token_id + 1); nothing masked; %5</source>
+            <translation>%1：编码器第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置，从第 %4 行起（pad_token_id + 1）；不屏蔽任何键；%5</translation>
+        </message>
+        <message>
             <source>%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置；%4</translation>
         </message>
@@ -5929,6 +5953,10 @@ your data</source>
             <translation>正弦 PE[2 … %1]（t2t，由配置计算）</translation>
         </message>
         <message>
+            <source>sinusoidal PE from row %1 (t2t, from config)</source>
+            <translation>正弦 PE，从第 %1 行起（t2t，由配置计算）</translation>
+        </message>
+        <message>
             <source>learned positions[0 … %1]</source>
             <translation>可学习的位置[0 … %1]</translation>
         </message>
@@ -5975,6 +6003,10 @@ your data</source>
         <message>
             <source>%1's positions are the sinusoidal table itself, not a trained one: fairseq's [sin | cos] halves (the “t2t” layout), ω_i = 10000^(−i/(d/2 − 1)), computed from config.json (the checkpoint does not store it); position p reads row p + 2, and E is scaled by √d_model (scale_embedding): X = E·√d + PE, as in the paper.</source>
             <translation>%1 的位置就是正弦表本身，而不是训练得到的表：fairseq 的 [sin | cos] 两半（“t2t” 排列），ω_i = 10000^(−i/(d/2 − 1))，由 config.json 计算（检查点中没有存储）；位置 p 读取第 p + 2 行，E 乘以 √d_model（scale_embedding）：X = E·√d + PE，与论文相同。</translation>
+        </message>
+        <message>
+            <source>%1's encoder is shown (the decoder is not read). Its positions are the sinusoidal table itself, not a trained one: fairseq's [sin | cos] halves (the “t2t” layout), computed from config.json (the checkpoint does not store it); the text reads rows from %2 (pad_token_id + 1) on, a padding token row %3 (all zeros) without moving the tokens after it on, as RoBERTa's; E is scaled by √d_model: X = E·√d + PE.</source>
+            <translation>这里显示的是 %1 的编码器（不读取解码器）。它的位置就是正弦表本身，而不是训练得到的表：fairseq 的 [sin | cos] 两半（“t2t” 排列），由 config.json 计算（检查点中没有存储）；文本从第 %2 行（pad_token_id + 1）起读取，填充词元读取第 %3 行（全为零），并且不会让后面的词元后移，与 RoBERTa 相同；E 乘以 √d_model：X = E·√d + PE。</translation>
         </message>
         <message>
             <source>Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding token reads row %2 without moving the tokens after it on: the middle panel names the rows read.</source>

@@ -99,7 +99,7 @@ class LearnedView(Retranslatable, View):
                 text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
                                if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
                                                    str(n), str(result.total_rows)))
-            if result.computed:             # XGLM's: made from config.json (explorer.backend.models.xglm)
+            if result.computed and result.first_row == 2:   # XGLM's, NLLB's: from config.json (models.xglm, m2m100)
                 text += " " + fill(self.tr("%1's position table is not stored in the checkpoint: it is computed from "
                                            "config.json (d_model, max_position_embeddings, pad_token_id) as the model "
                                            "computes it, fairseq's sinusoids: [sin | cos] halves (the “t2t” layout), "
@@ -107,7 +107,7 @@ class LearnedView(Retranslatable, View):
                                            "layout and base 10000 the right-hand table is this one, two rows earlier "
                                            "(it starts at row 0)."),
                                    result.source)
-            elif result.first_row:          # OPT's offset of 2, RoBERTa's pad_token_id + 1
+            elif result.first_row and not result.computed:   # OPT's offset of 2, RoBERTa's pad_token_id + 1
                 text += " " + fill(self.tr("Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: "
                                            "pad_token_id + 1), so the table is shown from there: the rows before it "
                                            "hold no position (RoBERTa's padding token reads row pad_token_id)."),

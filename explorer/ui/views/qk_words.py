@@ -1,7 +1,7 @@
 """The Real RoPE view's words by how the shown model puts position into attention (qk._kind): "rope" (q and k
 turned), "alibi" (a slope per head on the logits: BLOOM, MPT, Falcon), "learned" (rows added to X: GPT-2, BERT,
-OPT, ...), "sinusoidal" (XGLM's sinusoidal rows, computed from config.json, added to X) and "relative" (T5's
-learned bias per head and bucket of n − m, q·k not scaled). Strings in the view's "QkView" context.
+OPT, ...), "sinusoidal" (XGLM's and M2M100's encoder's sinusoidal rows, computed from config.json, added to X) and
+"relative" (T5's learned bias per head and bucket of n − m, q·k not scaled). Strings in the view's "QkView" context.
 """
 
 from __future__ import annotations
@@ -115,6 +115,10 @@ def readout(kind: str, r, shown: str) -> str | None:
     if kind == "alibi":
         return fill(translate("QkView", "%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"), *common,
                     f"{float(r.slopes.max()):.4g}", f"{float(r.slopes.min()):.4g}", shown)   # (6 heads: 1/2 5th)
+    if kind == "sinusoidal" and r.encoder:          # M2M100 / NLLB's encoder: rows from pad_token_id + 1
+        return fill(translate("QkView", "%1: encoder layer 0, %2 heads, head_dim %3, sinusoidal positions computed "
+                                        "from config, from row %4 (pad_token_id + 1); nothing masked; %5"),
+                    *common, str(r.first_row), shown)
     if kind == "sinusoidal":
         return fill(translate("QkView", "%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from "
                                         "config; %4"), *common, shown)

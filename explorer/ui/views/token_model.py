@@ -35,6 +35,9 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
         p_title = fill(QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)"), str(n + 1))
     elif r.family == "xglm":                                   # computed from config.json (models.xglm)
         p_title = fill(QCoreApplication.translate("TokensView", "sinusoidal PE[2 … %1] (t2t, from config)"), str(n + 1))
+    elif r.family == "m2m_100":                        # from row pad_token_id + 1, a pad token row pad_token_id
+        p_title = fill(QCoreApplication.translate("TokensView", "sinusoidal PE from row %1 (t2t, from config)"),
+                       str(r.padding_idx + 1))
     else:
         p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
     x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert")
@@ -86,6 +89,13 @@ def model_text(r) -> str:
             "halves (the “t2t” layout), ω_i = 10000^(−i/(d/2 − 1)), computed from config.json (the checkpoint does "
             "not store it); position p reads row p + 2, and E is scaled by √d_model (scale_embedding): X = "
             "E·√d + PE, as in the paper."), r.model_name)
+    elif r.family == "m2m_100":                   # its encoder (models.m2m100)
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1's encoder is shown (the decoder is not read). Its positions are the sinusoidal table "
+            "itself, not a trained one: fairseq's [sin | cos] halves (the “t2t” layout), computed from config.json "
+            "(the checkpoint does not store it); the text reads rows from %2 (pad_token_id + 1) on, a padding token "
+            "row %3 (all zeros) without moving the tokens after it on, as RoBERTa's; E is scaled by √d_model: X = "
+            "E·√d + PE."), r.model_name, str(r.padding_idx + 1), str(r.padding_idx))
     elif r.padding_idx is not None:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
@@ -145,7 +155,7 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.family in ("bert", "distilbert"):      # the panel: X = LayerNorm(sum)
         return (QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions + type)") if r.family == "bert"
                 else QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions)"))
-    if r.source == "model" and r.family == "xglm":          # fairseq's sinusoidal table, computed from config
+    if r.source == "model" and r.family in ("xglm", "m2m_100"):   # fairseq's sinusoidal table, from config
         return (QCoreApplication.translate("TokensView", "X = E·√d + sinusoidal PE") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E + sinusoidal PE"))
     return QCoreApplication.translate("TokensView", "X = E + learned positions")
@@ -174,7 +184,7 @@ def gauge_note(r) -> str:
             "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "
             "what position adds.) Position acts inside attention, where each head adds a penalty "
             "growing with distance to its scores (the Real RoPE and ALiBi tabs).")
-    if model and r.family == "xglm":             # the paper's recipe in a real model: E x √d + sinusoids
+    if model and r.family in ("xglm", "m2m_100"):   # the paper's recipe in a real model: E x √d + sinusoids
         return fill(QCoreApplication.translate(
             "GaugePanel", "%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of "
             "length √(d/2)). The bars compare the two and how far the position turns X away from E."), r.model_name)
