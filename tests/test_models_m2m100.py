@@ -262,3 +262,43 @@ def test_a_text_of_more_than_max_position_embeddings_real_tokens_is_refused(tmp_
         with pytest.raises(InputError, match=r"^41 tokens is longer than the model's 40 learned positions"):
             model.input_x([3] * 41)
         assert model.input_x([3] * 40 + [1] * 5).shape == (45, 32)                # 40 real tokens, 5 pads
+
+
+def _nllb_style_tokenizer(legacy: bool):
+    """tokenizer.json(path) writer: the test words plus eng_Latn (id 60) and </s> (id 2), with the post-processor
+    transformers' NllbTokenizer.set_src_lang_special_tokens sets (tokenization_nllb.py): [eng_Latn, $A, </s>], or in
+    its legacy_behaviour [$A, </s>, eng_Latn]."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    def write(path):
+        vocab = {"[UNK]": 0, **{w: i + 3 for i, w in enumerate(mh.WORDS)}, "</s>": 2, "eng_Latn": 60}
+        tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+        tok.pre_tokenizer = pre_tokenizers.Whitespace()
+        tok.add_special_tokens(["</s>", "eng_Latn"])
+        tok.post_processor = processors.TemplateProcessing(
+            single=["$A", "</s>", "eng_Latn"] if legacy else ["eng_Latn", "$A", "</s>"],
+            special_tokens=[("</s>", 2), ("eng_Latn", 60)])
+        tok.save(str(path))
+    return write
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_the_folders_tokenizer_adds_the_language_code_and_eos_which_take_positions(legacy, tmp_path):
+    """The folder's own tokenizer.json, post-processor included (what a user sees for a sentence): the language
+    code and </s> are special tokens of the text, and as real tokens (not pad) they take positions: the first word
+    reads row 3 when eng_Latn comes first; X is the encoder's on those ids."""
+    config = tf.M2M100Config(**mh.FAMILIES["m2m_100"])
+    config._attn_implementation = "eager"
+    torch.manual_seed(4)
+    torch_model = mh.save_random(tf.M2M100ForConditionalGeneration(config).eval(), tmp_path,
+                                 tokenizer=_nllb_style_tokenizer(legacy))
+    with open_model(tmp_path) as model:
+        tokens = model.tokenize("cat sat").tokens
+        assert [t.text for t in tokens] == (["cat", "sat", "</s>", "eng_Latn"] if legacy
+                                            else ["eng_Latn", "cat", "sat", "</s>"])
+        assert [t.special for t in tokens] == ([False, False, True, True] if legacy else [True, False, False, True])
+        ids = [t.id for t in tokens]
+        rows = torch_model.model.encoder.embed_positions.weights.numpy()
+        np.testing.assert_array_equal(model.positions_of(ids), rows[2:6])
+        np.testing.assert_allclose(model.input_x(ids), _encode(torch_model, ids).hidden_states[0][0].numpy(),
+                                   rtol=0, atol=1e-6)
