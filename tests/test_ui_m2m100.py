@@ -45,6 +45,7 @@ def test_an_m2m100_folder_shows_its_encoder_and_its_computed_sinusoidal_rows(win
     assert qk.result.encoder and qk.result.sinusoidal and not qk.result.masked and not qk.result.error
     assert not qk.causal_box.isEnabled()                                         # an encoder: nothing masked
     assert "sinusoidal positions in x: not rotated" in qk.q_img.plot.titleLabel.text
+    assert "sinusoidal row of its position id" in qk.explain.text() and "PE[m + 2]" not in qk.explain.text()
     assert ("encoder layer 0, 4 heads, head_dim 8, sinusoidal positions computed from config, from row 2 "
             "(pad_token_id + 1); nothing masked") in qk.readout.text()
 

@@ -46,6 +46,10 @@ def _learned_x(cfg) -> str:
         return f"x<sub>m</sub> = LayerNorm({e} + {p})"
     if cfg.computed_positions:     # XGLMModel, M2M100Encoder: embed_tokens x sqrt(d_model) + its sinusoidal rows
         scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
+        if cfg.padding_idx is not None:     # M2M100's position ids from the tokens (create_position_ids_from_input_ids)
+            p = cfg.padding_idx
+            return (f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[r<sub>m</sub>], r<sub>m</sub> = {p} + "
+                    f"#{{n ≤ m : id<sub>n</sub> ≠ {p}}} (id<sub>m</sub> = {p}: r<sub>m</sub> = {p}, a zero row)")
         return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[m + {cfg.position_offset}]"
     return f"x<sub>m</sub> = {e} + {p}"
 
@@ -105,6 +109,12 @@ WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
                                                 "(computed from config.json, not trained) is in x<sub>m</sub> before "
                                                 "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and n, "
                                                 "not only on m − n; without it the same weights see no position"),
+    "sinusoidal_ids": QT_TRANSLATE_NOOP("Formulas", "nothing turns: the fixed sinusoidal row PE<sub>t2t</sub>"
+                                                    "[r<sub>m</sub>] (computed from config.json, not trained; "
+                                                    "r<sub>m</sub> from the tokens) is in x<sub>m</sub> before "
+                                                    "W<sub>q</sub> and W<sub>k</sub>, so the logit depends on m and "
+                                                    "n, not only on m − n; without it the same weights see no "
+                                                    "position; an encoder: nothing is masked"),
     "relative": QT_TRANSLATE_NOOP("Formulas", "nothing turns: head h adds its learned b<sub>h</sub> of the "
                                               "bucket of n − m: %1 buckets, half for keys after the query; %2 "
                                               "distances each way have one of their own, longer ones share "
@@ -168,7 +178,9 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
         lines.append(fill(translate("Formulas", WORDS["relative"], lang), str(buckets), str(buckets // 4),
                           str(distance)))
     elif closing is not None and learned:           # (XGLM's rows: the sinusoidal table, computed)
-        lines.append(translate("Formulas", WORDS["sinusoidal" if cfg.computed_positions else "learned"], lang))
+        word = ("learned" if not cfg.computed_positions else "sinusoidal_ids" if cfg.padding_idx is not None
+                else "sinusoidal")
+        lines.append(translate("Formulas", WORDS[word], lang))
     elif closing is not None:
         lines.append(fill(translate("Formulas", WORDS["mla"], lang), str(cfg.mla.rope)) if mla else closing)
     return lines

@@ -4281,6 +4281,10 @@ your data</source>
             <translation>没有旋转：固定的正弦行 PE&lt;sub&gt;t2t&lt;/sub&gt;[m + 2]（由 config.json 计算，不是训练得到的）在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就已加入 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n，而不只取决于 m − n；去掉它，同样的权重就看不到位置</translation>
         </message>
         <message>
+            <source>nothing turns: the fixed sinusoidal row PE&lt;sub&gt;t2t&lt;/sub&gt;[r&lt;sub&gt;m&lt;/sub&gt;] (computed from config.json, not trained; r&lt;sub&gt;m&lt;/sub&gt; from the tokens) is in x&lt;sub&gt;m&lt;/sub&gt; before W&lt;sub&gt;q&lt;/sub&gt; and W&lt;sub&gt;k&lt;/sub&gt;, so the logit depends on m and n, not only on m − n; without it the same weights see no position; an encoder: nothing is masked</source>
+            <translation>没有旋转：固定的正弦行 PE&lt;sub&gt;t2t&lt;/sub&gt;[r&lt;sub&gt;m&lt;/sub&gt;]（由 config.json 计算，不是训练得到的；r&lt;sub&gt;m&lt;/sub&gt; 由词元得出）在 W&lt;sub&gt;q&lt;/sub&gt; 和 W&lt;sub&gt;k&lt;/sub&gt; 之前就已加入 x&lt;sub&gt;m&lt;/sub&gt;，所以 logit 取决于 m 和 n，而不只取决于 m − n；去掉它，同样的权重就看不到位置；这是编码器：不屏蔽任何键</translation>
+        </message>
+        <message>
             <source>nothing turns: head h adds its learned b&lt;sub&gt;h&lt;/sub&gt; of the bucket of n − m: %1 buckets, half for keys after the query; %2 distances each way have one of their own, longer ones share log-spaced buckets up to %3, and all from there on the last (T5: no text is too long for it)</source>
             <translation>什么也不旋转：头 h 加上它为 n − m 所在的桶学到的 b&lt;sub&gt;h&lt;/sub&gt;：共 %1 个桶，一半留给查询之后的键；每个方向有 %2 个距离各占一个桶，更远的距离共用按对数间隔排到 %3 的桶，从那以后全部落在最后一个桶（T5：没有哪段文本对它来说太长）</translation>
         </message>
@@ -5322,6 +5326,10 @@ your data</source>
         <message>
             <source>the token's row times √d_model plus the model's sinusoidal row PE[m + 2] (fairseq's, computed from config.json, not trained)</source>
             <translation>词元的行乘以 √d_model，再加上模型的正弦位置行 PE[m + 2]（fairseq 的，由 config.json 计算，不是训练得到的）</translation>
+        </message>
+        <message>
+            <source>the token's row times √d_model plus the model's sinusoidal row of its position id (fairseq's, computed from config.json, not trained: pad_token_id + 1 + the tokens before it that are not padding; a padding token reads row pad_token_id, all zeros)</source>
+            <translation>词元的行乘以 √d_model，再加上模型在该词元位置编号处的正弦位置行（fairseq 的，由 config.json 计算，不是训练得到的：位置编号为 pad_token_id + 1 + 它之前的非填充词元数；填充词元读取第 pad_token_id 行，全为零）</translation>
         </message>
         <message>
             <source>the token's row plus the model's learned position row P[m]</source>

@@ -233,6 +233,8 @@ class QkView(Retranslatable, PanelView):
 
 def _kind(r) -> str:
     """How the shown model puts position into attention: "rope", "alibi" (a bias), "relative" (T5's bias per bucket),
-    "learned" (rows in X) or "sinusoidal" (XGLM's computed rows in X); qk_words has each one's words."""
-    return ("alibi" if r.alibi else "relative" if r.relative else ("sinusoidal" if r.sinusoidal else "learned")
+    "learned" (rows in X), "sinusoidal" (XGLM's computed rows in X) or "sinusoidal_ids" (M2M100's encoder's, at
+    position ids made from the tokens); qk_words has each one's words."""
+    sinusoidal = "sinusoidal_ids" if r.encoder else "sinusoidal"
+    return ("alibi" if r.alibi else "relative" if r.relative else (sinusoidal if r.sinusoidal else "learned")
             if r.learned else "rope")

@@ -1,7 +1,8 @@
 """The Real RoPE view's words by how the shown model puts position into attention (qk._kind): "rope" (q and k
 turned), "alibi" (a slope per head on the logits: BLOOM, MPT, Falcon), "learned" (rows added to X: GPT-2, BERT,
-OPT, ...), "sinusoidal" (XGLM's and M2M100's encoder's sinusoidal rows, computed from config.json, added to X) and
-"relative" (T5's learned bias per head and bucket of n − m, q·k not scaled). Strings in the view's "QkView" context.
+OPT, ...), "sinusoidal" (XGLM's sinusoidal rows, computed from config.json, added to X), "sinusoidal_ids" (M2M100's /
+NLLB's encoder's: the same table at position ids made from the tokens, from row pad_token_id + 1) and "relative" (T5's
+learned bias per head and bucket of n − m, q·k not scaled). Strings in the view's "QkView" context.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from explorer.translations import fill
 
 translate = QCoreApplication.translate
 
-IN_X = ("learned", "sinusoidal")      # the kinds whose position rows are in x itself (the plain logits: without)
+IN_X = ("learned", "sinusoidal", "sinusoidal_ids")   # the kinds whose position rows are in x itself (the plain
+#                                                        logits: without)
 
 
 def explain(kind: str) -> str:
@@ -20,6 +22,10 @@ def explain(kind: str) -> str:
     if kind in IN_X:
         row = (translate("QkView", "the token's row times √d_model plus the model's sinusoidal row PE[m + 2] "
                                    "(fairseq's, computed from config.json, not trained)") if kind == "sinusoidal"
+               else translate("QkView", "the token's row times √d_model plus the model's sinusoidal row of its "
+                                        "position id (fairseq's, computed from config.json, not trained: pad_token_id "
+                                        "+ 1 + the tokens before it that are not padding; a padding token reads row "
+                                        "pad_token_id, all zeros)") if kind == "sinusoidal_ids"
                else translate("QkView", "the token's row plus the model's learned position row P[m]"))
         return fill(translate(
             "QkView", "A real model's first layer: x_m (the input X of the Tokens view) is %1; it goes through the "
@@ -77,7 +83,7 @@ def titles(kind: str, r) -> tuple[str, str, str, str]:
                 translate("QkView", "the same without the ALiBi bias"))
     if kind in IN_X:
         score = "q(m)·k(n)" if r.score_scalar == 1.0 else f"q(m)·k(n)/√{root}"    # (GPT-Neo: not scaled)
-        sinusoidal = kind == "sinusoidal"                                           # (XGLM's, from config)
+        sinusoidal = kind in ("sinusoidal", "sinusoidal_ids")                     # (XGLM's, M2M100's: config)
         return (fill(translate("QkView", "q(m), head %1 (sinusoidal positions in x: not rotated)") if sinusoidal
                      else translate("QkView", "q(m), head %1 (learned positions: not rotated)"), h),
                 translate("QkView", "k(n) (sinusoidal positions in x: not rotated)") if sinusoidal
@@ -115,7 +121,7 @@ def readout(kind: str, r, shown: str) -> str | None:
     if kind == "alibi":
         return fill(translate("QkView", "%1: layer 0, %2 heads, head_dim %3, ALiBi slopes %4 … %5; %6"), *common,
                     f"{float(r.slopes.max()):.4g}", f"{float(r.slopes.min()):.4g}", shown)   # (6 heads: 1/2 5th)
-    if kind == "sinusoidal" and r.encoder:          # M2M100 / NLLB's encoder: rows from pad_token_id + 1
+    if kind == "sinusoidal_ids":                    # M2M100 / NLLB's encoder: rows from pad_token_id + 1
         return fill(translate("QkView", "%1: encoder layer 0, %2 heads, head_dim %3, sinusoidal positions computed "
                                         "from config, from row %4 (pad_token_id + 1); nothing masked; %5"),
                     *common, str(r.first_row), shown)
