@@ -228,7 +228,7 @@ def test_the_real_rope_view_shows_encoder_layer_0_unmasked_with_and_without_the_
         assert not np.allclose(r.logits, r.logits_plain)
         lines = qk_lines(params, closing="each pair turns")
         assert lines[1] == ("x<sub>m</sub> = √32·E[id<sub>m</sub>] + PE<sub>t2t</sub>[r<sub>m</sub>], r<sub>m</sub> "
-                            "= 1 + #{n ≤ m : id<sub>n</sub> ≠ 1} (id<sub>m</sub> = 1: r<sub>m</sub> = 1, a zero row)")
+                            "= 1 + #{n ≤ m : id<sub>n</sub> ≠ 1} (id<sub>m</sub> = 1: r<sub>m</sub> = 1, PE[1] = 0)")
         assert lines[2] == "logit(m, n) = q<sub>m</sub> · k<sub>n</sub> / √head_dim (√8)"
         assert "fixed sinusoidal row PE<sub>t2t</sub>[r<sub>m</sub>]" in lines[-1] and "nothing is masked" in lines[-1]
         chinese = qk_lines(params, "zh_CN", closing="each pair turns")[-1]

@@ -49,7 +49,7 @@ def _learned_x(cfg) -> str:
         if cfg.padding_idx is not None:     # M2M100's position ids from the tokens (create_position_ids_from_input_ids)
             p = cfg.padding_idx
             return (f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[r<sub>m</sub>], r<sub>m</sub> = {p} + "
-                    f"#{{n ≤ m : id<sub>n</sub> ≠ {p}}} (id<sub>m</sub> = {p}: r<sub>m</sub> = {p}, a zero row)")
+                    f"#{{n ≤ m : id<sub>n</sub> ≠ {p}}} (id<sub>m</sub> = {p}: r<sub>m</sub> = {p}, PE[{p}] = 0)")
         return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[m + {cfg.position_offset}]"
     return f"x<sub>m</sub> = {e} + {p}"
 
