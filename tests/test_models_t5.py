@@ -204,3 +204,30 @@ def test_damaged_checkpoints_are_refused_in_one_line(tmp_path, suffix, change, m
             assert not at_open
             model.layer0_qk(model.tokenize(mh.TEXT).ids)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("encoder_only", [False, True])
+def test_mt5_opens_as_t5_with_mt5configs_defaults(tmp_path, encoder_only):
+    """mT5 (google/mt5-*: model_type "mt5") runs T5's layers under MT5 names (modeling_mt5.py) with the same tensor
+    names; its config class has its own defaults (8 layers of 6 heads where T5Config has 6 of 8). X, q, k, the
+    relative bias and layer 0's attention equal MT5EncoderModel's / MT5ForConditionalGeneration's own."""
+    from transformers import MT5Config, MT5EncoderModel, MT5ForConditionalGeneration
+
+    defaults = model_config({"model_type": "mt5", "vocab_size": 64})
+    hf = MT5Config(vocab_size=64)
+    assert (defaults.family, defaults.n_layers, defaults.n_heads, defaults.head_dim, defaults.relative_buckets) == (
+        "t5", hf.num_layers, hf.num_heads, hf.d_kv,
+        (hf.relative_attention_num_buckets, hf.relative_attention_max_distance)) == ("t5", 8, 6, 64, (32, 128))
+    torch.manual_seed(1)
+    config = MT5Config(**TINY)
+    config._attn_implementation = "eager"
+    torch_model = mh.save_random((MT5EncoderModel if encoder_only else MT5ForConditionalGeneration)(config).eval(),
+                                 tmp_path)
+    with open_model(tmp_path) as model:
+        assert (model.config.model_type, model.config.family, model.config.position) == ("mt5", "t5", "relative")
+        ids = model.tokenize(mh.TEXT).ids
+        ref = reference(torch_model, ids)
+        np.testing.assert_allclose(model.input_x(ids), ref["x0"], atol=1e-6, rtol=0)
+        qk = model.layer0_qk(ids)
+        np.testing.assert_allclose(qk.logits - qk.logits_plain, ref["bias"], atol=1e-5, rtol=0)
+        np.testing.assert_allclose(softmax(qk.logits), ref["attention"][0], atol=1e-5, rtol=0)

@@ -123,7 +123,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # T5 (t5-small, t5-base, flan-t5-*; T5EncoderModel): its encoder, X = shared[ids] with nothing added, a
             # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of m − n
             # (explorer...t5, t5_bias)
-            "t5": "t5",
+            "t5": "t5", "mt5": "t5",     # mT5 (google/mt5-*): T5's classes (modeling_mt5.py), its defaults
             # M2M100, NLLB-200: its encoder; XGLM's computed sinusoidal table, read from row pad_token_id + 1 as
             # RoBERTa's; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k with bias (explorer...m2m100)
             "m2m_100": "m2m_100"}

@@ -31,21 +31,30 @@ PRE = "encoder.block.{layer}.layer.0."                   # T5Block.layer[0]: T5L
 BIAS = PRE.format(layer=0) + "SelfAttention.relative_attention_bias.weight"        # (num_buckets, num_heads)
 
 
-def t5_fields(cfg: dict) -> dict:
+# MT5Config's (configuration_mt5.py; modeling_mt5.py: T5's layers and tensor names): 8 layers of 6 heads
+MT5_DEFAULTS = {**DEFAULTS, "num_layers": 8, "num_heads": 6}
+
+
+def mt5_fields(cfg: dict) -> dict:
+    """t5_fields of an MT5Config config.json (google/mt5-*: model_type "mt5"), MT5Config's defaults."""
+    return t5_fields(cfg, MT5_DEFAULTS)
+
+
+def t5_fields(cfg: dict, defaults: dict = DEFAULTS) -> dict:
     """ModelConfig's fields of a T5Config config.json; "own": q·k not scaled, and (num_buckets, max_distance) of
     its relative bias. InputError in one line for buckets or a distance its bucket rule cannot use."""
-    d = aliased_int(cfg, "hidden_size", "d_model", default=DEFAULTS["d_model"])
-    heads = aliased_int(cfg, "num_attention_heads", "num_heads", default=DEFAULTS["num_heads"])
+    d = aliased_int(cfg, "hidden_size", "d_model", default=defaults["d_model"])
+    heads = aliased_int(cfg, "num_attention_heads", "num_heads", default=defaults["num_heads"])
     require(heads <= MAX_HEADS, "config.json: num_heads is %1; at most %2 heads are read", heads, f"{MAX_HEADS:,}")
-    head_dim = aliased_int(cfg, "head_dim", "d_kv", default=DEFAULTS["d_kv"])
-    buckets = positive_int(cfg, "relative_attention_num_buckets", default=DEFAULTS["relative_attention_num_buckets"])
+    head_dim = aliased_int(cfg, "head_dim", "d_kv", default=defaults["d_kv"])
+    buckets = positive_int(cfg, "relative_attention_num_buckets", default=defaults["relative_attention_num_buckets"])
     distance = positive_int(cfg, "relative_attention_max_distance",
-                            default=DEFAULTS["relative_attention_max_distance"])
+                            default=defaults["relative_attention_max_distance"])
     check_buckets(buckets, distance)
     return {"d_model": d, "n_layers": aliased_int(cfg, "num_hidden_layers", "num_layers",
-                                                  default=DEFAULTS["num_layers"]),
+                                                  default=defaults["num_layers"]),
             "n_heads": heads, "n_kv_heads": heads, "head_dim": head_dim, "max_positions": NO_POSITION_LIMIT,
-            "norm_eps": _float(cfg.get("layer_norm_epsilon", DEFAULTS["layer_norm_epsilon"]), "layer_norm_epsilon"),
+            "norm_eps": _float(cfg.get("layer_norm_epsilon", defaults["layer_norm_epsilon"]), "layer_norm_epsilon"),
             "qk_bias": False,
             "pre_norm": True, "word_embed_proj_dim": d,
             "own": {"score_scalar": 1.0, "relative_buckets": (buckets, distance)}}
