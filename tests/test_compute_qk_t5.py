@@ -54,6 +54,7 @@ def test_t5s_layer_0_with_and_without_its_relative_bias(tmp_path):
         closing = qk_lines(params, closing="each pair turns")[-1]
         assert "8 buckets" in closing and "2 distances each way" in closing and "up to 20" in closing
         assert "桶" in qk_lines(params, "zh_CN", closing="x")[-1]                          # in the lecture's language
+        assert "(T5：不缩放)" in qk_lines(params, "zh_CN")[1]             # (it read "T5: not scaled" in Chinese)
     finally:
         models.forget(str(tmp_path))
 

@@ -65,9 +65,10 @@ def _mla_lines(cfg) -> list[str]:
             "[c<sub>n</sub> ; k<sup>rope</sup><sub>n</sub>] = W<sub>kv_a</sub> norm(x<sub>n</sub>)"]
 
 
-def _logit(cfg) -> str:
+def _logit(cfg, lang: str = "en") -> str:
     """The score line: / √head_dim, Gemma 2/3's / √query_pre_attn_scalar, Granite's x attention_multiplier,
-    DeepSeek's x mscale² (YaRN's), then Gemma 2's soft cap."""
+    DeepSeek's x mscale² (YaRN's), then Gemma 2's soft cap; "not scaled" and the cap's words in `lang`."""
+    unscaled = translate("Formulas", WORDS["not_scaled"], lang)
     qk = "logit(m, n) = q<sub>m</sub> · k<sub>n</sub>"
     if cfg.mla is not None:
         squared = (cfg.head_dim / cfg.score_scalar) ** 0.5
@@ -77,21 +78,23 @@ def _logit(cfg) -> str:
         name = "attention_multiplier" if cfg.family == "granite" else "softmax_scale"
         line = f"{qk} × {name} ({cfg.score_scalar ** -0.5:.6g})"
     elif cfg.model_type == "gpt_bigcode" and cfg.score_scalar:     # its scale_attn_weights false: scaling 1.0
-        line = f"{qk} (scale_attn_weights false: not scaled)"
+        line = f"{qk} ({fill(unscaled, 'scale_attn_weights false')})"
     elif cfg.model_type == "gpt_neo":                              # GPTNeoSelfAttention._attn: no scaling
-        line = f"{qk} (GPT-Neo: not scaled)"
+        line = f"{qk} ({fill(unscaled, 'GPT-Neo')})"
     elif cfg.family == "t5":                                       # T5Attention's scaling 1.0
-        line = f"{qk} (T5: not scaled)"
+        line = f"{qk} ({fill(unscaled, 'T5')})"
     elif cfg.score_scalar:
         line = f"{qk} / √query_pre_attn_scalar (√{cfg.score_scalar:g})"
     else:
         line = f"{qk} / √head_dim (√{cfg.head_dim})"
     if cfg.attn_softcap is not None:
-        line += f", then cap · tanh(logit / cap), cap = {cfg.attn_softcap:g}"
+        line += fill(translate("Formulas", WORDS["softcap"], lang), f"{cfg.attn_softcap:g}")
     return line
 
 
 WORDS = {   # the softmax line's words (rich text: "&lt;" is "<")
+    "not_scaled": QT_TRANSLATE_NOOP("Formulas", "%1: not scaled"),      # (T5, GPT-Neo: q·k not divided by √d)
+    "softcap": QT_TRANSLATE_NOOP("Formulas", ", then cap · tanh(logit / cap), cap = %1"),     # (Gemma 2)
     "window": QT_TRANSLATE_NOOP("Formulas", "keys m − %1 &lt; n ≤ m (a sliding window of %1)"),
     "causal": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m"),
     "chunk": QT_TRANSLATE_NOOP("Formulas", "keys n ≤ m of m's own chunk of %1 (⌊n / %1⌋ = ⌊m / %1⌋)"),
@@ -150,14 +153,14 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
     relative = cfg is not None and cfg.position == "relative"
     if alibi or relative:                           # BLOOM, T5: no rotation, a bias on each head's logits
         lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
-                 _logit(cfg) + (" + b<sub>h</sub>(bucket(n − m))" if relative else " + m<sub>h</sub> (n − m)")]
+                 _logit(cfg, lang) + (" + b<sub>h</sub>(bucket(n − m))" if relative else " + m<sub>h</sub> (n − m)")]
     elif learned:                                   # GPT-2, BERT, OPT: the position row is in x, nothing turns
         lines = [f"q<sub>m</sub> = {_projection(cfg, 'q')}, k<sub>n</sub> = {_projection(cfg, 'k')}",
-                 _learned_x(cfg), _logit(cfg), *_weights(cfg, lang)]
+                 _learned_x(cfg), _logit(cfg, lang), *_weights(cfg, lang)]
     elif cfg is None or cfg.position != "rope":
         lines = list(GENERIC)
     elif mla:
-        lines = [*_mla_lines(cfg), _logit(cfg), *_weights(cfg, lang)]
+        lines = [*_mla_lines(cfg), _logit(cfg, lang), *_weights(cfg, lang)]
     else:
         q, k = f"R(mθ) {_projection(cfg, 'q')}", f"R(nθ) {_projection(cfg, 'k')}"
         if cfg.qk_norm_after_rope and 0 not in cfg.nope_layers:     # Llama 4: RMS-normalised after RoPE, no weight
@@ -167,7 +170,7 @@ def qk_lines(params: Params, lang: str = "en", closing: str | None = None) -> li
         scale = [] if cfg.q_scale is None else [fill(translate("Formulas", WORDS["q_scale"], lang),   # Ministral 3
                                                      f"{cfg.q_scale[1]:g}", str(cfg.q_scale[0]))]
         q = f"s<sub>m</sub> {q}" if scale else q
-        lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", *scale, _logit(cfg), *_weights(cfg, lang)]
+        lines = [f"q<sub>m</sub> = {q}, k<sub>n</sub> = {k}", *scale, _logit(cfg, lang), *_weights(cfg, lang)]
     if closing is not None and alibi:
         from explorer.backend.models.alibi_family import slopes_of
 

@@ -4245,6 +4245,14 @@ your data</source>
             <translation>旁边：同样大小的正弦位置编码</translation>
         </message>
         <message>
+            <source>%1: not scaled</source>
+            <translation>%1：不缩放</translation>
+        </message>
+        <message>
+            <source>, then cap · tanh(logit / cap), cap = %1</source>
+            <translation>，再做 cap · tanh(logit / cap)，cap = %1</translation>
+        </message>
+        <message>
             <source>keys m − %1 &amp;lt; n ≤ m (a sliding window of %1)</source>
             <translation>键 m − %1 &amp;lt; n ≤ m（滑动窗口 %1）</translation>
         </message>
