@@ -634,3 +634,15 @@ def test_the_gauge_and_sum_page_of_a_learned_position_model_say_what_it_does(win
     mh.build("bert", tmp_path / "bert")
     open_and_wait(window, tmp_path / "bert")
     assert show(window, "tokens").pages.tabText(1) == "X = LayerNorm(E + positions + type)"
+
+
+def test_the_learned_note_says_wash_out_only_where_a_peak_would(window, gpt2):
+    """Found by a visual review: a tiny GPT-2 whose largest |value| (1.69) is 1.2 times its 99.5th percentile (1.42)
+    read "a few channels reach 1.69 and would wash the picture out"; MiniLM's (1.87 against 0.073) still does."""
+    view = show(window, "learned")
+    assert "would wash the picture out" in view.note.text()                         # MiniLM's table
+    open_and_wait(window, gpt2[0])
+    view = show(window, "learned")
+    r = view.result
+    assert r.learned_peak < 2 * r.learned_level and "would wash" not in view.note.text()
+    assert f"(the largest reaches {r.learned_peak:.3g})" in view.note.text()

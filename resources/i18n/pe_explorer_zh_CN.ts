@@ -4716,6 +4716,10 @@ your data</source>
             <translation>可学习位置表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数：少数通道的值高达 %2，若按最大值着色，整张图会褪成一片。</translation>
         </message>
         <message>
+            <source>Learned table colours span ±%1, the 99.5th percentile of |value| (the largest reaches %2).</source>
+            <translation>可学习位置表的色标范围为 ±%1，即 |值| 的第 99.5 百分位数（最大值为 %2）。</translation>
+        </message>
+        <message>
             <source>Only the first of its %1 positions is shown.</source>
             <translation>只显示其 %1 个位置中的第一个。</translation>
         </message>

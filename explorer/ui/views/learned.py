@@ -19,6 +19,9 @@ from explorer.translations import fill, number_text
 from explorer.ui.views.fitting_canvas import FittingCanvas
 
 
+WASH_OUT = 2.0     # a peak over this many times the 99.5th percentile would wash the colours out (said so)
+
+
 class LearnedView(Retranslatable, View):
     title = "learned"
 
@@ -94,7 +97,9 @@ class LearnedView(Retranslatable, View):
                                                 result.source, str(n), str(d)))
             text = "" if result.computed else fill(   # (XGLM's sinusoids: ±1, nothing to wash out)
                 self.tr("Learned table colours span ±%1, the 99.5th percentile of |value|: a few channels reach %2 "
-                        "and would wash the picture out."), f"{m:.3g}", f"{top:.3g}")
+                        "and would wash the picture out.") if top > WASH_OUT * m else    # (MiniLM's: 1.87 / 0.073)
+                self.tr("Learned table colours span ±%1, the 99.5th percentile of |value| (the largest reaches %2)."),
+                f"{m:.3g}", f"{top:.3g}")
             if result.total_rows > n:
                 text += " " + (fill(self.tr("Only the first of its %1 positions is shown."), str(result.total_rows))
                                if n == 1 else fill(self.tr("The first %1 of its %2 positions are shown."),
