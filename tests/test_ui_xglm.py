@@ -60,3 +60,23 @@ def test_an_xglm_folder_is_named_as_sinusoidal_not_learned(window, tmp_path):
     assert learned.pca.plots[0].titleLabel.text.startswith(f"{name}: PC1 × PC2")
     x_line = learned_lines(window.controller.params, 0, "en")[0]
     assert x_line.startswith("X<sub>pos</sub> = E[id<sub>pos</sub>]·5.6569 + P[pos]"), x_line
+
+
+def test_xglms_sinusoidal_rows_are_not_called_learned_elsewhere(window, tmp_path):
+    """Found by a second visual review: the ALiBi view said "xglm uses learned positions, not ALiBi", the gauge's
+    legend "|learned position|" over its sinusoidal rows, and the Chinese Learned formula ended "xglm's row pos + 2"."""
+    from explorer.compute.formulas_views import learned_lines
+    from explorer.errors import localized
+
+    mh.build("xglm", tmp_path / "xglm", seed=6)
+    window.controller.update(text=mh.TEXT)
+    open_and_wait(window, tmp_path / "xglm")
+    alibi = show(window, "alibi")
+    assert "uses sinusoidal positions computed from config, not ALiBi" in localized(alibi.result.reason, "en")
+    tokens = show(window, "tokens")
+    tokens.pages.setCurrentIndex(2)
+    window.controller.wait_idle()
+    assert "|sinusoidal position|" in tokens.gauge.norms.titleLabel.text
+    assert "learned" not in tokens.gauge.norms.titleLabel.text
+    chinese = learned_lines(window.controller.params, 0, "zh_CN")[0]
+    assert "的第 pos + 2 行" in chinese and "'s row" not in chinese, chinese

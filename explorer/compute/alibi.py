@@ -76,7 +76,8 @@ def model_alibi(spec: str):
         return None, "failed", message_of(exc)
     position = model.config.position
     if position not in ("alibi", "relative"):
-        kind = "RoPE" if position == "rope" else msg("learned positions")
+        kind = ("RoPE" if position == "rope" else msg("sinusoidal positions computed from config")
+                if model.config.computed_positions else msg("learned positions"))        # (XGLM's, M2M100's)
         return None, position, msg("%1 uses %2, not ALiBi: the formula's slopes for the heads chosen", model.name, kind)
     return model, "", ""
 

@@ -65,6 +65,7 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "expected": QT_TRANSLATE_NOOP("Formulas", "you expect"),
     "positions_from": QT_TRANSLATE_NOOP("Formulas", "positions from %1"),
     "trained": QT_TRANSLATE_NOOP("Formulas", "P is a trained table (%1: %2 × %3)"),
+    "stored_row": QT_TRANSLATE_NOOP("Formulas", "%1's row pos + %2"),      # the table row of position pos
     # XGLM's: XGLMSinusoidalPositionalEmbedding.get_embedding, made from config.json (explorer.backend.models.xglm)
     "computed": QT_TRANSLATE_NOOP("Formulas", "P is not trained and not stored: %1 computes it from config.json "
                                               "(%2 × %3), fairseq's sinusoids [sin | cos] (the t2t layout), "
@@ -264,9 +265,10 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
         trained += "; " + fill(_w("no_table_alibi", lang), r.requested)
     elif r.note_kind == "failed":        # it did not open, or its table is unusable: the reason names it
         trained += "; " + fill(_w("not_shown", lang), html.escape(localized(r.reason, lang), quote=False))
-    stored = f" (P[pos]: {source}'s stored row pos + {r.first_row})" if r.first_row else ""   # OPT's, RoBERTa's
+    row = fill(_w("stored_row", lang), source, r.first_row)            # OPT's, RoBERTa's, XGLM's, M2M100's
+    stored = f" (P[pos]: {row})" if r.first_row else ""
     if r.computed:                              # XGLM: position p reads row p + 2 of fairseq's sinusoidal table
-        stored = f" (P[pos] = PE<sub>t2t</sub>(pos + {r.first_row}), {source}'s row pos + {r.first_row})"
+        stored = f" (P[pos] = PE<sub>t2t</sub>(pos + {r.first_row}), {row})"
     e = f"E[id<sub>pos</sub>]·{num(r.embed_scale, 5)}" if r.embed_scale != 1.0 else "E[id<sub>pos</sub>]"   # (XGLM's)
     out = [f"X<sub>pos</sub> = {e} + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "

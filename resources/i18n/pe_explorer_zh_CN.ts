@@ -3244,6 +3244,10 @@ your data</source>
             <translation>相似度矩阵</translation>
         </message>
         <message>
+            <source>sinusoidal positions computed from config</source>
+            <translation>由配置计算的正弦位置</translation>
+        </message>
+        <message>
             <source>sliding windows of %1 tokens</source>
             <translation>%1 个 token 的滑动窗口</translation>
         </message>
@@ -4225,6 +4229,10 @@ your data</source>
             <translation>P 是训练得到的表（%1：%2 × %3）</translation>
         </message>
         <message>
+            <source>%1's row pos + %2</source>
+            <translation>%1 的第 pos + %2 行</translation>
+        </message>
+        <message>
             <source>P is not trained and not stored: %1 computes it from config.json (%2 × %3), fairseq's sinusoids [sin | cos] (the t2t layout), ω&lt;sub&gt;i&lt;/sub&gt; = 10000&lt;sup&gt;−i/(d/2 − 1)&lt;/sup&gt;</source>
             <translation>P 不是训练得到的，也没有存储：%1 根据 config.json 计算它（%2 × %3），即 fairseq 的正弦表 [sin | cos]（t2t 排列），ω&lt;sub&gt;i&lt;/sub&gt; = 10000&lt;sup&gt;−i/(d/2 − 1)&lt;/sup&gt;</translation>
         </message>
@@ -4425,6 +4433,10 @@ your data</source>
         <message>
             <source>|position + type|</source>
             <translation>|位置 + 类型|</translation>
+        </message>
+        <message>
+            <source>|sinusoidal position|</source>
+            <translation>|正弦位置|</translation>
         </message>
         <message>
             <source>|learned position|</source>

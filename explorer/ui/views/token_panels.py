@@ -214,7 +214,8 @@ class GaugePanel(Retranslatable, QWidget):
         model = r.source == "model"
         if model:
             names = ("|E|", "|E|·" + f"{r.scale:.3g}" if r.scale != 1.0 else self.tr("|E| (not scaled)"),
-                     self.tr("|position + type|") if r.family == "bert" else self.tr("|learned position|")
+                     self.tr("|position + type|") if r.family == "bert" else self.tr("|sinusoidal position|")
+                     if r.family in ("xglm", "m2m_100") else self.tr("|learned position|")
                      if r.position == "learned" else self.tr("|added position| (ALiBi: 0)")
                      if r.position == "alibi" else self.tr("|added position| (relative bias: 0)")
                      if r.position == "relative" else self.tr("|added position| (RoPE: 0)"))
