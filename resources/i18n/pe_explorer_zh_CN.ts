@@ -4672,8 +4672,8 @@ your data</source>
     <context>
         <name>LearnedView</name>
         <message>
-            <source>Left: a trained table of learned position embeddings (the opened model's, else MiniLM's). Right: sinusoidal PE at the same d (computed). Middle: cosine similarity of every pair of positions; sinusoidal similarity depends only on the offset (constant diagonals), and a learned table stops where training stopped. Bottom: every position row projected on its table's first principal components (PCA), coloured by position.</source>
-            <translation>左：训练得到的可学习位置嵌入表（已打开模型的，否则为 MiniLM 的）。右：相同 d 下的正弦位置编码（公式计算）。中：每对位置之间的余弦相似度；正弦编码的相似度只取决于偏移量（每条对角线取值相同），可学习的表止于训练时的长度。下：每个位置行投影到该表的前几个主成分上（PCA），按位置着色。</translation>
+            <source>Left: the opened model's position table (a trained one; XGLM's and M2M100's: the sinusoidal one it computes), else MiniLM's learned one. Right: sinusoidal PE at the same d (computed). Middle: cosine similarity of every pair of positions; sinusoidal similarity depends only on the offset (constant diagonals), and a learned table stops where training stopped. Bottom: every position row projected on its table's first principal components (PCA), coloured by position.</source>
+            <translation>左：已打开模型的位置表（训练得到的；XGLM 和 M2M100 的则是它计算出的正弦表），否则为 MiniLM 的可学习位置表。右：相同 d 下的正弦位置编码（公式计算）。中：每对位置之间的余弦相似度；正弦编码的相似度只取决于偏移量（每条对角线取值相同），可学习的表止于训练时的长度。下：每个位置行投影到该表的前几个主成分上（PCA），按位置着色。</translation>
         </message>
         <message>
             <source>channel</source>

@@ -54,7 +54,8 @@ class LearnedView(Retranslatable, View):
 
     def retranslate_ui(self) -> None:
         self.explain.setText(self.tr(
-            "Left: a trained table of learned position embeddings (the opened model's, else MiniLM's). "
+            "Left: the opened model's position table (a trained one; XGLM's and M2M100's: the sinusoidal one it "
+            "computes), else MiniLM's learned one. "
             "Right: sinusoidal PE at the same d (computed). Middle: cosine similarity of every pair of "
             "positions; sinusoidal similarity depends only on the offset (constant diagonals), and a learned "
             "table stops where training stopped. Bottom: every position row projected on its table's first "
