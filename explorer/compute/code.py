@@ -8,6 +8,7 @@ import re
 import numpy as np
 
 from explorer.backend.encodings import channel_counts
+from explorer.backend.models.family_tables import SINUSOID_FAMILIES
 from explorer.compute import tokens
 from explorer.compute.formulas import num
 from explorer.params import Params
@@ -57,7 +58,7 @@ def _model_tokens_code(params: Params, r) -> list[str]:
     """An opened model's X: its own tokenizer and table, as its first layer receives it (explorer.api)."""
     scale = ("" if r.scale == 1.0 else
              f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(d_model))"
-             if r.family in ("xglm", "m2m_100") else f" x {r.scale:g} (sqrt(hidden))")
+             if r.family in SINUSOID_FAMILIES else f" x {r.scale:g} (sqrt(hidden))")
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
              f" + its sinusoidal table from row {r.padding_idx + 1} (computed from config.json; a pad token reads "
              f"row {r.padding_idx}), its encoder's input" if r.family == "m2m_100" else

@@ -13,10 +13,10 @@ import numpy as np
 from explorer.compute import frequencies as frequency_data
 from explorer.compute import heatmap, similarity, tokens
 from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
+from explorer.backend.models.family_tables import SINUSOID_FAMILIES
 from explorer.params import Params
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
-SQRT_D_MODEL = ("xglm", "m2m_100")   # fairseq's models: E x sqrt(d_model) with scale_embedding (models.xglm, m2m100)
 
 TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "Formulas")
     "layout": QT_TRANSLATE_NOOP("Formulas", "layout"),
@@ -154,7 +154,7 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     elif r.source == "model" and not r.error:      # the opened model's own scale and positions
         scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
-                                                                  else " (√d_model)" if r.family in SQRT_D_MODEL
+                                                                  else " (√d_model)" if r.family in SINUSOID_FAMILIES
                                                                   else " (√hidden)"))
         added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]",      # XGLM's: computed (models.xglm)
                  "xglm": " + PE<sub>t2t</sub>[pos + 2]"}.get(r.family, " + P[pos]")

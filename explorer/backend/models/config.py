@@ -20,7 +20,7 @@ from explorer.backend.models.family_tables import (ALIBI_FAMILIES, DEFAULT_HEAD_
                                                    FAMILIES, GEMMA_FAMILIES, HEADS_SPLIT, LAYER_NORM_EPS,
                                                    NO_DEFAULT_KV_HEADS, NO_INPUT_NORM, NO_NULL_HEAD_DIM,
                                                    NO_NULL_KV_HEADS, NORM_1P, RELATIVE_FAMILIES, ROPE_FAMILIES,
-                                                   SUPPORTED)
+                                                   SINUSOID_FAMILIES, SUPPORTED)
 from explorer.backend.models.encoders import bert_positions, distilbert_common
 from explorer.backend.models.hunyuan import alpha_label, with_alpha_base
 from explorer.backend.models.ministral3 import with_class_rope
@@ -92,7 +92,7 @@ class ModelConfig:
     def computed_positions(self) -> bool:
         """Its position table is computed from config.json, not stored (XGLM's, M2M100's sinusoidal one: models.xglm,
         models.m2m100)."""
-        return self.family in ("xglm", "m2m_100")
+        return self.family in SINUSOID_FAMILIES
 
     def rope_of(self, layer: int) -> tuple[float | None, RopeScaling | None, str | None]:
         """(base, scaling, refusal) of layer's RoPE: its layer type's (Gemma 3, OLMo 3), else the model's."""

@@ -9,7 +9,7 @@ from explorer.backend.models.config_flags import clip_qkv
 from explorer.backend.models.config_rope import rope_scaling_of
 from explorer.backend.models.ernie4_5 import ERNIE_TYPES
 from explorer.backend.models.exaone4 import exaone4_fields
-from explorer.backend.models.family_tables import GEMMA_FAMILIES
+from explorer.backend.models.family_tables import GEMMA_FAMILIES, SINUSOID_FAMILIES
 from explorer.backend.models.granite_config import granite_fields
 from explorer.backend.models.hunyuan import HUNYUAN, hunyuan_fields
 from explorer.backend.models.llama4 import llama4_fields
@@ -39,7 +39,7 @@ def own_fields(cfg: dict, model_type: str, family: str, position: str, common: d
     scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
-    if family in ("granite", "xglm", "m2m_100"):   # (XGLM's, M2M100's: sqrt(d_model) with scale_embedding)
+    if family == "granite" or family in SINUSOID_FAMILIES:   # (XGLM's, M2M100's: sqrt(d_model), scale_embedding)
         scale = own.pop("embed_scale")
     if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
         own.update(llama4_fields(cfg, layers))

@@ -183,7 +183,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True)
     n = ids.shape[0]
     if cfg.family in ("gpt2", "gpt_neo"):                 # GPTNeoModel.forward: inputs_embeds + position_embeds
         return e + position_rows(cfg, reader, n) if positions else e
-    if cfg.family in ("xglm", "m2m_100"):   # XGLMModel, M2M100Encoder: embed_tokens(ids) (x embed_scale) + the rows
+    if cfg.computed_positions:   # XGLMModel, M2M100Encoder: embed_tokens(ids) (x embed_scale) + the rows
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         return e + positions_of(cfg, reader, ids) if positions else e
     if cfg.family in ("bert", "distilbert"):

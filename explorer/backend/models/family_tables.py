@@ -129,6 +129,8 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "m2m_100": "m2m_100"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
+# a sinusoidal table computed from config.json (not stored) and E x sqrt(d_model): fairseq's (models.xglm, m2m100)
+SINUSOID_FAMILIES = ("xglm", "m2m_100")
 RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of m − n (models.t5_bias)
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
+from explorer.backend.models.family_tables import SINUSOID_FAMILIES
 from explorer.ui.views.ranges import symmetric_levels
 from explorer.translations import fill
 
@@ -155,7 +156,7 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.family in ("bert", "distilbert"):      # the panel: X = LayerNorm(sum)
         return (QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions + type)") if r.family == "bert"
                 else QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions)"))
-    if r.source == "model" and r.family in ("xglm", "m2m_100"):   # fairseq's sinusoidal table, from config
+    if r.source == "model" and r.family in SINUSOID_FAMILIES:   # fairseq's sinusoidal table, from config
         return (QCoreApplication.translate("TokensView", "X = E·√d + sinusoidal PE") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E + sinusoidal PE"))
     return QCoreApplication.translate("TokensView", "X = E + learned positions")
@@ -184,7 +185,7 @@ def gauge_note(r) -> str:
             "(X is the LayerNorm of E, which centres and rescales each row; the gauge measures only "
             "what position adds.) Position acts inside attention, where each head adds a penalty "
             "growing with distance to its scores (the Real RoPE and ALiBi tabs).")
-    if model and r.family in ("xglm", "m2m_100"):   # the paper's recipe in a real model: E x √d + sinusoids
+    if model and r.family in SINUSOID_FAMILIES:   # the paper's recipe in a real model: E x √d + sinusoids
         return fill(QCoreApplication.translate(
             "GaugePanel", "%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of "
             "length √(d/2)). The bars compare the two and how far the position turns X away from E."), r.model_name)

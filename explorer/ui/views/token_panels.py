@@ -19,6 +19,7 @@ from explorer.ui.views.titles import scaled_label, set_title, title_over_axis
 from explorer.ui.views.ranges import set_bar_levels, set_extent
 from explorer.ui.views.fitting_canvas import FittingCanvas
 from explorer.ui.views.label_axis import LabelAxis, name_ticks
+from explorer.backend.models.family_tables import SINUSOID_FAMILIES
 from explorer.ui.views import token_model
 
 
@@ -215,7 +216,7 @@ class GaugePanel(Retranslatable, QWidget):
         if model:
             names = ("|E|", "|E|·" + f"{r.scale:.3g}" if r.scale != 1.0 else self.tr("|E| (not scaled)"),
                      self.tr("|position + type|") if r.family == "bert" else self.tr("|sinusoidal position|")
-                     if r.family in ("xglm", "m2m_100") else self.tr("|learned position|")
+                     if r.family in SINUSOID_FAMILIES else self.tr("|learned position|")
                      if r.position == "learned" else self.tr("|added position| (ALiBi: 0)")
                      if r.position == "alibi" else self.tr("|added position| (relative bias: 0)")
                      if r.position == "relative" else self.tr("|added position| (RoPE: 0)"))
