@@ -375,14 +375,10 @@ def test_every_views_plots_keep_readable_data_areas_in_a_short_window_at_1_5x(qt
     MAX_SHRINK (30 px; 45 for Real RoPE)."""
     import pyqtgraph as pg
 
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.views.fitting_canvas import FittingCanvas
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    win = MainWindow(settings=settings)
-    win.resize(1280, 520)
-    win.show()
-    try:
+    with window_in("en", settings, (1280, 520)) as win:
         win.dock.hide()
         win.presenter.set_scale(1.5)
         seen = {}
@@ -401,10 +397,7 @@ def test_every_views_plots_keep_readable_data_areas_in_a_short_window_at_1_5x(qt
         for name, heights in seen.items():
             least = (45 if name == "qk" else 30) - 1      # (its MIN_DATA_PX / MAX_SHRINK 2)
             assert min(heights) >= least, (name, heights)
-    finally:
-        win.presenter.set_scale(1.0)
-        win.controller.wait_idle()
-        close_and_delete(win)
+
 
 def shown_text(box) -> str:
     """The text an ElidingCombo paints in its edit field (elided to fit, as its paintEvent does)."""
@@ -592,13 +585,9 @@ def test_the_tokens_lookup_page_keeps_its_presentation_size_at_1280(qtbot, setti
     sentence's 5 and their neighbours)" 604 px at 15 pt) were wider than the row, so the page was drawn 1.28x
     smaller and its text came back to 1x while the rest of the window was at 1.5x. Its first title now breaks
     after "ids:" and each title spans its left axis too: the row fits, drawn at 1.5x."""
-    from explorer.ui.main_window import MainWindow
-    from tests.conftest import close_and_delete
+    from tests.conftest import window_in
 
-    win = MainWindow(settings=settings)
-    win.resize(1280, 800)
-    win.show()
-    try:
+    with window_in("en", settings, (1280, 800)) as win:
         win.dock.hide()
         win.presenter.set_scale(1.5)
         win.tabs.setCurrentIndex(list(win.views).index("tokens"))
@@ -610,10 +599,6 @@ def test_the_tokens_lookup_page_keeps_its_presentation_size_at_1280(qtbot, setti
         assert "their neighbours" in row.plots[0].titleLabel.text
         row.fit()
         assert row.wanted_shrink() == 1.0
-    finally:
-        win.presenter.set_scale(1.0)
-        win.controller.wait_idle()
-        close_and_delete(win)
 
 
 def test_labels_with_a_style_sheet_follow_the_presentation_scale(window, qtbot):
