@@ -32,6 +32,7 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
     """pg.GraphicsLayoutWidget that scales its scene down to fit where its layout needs more room."""
 
     _shrink = 1.0            # scene pixels per screen pixel (1: not scaled)
+    min_data_px = MIN_DATA_PX   # a view may ask more of its plots (Real RoPE: 90) before adding them
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -42,7 +43,7 @@ class FittingCanvas(pg.GraphicsLayoutWidget):
         at 1.5x) the layout squeezed the data of the Learned, Offset and RoPE panels to 0-10 px under their
         titles and axes; now the scene is drawn smaller instead, as for a narrow one."""
         plot = self.ci.addPlot(*args, **kwargs)
-        plot.vb.setMinimumHeight(MIN_DATA_PX)
+        plot.vb.setMinimumHeight(self.min_data_px)
         return plot
 
     def wanted_shrink(self) -> float:

@@ -40,6 +40,7 @@ class QkView(Retranslatable, PanelView):
         self.note.setWordWrap(True)
         self.note.hide()
         self.box.insertWidget(2, self.note)
+        self.canvas.min_data_px = MIN_DATA_PX        # (every plot below: fitting_canvas)
         self.q_img = self.image(0, 0, "", "")
         self.k_img = self.image(0, 2, "", "")
         self.rot_img = self.image(0, 4, "", "")
@@ -57,8 +58,6 @@ class QkView(Retranslatable, PanelView):
         self.legend(self.dist)
         self.curve_rot = add_line(self.dist, name="RoPE")
         self.curve_plain = add_line(self.dist, name="plain")
-        for plot in (self.q_img.plot, self.k_img.plot, self.rot_img.plot, self.plain_img.plot, self.dist):
-            plot.vb.setMinimumHeight(MIN_DATA_PX)
         self.canvas.scene().sigMouseMoved.connect(self._on_moved)
         self.retranslate_ui()
 
