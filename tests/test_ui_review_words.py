@@ -170,7 +170,7 @@ def test_the_tokens_boxes_show_what_minilm_or_a_model_used(window, qtbot):
 def test_the_rope_scaling_readout_names_the_chosen_factor_and_the_one_in_effect(qtbot):
     """Dynamic NTK: the box said 4 and the readout "factor 13" (the factor in effect at the current
     length); longrope: the box "—" and the readout "factor 32"."""
-    from explorer.ui.views.rope_scaling_panels import factor_text
+    from explorer.ui.views.rope_words import factor_text
     from tests.test_ui_extra import make, step
 
     assert factor_text(4.0, 4.0) == "4" and factor_text(13.0, 4.0) == "4 (in effect: 13)"

@@ -130,7 +130,8 @@ def code_for(view: str, params: Params, state=None) -> str:
             "x = torch.arange(max_len, dtype=torch.float64)", "lines = []",
             f"for i in ({pairs},):", "    if i >= len(w):", "        continue",
             "    lines.append(torch.sin(x * w[i]))                            # channel with sin",
-            f"    if i < {n_cos}:", "        lines.append(torch.cos(x * w[i]))                        # its cosine partner",
+            f"    if i < {n_cos}:",
+            "        lines.append(torch.cos(x * w[i]))                        # its cosine partner",
             "result = (torch.stack(lines) if lines else torch.zeros(0, max_len)).numpy()  # (lines, max_len)"]
     elif view == "frequencies":
         out = _header("Frequencies", p) + _freq_code(p) + [

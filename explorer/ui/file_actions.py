@@ -148,8 +148,8 @@ class FileActions(QObject):
                               f"{kind}_{rows}x{cols}.npy")
         if not path:
             return
-        dialog = QProgressDialog(fill(self.tr("Writing %1 × %2 values…"), f"{rows:,}", f"{cols:,}"), self.tr("Cancel"), 0, 1000,
-                                 self.window)
+        dialog = QProgressDialog(fill(self.tr("Writing %1 × %2 values…"), f"{rows:,}", f"{cols:,}"), self.tr("Cancel"),
+                                 0, 1000, self.window)
         dialog.setWindowTitle(self.tr("Export full-size table"))     # the File menu's words (it had none)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(300)

@@ -110,7 +110,8 @@ class Lecture(QObject):
     def _build_menu(self) -> None:
         w = self.window
         self.menu = w.menuBar().addMenu(QCoreApplication.translate("Lecture", "&Lesson"))
-        self.start_action = self._action(QCoreApplication.translate("Lecture", "Start built-in lesson"), self.start_builtin)
+        self.start_action = self._action(QCoreApplication.translate("Lecture", "Start built-in lesson"),
+                                         self.start_builtin)
         self.next_action = self._action(QCoreApplication.translate("Lecture", "Next scene"), lambda: self.step(+1),
                                         shown_keys="PgDown, Space, →")
         self.prev_action = self._action(QCoreApplication.translate("Lecture", "Previous scene"), lambda: self.step(-1),
@@ -126,12 +127,12 @@ class Lecture(QObject):
         self.end_action = self._action(QCoreApplication.translate("Lecture", "End lesson"), self.end,
                                        shown_keys="Esc")
         self.menu.addSeparator()
-        self.hide_action = self._action(QCoreApplication.translate("Lecture", "Hide plot behind a question card"), self.set_hidden,
-                                        checkable=True,
+        self.hide_action = self._action(QCoreApplication.translate("Lecture", "Hide plot behind a question card"),
+                                        self.set_hidden, checkable=True,
                                         shown_keys=QCoreApplication.translate("Lecture", "R / Enter: reveal"))
         self.menu.addSeparator()
-        self.play_action = self._action(QCoreApplication.translate("Lecture", "Play / pause animation"), self.toggle_animation,
-                                        keys="Ctrl+P")
+        self.play_action = self._action(QCoreApplication.translate("Lecture", "Play / pause animation"),
+                                        self.toggle_animation, keys="Ctrl+P")
         self.anim_bar_action = self.animation_bar.toggleViewAction()
         self.anim_bar_action.setText(QCoreApplication.translate("Lecture", "Show animation controls"))
         self.menu.addAction(self.anim_bar_action)

@@ -132,7 +132,8 @@ class SliderRow(QWidget):
             self.entry.setText(self._fmt(self._value))
             return
         if not self._type_lo <= v <= self._type_hi:
-            self.show_message(fill(self.tr("%1 is outside the allowed range %2 – %3; kept %4"), self._fmt(v), self._fmt(self._type_lo), self._fmt(self._type_hi), self._fmt(self._value)))
+            self.show_message(fill(self.tr("%1 is outside the allowed range %2 – %3; kept %4"), self._fmt(v),
+                                   self._fmt(self._type_lo), self._fmt(self._type_hi), self._fmt(self._value)))
             self.entry.setText(self._fmt(self._value))
             return
         self.show_message("")

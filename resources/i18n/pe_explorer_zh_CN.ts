@@ -5538,34 +5538,6 @@ your data</source>
     <context>
         <name>RopeScaling</name>
         <message>
-            <source>extrapolated</source>
-            <translation>外推</translation>
-        </message>
-        <message>
-            <source>between</source>
-            <translation>过渡</translation>
-        </message>
-        <message>
-            <source>interpolated</source>
-            <translation>内插</translation>
-        </message>
-        <message>
-            <source>rescaled</source>
-            <translation>逐对重缩放</translation>
-        </message>
-        <message>
-            <source>not rotated</source>
-            <translation>不旋转</translation>
-        </message>
-        <message>
-            <source>%1 (in effect)</source>
-            <translation>%1（实际生效）</translation>
-        </message>
-        <message>
-            <source>%1 (in effect: %2)</source>
-            <translation>%1（实际生效：%2）</translation>
-        </message>
-        <message>
             <source>factor</source>
             <translation>因子</translation>
         </message>
@@ -5634,6 +5606,10 @@ your data</source>
             <translation>通道（配对、旋转比例）</translation>
         </message>
         <message>
+            <source>not rotated</source>
+            <translation>不旋转</translation>
+        </message>
+        <message>
             <source>after</source>
             <translation>之后</translation>
         </message>
@@ -5680,6 +5656,30 @@ your data</source>
         <message>
             <source>rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate (%7 pairs: %8)</source>
             <translation>rope 类型 %1，因子 %2，上下文 %3，注意力因子 %4；%6 个通道中 %5 个旋转（%7 对：%8）</translation>
+        </message>
+        <message>
+            <source>extrapolated</source>
+            <translation>外推</translation>
+        </message>
+        <message>
+            <source>between</source>
+            <translation>过渡</translation>
+        </message>
+        <message>
+            <source>interpolated</source>
+            <translation>内插</translation>
+        </message>
+        <message>
+            <source>rescaled</source>
+            <translation>逐对重缩放</translation>
+        </message>
+        <message>
+            <source>%1 (in effect)</source>
+            <translation>%1（实际生效）</translation>
+        </message>
+        <message>
+            <source>%1 (in effect: %2)</source>
+            <translation>%1（实际生效：%2）</translation>
         </message>
     </context>
     <context>

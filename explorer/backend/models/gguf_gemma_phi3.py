@@ -45,7 +45,8 @@ BLOCK_NAMES = {"gemma2": GEMMA_NAMES, "gemma3": GEMMA_NAMES,
                # StableLM: its per-head q/k LayerNorm weights, stacked (heads, head_dim) by the converter
                "stablelm": {"attn_q_norm": "self_attn.q_layernorm", "attn_k_norm": "self_attn.k_layernorm"},
                # OLMo 2: its norms after attention and MLP (it has none before)
-               "olmo2": {"post_attention_norm": "post_attention_layernorm", "post_ffw_norm": "post_feedforward_layernorm"},
+               "olmo2": {"post_attention_norm": "post_attention_layernorm",
+                         "post_ffw_norm": "post_feedforward_layernorm"},
                "exaone4": {"post_attention_norm": "post_attention_layernorm",
                            "post_ffw_norm": "post_feedforward_layernorm"},
                "phi3": {"attn_qkv": "self_attn.qkv_proj", "ffn_up": "mlp.gate_up_proj"},

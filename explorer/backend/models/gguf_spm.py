@@ -18,9 +18,9 @@ Built as Hugging Face transformers builds it from the same file (transformers 5.
 - Gemma-style (general.architecture gemma*): tokens of only spaces are respelled with ▁, merges follow the file
   order instead of the scores, normalizer " " -> "▁" (GemmaTokenizer); llama.cpp's converter writes
   add_space_prefix false for Gemma, so no prefix and no strip.
-- control (type 3) and unknown (type 2) tokens and the bos / eos / unk / pad tokens are special added tokens, user-defined ones
-  (type 4) plain added tokens; BOS / EOS added as `tokenizer.ggml.add_bos_token` (default true, as llama.cpp
-  and transformers for SentencePiece files) / `add_eos_token` (default false) say.
+- control (type 3) and unknown (type 2) tokens and the bos / eos / unk / pad tokens are special added tokens,
+  user-defined ones (type 4) plain added tokens; BOS / EOS added as `tokenizer.ggml.add_bos_token` (default true,
+  as llama.cpp and transformers for SentencePiece files) / `add_eos_token` (default false) say.
 """
 
 from __future__ import annotations

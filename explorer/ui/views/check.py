@@ -202,10 +202,12 @@ class CheckView(PanelView):
                                  "draw the right inv_freq from") if data.one_frequency(r.mistakes)
                     else self.tr("no reference: the data fits no known table"))
         elif r.match:
-            text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}", f"{r.tolerance:.3g}")
+            text = fill(self.tr("max |yours − reference| = %1 (a match allows %2)"), f"{r.max_difference:.3g}",
+                        f"{r.tolerance:.3g}")
         elif _diagnosed(r):
             text = fill(self.tr("max |yours − reference| = %1; the diagnosis explains your data to %2 "
-                           "(a match allows %3)"), f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
+                                "(a match allows %3)"),
+                        f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")
         else:                  # nothing diagnosed: the nearest fit is all there is to compare with
             text = fill(self.tr("max |yours − reference| = %1; the nearest fit is off by %2 (a match allows %3)"),
                         f"{r.max_difference:.3g}", f"{r.max_error:.3g}", f"{r.tolerance:.3g}")

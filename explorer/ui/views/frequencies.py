@@ -90,7 +90,9 @@ class FrequenciesView(PanelView):
         self.set_readout(
             self._wavelength_text(r)
             + ("" if r.rope_after is None else self.tr("; ") + fill(self.tr(
-                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim), number_text(r.state.base, 6), scaling_words(r.state), str(len(r.rope_after)), f"{r.attention_factor:.4g}"))
+                "RoPE: head_dim %1, base %2, %3, %4 pairs, attention factor %5"), str(r.state.head_dim),
+                number_text(r.state.base, 6), scaling_words(r.state), str(len(r.rope_after)),
+                f"{r.attention_factor:.4g}"))
                + ("" if r.rope_after is None or r.rope_turning == len(r.rope_after) else self.tr("; ") + fill(
                    self.tr("pairs %1 to %2 do not turn (θ = 0)"), str(r.rope_turning), str(len(r.rope_after) - 1))))
 

@@ -75,7 +75,8 @@ class OffsetView(PanelView):
         else:
             title = self.tr("p = %1, k = %2: max error %3 (float32)") if shown == d else \
                 self.tr("p = %1, k = %2: max error %3 (float32, all channels)<br>the first %4 channels drawn")
-        set_title(self.vec, size=TITLE_SIZE, text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
+        set_title(self.vec, size=TITLE_SIZE,
+                  text=fill(title, str(r.position), str(r.k), f"{r.max_error:.3g}", str(shown)))
         self._draw_dots(r)
         text = fill(self.tr("max |PE(p + k) − R(k)·PE(p)| = %1 in float32; largest gap between the "
                             "curves for different p: %2"), f"{r.max_error:.3g}", f"{r.spread:.3g}")

@@ -19,37 +19,19 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QSpinBox
 from explorer.compute.rope_scaled import context_text
 from explorer.compute.rope_settings import CONTEXT_MAX, fields_of
 from explorer.ui.views.dots import Dots
-from explorer.ui.views.rope_words import type_word
+from explorer.ui.views.rope_words import factor_text, regime_name, type_word
 from explorer.ui.views.thick_curve import add_curve
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.ranges import set_extent
 from explorer.ui.views.panel_view import GREY, TITLE_SIZE, decade_ticks, line_label_font, set_pen
 from explorer.translations import fill
 
+translate = QCoreApplication.translate
+
 REGIME_COLOURS = {"extrapolated": "#009E73", "between": "#E69F00", "interpolated": "#0072B2",
                   "rescaled": "#CC79A7", "not rotated": "#8c8c8c"}
 BEFORE, AFTER = "#7f7f7f", "#D55E00"
 UNSET = "—"
-
-
-def regime_name(name: str) -> str:
-    return {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"), "between": QCoreApplication.translate("RopeScaling", "between"),
-            "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"), "rescaled": QCoreApplication.translate("RopeScaling", "rescaled"),
-            "not rotated": QCoreApplication.translate("RopeScaling", "not rotated")}[name]
-
-
-def factor_text(in_effect: float, chosen: float | None) -> str:
-    """The factor as the readout names it: "4", or "4 (in effect: 13)" where the rope type turns the
-    chosen factor into another (dynamic at a longer length), "32 (in effect)" where none was chosen
-    (longrope: the ratio of the context lengths). The factor box shows the chosen one."""
-    if chosen is None and math.isclose(in_effect, 1.0):      # the default type: nothing to say
-        return "1"
-    if chosen is None:
-        return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect)"), f"{in_effect:.4g}")
-    if math.isclose(chosen, in_effect, rel_tol=1e-9):
-        return f"{in_effect:.4g}"
-    return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect: %2)"), f"{chosen:.4g}",
-                f"{in_effect:.4g}")
 
 
 def _key(colour: str, text: str) -> str:
@@ -81,13 +63,18 @@ class ScalingControls:
         self.send = send
         self.first = first          # (label, widget) placed before the boxes (the rope type choice)
         self.boxes, self.labels = {}, {}
-        names = {"factor": QCoreApplication.translate("RopeScaling", "factor"), "context": QCoreApplication.translate("RopeScaling", "context"), "rotary": QCoreApplication.translate("RopeScaling", "rotary"),
-                 "length": QCoreApplication.translate("RopeScaling", "length"), "low": QCoreApplication.translate("RopeScaling", "low"), "high": QCoreApplication.translate("RopeScaling", "high")}
-        tips = {"original_max_len": QCoreApplication.translate("RopeScaling", "original_max_position_embeddings: the pre-training context L₀"),
-                "max_position_embeddings": QCoreApplication.translate("RopeScaling", "max_position_embeddings: the context the model claims"),
+        names = {"factor": translate("RopeScaling", "factor"), "context": translate("RopeScaling", "context"),
+                 "rotary": translate("RopeScaling", "rotary"), "length": translate("RopeScaling", "length"),
+                 "low": translate("RopeScaling", "low"), "high": translate("RopeScaling", "high")}
+        tips = {"original_max_len": translate("RopeScaling",
+                                              "original_max_position_embeddings: the pre-training context L₀"),
+                "max_position_embeddings": translate("RopeScaling",
+                                                     "max_position_embeddings: the context the model claims"),
                 "low_freq_factor": "low_freq_factor", "high_freq_factor": "high_freq_factor",
-                "partial_rotary_factor": QCoreApplication.translate("RopeScaling", "partial_rotary_factor: the fraction of head_dim that rotates"),
-                "seq_len": QCoreApplication.translate("RopeScaling", "the current sequence length (dynamic NTK rescales when it passes L₀)")}
+                "partial_rotary_factor": translate("RopeScaling",
+                                                   "partial_rotary_factor: the fraction of head_dim that rotates"),
+                "seq_len": translate("RopeScaling",
+                                     "the current sequence length (dynamic NTK rescales when it passes L₀)")}
         for key, label, lo, hi, decimals, step, optional in self.SPECS:
             box = QSpinBox(owner) if decimals == 0 else QDoubleSpinBox(owner)
             if decimals:
@@ -103,7 +90,7 @@ class ScalingControls:
             box.setToolTip(tips.get(key, key))
             self.boxes[key], self.labels[key] = box, text
         # YaRN's truncate: the ramp's ends rounded to whole pairs (transformers' default), or not (GPT-OSS)
-        self.truncate = QCheckBox(QCoreApplication.translate("RopeScaling", "truncate"), owner)
+        self.truncate = QCheckBox(translate("RopeScaling", "truncate"), owner)
         self.truncate.setToolTip(QCoreApplication.translate(
             "RopeScaling", "YaRN's truncate: the ramp between beta_fast and beta_slow starts and ends at whole "
                            "pair indices (transformers' default); unticked, at the exact ones (GPT-OSS)"))
@@ -153,8 +140,8 @@ class ScalingPanels:
 
     def __init__(self, owner):
         self.owner = owner
-        pair = QCoreApplication.translate("RopeScaling", "pair i")
-        self.freq = owner.plot(0, 0, pair, QCoreApplication.translate("RopeScaling", "θᵢ (radians per position, log)"))
+        pair = translate("RopeScaling", "pair i")
+        self.freq = owner.plot(0, 0, pair, translate("RopeScaling", "θᵢ (radians per position, log)"))
         self.freq.setLogMode(y=True)
         decade_ticks(self.freq.getAxis("left"))
         self.f_before = add_curve(self.freq, [], [])
@@ -162,7 +149,7 @@ class ScalingPanels:
         self.f_dots = Dots(size=6, pen=None)
         self.freq.addItem(self.f_dots)
         self.f_still = self._still_region(self.freq)
-        self.wave = owner.plot(0, 1, pair, QCoreApplication.translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
+        self.wave = owner.plot(0, 1, pair, translate("RopeScaling", "wavelength 2π/θᵢ (positions, log)"), colspan=2)
         self.wave.setLogMode(y=True)
         decade_ticks(self.wave.getAxis("left"))
         self.band = pg.LinearRegionItem(orientation="horizontal", movable=False,
@@ -179,28 +166,32 @@ class ScalingPanels:
         self.l0_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        movable=False, label="L₀", labelOpts={"position": 0.96, "color": "#444444"})
         self.ext_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                        label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.06, "color": "#444444", "anchors": [(0.5, 1), (0.5, 1)]})
+                                        label=translate("RopeScaling", "extended"),
+                                        labelOpts={"position": 0.06, "color": "#444444",
+                                                   "anchors": [(0.5, 1), (0.5, 1)]})
         for line in (self.l0_line, self.ext_line):
             self.wave.addItem(line, ignoreBounds=True)
-        self.channels = owner.image(1, 0, QCoreApplication.translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
+        self.channels = owner.image(1, 0, translate("RopeScaling", "channel (pairing, rotary fraction)"), "",
                                     "", "viridis")
         self.channels.plot.invertY(False)
         # the channels that do not turn: one run (partial rotary), two (proportional's rotate-half pairs)
         self.unrotated = [pg.LinearRegionItem(orientation="vertical", movable=False,
                                               brush=pg.mkBrush(150, 150, 150, 70), pen=pg.mkPen(GREY))
                           for _ in range(2)]
-        self.unrotated_text = [pg.TextItem(QCoreApplication.translate("RopeScaling", "not rotated"),
+        self.unrotated_text = [pg.TextItem(translate("RopeScaling", "not rotated"),
                                            color="#444444", anchor=(0.5, 0.5)) for _ in range(2)]
         for item in self.unrotated + self.unrotated_text:
             self.channels.plot.addItem(item, ignoreBounds=True)
-        self.channels.plot.getAxis("left").setTicks([[(0.5, QCoreApplication.translate("RopeScaling", "after")), (1.5, QCoreApplication.translate("RopeScaling", "before"))]])
-        self.score = owner.plot(1, 2, QCoreApplication.translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
+        self.channels.plot.getAxis("left").setTicks([[(0.5, translate("RopeScaling", "after")),
+                                                      (1.5, translate("RopeScaling", "before"))]])
+        self.score = owner.plot(1, 2, translate("RopeScaling", "distance m − n"), "q(m)·k(n)")
         self.s_before = add_curve(self.score, [], [])
         self.s_after = add_curve(self.score, [], [])
         self.s_l0 = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                     movable=False, label="L₀", labelOpts={"position": 0.95, "color": "#444444"})
         self.s_ext = pg.InfiniteLine(angle=90, pen=pg.mkPen("#444444", width=1.5), movable=False,
-                                     label=QCoreApplication.translate("RopeScaling", "extended"), labelOpts={"position": 0.85, "color": "#444444"})
+                                     label=translate("RopeScaling", "extended"),
+                                     labelOpts={"position": 0.85, "color": "#444444"})
         for line in (self.s_l0, self.s_ext):
             self.score.addItem(line, ignoreBounds=True)
 
@@ -218,8 +209,8 @@ class ScalingPanels:
         i = np.arange(len(p.inv_freq_before))
         turn = p.rotated_pairs                        # the pairs past it have θ = 0: shaded, not drawn
         brushes = [pg.mkBrush(REGIME_COLOURS[name]) for name in p.regime[:turn]]
-        before = QCoreApplication.translate("RopeScaling", "before")
-        after = fill(QCoreApplication.translate("RopeScaling", "after (%1)"), type_word(p.rope_type))
+        before = translate("RopeScaling", "before")
+        after = fill(translate("RopeScaling", "after (%1)"), type_word(p.rope_type))
         present = [n for n in REGIME_COLOURS if n in p.regime]
         regimes = " ".join(_key(REGIME_COLOURS[n], regime_name(n)) for n in present)
         self.f_before.setData(i, p.inv_freq_before)
@@ -236,7 +227,7 @@ class ScalingPanels:
         for region in (self.f_still, self.w_still):
             region.setVisible(turn < len(i))
             region.setRegion((turn - 0.5, len(i) - 0.5))
-        set_title(self.wave, QCoreApplication.translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
+        set_title(self.wave, translate("RopeScaling", "each pair against the context: ") + regimes, size=TITLE_SIZE)
         self._lines(p)
         self.band.setVisible(p.band_wavelengths is not None)
         if p.band_wavelengths is not None:
@@ -260,17 +251,17 @@ class ScalingPanels:
                 a, b = s.unrotated[k]
                 region.setRegion((a, b))
                 text.setPos((a + b) / 2, 1.0 if p.rope_type != "proportional" else 0.5)
-        title = (QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (rotate-half pairs)")
+        title = (translate("RopeScaling", "log₁₀ θ per channel (rotate-half pairs)")
                  if r.state.pairing == "half" else
-                 QCoreApplication.translate("RopeScaling", "log₁₀ θ per channel (interleaved pairs)"))
+                 translate("RopeScaling", "log₁₀ θ per channel (interleaved pairs)"))
         if unrotated:
-            title += " · " + fill(QCoreApplication.translate("RopeScaling", "%1 channels not rotated (grey)"), str(unrotated))
+            title += " · " + fill(translate("RopeScaling", "%1 channels not rotated (grey)"), str(unrotated))
         set_title(self.channels.plot, title, size=TITLE_SIZE)
         self.s_before.setData(s.distance, s.score_before)
         set_pen(self.s_before, o.pen(BEFORE, 2.0))
         self.s_after.setData(s.distance, s.score_after)
         set_pen(self.s_after, o.pen(AFTER, 2.0))
-        att = fill(QCoreApplication.translate("RopeScaling", "attention factor %1"), f"{p.attention_factor:.4g}")
+        att = fill(translate("RopeScaling", "attention factor %1"), f"{p.attention_factor:.4g}")
         set_title(self.score, f"{_key(BEFORE, before)} {_key(AFTER, after)} · {att}", size=TITLE_SIZE)
         for plot in (self.freq, self.wave, self.score):
             plot.enableAutoRange()
@@ -290,9 +281,11 @@ class ScalingPanels:
 
     def readout(self, r) -> str:
         p = r.scaled.profile
-        counts = QCoreApplication.translate("RopeScaling", ", ").join(
+        counts = translate("RopeScaling", ", ").join(
             f"{regime_name(n)} {c}" for n, c in p.counts().items() if c)
         kind = type_word(p.rope_type) if r.state.truncate or p.rope_type != "yarn" else fill(
-            QCoreApplication.translate("RopeScaling", "%1 (not truncated)"), p.rope_type)
-        return (fill(QCoreApplication.translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 channels rotate "
-                    "(%7 pairs: %8)"), kind, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}", str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts))
+            translate("RopeScaling", "%1 (not truncated)"), p.rope_type)
+        return fill(translate("RopeScaling", "rope type %1, factor %2, context %3, attention factor %4; %5 of %6 "
+                                             "channels rotate (%7 pairs: %8)"),
+                    kind, factor_text(p.factor, r.state.factor), context_text(p), f"{p.attention_factor:.6g}",
+                    str(2 * p.rotated_pairs), str(p.head_dim), str(p.rotary_dim // 2), counts)

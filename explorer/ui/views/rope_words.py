@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QCoreApplication
 
 from explorer.translations import fill
@@ -50,3 +52,27 @@ def type_word(rope_type: str) -> str:
     """A rope_type as the readout and legend name it: config.json's value ("linear", "yarn", ...), "default" in the
     UI's language (the Chinese readout read "rope 类型 default" beside the box's 默认)."""
     return QCoreApplication.translate("RopeWords", "default") if rope_type == "default" else rope_type
+
+
+def regime_name(name: str) -> str:
+    """A RoPE pair's regime under a scaling type, in the UI's language (the Scaling page's key)."""
+    words = {"extrapolated": QCoreApplication.translate("RopeScaling", "extrapolated"),
+             "between": QCoreApplication.translate("RopeScaling", "between"),
+             "interpolated": QCoreApplication.translate("RopeScaling", "interpolated"),
+             "rescaled": QCoreApplication.translate("RopeScaling", "rescaled"),
+             "not rotated": QCoreApplication.translate("RopeScaling", "not rotated")}
+    return words[name]
+
+
+def factor_text(in_effect: float, chosen: float | None) -> str:
+    """The factor as the readout names it: "4", or "4 (in effect: 13)" where the rope type turns the
+    chosen factor into another (dynamic at a longer length), "32 (in effect)" where none was chosen
+    (longrope: the ratio of the context lengths). The factor box shows the chosen one."""
+    if chosen is None and math.isclose(in_effect, 1.0):      # the default type: nothing to say
+        return "1"
+    if chosen is None:
+        return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect)"), f"{in_effect:.4g}")
+    if math.isclose(chosen, in_effect, rel_tol=1e-9):
+        return f"{in_effect:.4g}"
+    return fill(QCoreApplication.translate("RopeScaling", "%1 (in effect: %2)"), f"{chosen:.4g}",
+                f"{in_effect:.4g}")
