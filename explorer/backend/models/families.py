@@ -21,14 +21,15 @@ MptModel (wte, ALiBi; norm_1 without bias, Wqkv's whole q, k, v blocks) and Falc
 LayerNorm, query_key_value in KV groups of q heads, k, v); GPTNeoModel (wte + wpe as GPT-2; ln_1, q/k/v without
 biases under attn.attention.); XGLMModel (embed_tokens x sqrt(d_model) + its sinusoidal table, computed from
 config.json, rows offset by 2; self_attn_layer_norm, q/k with biases); M2M100Encoder (XGLM's, rows from
-pad_token_id + 1 as RoBERTa's, a pad token row pad_token_id; encoder.layers.*: models.m2m100).
+pad_token_id + 1 as RoBERTa's, a pad token row pad_token_id; encoder.layers.*: models.m2m100);
+BartEncoder and MBartEncoder (models.bart).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models import encoders, m2m100, xglm
+from explorer.backend.models import bart, encoders, m2m100, xglm
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.gpt_bigcode import bigcode_qk_names
 from explorer.backend.models.t5 import check_t5_tables, t5_norm_name, t5_qk_names
@@ -45,9 +46,10 @@ EMBED = {"gpt2": "wte.weight", "bert": "embeddings.word_embeddings.weight",
 BERT_NORM = (("embeddings.LayerNorm.weight", "embeddings.LayerNorm.gamma"),
              ("embeddings.LayerNorm.bias", "embeddings.LayerNorm.beta"))
 INPUT_NORM = {"bloom": (("word_embeddings_layernorm.weight",), ("word_embeddings_layernorm.bias",)),   # BloomModel's
-              "bert": BERT_NORM, "distilbert": BERT_NORM}
+              "bert": BERT_NORM, "distilbert": BERT_NORM, "bart": bart.INPUT_NORM}
 POSITIONS = {"gpt2": "wpe.weight", "gpt_neo": "wpe.weight", "bert": "embeddings.position_embeddings.weight",
-             "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight"}
+             "distilbert": "embeddings.position_embeddings.weight", "opt": "decoder.embed_positions.weight",
+             "bart": bart.POSITIONS}
 
 
 def embed_names(cfg: ModelConfig) -> tuple[str, ...]:
@@ -94,6 +96,8 @@ def check_tables(cfg: ModelConfig, reader: TensorReader) -> None:
         p = reader.shape(need(reader, POSITIONS[cfg.family]))
         require(len(p) == 2 and p[1] == cfg.d_model and p[0] > cfg.position_offset,
                 "the position table has shape %1; config.json says width %2", p, cfg.d_model)
+        if cfg.family == "bart":                                   # max_position_embeddings + 2 rows
+            bart.check_bart_table(cfg, p[0])
 
 
 def layer_norm(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: float) -> np.ndarray:
@@ -186,11 +190,12 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True)
     if cfg.computed_positions:   # XGLMModel, M2M100Encoder: embed_tokens(ids) (x embed_scale) + the rows
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         return e + positions_of(cfg, reader, ids) if positions else e
-    if cfg.family in ("bert", "distilbert"):
+    if cfg.family in ("bert", "distilbert", "bart"):   # (BartEncoder: layernorm_embedding(E x embed_scale + P[p + 2]))
+        e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         pos = positions_of(cfg, reader, ids) if positions else np.float32(0.0)   # (n, d)
         tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"
-              else np.float32(0.0))                                           # (1, d); DistilBERT: no token types
-        w, b = (need(reader, *names) for names in BERT_NORM)
+              else np.float32(0.0))                                           # (1, d); DistilBERT, BART: none
+        w, b = (need(reader, *names) for names in INPUT_NORM[cfg.family])
         return layer_norm(e + pos + tt, reader.read(w), reader.read(b), cfg.norm_eps)
     if cfg.family == "opt":
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
@@ -220,7 +225,7 @@ def input_norm_names(cfg: ModelConfig, layer: int) -> tuple[str | None, str | No
         return f"layers.{layer}.input_layernorm.weight", None
     if cfg.family == "xglm":
         return f"layers.{layer}.self_attn_layer_norm.weight", f"layers.{layer}.self_attn_layer_norm.bias"
-    if cfg.family == "m2m_100":                                                    # its encoder's layer
+    if cfg.family in ("m2m_100", "bart"):     # its encoder's layer (BART's: post-norm, mBART's: these, models.bart)
         return m2m100.m2m100_norm_names(layer)
     if cfg.family == "opt":
         return (f"decoder.layers.{layer}.self_attn_layer_norm.weight",
@@ -246,8 +251,8 @@ def qk_names(cfg: ModelConfig, layer: int) -> dict[str, str]:
         return {"qkv": f"h.{layer}.attn.c_attn.weight", "qkv_bias": f"h.{layer}.attn.c_attn.bias"}
     if cfg.family == "t5":                     # its encoder's T5Attention q, k (no biases)
         return t5_qk_names(layer)
-    if cfg.family == "m2m_100":                # its encoder's M2M100Attention q_proj, k_proj (with biases)
-        return m2m100.m2m100_qk_names(layer)
+    if cfg.family in ("m2m_100", "bart"):      # its encoder's M2M100Attention / BartAttention q_proj, k_proj (with
+        return m2m100.m2m100_qk_names(layer)   # biases): the same names
     if cfg.family == "bert":
         pre = f"encoder.layer.{layer}.attention.self."
         return {"q": pre + "query.weight", "q_bias": pre + "query.bias",

@@ -126,7 +126,11 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             "t5": "t5", "mt5": "t5",     # mT5 (google/mt5-*): T5's classes (modeling_mt5.py), its defaults
             # M2M100, NLLB-200: its encoder; XGLM's computed sinusoidal table, read from row pad_token_id + 1 as
             # RoBERTa's; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k with bias (explorer...m2m100)
-            "m2m_100": "m2m_100"}
+            "m2m_100": "m2m_100",
+            # BART (bart-base, bart-large, bart-large-cnn), mBART (mbart-large-cc25, mbart-large-50-*): its encoder; a
+            # learned table read from row 2 (OPT's offset), X = layernorm_embedding(E x embed_scale + P), post-norm
+            # layers (mBART's pre-norm: self_attn_layer_norm first), q/k with bias (explorer...bart)
+            "bart": "bart", "mbart": "bart"}
 # no position vectors; a bias on the scores (models.alibi_family); Falcon's only with alibi true (falcon_position)
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 # a sinusoidal table computed from config.json (not stored) and E x sqrt(d_model): fairseq's (models.xglm, m2m100)
@@ -146,7 +150,8 @@ LAYER_NORM_EPS = {"gpt2": "layer_norm_epsilon", "gptj": "layer_norm_epsilon", "b
                   "bloom": "layer_norm_epsilon", "mpt": "layer_norm_epsilon", "falcon": "layer_norm_epsilon",
                   "gpt_neo": "layer_norm_epsilon", "nemotron": "norm_eps",
                   "xglm": "layer_norm_eps",       # (XGLM's, M2M100's nn.LayerNorm: eps 1e-5 whatever config.json
-                  "m2m_100": "layer_norm_eps"}    # says)
+                  "m2m_100": "layer_norm_eps",    # says; BART's, mBART's the same)
+                  "bart": "layer_norm_eps"}
 GEMMA_FAMILIES = ("gemma", "gemma2", "gemma3")      # embeddings x sqrt(hidden), (1 + w) RMSNorms
 NORM_1P = ("nemotron",)      # LayerNorms of weight + 1 (NemotronLayerNorm1P: F.layer_norm(x, ..., weight + 1, bias))
 DTYPES = ("float32", "float16", "bfloat16", "float64")

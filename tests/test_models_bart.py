@@ -1,0 +1,215 @@
+"""BART and mBART checkpoints (model_type "bart", "mbart") against transformers' BartConfig / MBartConfig and
+BartModel, BartForConditionalGeneration, MBartForConditionalGeneration: the app shows the ENCODER.
+
+X = layernorm_embedding(embed_tokens[ids] x embed_scale + embed_positions[p + 2]) (BartEncoder.forward; embed_scale
+sqrt(d_model) when scale_embedding, else 1); BART's layer 0 reads X itself (post-norm BartEncoderLayer), mBART's
+through self_attn_layer_norm first (pre-norm MBartEncoderLayer); q·k x head_dim^-0.5 (BartAttention.scaling), nothing
+masked. Every parameter, LayerNorm weights and biases included, is random (tests/models_helpers.save_random).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from safetensors import safe_open
+
+from explorer.backend.models.config import model_config
+from explorer.backend.models.hf_folder import open_model
+from explorer.errors import InputError
+from tests import models_helpers as mh
+
+tf = pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+TEXT = "the cat sat on the mat and the dog sat on the cat"
+TINY = {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
+        "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48, "max_position_embeddings": 40,
+        "vocab_size": mh.VOCAB}
+CLASSES = {"bart": ("BartConfig", "BartForConditionalGeneration"), "bart_model": ("BartConfig", "BartModel"),
+           "mbart": ("MBartConfig", "MBartForConditionalGeneration")}
+
+# facebook/bart-large-cnn's config.json (huggingface/swift-transformers, Tests/HubTests/Resources: "d_model": 1024,
+# ... as the search tool's code corpus gives the published BART configs: 12 + 12 layers, 16 heads, vocab 50264,
+# max_position_embeddings 1024, scale_embedding false); facebook/mbart-large-cc25's: vocab 250027, scale_embedding
+# true. Only the keys the encoder's input needs are kept.
+BART_LARGE = {"model_type": "bart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
+              "max_position_embeddings": 1024, "vocab_size": 50264, "scale_embedding": False, "pad_token_id": 1}
+MBART_CC25 = {"model_type": "mbart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
+              "max_position_embeddings": 1024, "vocab_size": 250027, "scale_embedding": True, "pad_token_id": 1}
+
+
+def _built(kind, tmp_path, seed=3, **settings):
+    config_name, model_name = CLASSES[kind]
+    config = getattr(tf, config_name)(**{**TINY, **settings})
+    config._attn_implementation = "eager"
+    torch.manual_seed(seed)
+    return mh.save_random(getattr(tf, model_name)(config).eval(), tmp_path)
+
+
+def _encoder(torch_model):
+    return torch_model.get_encoder()
+
+
+def _run(torch_model, ids):
+    """(X after layernorm_embedding, layer 0's q_proj and k_proj outputs (n, d), the layer's attention (H, n, n))."""
+    encoder, got = _encoder(torch_model), {}
+
+    def keep(key):
+        def hook(module, args, out):
+            got[key] = out[0].detach().numpy().copy()
+        return hook
+
+    attn = encoder.layers[0].self_attn
+    hooks = [encoder.layernorm_embedding.register_forward_hook(keep("x")),
+             attn.q_proj.register_forward_hook(keep("q")), attn.k_proj.register_forward_hook(keep("k"))]
+    try:
+        with torch.no_grad():
+            out = encoder(input_ids=torch.as_tensor(np.asarray(ids)[None, :]), output_attentions=True)
+    finally:
+        for h in hooks:
+            h.remove()
+    return got["x"], got["q"], got["k"], out.attentions[0][0].numpy()
+
+
+def _softmax(logits):
+    logits = np.asarray(logits, np.float64)
+    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("given, klass", [(BART_LARGE, "BartConfig"), (MBART_CC25, "MBartConfig"),
+                                          ({"model_type": "bart"}, "BartConfig"),
+                                          ({"model_type": "mbart"}, "MBartConfig")])
+def test_the_published_configs_and_a_silent_one_are_read_as_transformers_reads_them(given, klass):
+    cfg = model_config(given)
+    hf = getattr(tf, klass)(**{k: v for k, v in given.items() if k != "model_type"})
+    assert (cfg.family, cfg.position, cfg.d_model, cfg.n_layers, cfg.n_heads, cfg.n_kv_heads) == (
+        "bart", "learned", hf.d_model, hf.encoder_layers, hf.encoder_attention_heads, hf.encoder_attention_heads)
+    assert (cfg.head_dim, cfg.max_positions, cfg.vocab_size) == (
+        hf.d_model // hf.encoder_attention_heads, hf.max_position_embeddings, hf.vocab_size)
+    assert cfg.embed_scale == (np.sqrt(hf.d_model) if hf.scale_embedding else 1.0)
+    assert (cfg.position_offset, cfg.padding_idx, cfg.computed_positions) == (2, None, False)
+    assert cfg.qk_bias and cfg.layer_norms and cfg.norm_eps == 1e-5
+    assert cfg.pre_norm == (klass == "MBartConfig")
+    alias = model_config({"model_type": "bart", "hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 8})
+    assert (alias.d_model, alias.n_layers, alias.n_heads) == (64, 3, 8)                     # attribute_map
+
+
+@pytest.mark.parametrize("kind", ["bart", "bart_model", "mbart"])
+def test_the_checkpoint_names_and_the_position_table_from_row_2(kind, tmp_path):
+    torch_model = _built(kind, tmp_path)
+    with safe_open(tmp_path / "model.safetensors", "np") as f:
+        names = set(f.keys())
+    prefix = "" if kind == "bart_model" else "model."
+    for name in ("shared.weight", "encoder.embed_positions.weight", "encoder.layernorm_embedding.weight",
+                 "encoder.layernorm_embedding.bias", "encoder.layers.0.self_attn.q_proj.bias",
+                 "encoder.layers.0.self_attn_layer_norm.weight"):
+        assert prefix + name in names
+    assert prefix + "encoder.embed_tokens.weight" not in names                      # tied to shared
+    table = _encoder(torch_model).embed_positions.weight.detach().numpy()            # (42, 32)
+    with open_model(tmp_path) as model:
+        assert model.config.position_offset == 2 and model.positions().shape == (40, 32)
+        np.testing.assert_array_equal(model.positions(), table[2:])
+        np.testing.assert_array_equal(model.positions_of([5, 1, 1, 7]), table[2:6])       # pads take positions
+        np.testing.assert_array_equal(model.rows([3, 4]), torch_model.get_input_embeddings().weight.detach()
+                                      .numpy()[[3, 4]])
+
+
+@pytest.mark.parametrize("kind, settings", [("bart", {}), ("bart", {"scale_embedding": True}),
+                                            ("bart_model", {}), ("mbart", {}), ("mbart", {"scale_embedding": True}),
+                                            ("bart", {"tie_word_embeddings": False})])
+def test_x_q_k_and_logits_equal_the_encoders(kind, settings, tmp_path):
+    """X is the encoder's output of layernorm_embedding; q and k are layer 0's q_proj / k_proj (after mBART's
+    self_attn_layer_norm); the logits are q·k x head_dim^-0.5, whose softmax, nothing masked, is the encoder's
+    attention; without the rows it is the encoder's with its position table zeroed."""
+    torch_model = _built(kind, tmp_path, **settings)
+    ids = [7, 1, 9, 3, 5, 12, 4, 9, 2, 1]
+    x, q, k, attention = _run(torch_model, ids)
+    if settings.get("tie_word_embeddings") is False:                 # the encoder's own table, not shared
+        own = _encoder(torch_model).embed_tokens.weight.detach().numpy()
+        assert not np.array_equal(own, torch_model.model.shared.weight.detach().numpy())
+    with open_model(tmp_path) as model:
+        assert model.config.embed_scale == (np.sqrt(32) if settings.get("scale_embedding") else 1.0)
+        np.testing.assert_allclose(model.input_x(ids), x, rtol=0, atol=1e-5)
+        qk = model.layer0_qk(ids)
+        heads = lambda a: a.reshape(len(ids), 4, 8).transpose(1, 0, 2)                 # (H, n, hd)
+        np.testing.assert_allclose(qk.q, heads(q), rtol=0, atol=1e-5)
+        np.testing.assert_allclose(qk.k, heads(k), rtol=0, atol=1e-5)
+        want = np.einsum("hmd,hnd->hmn", heads(q), heads(k)) * _encoder(torch_model).layers[0].self_attn.scaling
+        assert _encoder(torch_model).layers[0].self_attn.scaling == 8 ** -0.5
+        np.testing.assert_allclose(qk.logits, want, rtol=0, atol=1e-4)
+        np.testing.assert_allclose(_softmax(qk.logits), attention, rtol=0, atol=1e-5)
+        bare = model.layer0_qk(model.input_x(ids, positions=False))
+        with torch.no_grad():
+            _encoder(torch_model).embed_positions.weight.zero_()
+        x0, _, _, without = _run(torch_model, ids)
+        np.testing.assert_allclose(model.input_x(ids, positions=False), x0, rtol=0, atol=1e-5)
+        np.testing.assert_allclose(_softmax(bare.logits), without, rtol=0, atol=1e-5)
+        assert not np.allclose(without, attention, atol=1e-3)
+
+
+def test_the_tokens_and_learned_results_and_the_exports(tmp_path, capsys):
+    from explorer.commands.cli import main
+    from explorer.compute import model_tokens, models
+    from explorer.compute.learned import learned
+    from explorer.params import Params
+
+    torch_model = _built("mbart", tmp_path / "m", scale_embedding=True)
+    spec = str(tmp_path / "m")
+    table = _encoder(torch_model).embed_positions.weight.detach().numpy()
+    try:
+        r = model_tokens.for_model(Params(model=spec, embedding_source="model", text=TEXT))
+        assert not r.error and r.family == "bart" and r.position == "learned" and r.scale == pytest.approx(np.sqrt(32))
+        ids = [t.id for t in r.tokens]
+        n = len(ids)
+        np.testing.assert_array_equal(r.position_ids, np.arange(2, n + 2))
+        np.testing.assert_array_equal(r.pe_rows, table[2:n + 2])
+        np.testing.assert_allclose(r.x, _run(torch_model, ids)[0], rtol=0, atol=1e-5)
+        lr = learned(Params(model=spec))
+        assert not lr.note_kind and not lr.computed and lr.first_row == 2 and lr.total_rows == 40
+        np.testing.assert_array_equal(lr.learned, table[2:])
+    finally:
+        models.forget(spec)
+    out = tmp_path / "p.npy"
+    assert main(["export", "learned-pe", "--model", spec, "-o", str(out)]) == 0, capsys.readouterr()
+    np.testing.assert_array_equal(np.load(out), table[2:])
+    xs = tmp_path / "x.npy"
+    assert main(["export", "input", "--model", spec, "--text", TEXT, "-o", str(xs)]) == 0, capsys.readouterr()
+    np.testing.assert_allclose(np.load(xs), _run(torch_model, ids)[0], rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("edit, says", [
+    ({"d_model": 30}, r"^config\.json: d_model 30 is not divisible by encoder_attention_heads 4$"),
+    ({"d_model": "32"}, r"^config\.json: d_model must be a positive integer, not '32'$"),
+    ({"encoder_attention_heads": 0}, r"^config\.json: encoder_attention_heads must be a positive integer, not 0$"),
+    ({"max_position_embeddings": 2.5}, r"^config\.json: max_position_embeddings must be a positive integer, not "),
+    ({"scale_embedding": "true"}, r"^config\.json: scale_embedding must be true or false, not 'true'$"),
+])
+def test_bad_configs_are_refused_in_one_line(edit, says):
+    with pytest.raises(InputError, match=says) as info:
+        model_config({**TINY, "model_type": "bart", **edit})
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("suffix, change, says", [
+    ("encoder.embed_positions.weight", lambda a: a[:30], r"^the position table encoder\.embed_positions\.weight "
+     r"has 30 rows; config\.json's max_position_embeddings 40 needs 42 \(BART reads position p from row p \+ 2\)$"),
+    ("encoder.embed_positions.weight", lambda a: a[:, :16], r"^the position table has shape \(42, 16\); "),
+    ("encoder.layernorm_embedding.bias", lambda a: a[:16], r"^encoder\.layernorm_embedding\.bias has shape \(16,\)"),
+    ("encoder.layernorm_embedding.weight", lambda a: None, r"^the checkpoint has no tensor "
+     r"'encoder\.layernorm_embedding\.weight'"),
+])
+def test_a_damaged_checkpoint_is_refused_at_open_in_one_line(suffix, change, says, tmp_path):
+    _built("bart", tmp_path)
+    mh.rewrite_tensor(tmp_path, suffix, change)
+    with pytest.raises(InputError, match=says) as info:
+        with open_model(tmp_path):
+            pass
+    assert "\n" not in str(info.value)
+
+
+def test_a_text_longer_than_max_position_embeddings_is_refused(tmp_path):
+    _built("bart", tmp_path)
+    with open_model(tmp_path) as model:
+        with pytest.raises(InputError, match=r"^41 tokens is longer than the model's 40 learned positions"):
+            model.input_x([3] * 41)
+        assert model.input_x([3] * 40).shape == (40, 32)
