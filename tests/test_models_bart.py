@@ -27,10 +27,12 @@ TINY = {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attent
 CLASSES = {"bart": ("BartConfig", "BartForConditionalGeneration"), "bart_model": ("BartConfig", "BartModel"),
            "mbart": ("MBartConfig", "MBartForConditionalGeneration")}
 
-# facebook/bart-large-cnn's config.json (huggingface/swift-transformers, Tests/HubTests/Resources: "d_model": 1024,
-# ... as the search tool's code corpus gives the published BART configs: 12 + 12 layers, 16 heads, vocab 50264,
-# max_position_embeddings 1024, scale_embedding false); facebook/mbart-large-cc25's: vocab 250027, scale_embedding
-# true. Only the keys the encoder's input needs are kept.
+# facebook/bart-large-cnn's config.json as a Rust test quotes it ("Parse the actual config.json content", search tool's
+# code corpus file id 31223771938, no repository named): 12 + 12 layers, 16 heads, d_model 1024, vocab 50264,
+# max_position_embeddings 1024, scale_embedding false, pad 1 (a printed BartForConditionalGeneration in
+# itsadrita/Bart-text-summarizer's README.md shows its tables: Embedding(50264, 1024),
+# BartLearnedPositionalEmbedding(1026, 1024)); facebook/mbart-large-cc25's as PaddleNLP's MBART_PRETRAINED_INIT_CONFIGURATION gives it (file id 585315325):
+# vocab 250027, scale_embedding true. Only the keys the encoder's input needs are kept.
 BART_LARGE = {"model_type": "bart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
               "max_position_embeddings": 1024, "vocab_size": 50264, "scale_embedding": False, "pad_token_id": 1}
 MBART_CC25 = {"model_type": "mbart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
