@@ -32,7 +32,8 @@ CLASSES = {"bart": ("BartConfig", "BartForConditionalGeneration"), "bart_model":
 # max_position_embeddings 1024, scale_embedding false, pad 1 (a printed BartForConditionalGeneration in
 # itsadrita/Bart-text-summarizer's README.md shows its tables: Embedding(50264, 1024),
 # BartLearnedPositionalEmbedding(1026, 1024)); facebook/mbart-large-cc25's as PaddleNLP's
-# MBART_PRETRAINED_INIT_CONFIGURATION gives it (file id 585315325): vocab 250027, scale_embedding true. Only the keys the encoder's input needs are kept.
+# MBART_PRETRAINED_INIT_CONFIGURATION gives it (file id 585315325): vocab 250027, scale_embedding true. Only the keys
+# the encoder's input needs are kept.
 BART_LARGE = {"model_type": "bart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
               "max_position_embeddings": 1024, "vocab_size": 50264, "scale_embedding": False, "pad_token_id": 1}
 MBART_CC25 = {"model_type": "mbart", "d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16,
