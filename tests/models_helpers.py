@@ -157,6 +157,14 @@ FAMILIES = {
     "m2m_100": {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
                 "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48,
                 "max_position_embeddings": 40, "vocab_size": VOCAB},
+    # BART / mBART: its encoder (X = layernorm_embedding(E + P[p + 2]); mBART's layer 0 through self_attn_layer_norm,
+    # scale_embedding true here as mbart-large-cc25's; nothing masked); tests/test_models_bart.py
+    "bart": {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
+             "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48, "max_position_embeddings": 40,
+             "vocab_size": VOCAB},
+    "mbart": {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
+              "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48,
+              "max_position_embeddings": 40, "vocab_size": VOCAB, "scale_embedding": True},
 }
 
 
@@ -197,7 +205,9 @@ def classes(family: str):
             "exaone4": ("Exaone4Config", "Exaone4ForCausalLM"),
             "gpt_neo": ("GPTNeoConfig", "GPTNeoForCausalLM"),
             "nemotron": ("NemotronConfig", "NemotronForCausalLM"), "xglm": ("XGLMConfig", "XGLMForCausalLM"),
-            "m2m_100": ("M2M100Config", "M2M100ForConditionalGeneration")}[family]
+            "m2m_100": ("M2M100Config", "M2M100ForConditionalGeneration"),
+            "bart": ("BartConfig", "BartForConditionalGeneration"),
+            "mbart": ("MBartConfig", "MBartForConditionalGeneration")}[family]
     return getattr(tf, name[0]), getattr(tf, name[1])
 
 
@@ -312,7 +322,7 @@ def first_layer(model, family: str):
         return base.h[0]
     if family == "bert":
         return base.encoder.layer[0]
-    if family == "m2m_100":                 # (its encoder's: the app shows the encoder)
+    if family in ("m2m_100", "bart", "mbart"):      # (its encoder's: the app shows the encoder)
         return base.encoder.layers[0]
     if family.startswith("opt"):
         return base.decoder.layers[0]
@@ -405,7 +415,8 @@ def capture(model, family: str, ids) -> dict[str, np.ndarray]:
 
         module.apply_rotary_pos_emb, restore = spy_one, (module, original)
         got["turned"] = turned
-    elif family not in ("gpt_neo", "xglm", "m2m_100") and not family.startswith(("gpt2", "bert", "opt")):   # (no RoPE)
+    elif family not in ("gpt_neo", "xglm", "m2m_100", "bart", "mbart") and not family.startswith(
+            ("gpt2", "bert", "opt")):                                                               # (no RoPE)
         module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         original = module.apply_rotary_pos_emb
 

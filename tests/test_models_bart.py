@@ -21,9 +21,7 @@ from tests import models_helpers as mh
 tf = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 TEXT = "the cat sat on the mat and the dog sat on the cat"
-TINY = {"d_model": 32, "encoder_layers": 2, "decoder_layers": 1, "encoder_attention_heads": 4,
-        "decoder_attention_heads": 4, "encoder_ffn_dim": 48, "decoder_ffn_dim": 48, "max_position_embeddings": 40,
-        "vocab_size": mh.VOCAB}
+TINY = dict(mh.FAMILIES["bart"])           # (the family checks of tests/test_models_families.py run it too)
 CLASSES = {"bart": ("BartConfig", "BartForConditionalGeneration"), "bart_model": ("BartConfig", "BartModel"),
            "mbart": ("MBartConfig", "MBartForConditionalGeneration")}
 
@@ -216,3 +214,31 @@ def test_a_text_longer_than_max_position_embeddings_is_refused(tmp_path):
         with pytest.raises(InputError, match=r"^41 tokens is longer than the model's 40 learned positions"):
             model.input_x([3] * 41)
         assert model.input_x([3] * 40).shape == (40, 32)
+
+
+@pytest.mark.parametrize("kind, edit", [("bart", {}), ("mbart", {"scale_embedding": True})])
+def test_the_formulas_and_code_say_what_the_encoder_does(kind, edit, tmp_path):
+    """The Tokens formula and code: LayerNorm of E (x √d_model when scaled) + P[pos + 2]; the Real RoPE formula: x
+    as that LayerNorm, q and k from x itself (BART, post-norm) or from norm(x) (mBART, pre-norm), / √head_dim."""
+    from explorer.compute import models
+    from explorer.compute.code import code_for
+    from explorer.compute.formulas import _tokens
+    from explorer.compute.qk_formula import qk_lines
+    from explorer.params import Params
+
+    _built(kind, tmp_path, **edit)
+    params = Params(model=str(tmp_path), embedding_source="model", text=TEXT)
+    scaled = bool(edit)
+    try:
+        e = "E[id<sub>pos</sub>]" + ("·5.6569 (√d_model)" if scaled else "")
+        assert _tokens(params, 0, "en")[0] == f"X<sub>pos</sub> = LayerNorm({e} + P[pos + 2])"
+        code = code_for("tokens", params)
+        assert (" x 5.65685 (sqrt(d_model))" in code) == scaled
+        assert "+ its learned positions from row 2, then LayerNorm (layernorm_embedding), its encoder's input" in code
+        lines = qk_lines(Params(model=str(tmp_path), text=TEXT), closing="each pair turns")
+        x = "norm(x<sub>m</sub>)" if kind == "mbart" else "x<sub>m</sub>"
+        assert lines[0].startswith(f"q<sub>m</sub> = W<sub>q</sub> {x},")
+        assert lines[1] == ("x<sub>m</sub> = LayerNorm(" + ("√32·" if scaled else "") + "E[id<sub>m</sub>] + P[m + 2])")
+        assert lines[2] == "logit(m, n) = q<sub>m</sub> · k<sub>n</sub> / √head_dim (√8)"
+    finally:
+        models.forget(str(tmp_path))

@@ -58,7 +58,8 @@ def test_5x_and_4x_layouts_give_the_same_config(family, tmp_path):
         assert five.n_kv_heads == getattr(hf, "num_key_value_heads", hf.num_attention_heads)
     else:
         assert five.rope_scaling is None and five.rope_base is None
-    assert five.position_offset == (2 if family.startswith("opt") or family in ("xglm", "m2m_100") else 0)
+    assert five.position_offset == (2 if family.startswith("opt") or family in ("xglm", "m2m_100", "bart", "mbart")
+                                    else 0)
 
 
 def test_4x_rope_scaling_with_type_or_rope_type_becomes_5x_parameters():

@@ -92,7 +92,7 @@ def test_attention_weights_equal_transformers(built):
     tokens, and its sink logits) equals transformers' own attention weights (output_attentions): the score
     scale (Gemma 2/3's query_pre_attn_scalar) and Gemma 2's soft cap as the model applies them."""
     family, model, ids, _, torch_model = built
-    _same_attention(model, torch_model, ids, causal=family not in ("bert", "m2m_100"))   # (M2M100's encoder)
+    _same_attention(model, torch_model, ids, causal=family not in ("bert", "m2m_100", "bart", "mbart"))   # (encoders)
 
 
 def same_layer0(model, ref: dict, ids) -> None:
@@ -178,7 +178,9 @@ def test_learned_positions_are_the_model_table(built):
              "opt": lambda: base.decoder.embed_positions.weight[2:],
              "opt_post_ln": lambda: base.decoder.embed_positions.weight[2:],
              "xglm": lambda: base.embed_positions.weights[2:],                    # (XGLM's, M2M100's: a buffer)
-             "m2m_100": lambda: base.encoder.embed_positions.weights[2:]}[family]().detach().numpy()
+             "m2m_100": lambda: base.encoder.embed_positions.weights[2:],
+             "bart": lambda: base.encoder.embed_positions.weight[2:],
+             "mbart": lambda: base.encoder.embed_positions.weight[2:]}[family]().detach().numpy()
     np.testing.assert_array_equal(model.positions(), table)
     assert model.positions().shape[0] == model.config.max_positions
 

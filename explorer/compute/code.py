@@ -58,10 +58,12 @@ def _model_tokens_code(params: Params, r) -> list[str]:
     """An opened model's X: its own tokenizer and table, as its first layer receives it (explorer.api)."""
     scale = ("" if r.scale == 1.0 else
              f" x embedding_multiplier {r.scale:g}" if r.by_multiplier else f" x {r.scale:g} (sqrt(d_model))"
-             if r.family in SINUSOID_FAMILIES else f" x {r.scale:g} (sqrt(hidden))")
+             if r.family in (*SINUSOID_FAMILIES, "bart") else f" x {r.scale:g} (sqrt(hidden))")
     added = (" (RoPE: nothing added for position)" if r.position == "rope" else
              f" + its sinusoidal table from row {r.padding_idx + 1} (computed from config.json; a pad token reads "
              f"row {r.padding_idx}), its encoder's input" if r.family == "m2m_100" else
+             " + its learned positions from row 2, then LayerNorm (layernorm_embedding), its encoder's input"
+             if r.family == "bart" else
              f" + its learned positions (from row {r.padding_idx + 1}) + token type 0, then LayerNorm"
              if r.padding_idx is not None else
              ", then LayerNorm (ALiBi: nothing added for position)" if r.family == "bloom" else

@@ -153,16 +153,16 @@ def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
     if r.source == "minilm":
         out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
     elif r.source == "model" and not r.error:      # the opened model's own scale and positions
-        scale = ("" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + (" (embedding_multiplier)" if r.by_multiplier
-                                                                  else " (√d_model)" if r.family in SINUSOID_FAMILIES
-                                                                  else " (√hidden)"))
-        added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]",      # XGLM's: computed (models.xglm)
+        named = (" (embedding_multiplier)" if r.by_multiplier                 # (BART's: scale_embedding)
+                 else " (√d_model)" if r.family in (*SINUSOID_FAMILIES, "bart") else " (√hidden)")
+        scale = "" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + named
+        added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]", "bart": " + P[pos + 2]",   # (XGLM's: computed)
                  "xglm": " + PE<sub>t2t</sub>[pos + 2]"}.get(r.family, " + P[pos]")
         if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
             added = (f" + PE<sub>t2t</sub>[pos + {r.padding_idx + 1}]" if r.family == "m2m_100"   # (computed)
                      else f" + P[pos + {r.padding_idx + 1}] + T[0]")
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)
-        out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom")
+        out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom", "bart")
                else f"X<sub>pos</sub> = {x}"]
     else:
         sq = math.sqrt(params.d_model)

@@ -42,8 +42,9 @@ def _learned_x(cfg) -> str:
     e, p = "E[id<sub>m</sub>]", f"P[m + {cfg.position_offset}]" if cfg.position_offset else "P[m]"
     if cfg.family == "bert":
         return f"x<sub>m</sub> = LayerNorm({e} + {p} + T[0])"
-    if cfg.family == "distilbert":
-        return f"x<sub>m</sub> = LayerNorm({e} + {p})"
+    if cfg.family in ("distilbert", "bart"):      # (BART: its layernorm_embedding, E x √d when scale_embedding)
+        scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
+        return f"x<sub>m</sub> = LayerNorm({scaled} + {p})"
     if cfg.computed_positions:     # XGLMModel, M2M100Encoder: embed_tokens x sqrt(d_model) + its sinusoidal rows
         scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
         if cfg.padding_idx is not None:     # M2M100's position ids from the tokens (create_position_ids_from_input_ids)

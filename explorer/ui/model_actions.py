@@ -224,6 +224,8 @@ class ModelActions(QObject):
                               "+ 1)"), str(c.max_positions), str(c.position_offset)) if c.family == "m2m_100" else
                  fill(self.tr("sinusoidal positions computed from config (%1, from row %2)"), str(c.max_positions),
                       str(c.position_offset)) if c.computed_positions else    # (XGLM's: models.xglm)
+                 fill(self.tr("encoder; learned positions (%1, from row %2)"), str(c.max_positions),
+                      str(c.position_offset)) if c.family == "bart" else            # (BART's, mBART's: models.bart)
                  fill(self.tr("learned positions (%1, from row %2)"), str(c.max_positions), str(c.position_offset))
                  if c.position == "learned" and c.position_offset else
                  fill(self.tr("learned positions (%1)"), str(c.max_positions)) if c.position == "learned"

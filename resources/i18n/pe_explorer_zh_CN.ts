@@ -3548,6 +3548,10 @@ your data</source>
             <translation>位置行 %1</translation>
         </message>
         <message>
+            <source>the position table %1 has %2 rows; config.json's max_position_embeddings %3 needs %4 (BART reads position p from row p + 2)</source>
+            <translation>位置表 %1 有 %2 行；config.json 的 max_position_embeddings %3 需要 %4 行（BART 的位置 p 读取第 p + 2 行）</translation>
+        </message>
+        <message>
             <source>the position table has shape %1; config.json says width %2</source>
             <translation>位置表的形状为 %1；config.json 说宽度是 %2</translation>
         </message>
@@ -4411,6 +4415,10 @@ your data</source>
             <translation>%1 的做法和论文一样：E 乘以 √d_model，再加上一行正弦位置编码（fairseq 的，长度为 √(d/2)）。柱状图比较两者的长度，以及位置把 X 从 E 转开了多少。</translation>
         </message>
         <message>
+            <source>%1 adds its trained position row to E (E times √d_model where config.json sets scale_embedding, as mBART does), then a LayerNorm (layernorm_embedding): the model learned its tables at the sizes it uses. The bars compare the two rows and how far the position turns X away from E.</source>
+            <translation>%1 把训练得到的位置行加到 E 上（config.json 设置了 scale_embedding 时 E 先乘以 √d_model，mBART 就是这样），再做 LayerNorm（layernorm_embedding）：这些表都是模型按它使用的大小学出来的。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
+        </message>
+        <message>
             <source>%1 adds its trained position row to E, not scaled (BERT-style models add a token-type row too, then a LayerNorm): the model learned both tables at the sizes it uses, so the paper's √d_model question does not arise. The bars compare the two rows and how far the position turns X away from E.</source>
             <translation>%1 把训练得到的位置行直接加到 E 上，不做缩放（BERT 类模型还加上一行词元类型，再做 LayerNorm）：两张表都是模型按它使用的大小学出来的，所以论文里的 √d_model 问题在这里不存在。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
         </message>
@@ -4744,8 +4752,8 @@ your data</source>
             <translation>%1 的位置表没有存储在检查点中：它按模型自己的方式由 config.json（d_model、max_position_embeddings、pad_token_id）计算，即 fairseq 的正弦表：[sin | cos] 两半（“t2t” 排列），ω_i = 10000^(−i/(d/2 − 1))，位置 p 读取第 p + 2 行。选择 t2t 排列和底数 10000 时，右侧的表就是这张表，只是提前两行（从第 0 行开始）。</translation>
         </message>
         <message>
-            <source>Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: pad_token_id + 1), so the table is shown from there: the rows before it hold no position (RoBERTa's padding token reads row pad_token_id).</source>
-            <translation>位置 0 是所存位置表的第 %1 行（OPT：偏移 2；RoBERTa：pad_token_id + 1），所以位置表从这一行起显示：它之前的行不对应任何位置（RoBERTa 的填充词元读取第 pad_token_id 行）。</translation>
+            <source>Position 0 is the stored table's row %1 (OPT, BART: an offset of 2, position p reads row p + 2; RoBERTa: pad_token_id + 1), so the table is shown from there: the rows before it hold no position (RoBERTa's padding token reads row pad_token_id).</source>
+            <translation>位置 0 是所存位置表的第 %1 行（OPT、BART：偏移 2，位置 p 读取第 p + 2 行；RoBERTa：pad_token_id + 1），所以位置表从这一行起显示：它之前的行不对应任何位置（RoBERTa 的填充词元读取第 pad_token_id 行）。</translation>
         </message>
         <message>
             <source>%1 has no learned position table (RoPE acts inside attention): showing MiniLM's.</source>
@@ -5011,6 +5019,10 @@ your data</source>
         <message>
             <source>sinusoidal positions computed from config (%1, from row %2)</source>
             <translation>由配置计算的正弦位置（%1，从第 %2 行起）</translation>
+        </message>
+        <message>
+            <source>encoder; learned positions (%1, from row %2)</source>
+            <translation>编码器；可学习的位置（%1，从第 %2 行起）</translation>
         </message>
         <message>
             <source>learned positions (%1, from row %2)</source>
@@ -5514,6 +5526,10 @@ your data</source>
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from config; %4</source>
             <translation>%1：第 0 层，%2 个头，head_dim %3，由配置计算的正弦位置；%4</translation>
+        </message>
+        <message>
+            <source>%1: encoder layer 0, %2 heads, head_dim %3, learned positions from row %4; nothing masked; %5</source>
+            <translation>%1：编码器第 0 层，%2 个头，head_dim %3，可学习位置，从第 %4 行起；不屏蔽任何键；%5</translation>
         </message>
         <message>
             <source>%1: layer 0, %2 heads, head_dim %3, learned positions; %4</source>
@@ -6041,6 +6057,10 @@ your data</source>
             <translation>这里显示的是 %1 的编码器（不读取解码器）。它的位置就是正弦表本身，而不是训练得到的表：fairseq 的 [sin | cos] 两半（“t2t” 排列），由 config.json 计算（检查点中没有存储）；文本从第 %2 行（pad_token_id + 1）起读取，填充词元读取第 %3 行（全为零），并且不会让后面的词元后移，与 RoBERTa 相同；E 乘以 √d_model：X = E·√d + PE。</translation>
         </message>
         <message>
+            <source>%1's encoder is shown (the decoder is not read). Its positions are a trained table read from row 2: position p reads row p + 2 (an offset of 2, as OPT's), pad tokens included. X is the LayerNorm of the sum (layernorm_embedding): X = LayerNorm(%2 + P[p + 2]).</source>
+            <translation>这里显示的是 %1 的编码器（不读取解码器）。它的位置是一张训练得到的表，从第 2 行起读取：位置 p 读取第 p + 2 行（偏移 2，与 OPT 相同），填充词元也占位置。X 是总和的 LayerNorm（layernorm_embedding）：X = LayerNorm(%2 + P[p + 2])。</translation>
+        </message>
+        <message>
             <source>Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding token reads row %2 without moving the tokens after it on: the middle panel names the rows read.</source>
             <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
@@ -6089,12 +6109,16 @@ your data</source>
             <translation>X = E（RoPE 在此不加任何东西）</translation>
         </message>
         <message>
-            <source>X = LayerNorm(E + positions + type)</source>
-            <translation>X = LayerNorm(E + 位置 + 类型)</translation>
+            <source>X = LayerNorm(E·√d + positions)</source>
+            <translation>X = LayerNorm(E·√d + 位置)</translation>
         </message>
         <message>
             <source>X = LayerNorm(E + positions)</source>
             <translation>X = LayerNorm(E + 位置)</translation>
+        </message>
+        <message>
+            <source>X = LayerNorm(E + positions + type)</source>
+            <translation>X = LayerNorm(E + 位置 + 类型)</translation>
         </message>
         <message>
             <source>X = E·√d + sinusoidal PE</source>

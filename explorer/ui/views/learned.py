@@ -114,9 +114,10 @@ class LearnedView(Retranslatable, View):
                                            "(it starts at row 0)."),
                                    result.source)
             elif result.first_row and not result.computed:   # OPT's offset of 2, RoBERTa's pad_token_id + 1
-                text += " " + fill(self.tr("Position 0 is the stored table's row %1 (OPT: an offset of 2; RoBERTa: "
-                                           "pad_token_id + 1), so the table is shown from there: the rows before it "
-                                           "hold no position (RoBERTa's padding token reads row pad_token_id)."),
+                text += " " + fill(self.tr("Position 0 is the stored table's row %1 (OPT, BART: an offset of 2, "
+                                           "position p reads row p + 2; RoBERTa: pad_token_id + 1), so the table is "
+                                           "shown from there: the rows before it hold no position (RoBERTa's padding "
+                                           "token reads row pad_token_id)."),
                                    str(result.first_row))
             if result.note_kind == "rope":
                 text = fill(self.tr("%1 has no learned position table (RoPE acts inside attention): showing "

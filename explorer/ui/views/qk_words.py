@@ -128,6 +128,9 @@ def readout(kind: str, r, shown: str) -> str | None:
     if kind == "sinusoidal":
         return fill(translate("QkView", "%1: layer 0, %2 heads, head_dim %3, sinusoidal positions computed from "
                                         "config; %4"), *common, shown)
+    if kind == "learned" and r.encoder:           # BERT's, RoBERTa's, BART's encoder: nothing masked
+        return fill(translate("QkView", "%1: encoder layer 0, %2 heads, head_dim %3, learned positions from row %4; "
+                                        "nothing masked; %5"), *common, str(r.first_row), shown)
     if kind == "learned":
         return fill(translate("QkView", "%1: layer 0, %2 heads, head_dim %3, learned positions; %4"), *common, shown)
     return None

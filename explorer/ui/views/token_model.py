@@ -32,7 +32,7 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
                        str(r.padding_idx + 1))
     elif r.family == "bert":
         p_title = QCoreApplication.translate("TokensView", "learned position + token type")
-    elif r.family == "opt":
+    elif r.family in ("opt", "bart"):                           # (BART's table from row 2: models.bart)
         p_title = fill(QCoreApplication.translate("TokensView", "positions[2 … %1] (offset 2)"), str(n + 1))
     elif r.family == "xglm":                                   # computed from config.json (models.xglm)
         p_title = fill(QCoreApplication.translate("TokensView", "sinusoidal PE[2 … %1] (t2t, from config)"), str(n + 1))
@@ -41,7 +41,8 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
                        str(r.padding_idx + 1))
     else:
         p_title = fill(QCoreApplication.translate("TokensView", "learned positions[0 … %1]"), str(max(n - 1, 0)))
-    x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert")
+    x_title = (QCoreApplication.translate("TokensView", "X = LayerNorm(sum)") if r.family in ("bert", "distilbert",
+                                                                                                "bart")
                else QCoreApplication.translate("TokensView", "X = LayerNorm(E)") if r.family == "bloom"
                else QCoreApplication.translate("TokensView", "X into layer 0"))
     pe_levels = symmetric_levels(r.pe_rows) if np.any(r.pe_rows) else (-1.0, 1.0)   # the middle: own scale
@@ -97,6 +98,12 @@ def model_text(r) -> str:
             "(the checkpoint does not store it); the text reads rows from %2 (pad_token_id + 1) on, a padding token "
             "row %3 (all zeros) without moving the tokens after it on, as RoBERTa's; E is scaled by √d_model: X = "
             "E·√d + PE."), r.model_name, str(r.padding_idx + 1), str(r.padding_idx))
+    elif r.family == "bart":                      # its encoder (models.bart)
+        text += " " + fill(QCoreApplication.translate(
+            "TokensView", "%1's encoder is shown (the decoder is not read). Its positions are a trained table read "
+            "from row 2: position p reads row p + 2 (an offset of 2, as OPT's), pad tokens included. X is the "
+            "LayerNorm of the sum (layernorm_embedding): X = LayerNorm(%2 + P[p + 2])."), r.model_name,
+            f"E·{r.scale:.4g}" if r.scale != 1.0 else "E")
     elif r.padding_idx is not None:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "Its positions start at row %1 of the table (pad_token_id + 1), not 0, and a padding "
@@ -153,6 +160,9 @@ def sum_page_name(r) -> str:
     if r.source == "model" and r.position == "rope":
         return (QCoreApplication.translate("TokensView", "X = E·√d (RoPE adds nothing here)") if r.scale != 1.0
                 else QCoreApplication.translate("TokensView", "X = E (RoPE adds nothing here)"))
+    if r.source == "model" and r.family == "bart":                      # BartEncoder's layernorm_embedding
+        return (QCoreApplication.translate("TokensView", "X = LayerNorm(E·√d + positions)") if r.scale != 1.0
+                else QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions)"))
     if r.source == "model" and r.family in ("bert", "distilbert"):      # the panel: X = LayerNorm(sum)
         return (QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions + type)") if r.family == "bert"
                 else QCoreApplication.translate("TokensView", "X = LayerNorm(E + positions)"))
@@ -189,6 +199,12 @@ def gauge_note(r) -> str:
         return fill(QCoreApplication.translate(
             "GaugePanel", "%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of "
             "length √(d/2)). The bars compare the two and how far the position turns X away from E."), r.model_name)
+    if model and r.family == "bart":             # BART, mBART: trained rows, E x √d when scale_embedding
+        return fill(QCoreApplication.translate(
+            "GaugePanel", "%1 adds its trained position row to E (E times √d_model where config.json sets "
+            "scale_embedding, as mBART does), then a LayerNorm (layernorm_embedding): the model learned its tables at "
+            "the sizes it uses. The bars compare the two rows and how far the position turns X away from E."),
+            r.model_name)
     if model:                                    # GPT-2, BERT, OPT, ...: trained rows, nothing scaled
         return fill(QCoreApplication.translate(
             "GaugePanel", "%1 adds its trained position row to E, not scaled (BERT-style models add a token-type "
