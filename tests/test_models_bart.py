@@ -242,3 +242,43 @@ def test_the_formulas_and_code_say_what_the_encoder_does(kind, edit, tmp_path):
         assert lines[2] == "logit(m, n) = q<sub>m</sub> · k<sub>n</sub> / √head_dim (√8)"
     finally:
         models.forget(str(tmp_path))
+
+
+def _mbart_style_tokenizer(mbart50: bool):
+    """tokenizer.json(path) writer: the test words, two Chinese words, </s> (id 2), zh_CN (60) and en_XX (61), with the
+    post-processor transformers' tokenizers set for the source language: MBart50Tokenizer.set_src_lang_special_tokens
+    (tokenization_mbart50.py: prefix [lang code], suffix [</s>]) or MBartTokenizer's (tokenization_mbart.py: no
+    prefix, suffix [</s>, lang code])."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    def write(path):
+        vocab = {"[UNK]": 0, **{w: i + 3 for i, w in enumerate(mh.WORDS)}, "位置": 40, "编码": 41, "</s>": 2,
+                 "zh_CN": 60, "en_XX": 61}
+        tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+        tok.pre_tokenizer = pre_tokenizers.Whitespace()
+        tok.add_special_tokens(["</s>", "zh_CN", "en_XX"])
+        tok.post_processor = processors.TemplateProcessing(
+            single=["zh_CN", "$A", "</s>"] if mbart50 else ["$A", "</s>", "zh_CN"],
+            special_tokens=[("</s>", 2), ("zh_CN", 60)])
+        tok.save(str(path))
+    return write
+
+
+@pytest.mark.parametrize("mbart50", [True, False])
+def test_a_chinese_text_with_the_folders_language_code_and_eos_which_take_positions(mbart50, tmp_path):
+    """The folder's own tokenizer.json, post-processor included: the language code and </s> are special tokens of
+    the text and take positions (rows 2, 3, ... in order, whatever they are); X is the encoder's on those ids."""
+    config = tf.MBartConfig(**mh.FAMILIES["mbart"])
+    config._attn_implementation = "eager"
+    torch.manual_seed(5)
+    torch_model = mh.save_random(tf.MBartForConditionalGeneration(config).eval(), tmp_path,
+                                 tokenizer=_mbart_style_tokenizer(mbart50))
+    with open_model(tmp_path) as model:
+        tokens = model.tokenize("位置 编码").tokens
+        assert [t.text for t in tokens] == (["zh_CN", "位置", "编码", "</s>"] if mbart50
+                                            else ["位置", "编码", "</s>", "zh_CN"])
+        assert [t.special for t in tokens] == ([True, False, False, True] if mbart50 else [False, False, True, True])
+        ids = [t.id for t in tokens]
+        table = _encoder(torch_model).embed_positions.weight.detach().numpy()
+        np.testing.assert_array_equal(model.positions_of(ids), table[2:6])
+        np.testing.assert_allclose(model.input_x(ids), _run(torch_model, ids)[0], rtol=0, atol=1e-5)
