@@ -95,6 +95,26 @@ def test_the_published_configs_and_a_silent_one_are_read_as_transformers_reads_t
     assert (alias.d_model, alias.n_layers, alias.n_heads) == (64, 3, 8)                     # attribute_map
 
 
+def test_fairseqs_keys_left_in_published_files_change_nothing(tmp_path):
+    """bart-large-cnn's config.json says normalize_before false and extra_pos_embeddings 0, mbart-large-cc25's
+    normalize_before true: BartConfig and MBartConfig read neither, the classes fix the norms' places and the offset
+    of 2; an mBART file saying normalize_before false is still pre-norm, as transformers runs it."""
+    for model_type, pre in (("bart", False), ("mbart", True)):
+        for said in (True, False):
+            cfg = model_config({**TINY, "model_type": model_type, "normalize_before": said, "extra_pos_embeddings": 0,
+                                "add_final_layer_norm": said})
+            assert (cfg.pre_norm, cfg.position_offset) == (pre, 2)
+    config = tf.MBartConfig(**mh.FAMILIES["mbart"], normalize_before=False)
+    config._attn_implementation = "eager"
+    torch.manual_seed(2)
+    torch_model = mh.save_random(tf.MBartForConditionalGeneration(config).eval(), tmp_path)
+    ids = [3, 4, 5, 6, 7]
+    _, q, _, _ = _run(torch_model, ids)
+    with open_model(tmp_path) as model:
+        assert model.config.pre_norm
+        np.testing.assert_allclose(model.layer0_qk(ids).q, q.reshape(5, 4, 8).transpose(1, 0, 2), rtol=0, atol=1e-5)
+
+
 @pytest.mark.parametrize("kind", ["bart", "bart_model", "mbart"])
 def test_the_checkpoint_names_and_the_position_table_from_row_2(kind, tmp_path):
     torch_model = _built(kind, tmp_path)

@@ -20,8 +20,11 @@ own); layer 0's norm and q/k carry M2M100's encoder's names (models.m2m100's m2m
 BartConfig (configuration_bart.py) and MBartConfig (configuration_mbart.py) have the same defaults: d_model 1024,
 encoder_layers 12, encoder_attention_heads 16, max_position_embeddings 1024, vocab_size 50265, pad_token_id 1,
 scale_embedding false; attribute_map: hidden_size, num_hidden_layers, num_attention_heads are d_model, encoder_layers,
-encoder_attention_heads. llama.cpp has no BART or mBART architecture (gguf-py/gguf/constants.py's MODEL_ARCH;
-convert_hf_to_gguf.py registers no BartForConditionalGeneration): no GGUF file of it is read.
+encoder_attention_heads. fairseq's keys that published files still carry (normalize_before, add_final_layer_norm,
+normalize_embedding, extra_pos_embeddings) are read by neither class: the norms' places and the offset are the
+classes' own, so they are not read here either. llama.cpp has no BART or mBART architecture (gguf-py/gguf/
+constants.py's MODEL_ARCH_NAMES, a recent copy in the search tool's code corpus, file id 57692108481, has T5's and
+none of BART's): no GGUF file of it is read.
 """
 
 from __future__ import annotations
