@@ -266,7 +266,7 @@ def layer_qk(cfg: ModelConfig, reader: TensorReader, x: np.ndarray, layer: int =
         if slopes is not None:                   # its bias, slope_h n less the slope_h m the softmax cancels
             logits = logits + bias_of(cfg, slopes, x.shape[0])                    # (H, n, n)
         if cfg.position == "relative":           # T5: layer 0's bias per head and bucket of n - m, every layer's
-            logits = logits + relative_bias(cfg, reads, x.shape[0])               # (H, n, n)
+            logits = logits + relative_bias(cfg, reads, x.shape[0], layer)        # (H, n, n) (UMT5: the layer's)
         sinks = (_vector(reads, qk_names(cfg, layer)["sinks"], layer, cfg.n_heads) if cfg.attention_sinks
                  else None)                                                       # (H,) GPT-OSS
     out = LayerQK(q=q, k=k, q_rot=q_rot, k_rot=k_rot, logits=logits.astype(np.float32),

@@ -124,6 +124,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of m − n
             # (explorer...t5, t5_bias)
             "t5": "t5", "mt5": "t5",     # mT5 (google/mt5-*): T5's classes (modeling_mt5.py), its defaults
+            "umt5": "t5",                # UMT5 (google/umt5-*): T5's names, a bias table in every layer (models.t5)
             # M2M100, NLLB-200: its encoder; XGLM's computed sinusoidal table, read from row pad_token_id + 1 as
             # RoBERTa's; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k with bias (explorer...m2m100)
             "m2m_100": "m2m_100",

@@ -28,16 +28,28 @@ DEFAULTS = {"d_model": 512, "d_kv": 64, "num_heads": 8, "num_layers": 6, "relati
 NO_POSITION_LIMIT = 32768
 EMBED = "shared.weight"
 PRE = "encoder.block.{layer}.layer.0."                   # T5Block.layer[0]: T5LayerSelfAttention
-BIAS = PRE.format(layer=0) + "SelfAttention.relative_attention_bias.weight"        # (num_buckets, num_heads)
+BIAS_OF = PRE + "SelfAttention.relative_attention_bias.weight"          # (num_buckets, num_heads)
+BIAS = BIAS_OF.format(layer=0)
 
 
 # MT5Config's (configuration_mt5.py; modeling_mt5.py: T5's layers and tensor names): 8 layers of 6 heads
 MT5_DEFAULTS = {**DEFAULTS, "num_layers": 8, "num_heads": 6}
+# UMT5Config's (configuration_umt5.py, class UMT5Config: d_model 512, d_kv 64, num_layers 8, num_heads 6, 32 buckets,
+# max distance 128, layer_norm_epsilon 1e-6; its attribute_map T5Config's)
+UMT5_DEFAULTS = {**DEFAULTS, "num_layers": 8, "num_heads": 6}
 
 
 def mt5_fields(cfg: dict) -> dict:
     """t5_fields of an MT5Config config.json (google/mt5-*: model_type "mt5"), MT5Config's defaults."""
     return t5_fields(cfg, MT5_DEFAULTS)
+
+
+def umt5_fields(cfg: dict) -> dict:
+    """t5_fields of a UMT5Config config.json (google/umt5-*: model_type "umt5"), UMT5Config's defaults. modeling_umt5.py
+    runs T5's encoder under T5's tensor names (UMT5Stack.embed_tokens tied to shared.weight, UMT5LayerSelfAttention's
+    layer_norm and SelfAttention q, k: no biases, UMT5Attention.scaling 1.0, its _relative_position_bucket T5's rule),
+    but every layer's UMT5LayerSelfAttention has has_relative_attention_bias=True: a table of its own (bias_name)."""
+    return t5_fields(cfg, UMT5_DEFAULTS)
 
 
 def t5_fields(cfg: dict, defaults: dict = DEFAULTS) -> dict:
@@ -70,6 +82,12 @@ def check_buckets(buckets: int, distance: int) -> None:
     require(distance > buckets // 4, "config.json: relative_attention_max_distance %1 must exceed the %2 exact "
             "distances of relative_attention_num_buckets %3 (its log buckets run from there to it)", distance,
             buckets // 4, buckets)
+
+
+def bias_name(cfg, layer: int = 0) -> str:
+    """The relative_attention_bias a layer adds: layer 0's in T5 and mT5 (T5Stack passes its position_bias on to
+    the later layers), the layer's own in UMT5 (UMT5Attention.compute_bias in every layer, modeling_umt5.py)."""
+    return BIAS_OF.format(layer=layer) if cfg.model_type == "umt5" else BIAS
 
 
 def t5_qk_names(layer: int) -> dict[str, str]:

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from explorer.backend.models.rope_float32 import loaded_torch
-from explorer.backend.models.t5 import BIAS
+from explorer.backend.models.t5 import bias_name
 from explorer.errors import require
 
 
@@ -47,11 +47,13 @@ def relative_bucket(relative: np.ndarray, buckets: int, max_distance: int) -> np
     return (upper + np.where(distance < exact, distance, large)).astype(np.int64)
 
 
-def bias_table(cfg, reader) -> np.ndarray:
-    """Layer 0's relative_attention_bias, checked (num_buckets, num_heads); float32."""
-    weight = reader.read(BIAS)
+def bias_table(cfg, reader, layer: int = 0) -> np.ndarray:
+    """The relative_attention_bias that layer adds (layer 0's, or UMT5's layer's own: t5.bias_name), checked
+    (num_buckets, num_heads); float32."""
+    name = bias_name(cfg, layer)
+    weight = reader.read(name)
     require(weight.shape == (cfg.relative_buckets[0], cfg.n_heads), "%1 has shape %2; config.json says (%3, %4)",
-            BIAS, tuple(weight.shape), cfg.relative_buckets[0], cfg.n_heads)
+            name, tuple(weight.shape), cfg.relative_buckets[0], cfg.n_heads)
     return weight.astype(np.float32, copy=False)
 
 
@@ -63,9 +65,10 @@ def bias_at(cfg, weight: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(weight[buckets].transpose(2, 0, 1))
 
 
-def relative_bias(cfg, reader, n: int) -> np.ndarray:
-    """position_bias for n tokens: layer 0's relative_attention_bias[bucket(n - m), h]; (H, n, n) float32."""
-    return bias_at(cfg, bias_table(cfg, reader), np.arange(n))
+def relative_bias(cfg, reader, n: int, layer: int = 0) -> np.ndarray:
+    """position_bias for n tokens in layer: its relative_attention_bias[bucket(n - m), h] (bias_table's);
+    (H, n, n) float32."""
+    return bias_at(cfg, bias_table(cfg, reader, layer), np.arange(n))
 
 
 def by_distance(cfg, weight: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
