@@ -1,4 +1,4 @@
-"""GGUF files of every RoPE family (llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron) against the transformers model they came from.
+"""GGUF files of every RoPE family (llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron, t5, t5encoder) against the transformers model they came from.
 
 Each tiny random model (tests/models_helpers.py) is written the way llama.cpp's converter writes that
 architecture (tests/gguf_arch_writer.py). F16 files hold float16-rounded weights exactly, so X into layer 0 and
@@ -169,5 +169,5 @@ def test_other_architectures_are_refused_by_name(tmp_path, arch):
     path = tmp_path / "m.gguf"
     fx.write_llama_gguf(path, fx.tiny_llama(), arch=arch)
     with pytest.raises(InputError, match=rf"^[^\n]*architecture '{arch}' is not supported; supported: "
-                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron$"):
+                                         r"llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron, t5, t5encoder$"):
         open_model(str(path))

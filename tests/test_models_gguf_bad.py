@@ -79,7 +79,7 @@ def refused(tmp_path, data: bytes, match: str) -> str:
     (raw_gguf(0, 1, _s("general.alignment") + struct.pack("<II", 4, 3) + b"\0" * 40), "power of two"),
     (raw_gguf(0, 0) + b"\0" * 40, "general.architecture is missing"),
     (raw_gguf(0, 1, _s("general.architecture") + struct.pack("<I", 8) + _s("gptj") + b"\0" * 40),
-     "architecture 'gptj' is not supported; supported: llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron"),
+     "architecture 'gptj' is not supported; supported: llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron, t5, t5encoder"),
 ])
 def test_crafted_headers(tmp_path, data, match):
     """Each crafted header is refused for its own reason (the message names it)."""
@@ -102,7 +102,7 @@ def test_unsupported_quantization_type(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"arch": "phimoe"}, "architecture 'phimoe' is not supported; supported: llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron"),
+    ({"arch": "phimoe"}, "architecture 'phimoe' is not supported; supported: llama, qwen2, qwen3, qwen2moe, qwen3moe, gemma, gemma2, gemma3, phi3, phi2, granite, granitemoe, smollm3, mistral3, hunyuan-dense, hunyuan-moe, seed_oss, apertus, olmo, olmo2, exaone4, stablelm, gpt-oss, starcoder2, olmoe, command-r, cohere2, deepseek2, llama4, ernie4_5, ernie4_5-moe, glm4, glm4moe, chatglm, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder, bloom, mpt, falcon, gptneox, nemotron, t5, t5encoder"),
     # Llama's separate q / k / v under phi3's keys: llama.cpp's Phi-3 reads a fused attn_qkv
     ({"arch": "phi3"}, "tensor blk.0.attn_qkv.weight is missing"),
     ({"tokenizer": False}, "tokenizer.ggml.model is missing"),

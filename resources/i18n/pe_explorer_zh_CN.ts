@@ -1392,12 +1392,20 @@ your data</source>
             <translation>%1：元数据 %2 为 %3；llama.cpp 的 olmo 用它做归一化，而 PE Explorer 的 OLMo 用 OlmoLayerNorm 的 %4</translation>
         </message>
         <message>
+            <source>%1: metadata %2 is %3; the encoder's bucket rule needs 4 to 515 buckets at llama.cpp's max distance of 128</source>
+            <translation>%1：元数据 %2 为 %3；在 llama.cpp 固定的最大距离 128 下，编码器的分桶规则需要 4 到 515 个桶</translation>
+        </message>
+        <message>
             <source>%1: metadata %2 is %3; the file has %4 layers in all</source>
             <translation>%1：元数据 %2 为 %3；文件共有 %4 层</translation>
         </message>
         <message>
             <source>%1: metadata %2 is 0; a Gemma 2 file's sliding layers need a window (llama.cpp would mask every key)</source>
             <translation>%1：元数据 %2 为 0；Gemma 2 文件的滑动窗口层需要窗口（llama.cpp 会屏蔽所有键）</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2 is false; PE Explorer reads T5's Unigram vocabulary with both it and %3 true, as T5's SentencePiece models have them</source>
+            <translation>%1：元数据 %2 为 false；PE Explorer 只在它和 %3 都为 true 时读取 T5 的 Unigram 词表（T5 的 SentencePiece 模型都是如此）</translation>
         </message>
         <message>
             <source>%1: metadata %2 is missing</source>
@@ -1442,6 +1450,10 @@ your data</source>
         <message>
             <source>%1: metadata %2 nests arrays deeper than %3</source>
             <translation>%1：元数据 %2 的数组嵌套深于 %3 层</translation>
+        </message>
+        <message>
+            <source>%1: metadata %2.attention.head_count_kv is %3; a T5 has one key head a query head (%4)</source>
+            <translation>%1：元数据 %2.attention.head_count_kv 为 %3；T5 每个查询头对应一个键头（%4）</translation>
         </message>
         <message>
             <source>%1: metadata %2.attention.key_length is %3; llama.cpp's %2 takes embedding_length / head_count (%4 / %5) channels a head</source>
@@ -1498,6 +1510,10 @@ your data</source>
         <message>
             <source>%1: metadata tokenizer.ggml.tokens must be a non-empty list of strings</source>
             <translation>%1：元数据 tokenizer.ggml.tokens 必须是非空的字符串列表</translation>
+        </message>
+        <message>
+            <source>%1: metadata tokenizer.ggml.unknown_token_id is missing and the vocabulary has no token 2 (llama.cpp's T5 default)</source>
+            <translation>%1：缺少元数据 tokenizer.ggml.unknown_token_id，且词表没有 2 号词元（llama.cpp 对 T5 的默认值）</translation>
         </message>
         <message>
             <source>%1: missing key(s): %2</source>
@@ -1590,6 +1606,10 @@ your data</source>
         <message>
             <source>%1: tensor %2 is a learned position table, which llama.cpp's mpt adds to X; PE Explorer reads MPT with ALiBi alone</source>
             <translation>%1：张量 %2 是学习得到的位置表，llama.cpp 的 mpt 会把它加到 X 上；PE Explorer 只按 ALiBi 读取 MPT</translation>
+        </message>
+        <message>
+            <source>%1: tensor %2 is in %3 of the %4 later layers; PE Explorer reads layer 0's table for every layer (T5) or one in every layer (UMT5)</source>
+            <translation>%1：张量 %2 只出现在后面 %4 层中的 %3 层；PE Explorer 要么让每一层都用第 0 层的表（T5），要么要求每一层都有自己的表（UMT5）</translation>
         </message>
         <message>
             <source>%1: tensor %2 is in layer %3 but not in layer 0; PE Explorer reads one norm layout for every layer</source>

@@ -69,6 +69,8 @@ Sources (ggml-org/llama.cpp, convert_hf_to_gguf.py):
   tensors, the LayerNorm eps and clamp_kqv: gguf_olmo.py.
 - `NemotronModel` (MODEL_ARCH.NEMOTRON, "nemotron"): no permutation (NEOX RoPE over rope.dimension_count channels),
   every *norm.weight + 1 (LayerNorm1P's), LayerNorms with biases: gguf_nemotron.py.
+- `T5Model`, `T5EncoderModel` (MODEL_ARCH.T5 "t5", T5ENCODER "t5encoder": T5, mT5, UMT5): the encoder's names
+  (enc.blk.N.*), its relative bias table attn_rel_b, no RoPE: gguf_t5.py; their Unigram vocabulary: gguf_ugm.py.
 """
 
 from __future__ import annotations
@@ -144,6 +146,9 @@ ARCHS = {
     "falcon": Arch("falcon", "FalconForCausalLM", False, 0.0, ("activation", "gelu")),  # RoPE: gguf_falcon.py
     "gptneox": Arch("gpt_neox", "GPTNeoXForCausalLM", False, 0.0, ("hidden_act", "gelu")),   # gguf_gptneox.py
     "nemotron": Arch("nemotron", "NemotronForCausalLM", False, 1.0, ("hidden_act", "relu2")),   # gguf_nemotron.py
+    # T5's encoder, a relative bias (gguf_t5.py writes their config: hidden_act unused)
+    "t5": Arch("t5", "T5ForConditionalGeneration", False, 0.0, ("feed_forward_proj", "relu")),
+    "t5encoder": Arch("t5", "T5EncoderModel", False, 0.0, ("feed_forward_proj", "relu")),
 }
 SUPPORTED_ARCHITECTURES = tuple(ARCHS)
 # metadata keys llama.cpp also reads per layer (an array a layer), read here when every layer has the same

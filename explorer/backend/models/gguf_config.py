@@ -51,7 +51,7 @@ def config_from_metadata(header: Header, where: str) -> dict:
     their MoE, the Gemmas, phi3, phi2, granite, olmo2 (and OLMo 3), stablelm, gpt-oss, starcoder2, smollm3,
     olmoe, command-r, cohere2, deepseek2, granitemoe, llama4, mistral3, ernie4_5, ernie4_5-moe, hunyuan-dense,
     hunyuan-moe, seed_oss, apertus, olmo, exaone4, glm4, glm4moe, qwen2vl, qwen3vl, qwen3vlmoe, gpt2, bert, starcoder,
-    bloom, mpt, falcon, gptneox; chatglm; nemotron); InputError for others."""
+    bloom, mpt, falcon, gptneox; chatglm; nemotron; t5, t5encoder); InputError for others."""
     f = header.fields
     arch = f.get("general.architecture")
     require(isinstance(arch, str), "%1: metadata general.architecture is missing", where)

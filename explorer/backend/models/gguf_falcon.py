@@ -34,6 +34,7 @@ from explorer.backend.models.gguf_gptneox import NEOX_ARCHS, refuse_rope_scaling
 from explorer.backend.models.gguf_header import Header
 from explorer.backend.models.gguf_learned import BLOCK_RE, mapped_name
 from explorer.backend.models.gguf_mpt import ALIBI_ARCHS
+from explorer.backend.models.gguf_t5 import T5_ARCHS
 from explorer.errors import require
 
 _TOP = {"token_embd.weight": "word_embeddings.weight", "output_norm.weight": "ln_f.weight",
@@ -129,6 +130,7 @@ def check_falcon_layers(header: Header, config: dict, where: str) -> None:
     refuse_unloaded(header, config, "falcon", falcon_hf_name, where)
 
 
-# the architectures read by their own module, each one fused attn_qkv (gptneox: gguf_gptneox.py): (GGUF name ->
-# Hugging Face name, config.json dict, layer check)
-FUSED_ARCHS = {**ALIBI_ARCHS, "falcon": (falcon_hf_name, falcon_config, check_falcon_layers), **NEOX_ARCHS}
+# the architectures read by their own module, each one fused attn_qkv (gptneox: gguf_gptneox.py), and T5's
+# (gguf_t5.py: separate q, k): (GGUF name -> Hugging Face name, config.json dict, layer check)
+FUSED_ARCHS = {**ALIBI_ARCHS, "falcon": (falcon_hf_name, falcon_config, check_falcon_layers), **NEOX_ARCHS,
+               **T5_ARCHS}

@@ -1,6 +1,7 @@
 """A GGUF file's vocabulary and merges (`tokenizer.ggml.*`) -> a `tokenizers` byte-level BPE Tokenizer.
 
-SentencePiece ('llama') vocabularies are built by gguf_spm.py, WordPiece ('bert') ones by gguf_wpm.py.
+SentencePiece ('llama') vocabularies are built by gguf_spm.py, WordPiece ('bert') ones by gguf_wpm.py, a T5 file's
+Unigram ('t5') one by gguf_ugm.py.
 
 The pre-tokenizer regexes per `tokenizer.ggml.pre` are llama.cpp's, from `llama_vocab::impl::load`
 (src/llama-vocab.cpp, ggml-org/llama.cpp): the regexes are applied one after another, each splitting the
@@ -115,6 +116,10 @@ def tokenizer_from_metadata(fields: dict, where: str):
         from explorer.backend.models.gguf_wpm import wpm_tokenizer
 
         return wpm_tokenizer(fields, where)
+    if model == "t5" and fields.get("general.architecture") in ("t5", "t5encoder"):
+        from explorer.backend.models.gguf_ugm import ugm_tokenizer        # (T5's Unigram; XLM-R's "t5" is not read)
+
+        return ugm_tokenizer(fields, where)
     require(model == "gpt2", "%1: tokenizer.ggml.model is %2; only byte-level BPE ('gpt2'), SentencePiece "
                              "('llama') and WordPiece ('bert') vocabularies can be read", where, repr(model))
     pre = fields.get("tokenizer.ggml.pre", "default")
