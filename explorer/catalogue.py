@@ -42,16 +42,28 @@ class ViewEntry:
     state_type: type                # a ViewState subclass; its defaults are the view's defaults
     compute: Callable               # the cached module-level compute function
     call: str                       # "window": compute(params, window) (the zoom and / or the panel's
-    #                                 pixels); "state": compute(params, state); "params": compute(params)
+    #                                 pixels); "state": compute(params, state); "state_window":
+    #                                 compute(params, state, window) (a panel drawn at its pixels: the
+    #                                 Layouts and RoPE views' P); "params": compute(params)
     reads: tuple[str, ...]          # Params fields the compute reads: its cache key
     formula: str                    # the view's formula in plain text (the formula panel has the rich one)
+
+    @property
+    def windowed(self) -> bool:
+        """Whether the compute reads a Window: the controller passes the view's panel pixels, and a
+        resize of that panel computes the view again."""
+        return self.call in ("window", "state_window")
 
     def run(self, params: Params, state: ViewState | None = None, window: Window | None = None):
         """The view's frozen result for the shared params and its own state (worker thread)."""
         state = state if state is not None else self.state_type()
         key = params.project(self.reads)
+        if self.windowed:
+            window = window if window is not None else zoom_window(params, state)
         if self.call == "window":
-            result = self.compute(key, window if window is not None else zoom_window(params, state))
+            result = self.compute(key, window)
+        elif self.call == "state_window":
+            result = self.compute(key, state, window)
         elif self.call == "state":
             result = self.compute(key, state)
         else:
@@ -81,7 +93,7 @@ ENTRIES = (
     ViewEntry("learned", QT_TRANSLATE_NOOP("Catalogue", "Learned positions"), NoState,
               learned.learned, "window", ("base", "layout", "model"), "X = E[ids] + P[0:n] (P trained)"),
     ViewEntry("conventions", QT_TRANSLATE_NOOP("Catalogue", "Layout conventions"),
-              conventions.ConventionsState, conventions.conventions, "state",
+              conventions.ConventionsState, conventions.conventions, "state_window",
               ("d_model", "max_len", "base", "metric"), "PE_concat = PE_interleaved · P"),
     ViewEntry("offset", QT_TRANSLATE_NOOP("Catalogue", "Relative offset"), offset.OffsetState,
               offset.offset, "state", ("d_model", "max_len", "base"), "PE(p + k) = R(k)·PE(p)"),
@@ -89,7 +101,7 @@ ENTRIES = (
               frequencies.frequency_table, "state", ("d_model", "max_len", "base", "layout"),
               "wᵢ = base^(−2i/d), wavelength 2π/wᵢ"),
     ViewEntry("rope", QT_TRANSLATE_NOOP("Catalogue", "RoPE"), rope.RopeState, rope.rope_view,
-              "state", ("max_len",), "q(m)·k(n) = Re Σᵢ qᵢ conj(kᵢ) e^{i(m−n)θᵢ}"),
+              "state_window", ("max_len",), "q(m)·k(n) = Re Σᵢ qᵢ conj(kᵢ) e^{i(m−n)θᵢ}"),
     ViewEntry("alibi", QT_TRANSLATE_NOOP("Catalogue", "ALiBi"), alibi.AlibiState, alibi.alibi_view,
               "state", ("max_len", "model"), "score(i, j) += −m_h·|i − j|"),
     ViewEntry("distance", QT_TRANSLATE_NOOP("Catalogue", "Distance chart"), distance.DistanceState,

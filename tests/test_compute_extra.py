@@ -6,6 +6,7 @@ import pytest
 
 from tests import compute_ns as ce
 from explorer.backend import layouts, relative
+from explorer.compute import permutation
 from explorer.errors import InputError
 from explorer.params import Params
 
@@ -33,17 +34,17 @@ def test_conventions_concat_equal_t2t_differs():
 def test_conventions_downsamples_long_tables():
     r = ce.conventions(Params(d_model=1000, max_len=100_000))
     assert r.pe["t2t"].shape[0] <= ce.IMAGE_PX and r.pe["t2t"].shape[1] <= ce.IMAGE_PX
-    assert r.permutation.shape[0] <= ce.MATRIX_PX
+    assert r.permutation.shape[0] <= 800 and r.permutation.shape[0] * r.perm_step >= 1000   # headless: 800 px
 
 
-def test_permutation_image_block_means():
-    img, step = ce.permutation_image(300, 100)
+def test_permutation_image_block_maxima():
+    shown = permutation.shown_permutation(300, 100, 100)
     full = np.zeros((300, 300))
     full[np.r_[0:300:2, 1:300:2], np.arange(300)] = 1.0        # oracle: P[src[j], j] = 1
-    assert step == 3
-    assert np.allclose(img, full.reshape(100, 3, 100, 3).sum(axis=(1, 3)) / 3)
-    exact, one = ce.permutation_image(10, 100)
-    assert one == 1 and np.array_equal(exact, layouts.concat_permutation(10))
+    assert shown.step == 3
+    assert np.array_equal(shown.image, full.reshape(100, 3, 100, 3).max(axis=(1, 3)))
+    exact = permutation.shown_permutation(10, 100, 100)
+    assert exact.step == 1 and np.array_equal(exact.image, layouts.concat_permutation(10))
 
 
 @pytest.mark.parametrize("d", [200, 129])

@@ -26,7 +26,7 @@ def test_catalogue_names_every_view_once_with_a_state_type_and_formula():
     assert "qk" in catalogue.NAMES[12:] and len(set(catalogue.NAMES)) == len(catalogue.NAMES)
     assert "check" in catalogue.NAMES[12:]
     for e in catalogue.ENTRIES:
-        assert e.formula and e.title and e.call in ("window", "state", "params")
+        assert e.formula and e.title and e.call in ("window", "state", "state_window", "params")
         assert set(e.reads) <= set(Params().to_dict()), e.name
         default = e.state_type()
         assert e.state_type.from_dict(default.to_dict()) == default

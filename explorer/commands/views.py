@@ -69,7 +69,7 @@ def view_arrays(args) -> dict:
     entry = catalogue.entry(args.view)
     view_state = state.views[args.view]
     window = (catalogue.zoom_window(state.params, view_state, ROWS_PX, COLS_PX)
-              if entry.call == "window" else None)
+              if entry.windowed else None)
     result = entry.run(state.params, view_state, window)
     refusal = refusal_of(result)
     if refusal:

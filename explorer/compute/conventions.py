@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from explorer.backend import layouts
-from explorer.compute.screen import IMAGE_PX, block_step, channel_step, frozen
+from explorer.compute.permutation import panel_px, shown_permutation
+from explorer.compute.screen import IMAGE_PX, Window, block_step, channel_step, frozen
 from explorer.params import Params
 from explorer.viewstate import ViewState
-
-
-MATRIX_PX = 128    # the most channels of a permutation matrix drawn exactly
 
 
 @dataclass(frozen=True)
@@ -28,28 +26,33 @@ class ConventionsResult:
     pe: dict                 # layout -> (rows, cols) float32 block-mean PE image
     pos_step: int            # positions per PE image row
     ch_step: int             # channels per PE image column
-    permutation: np.ndarray  # (c, c) P (interleaved -> concat), block-averaged when d > MATRIX_PX
-    perm_step: int           # channels per permutation image cell
+    permutation: np.ndarray  # (c, c) P (interleaved -> concat); block maxima where d > the panel's pixels
+    perm_step: int           # channels per permutation image cell (1: the exact P)
     comparison: layouts.LayoutComparison
     diff_t2t: np.ndarray     # (rows, rows) S_t2t - S_interleaved
     params: Params
     state: ConventionsState
 
 
-def permutation_image(d_model: int, px: int = MATRIX_PX) -> tuple[np.ndarray, int]:
-    """(image, step): P exactly for d <= px, else the fraction of ones in each step x step block."""
-    if d_model <= px:
-        return layouts.concat_permutation(d_model), 1
-    step = block_step(d_model, px)
-    n = -(-d_model // step)
-    src = layouts.concat_order(d_model)                                       # (d,)
-    counts = np.bincount((src // step) * n + np.arange(d_model) // step, minlength=n * n)
-    return counts.reshape(n, n) / step, step                                  # (n, n)
+def conventions(params: Params, state: ConventionsState = ConventionsState(),
+                window: Window | None = None) -> ConventionsResult:
+    """PE of the three layouts side by side, P at the pixels of the window's panel (compute.permutation),
+    the similarity check and the t2t difference. P is cached on d and the pixels alone: a base or max_len
+    step costs a cache look-up and a replace() (a few us), and the view draws the same P array."""
+    return _conventions_at(params, state, *panel_px(window))
 
 
 @lru_cache(maxsize=4)
-def conventions(params: Params, state: ConventionsState = ConventionsState()) -> ConventionsResult:
-    """PE of the three layouts side by side, P, the similarity check and the t2t difference."""
+def _conventions_at(params: Params, state: ConventionsState, rows_px: int, cols_px: int) -> ConventionsResult:
+    """The result with P at rows_px x cols_px: the same object for the same inputs (a redraw, another view)."""
+    result = _conventions(params, state)
+    shown = shown_permutation(params.d_model, rows_px, cols_px)
+    return replace(result, permutation=shown.image, perm_step=shown.step)
+
+
+@lru_cache(maxsize=4)
+def _conventions(params: Params, state: ConventionsState) -> ConventionsResult:
+    """Everything but P (an empty placeholder: conventions() sets the P of the panel's pixels)."""
     d, n = params.d_model, params.max_len
     step = block_step(n, state.rows)
     rows = max(1, n // step)
@@ -57,9 +60,8 @@ def conventions(params: Params, state: ConventionsState = ConventionsState()) ->
     pe = {lay: np.ascontiguousarray(img)                                     # (rows, d // ch_step)
           for lay, img in layouts.layout_images(step, rows, d, params.base, ch_step).items()}
     comp = layouts.compare_layouts(n, d, params.base, params.metric, state.rows, np.float32)
-    perm, perm_step = permutation_image(d)
     m = comp.matrices
     diff_t2t = (m["t2t"] - m["interleaved"]).astype(np.float32)
-    frozen(perm, diff_t2t, *pe.values())
-    return ConventionsResult(pe, step, ch_step, perm, perm_step, comp, diff_t2t,
-                             params, state)
+    frozen(diff_t2t, *pe.values())
+    no_p = np.zeros((0, 0), dtype=np.float32)
+    return ConventionsResult(pe, step, ch_step, no_p, 1, comp, diff_t2t, params, state)

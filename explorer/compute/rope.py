@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from explorer.backend import rope
+from explorer.compute.permutation import panel_px, shown_permutation
 from explorer.compute.rope_scaled import ScaledResult, scaled_view
 from explorer.compute.rope_settings import SCALING_RANGES, RopeScalingFields
-from explorer.compute.screen import IMAGE_PX, frozen, grid
+from explorer.compute.screen import IMAGE_PX, Window, frozen, grid
 from explorer.params import Params
 
 PAGES = ("rotation", "scaling")
@@ -39,7 +40,7 @@ class RopeState(RopeScalingFields):
 
 @dataclass(frozen=True)
 class RopeResult:
-    permutation: np.ndarray   # (hd, hd) x_half = x_interleaved @ P
+    permutation: np.ndarray   # (hd, hd) x_half = x_interleaved @ P; block maxima where hd > the panel's pixels
     positions: np.ndarray     # (rows,) positions of the q/k heatmap rows
     q: np.ndarray             # (rows, hd) rotated random q, float32
     k: np.ndarray             # (rows, hd) rotated random k, float32
@@ -52,6 +53,7 @@ class RopeResult:
     scaled: ScaledResult      # the rope type's per-pair profile, score before/after, channel axis
     params: Params
     state: RopeState
+    perm_step: int = 1        # channels per permutation image cell (1: the exact P)
 
 
 def _profile(theta, q, k, start: float, step: float, count: int) -> np.ndarray:
@@ -59,12 +61,27 @@ def _profile(theta, q, k, start: float, step: float, count: int) -> np.ndarray:
     return rope._score_profile(theta, q, k, start, step, count)
 
 
+def rope_view(params: Params, state: RopeState = RopeState(), window: Window | None = None) -> RopeResult:
+    """Everything the RoPE view draws; curves strided to <= HALF_CURVE_PX points; P (rope.pairing_permutation,
+    the concat permutation) at the pixels of the window's panel (compute.permutation), cached on head_dim
+    and the pixels alone: a base step costs a cache look-up and a replace() (a few us)."""
+    return _rope_view_at(params, state, *panel_px(window))
+
+
 @lru_cache(maxsize=4)
-def rope_view(params: Params, state: RopeState = RopeState()) -> RopeResult:
-    """Everything the RoPE view draws; curves strided to <= HALF_CURVE_PX points."""
+def _rope_view_at(params: Params, state: RopeState, rows_px: int, cols_px: int) -> RopeResult:
+    """The result with P at rows_px x cols_px: the same object for the same inputs (a redraw, another view)."""
+    result = _rope_view(params, state)
+    shown = shown_permutation(state.head_dim, rows_px, cols_px)
+    return replace(result, permutation=shown.image, perm_step=shown.step)
+
+
+@lru_cache(maxsize=4)
+def _rope_view(params: Params, state: RopeState) -> RopeResult:
+    """Everything but P (an empty placeholder: rope_view() sets the P of the panel's pixels)."""
     hd, b, n = state.head_dim, state.base, params.max_len
     rope.check_rope(hd, b, state.pairing)
-    perm = rope.pairing_permutation(hd)
+    perm = np.zeros((0, 0), dtype=np.float32)
     pos, q_rot, k_rot = rope.rotated_qk(hd, n, b, state.pairing, "random", state.seed, IMAGE_PX)
     theta = rope.rope_frequencies(hd, b)
     step, count = grid(2 * n - 1, HALF_CURVE_PX)

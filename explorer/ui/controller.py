@@ -193,7 +193,7 @@ class Controller(QObject):
         tasks = {}
         for name in names:
             entry = catalogue.VIEWS[name]
-            window = self._window_of(name) if entry.call == "window" else None
+            window = self._window_of(name) if entry.windowed else None
             tasks[name] = (lambda e=entry, p=self.params, s=self.state.views[name], w=window:
                            e.run(p, s, w))
         self._submit(self.generation, tasks)

@@ -14,7 +14,7 @@ def recompute_resized(controller) -> None:
     """The open view got another size (F11, a window resize): a view computed at its pixels is
     computed again at the new ones; its zoom (what it shows) stays as it was."""
     name = controller.state.view
-    if catalogue.entry(name).call == "window":
+    if catalogue.entry(name).windowed:
         controller.refresh([name])
 
 

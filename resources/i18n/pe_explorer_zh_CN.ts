@@ -692,6 +692,10 @@ your data</source>
             <translation>S t2t − S 交错式</translation>
         </message>
         <message>
+            <source>P, %1 channels per cell</source>
+            <translation>P，每格 %1 个通道</translation>
+        </message>
+        <message>
             <source>cosine</source>
             <translation>余弦</translation>
         </message>
@@ -5831,6 +5835,10 @@ your data</source>
         <message>
             <source>NTK-aware base</source>
             <translation>NTK 感知基数</translation>
+        </message>
+        <message>
+            <source>P, %1 channels per cell</source>
+            <translation>P，每格 %1 个通道</translation>
         </message>
         <message>
             <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>

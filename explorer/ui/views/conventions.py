@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from explorer.compute import conventions as data
 from explorer.ui.views.ranges import set_extent, symmetric_levels
-from explorer.ui.views.panel_view import PanelView
+from explorer.ui.views.panel_view import TITLE_SIZE, PanelView
+from explorer.ui.views.fitting_canvas import screen_px
+from explorer.ui.views.titles import set_title
 from explorer.translations import fill
 
 
@@ -32,6 +34,12 @@ class ConventionsView(PanelView):
                                self.tr("S t2t − S interleaved"))
         self.canvas.ci.layout.setRowStretchFactor(0, 1)
         self.canvas.ci.layout.setRowStretchFactor(1, 1)
+        self.track_resizes(self.perm.plot.getViewBox())
+
+    def visible_region(self) -> tuple[int, int, int, int, int, int]:
+        """(0, 0, 0, 0, rows_px, cols_px): the screen pixels of P's panel; the compute reduces P to them
+        (compute.permutation), so that no row of P is lost in the drawing."""
+        return (0, 0, 0, 0, *screen_px(self.perm.plot.getViewBox()))
 
     def draw(self, r) -> None:
         p = r.params
@@ -42,6 +50,9 @@ class ConventionsView(PanelView):
         side = r.permutation.shape[0] * r.perm_step
         self.perm.show(r.permutation, 0, 0, side, side, (0.0, 1.0))
         set_extent(self.perm.plot, (0, side), (0, side))
+        # reduced to the panel's pixels, each cell the max of its block: say so where the ones are
+        set_title(self.perm.plot, self.tr("P: interleaved → concat") if r.perm_step == 1 else
+                  fill(self.tr("P, %1 channels per cell"), str(r.perm_step)), size=TITLE_SIZE)
         comp = r.comparison
         span = comp.rows * comp.step
         s = comp.matrices["interleaved"]

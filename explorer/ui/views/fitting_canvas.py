@@ -28,6 +28,16 @@ def scales_with_canvas(legend: pg.LegendItem) -> None:
     legend.setFlag(legend.GraphicsItemFlag.ItemIgnoresTransformations, False)
 
 
+def screen_px(box: pg.ViewBox) -> tuple[int, int]:
+    """(rows, cols): the whole screen pixels a view box covers: its scene size over its canvas's shrink
+    (a FittingCanvas draws its scene 1 / shrink size; a 60 px panel in a scene shrunk 2x is 30 px). For a
+    compute that must not give a panel more rows than it has pixels (compute.permutation)."""
+    rect = box.sceneBoundingRect()
+    view = box.getViewWidget()
+    shrink = getattr(view, "_shrink", 1.0)
+    return max(1, int(rect.height() / shrink)), max(1, int(rect.width() / shrink))
+
+
 class FittingCanvas(pg.GraphicsLayoutWidget):
     """pg.GraphicsLayoutWidget that scales its scene down to fit where its layout needs more room."""
 

@@ -11,10 +11,11 @@ from explorer.compute import rope as data
 from explorer.compute.rope_settings import with_rope_type
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.ranges import held_span, set_extent, steady_range, symmetric_levels
-from explorer.ui.views.panel_view import GREY, PALETTE, PanelView, line_label_font, set_pen
+from explorer.ui.views.panel_view import GREY, PALETTE, TITLE_SIZE, PanelView, line_label_font, set_pen
 from explorer.ui.views.rope_scaling_panels import ScalingControls, ScalingPanels
 from explorer.translations import fill, number_text
-from explorer.ui.views.fitting_canvas import FittingCanvas
+from explorer.ui.views.fitting_canvas import FittingCanvas, screen_px
+from explorer.ui.views.titles import set_title
 from explorer.ui.views.control_row import ControlRow
 
 
@@ -96,6 +97,12 @@ class RopeView(PanelView):
         self.trained_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(GREY, width=1.5), movable=False,
                                             label="max_len", labelOpts={"position": 0.9, "color": "#444444"})
         self.ext.addItem(self.trained_line, ignoreBounds=True)
+        self.track_resizes(self.perm.plot.getViewBox())
+
+    def visible_region(self) -> tuple[int, int, int, int, int, int]:
+        """(0, 0, 0, 0, rows_px, cols_px): the screen pixels of P's panel; the compute reduces P to them
+        (compute.permutation), so that no row of P is lost in the drawing."""
+        return (0, 0, 0, 0, *screen_px(self.perm.plot.getViewBox()))
 
     # state ------------------------------------------------------------------------------------
     def set_state(self, **changes) -> None:
@@ -140,8 +147,12 @@ class RopeView(PanelView):
         for panel, img in ((self.q_img, r.q), (self.k_img, r.k)):
             panel.show(img, 0, 0, hd, rows * step, symmetric_levels(img))
             set_extent(panel.plot, (0, hd), (0, rows * step))
-        self.perm.show(r.permutation, 0, 0, hd, hd, (0.0, 1.0))
-        set_extent(self.perm.plot, (0, hd), (0, hd))
+        side = r.permutation.shape[0] * r.perm_step       # hd, or whole cells of perm_step channels
+        self.perm.show(r.permutation, 0, 0, side, side, (0.0, 1.0))
+        set_extent(self.perm.plot, (0, side), (0, side))
+        # reduced to the panel's pixels, each cell the max of its block: say so where the ones are
+        set_title(self.perm.plot, self.tr("P: x_half = x_interleaved · P") if r.perm_step == 1 else
+                  fill(self.tr("P, %1 channels per cell"), str(r.perm_step)), size=TITLE_SIZE)
         self.s_ones.setData(r.delta, r.score_ones)
         set_pen(self.s_ones, self.pen(PALETTE[0]))
         self.s_rand.setData(r.delta, r.score_random)
