@@ -11,9 +11,8 @@ import math
 import numpy as np
 
 from explorer.compute import frequencies as frequency_data
-from explorer.compute import heatmap, similarity, tokens
+from explorer.compute import heatmap, similarity
 from explorer.backend.encodings import channel_counts, channel_is_cos, frequencies
-from explorer.backend.models.family_tables import SINUSOID_FAMILIES
 from explorer.params import Params
 from explorer.translations import QT_TRANSLATE_NOOP, fill, translate
 
@@ -149,34 +148,10 @@ def _similarity(params: Params, cursor: int, lang: str) -> list[str]:
 
 
 def _tokens(params: Params, cursor: int, lang: str) -> list[str]:
-    r = tokens.for_params(params)
-    if r.source == "minilm":
-        out = ["X<sub>pos</sub> = W<sub>word</sub>[id<sub>pos</sub>] + P[pos] + T[0]", _w("minilm", lang)]
-    elif r.source == "model" and not r.error:      # the opened model's own scale and positions
-        named = (" (embedding_multiplier)" if r.by_multiplier                 # (BART's: scale_embedding)
-                 else " (√d_model)" if r.family in (*SINUSOID_FAMILIES, "bart") else " (√hidden)")
-        scale = "" if r.scale == 1.0 else f"·{num(r.scale, 5)}" + named
-        added = {"bert": " + P[pos] + T[0]", "opt": " + P[pos + 2]", "bart": " + P[pos + 2]",   # (XGLM's: computed)
-                 "xglm": " + PE<sub>t2t</sub>[pos + 2]"}.get(r.family, " + P[pos]")
-        if r.padding_idx is not None:           # RoBERTa's: from row pad_token_id + 1 (a pad token: its own row)
-            added = (f" + PE<sub>t2t</sub>[pos + {r.padding_idx + 1}]" if r.family == "m2m_100"   # (computed)
-                     else f" + P[pos + {r.padding_idx + 1}] + T[0]")
-        x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)
-        out = [f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom", "bart")
-               else f"X<sub>pos</sub> = {x}"]
-    else:
-        sq = math.sqrt(params.d_model)
-        scale = ("·√d" if params.scale_embedding else "")
-        out = [f"X<sub>pos</sub> = E[id<sub>pos</sub>]{scale} + PE(pos)",
-               f"d = {params.d_model}, √d = {num(sq, 5)} — "
-               + _w("scale_on" if params.scale_embedding else "scale_off", lang)]
-    out.append(f"{_w('tokens', lang)} ({r.tokenizer}): " + ", ".join(
-        f"{t.text!r}→{t.id}" for t in r.tokens[:8]) + (" …" if r.n_shown > 8 else ""))
-    if r.n_shown:
-        p = min(cursor, r.n_shown - 1)
-        out.append(f"pos = {p}: |E[{r.tokens[p].id}]|·{num(r.scale, 4)} = {num(r.token_norm[p] * r.scale, 4)}, "
-                   f"|PE({p})| = {num(r.pe_norm[p], 4)}")
-    return out
+    """The Tokens view's lines (explorer.compute.formulas_tokens)."""
+    from explorer.compute.formulas_tokens import tokens_lines
+
+    return tokens_lines(params, cursor, lang)
 
 
 def _view_lines(view: str, params: Params, cursor: int, lang: str, state, channel: int = 8) -> list[str]:

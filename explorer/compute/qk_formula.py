@@ -37,9 +37,13 @@ def _projection(cfg, side: str) -> str:
 
 def _learned_x(cfg) -> str:
     """x of a learned-position model as its embeddings make it (the Tokens view's X): E[id] + P[m] (GPT-2, GPT-Neo,
-    GPT-BigCode), BERT's LayerNorm with the token-type row, OPT's (and RoBERTa's) table offset by 2, XGLM's
-    √d·E[id] + its sinusoidal row m + 2."""
+    GPT-BigCode), BERT's LayerNorm with the token-type row, OPT's table offset by 2, RoBERTa's and M2M100's rows
+    r<sub>m</sub> from the tokens (formulas_tokens.pad_rule), XGLM's √d·E[id] + its sinusoidal row m + 2."""
+    from explorer.compute.formulas_tokens import pad_rule
+
     e, p = "E[id<sub>m</sub>]", f"P[m + {cfg.position_offset}]" if cfg.position_offset else "P[m]"
+    if cfg.family == "bert" and cfg.padding_idx is not None:     # RoBERTa's rows from the tokens, as M2M100's
+        return f"x<sub>m</sub> = LayerNorm({e} + P[r<sub>m</sub>] + T[0]), {pad_rule(cfg.padding_idx, 'm')}"
     if cfg.family == "bert":
         return f"x<sub>m</sub> = LayerNorm({e} + {p} + T[0])"
     if cfg.family in ("distilbert", "bart"):      # (BART: its layernorm_embedding, E x √d when scale_embedding)
@@ -48,9 +52,7 @@ def _learned_x(cfg) -> str:
     if cfg.computed_positions:     # XGLMModel, M2M100Encoder: embed_tokens x sqrt(d_model) + its sinusoidal rows
         scaled = f"√{cfg.d_model}·{e}" if cfg.embed_scale != 1.0 else e
         if cfg.padding_idx is not None:     # M2M100's position ids from the tokens (create_position_ids_from_input_ids)
-            p = cfg.padding_idx
-            return (f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[r<sub>m</sub>], r<sub>m</sub> = {p} + "
-                    f"#{{n ≤ m : id<sub>n</sub> ≠ {p}}} (id<sub>m</sub> = {p}: r<sub>m</sub> = {p}, PE[{p}] = 0)")
+            return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[r<sub>m</sub>], {pad_rule(cfg.padding_idx, 'm', True)}"
         return f"x<sub>m</sub> = {scaled} + PE<sub>t2t</sub>[m + {cfg.position_offset}]"
     return f"x<sub>m</sub> = {e} + {p}"
 

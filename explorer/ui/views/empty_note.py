@@ -11,16 +11,24 @@ from PySide6.QtGui import QFont
 from explorer.ui.views.ranges import forget_extent, set_extent
 
 NOTE_COLOUR = "#555555"
+MARGIN = 4             # px kept clear on each side of a wrapped note
 
 
 class EmptyNote:
     """say(words): the note in the middle of `plot` instead of its axes (and `bar`); say(""): the axes again."""
 
-    def __init__(self, plot: pg.PlotItem, bar: pg.ColorBarItem | None = None):
+    def __init__(self, plot: pg.PlotItem, bar: pg.ColorBarItem | None = None, colour: str | None = NOTE_COLOUR):
+        """colour None: the application's text colour (its palette's WindowText), not the check view's grey."""
         self.plot, self.bar, self.words = plot, bar, ""
-        self.text = pg.TextItem("", color=NOTE_COLOUR, anchor=(0.5, 0.5))
+        if colour is None:
+            from PySide6.QtGui import QPalette
+            from PySide6.QtWidgets import QApplication
+
+            colour = QApplication.palette().color(QPalette.ColorRole.WindowText)
+        self.text = pg.TextItem("", color=colour, anchor=(0.5, 0.5))
         self.text.setVisible(False)
         plot.addItem(self.text, ignoreBounds=True)
+        plot.getViewBox().sigResized.connect(self._fit)     # wrapped to the panel's new width
 
     def say(self, words: str) -> None:
         """Show `words` (lines split at a line break, each centred) where the data would be; "" shows the
@@ -44,10 +52,22 @@ class EmptyNote:
         self.text.setFont(font)
         self._fit()
 
-    def _fit(self) -> None:
+    def _fit(self, *_) -> None:
         """The text as wide as its longest line, so that each line is centred in it (with no width, Qt
-        aligns nothing), and the item centred on the panel again."""
+        aligns nothing), wrapped at words to the panel's width on screen (the text ignores the scene's
+        scale), and the item centred on the panel again."""
         document = self.text.textItem.document()
         document.setTextWidth(-1)
+        room = self._room()
+        if room is not None and document.idealWidth() > room:
+            document.setTextWidth(room)
         document.setTextWidth(document.idealWidth())
         self.text.updateTextPos()
+
+    def _room(self) -> float | None:
+        """The panel's data area's width in screen px less a margin (None before it is shown)."""
+        box = self.plot.getViewBox()
+        view = box.getViewWidget()
+        if view is None or box.width() <= 0:
+            return None
+        return max(view.mapFromScene(box.sceneBoundingRect()).boundingRect().width() - 2 * MARGIN, 40.0)

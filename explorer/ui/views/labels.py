@@ -19,15 +19,17 @@ class SteadyLabel(QWidget):
     def __init__(self, wrap: bool = True):
         super().__init__()
         self.label = QLabel("", self)
+        self._text = ""                 # as set (the label's has word joiners: keep_together)
         self.label.setWordWrap(wrap)
         self._need = QSize(0, 0)        # what the layout was last told: (width, height)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def text(self) -> str:
-        return self.label.text()
+        return self._text
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
-        self.label.setText(text)
+        self._text = text
+        self.label.setText(keep_together(text))      # "|yours − reference|" breaks nowhere after its bar
         self._fit()
 
     def setWordWrap(self, on: bool) -> None:  # noqa: N802 (Qt name)
@@ -78,12 +80,14 @@ class Readout(SteadyLabel):
 
 
 class Caption(QLabel):
-    """A wrapped caption that never breaks a line inside "2π/wᵢ" or "θ/s" (a word joiner after
-    each "/" between two non-spaces)."""
+    """A wrapped caption that never breaks a line inside "2π/wᵢ", "θ/s" or "|value|" (keep_together)."""
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         super().setText(keep_together(text))
 
 
 def keep_together(text: str) -> str:
-    return re.sub(r"(?<=\S)/(?=\S)", "/\u2060", text)
+    """`text` with a word joiner after each "/" between two non-spaces ("2π/wᵢ"; not the "/" of an HTML tag's
+    "</b>" or "<br/>") and after an opening "|" ("|value|": Qt breaks a line after a bar, as Unicode allows)."""
+    text = re.sub(r"(?<=[^\s<])/(?=[^\s>\u2060])", "/\u2060", text)
+    return re.sub(r"\|(?=\w)", "|\u2060", text)

@@ -7,12 +7,11 @@ matrices. The sinusoidal one depends only on the offset (constant diagonals); th
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import QLabel
 
 from explorer.backend.pretrained import INSTALL_HINT
 from explorer.errors import localized
 from explorer.ui.i18n import Retranslatable, current_language
-from explorer.ui.views.base import CURSOR_PEN, ImagePlot, View, cell_under, line_at
+from explorer.ui.views.base import CURSOR_PEN, Caption, ImagePlot, View, cell_under, line_at
 from explorer.ui.views.titles import set_title
 from explorer.ui.views.pca_row import PcaRow
 from explorer.translations import fill, number_text
@@ -29,7 +28,7 @@ class LearnedView(Retranslatable, View):
         super().__init__(parent)
         self._shown_learned = None     # the learned images drawn (they do not change with Params)
         self._extent = None
-        self.note = QLabel("")            # the missing-weights message, or how the colours are scaled
+        self.note = Caption("")           # the missing-weights message, or how the colours are scaled ("|value|" kept whole)
         self.note.setWordWrap(True)
         self.box.addWidget(self.note)
         self.canvas = FittingCanvas()

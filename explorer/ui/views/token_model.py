@@ -5,6 +5,8 @@ Strings are in the "TokensView" translation context, like the rest of the view.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
@@ -54,7 +56,23 @@ def draw_sum(row, r, labels, n: int, scaled: np.ndarray, levels) -> None:
     positions = [str(i) for i in (r.position_ids if r.padding_idx is not None else range(n))]   # RoBERTa: rows
     for i, (data, lv) in enumerate(((scaled, levels), (r.pe_rows, pe_levels), (r.x, levels))):
         row.show(i, data, lv, y_ticks=positions if i == 1 else labels)
+    row.say(1, nothing_added(r))
     row.align_axes()
+
+
+def nothing_added(r) -> str:
+    """What a model that adds nothing to E for position does instead, for the sum row's middle panel; ""
+    where it adds a row."""
+    if r.position == "rope":
+        return QCoreApplication.translate("TokensView", "Nothing is added to E: RoPE rotates q and k inside "
+                                          "attention.")
+    if r.position == "alibi":
+        return QCoreApplication.translate("TokensView", "Nothing is added to E: ALiBi lowers each attention "
+                                          "score by the tokens' distance.")
+    if r.position == "relative":
+        return QCoreApplication.translate("TokensView", "Nothing is added to E: T5 adds a learned bias per "
+                                          "distance to the attention scores.")
+    return ""
 
 
 def shared_bar_label(scaled: bool, factor: str = "√d") -> str:
@@ -73,6 +91,21 @@ def set_model_item(box, p) -> None:
     item = box.model().item(2)
     item.setEnabled(bool(spec))
     item.setToolTip("" if spec else QCoreApplication.translate("TokensView", "Open a model first: File → Open model…"))
+
+
+def header_text(r) -> str:
+    """The view's first line (rich text): the paper's X = E[ids]·√d_model + PE, or, for an opened model or
+    MiniLM, the X of that table as the formula panel writes it (formulas_tokens.x_line)."""
+    from explorer.compute.formulas_tokens import x_line
+
+    if r is None or r.error or r.source == "untrained":
+        return html.escape(QCoreApplication.translate(
+            "TokensView", "Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, "
+            "the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E."))
+    return fill(html.escape(QCoreApplication.translate(
+        "TokensView", "Text → tokens → token IDs → rows of the embedding table E → %1, the first layer's input "
+        "(%2's own). Looking a row up is the same as multiplying a one-hot matrix by E.")), x_line(r),
+        html.escape(r.model_name if r.source == "model" else "all-MiniLM-L6-v2"))
 
 
 def model_text(r) -> str:

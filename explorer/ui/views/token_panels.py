@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
+from explorer.ui.views.empty_note import EmptyNote
 from explorer.ui.i18n import Retranslatable
 from explorer.ui.views.base import CURSOR_PEN, cache_axes, keep_together, line_at
 from explorer.ui.views.tick_room import cell_centres
@@ -46,6 +47,7 @@ class MatrixRow(FittingCanvas):
         self.own_scale = tuple(own_scale)
         self.plots, self.images, self.lines = [], [], []
         self.own_bars = {}                 # panel -> its own colour bar, right of it (own_scale)
+        self.notes = {}                    # panel -> its EmptyNote, made when a panel first says something
         self.position_rows = position_rows
         self.binary_first = binary_first
         col = 0                            # panel, [its own bar,] sign, panel, ..., the shared bar
@@ -138,16 +140,39 @@ class MatrixRow(FittingCanvas):
         for a in axes:
             a.setWidth(width)
 
+    def say(self, i: int, words: str) -> None:
+        """One line in panel i's place, in the text colour, its axes and own bar hidden (a RoPE or ALiBi
+        model adds nothing for position: the panel had been a pale empty box); "" shows the panel again.
+        Call it after show(i, ...)."""
+        note = self.notes.get(i)
+        if note is None and not words:
+            return
+        if note is None:
+            note = self.notes[i] = EmptyNote(self.plots[i], self.own_bars.get(i), colour=None)
+            note.set_font(self.font())
+        if words:
+            self.images[i].clear()
+            self.lines[i].hide()
+        note.say(words)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:      # the presentation scale: the notes' text with it
+            for note in self.notes.values():
+                note.set_font(self.font())
+
     def clear(self) -> None:
         for image, plot in zip(self.images, self.plots):
             image.clear()
             set_title(plot, "")
+        for i in self.notes:
+            self.say(i, "")
 
     def mark_row(self, pos: int | None) -> None:
-        """A line along row `pos` of the panels whose rows are positions (None: none)."""
-        for line, is_pos in zip(self.lines, self.position_rows):
+        """A line along row `pos` of the panels whose rows are positions (None: none; none over a note)."""
+        for i, (line, is_pos) in enumerate(zip(self.lines, self.position_rows)):
             if is_pos:
-                line_at(line, pos)
+                line_at(line, None if self.notes.get(i) is not None and self.notes[i].words else pos)
 
     def set_colormap(self, name: str) -> None:
         for bar in (self.bar, *self.own_bars.values()):

@@ -7,7 +7,7 @@ from the result.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -57,6 +57,7 @@ class TokensView(Retranslatable, View):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.source = "untrained"
+        self.explain.setTextFormat(Qt.TextFormat.RichText)      # the X formula's subscripts (header_text)
         line = self.fontMetrics().lineSpacing()
         self.text_box = QPlainTextEdit()
         self.text_box.setFixedHeight(line * 3 + 14)
@@ -126,9 +127,7 @@ class TokensView(Retranslatable, View):
 
     # texts ---------------------------------------------------------------------------------------
     def retranslate_ui(self) -> None:
-        self.explain.setText(self.tr(
-            "Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, "
-            "the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E."))
+        self.explain.setText(token_model.header_text(self.result))     # the paper's X, or the model's own
         self.text_box.setPlaceholderText(self.tr("Type a sentence: English, 中文, mixed, emoji …"))
         self.tokenizer_label.setText(self.tr("Tokenizer"))
         self.source_label.setText(self.tr("Embedding table"))
@@ -184,6 +183,7 @@ class TokensView(Retranslatable, View):
         self._sync_inputs(p)
         token_model.show_what_was_used(self.tokenizer_box, self.scale_box, result)
         self.pages.setTabText(1, token_model.sum_page_name(result))
+        self.explain.setText(token_model.header_text(result))
         self._show_notice(notice_text(result))
         self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
