@@ -175,7 +175,7 @@ def test_the_tokens_view_shows_scaled_rows_the_rows_read_and_x(tmp_path):
             r.position_ids])
         np.testing.assert_allclose(r.x, _encode(torch_model, ids).hidden_states[0][0].numpy(), rtol=0, atol=1e-6)
         line = _tokens(params, 0, "en")[0]
-        assert "(√d_model)" in line and "PE<sub>t2t</sub>[pos + 2]" in line and "T[0]" not in line
+        assert "(√d_model)" in line and "PE<sub>t2t</sub>[r<sub>pos</sub>]" in line and "T[0]" not in line
         code = code_for("tokens", params)
         assert "its sinusoidal table from row 2 (computed from config.json; a pad token reads row 1)" in code
     finally:

@@ -6053,6 +6053,18 @@ your data</source>
             <translation>：独立色标 ±%1</translation>
         </message>
         <message>
+            <source>Nothing is added to E: RoPE rotates q and k inside attention.</source>
+            <translation>E 上什么也不加：RoPE 在注意力内部旋转 q 和 k。</translation>
+        </message>
+        <message>
+            <source>Nothing is added to E: ALiBi lowers each attention score by the tokens' distance.</source>
+            <translation>E 上什么也不加：ALiBi 按词元间的距离压低每个注意力分数。</translation>
+        </message>
+        <message>
+            <source>Nothing is added to E: T5 adds a learned bias per distance to the attention scores.</source>
+            <translation>E 上什么也不加：T5 按距离给注意力分数加一个学得的偏置。</translation>
+        </message>
+        <message>
             <source>%1 and X</source>
             <translation>%1 与 X</translation>
         </message>
@@ -6067,6 +6079,14 @@ your data</source>
         <message>
             <source>Open a model first: File → Open model…</source>
             <translation>请先打开模型：文件 → 打开模型…</translation>
+        </message>
+        <message>
+            <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
+            <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
+        </message>
+        <message>
+            <source>Text → tokens → token IDs → rows of the embedding table E → %1, the first layer's input (%2's own). Looking a row up is the same as multiplying a one-hot matrix by E.</source>
+            <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → %1，即第一层的输入（%2 自己的）。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
         <message>
             <source>%1's own tokenizer and rows; X is exactly what its first layer receives.</source>
@@ -6195,10 +6215,6 @@ your data</source>
         <message>
             <source>X, the input</source>
             <translation>X，即输入</translation>
-        </message>
-        <message>
-            <source>Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E.</source>
-            <translation>文本 → 词元 → 词元 ID → 嵌入矩阵 E 的行 → X = E[ids]·√d_model + PE，即第一层的输入。查表取一行，等同于用独热矩阵乘以 E。</translation>
         </message>
         <message>
             <source>Type a sentence: English, 中文, mixed, emoji …</source>

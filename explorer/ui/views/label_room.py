@@ -10,7 +10,9 @@ GAP px. Installed on the class, like kept_axis and tick_room; horizontal axes, u
 fixed-width ones stay as pyqtgraph makes them.
 
 A vertical label longer than its axis wraps onto a second line (fit_label): in F11 the RoPE
-scaling page's plots are ~110 px high and "θᵢ (radians per position, log)" ran past their top.
+scaling page's plots are ~110 px high and "θᵢ (radians per position, log)" ran past their top. It
+never breaks inside a word: a word longer than the axis is drawn smaller instead (in a 1280 x 520
+window at 1.5x Learned's "position" had read "posi" over "tion").
 """
 
 from __future__ import annotations
@@ -35,18 +37,20 @@ def label_room(height: float) -> float:
 
 
 MIN_LINE = 2   # a vertical label wraps only onto lines this many line heights long (~2 CJK characters)
-OVER_WORD = 1.1  # a word up to this much longer than its axis stays whole ("position"), a longer one breaks
+MIN_SCALE = 0.5  # a label whose longest word is longer than its axis is drawn down to this size, not smaller
 
 
 def _update_width(axis: pg.AxisItem) -> None:
     if not shiboken6.isValid(axis.label):
         return                  # the window's teardown: pyqtgraph's own width would read a dead label
-    fit_label(axis)             # the label's lines first (a new text, a new length): its width counts them
+    if fit_label(axis):         # the label's lines first (a new text, a new length): its width counts them
+        _RESIZE(axis)           # and its place on the axis (drawn smaller: _place_scaled)
+        _place_scaled(axis)
     _UPDATE_WIDTH(axis)
     if (axis.orientation in ("left", "right") and axis.fixedWidth is None and axis.isVisible()
             and axis.label.isVisible()):
-        height = axis.label.boundingRect().height()
-        width = axis.maximumWidth() + label_room(height) - 0.8 * height
+        height = axis.label.boundingRect().height()     # (pyqtgraph counted 0.8 of it, at the label's own size)
+        width = axis.maximumWidth() + label_room(height * axis.label.scale()) - 0.8 * height
         axis.setMaximumWidth(width)
         axis.setMinimumWidth(width)
 
@@ -57,9 +61,11 @@ pg.AxisItem._updateWidth = _update_width
 
 def fit_label(axis: pg.AxisItem) -> bool:
     """Wrap a vertical axis's label to the axis's length where it is longer, lines centred, when the
-    axis is at least MIN_LINE line heights long (else it stays whole: one letter a line helps
-    nobody): at word boundaries, inside a word only where it is over OVER_WORD times the axis
-    ("q(m)·k(n)"); unwrap it where it fits again. True when its number of lines changed."""
+    axis is at least MIN_LINE line heights long or the label has spaces (else it stays on one line: a
+    Chinese label would break between any two characters): at word boundaries and a
+    formula's own break points only, never inside a word. Where its longest line is still longer than
+    the axis, the label is drawn smaller to fit (MIN_SCALE at least); unwrapped and at its own size
+    where it fits again. True when its drawn height (its number of lines, its size) changed."""
     label, room = axis.label, axis.size().height()
     if (label is None or not shiboken6.isValid(label) or axis.orientation not in ("left", "right")
             or room <= 0):
@@ -68,22 +74,28 @@ def fit_label(axis: pg.AxisItem) -> bool:
     if getattr(axis, "_label_fitted", None) == key:      # decided for this length, text and font
         return False
     axis._label_fitted = key
-    lines_height = label.boundingRect().height()
+    drawn_height = label.boundingRect().height() * label.scale()
     if label.textWidth() > 0:
         label.setTextWidth(-1)
     one_line = label.boundingRect().height()
-    if label.boundingRect().width() > room >= MIN_LINE * one_line:
-        label.setHtml(formula_breaks(axis.labelString()))
-        option = label.document().defaultTextOption()
-        option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        option.setWrapMode(QTextOption.WrapMode.WordWrap)
-        label.document().setDefaultTextOption(option)
-        label.setTextWidth(room)
-        if label.boundingRect().width() > OVER_WORD * room:      # one word far longer than the axis
-            option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    scale = 1.0
+    if label.boundingRect().width() > room:
+        if room >= MIN_LINE * one_line or " " in axis.labelString():     # (between words: never one letter a line)
+            label.setHtml(formula_breaks(axis.labelString()))
+            option = label.document().defaultTextOption()
+            option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            option.setWrapMode(QTextOption.WrapMode.WordWrap)      # (a longer word overflows, unbroken)
             label.document().setDefaultTextOption(option)
-        _balance(label, room)
-    return label.boundingRect().height() != lines_height
+            label.setTextWidth(room)
+        longest = label.boundingRect().width()
+        if longest > room:                                          # a word (or the whole label) is longer
+            if label.textWidth() > 0:
+                label.setTextWidth(longest)
+            scale = max(room / longest, MIN_SCALE)
+        elif label.textWidth() > 0:
+            _balance(label, room)
+    label.setScale(scale)
+    return abs(label.boundingRect().height() * scale - drawn_height) > 1e-6
 
 
 def formula_breaks(html: str) -> str:
@@ -115,10 +127,23 @@ def _resize_event(axis: pg.AxisItem, ev=None) -> None:
     if fit_label(axis):         # another number of lines: the axis's width anew
         axis._updateWidth()
     _RESIZE(axis, ev)
+    _place_scaled(axis)
     axis.label.update()         # moved by pyqtgraph: its cached pixmap (cache_axes) anew
     on_resized = getattr(axis, "on_resized", None)
     if on_resized is not None:  # a colour bar: as many ticks as its new height has room for
         on_resized()
+
+
+def _place_scaled(axis: pg.AxisItem) -> None:
+    """A label drawn smaller (fit_label) centred on its axis as pyqtgraph centres one at its own size
+    (AxisItem.resizeEvent reads the unscaled bounding rect), its edge as far outside the axis."""
+    scale = axis.label.scale()
+    if scale == 1.0 or axis.orientation not in ("left", "right"):
+        return
+    rect = axis.label.boundingRect()
+    y = int(axis.size().height() / 2 + scale * rect.width() / 2)
+    x = -NUDGE if axis.orientation == "left" else int(axis.size().width() - scale * rect.height() + NUDGE)
+    axis.label.setPos(x, y)
 
 
 _resize_event.pyqtgraph_resize = _RESIZE

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+SHORT_WINDOW = 640     # px: a window less high keeps a long readout at the view's text size (Readout)
 
 
 class SteadyLabel(QWidget):
@@ -77,6 +80,32 @@ class Readout(SteadyLabel):
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         super().setText(text)
         self.setVisible(bool(text.strip()))
+
+    def _fit(self) -> None:
+        self._choose_font()
+        super()._fit()
+
+    def changeEvent(self, e) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(e)
+        if e.type() == QEvent.Type.FontChange:       # the presentation scale's 1.3x: chosen again
+            self._fit()
+
+    def _choose_font(self) -> None:
+        """Its own (1.3x bold) font, or in a window less high than SHORT_WINDOW, where that takes more
+        than one line, the view's text size (still bold): in 1280 x 520 at 1.5x the Precision readout's
+        three 1.3x bold lines took the plot's room."""
+        own, view = self.font(), self.parentWidget()
+        font = own
+        if (view is not None and self.width() > 0 and self.window().height() < SHORT_WINDOW
+                and view.font().pointSizeF() < own.pointSizeF()):
+            metrics = QFontMetrics(own)
+            needed = metrics.boundingRect(QRect(0, 0, self.width(), 100_000), Qt.TextFlag.TextWordWrap,
+                                          self.label.text()).height()
+            if needed > 1.5 * metrics.lineSpacing():
+                font = QFont(view.font())
+                font.setBold(own.bold())
+        if self.label.font() != font:
+            self.label.setFont(font)
 
 
 class Caption(QLabel):

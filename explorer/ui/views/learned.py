@@ -28,7 +28,8 @@ class LearnedView(Retranslatable, View):
         super().__init__(parent)
         self._shown_learned = None     # the learned images drawn (they do not change with Params)
         self._extent = None
-        self.note = Caption("")           # the missing-weights message, or how the colours are scaled ("|value|" kept whole)
+        self.note = Caption("")           # the missing-weights message, or how the colours are scaled (a Caption:
+        #                                   "|value|" kept whole)
         self.note.setWordWrap(True)
         self.box.addWidget(self.note)
         self.canvas = FittingCanvas()

@@ -101,11 +101,11 @@ def header_text(r) -> str:
     if r is None or r.error or r.source == "untrained":
         return html.escape(QCoreApplication.translate(
             "TokensView", "Text → tokens → token IDs → rows of the embedding table E → X = E[ids]·√d_model + PE, "
-            "the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E."))
+            "the first layer's input. Looking a row up is the same as multiplying a one-hot matrix by E."), quote=False)
     return fill(html.escape(QCoreApplication.translate(
         "TokensView", "Text → tokens → token IDs → rows of the embedding table E → %1, the first layer's input "
-        "(%2's own). Looking a row up is the same as multiplying a one-hot matrix by E.")), x_line(r),
-        html.escape(r.model_name if r.source == "model" else "all-MiniLM-L6-v2"))
+        "(%2's own). Looking a row up is the same as multiplying a one-hot matrix by E."), quote=False), x_line(r),
+        html.escape(r.model_name if r.source == "model" else "all-MiniLM-L6-v2", quote=False))
 
 
 def model_text(r) -> str:
