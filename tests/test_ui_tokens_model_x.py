@@ -102,6 +102,7 @@ def test_robertas_formula_reads_the_rows_transformers_makes_for_a_pad_inside_the
         assert _rows_written(lines[1]) == want == r.position_ids.tolist()                  # the panel's rows
         assert lines[1].startswith("r<sub>pos</sub> = 1 + #{n ≤ pos : id<sub>n</sub> ≠ 1}")
         assert f"r<sub>3</sub> = {want[3]}," in lines[-1] and want[3] == 1                # the cursor on a <pad>
+        assert "): '&lt;s&gt;'→0, 'the'→4, 'cat'→5, '&lt;pad&gt;'→1, " in lines[2]          # as text, not tags
         assert "P[pos + 2]" not in formula_html("tokens", params)
         qk = qk_lines(Params(model=str(tmp_path), text=text))
         assert qk[1].startswith("x<sub>m</sub> = LayerNorm(E[id<sub>m</sub>] + P[r<sub>m</sub>] + T[0]), r<sub>m</sub>")

@@ -5,6 +5,7 @@ model_tokens); see explorer.compute.formulas.
 
 from __future__ import annotations
 
+import html
 import math
 
 from explorer.backend.models.family_tables import SINUSOID_FAMILIES
@@ -67,8 +68,9 @@ def tokens_lines(params: Params, cursor: int, lang: str) -> list[str]:
     elif r.source != "model" or r.error:
         out.append(f"d = {params.d_model}, √d = {num(math.sqrt(params.d_model), 5)} — "
                    + _w("scale_on" if params.scale_embedding else "scale_off", lang))
-    out.append(f"{_w('tokens', lang)} ({r.tokenizer}): " + ", ".join(
-        f"{t.text!r}→{t.id}" for t in r.tokens[:8]) + (" …" if r.n_shown > 8 else ""))
+    shown = ", ".join(f"{html.escape(repr(t.text), quote=False)}→{t.id}"      # (escaped: RoBERTa's "<s>" had
+                      for t in r.tokens[:8])                                  # struck the line through)
+    out.append(f"{_w('tokens', lang)} ({html.escape(r.tokenizer)}): {shown}" + (" …" if r.n_shown > 8 else ""))
     if r.n_shown:
         p = min(cursor, r.n_shown - 1)
         row = (f"r<sub>{p}</sub> = {int(r.position_ids[p])}, " if rows_line(r) else "")
