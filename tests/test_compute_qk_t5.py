@@ -77,8 +77,9 @@ def test_t5s_tokens_view_adds_nothing_and_cuts_no_long_text(tmp_path):
 
 def test_the_alibi_views_model_heads_are_t5s_bias_against_distance(tmp_path):
     """With a T5 open and "the opened model's heads" ticked, the ALiBi view shows each head's learned bias against
-    m − n (transformers' compute_bias read along one query's row) and its bias images at strided positions; its
-    code panel makes the same bias, its formula names the model and the bucket rule (in Chinese too)."""
+    j − i, key minus query, in the view's own i, j (transformers' compute_bias read along one query's row) and its
+    bias images at strided positions, every key read (the causal box is not applied: the encoder masks none); its
+    code panel makes the same bias, its formula names the model and the bucket rule (in Chinese too), in i, j."""
     from explorer.compute import formulas
     from explorer.compute.alibi import AlibiState, alibi_view
 
@@ -92,17 +93,20 @@ def test_the_alibi_views_model_heads_are_t5s_bias_against_distance(tmp_path):
         att = torch_model.encoder.block[0].layer[0].SelfAttention
         with torch.no_grad():
             want = att.compute_bias(150, 150)[0].numpy()                         # (H, 150, 150) [m, n]
-        m = reach                                                                # the query at m: key m - d
-        np.testing.assert_array_equal(r.head_bias, want[:, m, m - r.distance])
+        i = reach                                                                # the query at i: key i + (j − i)
+        np.testing.assert_array_equal(r.head_bias, want[:, i, i + r.distance])
         np.testing.assert_array_equal(r.bias, want[list(r.shown)][:, r.positions][:, :, r.positions])
         steps = np.count_nonzero(np.diff(r.head_bias[0]))                        # bucketed: a few steps only
         assert 4 <= steps < 8                                                    # (8 buckets)
-        causal = alibi_view(p, AlibiState(heads=3, causal=True)).bias
-        assert np.isnan(causal[0, 0, 1]) and causal[0, 1, 0] == r.bias[0, 1, 0]
+        causal = alibi_view(p, AlibiState(heads=3, causal=True)).bias              # an encoder: nothing masked
+        np.testing.assert_array_equal(causal, r.bias)
+        assert not np.isnan(causal).any()
         full = formulas.run_code(formulas.code_for("alibi", p, state))
         np.testing.assert_array_equal(full, want)
         html = formulas.formula_html("alibi", p, 0, "en", state=state)
-        assert "b<sub>h</sub>(bucket(n − m))" in html and "4 heads each add a learned bias" in html
+        assert "score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> + b<sub>h</sub>(bucket(j − i))" in html
+        assert "4 heads each add a learned bias per bucket of j − i" in html and "n − m" not in html
+        assert "half for keys after the query (j > i)" in html
         assert "8 buckets" in html and "桶" in formulas.formula_html("alibi", p, 0, "zh_CN", state=state)
     finally:
         models.forget(str(tmp_path))

@@ -37,10 +37,10 @@ def test_t5_in_the_window(window, tmp_path):
     assert "encoder layer 0, 4 heads, head_dim 12, relative position bias in 8 buckets (max distance 20)" in (
         view.readout.text())
     assert not view.causal_box.isEnabled() and not view.result.masked       # an encoder: nothing masked
-    view = show(window, "alibi")               # its heads: each one's bias against m − n, no slopes
+    view = show(window, "alibi")               # its heads: each one's bias against j − i, no slopes
     assert view.result.family == "t5" and "4 heads with a learned relative position bias (T5), no slopes" in (
         view.readout.text())
-    assert view.slope_plot.titleLabel.text.startswith("each drawn head's bias against m − n")
+    assert view.slope_plot.titleLabel.text.startswith("each drawn head's bias b_h(bucket(j − i)) against j − i")
     assert not view.slope_plot.ctrl.logYCheck.isChecked() and not view.heads_box.isEnabled()
     drawn = [c.xData is not None and len(c.xData) for c in view.t5_curves]
     assert drawn == [81, 81, 81, 81] and view.panels[0].plot.titleLabel.text == "head 0: bias b_h"

@@ -3,7 +3,7 @@
 The formula's slopes for the view's own head count, or, when the opened model (Params.model) uses ALiBi and
 `model_slopes` is on, that model's heads and slopes as its transformers class puts them on the logits (BLOOM's and
 MPT's in float32, Falcon's made in bfloat16 and divided by sqrt(head_dim): models.alibi_family); an opened T5's
-heads: each one's learned bias against m − n, in the steps of its buckets (compute.alibi_t5).
+heads: each one's learned bias against j − i, in the steps of its buckets (compute.alibi_t5).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class AlibiResult:
     family: str = ""          # bloom | mpt | falcon | t5 when model_name is set
     note_kind: str = ""       # "" | "rope" / "learned" (the opened model has no ALiBi) | "failed" (cannot be read)
     reason: str = ""          # why the opened model's slopes are not shown (a Message), else ""
-    distance: np.ndarray = field(default_factory=lambda: np.zeros(0))   # T5: m − n, -reach .. reach; no slopes
+    distance: np.ndarray = field(default_factory=lambda: np.zeros(0))   # T5: j − i, -reach .. reach; no slopes
     head_bias: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))   # T5: (H, 2 reach + 1)
 
 

@@ -179,12 +179,12 @@ def _alibi_code(p: Params, state) -> list[str]:
     from explorer.compute import models
 
     r = catalogue.entry("alibi").run(p, state)
-    if r.family == "t5":                  # its learned table at the bucket of n - m (models.t5_bias), every head
+    if r.family == "t5":                  # its learned table at the bucket of j - i (models.t5_bias), every head
         return [f"# T5's relative position bias of {r.model_name}, max_len = {p.max_len}", "import numpy as np",
                 "from explorer import api", "from explorer.backend.models.t5_bias import bias_at", "",
                 f"with api.open_model({p.model!r}) as model:",
                 f"    bias = bias_at(model.config, model.relative_bias_table(), np.arange({p.max_len}))"
-                "   # (heads, L, L) [m, n]", "result = bias"]
+                "   # (heads, L, L) [query i, key j]", "result = bias"]
     heads, cfg = len(r.slopes), models.open_config(p.model) if r.model_name else None
     dtype, falcon = "float64" if cfg is None else "float32", r.family == "falcon"
     whose = f" of {r.model_name} ({r.family})" if cfg is not None else ""

@@ -22,8 +22,12 @@ TEXT = {  # key -> English (translations in resources/i18n/zh_CN.json, context "
     "alibi_model": QT_TRANSLATE_NOOP("Formulas", "the slopes of %1's %2 heads, as its attention puts them on the "
                                                  "logits"),
     "alibi_falcon": QT_TRANSLATE_NOOP("Formulas", "Falcon: slope and position rounded to bfloat16, ÷ √head_dim"),
-    "t5_model": QT_TRANSLATE_NOOP("Formulas", "no slopes: %1's %2 heads each add a learned bias per bucket of n − m, "
+    # T5 in this view's spelling (query i, key j), not the Real RoPE view's m, n
+    "t5_model": QT_TRANSLATE_NOOP("Formulas", "no slopes: %1's %2 heads each add a learned bias per bucket of j − i, "
                                               "as its encoder's layer 0 makes it for every layer"),
+    "t5_buckets": QT_TRANSLATE_NOOP("Formulas", "%1 buckets, half for keys after the query (j > i); %2 distances each "
+                                                "way have one of their own, longer ones share log-spaced buckets up "
+                                                "to %3, and all from there on the last"),
 }
 
 
@@ -70,11 +74,12 @@ def _alibi(heads: int, lang: str, m=None) -> list[str]:
 
 
 def _t5(params: Params, r, lang: str) -> list[str]:
-    """An opened T5's score, what its heads add, and its bucket rule (the Real RoPE view's closing words)."""
+    """An opened T5's score, what its heads add, and its bucket rule, in the ALiBi view's i, j (transformers'
+    T5Attention.compute_bias: relative_position = memory_position - context_position, key j minus query i;
+    _relative_position_bucket: num_buckets // 2 a side, max_exact = num_buckets // 4)."""
     from explorer.compute import models
-    from explorer.compute.qk_formula import WORDS
 
     buckets, distance = models.open_config(params.model).relative_buckets
-    return ["score<sub>h</sub>(m, n) = q<sub>m</sub> · k<sub>n</sub> + b<sub>h</sub>(bucket(n − m))",
+    return ["score<sub>h</sub>(i, j) = q<sub>i</sub> · k<sub>j</sub> + b<sub>h</sub>(bucket(j − i))",
             fill(_a("t5_model", lang), r.model_name, str(len(r.head_bias))),
-            fill(translate("Formulas", WORDS["relative"], lang), str(buckets), str(buckets // 4), str(distance))]
+            fill(_a("t5_buckets", lang), str(buckets), str(buckets // 4), str(distance))]

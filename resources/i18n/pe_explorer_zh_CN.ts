@@ -76,6 +76,10 @@
             <translation>BLOOM 的斜率，float32</translation>
         </message>
         <message>
+            <source>j − i (key minus query)</source>
+            <translation>j − i（键减查询）</translation>
+        </message>
+        <message>
             <source>bias b_h</source>
             <translation>偏置 b_h</translation>
         </message>
@@ -84,16 +88,20 @@
             <translation>打开的 T5 既不加位置向量，也没有斜率：第 h 个头给注意力得分加上一个学到的数 b_h(bucket(j − i))，距离的每个桶一个值：近处的每个距离各占一个桶，更远的距离按对数间隔共用桶，直到 max_distance，再远的全部落在最后一个桶，查询之前和之后的键各有各的桶。每条曲线对应图像标题同色的那个头。</translation>
         </message>
         <message>
-            <source>each drawn head's bias against m − n (one value a bucket)</source>
-            <translation>所画各头的偏置随 m − n 的变化（每个桶一个值）</translation>
+            <source>each drawn head's bias b_h(bucket(j − i)) against j − i (one value a bucket)</source>
+            <translation>所画各头的偏置 b_h(bucket(j − i)) 随 j − i 的变化（每个桶一个值）</translation>
         </message>
         <message>
             <source>head %1: bias b_h</source>
             <translation>头 %1：偏置 b_h</translation>
         </message>
         <message>
-            <source>%1: %2 heads with a learned relative position bias (T5), no slopes; the curves show heads %3 for m − n up to ±%4</source>
-            <translation>%1：%2 个头，使用学到的相对位置偏置（T5），没有斜率；曲线画出头 %3 在 m − n 直到 ±%4 的偏置</translation>
+            <source>%1: %2 heads with a learned relative position bias (T5), no slopes; the curves show heads %3 for j − i up to ±%4</source>
+            <translation>%1：%2 个头，使用学到的相对位置偏置（T5），没有斜率；曲线画出头 %3 在 j − i 直到 ±%4 的偏置</translation>
+        </message>
+        <message>
+            <source>T5's encoder is bidirectional: every query i reads every key j, so no key is masked here</source>
+            <translation>T5 的编码器是双向的：每个查询 i 都读取每个键 j，所以这里不屏蔽任何键</translation>
         </message>
     </context>
     <context>
@@ -4073,8 +4081,12 @@ your data</source>
             <translation>Falcon：斜率和位置舍入到 bfloat16，÷ √head_dim</translation>
         </message>
         <message>
-            <source>no slopes: %1's %2 heads each add a learned bias per bucket of n − m, as its encoder's layer 0 makes it for every layer</source>
-            <translation>没有斜率：%1 的 %2 个头各自按 n − m 所在的桶加一个学到的偏置，由编码器第 0 层生成并用于每一层</translation>
+            <source>no slopes: %1's %2 heads each add a learned bias per bucket of j − i, as its encoder's layer 0 makes it for every layer</source>
+            <translation>没有斜率：%1 的 %2 个头各自按 j − i 所在的桶加一个学到的偏置，由编码器第 0 层生成并用于每一层</translation>
+        </message>
+        <message>
+            <source>%1 buckets, half for keys after the query (j &gt; i); %2 distances each way have one of their own, longer ones share log-spaced buckets up to %3, and all from there on the last</source>
+            <translation>共 %1 个桶，一半留给查询之后的键（j &gt; i）；每个方向有 %2 个距离各占一个桶，更远的距离共用按对数间隔排到 %3 的桶，从那以后全部落在最后一个桶</translation>
         </message>
         <message>
             <source>extrapolated</source>

@@ -14,6 +14,7 @@ from explorer.ui.views.dots import Dots, move_points
 from explorer.ui.views.thick_curve import add_line
 from explorer.ui.views.titles import set_title, title_over_axis
 from explorer.ui.views.ranges import labelled_span, set_extent
+from explorer.ui.views.span_ticks import span_ticks
 from explorer.ui.views.panel_view import PALETTE, TITLE_SIZE, PanelView, decade_ticks, set_pen
 from explorer.errors import localized
 from explorer.translations import fill
@@ -29,7 +30,7 @@ class AlibiView(PanelView):
             "ALiBi adds no position vectors: head h subtracts m_h × distance from its attention "
             "scores. Slopes fall geometrically (8 heads: 1/2 … 1/256), so some heads look far."))
         self.heads_box = self.spin(self.tr("heads"), 1, min(MAX_HEADS, 64), self.state.heads, "heads")
-        self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
+        self.causal_box = self.check(self.tr("causal (mask future keys)"), self.state.causal, "causal")
         self.model_box = self.check(self.tr("the opened model's heads"), self.state.model_slopes, "model_slopes")
         self.model_box.setToolTip(self.tr("When the opened model uses ALiBi (BLOOM, MPT, Falcon-RW): its heads and "
                                           "the slopes its attention puts on the logits"))
@@ -51,6 +52,12 @@ class AlibiView(PanelView):
             title_over_axis(panel.plot)
         self.canvas.ci.layout.setRowStretchFactor(0, 2)
         self.canvas.ci.layout.setRowStretchFactor(1, 3)
+
+    def show_state(self, state, params=None) -> None:
+        """The own controls show `state`; with a T5's heads drawn the causal box stays greyed and unticked."""
+        super().show_state(state, params)
+        if getattr(self, "_t5_mode", False):
+            alibi_t5.grey_causal(self)
 
     def draw(self, r) -> None:
         if self.model_box.isHidden() == bool(r.params.model):    # no model open: nothing to take (a greyed,
@@ -87,6 +94,7 @@ class AlibiView(PanelView):
             # a labelled bottom end (-127.5 -> -150): the bar's last label was -100, its end unnamed
             panel.show(r.bias[i], 0, 0, span, span, labelled_span(min(lo, -1e-9), 0.0))
             set_extent(panel.plot, (0, span), (0, span))
+            span_ticks(panel.plot.getAxis("bottom"), span)
             set_title(panel.plot, size=TITLE_SIZE, free_width=True,
                       text=fill(self.tr("head %1: m = %2"), str(h), _fraction(r.slopes[h], 3)))
         shown = ", ".join(_fraction(m) for m in r.slopes[:16])
