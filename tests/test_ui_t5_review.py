@@ -1,4 +1,5 @@
-"""Found by a visual review with a T5 open: the ALiBi view spelled one quantity three
+"""Found by a visual review with a T5 open: the Tokens view's gauge drew an empty 0-90° angle plot (nothing is added,
+every angle is 0) under the tab "Scale gauge: why √d_model" (BLOOM's too); the ALiBi view spelled one quantity three
 ways (query i / key j and b_h(bucket(j − i)) on the images, bucket(n − m) in the formula, m − n on the curve's axis);
 its causal box stayed enabled over an encoder that masks nothing; its bias images showed a single x tick at
 1280 x 800. Each checked in the real window against transformers' own T5Attention.compute_bias."""
@@ -13,10 +14,61 @@ from explorer.ui.views.span_ticks import span_values
 from tests import models_helpers as mh
 from tests.conftest import window_in
 from tests.test_models_t5 import build_t5
-from tests.test_ui_models import open_and_wait, show
+from tests.test_ui_models import gpt2, open_and_wait, show  # noqa: F401 (gpt2: a fixture)
 
 pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
+
+
+def gauge(window):
+    """The Tokens view on its gauge page, drawn."""
+    window.controller.update_view("tokens", page="gauge")
+    view = show(window, "tokens")
+    window.controller.wait_idle()
+    return view
+
+
+def test_the_gauge_of_a_model_that_adds_nothing_says_so_on_its_angle_plot(window, tmp_path):
+    from tests.test_models_bloom import _build as build_bloom
+
+    build_t5(tmp_path / "t5", encoder_only=True)
+    build_bloom(tmp_path / "bloom", heads=4)
+    window.controller.update(text=mh.TEXT)
+    view = gauge(window)                                  # the untrained table: the paper's question, its angles
+    assert view.pages.tabText(2) == "Scale gauge: why √d_model"
+    assert not view.gauge.angle_note.text.isVisible() and view.gauge.angles.getAxis("left").isVisible()
+    open_and_wait(window, tmp_path / "t5")
+    view = gauge(window)
+    r, note = view.result, view.gauge.angle_note
+    assert r.position == "relative" and np.nanmax(r.angle_scaled) < 1e-3     # nothing added: every angle 0
+    assert "√d_model" not in view.pages.tabText(2) and view.pages.tabText(2) == "Scale gauge: no position added to X"
+    words = note.text.textItem.toPlainText()
+    assert note.text.isVisible() and words.startswith("T5 adds no position to X:")
+    assert "the angle is 0 for every token" in words and "as a bias\non the attention logits" in words
+    assert not view.gauge.angles.getAxis("left").isVisible()                 # no empty 0-90° grid
+    assert not view.gauge.angles.getAxis("bottom").isVisible()
+    open_and_wait(window, tmp_path / "bloom")                    # BLOOM adds nothing either (X = LayerNorm(E))
+    view = gauge(window)
+    assert view.result.position == "alibi" and view.pages.tabText(2) == "Scale gauge: no position added to X"
+    assert "An ALiBi model adds no position to X" in view.gauge.angle_note.text.textItem.toPlainText()
+    mh.build("llama", tmp_path / "llama", seed=5)                # RoPE: nothing added at the input either
+    open_and_wait(window, tmp_path / "llama")
+    view = gauge(window)
+    assert view.result.position == "rope" and view.pages.tabText(2) == "Scale gauge: no position added to X"
+    assert "A RoPE model adds no position to X" in view.gauge.angle_note.text.textItem.toPlainText()
+    window.model_actions.no_model()                              # the untrained table again: its angles back
+    window.controller.wait_idle()
+    view = gauge(window)
+    assert view.result.source == "untrained" and view.pages.tabText(2) == "Scale gauge: why √d_model"
+    assert not view.gauge.angle_note.text.isVisible() and view.gauge.angles.getAxis("left").isVisible()
+
+
+def test_a_gpt2s_gauge_keeps_its_angles_and_drops_the_sqrt_d_title(window, gpt2):
+    open_and_wait(window, gpt2[0])
+    view = gauge(window)
+    assert view.result.source == "model" and view.result.position == "learned"
+    assert np.nanmax(view.result.angle_scaled) > 0 and not view.gauge.angle_note.text.isVisible()
+    assert view.pages.tabText(2) == "Scale gauge: E and position, not scaled"
 
 
 def test_the_alibi_views_t5_curve_reads_j_minus_i_as_transformers_compute_bias_does(window, tmp_path):
@@ -101,6 +153,9 @@ def test_the_bias_images_label_two_ticks_at_1280x800_and_in_f11(qtbot, settings,
                     assert all(a.right() < b.left() for a, b in zip(rects, rects[1:])), labels     # no overlap
         if lang == "zh_CN":                                      # the causal box's reason, in the window's language
             assert "双向" in show(win, "alibi").causal_box.toolTip()
+            view = gauge(win)
+            assert "T5 不给 X 加位置" in view.gauge.angle_note.text.textItem.toPlainText()
+            assert view.pages.tabText(2) == "量级对比：X 上没有加位置"
 
 
 def test_span_values_keep_two_labels_apart_and_inside_the_axis():

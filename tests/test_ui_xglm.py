@@ -78,5 +78,7 @@ def test_xglms_sinusoidal_rows_are_not_called_learned_elsewhere(window, tmp_path
     window.controller.wait_idle()
     assert "|sinusoidal position|" in tokens.gauge.norms.titleLabel.text
     assert "learned" not in tokens.gauge.norms.titleLabel.text
+    assert tokens.pages.tabText(2) == "Scale gauge: why √d_model"            # X = E·√d + PE: the paper's question
+    assert not tokens.gauge.angle_note.text.isVisible() and np.nanmax(tokens.result.angle_scaled) > 0
     chinese = learned_lines(window.controller.params, 0, "zh_CN")[0]
     assert "的第 pos + 2 行" in chinese and "'s row" not in chinese, chinese

@@ -4431,6 +4431,38 @@ your data</source>
     <context>
         <name>GaugePanel</name>
         <message>
+            <source>T5 adds no position to X:
+the angle is 0 for every token;
+position enters as a bias
+on the attention logits (Real RoPE tab)</source>
+            <translation>T5 不给 X 加位置：
+每个词元的夹角都是 0；
+位置以注意力 logit 上的偏置进入
+（“真实 RoPE”标签页）</translation>
+        </message>
+        <message>
+            <source>An ALiBi model adds no position to X:
+the angle is 0 for every token;
+position enters as a distance penalty
+on the attention logits
+(Real RoPE and ALiBi tabs)</source>
+            <translation>ALiBi 模型不给 X 加位置：
+每个词元的夹角都是 0；
+位置以注意力 logit 上
+随距离增长的惩罚进入
+（“真实 RoPE”和“ALiBi”标签页）</translation>
+        </message>
+        <message>
+            <source>A RoPE model adds no position to X:
+the angle is 0 for every token;
+position enters by rotating q and k
+in attention (Real RoPE tab)</source>
+            <translation>RoPE 模型不给 X 加位置：
+每个词元的夹角都是 0；
+位置通过在注意力中旋转 q 和 k 进入
+（“真实 RoPE”标签页）</translation>
+        </message>
+        <message>
             <source>A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
@@ -6193,6 +6225,18 @@ your data</source>
             <translation>X = E + 可学习位置</translation>
         </message>
         <message>
+            <source>Scale gauge: no position added to X</source>
+            <translation>量级对比：X 上没有加位置</translation>
+        </message>
+        <message>
+            <source>Scale gauge: E and position, not scaled</source>
+            <translation>量级对比：E 与位置，不缩放</translation>
+        </message>
+        <message>
+            <source>Scale gauge: why √d_model</source>
+            <translation>量级对比：为什么乘 √d_model</translation>
+        </message>
+        <message>
             <source>one-hot (%1 × %2 ids:&lt;br&gt;the sentence's %3 and their neighbours)</source>
             <translation>独热矩阵（%1 × %2 个 ID：&lt;br&gt;句中的 %3 个及其相邻 ID）</translation>
         </message>
@@ -6275,10 +6319,6 @@ your data</source>
         <message>
             <source>Lookup: one-hot × E</source>
             <translation>查表：独热 × E</translation>
-        </message>
-        <message>
-            <source>Scale gauge: why √d_model</source>
-            <translation>量级对比：为什么乘 √d_model</translation>
         </message>
         <message>
             <source>Chip: token, ID · position.</source>

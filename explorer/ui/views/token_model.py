@@ -205,6 +205,40 @@ def sum_page_name(r) -> str:
     return QCoreApplication.translate("TokensView", "X = E + learned positions")
 
 
+def adds_nothing(r) -> bool:
+    """An opened model that adds no position to X (RoPE, ALiBi, T5's relative bias): the gauge's angle is 0."""
+    return r is not None and not r.error and r.source == "model" and r.position in ("rope", "alibi", "relative")
+
+
+def gauge_page_name(r) -> str:
+    """The gauge page's tab: "why √d_model" where X = E·√d + PE (the untrained table, MiniLM beside it, XGLM's and
+    M2M100's sinusoids); an opened model that adds nothing, or adds its positions to E not scaled (GPT-2, BERT),
+    uses no √d_model to balance the two, and its tab says what it does instead."""
+    if adds_nothing(r):
+        return QCoreApplication.translate("TokensView", "Scale gauge: no position added to X")
+    if r is not None and not r.error and r.source == "model" and r.scale == 1.0:
+        return QCoreApplication.translate("TokensView", "Scale gauge: E and position, not scaled")
+    return QCoreApplication.translate("TokensView", "Scale gauge: why √d_model")
+
+
+def angle_note(r) -> str:
+    """The line on the gauge's angle plot in place of its empty 0-90° grid for a model that adds nothing to X, in
+    short lines (split at "\\n": the plot is half the view wide, and F11 draws it 1.5x); "" otherwise."""
+    if not adds_nothing(r):
+        return ""
+    if r.position == "relative":                      # T5: models.t5_bias, the Real RoPE view's relative bias
+        return QCoreApplication.translate(
+            "GaugePanel", "T5 adds no position to X:\nthe angle is 0 for every token;\nposition enters as a bias\n"
+            "on the attention logits (Real RoPE tab)")
+    if r.position == "alibi":
+        return QCoreApplication.translate(
+            "GaugePanel", "An ALiBi model adds no position to X:\nthe angle is 0 for every token;\nposition enters as "
+            "a distance penalty\non the attention logits\n(Real RoPE and ALiBi tabs)")
+    return QCoreApplication.translate(
+        "GaugePanel", "A RoPE model adds no position to X:\nthe angle is 0 for every token;\nposition enters by "
+        "rotating q and k\nin attention (Real RoPE tab)")
+
+
 def gauge_note(r) -> str:
     """The note under the gauge: the paper's √d reasoning, or what an opened model does instead."""
     model = r is not None and r.source == "model"

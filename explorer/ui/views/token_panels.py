@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from explorer.ui.views.empty_note import EmptyNote
 from explorer.ui.views.image_item import ScreenImage
 from explorer.ui.views.bar_span import span_bar
 from explorer.ui.views.empty_note import EmptyNote
@@ -211,6 +212,8 @@ class GaugePanel(Retranslatable, QWidget):
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.showGrid(y=True, alpha=0.3)
+        self.angle_note = EmptyNote(self.angles)     # a model that adds nothing: a line, not an empty grid
+        self.angle_note.set_font(self.font())
         box.addWidget(self.summary)
         box.addWidget(self.canvas, 1)
         box.addWidget(self.why)
@@ -227,7 +230,14 @@ class GaugePanel(Retranslatable, QWidget):
     def clear(self) -> None:
         for plot in (self.norms, self.angles):
             plot.clear()
+        self.angles.addItem(self.angle_note.text, ignoreBounds=True)     # (plot.clear took it too)
+        self.angle_note.say("")
         self.summary.setText("")
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "angle_note"):
+            self.angle_note.set_font(self.font())           # the note follows the presentation scale
 
     def show(self, r, labels) -> None:
         """Draw the gauge of a TokensResult; labels name the tokens on the x axis."""
@@ -273,6 +283,7 @@ class GaugePanel(Retranslatable, QWidget):
             set_extent(plot, x=(-0.6, max(n, 1) - 0.4))
         self.norms.enableAutoRange(axis="y")
         set_extent(self.angles, y=(0, 90 if n else 1), padding=0.02)
+        self.angle_note.say(token_model.angle_note(r))
         if n == 0:
             return
         m = r.medians                                    # worked out with the result, not here

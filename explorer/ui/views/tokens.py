@@ -149,7 +149,7 @@ class TokensView(Retranslatable, View):
         token_model.set_model_item(self.source_box, self.result.params if self.result is not None else None)
         self.pages.setTabText(0, self.tr("Lookup: one-hot × E"))
         self.pages.setTabText(1, token_model.sum_page_name(self.result))
-        self.pages.setTabText(2, self.tr("Scale gauge: why √d_model"))
+        self.pages.setTabText(2, token_model.gauge_page_name(self.result))
         self.legend.setText(
             self.tr("Chip: token, ID · position.") + "  " + _swatch(CHIP_SPECIAL, self.tr("special token"))
             + "  " + _swatch(CHIP_PARTIAL, self.tr("partial UTF-8 bytes (hex)")) + "  "
@@ -184,6 +184,7 @@ class TokensView(Retranslatable, View):
         token_model.show_what_was_used(self.tokenizer_box, self.scale_box, result)
         self.pages.setTabText(1, token_model.sum_page_name(result))
         self.explain.setText(token_model.header_text(result))
+        self.pages.setTabText(2, token_model.gauge_page_name(result))
         self._show_notice(notice_text(result))
         self.model_note.setText(token_model.model_text(result))
         self.model_note.setVisible(bool(self.model_note.text()))
