@@ -165,3 +165,6 @@ def test_span_values_keep_two_labels_apart_and_inside_the_axis():
     assert span_values(100, 105, advance, 7) == [0, 50]
     assert span_values(64, 0, advance, 7) == []                  # not laid out yet
     assert span_values(1, 50, advance, 7) == [0]                 # one position: one label
+    # max_len at its slider's end: steps too short for two labels are skipped (step 1 walked 10**7 cells for minutes)
+    assert span_values(10_000_000, 105, advance, 7) == [0, 5_000_000]
+    assert span_values(10_000_000, 600, advance, 7) == [0, 2_000_000, 4_000_000, 6_000_000, 8_000_000]

@@ -27,6 +27,8 @@ def span_values(span: int, width: float, advance: Callable[[str], float], digit:
         return []
     per_cell, best = width / span, []
     for step in _steps(span):
+        if step * per_cell < 3 * digit:     # two labels of one digit and two digits between: none can be apart
+            continue                        # (and 10,000,000 cells of step 1 took minutes)
         fitting = []
         for v in range(0, span, step):
             centre, half = (v + 0.5) * per_cell, advance(str(v)) / 2
