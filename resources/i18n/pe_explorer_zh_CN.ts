@@ -4431,70 +4431,6 @@ your data</source>
     <context>
         <name>GaugePanel</name>
         <message>
-            <source>T5 adds no position to X:
-the angle is 0 for every token;
-position enters as a bias
-on the attention logits (Real RoPE tab)</source>
-            <translation>T5 不给 X 加位置：
-每个词元的夹角都是 0；
-位置以注意力 logit 上的偏置进入
-（“真实 RoPE”标签页）</translation>
-        </message>
-        <message>
-            <source>An ALiBi model adds no position to X:
-the angle is 0 for every token;
-position enters as a distance penalty
-on the attention logits
-(Real RoPE and ALiBi tabs)</source>
-            <translation>ALiBi 模型不给 X 加位置：
-每个词元的夹角都是 0；
-位置以注意力 logit 上
-随距离增长的惩罚进入
-（“真实 RoPE”和“ALiBi”标签页）</translation>
-        </message>
-        <message>
-            <source>A RoPE model adds no position to X:
-the angle is 0 for every token;
-position enters by rotating q and k
-in attention (Real RoPE tab)</source>
-            <translation>RoPE 模型不给 X 加位置：
-每个词元的夹角都是 0；
-位置通过在注意力中旋转 q 和 k 进入
-（“真实 RoPE”标签页）</translation>
-        </message>
-        <message>
-            <source>A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).</source>
-            <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
-        </message>
-        <message>
-            <source>A T5 model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (the Real RoPE tab).</source>
-            <translation>T5 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头按距离 m − n 所在的桶，在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。</translation>
-        </message>
-        <message>
-            <source>An ALiBi model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
-            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
-        </message>
-        <message>
-            <source>An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. (X is the LayerNorm of E, which centres and rescales each row; the gauge measures only what position adds.) Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
-            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以位置在这里什么也不转动：0°。（X 是 E 的 LayerNorm，它把每一行居中并重新缩放；这个量规只衡量位置所加的东西。）位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
-        </message>
-        <message>
-            <source>%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of length √(d/2)). The bars compare the two and how far the position turns X away from E.</source>
-            <translation>%1 的做法和论文一样：E 乘以 √d_model，再加上一行正弦位置编码（fairseq 的，长度为 √(d/2)）。柱状图比较两者的长度，以及位置把 X 从 E 转开了多少。</translation>
-        </message>
-        <message>
-            <source>%1 adds its trained position row to E (E times √d_model where config.json sets scale_embedding, as mBART does), then a LayerNorm (layernorm_embedding): the model learned its tables at the sizes it uses. The bars compare the two rows and how far the position turns X away from E.</source>
-            <translation>%1 把训练得到的位置行加到 E 上（config.json 设置了 scale_embedding 时 E 先乘以 √d_model，mBART 就是这样），再做 LayerNorm（layernorm_embedding）：这些表都是模型按它使用的大小学出来的。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
-        </message>
-        <message>
-            <source>%1 adds its trained position row to E, not scaled (BERT-style models add a token-type row too, then a LayerNorm): the model learned both tables at the sizes it uses, so the paper's √d_model question does not arise. The bars compare the two rows and how far the position turns X away from E.</source>
-            <translation>%1 把训练得到的位置行直接加到 E 上，不做缩放（BERT 类模型还加上一行词元类型，再做 LayerNorm）：两张表都是模型按它使用的大小学出来的，所以论文里的 √d_model 问题在这里不存在。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
-        </message>
-        <message>
-            <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
-            <translation>正弦位置编码每一行的长度是 √(d/2)。nn.Embedding 初始化为 N(0, 1)，|E| 本来就约为 √d，再乘 √d 后 PE 只是微小的扰动；若权重较小（每个元素约 1/√d，例如 Xavier 初始化），乘 √d 正好把 |E| 放大到与 PE 相当。已训练的 MiniLM 行 |E| ≈ 1，且不做缩放。</translation>
-        </message>
-        <message>
             <source>length</source>
             <translation>长度</translation>
         </message>
@@ -4569,6 +4505,70 @@ in attention (Real RoPE tab)</source>
         <message>
             <source>MiniLM does not multiply by √d; a LayerNorm follows the sum.</source>
             <translation>MiniLM 不乘 √d；相加之后接一个 LayerNorm。</translation>
+        </message>
+        <message>
+            <source>T5 adds no position to X:
+the angle is 0 for every token;
+position enters as a bias
+on the attention logits (Real RoPE tab)</source>
+            <translation>T5 不给 X 加位置：
+每个词元的夹角都是 0；
+位置以注意力 logit 上的偏置进入
+（“真实 RoPE”标签页）</translation>
+        </message>
+        <message>
+            <source>An ALiBi model adds no position to X:
+the angle is 0 for every token;
+position enters as a distance penalty
+on the attention logits
+(Real RoPE and ALiBi tabs)</source>
+            <translation>ALiBi 模型不给 X 加位置：
+每个词元的夹角都是 0；
+位置以注意力 logit 上
+随距离增长的惩罚进入
+（“真实 RoPE”和“ALiBi”标签页）</translation>
+        </message>
+        <message>
+            <source>A RoPE model adds no position to X:
+the angle is 0 for every token;
+position enters by rotating q and k
+in attention (Real RoPE tab)</source>
+            <translation>RoPE 模型不给 X 加位置：
+每个词元的夹角都是 0；
+位置通过在注意力中旋转 q 和 k 进入
+（“真实 RoPE”标签页）</translation>
+        </message>
+        <message>
+            <source>A RoPE model adds nothing to E at the input, so X = E (times the model's own scale, if any) and the angle is 0°: position acts inside attention, where q and k are rotated (the Real RoPE tab).</source>
+            <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
+            <source>A T5 model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (the Real RoPE tab).</source>
+            <translation>T5 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头按距离 m − n 所在的桶，在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。</translation>
+        </message>
+        <message>
+            <source>An ALiBi model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
+            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
+        </message>
+        <message>
+            <source>An ALiBi model adds nothing to E at the input, so position turns nothing here: 0°. (X is the LayerNorm of E, which centres and rescales each row; the gauge measures only what position adds.) Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
+            <translation>ALiBi 模型在输入处不往 E 上加任何东西，所以位置在这里什么也不转动：0°。（X 是 E 的 LayerNorm，它把每一行居中并重新缩放；这个量规只衡量位置所加的东西。）位置在注意力内部起作用，每个头在自己的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
+        </message>
+        <message>
+            <source>%1 does what the paper does: E times √d_model plus a sinusoidal row (fairseq's, of length √(d/2)). The bars compare the two and how far the position turns X away from E.</source>
+            <translation>%1 的做法和论文一样：E 乘以 √d_model，再加上一行正弦位置编码（fairseq 的，长度为 √(d/2)）。柱状图比较两者的长度，以及位置把 X 从 E 转开了多少。</translation>
+        </message>
+        <message>
+            <source>%1 adds its trained position row to E (E times √d_model where config.json sets scale_embedding, as mBART does), then a LayerNorm (layernorm_embedding): the model learned its tables at the sizes it uses. The bars compare the two rows and how far the position turns X away from E.</source>
+            <translation>%1 把训练得到的位置行加到 E 上（config.json 设置了 scale_embedding 时 E 先乘以 √d_model，mBART 就是这样），再做 LayerNorm（layernorm_embedding）：这些表都是模型按它使用的大小学出来的。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
+        </message>
+        <message>
+            <source>%1 adds its trained position row to E, not scaled (BERT-style models add a token-type row too, then a LayerNorm): the model learned both tables at the sizes it uses, so the paper's √d_model question does not arise. The bars compare the two rows and how far the position turns X away from E.</source>
+            <translation>%1 把训练得到的位置行直接加到 E 上，不做缩放（BERT 类模型还加上一行词元类型，再做 LayerNorm）：两张表都是模型按它使用的大小学出来的，所以论文里的 √d_model 问题在这里不存在。柱状图比较这两行的长度，以及位置把 X 从 E 转开了多少。</translation>
+        </message>
+        <message>
+            <source>A sinusoidal PE row has length √(d/2). nn.Embedding starts at N(0, 1), so |E| ≈ √d already and ×√d makes PE a small nudge; with small weights (about 1/√d each, e.g. Xavier init) ×√d brings |E| up to the size of PE. Trained MiniLM rows have |E| ≈ 1 and no scaling.</source>
+            <translation>正弦位置编码每一行的长度是 √(d/2)。nn.Embedding 初始化为 N(0, 1)，|E| 本来就约为 √d，再乘 √d 后 PE 只是微小的扰动；若权重较小（每个元素约 1/√d，例如 Xavier 初始化），乘 √d 正好把 |E| 放大到与 PE 相当。已训练的 MiniLM 行 |E| ≈ 1，且不做缩放。</translation>
         </message>
     </context>
     <context>

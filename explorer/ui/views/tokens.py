@@ -30,7 +30,8 @@ from explorer.ui.views import token_model, token_pages
 from explorer.ui.views.base import View
 from explorer.ui.views.token_chips import notice_text
 from explorer.ui.views.token_chips import CHIP_PARTIAL, CHIP_SPECIAL, CHIP_UNKNOWN, ChipStrip, chip_text
-from explorer.ui.views.token_panels import GaugePanel, MatrixRow, _swatch
+from explorer.ui.views.gauge_panel import GaugePanel
+from explorer.ui.views.token_panels import MatrixRow, _swatch
 from explorer.translations import fill
 
 DEBOUNCE_MS = 200
