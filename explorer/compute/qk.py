@@ -21,7 +21,8 @@ from explorer.errors import InputError, message_of, msg, require
 from explorer.params import Params
 from explorer.viewstate import ViewState
 
-# families whose attention is not causal (BertSelfAttention; the encoders of T5, M2M100, BART: create_bidirectional_mask)
+# families whose attention is not causal (BertSelfAttention; the encoders of T5, M2M100, BART:
+# create_bidirectional_mask)
 ENCODERS = ("bert", "distilbert", "t5", "m2m_100", "bart")
 SHOW_LIMIT = 512           # tokens at most (9 heads x 512² logits x 2 is 19 MB)
 DEFAULT_MODEL = "smollm2"

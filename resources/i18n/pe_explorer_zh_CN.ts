@@ -5885,16 +5885,16 @@ in attention (Real RoPE tab)</source>
             <translation>P，每格 %1 个通道</translation>
         </message>
         <message>
-            <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>
-            <translation>head_dim %1，基数 %2，配对方式 %3；s = %4：位置插值把 θ 除以 s，NTK 感知改用基数 %5（最快的一对不变，最慢的一对为 θ/s）</translation>
-        </message>
-        <message>
             <source>interleaved</source>
             <translation>交错</translation>
         </message>
         <message>
             <source>rotate-half</source>
             <translation>前后半配对</translation>
+        </message>
+        <message>
+            <source>head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)</source>
+            <translation>head_dim %1，基数 %2，配对方式 %3；s = %4：位置插值把 θ 除以 s，NTK 感知改用基数 %5（最快的一对不变，最慢的一对为 θ/s）</translation>
         </message>
     </context>
     <context>

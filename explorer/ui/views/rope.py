@@ -176,6 +176,8 @@ class RopeView(PanelView):
 
     def _rotation_text(self, r) -> str:
         ntk = "—" if r.ntk_base is None else number_text(r.ntk_base, 6)
-        return (fill(self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
-                        "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)"), str(r.state.head_dim), number_text(r.state.base, 6), {"interleaved": self.tr("interleaved"),
-                                "half": self.tr("rotate-half")}.get(r.state.pairing, r.state.pairing), f"{r.state.scale:g}", ntk))
+        pairing = {"interleaved": self.tr("interleaved"), "half": self.tr("rotate-half")}.get(r.state.pairing,
+                                                                                             r.state.pairing)
+        return fill(self.tr("head_dim %1, base %2, pairing %3; s = %4: interpolation divides θ by s, "
+                            "NTK-aware uses base %5 (fastest pair unchanged, slowest θ/s)"),
+                    str(r.state.head_dim), number_text(r.state.base, 6), pairing, f"{r.state.scale:g}", ntk)

@@ -276,7 +276,9 @@ class TokensView(Retranslatable, View):
         r = self.result
         if r is None or r.error or not (0 <= pos < r.n_shown and 0 <= ch < r.d_model):
             return
-        self.readout.setText(fill(self.tr("position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6"), str(pos), chip_text(r.tokens[pos]), str(ch), f"{r.scaled_rows[pos, ch]:+.4f}", f"{r.pe_rows[pos, ch]:+.4f}", f"{r.x[pos, ch]:+.4f}"))
+        self.readout.setText(fill(self.tr("position %1 “%2”, channel %3: E·scale = %4  +  PE = %5  =  X = %6"),
+                                  str(pos), chip_text(r.tokens[pos]), str(ch), f"{r.scaled_rows[pos, ch]:+.4f}",
+                                  f"{r.pe_rows[pos, ch]:+.4f}", f"{r.x[pos, ch]:+.4f}"))
         self.hovered.emit(pos, ch)
 
     def set_colormap(self, name: str) -> None:
