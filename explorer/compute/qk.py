@@ -125,7 +125,7 @@ class QkResult:
 
     @property
     def relative(self) -> bool:
-        """A T5 model: "with" is with its relative position bias (per head and bucket of m − n), nothing rotated."""
+        """A T5 model: "with" is with its relative position bias (per head and bucket of n − m), nothing rotated."""
         return self.relative_buckets[0] > 0
 
     @property

@@ -232,7 +232,7 @@ class ModelActions(QObject):
                  else self.tr("ALiBi: nothing added at the input, a bias on each head's scores")
                  if c.position == "alibi"
                  else fill(self.tr("encoder; relative position bias: nothing added at the input, a learned "
-                                   "bias per head and bucket of m − n (%1 buckets) on the scores"),
+                                   "bias per head and bucket of n − m, key minus query (%1 buckets) on the scores"),
                            str(c.relative_buckets[0]))
                  if c.position == "relative"
                  else fill(self.tr("RoPE base %1"), number_text(c.rope_base, 6))

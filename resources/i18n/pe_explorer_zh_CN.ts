@@ -5105,8 +5105,8 @@ in attention (Real RoPE tab)</source>
             <translation>ALiBi：输入处什么也不加，每个头的分数上加偏置</translation>
         </message>
         <message>
-            <source>encoder; relative position bias: nothing added at the input, a learned bias per head and bucket of m − n (%1 buckets) on the scores</source>
-            <translation>编码器；相对位置偏置：输入处什么也不加，分数上加一个按头和 m − n 所在桶学到的偏置（%1 个桶）</translation>
+            <source>encoder; relative position bias: nothing added at the input, a learned bias per head and bucket of n − m, key minus query (%1 buckets) on the scores</source>
+            <translation>编码器；相对位置偏置：输入处什么也不加，分数上加一个按头和 n − m（键减查询）所在桶学到的偏置（%1 个桶）</translation>
         </message>
         <message>
             <source>RoPE base %1</source>

@@ -45,7 +45,7 @@ class ModelConfig:
     vocab_size: int
     max_positions: int              # learned table rows usable (without position_offset's); RoPE: trained length
     position: str                   # "learned" | "rope" | "alibi" (BLOOM, MPT, Falcon-rw: a bias on the scores;
-    #                                 Falcon's by its config's alibi flag) | "relative" (T5: a bias per m − n bucket)
+    #                                 Falcon's by its config's alibi flag) | "relative" (T5: a bias per n − m bucket)
     rope_base: float | None
     rope_scaling: RopeScaling | None  # the RoPE settings as transformers standardizes them; None for learned
     norm_eps: float

@@ -121,7 +121,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
             # by 2; embed_tokens x sqrt(d_model); self_attn_layer_norm, q/k projections with bias (explorer...xglm)
             "xglm": "xglm",
             # T5 (t5-small, t5-base, flan-t5-*; T5EncoderModel): its encoder, X = shared[ids] with nothing added, a
-            # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of m − n
+            # T5LayerNorm (RMS, weight only), q·k NOT scaled, plus a learned bias per head and per bucket of n − m
             # (explorer...t5, t5_bias)
             "t5": "t5", "mt5": "t5",     # mT5 (google/mt5-*): T5's classes (modeling_mt5.py), its defaults
             "umt5": "t5",                # UMT5 (google/umt5-*): T5's names, a bias table in every layer (models.t5)
@@ -136,7 +136,7 @@ FAMILIES = {"gpt2": "gpt2", "bert": "bert", "opt": "opt", "llama": "llama", "mis
 ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 # a sinusoidal table computed from config.json (not stored) and E x sqrt(d_model): fairseq's (models.xglm, m2m100)
 SINUSOID_FAMILIES = ("xglm", "m2m_100")
-RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of m − n (models.t5_bias)
+RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of n − m (models.t5_bias)
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
