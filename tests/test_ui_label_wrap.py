@@ -125,3 +125,38 @@ def test_a_long_readout_in_a_short_window_keeps_the_views_text_size(qtbot):
     view.resize(600, SHORT_WINDOW + 100)
     readout.setText("first position whose neighbour rounds to the same encoding: " * 3)
     assert readout.label.font().pointSizeF() == pytest.approx(15.6)
+
+
+def test_a_difference_of_two_terms_is_never_broken_across_lines(qtbot):
+    """"j − i" stays on one line (keep_together: no-break spaces around a minus between two terms): the Chinese
+    formula panel showed "j" over "− i" at some widths; the formula dock keeps it too."""
+    from PySide6.QtGui import QFont, QTextLayout
+
+    from explorer.ui.views.labels import keep_together
+
+    def lines(text, width):
+        layout, out = QTextLayout(text, QFont()), []
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(width)
+            out.append(text[line.textStart():line.textStart() + line.textLength()])
+        layout.endLayout()
+        return out
+
+    text = "偏置 b_h 按 j − i 所在的桶取值（键减查询），每个头各有一张表，最远的距离共用最后一个桶"
+    split = lambda t, w: any(line.rstrip().endswith("j") or line.lstrip().startswith("−") for line in lines(t, w))
+    assert any(split(text, w) for w in range(40, 600))                          # (Qt does break there)
+    assert not any(split(keep_together(text), w) for w in range(40, 600))
+    assert keep_together("a  − b, −3, x −y") == "a  − b, −3, x −y"            # only " − " between two terms
+
+
+def test_the_formula_dock_keeps_bars_and_differences_together(qtbot, settings):
+    from explorer.ui.formula_panel import FormulaPanel
+    from explorer.ui.main_window import MainWindow
+
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    panel = window.findChild(FormulaPanel)
+    panel._show_texts(("pos = 0: |PE(0)| = 1, bucket(j − i)", "# code"))
+    text = panel.formula.document().toRawText()           # (toPlainText turns a no-break space into a space)
+    assert "|\u2060PE(0)|" in text and "j\u00a0−\u00a0i" in text

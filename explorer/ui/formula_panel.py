@@ -21,6 +21,7 @@ from explorer.errors import InputError, error_text
 from explorer.ui.fonts import with_cjk_fallback
 from explorer.ui.formula_place import FormulaPlacer
 from explorer.ui.i18n import current_language
+from explorer.ui.views.labels import keep_together
 
 
 def texts_for(name: str, state, lang: str, channel: int) -> tuple[str, str]:
@@ -120,7 +121,7 @@ class FormulaPanel(QDockWidget):
 
     def _show_texts(self, texts) -> None:
         html, code = texts
-        self.formula.setHtml(html)
+        self.formula.setHtml(keep_together(html))       # "|PE(0)|", "j − i": not broken across lines
         if code != self.code.toPlainText():
             self.code.setPlainText(code)
 

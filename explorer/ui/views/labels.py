@@ -117,6 +117,9 @@ class Caption(QLabel):
 
 def keep_together(text: str) -> str:
     """`text` with a word joiner after each "/" between two non-spaces ("2π/wᵢ"; not the "/" of an HTML tag's
-    "</b>" or "<br/>") and after an opening "|" ("|value|": Qt breaks a line after a bar, as Unicode allows)."""
+    "</b>" or "<br/>") and after an opening "|" ("|value|": Qt breaks a line after a bar, as Unicode allows), and
+    no-break spaces around a minus between two terms ("j − i", "m − n": the Chinese formula panel broke "j" from
+    "− i")."""
     text = re.sub(r"(?<=[^\s<])/(?=[^\s>\u2060])", "/\u2060", text)
+    text = re.sub(r"(?<=\S) \u2212 (?=\S)", "\u00a0\u2212\u00a0", text)
     return re.sub(r"\|(?=\w)", "|\u2060", text)
