@@ -68,7 +68,11 @@ class AlibiView(PanelView):
         alibi_t5.leave(self)
         self._show_heads(len(r.slopes) if r.model_name else None, r.state.heads)
         heads, log_slopes = np.arange(len(r.slopes), dtype=float), np.log10(r.slopes)
-        self.slope_curve.setData(heads, log_slopes)
+        # a line only where the slopes fall from head to head: a head count that is not a power of 2 interleaves
+        # a second geometric series (BLOOM's 6 heads: 1/4 … 1/256, then 1/2, 1/8), and a line joining the two
+        # drew a trend that is not there; its dots stay
+        falling = bool(np.all(np.diff(log_slopes) <= 0))
+        self.slope_curve.setData(heads if falling else [], log_slopes if falling else [])
         move_points(self.slope_dots, heads, log_slopes)
         axis_heads = _axis_heads(len(r.slopes))
         if getattr(self.slope_plot, "_ticked_heads", None) != axis_heads:   # a new axis: ~1.5 ms
