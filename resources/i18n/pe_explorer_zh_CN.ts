@@ -4543,8 +4543,8 @@ in attention (Real RoPE tab)</source>
             <translation>RoPE 模型在输入处不往 E 上加任何东西，所以 X = E（若模型有自己的缩放则乘上它），夹角为 0°：位置在注意力内部起作用，在那里旋转 q 和 k（见“真实 RoPE”标签页）。</translation>
         </message>
         <message>
-            <source>A T5 model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (the Real RoPE tab).</source>
-            <translation>T5 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头按距离 m − n 所在的桶，在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。</translation>
+            <source>A T5 model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a learned bias for the bucket of n − m (key minus query) to its scores (the Real RoPE and ALiBi tabs).</source>
+            <translation>T5 模型在输入处不往 E 上加任何东西，所以 X = E，位置在这里什么也不转动：0°。位置在注意力内部起作用，每个头按 n − m（键减查询）所在的桶，在自己的分数上加一个学到的偏置（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
         <message>
             <source>An ALiBi model adds nothing to E at the input, so X = E and position turns nothing here: 0°. Position acts inside attention, where each head adds a penalty growing with distance to its scores (the Real RoPE and ALiBi tabs).</source>
@@ -6157,16 +6157,16 @@ in attention (Real RoPE tab)</source>
             <translation>它的位置从位置表的第 %1 行（pad_token_id + 1）开始，而不是第 0 行；填充词元读取第 %2 行，且不会让其后的词元向后移：中间面板标出所读的行。</translation>
         </message>
         <message>
-            <source>%1 adds nothing for position at the input (X is the LayerNorm of E): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” tab).</source>
-            <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
+            <source>%1 adds nothing for position at the input (X is the LayerNorm of E): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” and “ALiBi” tabs).</source>
+            <translation>%1 在输入处不为位置加任何东西（X 是 E 的 LayerNorm）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
         <message>
-            <source>%1 (its encoder) adds nothing for position at the input (X is E itself, not scaled): position enters inside attention, where each head adds a learned bias for the bucket of the distance m − n to its scores (see the “Real RoPE” tab). No table limits the text's length.</source>
-            <translation>%1（它的编码器）在输入处不为位置加任何东西（X 就是 E 本身，不缩放）：位置在注意力内部进入，每个头按距离 m − n 所在的桶在自己的分数上加一个学到的偏置（见“真实 RoPE”标签页）。没有位置表限制文本的长度。</translation>
+            <source>%1 (its encoder) adds nothing for position at the input (X is E itself, not scaled): position enters inside attention, where each head adds a learned bias for the bucket of n − m (key minus query) to its scores (see the “Real RoPE” and “ALiBi” tabs). No table limits the text's length.</source>
+            <translation>%1（它的编码器）在输入处不为位置加任何东西（X 就是 E 本身，不缩放）：位置在注意力内部进入，每个头按 n − m（键减查询）所在的桶在自己的分数上加一个学到的偏置（见“真实 RoPE”和“ALiBi”标签页）。没有位置表限制文本的长度。</translation>
         </message>
         <message>
-            <source>%1 adds nothing for position at the input (X is E itself): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” tab).</source>
-            <translation>%1 在输入处不为位置加任何东西（X 就是 E 本身）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”标签页）。</translation>
+            <source>%1 adds nothing for position at the input (X is E itself): position enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real RoPE” and “ALiBi” tabs).</source>
+            <translation>%1 在输入处不为位置加任何东西（X 就是 E 本身）：位置在注意力内部进入，由 ALiBi 在每个头的分数上加一个随距离增长的惩罚（见“真实 RoPE”和“ALiBi”标签页）。</translation>
         </message>
         <message>
             <source>%1 (its own)</source>

@@ -146,17 +146,17 @@ def model_text(r) -> str:
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input (X is the LayerNorm of E): position "
             "enters inside attention, where ALiBi adds a penalty growing with distance to each head's scores "
-            "(see the “Real RoPE” tab)."), r.model_name)
+            "(see the “Real RoPE” and “ALiBi” tabs)."), r.model_name)
     elif r.position == "relative":                # T5: X is E itself, its encoder's input
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 (its encoder) adds nothing for position at the input (X is E itself, not scaled): "
-            "position enters inside attention, where each head adds a learned bias for the bucket of the distance "
-            "m − n to its scores (see the “Real RoPE” tab). No table limits the text's length."), r.model_name)
+            "position enters inside attention, where each head adds a learned bias for the bucket of n − m (key "
+            "minus query) to its scores (see the “Real RoPE” and “ALiBi” tabs). No table limits the text's length."), r.model_name)
     elif r.position == "alibi":                   # MPT, Falcon: X is E itself
         text += " " + fill(QCoreApplication.translate(
             "TokensView", "%1 adds nothing for position at the input (X is E itself): position enters inside "
             "attention, where ALiBi adds a penalty growing with distance to each head's scores (see the “Real "
-            "RoPE” tab)."), r.model_name)
+            "RoPE” and “ALiBi” tabs)."), r.model_name)
     return text
 
 
@@ -250,7 +250,7 @@ def gauge_note(r) -> str:
         return QCoreApplication.translate(
             "GaugePanel", "A T5 model adds nothing to E at the input, so X = E and position turns nothing here: "
             "0°. Position acts inside attention, where each head adds a learned bias for the bucket "
-            "of the distance m − n to its scores (the Real RoPE tab).")
+            "of n − m (key minus query) to its scores (the Real RoPE and ALiBi tabs).")
     if model and r.position == "alibi" and r.family != "bloom":                                     # MPT, Falcon
         return QCoreApplication.translate(
             "GaugePanel", "An ALiBi model adds nothing to E at the input, so X = E and position turns nothing "
