@@ -73,21 +73,23 @@ def test_a_word_longer_than_its_axis_is_drawn_smaller_never_broken(qtbot, label)
     assert axis.label.scale() == 1.0 and lines_of(axis) == [label]
 
 
+def lines(text: str, width: float) -> list[str]:
+    """The lines Qt lays `text` out in at `width` px (QTextLayout: the line breaking a QLabel uses)."""
+    from PySide6.QtGui import QFont, QTextLayout
+
+    layout, out = QTextLayout(text, QFont()), []
+    layout.beginLayout()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(width)
+        out.append(text[line.textStart():line.textStart() + line.textLength()])
+    layout.endLayout()
+    return out
+
+
 def test_a_bar_opens_no_line_break():
     """"|value|" stays one unit in a wrapped text (keep_together): Qt's line breaking allows a break after a "|"
     (Unicode's class BA), and the Learned note read "… of |" over "value| (…)" at some widths."""
-    from PySide6.QtGui import QFont, QTextLayout
-
     from explorer.ui.views.labels import keep_together
-
-    def lines(text, width):
-        layout, out = QTextLayout(text, QFont()), []
-        layout.beginLayout()
-        while (line := layout.createLine()).isValid():
-            line.setLineWidth(width)
-            out.append(text[line.textStart():line.textStart() + line.textLength()])
-        layout.endLayout()
-        return out
 
     text = "Learned table colours span ±1.42, the 99.5th percentile of |value| (the largest reaches 1.69)."
     opened = lambda t, w: any(line.rstrip().endswith("|") and not line.rstrip().endswith("value|")
@@ -130,18 +132,7 @@ def test_a_long_readout_in_a_short_window_keeps_the_views_text_size(qtbot):
 def test_a_difference_of_two_terms_is_never_broken_across_lines(qtbot):
     """"j − i" stays on one line (keep_together: no-break spaces around a minus between two terms): the Chinese
     formula panel showed "j" over "− i" at some widths; the formula dock keeps it too."""
-    from PySide6.QtGui import QFont, QTextLayout
-
     from explorer.ui.views.labels import keep_together
-
-    def lines(text, width):
-        layout, out = QTextLayout(text, QFont()), []
-        layout.beginLayout()
-        while (line := layout.createLine()).isValid():
-            line.setLineWidth(width)
-            out.append(text[line.textStart():line.textStart() + line.textLength()])
-        layout.endLayout()
-        return out
 
     text = "偏置 b_h 按 j − i 所在的桶取值（键减查询），每个头各有一张表，最远的距离共用最后一个桶"
     split = lambda t, w: any(line.rstrip().endswith("j") or line.lstrip().startswith("−") for line in lines(t, w))

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import math
 
-from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.config_flags import aliased_int, flag
+from explorer.backend.models.m2m100 import encoder_shape
 from explorer.errors import require
 
 DEFAULTS = {"d_model": 1024, "encoder_layers": 12, "encoder_attention_heads": 16, "max_position_embeddings": 1024,
@@ -47,13 +47,7 @@ PRE_NORM_TYPES = ("mbart",)         # MBartEncoderLayer: self_attn_layer_norm be
 def bart_fields(cfg: dict) -> dict:
     """ModelConfig's fields of a BartConfig / MBartConfig config.json (its encoder); "own": the embedding scale and
     the token table's names."""
-    d = aliased_int(cfg, "hidden_size", "d_model", default=DEFAULTS["d_model"])
-    heads = aliased_int(cfg, "num_attention_heads", "encoder_attention_heads",
-                        default=DEFAULTS["encoder_attention_heads"])
-    layers = aliased_int(cfg, "num_hidden_layers", "encoder_layers", default=DEFAULTS["encoder_layers"])
-    require(heads <= MAX_HEADS, "config.json: encoder_attention_heads is %1; at most %2 heads are read", heads,
-            f"{MAX_HEADS:,}")
-    require(d % heads == 0, "config.json: d_model %1 is not divisible by encoder_attention_heads %2", d, heads)
+    d, heads, layers = encoder_shape(cfg, DEFAULTS)
     positions = aliased_int(cfg, None, "max_position_embeddings", default=DEFAULTS["max_position_embeddings"])
     scale = math.sqrt(d) if flag(cfg, "scale_embedding", False) else 1.0    # BartEncoder.__init__'s embed_scale
     return {"d_model": d, "n_layers": layers, "n_heads": heads, "n_kv_heads": heads, "max_positions": positions,

@@ -40,9 +40,10 @@ EMBED_NAMES = ("encoder.embed_tokens.weight", "shared.weight")   # the encoder's
 PRE = "encoder.layers.{layer}."
 
 
-def m2m100_fields(cfg: dict) -> dict:
-    """ModelConfig's fields of an M2M100Config config.json (its encoder); "own": the embedding scale, the zeroed
-    row of the computed table, the pad token's row and the token table's names; "first_row": pad_token_id + 1."""
+def encoder_shape(cfg: dict, defaults: dict) -> tuple[int, int, int]:
+    """(d_model, heads, layers) of a fairseq-style encoder's config.json (M2M100Config's, BartConfig's attribute_map:
+    hidden_size -> d_model, num_attention_heads -> encoder_attention_heads, num_hidden_layers -> encoder_layers),
+    the class's `defaults` where it is silent; heads that divide d_model, at most MAX_HEADS."""
     d = aliased_int(cfg, "hidden_size", "d_model", default=DEFAULTS["d_model"])
     heads = aliased_int(cfg, "num_attention_heads", "encoder_attention_heads",
                         default=DEFAULTS["encoder_attention_heads"])
@@ -50,6 +51,13 @@ def m2m100_fields(cfg: dict) -> dict:
     require(heads <= MAX_HEADS, "config.json: encoder_attention_heads is %1; at most %2 heads are read", heads,
             f"{MAX_HEADS:,}")
     require(d % heads == 0, "config.json: d_model %1 is not divisible by encoder_attention_heads %2", d, heads)
+    return d, heads, layers
+
+
+def m2m100_fields(cfg: dict) -> dict:
+    """ModelConfig's fields of an M2M100Config config.json (its encoder); "own": the embedding scale, the zeroed
+    row of the computed table, the pad token's row and the token table's names; "first_row": pad_token_id + 1."""
+    d, heads, layers = encoder_shape(cfg, DEFAULTS)
     require(d // 2 != 1, "config.json: d_model %1 gives M2M100's sinusoidal table one frequency, which it cannot "
             "make (log(10000) / (d_model / 2 - 1) divides by zero)", d)
     positions = aliased_int(cfg, None, "max_position_embeddings", default=DEFAULTS["max_position_embeddings"])
