@@ -302,3 +302,21 @@ def test_a_chinese_text_with_the_folders_language_code_and_eos_which_take_positi
         table = _encoder(torch_model).embed_positions.weight.detach().numpy()
         np.testing.assert_array_equal(model.positions_of(ids), table[2:6])
         np.testing.assert_allclose(model.input_x(ids), _run(torch_model, ids)[0], rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("family, x", [
+    ("bart", "X<sub>pos</sub> = LayerNorm(E[id<sub>pos</sub>] + P[pos]), pos = 0 … "),
+    ("bert", "X<sub>pos</sub> = LayerNorm(E[id<sub>pos</sub>] + P[pos] + T[0]), pos = 0 … "),
+    ("gpt2", "X<sub>pos</sub> = E[id<sub>pos</sub>] + P[pos], pos = 0 … ")])
+def test_the_learned_views_formula_writes_the_models_own_sum(family, x, tmp_path):
+    """The Learned view's X line as families.input_x makes X (the Tokens view's): BART's layernorm_embedding of the
+    sum, BERT's LayerNorm with token type 0, GPT-2's plain sum (it had written E + P[pos] for all three)."""
+    from explorer.compute import models
+    from explorer.compute.formulas_views import learned_lines
+    from explorer.params import Params
+
+    mh.build(family, tmp_path)
+    try:
+        assert learned_lines(Params(model=str(tmp_path)), 0, "en")[0].startswith(x)
+    finally:
+        models.forget(str(tmp_path))

@@ -14,6 +14,7 @@ from explorer.backend import layouts
 from explorer.backend.alibi import power_of_2_below, slopes
 from explorer.backend.dtype_rounding import PRECISIONS, collision_position
 from explorer.backend.encodings import channel_counts, frequencies
+from explorer.backend.models.family_tables import LAYER_NORM_SUMS
 from explorer.backend.precision import pe_rounded
 from explorer.backend.similarity import split_frequencies
 from explorer.compute import distance as distance_data
@@ -270,7 +271,9 @@ def learned_lines(params: Params, cursor: int, lang: str) -> list[str]:
     if r.computed:                              # XGLM: position p reads row p + 2 of fairseq's sinusoidal table
         stored = f" (P[pos] = PE<sub>t2t</sub>(pos + {r.first_row}), {row})"
     e = f"E[id<sub>pos</sub>]·{num(r.embed_scale, 5)}" if r.embed_scale != 1.0 else "E[id<sub>pos</sub>]"   # (XGLM's)
-    out = [f"X<sub>pos</sub> = {e} + P[pos], pos = 0 … {r.total_rows - 1}{stored}", trained,
+    x = f"{e} + P[pos]" + (" + T[0]" if r.family == "bert" else "")          # BERT's token type 0 (the Tokens view's)
+    x = f"LayerNorm({x})" if r.family in LAYER_NORM_SUMS else x
+    out = [f"X<sub>pos</sub> = {x}, pos = 0 … {r.total_rows - 1}{stored}", trained,
            f"{_w('beside', lang)}: sin, cos(pos · ω<sub>i</sub>), {_omega(params.with_(d_model=d))}, "
            f"{_word('layout', lang)}: {_layout(params.layout, lang)}"]
     p = min(max(cursor, 0), n - 2)

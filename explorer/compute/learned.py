@@ -54,6 +54,8 @@ class LearnedResult:
     computed: bool = False            # the model's table is computed from its config.json, not stored (XGLM's
     #                                   sinusoidal one, rows 2, 3, ... of fairseq's t2t table: models.xglm)
     embed_scale: float = 1.0          # the model's factor on E in X (XGLM's √d_model with scale_embedding)
+    family: str = ""                  # the opened model's family (models.family_tables): its X's LayerNorm and
+    #                                   token type (BERT's) in the formula
     # what the four image panels draw: block means at the panel's pixels (None: no learned table)
     shown_sinusoidal: ShownImage | None = None
     shown_sim_sinusoidal: ShownImage | None = None
@@ -113,7 +115,7 @@ def _model_table(spec: str, stamp: tuple = ()):
     except InputError as exc:
         return None, None, 0, "failed", message_of(exc), 0, {}
     cfg = model.config
-    more = {"computed": cfg.computed_positions, "embed_scale": float(cfg.embed_scale)}
+    more = {"computed": cfg.computed_positions, "embed_scale": float(cfg.embed_scale), "family": cfg.family}
     return model.name, shown, table.shape[0], "", "", cfg.position_offset, more
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models import bart, encoders, m2m100, xglm
+from explorer.backend.models import bart, encoders, family_tables, m2m100, xglm
 from explorer.backend.models.config import ModelConfig
 from explorer.backend.models.gpt_bigcode import bigcode_qk_names
 from explorer.backend.models.t5 import check_t5_tables, t5_norm_name, t5_qk_names
@@ -190,7 +190,7 @@ def input_x(cfg: ModelConfig, reader: TensorReader, ids, positions: bool = True)
     if cfg.computed_positions:   # XGLMModel, M2M100Encoder: embed_tokens(ids) (x embed_scale) + the rows
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         return e + positions_of(cfg, reader, ids) if positions else e
-    if cfg.family in ("bert", "distilbert", "bart"):   # (BartEncoder: layernorm_embedding(E x embed_scale + P[p + 2]))
+    if cfg.family in family_tables.LAYER_NORM_SUMS:   # (BartEncoder: layernorm_embedding(E x embed_scale + P[p + 2]))
         e = e * np.float32(cfg.embed_scale) if cfg.embed_scale != 1.0 else e
         pos = positions_of(cfg, reader, ids) if positions else np.float32(0.0)   # (n, d)
         tt = (reader.rows(need(reader, "embeddings.token_type_embeddings.weight"), [0]) if cfg.family == "bert"

@@ -137,6 +137,9 @@ ALIBI_FAMILIES = ("bloom", "mpt", "falcon")
 # a sinusoidal table computed from config.json (not stored) and E x sqrt(d_model): fairseq's (models.xglm, m2m100)
 SINUSOID_FAMILIES = ("xglm", "m2m_100")
 RELATIVE_FAMILIES = ("t5",)     # no position vectors; a learned bias per head and bucket of n − m (models.t5_bias)
+# X is a LayerNorm of the embedding sum (BertEmbeddings' / DistilBERT's LayerNorm, BartEncoder's layernorm_embedding:
+# families.input_x); BLOOM's word_embeddings_layernorm normalises E alone
+LAYER_NORM_SUMS = ("bert", "distilbert", "bart")
 SUPPORTED = tuple(FAMILIES)
 ROPE_FAMILIES = ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi3", "gemma2", "gemma3", "gpt_neox", "phi",
                  "gptj", "stablelm", "olmo2", "granite", "olmo",
