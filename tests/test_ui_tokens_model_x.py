@@ -148,3 +148,21 @@ def test_a_long_texts_rows_end_in_an_ellipsis(tmp_path):
         np.testing.assert_array_equal(r.position_ids, np.arange(2, 2 + r.n_shown))
     finally:
         models.forget(str(tmp_path))
+
+
+@pytest.mark.parametrize("family, length", [("gpt2", "|P[0]| = "), ("llama", ""), ("roberta", "|P[r<sub>0</sub>]| = ")])
+def test_the_cursor_line_names_what_is_added_for_position(family, length, tmp_path):
+    """The formula panel's cursor line: |P[p]| of a trained table, |P[r_p]| of the row RoBERTa reads, nothing for a
+    model that adds nothing (a RoPE or ALiBi model's line had read |PE(0)| = 0); the paper's |PE(p)| without one."""
+    from explorer.compute import models
+    from explorer.compute.formulas_tokens import tokens_lines
+    from explorer.params import Params
+    from tests.test_models_roberta import build
+
+    build("roberta", tmp_path) if family == "roberta" else mh.build(family, tmp_path)
+    try:
+        last = tokens_lines(Params(model=str(tmp_path), embedding_source="model", text="the cat"), 0, "en")[-1]
+        assert "PE(" not in last and (length in last if length else "|P" not in last)
+    finally:
+        models.forget(str(tmp_path))
+    assert "|PE(0)| = " in tokens_lines(Params(text="the cat"), 0, "en")[-1]

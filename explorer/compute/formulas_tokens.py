@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import math
 
-from explorer.backend.models.family_tables import SINUSOID_FAMILIES
+from explorer.backend.models.family_tables import LAYER_NORM_SUMS, SINUSOID_FAMILIES
 from explorer.compute import tokens
 from explorer.compute.formulas import _w, num
 from explorer.params import Params
@@ -41,7 +41,7 @@ def x_line(r) -> str:
             added = (" + PE<sub>t2t</sub>[r<sub>pos</sub>]" if r.family == "m2m_100"     # (computed)
                      else " + P[r<sub>pos</sub>] + T[0]")
         x = f"E[id<sub>pos</sub>]{scale}" + (added if r.position == "learned" else "")   # (RoPE, ALiBi: none)
-        return (f"X<sub>pos</sub> = LayerNorm({x})" if r.family in ("bert", "distilbert", "bloom", "bart")
+        return (f"X<sub>pos</sub> = LayerNorm({x})" if r.family in (*LAYER_NORM_SUMS, "bloom")
                 else f"X<sub>pos</sub> = {x}")
     scale = "·√d" if r.params.scale_embedding else ""
     return f"X<sub>pos</sub> = E[id<sub>pos</sub>]{scale} + PE(pos)"
@@ -55,6 +55,18 @@ def rows_line(r) -> str:
     ids = ", ".join(str(int(i)) for i in r.position_ids[:SHOWN_ROWS])
     more = " …" if len(r.position_ids) > SHOWN_ROWS else ""
     return f"{pad_rule(r.padding_idx, 'pos', r.family == 'm2m_100')}: r = {ids}{more}"
+
+
+def position_length(r, p: int) -> str:
+    """The cursor line's name of the length of what is added for position p: |PE(p)| (the paper's, XGLM's and
+    M2M100's computed sinusoids), |P[p]| (a trained table: MiniLM's, a learned-position model's), "" where nothing
+    is added (RoPE, ALiBi, T5: the line said |PE(0)| = 0)."""
+    if r.source == "model" and not r.error and r.position != "learned":
+        return ""
+    trained = r.source == "minilm" or (r.source == "model" and r.family not in SINUSOID_FAMILIES)
+    if rows_line(r):                      # RoBERTa's, M2M100's: the row r_p the token reads
+        return f"|P[r<sub>{p}</sub>]|" if trained else f"|PE<sub>t2t</sub>[r<sub>{p}</sub>]|"
+    return f"|P[{p}]|" if trained else f"|PE({p})|"
 
 
 def tokens_lines(params: Params, cursor: int, lang: str) -> list[str]:
@@ -74,6 +86,6 @@ def tokens_lines(params: Params, cursor: int, lang: str) -> list[str]:
     if r.n_shown:
         p = min(cursor, r.n_shown - 1)
         row = (f"r<sub>{p}</sub> = {int(r.position_ids[p])}, " if rows_line(r) else "")
-        out.append(f"pos = {p}: |E[{r.tokens[p].id}]|·{num(r.scale, 4)} = {num(r.token_norm[p] * r.scale, 4)}, "
-                   f"{row}|PE({p})| = {num(r.pe_norm[p], 4)}")
+        out.append(f"pos = {p}: |E[{r.tokens[p].id}]|·{num(r.scale, 4)} = {num(r.token_norm[p] * r.scale, 4)}"
+                   + (f", {row}{position_length(r, p)} = {num(r.pe_norm[p], 4)}" if position_length(r, p) else ""))
     return out
