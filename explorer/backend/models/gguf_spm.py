@@ -106,7 +106,6 @@ def _checked(fields: dict, where: str) -> tuple[list[str], np.ndarray, np.ndarra
 def spm_tokenizer(fields: dict, where: str):
     """The `tokenizers.Tokenizer` of a SentencePiece ('llama') GGUF vocabulary; InputError if malformed."""
     from tokenizers import (
-        AddedToken,
         Tokenizer,
         decoders,
         models,
@@ -134,11 +133,7 @@ def spm_tokenizer(fields: dict, where: str):
         if prefix:
             steps.append(decoders.Strip(content=" ", left=1, right=0))
         tok.decoder = decoders.Sequence(steps)
-        special = set(np.flatnonzero((types == CONTROL) | (types == UNKNOWN)).tolist())
-        special |= {i for i in ids.values() if i is not None}
-        tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
-        tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
-                        for i in np.flatnonzero(types == USER_DEFINED).tolist() if tokens[i] in vocab])
+        add_file_tokens(tok, tokens, types, ids, known=vocab)
         post = edge_template(tokens, ids["bos_token_id"] if add_bos else None,
                              ids["eos_token_id"] if add_eos else None, where)
         if post is not None:
@@ -148,6 +143,19 @@ def spm_tokenizer(fields: dict, where: str):
     except Exception as exc:   # the Rust side reports malformed input with its own exception types
         raise vocabulary_error(exc, where) from exc
     return tok
+
+
+def add_file_tokens(tok, tokens: list[str], types: np.ndarray, ids: dict, known=None) -> None:
+    """Add to `tok` a SentencePiece file's control and unknown pieces and its special ids (the values of `ids`:
+    bos / eos / unk / pad, None where the file has none) as special added tokens, and its user-defined pieces as
+    plain added ones (only those in `known` where given: the BPE vocabulary's); for gguf_spm and gguf_ugm."""
+    from tokenizers import AddedToken
+
+    special = set(np.flatnonzero((types == CONTROL) | (types == UNKNOWN)).tolist())
+    special |= {i for i in ids.values() if i is not None}
+    tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
+    tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
+                    for i in np.flatnonzero(types == USER_DEFINED).tolist() if known is None or tokens[i] in known])
 
 
 def edge_template(pieces, first: int | None, last: int | None, where: str = "the file"):

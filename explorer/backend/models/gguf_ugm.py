@@ -21,15 +21,11 @@ set both) is refused: these pre-tokenizers would not split it as llama.cpp does.
 
 from __future__ import annotations
 
-import numpy as np
-
 from explorer.backend.models.gguf_spm import (
-    CONTROL,
-    UNKNOWN,
-    USER_DEFINED,
     _checked,
     _flag,
     _special_id,
+    add_file_tokens,
     edge_template,
     vocabulary_error,
 )
@@ -41,7 +37,7 @@ T5_IDS = {"eos_token_id": 1, "unknown_token_id": 2, "padding_token_id": 0}     #
 
 def ugm_tokenizer(fields: dict, where: str):
     """The `tokenizers.Tokenizer` of a T5 GGUF's Unigram vocabulary; InputError in one line if malformed."""
-    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
     tokens, scores, types = _checked(fields, where)
     n = len(tokens)
@@ -63,11 +59,7 @@ def ugm_tokenizer(fields: dict, where: str):
             pre_tokenizers.WhitespaceSplit(),
             pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="always", split=True)])
         tok.decoder = decoders.Metaspace(replacement=SPACE, prepend_scheme="always", split=True)
-        special = set(np.flatnonzero((types == CONTROL) | (types == UNKNOWN)).tolist())
-        special |= {i for i in ids.values() if i is not None}
-        tok.add_special_tokens([AddedToken(tokens[i], special=True, normalized=False) for i in sorted(special)])
-        tok.add_tokens([AddedToken(tokens[i], special=False, normalized=False)
-                        for i in np.flatnonzero(types == USER_DEFINED).tolist()])
+        add_file_tokens(tok, tokens, types, ids)
         post = edge_template(tokens, None, ids["eos_token_id"] if add_eos else None, where)
         if post is not None:
             tok.post_processor = post
