@@ -67,12 +67,13 @@ def learned_hf_name(arch: str, gguf_name: str) -> str | None:
     return mapped_name(gguf_name, _TOP[arch], *_BLOCK[arch])
 
 
-def mapped_name(gguf_name: str, top: dict, stem: str, block: dict) -> str | None:
+def mapped_name(gguf_name: str, top: dict, stem: str, block: dict, pattern: re.Pattern = BLOCK_RE) -> str | None:
     """A GGUF tensor's Hugging Face name by an architecture's tables: top (whole names), or blk.N.<key>.weight /
-    .bias as stem.N.<block[key]>.weight / .bias; None for a name in neither."""
+    .bias as stem.N.<block[key]>.weight / .bias; None for a name in neither. `pattern`: a block name's regex with
+    the groups (N, key, suffix) (T5's enc.blk.N.<key>.weight: gguf_t5.ENC_RE)."""
     if gguf_name in top:
         return top[gguf_name]
-    m = BLOCK_RE.fullmatch(gguf_name)
+    m = pattern.fullmatch(gguf_name)
     if m and m.group(2) in block:
         return f"{stem}.{int(m.group(1))}.{block[m.group(2)]}.{m.group(3)}"
     return None

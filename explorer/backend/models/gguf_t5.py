@@ -33,6 +33,7 @@ import re
 from explorer.backend.models.bloom import MAX_HEADS
 from explorer.backend.models.gguf_archs import meta_float, meta_int, require_tensor_shapes
 from explorer.backend.models.gguf_header import Header
+from explorer.backend.models.gguf_learned import mapped_name
 from explorer.errors import require
 
 LLAMA_MAX_DISTANCE = 128           # llama_relative_position_bucket's fixed max_distance (src/llama-graph.cpp)
@@ -44,18 +45,13 @@ _ENC_BLOCK = {"attn_norm": "layer.0.layer_norm", "attn_q": "layer.0.SelfAttentio
               "attn_o": "layer.0.SelfAttention.o", "attn_rel_b": "layer.0.SelfAttention.relative_attention_bias",
               "ffn_norm": "layer.1.layer_norm"}
 # (ASCII digits without leading zeros, as gguf_learned.BLOCK_RE)
-ENC_RE = re.compile(r"enc\.blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.weight")
+ENC_RE = re.compile(r"enc\.blk\.(0|[1-9][0-9]*)\.([a-z_]+)\.(weight)")
 REL_B = "enc.blk.{layer}.attn_rel_b.weight"
 
 
 def t5_hf_name(gguf_name: str, tensors=()) -> str | None:
     """The Hugging Face name of a `t5` / `t5encoder` GGUF tensor (the encoder's and the shared table), or None."""
-    if gguf_name in _TOP:
-        return _TOP[gguf_name]
-    m = ENC_RE.fullmatch(gguf_name)
-    if m and m.group(2) in _ENC_BLOCK:
-        return f"encoder.block.{int(m.group(1))}.{_ENC_BLOCK[m.group(2)]}.weight"
-    return None
+    return mapped_name(gguf_name, _TOP, "encoder.block", _ENC_BLOCK, ENC_RE)
 
 
 def t5_config(header: Header, where: str) -> dict:
