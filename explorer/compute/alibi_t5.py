@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.backend.models.t5_bias import bias_at, relative_bucket
+from explorer.backend.models.t5_bias import bias_at, by_offset
 from explorer.compute.alibi import IMAGE_ROWS, AlibiResult, AlibiState, shown_heads
 from explorer.compute.screen import frozen
 from explorer.params import Params
@@ -29,8 +29,7 @@ def t5_view(model, state: AlibiState, params: Params) -> AlibiResult:
     cfg = model.config
     weight = model.relative_bias_table()                                          # (buckets, H)
     reach = max(0, min(params.max_len - 1, REACH_PER_DISTANCE * cfg.relative_buckets[1]))
-    offset = np.arange(-reach, reach + 1, dtype=np.int64)                         # j − i, (K,)
-    head_bias = np.ascontiguousarray(weight[relative_bucket(offset, *cfg.relative_buckets)].T)   # (H, K)
+    offset, head_bias = by_offset(cfg, weight, reach)                             # j − i (K,), (H, K)
     shown = shown_heads(cfg.n_heads)
     pos = np.arange(0, params.max_len, -(-params.max_len // IMAGE_ROWS))           # (rows,)
     bias = bias_at(cfg, weight, pos)[list(shown)].astype(np.float32)              # (S, rows, rows) [i, j]

@@ -71,11 +71,18 @@ def relative_bias(cfg, reader, n: int, layer: int = 0) -> np.ndarray:
     return bias_at(cfg, bias_table(cfg, reader, layer), np.arange(n))
 
 
+def by_offset(cfg, weight: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """(j − i for -reach .. reach, each head's bias there); (2 reach + 1,), (H, 2 reach + 1) float32: the bucketed
+    steps of the bias against key minus query, T5Attention.compute_bias's relative_position (the ALiBi view's)."""
+    offset = np.arange(-reach, reach + 1, dtype=np.int64)
+    return offset, np.ascontiguousarray(weight[relative_bucket(offset, *cfg.relative_buckets)].T)
+
+
 def by_distance(cfg, weight: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
-    """(m − n for -reach .. reach, each head's bias at that distance); (2 reach + 1,), (H, 2 reach + 1) float32:
-    the bucketed steps of the bias against distance, as a query m reads key n (relative n - m = -(m − n))."""
-    delta = np.arange(-reach, reach + 1, dtype=np.int64)
-    return delta, np.ascontiguousarray(weight[relative_bucket(-delta, *cfg.relative_buckets)].T)
+    """(m − n for -reach .. reach, each head's bias at that distance): by_offset read the other way, as a query m
+    reads key n (relative n - m = -(m − n))."""
+    offset, bias = by_offset(cfg, weight, reach)
+    return offset, np.ascontiguousarray(bias[:, ::-1])          # column k: m − n = offset[k], j − i = -offset[k]
 
 
 def bias_by_distance(cfg, reader, reach: int) -> tuple[np.ndarray, np.ndarray]:
